@@ -1,0 +1,111 @@
+# tpsim -- GNU make build.  Everything goes to $(BUILD) (default build/).
+#
+#   make            build/bin/tpsim, build/lib/libcuda.so.1
+#   make test       every test; ends with "N passed, M failed"
+#   make demo       runs a built-in example end to end
+#   make bench      speed table (functional-mode throughput)
+#   make fuzz       libFuzzer targets (clang); make fuzz-run FUZZ_SECONDS=N
+#   make SAN=1 BUILD=build-san test     tests under ASan+UBSan
+#   make DEBUG=1    assertions on (TP_DEBUG), -O0
+
+BUILD   ?= build
+CC      ?= cc
+ifeq ($(CC),cc)
+CC      := gcc
+endif
+OPT     ?= -O2
+WARN    := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
+CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -g -fPIC -fvisibility=hidden $(WARN)
+ifdef DEBUG
+OPT     := -O0
+CFLAGS_BASE += -DTP_DEBUG
+endif
+ifdef SAN
+CFLAGS_BASE += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DTP_DEBUG
+LDSAN   := -fsanitize=address,undefined
+endif
+CFLAGS  ?=
+ALL_CFLAGS := $(CFLAGS_BASE) $(OPT) $(CFLAGS)
+LDLIBS  := -lm -lpthread -ldl
+
+CORE_DIRS := base ptx exec
+CORE_SRC  := $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c))
+API_SRC   := $(wildcard api/*.c)
+CLI_SRC   := $(wildcard cli/*.c)
+GEN_SRC   := $(BUILD)/gen/configs.c
+
+CORE_OBJ  := $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRC)) $(BUILD)/obj/gen/configs.o
+API_OBJ   := $(patsubst %.c,$(BUILD)/obj/%.o,$(API_SRC))
+CLI_OBJ   := $(patsubst %.c,$(BUILD)/obj/%.o,$(CLI_SRC))
+
+TPSIM     := $(BUILD)/bin/tpsim
+LIBCORE   := $(BUILD)/lib/libtpsim.a
+LIBCUDA   := $(BUILD)/lib/libcuda.so.1
+
+UNIT_SRC  := $(wildcard tests/unit/test_*.c)
+UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+
+.PHONY: all test demo bench fuzz fuzz-run clean unit ptx-regen
+all: $(TPSIM) $(LIBCUDA)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/gen/configs.c: $(wildcard configs/*.cfg) tools/embed_configs.sh
+	@mkdir -p $(dir $@)
+	sh tools/embed_configs.sh configs > $@
+
+$(BUILD)/obj/gen/configs.o: $(BUILD)/gen/configs.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Ibase -c $< -o $@
+
+$(LIBCORE): $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(TPSIM): $(CLI_OBJ) $(LIBCORE)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(LIBCORE) $(LDSAN) $(LDLIBS)
+
+# libcuda.so.1: the driver API.  It carries the whole core inside it, so it
+# needs no other library of the build at run time.
+$(LIBCUDA): $(API_OBJ) $(LIBCORE) api/libcuda.map
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=api/libcuda.map \
+	    -o $@ $(API_OBJ) $(LIBCORE) $(LDSAN) $(LDLIBS)
+	ln -sf libcuda.so.1 $(BUILD)/lib/libcuda.so
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/tt.h $(LIBCORE)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -I. -o $@ $< $(LIBCORE) $(LDSAN) $(LDLIBS)
+
+unit: $(UNIT_BIN)
+
+test: all unit
+	@BUILD=$(BUILD) sh tests/run.sh
+
+demo: all
+	@sh tests/demo.sh $(BUILD)
+
+bench: all
+	@sh tests/bench.sh $(BUILD)
+
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
+FUZZ_SECONDS ?= 60
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(GEN_SRC)
+	@mkdir -p $(dir $@)
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -I. -o $@ $< $(CORE_SRC) $(GEN_SRC) -lm -lpthread
+fuzz: $(FUZZ_BIN)
+fuzz-run: fuzz
+	@sh tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)
+
+ptx-regen:
+	sh tests/kernels/regen.sh
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

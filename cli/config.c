@@ -1,0 +1,38 @@
+/* config.c -- `tpsim config`: the option table and resolved configurations. */
+#include "cli.h"
+#include "../exec/options.h"
+#include "../base/builtin.h"
+#include <stdio.h>
+#include <string.h>
+
+int cli_config(int argc, char **argv)
+{
+    tp_opts o;
+    tp_sbuf b;
+    tp_sbuf_init(&b);
+    if (argc >= 2 && strcmp(argv[1], "--list") == 0) {
+        exec_opts_init(&o);
+        tp_opts_describe(&o, &b);
+        fputs(tp_sbuf_str(&b), stdout);
+        printf("\nbuilt-in configurations:");
+        for (int i = 0; tp_builtin_config_name(i); i++) printf(" %s", tp_builtin_config_name(i));
+        printf("\n");
+    } else if (argc >= 3 && strcmp(argv[1], "--show") == 0) {
+        tp_err e;
+        tp_err_clear(&e);
+        exec_opts_init(&o);
+        if (!tp_opts_load_config(&o, argv[2], &e)) {
+            fprintf(stderr, "tpsim: %s\n", e.msg);
+            tp_opts_free(&o);
+            return 1;
+        }
+        tp_opts_dump(&o, &b);
+        fputs(tp_sbuf_str(&b), stdout);
+    } else {
+        fprintf(stderr, "usage: tpsim config --list | --show NAME|FILE\n");
+        return 2;
+    }
+    tp_sbuf_free(&b);
+    tp_opts_free(&o);
+    return 0;
+}

@@ -1,0 +1,38 @@
+/* main.c -- the tpsim command: dispatches to subcommands. */
+#include "cli.h"
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: tpsim COMMAND [ARGS]\n"
+            "commands:\n"
+            "  ptx FILE.ptx        parse a PTX module; print each kernel's parameters,\n"
+            "                      registers, shared/local bytes and instruction count\n"
+            "  config --list       print every option with its type, default and range\n"
+            "  config --show NAME  print a configuration with every value resolved\n"
+            "  version             print the version\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "ptx") == 0) return cli_ptx(argc - 1, argv + 1);
+    if (strcmp(cmd, "config") == 0) return cli_config(argc - 1, argv + 1);
+    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+        printf("tpsim %s\n", TPSIM_VERSION);
+        return 0;
+    }
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "tpsim: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return 2;
+}

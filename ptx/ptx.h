@@ -1,0 +1,442 @@
+/*
+** ptx.h -- the PTX intermediate representation.  Module prefix: ptx_.
+**
+** A loaded module is one arena holding:
+**   - module-scope variables (ptx_var) with their initializers,
+**   - functions (ptx_func): kernels (.entry) and device functions (.func),
+**   - ONE flat array of predecoded instructions (ptx_insn) for the whole
+**     module; each function owns the range [start, end) of it, and the last
+**     instruction of every defined function is a synthetic PTX_OP_FNEXIT,
+**     where lanes that return wait for each other,
+**   - an operand pool for vector operands {a,b,c,d} and call argument lists.
+**
+** Registers.  Each function numbers its registers itself.  Every non-predicate
+** register owns one *row* (b128 owns two consecutive rows); a row is the
+** register's value for 32 lanes, 64 bits per lane, whatever the declared type.
+** A register operand's index IS its row number, so the functional model finds
+** a value at frame[row][lane] without any lookup.  Predicates are numbered
+** separately (one 32-bit lane mask each).  Registers declared inside nested
+** { } scopes get their own rows (shadowing is resolved by the parser).
+**
+** Nothing here knows about execution; exec/ and gpu/ read this IR, and the
+** regmutex pass reads and rewrites it.
+*/
+#ifndef PTX_H
+#define PTX_H
+
+#include "../base/tp.h"
+#include "../base/err.h"
+#include "../base/arena.h"
+#include "../base/sbuf.h"
+
+/* ---- opcodes (from ptx_ops.def) --------------------------------------- */
+
+/* Unit classes and latency classes named in the table. */
+typedef enum ptx_unit { PTX_UNIT_ARITH, PTX_UNIT_INT, PTX_UNIT_SFU, PTX_UNIT_MEM,
+                        PTX_UNIT_TEX, PTX_UNIT_CTRL, PTX_UNIT_SYNC } ptx_unit;
+typedef enum ptx_lat { PTX_LAT_ALU, PTX_LAT_MUL, PTX_LAT_FMA, PTX_LAT_DIV, PTX_LAT_SFU,
+                       PTX_LAT_MEM, PTX_LAT_CTRL } ptx_lat;
+
+/* Opcode flags. */
+enum {
+    PTX_F_LOAD = 1u << 0,    /* reads memory */
+    PTX_F_STORE = 1u << 1,   /* writes memory */
+    PTX_F_ATOMIC = 1u << 2,  /* atomic read-modify-write */
+    PTX_F_BRANCH = 1u << 3,  /* may change the pc to a label */
+    PTX_F_CALL = 1u << 4,
+    PTX_F_RET = 1u << 5,
+    PTX_F_EXIT = 1u << 6,
+    PTX_F_BARRIER = 1u << 7, /* CTA-level synchronization */
+    PTX_F_WARP = 1u << 8,    /* exchanges values between the lanes of a warp */
+    PTX_F_CARRYIN = 1u << 9, /* reads the carry flag */
+    PTX_F_PSEUDO = 1u << 10, /* not a PTX instruction (made by tpsim) */
+};
+
+typedef enum ptx_op {
+#define X(id, name, roles, unit, lat, flags, doc) PTX_OP_##id,
+#include "ptx_ops.def"
+#undef X
+    PTX_OP_COUNT
+} ptx_op;
+
+typedef struct ptx_opinfo {
+    const char *name, *roles, *doc;
+    ptx_unit unit;
+    ptx_lat lat;
+    uint32_t flags;
+} ptx_opinfo;
+
+extern const ptx_opinfo ptx_ops[PTX_OP_COUNT];
+/* Opcode by base name ("add"), or -1. */
+int ptx_op_lookup(const char *name, size_t len);
+
+/* ---- types ------------------------------------------------------------- */
+
+/*   X(ID, "suffix", size in bytes, kind)  kind: B bits, U unsigned, S signed, F float, P pred */
+#define PTX_TYPES(X)                                                       \
+    X(NONE, "", 0, 0) X(PRED, "pred", 0, 'P')                              \
+    X(B8, "b8", 1, 'B') X(B16, "b16", 2, 'B') X(B32, "b32", 4, 'B')        \
+    X(B64, "b64", 8, 'B') X(B128, "b128", 16, 'B')                         \
+    X(U8, "u8", 1, 'U') X(U16, "u16", 2, 'U') X(U32, "u32", 4, 'U')        \
+    X(U64, "u64", 8, 'U')                                                  \
+    X(S8, "s8", 1, 'S') X(S16, "s16", 2, 'S') X(S32, "s32", 4, 'S')        \
+    X(S64, "s64", 8, 'S')                                                  \
+    X(F16, "f16", 2, 'F') X(F16X2, "f16x2", 4, 'F') X(BF16, "bf16", 2, 'F') \
+    X(BF16X2, "bf16x2", 4, 'F') X(TF32, "tf32", 4, 'F') X(F32, "f32", 4, 'F') \
+    X(F64, "f64", 8, 'F')
+
+typedef enum ptx_type {
+#define X(id, s, sz, k) PTX_T_##id,
+    PTX_TYPES(X)
+#undef X
+    PTX_T_COUNT
+} ptx_type;
+
+typedef struct ptx_typeinfo { const char *name; uint8_t size; char kind; } ptx_typeinfo;
+extern const ptx_typeinfo ptx_types[PTX_T_COUNT];
+int ptx_type_lookup(const char *name, size_t len); /* "u32" -> PTX_T_U32, or -1 */
+static inline unsigned ptx_type_size(ptx_type t) { return ptx_types[t].size; }
+static inline bool ptx_type_is_float(ptx_type t) { return ptx_types[t].kind == 'F'; }
+static inline bool ptx_type_is_signed(ptx_type t) { return ptx_types[t].kind == 'S'; }
+
+/* ---- state spaces ----------------------------------------------------- */
+
+typedef enum ptx_space {
+    PTX_SP_GENERIC,  /* no space given: generic addressing */
+    PTX_SP_GLOBAL, PTX_SP_SHARED, PTX_SP_LOCAL, PTX_SP_CONST, PTX_SP_PARAM,
+    PTX_SP_TEX, PTX_SP_REG, PTX_SP_SREG,
+    PTX_SP_SHARED_CLUSTER, /* .shared::cluster (treated as the CTA's shared memory) */
+    PTX_SP_PARAM_ENTRY,    /* .param::entry */
+    PTX_SP_PARAM_FUNC,     /* .param::func */
+    PTX_SP_COUNT
+} ptx_space;
+extern const char *const ptx_space_names[PTX_SP_COUNT];
+
+/* ---- modifiers -------------------------------------------------------- */
+
+typedef enum ptx_rnd {
+    PTX_RND_NONE, PTX_RND_RN, PTX_RND_RZ, PTX_RND_RM, PTX_RND_RP,   /* float results */
+    PTX_RND_RNI, PTX_RND_RZI, PTX_RND_RMI, PTX_RND_RPI,             /* round to integer */
+    PTX_RND_RNA, PTX_RND_RS
+} ptx_rnd;
+
+typedef enum ptx_cmp {
+    PTX_CMP_NONE, PTX_CMP_EQ, PTX_CMP_NE, PTX_CMP_LT, PTX_CMP_LE, PTX_CMP_GT, PTX_CMP_GE,
+    PTX_CMP_LO, PTX_CMP_LS, PTX_CMP_HI, PTX_CMP_HS,
+    PTX_CMP_EQU, PTX_CMP_NEU, PTX_CMP_LTU, PTX_CMP_LEU, PTX_CMP_GTU, PTX_CMP_GEU,
+    PTX_CMP_NUM, PTX_CMP_NAN
+} ptx_cmp;
+
+/* Boolean combining op (setp/set .and/.or/.xor, bar.red, vote). */
+typedef enum ptx_bop { PTX_BOP_NONE, PTX_BOP_AND, PTX_BOP_OR, PTX_BOP_XOR, PTX_BOP_POPC } ptx_bop;
+
+/* The opcode-specific sub-operation (ptx_mods.sub).  One value space, each
+** opcode uses its own subset. */
+typedef enum ptx_sub {
+    PTX_SUB_NONE,
+    /* mul, mad, mul24, mad24, madc, dp2a */
+    PTX_SUB_LO, PTX_SUB_HI, PTX_SUB_WIDE,
+    /* atom, red, redux */
+    PTX_SUB_ADD, PTX_SUB_MIN, PTX_SUB_MAX, PTX_SUB_INC, PTX_SUB_DEC, PTX_SUB_CAS,
+    PTX_SUB_EXCH, PTX_SUB_AND, PTX_SUB_OR, PTX_SUB_XOR,
+    /* shfl */
+    PTX_SUB_UP, PTX_SUB_DOWN, PTX_SUB_BFLY, PTX_SUB_IDX,
+    /* vote, match */
+    PTX_SUB_ALL, PTX_SUB_ANY, PTX_SUB_UNI, PTX_SUB_BALLOT,
+    /* bar / barrier */
+    PTX_SUB_SYNC, PTX_SUB_ARRIVE, PTX_SUB_RED, PTX_SUB_WARPSYNC,
+    /* prmt modes */
+    PTX_SUB_F4E, PTX_SUB_B4E, PTX_SUB_RC8, PTX_SUB_ECL, PTX_SUB_ECR, PTX_SUB_RC16,
+    /* testp */
+    PTX_SUB_FINITE, PTX_SUB_INFINITE, PTX_SUB_NUMBER, PTX_SUB_NOTANUMBER,
+    PTX_SUB_NORMAL, PTX_SUB_SUBNORMAL,
+    /* shf */
+    PTX_SUB_L, PTX_SUB_R,
+    /* tex/suld/sust geometry */
+    PTX_SUB_1D, PTX_SUB_2D, PTX_SUB_3D, PTX_SUB_A1D, PTX_SUB_A2D, PTX_SUB_CUBE,
+    PTX_SUB_ACUBE, PTX_SUB_2DMS, PTX_SUB_A2DMS,
+    /* tld4 components */
+    PTX_SUB_COMP_R, PTX_SUB_COMP_G, PTX_SUB_COMP_B, PTX_SUB_COMP_A,
+    /* txq / suq queries */
+    PTX_SUB_Q_WIDTH, PTX_SUB_Q_HEIGHT, PTX_SUB_Q_DEPTH, PTX_SUB_Q_CHANNEL_DATA_TYPE,
+    PTX_SUB_Q_CHANNEL_ORDER, PTX_SUB_Q_NORMALIZED_COORDS, PTX_SUB_Q_FILTER_MODE,
+    PTX_SUB_Q_ADDR_MODE_0, PTX_SUB_Q_ADDR_MODE_1, PTX_SUB_Q_ADDR_MODE_2,
+    PTX_SUB_Q_ARRAY_SIZE, PTX_SUB_Q_NUM_MIPMAP_LEVELS, PTX_SUB_Q_NUM_SAMPLES,
+    PTX_SUB_COUNT
+} ptx_sub;
+
+/* Memory-ordering semantics and scope (ld/st/atom/red/fence/membar). */
+typedef enum ptx_sem { PTX_SEM_NONE, PTX_SEM_WEAK, PTX_SEM_RELAXED, PTX_SEM_ACQUIRE,
+                       PTX_SEM_RELEASE, PTX_SEM_ACQ_REL, PTX_SEM_SC, PTX_SEM_VOLATILE,
+                       PTX_SEM_MMIO } ptx_sem;
+typedef enum ptx_scope { PTX_SCOPE_NONE, PTX_SCOPE_CTA, PTX_SCOPE_CLUSTER, PTX_SCOPE_GPU,
+                         PTX_SCOPE_SYS } ptx_scope;
+
+/* Cache operators and hints (accepted; the timing model may use them). */
+typedef enum ptx_cache { PTX_CACHE_NONE, PTX_CACHE_CA, PTX_CACHE_CG, PTX_CACHE_CS,
+                         PTX_CACHE_LU, PTX_CACHE_CV, PTX_CACHE_WB, PTX_CACHE_WT } ptx_cache;
+
+/* Modifier flags (ptx_mods.flags). */
+enum {
+    PTX_MF_FTZ = 1u << 0,
+    PTX_MF_SAT = 1u << 1,
+    PTX_MF_APPROX = 1u << 2,
+    PTX_MF_FULL = 1u << 3,
+    PTX_MF_CC = 1u << 4,       /* writes the carry flag */
+    PTX_MF_UNI = 1u << 5,      /* .uni: the programmer promises no divergence */
+    PTX_MF_TO = 1u << 6,       /* cvta.to: generic -> space */
+    PTX_MF_NC = 1u << 7,       /* ld.global.nc */
+    PTX_MF_SHIFTAMT = 1u << 8, /* bfind.shiftamt */
+    PTX_MF_WRAP = 1u << 9,     /* shf/szext .wrap */
+    PTX_MF_CLAMP = 1u << 10,   /* shf/szext .clamp, suld .clamp */
+    PTX_MF_SYNC = 1u << 11,    /* the .sync form of vote/shfl/match/redux/bar.warp */
+    PTX_MF_ALIGNED = 1u << 12, /* bar(rier) .aligned */
+    PTX_MF_RELU = 1u << 13,    /* .relu (f16 min/max/cvt) */
+    PTX_MF_NAN = 1u << 14,     /* .NaN (min/max propagate NaN) */
+    PTX_MF_XORSIGN = 1u << 15, /* min/max .xorsign.abs */
+    PTX_MF_ABS = 1u << 16,     /* .abs (min/max .xorsign.abs) */
+    PTX_MF_SATFINITE = 1u << 17, /* cvt .satfinite */
+    PTX_MF_NOFTZ = 1u << 18,   /* .noftz (f16 ops) */
+    PTX_MF_OOB = 1u << 19,     /* .oob */
+    PTX_MF_TRAP = 1u << 20,    /* suld/sust .trap */
+    PTX_MF_ZERO = 1u << 21,    /* sust .zero */
+    PTX_MF_B = 1u << 22,       /* suld.b / sust.b (raw formatted) */
+    PTX_MF_P = 1u << 23,       /* sust.p */
+    PTX_MF_SHIFTED = 1u << 24, /* prmt etc.: reserved */
+    PTX_MF_UNIFIED = 1u << 25, /* .level/unified hints */
+};
+
+typedef struct ptx_mods {
+    uint8_t space;  /* ptx_space of ld/st/atom/red/cvta/isspacep/prefetch */
+    uint8_t rnd;    /* ptx_rnd */
+    uint8_t cmp;    /* ptx_cmp (setp, set) */
+    uint8_t bop;    /* ptx_bop (setp/set combining, bar.red, vote) */
+    uint8_t sub;    /* ptx_sub */
+    uint8_t vec;    /* vector width: 1, 2, 4 or 8 */
+    uint8_t cache;  /* ptx_cache */
+    uint8_t sem;    /* ptx_sem */
+    uint8_t scope;  /* ptx_scope */
+    uint8_t pad[3];
+    uint32_t flags; /* PTX_MF_* */
+} ptx_mods;
+
+/* ---- special registers ------------------------------------------------ */
+
+/*   X(ID, "name", has .x/.y/.z components) */
+#define PTX_SREGS(X)                                                           \
+    X(TID, "%tid", 1) X(NTID, "%ntid", 1) X(CTAID, "%ctaid", 1)                \
+    X(NCTAID, "%nctaid", 1) X(LANEID, "%laneid", 0) X(WARPID, "%warpid", 0)    \
+    X(NWARPID, "%nwarpid", 0) X(SMID, "%smid", 0) X(NSMID, "%nsmid", 0)        \
+    X(GRIDID, "%gridid", 0) X(CLOCK, "%clock", 0) X(CLOCK_HI, "%clock_hi", 0)  \
+    X(CLOCK64, "%clock64", 0) X(GLOBALTIMER, "%globaltimer", 0)                \
+    X(GLOBALTIMER_LO, "%globaltimer_lo", 0) X(GLOBALTIMER_HI, "%globaltimer_hi", 0) \
+    X(LANEMASK_EQ, "%lanemask_eq", 0) X(LANEMASK_LE, "%lanemask_le", 0)        \
+    X(LANEMASK_LT, "%lanemask_lt", 0) X(LANEMASK_GE, "%lanemask_ge", 0)        \
+    X(LANEMASK_GT, "%lanemask_gt", 0) X(DYNAMIC_SMEM_SIZE, "%dynamic_smem_size", 0) \
+    X(TOTAL_SMEM_SIZE, "%total_smem_size", 0) X(ENVREG, "%envreg", 0)          \
+    X(PM, "%pm", 0) X(CLUSTERID, "%clusterid", 1) X(NCLUSTERID, "%nclusterid", 1) \
+    X(CLUSTER_CTAID, "%cluster_ctaid", 1) X(CLUSTER_NCTAID, "%cluster_nctaid", 1) \
+    X(CLUSTER_CTARANK, "%cluster_ctarank", 0) X(CLUSTER_NCTARANK, "%cluster_nctarank", 0) \
+    X(IS_EXPLICIT_CLUSTER, "%is_explicit_cluster", 0)
+
+typedef enum ptx_sreg {
+#define X(id, name, xyz) PTX_SR_##id,
+    PTX_SREGS(X)
+#undef X
+    PTX_SR_COUNT
+} ptx_sreg;
+extern const char *const ptx_sreg_names[PTX_SR_COUNT];
+
+/* ---- operands ----------------------------------------------------------- */
+
+typedef enum ptx_okind {
+    PTX_OK_NONE,
+    PTX_OK_REG,   /* r = row (non-predicate register) */
+    PTX_OK_PRED,  /* r = predicate index; flags may hold PTX_OF_NEG */
+    PTX_OK_IMM,   /* imm = the value's bits (integers sign-extended to 64 bits,
+                     f32 as its 32 bits, f64 as its 64 bits); r = constant row
+                     (filled by the functional model; -1 until then) */
+    PTX_OK_SREG,  /* r = ptx_sreg, imm = component (0 x, 1 y, 2 z; %envreg<N>: N) */
+    PTX_OK_SYM,   /* address of a variable or function: r = symbol (see ptx_symref), imm = offset */
+    PTX_OK_ADDR,  /* [base + imm]: base kind in 'base', r = row or symbol */
+    PTX_OK_VEC,   /* {a, b, ..}: r = index of the first element in the operand pool, n = count */
+    PTX_OK_LABEL, /* r = target pc (module-global instruction index) */
+    PTX_OK_FUNC,  /* r = function index (call target / function address) */
+    PTX_OK_SINK,  /* '_' : result discarded */
+    PTX_OK_CALL,  /* call operands: r = pool index of [rets..., args...], n = total, imm = number of rets */
+} ptx_okind;
+
+enum { PTX_OF_NEG = 1 };                   /* !%p */
+typedef enum ptx_abase { PTX_AB_NONE, PTX_AB_REG, PTX_AB_SYM } ptx_abase;
+
+typedef struct ptx_opnd {
+    uint8_t kind;   /* ptx_okind */
+    uint8_t n;      /* VEC / CALL: element count */
+    uint8_t flags;  /* PTX_OF_* */
+    uint8_t base;   /* ADDR: ptx_abase */
+    int32_t r;      /* see ptx_okind */
+    int64_t imm;
+} ptx_opnd;
+
+/* Symbols referenced by PTX_OK_SYM and PTX_AB_SYM: r encodes where the
+** symbol lives.  Module variables are 0..nvars-1; a function-scope variable
+** (a .local depot, a .shared array declared in a kernel, a callseq .param)
+** is PTX_SYM_FVAR + its index in the function's var list; a parameter of the
+** current function (kernel or .func) is PTX_SYM_PARAM + its index; a return
+** parameter is PTX_SYM_RET + index. */
+enum { PTX_SYM_FVAR = 0x10000000, PTX_SYM_PARAM = 0x20000000, PTX_SYM_RET = 0x30000000,
+       PTX_SYM_KIND_MASK = 0x70000000 };
+
+/* ---- instructions ------------------------------------------------------- */
+
+enum { PTX_MAX_OPND = 8 };
+
+typedef struct ptx_insn {
+    uint16_t op;       /* ptx_op */
+    uint8_t type;      /* ptx_type: the instruction type; for cvt the destination type */
+    uint8_t type2;     /* second type: cvt source, set/slct/tex/dp4a second type */
+    uint8_t nopnd;     /* operands used in o[] */
+    uint8_t ndst;      /* leading operands that are written (a d|p pair counts 2) */
+    int8_t guard_neg;  /* 1 if the guard is @!%p */
+    uint8_t pad;
+    int32_t guard;     /* guard predicate index, -1 when unguarded */
+    uint32_t rpc;      /* bra/brx/ret: the reconvergence pc (immediate post-dominator);
+                          filled by the CFG pass */
+    ptx_mods m;
+    ptx_opnd o[PTX_MAX_OPND];
+    uint32_t line, col; /* position in the PTX text */
+    uint32_t srcfile, srcline; /* from the last .loc: file index and line (0 if none) */
+} ptx_insn;
+
+/* ---- variables, parameters, registers --------------------------------- */
+
+/* An initializer entry that holds an address: the bytes at 'offset' (size
+** bytes) get the address of symbol + addend when the module is loaded. */
+typedef struct ptx_reloc {
+    uint64_t offset;
+    int32_t sym;      /* module variable index, or PTX_SYM_FUNC + function index */
+    uint8_t size;     /* 4 or 8 */
+    uint8_t generic;  /* generic(sym) form */
+    int64_t addend;
+} ptx_reloc;
+enum { PTX_SYM_FUNC = 0x40000000 };
+
+typedef struct ptx_var {
+    const char *name;
+    uint8_t space;      /* ptx_space */
+    uint8_t type;       /* element type */
+    uint8_t is_extern;  /* .extern (e.g. extern .shared arrays: dynamic shared memory) */
+    uint8_t is_visible; /* .visible */
+    uint8_t is_weak, has_init, is_array_unsized, pad;
+    uint32_t align;     /* bytes (the type size when no .align is given) */
+    uint64_t size;      /* total bytes (0 for an unsized extern array) */
+    uint8_t *init;      /* size bytes when has_init (zero-filled otherwise) */
+    ptx_reloc *relocs;
+    uint32_t nrelocs;
+    uint32_t texref;    /* .texref/.samplerref/.surfref: nonzero */
+    uint32_t line, col;
+} ptx_var;
+
+typedef struct ptx_param {
+    const char *name;
+    uint8_t type;       /* element type (.b8 for byte arrays) */
+    uint8_t is_ptr;     /* .ptr attribute given */
+    uint8_t ptr_space;  /* .ptr.global etc. */
+    uint8_t pad;
+    uint32_t align;     /* bytes */
+    uint32_t size;      /* total bytes */
+    uint32_t offset;    /* byte offset in the parameter buffer (kernels: as CUDA lays it out) */
+} ptx_param;
+
+typedef struct ptx_reg {
+    const char *name;   /* as written ("%r12", "temp_param_reg") */
+    uint8_t type;       /* declared ptx_type */
+    uint8_t cont;       /* 1 for the second row of a b128 register */
+    uint8_t scope;      /* nesting depth of the { } where it was declared (0 = function body) */
+    uint8_t pad;
+} ptx_reg;
+
+/* ---- CFG ---------------------------------------------------------------- */
+
+typedef struct ptx_block {
+    uint32_t start, end;   /* instruction range [start, end) (module-global pcs) */
+    int32_t succ[2];       /* successor block indices, -1 for none */
+    uint32_t *preds;       /* predecessor block indices */
+    uint32_t npreds;
+    int32_t ipdom;         /* immediate post-dominator block, -1 = the function's exit */
+} ptx_block;
+
+/* ---- functions -------------------------------------------------------- */
+
+typedef struct ptx_func {
+    const char *name;
+    uint8_t is_entry;       /* .entry (kernel) */
+    uint8_t is_decl;        /* declared only (prototype or .extern, no body) */
+    uint8_t is_visible, is_extern, is_weak, noreturn, pad[2];
+    ptx_param *params; uint32_t nparams;
+    ptx_param *rets;   uint32_t nrets;
+    uint32_t param_bytes;   /* size of the parameter buffer */
+    uint32_t ret_bytes;
+
+    uint32_t start, end;    /* instruction range [start, end); insns[end-1] is FNEXIT */
+
+    ptx_reg *regs;   uint32_t nrows;   /* registers by row */
+    ptx_reg *preds;  uint32_t npreds;  /* predicate registers */
+
+    ptx_var *vars;   uint32_t nvars;   /* function-scope variables (.local, .shared, callseq .param) */
+    uint32_t local_bytes;   /* per-thread frame: params + rets + .local vars + callseq params */
+
+    /* performance-tuning directives (0 = not given) */
+    uint32_t maxntid[3], reqntid[3], minnctapersm, maxnctapersm, maxnreg;
+    uint32_t reqnctapercluster[3], maxclusterrank;
+    uint8_t noreturn_attr;
+
+    ptx_block *blocks; uint32_t nblocks;   /* filled by ptx_cfg_build */
+    uint32_t line, col;
+
+    /* Filled by ptx_regalloc (liveness and physical register allocation). */
+    uint32_t ra_regs;       /* 32-bit registers per thread after allocation (0 = not run) */
+    uint32_t ra_max_live;   /* largest number of 32-bit registers live at once */
+    int32_t *ra_map;        /* row -> first physical 32-bit register (-1 = never used) */
+} ptx_func;
+
+/* ---- module ------------------------------------------------------------ */
+
+typedef struct ptx_module {
+    tp_arena arena;
+    const char *filename;
+    uint32_t version_major, version_minor;
+    uint32_t target_sm;         /* e.g. 75 for sm_75 (first target listed) */
+    uint32_t address_size;      /* 32 or 64 */
+    uint8_t target_flags;       /* reserved (texmode, debug) */
+    ptx_var *vars;   uint32_t nvars;
+    ptx_func *funcs; uint32_t nfuncs;
+    ptx_insn *insns; uint32_t ninsns;
+    ptx_opnd *pool;  uint32_t npool;
+    const char **files; uint32_t nfiles;   /* .file directives, by index */
+} ptx_module;
+
+/* ---- API --------------------------------------------------------------- */
+
+/* Parses PTX text (not necessarily NUL-terminated) into a module, builds each
+** function's CFG and post-dominators, and checks the module (every label,
+** register, symbol and called function defined; operands of the right kinds).
+** On error returns NULL and sets e->msg to "file:line:col: message". */
+ptx_module *ptx_parse(const char *text, size_t len, const char *filename, tp_err *e);
+void ptx_module_free(ptx_module *m);
+
+int ptx_find_func(const ptx_module *m, const char *name);   /* index or -1 */
+int ptx_find_var(const ptx_module *m, const char *name);    /* index or -1 */
+/* The function owning instruction pc. */
+const ptx_func *ptx_func_of_pc(const ptx_module *m, uint32_t pc);
+
+/* CFG and immediate post-dominators; fills f->blocks and insn->rpc. */
+bool ptx_cfg_build(ptx_module *m, ptx_func *f, tp_err *e);
+
+/* Prints one instruction in PTX syntax (for traces and error messages). */
+void ptx_insn_print(const ptx_module *m, const ptx_func *f, const ptx_insn *in, tp_sbuf *out);
+
+/* Name of a symbol reference (PTX_OK_SYM / PTX_AB_SYM r field) within f. */
+const char *ptx_sym_name(const ptx_module *m, const ptx_func *f, int32_t sym);
+
+#endif

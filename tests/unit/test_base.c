@@ -1,0 +1,142 @@
+/* test_base.c -- options, statistics, string buffers, errors. */
+#include "tests/unit/tt.h"
+#include "base/opt.h"
+#include "base/stats.h"
+#include "base/arena.h"
+#include "base/vec.h"
+
+#define T_OPTS(X)                                                                   \
+    X(O_N, "n", TP_OPT_INT, "4", 1, 64, NULL, "a count")                             \
+    X(O_F, "f", TP_OPT_FLOAT, "1.5", 0, 10, NULL, "a ratio")                         \
+    X(O_B, "b", TP_OPT_BOOL, "off", 0, 1, NULL, "a switch")                          \
+    X(O_E, "mode", TP_OPT_ENUM, "functional", 0, 0, "functional|performance", "mode") \
+    X(O_S, "name", TP_OPT_STR, "x", 0, 0, NULL, "a name")                            \
+    X(O_SZ, "size", TP_OPT_INT, "16k", 0, 1e12, NULL, "bytes")
+enum { T_OPTS(TP_OPT_ENUM_ID) T_NOPT };
+static const tp_optdef t_defs[] = {T_OPTS(TP_OPT_DEF_ROW)};
+
+static const char *t_builtin(const char *name)
+{
+    if (strcmp(name, "base") == 0) return "n = 8\nmode = performance\n";
+    return NULL;
+}
+
+static void t_opt_defaults(void)
+{
+    tp_opts o;
+    tp_opts_init(&o, t_defs, T_NOPT, t_builtin);
+    TT_EQ_I(tp_opt_i(&o, O_N), 4);
+    TT_CHECK(tp_opt_f(&o, O_F) == 1.5);
+    TT_EQ_I(tp_opt_i(&o, O_B), 0);
+    TT_EQ_I(tp_opt_i(&o, O_E), 0);
+    TT_EQ_STR(tp_opt_s(&o, O_S), "x");
+    TT_EQ_I(tp_opt_i(&o, O_SZ), 16384);
+    tp_opts_free(&o);
+}
+
+static void t_opt_set_and_errors(void)
+{
+    tp_opts o;
+    tp_err e;
+    tp_opts_init(&o, t_defs, T_NOPT, t_builtin);
+    tp_err_clear(&e);
+    TT_CHECK(tp_opts_set_kv(&o, "n=0x10", TP_SRC_OVERRIDE, &e));
+    TT_EQ_I(tp_opt_i(&o, O_N), 16);
+    TT_CHECK(!tp_opts_set_kv(&o, "n=65", TP_SRC_OVERRIDE, &e));
+    TT_HAS(e.msg, "out of range [1, 64]");
+    tp_err_clear(&e);
+    TT_CHECK(!tp_opts_set(&o, "mode", "fast", TP_SRC_OVERRIDE, &e));
+    TT_HAS(e.msg, "not one of functional|performance");
+    tp_err_clear(&e);
+    TT_CHECK(!tp_opts_set(&o, "nn", "1", TP_SRC_OVERRIDE, &e));
+    TT_HAS(e.msg, "unknown option 'nn'");
+    tp_err_clear(&e);
+    TT_CHECK(tp_opts_set_list(&o, "  b=yes   f=2.25 ", TP_SRC_OVERRIDE, &e));
+    TT_EQ_I(tp_opt_i(&o, O_B), 1);
+    TT_CHECK(tp_opt_f(&o, O_F) == 2.25);
+    tp_opts_free(&o);
+}
+
+static void t_opt_file(void)
+{
+    tp_opts o;
+    tp_err e;
+    tp_opts_init(&o, t_defs, T_NOPT, t_builtin);
+    tp_err_clear(&e);
+    TT_CHECK(tp_opts_load_text(&o, "# comment\ninclude = base\n  name = hello world  # trailing\n", "x.cfg", &e));
+    TT_EQ_I(tp_opt_i(&o, O_N), 8);
+    TT_EQ_I(tp_opt_i(&o, O_E), 1);
+    TT_EQ_STR(tp_opt_s(&o, O_S), "hello world");
+    tp_err_clear(&e);
+    TT_CHECK(!tp_opts_load_text(&o, "n = 3\n\n   bogus\n", "y.cfg", &e));
+    TT_EQ_STR(e.msg, "y.cfg:3:4: expected 'key = value'");
+    tp_err_clear(&e);
+    TT_CHECK(!tp_opts_load_text(&o, "n = 99\n", "z.cfg", &e));
+    TT_HAS(e.msg, "z.cfg:1:1: option 'n': 99 is out of range");
+    tp_err_clear(&e);
+    TT_CHECK(!tp_opts_load_config(&o, "nonexistent-config", &e));
+    TT_HAS(e.msg, "no configuration file or built-in configuration named 'nonexistent-config'");
+    tp_opts_free(&o);
+}
+
+static void t_stats(void)
+{
+    tp_stats s;
+    uint64_t c = 41;
+    double f = 0.5;
+    char *name = "k\"1";
+    uint32_t d3[3] = {2, 1, 1};
+    tp_stats_init(&s);
+    tp_stats_u64(&s, "cycles", &c, "cycles");
+    tp_stats_f64(&s, "ipc", &f, "ipc");
+    tp_stats_str(&s, "name", &name, "kernel");
+    tp_stats_dim3(&s, "grid", d3, "grid");
+    c++;
+    tp_sbuf b;
+    tp_sbuf_init(&b);
+    tp_stats_text(&s, &b);
+    TT_EQ_STR(tp_sbuf_str(&b), "cycles: 42\nipc: 0.5\nname: k\"1\ngrid: (2,1,1)\n");
+    tp_sbuf_reset(&b);
+    tp_stats_json(&s, &b, 0);
+    TT_EQ_STR(tp_sbuf_str(&b), "{\n  \"cycles\": 42,\n  \"ipc\": 0.5,\n  \"name\": \"k\\\"1\",\n  \"grid\": [2, 1, 1]\n}");
+    tp_sbuf_free(&b);
+    tp_stats_free(&s);
+}
+
+static void t_arena_vec(void)
+{
+    tp_arena a;
+    tp_arena_init(&a);
+    char *big = tp_arena_alloc(&a, 200000);
+    big[199999] = 1;
+    char *s = tp_arena_strdup(&a, "abc");
+    TT_EQ_STR(s, "abc");
+    TT_EQ_U(((uintptr_t)tp_arena_alloc(&a, 3)) % 16, 0);
+    tp_arena_free(&a);
+    TP_VEC(int) v = {0};
+    for (int i = 0; i < 1000; i++) tp_vec_push(&v, i * 2);
+    TT_EQ_U(v.n, 1000);
+    TT_EQ_I(v.a[999], 1998);
+    tp_vec_free(&v);
+}
+
+static void t_err(void)
+{
+    tp_err e;
+    tp_err_clear(&e);
+    tp_loc l = {"a.ptx", 3, 7};
+    tp_err_at(&e, 2, l, "unknown opcode '%s'", "foo");
+    tp_err_at(&e, 2, l, "second error is dropped");
+    TT_EQ_STR(e.msg, "a.ptx:3:7: unknown opcode 'foo'");
+}
+
+int main(void)
+{
+    TT_RUN(t_opt_defaults);
+    TT_RUN(t_opt_set_and_errors);
+    TT_RUN(t_opt_file);
+    TT_RUN(t_stats);
+    TT_RUN(t_arena_vec);
+    TT_RUN(t_err);
+    return tt_done();
+}
