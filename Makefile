@@ -81,7 +81,18 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/tt.h $(LIBCORE)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -I. -o $@ $< $(LIBCORE) $(LDSAN) $(LDLIBS)
 
-unit: $(UNIT_BIN)
+# The kernel suite's host runner is a plain driver-API program: it is built
+# against CUDA's own cuda.h when the toolkit is installed (proving that
+# programs compiled against it run on tpsim), else against api/include/cuda.h.
+CUDA_INC  ?= $(firstword $(wildcard /usr/local/cuda/include) api/include)
+KRUN_SRC  := $(wildcard tests/kernels/*.c)
+KRUN_BIN  := $(if $(KRUN_SRC),$(BUILD)/tests/kernels/runner)
+$(BUILD)/tests/kernels/runner: $(KRUN_SRC) $(wildcard tests/kernels/*.h) $(LIBCUDA)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -Itests/kernels -o $@ $(KRUN_SRC) \
+	    -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
+
+unit: $(UNIT_BIN) $(KRUN_BIN)
 
 test: all unit
 	@BUILD=$(BUILD) sh tests/run.sh

@@ -334,6 +334,9 @@ typedef struct ptx_var {
     ptx_reloc *relocs;
     uint32_t nrelocs;
     uint32_t texref;    /* .texref/.samplerref/.surfref: nonzero */
+    uint64_t offset;    /* function-scope .local and .param variables: byte offset
+                           in the thread's frame (see ptx_func.local_bytes);
+                           otherwise 0 (exec/ assigns addresses) */
     uint32_t line, col;
 } ptx_var;
 

@@ -1,0 +1,119 @@
+/*
+** exec.h -- the public interface of the functional SIMT model.
+** Module prefix: exec_.
+**
+** This is the only header api/ and (later) gpu/ include from exec/.  A
+** device (exec_dev) owns the simulated global memory and the configuration;
+** modules (exec_mod) are parsed PTX loaded onto a device, with their .global
+** and .const variables placed in device memory; a launch runs a kernel over
+** its whole grid and reports how it ended.
+**
+** Device memory is identity-mapped: a device address is also a valid host
+** address inside one large reservation made at a fixed virtual address, so
+** addresses are the same on every run (determinism) and managed memory needs
+** no copying.  Every simulated access is bounds-checked against the live
+** allocations.
+*/
+#ifndef EXEC_H
+#define EXEC_H
+
+#include "../base/tp.h"
+#include "../base/err.h"
+#include "../base/opt.h"
+#include "../ptx/ptx.h"
+#include <stdio.h>
+
+typedef struct exec_dev exec_dev;
+typedef struct exec_mod exec_mod;
+
+typedef enum exec_status {
+    EXEC_OK = 0,
+    EXEC_ERR_ILLEGAL_ADDRESS,  /* access outside every allocation / space */
+    EXEC_ERR_MISALIGNED,       /* access not aligned to its size */
+    EXEC_ERR_TRAP,             /* trap instruction */
+    EXEC_ERR_STACK_OVERFLOW,   /* call stack past exec.stack_bytes */
+    EXEC_ERR_LIVELOCK,         /* lanes of a warp wait on each other forever */
+    EXEC_ERR_DEADLOCK,         /* a barrier that can never complete */
+    EXEC_ERR_UNSUPPORTED,      /* an instruction form the model does not execute */
+    EXEC_ERR_INVALID_VALUE,    /* impossible launch (grid/block/shared size) */
+    EXEC_ERR_OUT_OF_RESOURCES, /* launch needs more registers than the SM has */
+    EXEC_ERR_LIMIT,            /* exec.max_warp_insns reached */
+    EXEC_ERR_INVALID_PTX,      /* module failed to parse or check */
+    EXEC_ERR_NO_BINARY,        /* module targets a newer GPU than device.cc */
+    EXEC_ERR_NOT_FOUND,        /* no such kernel or symbol */
+    EXEC_ERR_OOM,              /* device memory exhausted */
+} exec_status;
+
+const char *exec_status_name(exec_status s);
+
+/* ---- device -------------------------------------------------------------- */
+
+/* Creates a device from a configuration (copied).  Output of device printf
+** goes to 'out' (stdout when NULL). */
+exec_dev *exec_dev_create(const tp_opts *opts, FILE *out, tp_err *e);
+void exec_dev_destroy(exec_dev *d);
+const tp_opts *exec_dev_opts(const exec_dev *d);
+/* device.cc as major*10 + minor (75 for 7.5). */
+unsigned exec_dev_cc(const exec_dev *d);
+
+/* ---- device memory -------------------------------------------------------- */
+
+/* Allocates bytes (0 is allowed and gives a distinct address) aligned to
+** align (a power of two, at least 256 is used).  Returns 0 when out of memory. */
+uint64_t exec_mem_alloc(exec_dev *d, uint64_t bytes, uint64_t align);
+/* Frees an allocation by its start address; false if addr starts none. */
+bool exec_mem_free(exec_dev *d, uint64_t addr);
+/* Host pointer for [addr, addr+bytes) if the range lies within one live
+** allocation, else NULL. */
+void *exec_mem_host(exec_dev *d, uint64_t addr, uint64_t bytes);
+/* The live allocation containing addr. */
+bool exec_mem_find(const exec_dev *d, uint64_t addr, uint64_t *base, uint64_t *bytes);
+void exec_mem_info(const exec_dev *d, uint64_t *free_bytes, uint64_t *total_bytes);
+
+/* ---- modules -------------------------------------------------------------- */
+
+/* Parses and checks PTX text, places its .global and .const variables in
+** device memory with their initializers.  On failure returns NULL with the
+** reason in e and *status set (EXEC_ERR_INVALID_PTX, EXEC_ERR_NO_BINARY, ...). */
+exec_mod *exec_mod_load(exec_dev *d, const char *ptx, size_t len, const char *name,
+                        exec_status *status, tp_err *e);
+void exec_mod_unload(exec_mod *m);
+const ptx_module *exec_mod_ptx(const exec_mod *m);
+/* Index of the kernel (.entry) named name, or -1. */
+int exec_mod_kernel(const exec_mod *m, const char *name);
+/* Device address and size of a module-scope .global or .const variable. */
+bool exec_mod_global(const exec_mod *m, const char *name, uint64_t *addr, uint64_t *bytes);
+
+typedef struct exec_kattr {
+    uint32_t regs;          /* allocated 32-bit registers per thread */
+    uint32_t shared_static; /* bytes of static shared memory */
+    uint32_t const_bytes;   /* bytes of the module's constant bank the kernel may read */
+    uint32_t local_bytes;   /* per-thread local memory of the kernel's own frame */
+    uint32_t max_threads;   /* largest CTA this kernel can be launched with */
+    uint32_t param_bytes;
+    uint32_t ptx_version;   /* major*10 + minor */
+    uint32_t binary_version;/* target sm */
+} exec_kattr;
+void exec_kernel_attrs(exec_mod *m, int kernel, exec_kattr *a);
+
+/* ---- launch -------------------------------------------------------------- */
+
+typedef struct exec_launch {
+    uint32_t grid[3], block[3];
+    uint32_t shared_dyn;      /* bytes of dynamic shared memory */
+    const void *params;       /* the parameter buffer, laid out at the offsets in ptx_func.params */
+    uint32_t params_bytes;
+} exec_launch;
+
+typedef struct exec_result {
+    exec_status status;
+    char msg[1024];           /* on failure: what happened, with kernel, block, thread, pc, address */
+    uint64_t warp_insns;      /* warp instructions executed */
+    uint64_t thread_insns;    /* thread instructions executed (active lanes) */
+    uint32_t regs_per_thread;
+} exec_result;
+
+/* Runs the kernel over the whole grid.  Returns r->status. */
+exec_status exec_launch_kernel(exec_mod *m, int kernel, const exec_launch *l, exec_result *r);
+
+#endif
