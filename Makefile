@@ -48,9 +48,15 @@ UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 .PHONY: all test demo bench fuzz fuzz-run clean unit ptx-regen
 all: $(TPSIM) $(LIBCUDA)
 
+# Quiet by default; `make V=1` shows the commands.
+ifndef V
+Q := @
+endif
+
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/gen/configs.c: $(wildcard configs/*.cfg) tools/embed_configs.sh
 	@mkdir -p $(dir $@)
@@ -94,14 +100,45 @@ $(BUILD)/tests/kernels/runner: $(KRUN_SRC) $(wildcard tests/kernels/*.h) $(LIBCU
 
 unit: $(UNIT_BIN) $(KRUN_BIN)
 
+# tests/api: driver-API test programs, built like the kernel runner (against
+# CUDA's own cuda.h when installed) and run by tests/api/run_api.sh.  When
+# NVIDIA's cuda.h is installed, abi_check compares api/include/cuda.h with
+# it: abi_list.sh lists our header's constants, structs and prototypes,
+# abi_dump (built against ours) prints their values, and abi_check (built
+# against NVIDIA's) static_asserts that every value and size agrees.
+API_TEST_SRC := $(wildcard tests/api/t_*.c)
+API_TEST_BIN := $(patsubst tests/api/%.c,$(BUILD)/tests/api/%,$(API_TEST_SRC))
+API_TEST_DIR := $(BUILD)/tests/api
+$(API_TEST_BIN): $(API_TEST_DIR)/%: tests/api/%.c tests/api/api_test.h tests/unit/tt.h $(LIBCUDA)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' \
+	    $(LDSAN) -lm -lpthread
+NV_CUDA_H := $(wildcard /usr/local/cuda/include/cuda.h)
+API_ABI   := $(if $(NV_CUDA_H),$(API_TEST_DIR)/abi_check)
+$(API_TEST_DIR)/abi_list.h: api/include/cuda.h tests/api/abi_list.sh
+	@mkdir -p $(dir $@)
+	sh tests/api/abi_list.sh api/include/cuda.h $(API_TEST_DIR)
+$(API_TEST_DIR)/abi_dump: tests/api/abi_dump.c $(API_TEST_DIR)/abi_list.h
+	$(CC) $(ALL_CFLAGS) -Iapi/include -I$(API_TEST_DIR) -o $@ $< $(LDSAN)
+$(API_TEST_DIR)/abi_ours.h: $(API_TEST_DIR)/abi_dump
+	$(API_TEST_DIR)/abi_dump > $@.tmp && mv $@.tmp $@
+$(API_TEST_DIR)/abi_check: tests/api/abi_check.c $(API_TEST_DIR)/abi_ours.h $(NV_CUDA_H)
+	$(CC) $(ALL_CFLAGS) -I$(dir $(NV_CUDA_H)) -I$(API_TEST_DIR) -o $@ $< $(LDSAN)
+
+unit: $(API_TEST_BIN) $(API_ABI)
+
 test: all unit
 	@BUILD=$(BUILD) sh tests/run.sh
 
 demo: all
 	@sh tests/demo.sh $(BUILD)
 
-bench: all
-	@sh tests/bench.sh $(BUILD)
+$(BUILD)/bench/bench: tests/bench/bench.c $(LIBCORE)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -I. -o $@ $< $(LIBCORE) $(LDSAN) $(LDLIBS)
+
+bench: all $(BUILD)/bench/bench
+	@$(BUILD)/bench/bench tests/bench/bench.ptx
 
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))

@@ -1,15 +1,268 @@
-/* ptx.c -- `tpsim ptx FILE.ptx`: inspect a PTX module. */
+/*
+** ptx.c -- `tpsim ptx [--dump] [--time] FILE.ptx`: parse a PTX module and
+** describe it.
+**
+** Output (stable; one block per function, kernels first, then .func bodies,
+** then functions that are only declared):
+**
+**   module a.ptx: PTX 9.0, sm_75, 64-bit: 1 kernel, 3 functions (2 declared only), 9 variables, 512 instructions
+**   kernel _Z1kPi
+**     params: 2 (16 bytes)
+**       _Z1kPi_param_0: size 8, align 8, offset 0
+**       _Z1kPi_param_1: size 4, align 4, offset 8
+**     vregs: b32: 12, b64: 8, f32: 3, pred: 2 (23 rows)
+**     regs: (not allocated)
+**     shared: 256 bytes static, dynamic: no
+**     local: 48 bytes
+**     instructions: 40
+**     directives: maxntid 256,1,1
+**   func _Z2f1i
+**     params: 1 (4 bytes)
+**       ...
+**     returns: 1 (4 bytes)
+**       func_retval0: size 4, align 4, offset 4
+**     ...
+**   declared _Z2f2i
+**
+** - params: name, size, alignment and offset: for kernels in the parameter
+**   buffer, for .func in the function's frame (returns follow the params).
+** - vregs: declared virtual registers by type (predicates separately), and
+**   the number of register rows (a .b128 register takes two).
+** - regs: 32-bit registers per thread after register allocation
+**   (ptx_func.ra_regs), or "(not allocated)".
+** - shared: static shared memory the function uses: its own .shared
+**   variables plus the module-scope .shared variables it (or anything it
+**   calls, or whose address it takes) names, each aligned; dynamic: whether
+**   it names an extern unsized .shared array.
+** - local: the per-thread frame (ptx_func.local_bytes).
+** - instructions: PTX instructions in the body (the synthetic exit not counted).
+** - directives: only when the function has performance directives.
+** --dump adds every instruction with its pc, block starts ("B3:") and the
+** reconvergence pc of branches; --time prints the parse time on stderr.
+** A parse error prints "file:line:col: message" on stderr and exits 1.
+*/
 #include "cli.h"
 #include "../ptx/ptx.h"
+#include "../base/vec.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = tp_malloc(cap);
+    for (;;) {
+        if (n == cap) buf = tp_realloc(buf, cap *= 2);
+        size_t k = fread(buf + n, 1, cap - n, f);
+        n += k;
+        if (k == 0) break;
+    }
+    bool err = ferror(f);
+    fclose(f);
+    if (err) {
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+/* Functions reachable from f by direct calls or taken addresses. */
+static void reach(const ptx_module *m, uint32_t f, uint8_t *seen)
+{
+    TP_VEC(uint32_t) stk = {0};
+    tp_vec_push(&stk, f);
+    seen[f] = 1;
+    while (stk.n) {
+        const ptx_func *fn = &m->funcs[stk.a[--stk.n]];
+        if (fn->is_decl) continue;
+        for (uint32_t pc = fn->start; pc < fn->end; pc++) {
+            const ptx_insn *in = &m->insns[pc];
+            for (uint32_t i = 0; i < in->nopnd; i++) {
+                const ptx_opnd *o = &in->o[i];
+                if (o->kind == PTX_OK_FUNC && o->r >= 0 && (uint32_t)o->r < m->nfuncs && !seen[o->r]) {
+                    seen[o->r] = 1;
+                    tp_vec_push(&stk, (uint32_t)o->r);
+                }
+            }
+        }
+    }
+    tp_vec_free(&stk);
+}
+
+static void shared_use(const ptx_module *m, uint32_t fi, uint64_t *bytes, bool *dyn)
+{
+    uint8_t *seen = tp_calloc(m->nfuncs, 1);
+    uint8_t *vseen = tp_calloc(m->nvars + 1, 1);
+    reach(m, fi, seen);
+    uint64_t off = 0;
+    *dyn = false;
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        if (!seen[i]) continue;
+        const ptx_func *fn = &m->funcs[i];
+        for (uint32_t v = 0; v < fn->nvars; v++)
+            if (fn->vars[v].space == PTX_SP_SHARED || fn->vars[v].space == PTX_SP_SHARED_CLUSTER)
+                off = TP_ALIGN_UP(off, fn->vars[v].align) + fn->vars[v].size;
+        if (fn->is_decl) continue;
+        for (uint32_t pc = fn->start; pc < fn->end; pc++) {
+            const ptx_insn *in = &m->insns[pc];
+            for (uint32_t k = 0; k < in->nopnd; k++) {
+                const ptx_opnd *o = &in->o[k];
+                bool sym = o->kind == PTX_OK_SYM || (o->kind == PTX_OK_ADDR && o->base == PTX_AB_SYM);
+                if (sym && o->r >= 0 && (uint32_t)o->r < m->nvars) vseen[o->r] = 1;
+            }
+        }
+    }
+    for (uint32_t v = 0; v < m->nvars; v++) {
+        const ptx_var *var = &m->vars[v];
+        if (!vseen[v] || (var->space != PTX_SP_SHARED && var->space != PTX_SP_SHARED_CLUSTER)) continue;
+        if (var->is_extern && var->is_array_unsized) *dyn = true;
+        else off = TP_ALIGN_UP(off, var->align) + var->size;
+    }
+    *bytes = off;
+    free(seen);
+    free(vseen);
+}
+
+static void print_params(const char *what, const ptx_param *p, uint32_t n, uint32_t bytes)
+{
+    printf("  %s: %u (%u bytes)\n", what, n, bytes);
+    for (uint32_t i = 0; i < n; i++)
+        printf("    %s: size %u, align %u, offset %u\n", p[i].name, p[i].size, p[i].align, p[i].offset);
+}
+
+static void dump_body(const ptx_module *m, const ptx_func *f)
+{
+    tp_sbuf sb;
+    tp_sbuf_init(&sb);
+    uint32_t b = 0;
+    for (uint32_t pc = f->start; pc < f->end; pc++) {
+        if (b < f->nblocks && f->blocks[b].start == pc) {
+            printf("  B%u:", b);
+            const ptx_block *bl = &f->blocks[b];
+            if (bl->succ[0] >= 0) printf(" succ B%d", bl->succ[0]);
+            if (bl->succ[1] >= 0) printf(", B%d", bl->succ[1]);
+            if (bl->ipdom >= 0) printf("; ipdom B%d", bl->ipdom);
+            printf("\n");
+            b++;
+        }
+        tp_sbuf_reset(&sb);
+        const ptx_insn *in = &m->insns[pc];
+        ptx_insn_print(m, f, in, &sb);
+        printf("    %6u  %s", pc, tp_sbuf_str(&sb));
+        if (in->op == PTX_OP_BRA || in->op == PTX_OP_BRX || in->op == PTX_OP_RET ||
+            in->op == PTX_OP_EXIT || in->op == PTX_OP_TRAP)
+            printf("    // rpc %u", in->rpc);
+        printf("\n");
+    }
+    tp_sbuf_free(&sb);
+}
+
+static void describe(const ptx_module *m, uint32_t fi, bool dump)
+{
+    const ptx_func *f = &m->funcs[fi];
+    if (f->is_decl) {
+        printf("declared %s\n", f->name);
+        return;
+    }
+    printf("%s %s\n", f->is_entry ? "kernel" : "func", f->name);
+    print_params("params", f->params, f->nparams, f->param_bytes);
+    if (!f->is_entry && f->nrets) print_params("returns", f->rets, f->nrets, f->ret_bytes);
+    uint32_t count[PTX_T_COUNT] = {0};
+    for (uint32_t r = 0; r < f->nrows; r++)
+        if (!f->regs[r].cont && f->regs[r].type < PTX_T_COUNT) count[f->regs[r].type]++;
+    count[PTX_T_PRED] = f->npreds;
+    printf("  vregs:");
+    const char *sep = " ";
+    for (int t = 1; t < PTX_T_COUNT; t++) {
+        if (t == PTX_T_PRED || !count[t]) continue;
+        printf("%s%s: %u", sep, ptx_types[t].name, count[t]);
+        sep = ", ";
+    }
+    if (count[PTX_T_PRED]) printf("%spred: %u", sep, count[PTX_T_PRED]);
+    printf(" (%u rows)\n", f->nrows);
+    if (f->ra_regs) printf("  regs: %u\n", f->ra_regs);
+    else printf("  regs: (not allocated)\n");
+    uint64_t sh;
+    bool dyn;
+    shared_use(m, fi, &sh, &dyn);
+    printf("  shared: %llu bytes static, dynamic: %s\n", (unsigned long long)sh, dyn ? "yes" : "no");
+    printf("  local: %u bytes\n", f->local_bytes);
+    printf("  instructions: %u\n", f->end - f->start - 1);
+    tp_sbuf d;
+    tp_sbuf_init(&d);
+    if (f->maxntid[0]) tp_sbuf_printf(&d, " maxntid %u,%u,%u", f->maxntid[0], f->maxntid[1], f->maxntid[2]);
+    if (f->reqntid[0]) tp_sbuf_printf(&d, " reqntid %u,%u,%u", f->reqntid[0], f->reqntid[1], f->reqntid[2]);
+    if (f->minnctapersm) tp_sbuf_printf(&d, " minnctapersm %u", f->minnctapersm);
+    if (f->maxnctapersm) tp_sbuf_printf(&d, " maxnctapersm %u", f->maxnctapersm);
+    if (f->maxnreg) tp_sbuf_printf(&d, " maxnreg %u", f->maxnreg);
+    if (f->reqnctapercluster[0])
+        tp_sbuf_printf(&d, " reqnctapercluster %u,%u,%u", f->reqnctapercluster[0],
+                       f->reqnctapercluster[1], f->reqnctapercluster[2]);
+    if (f->maxclusterrank) tp_sbuf_printf(&d, " maxclusterrank %u", f->maxclusterrank);
+    if (f->noreturn_attr) tp_sbuf_puts(&d, " noreturn");
+    if (d.len) printf("  directives:%s\n", tp_sbuf_str(&d));
+    tp_sbuf_free(&d);
+    if (dump) dump_body(m, f);
+}
 
 int cli_ptx(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: tpsim ptx FILE.ptx\n");
+    bool dump = false, timing = false;
+    const char *path = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--dump") == 0) dump = true;
+        else if (strcmp(argv[i], "--time") == 0) timing = true;
+        else if (!path && argv[i][0] != '-') path = argv[i];
+        else path = NULL, i = argc;
+    }
+    if (!path) {
+        fprintf(stderr, "usage: tpsim ptx [--dump] [--time] FILE.ptx\n");
         return 2;
     }
-    fprintf(stderr, "tpsim ptx: the PTX parser is not built yet\n");
-    return 1;
+    size_t len;
+    char *text = read_file(path, &len);
+    if (!text) {
+        fprintf(stderr, "tpsim ptx: cannot read %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    tp_err e;
+    tp_err_clear(&e);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    ptx_module *m = ptx_parse(text, len, path, &e);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    free(text);
+    if (!m) {
+        fprintf(stderr, "%s\n", e.msg);
+        return 1;
+    }
+    if (timing) {
+        double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+        fprintf(stderr, "parsed %zu bytes in %.3f ms (%.1f MB/s)\n", len, s * 1e3,
+                s > 0 ? (double)len / s / 1e6 : 0.0);
+    }
+    uint32_t nk = 0, nf = 0, nd = 0;
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        if (m->funcs[i].is_decl) nd++;
+        else if (m->funcs[i].is_entry) nk++;
+        else nf++;
+    }
+    printf("module %s: PTX %u.%u, sm_%u, %u-bit: %u kernel%s, %u function%s (%u declared only), "
+           "%u variable%s, %u instructions\n",
+           path, m->version_major, m->version_minor, m->target_sm, m->address_size, nk,
+           nk == 1 ? "" : "s", nf + nd, nf + nd == 1 ? "" : "s", nd, m->nvars,
+           m->nvars == 1 ? "" : "s", m->ninsns - nk - nf);
+    for (int pass = 0; pass < 3; pass++)
+        for (uint32_t i = 0; i < m->nfuncs; i++) {
+            const ptx_func *f = &m->funcs[i];
+            int kind = f->is_decl ? 2 : f->is_entry ? 0 : 1;
+            if (kind == pass) describe(m, i, dump);
+        }
+    ptx_module_free(m);
+    return 0;
 }

@@ -31,6 +31,7 @@ typedef enum exec_status {
     EXEC_ERR_ILLEGAL_ADDRESS,  /* access outside every allocation / space */
     EXEC_ERR_MISALIGNED,       /* access not aligned to its size */
     EXEC_ERR_TRAP,             /* trap instruction */
+    EXEC_ERR_ASSERT,           /* device-side assert() failed */
     EXEC_ERR_STACK_OVERFLOW,   /* call stack past exec.stack_bytes */
     EXEC_ERR_LIVELOCK,         /* lanes of a warp wait on each other forever */
     EXEC_ERR_DEADLOCK,         /* a barrier that can never complete */

@@ -162,6 +162,8 @@ typedef enum ptx_sub {
     PTX_SUB_Q_CHANNEL_ORDER, PTX_SUB_Q_NORMALIZED_COORDS, PTX_SUB_Q_FILTER_MODE,
     PTX_SUB_Q_ADDR_MODE_0, PTX_SUB_Q_ADDR_MODE_1, PTX_SUB_Q_ADDR_MODE_2,
     PTX_SUB_Q_ARRAY_SIZE, PTX_SUB_Q_NUM_MIPMAP_LEVELS, PTX_SUB_Q_NUM_SAMPLES,
+    /* tex/tld4 mipmap mode (in ptx_mods.sub2; .base is PTX_SUB_NONE) */
+    PTX_SUB_LEVEL, PTX_SUB_GRAD,
     PTX_SUB_COUNT
 } ptx_sub;
 
@@ -216,7 +218,10 @@ typedef struct ptx_mods {
     uint8_t cache;  /* ptx_cache */
     uint8_t sem;    /* ptx_sem */
     uint8_t scope;  /* ptx_scope */
-    uint8_t pad[3];
+    uint8_t sub2;   /* second ptx_sub where an opcode has two: tld4 component
+                       (PTX_SUB_COMP_*), tex/tld4 mipmap mode (PTX_SUB_LEVEL/GRAD);
+                       the geometry stays in sub */
+    uint8_t pad[2];
     uint32_t flags; /* PTX_MF_* */
 } ptx_mods;
 

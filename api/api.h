@@ -1,0 +1,270 @@
+/*
+** api.h -- the internals of tpsim's CUDA driver API (libcuda.so.1).
+** Module prefix: api_ (internal names); the exported names are CUDA's own.
+**
+** The library is a thin, strict front end over exec/: it keeps the driver's
+** objects (contexts, modules, functions, streams, events, allocations),
+** checks every argument the way NVIDIA's driver does, and runs each
+** operation synchronously on the one simulated device.
+**
+** Objects.  CUcontext, CUmodule, CUfunction, CUstream, CUevent, CUlinkState
+** and CUlibrary point to the structs below.  Every live object is entered in
+** a handle table with its kind, so a stale or made-up handle is recognised
+** (CUDA_ERROR_INVALID_HANDLE / INVALID_CONTEXT) without being dereferenced.
+** A CUkernel is the CUfunction of a library's module (CUDA lets a CUkernel
+** be passed wherever a CUfunction is taken).  Context structs are never
+** freed: a destroyed context stays in the table marked dead, so a thread
+** that still has it current gets CUDA_ERROR_CONTEXT_IS_DESTROYED.
+**
+** Locking.  One recursive mutex serialises every entry point (API_LOCKED);
+** host callbacks (cuLaunchHostFunc, cuStreamAddCallback) run after it is
+** released.  The current-context stack is per thread.
+**
+** Time.  Each context has a simulated clock in core cycles.  A kernel adds
+** ceil(warp instructions / device.num_sms) cycles -- every SM issuing one warp
+** instruction per cycle -- and nothing else advances it.  Events record that
+** clock; cuEventElapsedTime converts cycles at device.clock_mhz.  Wall time
+** never enters a simulated quantity.
+*/
+#ifndef API_H
+#define API_H
+
+#include "../base/tp.h"
+#include "../base/sbuf.h"
+#include "../exec/exec.h"
+#include "../exec/options.h"
+
+/* Every function cuda.h declares is exported (default visibility); the
+** version script api/libcuda.map then keeps only cu* names global. */
+#pragma GCC visibility push(default)
+#include "include/cuda.h"
+#pragma GCC visibility pop
+
+#include <pthread.h>
+
+#ifndef TPSIM_VERSION
+#define TPSIM_VERSION "0.1.0"
+#endif
+
+#define API_DRIVER_VERSION 13000
+#define API_CTX_API_VERSION 3020
+#define API_EXPORT __attribute__((visibility("default")))
+#define API_CAT2(a, b) a##b
+#define API_CAT(a, b) API_CAT2(a, b)
+/* Exports another symbol name for an already defined function (the
+** _ptds/_ptsz twins and the older versions that kept the signature). */
+#define API_ALIAS(target, sym)                                                 \
+    extern __typeof__(target) API_CAT(api_alias_, __LINE__) __asm__(sym)        \
+        __attribute__((alias(#target), visibility("default")))
+
+/* ---- handle kinds and objects ---------------------------------------------- */
+
+enum api_kind { API_K_CTX = 1, API_K_MOD, API_K_FUNC, API_K_STREAM, API_K_EVENT, API_K_LINK, API_K_LIB };
+
+/* u64 -> pointer hash map (open addressing, linear probing). */
+typedef struct api_map {
+    uint64_t *keys;
+    void **vals;
+    uint32_t cap, n;   /* cap is a power of two or 0 */
+} api_map;
+void *api_map_get(const api_map *m, uint64_t key);
+void api_map_put(api_map *m, uint64_t key, void *val);   /* val != NULL */
+void *api_map_del(api_map *m, uint64_t key);            /* returns the old value */
+void api_map_free(api_map *m);
+
+typedef struct CUstream_st api_stream;
+typedef struct CUevent_st api_event;
+typedef struct CUmod_st api_mod;
+typedef struct CUfunc_st api_func;
+typedef struct CUctx_st api_ctx;
+typedef struct CUlib_st api_lib;
+
+struct CUctx_st {
+    uint64_t id;
+    unsigned flags;
+    bool primary;        /* the device's primary context */
+    bool dead;           /* destroyed (or a primary context not active) */
+    unsigned refs;       /* primary: retain count */
+    CUresult sticky;     /* an error that poisons the context (illegal address...) */
+    size_t limits[CU_LIMIT_MAX];
+    CUfunc_cache cache_cfg;
+    CUsharedconfig shmem_cfg;
+    uint64_t clock;      /* simulated core cycles of the work done so far */
+    api_mod *mods;       /* loaded modules (list) */
+    api_stream *streams;
+    api_event *events;
+};
+
+struct CUmod_st {
+    api_ctx *ctx;
+    exec_mod *em;
+    const ptx_module *pm;
+    api_func **funcs;    /* one per kernel, in module order */
+    uint32_t nfuncs;
+    api_lib *lib;        /* the library that owns it, if any */
+    api_mod *next, *prev;
+};
+
+struct CUfunc_st {
+    api_mod *mod;
+    int kidx;            /* exec/ kernel index (ptx function index) */
+    const ptx_func *pf;
+    exec_kattr attr;
+    uint32_t max_dyn_shared;   /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
+    int carveout;              /* CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT */
+    CUfunc_cache cache_cfg;
+    CUsharedconfig shmem_cfg;
+};
+
+struct CUstream_st {
+    api_ctx *ctx;
+    unsigned flags;
+    int priority;
+    uint64_t id;
+    api_stream *next, *prev;
+};
+
+struct CUevent_st {
+    api_ctx *ctx;
+    unsigned flags;
+    bool recorded;
+    uint64_t clock;      /* the context's clock when last recorded */
+    api_event *next, *prev;
+};
+
+struct CUlib_st {
+    api_mod *mod;
+    bool retained_primary;     /* the library holds a primary context reference */
+};
+
+/* ---- allocations ------------------------------------------------------------ */
+
+typedef enum api_mem_kind { API_MEM_DEVICE = 1, API_MEM_HOST, API_MEM_MANAGED } api_mem_kind;
+
+typedef struct api_alloc {
+    uint64_t base, size;
+    api_mem_kind kind;
+    unsigned flags;      /* cuMemHostAlloc flags / cuMemAllocManaged flags */
+    uint64_t id;         /* CU_POINTER_ATTRIBUTE_BUFFER_ID */
+    api_ctx *ctx;
+} api_alloc;
+
+/* ---- per-launch record (TPSIM_STATS) ------------------------------------------ */
+
+typedef struct api_launch_rec {
+    char *name;
+    uint32_t grid[3], block[3];
+    uint32_t shared_dyn, regs;
+    uint64_t warp_insns, thread_insns, cycles;
+    CUresult status;
+} api_launch_rec;
+
+/* ---- the process-wide state --------------------------------------------------- */
+
+typedef struct api_state {
+    bool initialized;      /* cuInit succeeded */
+    tp_opts opts;          /* the resolved configuration */
+    exec_dev *dev;         /* created with the first context */
+    api_ctx primary;       /* device 0's primary context (dead until retained) */
+    uint64_t next_id;      /* context/stream/buffer ids */
+    api_map handles;       /* live handle -> (void *)kind */
+    api_map allocs;        /* allocation base -> api_alloc */
+    /* statistics */
+    char *stats_path;      /* TPSIM_STATS */
+    api_launch_rec *launches;
+    uint32_t nlaunches, caplaunches;
+    uint64_t launches_total, launches_failed, launches_dropped;
+    uint64_t warp_insns, thread_insns, cycles;
+    double t_start, t_launch;  /* host seconds (monotonic) */
+} api_state;
+
+extern api_state api_g;
+
+void api_lock(void);
+void api_unlock(void);
+#define API_LOCKED(call)                                                       \
+    do {                                                                       \
+        api_lock();                                                            \
+        CUresult api_r_ = (call);                                              \
+        api_unlock();                                                          \
+        return api_r_;                                                         \
+    } while (0)
+
+/* Host seconds since an arbitrary origin (CLOCK_MONOTONIC). */
+double api_now(void);
+
+/* Prints "tpsim: message" on stderr. */
+void api_msg(const char *fmt, ...) TP_PRINTF(1, 2);
+/* Prints "tpsim: NAME is not supported yet" once per name; returns
+** CUDA_ERROR_NOT_SUPPORTED. */
+CUresult api_unsupported(const char *name, int *once);
+
+/* ---- handles ----------------------------------------------------------------- */
+
+void api_handle_add(const void *p, enum api_kind k);
+void api_handle_del(const void *p);
+bool api_handle_is(const void *p, enum api_kind k);
+
+/* ---- checks shared by the entry points ---------------------------------------
+** Each returns CUDA_SUCCESS or the error the driver gives. */
+
+CUresult api_check_init(void);
+CUresult api_check_dev(CUdevice d);        /* initialized and d == 0 */
+/* The calling thread's current context: NOT_INITIALIZED, INVALID_CONTEXT
+** (none), CONTEXT_IS_DESTROYED, or -- with sticky -- the context's sticky
+** error.  *c is set whenever a live context is current. */
+CUresult api_current(api_ctx **c, bool sticky);
+/* A context handle given as an argument (NULL: the current one). */
+CUresult api_ctx_arg(CUcontext h, api_ctx **c);
+/* A stream argument of context c: NULL, CU_STREAM_LEGACY and
+** CU_STREAM_PER_THREAD name the default stream (*s = NULL). */
+CUresult api_stream_arg(api_ctx *c, CUstream h, api_stream **s);
+/* Creates the simulated device on first need. */
+CUresult api_need_dev(void);
+
+/* ---- context internals (context.c) -------------------------------------------- */
+
+void api_ctx_stack_remove(api_ctx *c);     /* from the calling thread's stack */
+void api_ctx_teardown(api_ctx *c);         /* frees everything the context owns */
+CUresult api_primary_retain(api_ctx **out);
+CUresult api_primary_release(void);
+/* Sets a device option on the live device (exec.stack_bytes ...). */
+bool api_dev_set_opt(const char *name, uint64_t value);
+
+/* ---- modules (module.c) ------------------------------------------------------- */
+
+void api_mod_destroy(api_mod *m);
+/* The function handle h (a CUfunction or a library's CUkernel). */
+CUresult api_func_arg(CUfunction h, api_func **f);
+
+/* ---- memory (memory.c) ------------------------------------------------------- */
+
+void api_alloc_free_ctx(api_ctx *c);       /* frees every allocation of c */
+api_alloc *api_alloc_find(uint64_t addr);  /* the api allocation containing addr */
+
+/* ---- streams and events (stream.c) ---------------------------------------------- */
+
+void api_stream_destroy(api_stream *s);
+void api_event_destroy(api_event *e);
+
+/* ---- launches (launch.c) ---------------------------------------------------- */
+
+/* Blocks per SM for f at this block size and dynamic shared memory. */
+int api_occupancy(const api_func *f, int block_threads, size_t dyn_shared);
+/* CUDA error for an exec/ status; *sticky says whether it poisons the context. */
+CUresult api_status_result(exec_status s, bool *sticky);
+
+/* ---- statistics (stats.c) ------------------------------------------------------ */
+
+void api_stats_init(void);                 /* reads TPSIM_STATS, registers atexit */
+void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result *r,
+                      uint64_t cycles, CUresult status, double host_seconds);
+
+/* ---- errors (core.c) ------------------------------------------------------------ */
+
+const char *api_result_name(CUresult r);   /* NULL if r is no CUresult */
+
+/* Option values of the configuration. */
+static inline int64_t api_opt(int id) { return tp_opt_i(&api_g.opts, id); }
+
+#endif

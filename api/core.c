@@ -1,0 +1,266 @@
+/* core.c -- process state, locking, handles, cuInit, versions and error names. */
+#include "api.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+api_state api_g;
+
+static pthread_mutex_t api_mutex = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+void api_lock(void) { pthread_mutex_lock(&api_mutex); }
+void api_unlock(void) { pthread_mutex_unlock(&api_mutex); }
+
+double api_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void api_msg(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tpsim: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    fflush(stderr);
+}
+
+CUresult api_unsupported(const char *name, int *once)
+{
+    api_lock();
+    if (!*once) {
+        *once = 1;
+        api_msg("%s is not supported yet", name);
+    }
+    api_unlock();
+    return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+/* ---- u64 -> pointer map ------------------------------------------------------ */
+
+static uint32_t map_slot(uint64_t key, uint32_t mask)
+{
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdull;
+    key ^= key >> 33;
+    return (uint32_t)key & mask;
+}
+
+void *api_map_get(const api_map *m, uint64_t key)
+{
+    if (!m->cap) return NULL;
+    uint32_t mask = m->cap - 1;
+    for (uint32_t i = map_slot(key, mask);; i = (i + 1) & mask) {
+        if (!m->vals[i]) return NULL;
+        if (m->keys[i] == key) return m->vals[i];
+    }
+}
+
+static void map_grow(api_map *m)
+{
+    api_map old = *m;
+    m->cap = old.cap ? old.cap * 2 : 64;
+    m->keys = tp_calloc(m->cap, sizeof *m->keys);
+    m->vals = tp_calloc(m->cap, sizeof *m->vals);
+    m->n = 0;
+    for (uint32_t i = 0; i < old.cap; i++)
+        if (old.vals[i]) api_map_put(m, old.keys[i], old.vals[i]);
+    free(old.keys);
+    free(old.vals);
+}
+
+void api_map_put(api_map *m, uint64_t key, void *val)
+{
+    TP_ASSERT(val != NULL);
+    if ((m->n + 1) * 4 > m->cap * 3) map_grow(m);
+    uint32_t mask = m->cap - 1;
+    uint32_t i = map_slot(key, mask);
+    while (m->vals[i] && m->keys[i] != key) i = (i + 1) & mask;
+    if (!m->vals[i]) m->n++;
+    m->keys[i] = key;
+    m->vals[i] = val;
+}
+
+void *api_map_del(api_map *m, uint64_t key)
+{
+    if (!m->cap) return NULL;
+    uint32_t mask = m->cap - 1;
+    uint32_t i = map_slot(key, mask);
+    while (m->vals[i] && m->keys[i] != key) i = (i + 1) & mask;
+    void *old = m->vals[i];
+    if (!old) return NULL;
+    /* Backward-shift deletion keeps every probe chain unbroken. */
+    m->vals[i] = NULL;
+    m->n--;
+    for (uint32_t j = (i + 1) & mask; m->vals[j]; j = (j + 1) & mask) {
+        uint32_t home = map_slot(m->keys[j], mask);
+        /* Move j into the hole i unless its home lies cyclically in (i, j]. */
+        bool stays = (i <= j) ? (home > i && home <= j) : (home > i || home <= j);
+        if (stays) continue;
+        m->keys[i] = m->keys[j];
+        m->vals[i] = m->vals[j];
+        m->vals[j] = NULL;
+        i = j;
+    }
+    return old;
+}
+
+void api_map_free(api_map *m)
+{
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- handles -------------------------------------------------------------- */
+
+void api_handle_add(const void *p, enum api_kind k)
+{
+    api_map_put(&api_g.handles, (uint64_t)(uintptr_t)p, (void *)(uintptr_t)k);
+}
+
+void api_handle_del(const void *p) { api_map_del(&api_g.handles, (uint64_t)(uintptr_t)p); }
+
+bool api_handle_is(const void *p, enum api_kind k)
+{
+    return p && (uintptr_t)api_map_get(&api_g.handles, (uint64_t)(uintptr_t)p) == (uintptr_t)k;
+}
+
+/* ---- checks ---------------------------------------------------------------- */
+
+CUresult api_check_init(void) { return api_g.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED; }
+
+CUresult api_check_dev(CUdevice d)
+{
+    if (!api_g.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    return d == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+CUresult api_ctx_arg(CUcontext h, api_ctx **c)
+{
+    if (!api_g.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!h) return api_current(c, false);
+    if (!api_handle_is(h, API_K_CTX) || h->dead) return CUDA_ERROR_INVALID_CONTEXT;
+    *c = h;
+    return CUDA_SUCCESS;
+}
+
+CUresult api_stream_arg(api_ctx *c, CUstream h, api_stream **s)
+{
+    *s = NULL;
+    if (h == NULL || h == CU_STREAM_LEGACY || h == CU_STREAM_PER_THREAD) return CUDA_SUCCESS;
+    if (!api_handle_is(h, API_K_STREAM) || h->ctx != c) return CUDA_ERROR_INVALID_HANDLE;
+    *s = h;
+    return CUDA_SUCCESS;
+}
+
+CUresult api_need_dev(void)
+{
+    if (api_g.dev) return CUDA_SUCCESS;
+    tp_err e;
+    tp_err_clear(&e);
+    api_g.dev = exec_dev_create(&api_g.opts, NULL, &e);
+    if (!api_g.dev) {
+        api_msg("cannot create the simulated device: %s", e.msg);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    return CUDA_SUCCESS;
+}
+
+/* ---- cuInit and versions ------------------------------------------------------ */
+
+static CUresult init(unsigned flags)
+{
+    if (flags != 0) return CUDA_ERROR_INVALID_VALUE;
+    if (api_g.initialized) return CUDA_SUCCESS;
+    tp_err e;
+    tp_err_clear(&e);
+    tp_opts o;
+    if (!exec_opts_from_env(&o, &e)) {
+        api_msg("%s", e.msg);
+        tp_opts_free(&o);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (tp_opt_i(&o, OPT_MODE) != 0) {
+        api_msg("mode=performance is not available yet (the timing model is still to come); "
+                "running the functional model");
+        tp_opts_set(&o, "mode", "functional", TP_SRC_OVERRIDE, &e);
+    }
+    api_g.opts = o;
+    api_g.next_id = 1;
+    api_g.t_start = api_now();
+    api_ctx *p = &api_g.primary;
+    p->primary = true;
+    p->dead = true;
+    p->id = api_g.next_id++;
+    api_handle_add(p, API_K_CTX);
+    api_g.initialized = true;
+    api_stats_init();
+    return CUDA_SUCCESS;
+}
+
+CUresult cuInit(unsigned int Flags) { API_LOCKED(init(Flags)); }
+
+CUresult cuDriverGetVersion(int *driverVersion)
+{
+    if (!driverVersion) return CUDA_ERROR_INVALID_VALUE;
+    *driverVersion = API_DRIVER_VERSION;
+    return CUDA_SUCCESS;
+}
+
+/* ---- error names ---------------------------------------------------------- */
+
+const char *api_result_name(CUresult r)
+{
+    switch ((int)r) {
+#define X(name, val, desc) \
+    case val: return #name;
+#include "errors.def"
+#undef X
+    }
+    return NULL;
+}
+
+static const char *result_desc(CUresult r)
+{
+    switch ((int)r) {
+#define X(name, val, desc) \
+    case val: return desc;
+#include "errors.def"
+#undef X
+    }
+    return NULL;
+}
+
+CUresult cuGetErrorName(CUresult error, const char **pStr)
+{
+    if (!pStr) return CUDA_ERROR_INVALID_VALUE;
+    *pStr = api_result_name(error);
+    return *pStr ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuGetErrorString(CUresult error, const char **pStr)
+{
+    if (!pStr) return CUDA_ERROR_INVALID_VALUE;
+    *pStr = result_desc(error);
+    return *pStr ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* ---- the profiler control calls (cudaProfiler.h): nothing to start ---------- */
+
+API_EXPORT CUresult cuProfilerInitialize(const char *configFile, const char *outputFile, int outputMode);
+API_EXPORT CUresult cuProfilerStart(void);
+API_EXPORT CUresult cuProfilerStop(void);
+
+CUresult cuProfilerInitialize(const char *configFile, const char *outputFile, int outputMode)
+{
+    (void)configFile, (void)outputFile, (void)outputMode;
+    return CUDA_SUCCESS;
+}
+CUresult cuProfilerStart(void) { return api_check_init(); }
+CUresult cuProfilerStop(void) { return api_check_init(); }

@@ -1,0 +1,351 @@
+/* launch.c -- kernel launches and the occupancy calculator.
+**
+** A launch is checked the way the driver checks it, then runs to the end
+** inside the call (exec_launch_kernel).  Errors that poison a real context
+** (an illegal or misaligned address, a trap or failed assert, a stack
+** overflow, a livelock or deadlock, the instruction limit) are sticky: the
+** context returns them from every later call that uses it, until it is
+** destroyed or, for the primary context, reset.  exec/'s message -- kernel,
+** block, thread, pc, address -- is printed as "tpsim: ...".
+*/
+#include "api.h"
+#include <stdlib.h>
+
+CUresult api_status_result(exec_status s, bool *sticky)
+{
+    *sticky = false;
+    switch (s) {
+    case EXEC_OK: return CUDA_SUCCESS;
+    case EXEC_ERR_ILLEGAL_ADDRESS: *sticky = true; return CUDA_ERROR_ILLEGAL_ADDRESS;
+    case EXEC_ERR_MISALIGNED: *sticky = true; return CUDA_ERROR_MISALIGNED_ADDRESS;
+    case EXEC_ERR_TRAP: *sticky = true; return CUDA_ERROR_LAUNCH_FAILED;
+    case EXEC_ERR_ASSERT: *sticky = true; return CUDA_ERROR_ASSERT;
+    case EXEC_ERR_STACK_OVERFLOW: *sticky = true; return CUDA_ERROR_HARDWARE_STACK_ERROR;
+    case EXEC_ERR_LIVELOCK:
+    case EXEC_ERR_DEADLOCK:
+    case EXEC_ERR_LIMIT: *sticky = true; return CUDA_ERROR_LAUNCH_TIMEOUT;
+    case EXEC_ERR_UNSUPPORTED: return CUDA_ERROR_NOT_SUPPORTED;
+    case EXEC_ERR_INVALID_VALUE: return CUDA_ERROR_INVALID_VALUE;
+    case EXEC_ERR_OUT_OF_RESOURCES: return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+    case EXEC_ERR_INVALID_PTX: return CUDA_ERROR_INVALID_PTX;
+    case EXEC_ERR_NO_BINARY: return CUDA_ERROR_NO_BINARY_FOR_GPU;
+    case EXEC_ERR_NOT_FOUND: return CUDA_ERROR_NOT_FOUND;
+    case EXEC_ERR_OOM: return CUDA_ERROR_OUT_OF_MEMORY;
+    default: *sticky = true; return CUDA_ERROR_LAUNCH_FAILED;
+    }
+}
+
+/* ---- occupancy ------------------------------------------------------------------ */
+
+int api_occupancy(const api_func *f, int block_threads, size_t dyn_shared)
+{
+    if (block_threads <= 0 || (uint32_t)block_threads > f->attr.max_threads) return 0;
+    int64_t warps = (block_threads + 31) / 32;
+    int64_t n = api_opt(OPT_DEVICE_MAX_CTAS_PER_SM);
+    n = TP_MIN(n, api_opt(OPT_DEVICE_MAX_THREADS_PER_SM) / (warps * 32));
+    if (f->attr.regs) {
+        int64_t unit = api_opt(OPT_DEVICE_REG_ALLOC_UNIT);
+        int64_t per_block = (int64_t)TP_ALIGN_UP((uint64_t)f->attr.regs * 32, (uint64_t)unit) * warps;
+        if (per_block > api_opt(OPT_DEVICE_REGS_PER_BLOCK)) return 0;
+        n = TP_MIN(n, api_opt(OPT_DEVICE_REGS_PER_SM) / per_block);
+    }
+    uint64_t smem = (uint64_t)f->attr.shared_static + dyn_shared;
+    if (smem > (uint64_t)api_opt(OPT_DEVICE_SHARED_PER_BLOCK)) return 0;
+    if (smem) {
+        uint64_t alloc = TP_ALIGN_UP(smem, (uint64_t)api_opt(OPT_DEVICE_SHARED_ALLOC_UNIT));
+        n = TP_MIN(n, (int64_t)((uint64_t)api_opt(OPT_DEVICE_SHARED_PER_SM) / alloc));
+    }
+    return (int)TP_MAX(n, 0);
+}
+
+static CUresult occ_blocks(int *nb, CUfunction h, int bs, size_t dyn, unsigned flags)
+{
+    api_func *f;
+    CUresult r = api_func_arg(h, &f);
+    if (r) return r;
+    if (!nb || bs <= 0 || flags > CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE) return CUDA_ERROR_INVALID_VALUE;
+    *nb = api_occupancy(f, bs, dyn);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction func, int blockSize,
+                                                     size_t dynamicSMemSize)
+{
+    API_LOCKED(occ_blocks(numBlocks, func, blockSize, dynamicSMemSize, 0));
+}
+
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CUfunction func, int blockSize,
+                                                              size_t dynamicSMemSize, unsigned int flags)
+{
+    API_LOCKED(occ_blocks(numBlocks, func, blockSize, dynamicSMemSize, flags));
+}
+
+/* The block size (a multiple of 32, largest first) that keeps the most
+** threads resident per SM; minGridSize fills every SM with such blocks. */
+static CUresult occ_block_size(int *min_grid, int *block, CUfunction h, CUoccupancyB2DSize b2d, size_t dyn,
+                               int limit, unsigned flags)
+{
+    api_func *f;
+    CUresult r = api_func_arg(h, &f);
+    if (r) return r;
+    if (!min_grid || !block || limit < 0 || flags > CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE)
+        return CUDA_ERROR_INVALID_VALUE;
+    int64_t max = TP_MIN((int64_t)f->attr.max_threads, api_opt(OPT_DEVICE_MAX_THREADS_PER_BLOCK));
+    if (limit > 0) max = TP_MIN(max, limit);
+    int best_threads = 0, best_bs = 0, best_blocks = 0;
+    int start = max >= 32 ? (int)(max / 32 * 32) : (int)max;
+    for (int bs = start; bs > 0; bs -= (bs > 32 ? 32 : bs)) {
+        size_t d = b2d ? b2d(bs) : dyn;
+        int nb = api_occupancy(f, bs, d);
+        if (nb * bs > best_threads) best_threads = nb * bs, best_bs = bs, best_blocks = nb;
+        if (bs <= 32) break;
+    }
+    *block = best_bs;
+    *min_grid = best_blocks * (int)api_opt(OPT_DEVICE_NUM_SMS);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func,
+                                          CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize,
+                                          int blockSizeLimit)
+{
+    API_LOCKED(occ_block_size(minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize,
+                              blockSizeLimit, 0));
+}
+
+CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, CUfunction func,
+                                                   CUoccupancyB2DSize blockSizeToDynamicSMemSize,
+                                                   size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags)
+{
+    API_LOCKED(occ_block_size(minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize,
+                              blockSizeLimit, flags));
+}
+
+static CUresult occ_dyn_smem(size_t *out, CUfunction h, int nblocks, int bs)
+{
+    api_func *f;
+    CUresult r = api_func_arg(h, &f);
+    if (r) return r;
+    if (!out || nblocks <= 0 || bs <= 0) return CUDA_ERROR_INVALID_VALUE;
+    *out = 0;
+    if (api_occupancy(f, bs, 0) < nblocks) return CUDA_SUCCESS;
+    int64_t unit = api_opt(OPT_DEVICE_SHARED_ALLOC_UNIT);
+    int64_t per = api_opt(OPT_DEVICE_SHARED_PER_SM) / nblocks / unit * unit - (int64_t)f->attr.shared_static;
+    int64_t cap = api_opt(OPT_DEVICE_SHARED_PER_BLOCK) - (int64_t)f->attr.shared_static;
+    per = TP_MIN(per, cap);
+    *out = per > 0 ? (size_t)per : 0;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunction func, int numBlocks,
+                                                 int blockSize)
+{
+    API_LOCKED(occ_dyn_smem(dynamicSmemSize, func, numBlocks, blockSize));
+}
+
+/* ---- launches ----------------------------------------------------------------- */
+
+typedef struct launch_req {
+    CUfunction h;
+    uint32_t grid[3], block[3];
+    uint32_t shared;
+    CUstream stream;
+    void **params, **extra;
+    bool cooperative;
+    api_event *completion;   /* CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT */
+} launch_req;
+
+static CUresult check_dims(const api_func *f, const launch_req *q)
+{
+    int64_t maxtpb = api_opt(OPT_DEVICE_MAX_THREADS_PER_BLOCK);
+    const uint32_t *b = q->block, *g = q->grid;
+    if (!b[0] || !b[1] || !b[2] || !g[0] || !g[1] || !g[2]) return CUDA_ERROR_INVALID_VALUE;
+    if (b[0] > TP_MIN(maxtpb, 1024) || b[1] > TP_MIN(maxtpb, 1024) || b[2] > TP_MIN(maxtpb, 64))
+        return CUDA_ERROR_INVALID_VALUE;
+    uint64_t threads = (uint64_t)b[0] * b[1] * b[2];
+    if (threads > (uint64_t)maxtpb) return CUDA_ERROR_INVALID_VALUE;
+    if (g[0] > (uint64_t)api_opt(OPT_DEVICE_MAX_GRID_X) || g[1] > (uint64_t)api_opt(OPT_DEVICE_MAX_GRID_YZ) ||
+        g[2] > (uint64_t)api_opt(OPT_DEVICE_MAX_GRID_YZ))
+        return CUDA_ERROR_INVALID_VALUE;
+    const ptx_func *pf = f->pf;
+    if (pf->reqntid[0]) {
+        uint32_t ry = pf->reqntid[1] ? pf->reqntid[1] : 1, rz = pf->reqntid[2] ? pf->reqntid[2] : 1;
+        if (b[0] != pf->reqntid[0] || b[1] != ry || b[2] != rz) return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (pf->maxntid[0]) {
+        uint64_t m = (uint64_t)pf->maxntid[0] * (pf->maxntid[1] ? pf->maxntid[1] : 1) *
+                     (pf->maxntid[2] ? pf->maxntid[2] : 1);
+        if (threads > m) return CUDA_ERROR_INVALID_VALUE;
+    }
+    /* a block too large for the kernel's registers: exec/ reports it
+    ** (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES) with the numbers */
+    if ((uint64_t)f->attr.shared_static + q->shared > (uint64_t)api_opt(OPT_DEVICE_SHARED_PER_BLOCK) ||
+        q->shared > f->max_dyn_shared)
+        return CUDA_ERROR_INVALID_VALUE;
+    return CUDA_SUCCESS;
+}
+
+/* Fills buf (param_bytes) from kernelParams or from the `extra` list. */
+static CUresult build_params(const api_func *f, void **params, void **extra, uint8_t *buf)
+{
+    const ptx_func *pf = f->pf;
+    if (params && extra) return CUDA_ERROR_INVALID_VALUE;
+    if (extra) {
+        void *ptr = NULL;
+        size_t *size = NULL;
+        for (int i = 0;; i += 2) {
+            if (extra[i] == CU_LAUNCH_PARAM_END) break;
+            if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER) ptr = extra[i + 1];
+            else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE) size = extra[i + 1];
+            else return CUDA_ERROR_INVALID_VALUE;
+            if (i > 64) return CUDA_ERROR_INVALID_VALUE;
+        }
+        if (pf->param_bytes == 0) return CUDA_SUCCESS;
+        if (!ptr || !size || *size < pf->param_bytes) return CUDA_ERROR_INVALID_VALUE;
+        memcpy(buf, ptr, pf->param_bytes);
+        return CUDA_SUCCESS;
+    }
+    if (pf->nparams == 0) return CUDA_SUCCESS;
+    if (!params) return CUDA_ERROR_INVALID_VALUE;
+    for (uint32_t i = 0; i < pf->nparams; i++) {
+        const ptx_param *p = &pf->params[i];
+        if (!params[i]) return CUDA_ERROR_INVALID_VALUE;
+        memcpy(buf + p->offset, params[i], p->size);
+    }
+    return CUDA_SUCCESS;
+}
+
+static CUresult launch(const launch_req *q)
+{
+    api_ctx *c;
+    api_func *f;
+    api_stream *s;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if ((r = api_func_arg(q->h, &f))) return r;
+    if (f->mod->ctx->dead) return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+    if (!f->mod->lib && f->mod->ctx != c) return CUDA_ERROR_INVALID_HANDLE;
+    if ((r = api_stream_arg(c, q->stream, &s))) return r;
+    if ((r = check_dims(f, q))) return r;
+    if (q->cooperative) {
+        uint64_t blocks = (uint64_t)q->grid[0] * q->grid[1] * q->grid[2];
+        uint64_t fit = (uint64_t)api_occupancy(f, (int)(q->block[0] * q->block[1] * q->block[2]), q->shared) *
+                       (uint64_t)api_opt(OPT_DEVICE_NUM_SMS);
+        if (blocks > fit) return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+    }
+    uint8_t small[512];
+    uint32_t pbytes = f->pf->param_bytes;
+    uint8_t *buf = pbytes <= sizeof small ? small : tp_malloc(pbytes);
+    memset(buf, 0, pbytes);
+    if ((r = build_params(f, q->params, q->extra, buf))) {
+        if (buf != small) free(buf);
+        return r;
+    }
+    api_dev_set_opt("exec.stack_bytes", c->limits[CU_LIMIT_STACK_SIZE]);
+    api_dev_set_opt("exec.heap_bytes", c->limits[CU_LIMIT_MALLOC_HEAP_SIZE]);
+
+    exec_launch l;
+    memset(&l, 0, sizeof l);
+    memcpy(l.grid, q->grid, sizeof l.grid);
+    memcpy(l.block, q->block, sizeof l.block);
+    l.shared_dyn = q->shared;
+    l.params = buf;
+    l.params_bytes = pbytes;
+    exec_result *res = tp_calloc(1, sizeof *res);
+    double t0 = api_now();
+    exec_status st = exec_launch_kernel(f->mod->em, f->kidx, &l, res);
+    double dt = api_now() - t0;
+    if (buf != small) free(buf);
+
+    bool sticky;
+    r = api_status_result(st, &sticky);
+    uint64_t sms = (uint64_t)api_opt(OPT_DEVICE_NUM_SMS);
+    uint64_t cycles = (res->warp_insns + sms - 1) / sms;
+    c->clock += cycles;
+    api_stats_launch(f, &l, res, cycles, r, dt);
+    if (r) {
+        const char *name = api_result_name(r);
+        if (res->msg[0]) api_msg("%s (%s)", res->msg, name);
+        else api_msg("kernel %s: %s (%s)", f->pf->name, exec_status_name(st), name);
+        if (sticky) c->sticky = r;
+    }
+    free(res);
+    if (!r && q->completion) {
+        q->completion->recorded = true;
+        q->completion->clock = c->clock;
+    }
+    return r;
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
+                        unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
+                        unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
+{
+    launch_req q = {f, {gridDimX, gridDimY, gridDimZ}, {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream,
+                    kernelParams, extra, false, NULL};
+    API_LOCKED(launch(&q));
+}
+API_ALIAS(cuLaunchKernel, "cuLaunchKernel_ptsz");
+
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                   unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                                   unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+                                   void **kernelParams)
+{
+    launch_req q = {f, {gridDimX, gridDimY, gridDimZ}, {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream,
+                    kernelParams, NULL, true, NULL};
+    API_LOCKED(launch(&q));
+}
+API_ALIAS(cuLaunchCooperativeKernel, "cuLaunchCooperativeKernel_ptsz");
+
+static CUresult launch_ex(const CUlaunchConfig *cfg, CUfunction f, void **params, void **extra)
+{
+    CUresult r = api_check_init();
+    if (r) return r;
+    if (!cfg || (cfg->numAttrs && !cfg->attrs)) return CUDA_ERROR_INVALID_VALUE;
+    launch_req q = {f, {cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ}, {cfg->blockDimX, cfg->blockDimY, cfg->blockDimZ},
+                    cfg->sharedMemBytes, cfg->hStream, params, extra, false, NULL};
+    for (unsigned i = 0; i < cfg->numAttrs; i++) {
+        const CUlaunchAttribute *a = &cfg->attrs[i];
+        switch (a->id) {
+        case CU_LAUNCH_ATTRIBUTE_COOPERATIVE: q.cooperative = a->value.cooperative != 0; break;
+        case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+        case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION: {
+            unsigned x = a->value.clusterDim.x, y = a->value.clusterDim.y, z = a->value.clusterDim.z;
+            if ((x | y | z) > 1) {
+                api_msg("cuLaunchKernelEx: thread block clusters need compute capability 9.0");
+                return CUDA_ERROR_NOT_SUPPORTED;
+            }
+            break;
+        }
+        case CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT: {
+            CUevent e = a->value.launchCompletionEvent.event;
+            if (!api_handle_is(e, API_K_EVENT)) return CUDA_ERROR_INVALID_HANDLE;
+            q.completion = e;
+            break;
+        }
+        case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT:
+            if (!api_handle_is(a->value.programmaticEvent.event, API_K_EVENT)) return CUDA_ERROR_INVALID_HANDLE;
+            break;
+        case CU_LAUNCH_ATTRIBUTE_IGNORE:
+        case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+        case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+        case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+        case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
+        case CU_LAUNCH_ATTRIBUTE_PRIORITY:
+        case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+        case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+        case CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE:
+        case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+        case CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING: break;   /* scheduling hints */
+        default: return CUDA_ERROR_INVALID_VALUE;
+        }
+    }
+    return launch(&q);
+}
+
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)
+{
+    API_LOCKED(launch_ex(config, f, kernelParams, extra));
+}
+API_ALIAS(cuLaunchKernelEx, "cuLaunchKernelEx_ptsz");

@@ -1,0 +1,756 @@
+/* memory.c -- allocations, copies, memsets and pointer attributes.
+**
+** Every allocation -- device, page-locked host (cuMemAllocHost,
+** cuMemHostAlloc) and managed -- comes from the simulated device's memory,
+** which is identity-mapped into the process: a device address is also a
+** valid host address, so host allocations are device-accessible at the same
+** address (CU_MEMHOSTALLOC_DEVICEMAP always holds) and the host reads
+** managed memory directly.  The api keeps one record per allocation for the
+** checks CUDA makes (which call may free it, its context, its flags).
+**
+** Copies and memsets run when they are issued, whatever the stream.  A
+** device range must lie inside one live allocation (a module's .global or
+** .const variables count); otherwise the call returns
+** CUDA_ERROR_INVALID_VALUE, as the driver does for a bad device pointer.
+*/
+#include "api.h"
+#include <stdlib.h>
+
+/* Row pitch granularity of cuMemAllocPitch. */
+#define API_PITCH_ALIGN 512
+#define API_ALLOC_ALIGN 256
+
+api_alloc *api_alloc_find(uint64_t addr)
+{
+    uint64_t base, bytes;
+    if (!api_g.dev || !exec_mem_find(api_g.dev, addr, &base, &bytes)) return NULL;
+    return api_map_get(&api_g.allocs, base);
+}
+
+static CUresult alloc(api_ctx *c, uint64_t bytes, api_mem_kind kind, unsigned flags, uint64_t *out)
+{
+    uint64_t a = exec_mem_alloc(api_g.dev, bytes, API_ALLOC_ALIGN);
+    if (!a) return CUDA_ERROR_OUT_OF_MEMORY;
+    api_alloc *r = tp_calloc(1, sizeof *r);
+    r->base = a;
+    r->size = bytes;
+    r->kind = kind;
+    r->flags = flags;
+    r->id = api_g.next_id++;
+    r->ctx = c;
+    api_map_put(&api_g.allocs, a, r);
+    *out = a;
+    return CUDA_SUCCESS;
+}
+
+static void release(api_alloc *r)
+{
+    api_map_del(&api_g.allocs, r->base);
+    exec_mem_free(api_g.dev, r->base);
+    free(r);
+}
+
+void api_alloc_free_ctx(api_ctx *c)
+{
+    api_map *m = &api_g.allocs;
+    for (bool again = true; again;) {
+        again = false;
+        for (uint32_t i = 0; i < m->cap; i++) {
+            api_alloc *r = m->vals[i];
+            if (r && r->ctx == c) {
+                release(r);   /* deletion moves entries: scan again */
+                again = true;
+            }
+        }
+    }
+}
+
+/* ---- allocation entry points ----------------------------------------------- */
+
+static CUresult mem_alloc(CUdeviceptr *dptr, size_t bytes, api_mem_kind kind, unsigned flags)
+{
+    api_ctx *c;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if (!dptr || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
+    uint64_t a;
+    if ((r = alloc(c, bytes, kind, flags, &a))) return r;
+    *dptr = a;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) { API_LOCKED(mem_alloc(dptr, bytesize, API_MEM_DEVICE, 0)); }
+
+static CUresult alloc_managed(CUdeviceptr *dptr, size_t bytes, unsigned flags)
+{
+    if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST) {
+        api_ctx *c;
+        CUresult r = api_current(&c, true);
+        return r ? r : CUDA_ERROR_INVALID_VALUE;
+    }
+    return mem_alloc(dptr, bytes, API_MEM_MANAGED, flags);
+}
+
+CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags)
+{
+    API_LOCKED(alloc_managed(dptr, bytesize, flags));
+}
+
+static CUresult alloc_pitch(CUdeviceptr *dptr, size_t *pitch, size_t width, size_t height, unsigned elem)
+{
+    api_ctx *c;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if (!dptr || !pitch || width == 0 || height == 0) return CUDA_ERROR_INVALID_VALUE;
+    if (elem != 4 && elem != 8 && elem != 16) return CUDA_ERROR_INVALID_VALUE;
+    uint64_t p = TP_ALIGN_UP((uint64_t)width, API_PITCH_ALIGN);
+    if (p < width || (uint64_t)height > UINT64_MAX / p) return CUDA_ERROR_OUT_OF_MEMORY;
+    uint64_t a;
+    if ((r = alloc(c, p * height, API_MEM_DEVICE, 0, &a))) return r;
+    *dptr = a;
+    *pitch = (size_t)p;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height,
+                            unsigned int ElementSizeBytes)
+{
+    API_LOCKED(alloc_pitch(dptr, pPitch, WidthInBytes, Height, ElementSizeBytes));
+}
+
+/* Freeing 0 succeeds and does nothing, as cudaFree(NULL) does. */
+static CUresult mem_free(CUdeviceptr dptr)
+{
+    api_ctx *c;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if (dptr == 0) return CUDA_SUCCESS;
+    api_alloc *a = api_map_get(&api_g.allocs, dptr);
+    if (!a || a->kind == API_MEM_HOST) return CUDA_ERROR_INVALID_VALUE;
+    release(a);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemFree_v2(CUdeviceptr dptr) { API_LOCKED(mem_free(dptr)); }
+
+static CUresult host_alloc(void **pp, size_t bytes, unsigned flags)
+{
+    api_ctx *c;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if (!pp || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
+    if (flags & ~(unsigned)(CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED))
+        return CUDA_ERROR_INVALID_VALUE;
+    uint64_t a;
+    if ((r = alloc(c, bytes, API_MEM_HOST, flags, &a))) return r;
+    *pp = (void *)(uintptr_t)a;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags) { API_LOCKED(host_alloc(pp, bytesize, Flags)); }
+
+/* With unified addressing every page-locked allocation is portable and mapped. */
+CUresult cuMemAllocHost_v2(void **pp, size_t bytesize)
+{
+    API_LOCKED(host_alloc(pp, bytesize, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP));
+}
+
+static CUresult free_host(void *p)
+{
+    api_ctx *c;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    api_alloc *a = api_map_get(&api_g.allocs, (uint64_t)(uintptr_t)p);
+    if (!p || !a || a->kind != API_MEM_HOST) return CUDA_ERROR_INVALID_VALUE;
+    release(a);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemFreeHost(void *p) { API_LOCKED(free_host(p)); }
+
+static CUresult host_device_pointer(CUdeviceptr *pdptr, void *p, unsigned flags)
+{
+    api_ctx *c;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if (!pdptr || !p || flags != 0) return CUDA_ERROR_INVALID_VALUE;
+    api_alloc *a = api_alloc_find((uint64_t)(uintptr_t)p);
+    if (!a || a->kind != API_MEM_HOST) return CUDA_ERROR_INVALID_VALUE;
+    *pdptr = (CUdeviceptr)(uintptr_t)p;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int Flags)
+{
+    API_LOCKED(host_device_pointer(pdptr, p, Flags));
+}
+
+static CUresult host_flags(unsigned *pflags, void *p)
+{
+    api_ctx *c;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if (!pflags || !p) return CUDA_ERROR_INVALID_VALUE;
+    api_alloc *a = api_alloc_find((uint64_t)(uintptr_t)p);
+    if (!a || a->kind != API_MEM_HOST) return CUDA_ERROR_INVALID_VALUE;
+    *pflags = a->flags;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemHostGetFlags(unsigned int *pFlags, void *p) { API_LOCKED(host_flags(pFlags, p)); }
+
+static CUresult get_info(size_t *free_b, size_t *total_b)
+{
+    api_ctx *c;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if (!free_b || !total_b) return CUDA_ERROR_INVALID_VALUE;
+    uint64_t f, t;
+    exec_mem_info(api_g.dev, &f, &t);
+    *free_b = (size_t)f;
+    *total_b = (size_t)t;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemGetInfo_v2(size_t *free, size_t *total) { API_LOCKED(get_info(free, total)); }
+
+static CUresult address_range(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr)
+{
+    api_ctx *c;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    uint64_t base, bytes;
+    if (!exec_mem_find(api_g.dev, dptr, &base, &bytes)) return CUDA_ERROR_NOT_FOUND;
+    if (pbase) *pbase = base;
+    if (psize) *psize = (size_t)bytes;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr)
+{
+    API_LOCKED(address_range(pbase, psize, dptr));
+}
+
+/* Stream-ordered allocation: the allocation is made (or freed) when called. */
+static CUresult alloc_async(CUdeviceptr *dptr, size_t bytes, CUstream hs)
+{
+    api_ctx *c;
+    api_stream *s;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if ((r = api_stream_arg(c, hs, &s))) return r;
+    return mem_alloc(dptr, bytes, API_MEM_DEVICE, 0);
+}
+
+CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream)
+{
+    API_LOCKED(alloc_async(dptr, bytesize, hStream));
+}
+API_ALIAS(cuMemAllocAsync, "cuMemAllocAsync_ptsz");
+
+static CUresult free_async(CUdeviceptr dptr, CUstream hs)
+{
+    api_ctx *c;
+    api_stream *s;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if ((r = api_stream_arg(c, hs, &s))) return r;
+    if (dptr == 0) return CUDA_ERROR_INVALID_VALUE;
+    return mem_free(dptr);
+}
+
+CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream) { API_LOCKED(free_async(dptr, hStream)); }
+API_ALIAS(cuMemFreeAsync, "cuMemFreeAsync_ptsz");
+
+/* ---- managed-memory hints: validated, then nothing to do --------------------- */
+
+static CUresult managed_range(api_ctx *c, CUdeviceptr p, size_t count)
+{
+    (void)c;
+    api_alloc *a = api_alloc_find(p);
+    if (!a || a->kind != API_MEM_MANAGED || count == 0 || p - a->base + count > a->size)
+        return CUDA_ERROR_INVALID_VALUE;
+    return CUDA_SUCCESS;
+}
+
+static bool location_ok(CUmemLocation loc)
+{
+    if (loc.type == CU_MEM_LOCATION_TYPE_DEVICE) return loc.id == 0;
+    return loc.type == CU_MEM_LOCATION_TYPE_HOST || loc.type == CU_MEM_LOCATION_TYPE_HOST_NUMA ||
+           loc.type == CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT;
+}
+
+static CUresult prefetch(CUdeviceptr p, size_t count, CUmemLocation loc, unsigned flags, CUstream hs)
+{
+    api_ctx *c;
+    api_stream *s;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if ((r = api_stream_arg(c, hs, &s))) return r;
+    if (flags != 0 || !location_ok(loc)) return CUDA_ERROR_INVALID_VALUE;
+    return managed_range(c, p, count);
+}
+
+CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags,
+                               CUstream hStream)
+{
+    API_LOCKED(prefetch(devPtr, count, location, flags, hStream));
+}
+API_ALIAS(cuMemPrefetchAsync_v2, "cuMemPrefetchAsync_v2_ptsz");
+
+static CUmemLocation location_of_device(CUdevice d)
+{
+    CUmemLocation l;
+    l.type = d == CU_DEVICE_CPU ? CU_MEM_LOCATION_TYPE_HOST : CU_MEM_LOCATION_TYPE_DEVICE;
+    l.id = d == CU_DEVICE_CPU ? 0 : d;
+    return l;
+}
+
+/* The CUDA 8 forms, which name a device instead of a location. */
+API_EXPORT CUresult api_prefetch_v1(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream)
+    __asm__("cuMemPrefetchAsync");
+CUresult api_prefetch_v1(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream)
+{
+    API_LOCKED(prefetch(devPtr, count, location_of_device(dstDevice), 0, hStream));
+}
+extern __typeof__(api_prefetch_v1) api_prefetch_v1_ptsz __asm__("cuMemPrefetchAsync_ptsz")
+    __attribute__((alias("cuMemPrefetchAsync"), visibility("default")));
+
+static CUresult advise(CUdeviceptr p, size_t count, CUmem_advise advice, CUmemLocation loc)
+{
+    api_ctx *c;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if (advice < CU_MEM_ADVISE_SET_READ_MOSTLY || advice > CU_MEM_ADVISE_UNSET_ACCESSED_BY)
+        return CUDA_ERROR_INVALID_VALUE;
+    bool needs_loc = advice == CU_MEM_ADVISE_SET_PREFERRED_LOCATION || advice == CU_MEM_ADVISE_SET_ACCESSED_BY ||
+                     advice == CU_MEM_ADVISE_UNSET_ACCESSED_BY;
+    if (needs_loc && !location_ok(loc)) return CUDA_ERROR_INVALID_DEVICE;
+    return managed_range(c, p, count);
+}
+
+CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location)
+{
+    API_LOCKED(advise(devPtr, count, advice, location));
+}
+
+API_EXPORT CUresult api_advise_v1(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device)
+    __asm__("cuMemAdvise");
+CUresult api_advise_v1(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device)
+{
+    API_LOCKED(advise(devPtr, count, advice, location_of_device(device)));
+}
+
+/* ---- copies ---------------------------------------------------------------- */
+
+/* Host pointer for the device range [p, p+n), or NULL. */
+static void *dev_range(uint64_t p, uint64_t n)
+{
+    if (!api_g.dev || n == 0 || p + n < p) return NULL;
+    return exec_mem_host(api_g.dev, p, n);
+}
+
+/* A unified-address range: inside an allocation it must fit there;
+** elsewhere it is ordinary host memory. */
+static void *any_range(uint64_t p, uint64_t n, bool *bad)
+{
+    uint64_t base, bytes;
+    *bad = false;
+    if (p == 0) {
+        *bad = true;
+        return NULL;
+    }
+    if (api_g.dev && exec_mem_find(api_g.dev, p, &base, &bytes)) {
+        void *h = dev_range(p, n);
+        if (!h) *bad = true;
+        return h;
+    }
+    return (void *)(uintptr_t)p;
+}
+
+typedef enum { CP_HTOD, CP_DTOH, CP_DTOD, CP_ANY } copy_kind;
+
+static CUresult copy(api_ctx *c, uint64_t dst, uint64_t src, size_t n, copy_kind k)
+{
+    (void)c;
+    if (n == 0) return CUDA_SUCCESS;
+    void *d = NULL, *s = NULL;
+    bool bad_d = false, bad_s = false;
+    switch (k) {
+    case CP_HTOD:
+        d = dev_range(dst, n), s = (void *)(uintptr_t)src;
+        bad_d = !d, bad_s = !s;
+        break;
+    case CP_DTOH:
+        d = (void *)(uintptr_t)dst, s = dev_range(src, n);
+        bad_d = !d, bad_s = !s;
+        break;
+    case CP_DTOD:
+        d = dev_range(dst, n), s = dev_range(src, n);
+        bad_d = !d, bad_s = !s;
+        break;
+    case CP_ANY:
+        d = any_range(dst, n, &bad_d), s = any_range(src, n, &bad_s);
+        break;
+    }
+    if (bad_d || bad_s) return CUDA_ERROR_INVALID_VALUE;
+    memmove(d, s, n);
+    return CUDA_SUCCESS;
+}
+
+static CUresult copy_call(uint64_t dst, uint64_t src, size_t n, copy_kind k, bool async, CUstream hs)
+{
+    api_ctx *c;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if (async) {
+        api_stream *s;
+        if ((r = api_stream_arg(c, hs, &s))) return r;
+    }
+    return copy(c, dst, src, n, k);
+}
+
+#define HP(p) ((uint64_t)(uintptr_t)(p))
+
+CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n) { API_LOCKED(copy_call(dst, src, n, CP_ANY, false, 0)); }
+API_ALIAS(cuMemcpy, "cuMemcpy_ptds");
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)
+{
+    API_LOCKED(copy_call(dst, src, n, CP_ANY, true, s));
+}
+API_ALIAS(cuMemcpyAsync, "cuMemcpyAsync_ptsz");
+
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n)
+{
+    API_LOCKED(copy_call(dst, HP(src), n, CP_HTOD, false, 0));
+}
+API_ALIAS(cuMemcpyHtoD_v2, "cuMemcpyHtoD_v2_ptds");
+CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) { API_LOCKED(copy_call(HP(dst), src, n, CP_DTOH, false, 0)); }
+API_ALIAS(cuMemcpyDtoH_v2, "cuMemcpyDtoH_v2_ptds");
+CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) { API_LOCKED(copy_call(dst, src, n, CP_DTOD, false, 0)); }
+API_ALIAS(cuMemcpyDtoD_v2, "cuMemcpyDtoD_v2_ptds");
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, CUstream s)
+{
+    API_LOCKED(copy_call(dst, HP(src), n, CP_HTOD, true, s));
+}
+API_ALIAS(cuMemcpyHtoDAsync_v2, "cuMemcpyHtoDAsync_v2_ptsz");
+CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, CUstream s)
+{
+    API_LOCKED(copy_call(HP(dst), src, n, CP_DTOH, true, s));
+}
+API_ALIAS(cuMemcpyDtoHAsync_v2, "cuMemcpyDtoHAsync_v2_ptsz");
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)
+{
+    API_LOCKED(copy_call(dst, src, n, CP_DTOD, true, s));
+}
+API_ALIAS(cuMemcpyDtoDAsync_v2, "cuMemcpyDtoDAsync_v2_ptsz");
+
+static CUresult copy_peer(uint64_t dst, CUcontext dctx, uint64_t src, CUcontext sctx, size_t n, bool async,
+                          CUstream hs)
+{
+    api_ctx *c, *dc, *sc;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if (!dctx || !sctx) return CUDA_ERROR_INVALID_CONTEXT;
+    if ((r = api_ctx_arg(dctx, &dc)) || (r = api_ctx_arg(sctx, &sc))) return r;
+    if (dc->sticky) return dc->sticky;
+    if (sc->sticky) return sc->sticky;
+    if (async) {
+        api_stream *s;
+        if ((r = api_stream_arg(c, hs, &s))) return r;
+    }
+    return copy(c, dst, src, n, CP_DTOD);
+}
+
+CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext,
+                      size_t ByteCount)
+{
+    API_LOCKED(copy_peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, false, 0));
+}
+API_ALIAS(cuMemcpyPeer, "cuMemcpyPeer_ptds");
+CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                           CUcontext srcContext, size_t ByteCount, CUstream hStream)
+{
+    API_LOCKED(copy_peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, true, hStream));
+}
+API_ALIAS(cuMemcpyPeerAsync, "cuMemcpyPeerAsync_ptsz");
+
+/* ---- 2D and 3D copies ------------------------------------------------------- */
+
+/* One side of a strided copy: the start of the first byte and the pitch
+** between rows and between slices. */
+typedef struct side {
+    uint8_t *p;
+    uint64_t pitch, slice;
+} side;
+
+/* Resolves one side of a copy of depth slices of height rows of width bytes.
+** Device (and unified device) ranges are checked as a whole. */
+static CUresult resolve(side *sd, CUmemorytype type, const void *host, CUdeviceptr dev, CUarray array,
+                        uint64_t x, uint64_t y, uint64_t z, uint64_t pitch, uint64_t height, uint64_t width,
+                        uint64_t rows, uint64_t depth)
+{
+    (void)array;
+    if (type == CU_MEMORYTYPE_ARRAY) {
+        api_msg("CUDA arrays are not supported (cuMemcpy2D/3D with CU_MEMORYTYPE_ARRAY)");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    if (type != CU_MEMORYTYPE_HOST && type != CU_MEMORYTYPE_DEVICE && type != CU_MEMORYTYPE_UNIFIED)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (pitch == 0 && rows <= 1 && depth <= 1) pitch = x + width;
+    if (pitch < x + width) return CUDA_ERROR_INVALID_VALUE;
+    if (height == 0 && depth <= 1) height = y + rows;
+    if (depth > 1 && height < y + rows) return CUDA_ERROR_INVALID_VALUE;
+    uint64_t slice = pitch * height;
+    uint64_t start_off = z * slice + y * pitch + x;
+    uint64_t span = (depth - 1) * slice + (rows - 1) * pitch + width;
+    uint64_t addr = type == CU_MEMORYTYPE_HOST ? HP(host) : dev;
+    if (addr == 0) return CUDA_ERROR_INVALID_VALUE;
+    bool is_dev = type == CU_MEMORYTYPE_DEVICE;
+    uint64_t base, bytes;
+    if (type == CU_MEMORYTYPE_UNIFIED) is_dev = api_g.dev && exec_mem_find(api_g.dev, addr, &base, &bytes);
+    if (is_dev && !dev_range(addr + start_off, span)) return CUDA_ERROR_INVALID_VALUE;
+    sd->p = (uint8_t *)(uintptr_t)(addr + start_off);
+    sd->pitch = pitch;
+    sd->slice = slice;
+    return CUDA_SUCCESS;
+}
+
+static void strided_copy(const side *d, const side *s, uint64_t width, uint64_t rows, uint64_t depth)
+{
+    for (uint64_t k = 0; k < depth; k++)
+        for (uint64_t j = 0; j < rows; j++)
+            memmove(d->p + k * d->slice + j * d->pitch, s->p + k * s->slice + j * s->pitch, width);
+}
+
+static CUresult copy2d(const CUDA_MEMCPY2D *c2, bool async, CUstream hs)
+{
+    api_ctx *c;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if (async) {
+        api_stream *s;
+        if ((r = api_stream_arg(c, hs, &s))) return r;
+    }
+    if (!c2) return CUDA_ERROR_INVALID_VALUE;
+    if (c2->WidthInBytes == 0 || c2->Height == 0) return CUDA_SUCCESS;
+    side d, s;
+    if ((r = resolve(&s, c2->srcMemoryType, c2->srcHost, c2->srcDevice, c2->srcArray, c2->srcXInBytes, c2->srcY, 0,
+                     c2->srcPitch, 0, c2->WidthInBytes, c2->Height, 1)))
+        return r;
+    if ((r = resolve(&d, c2->dstMemoryType, c2->dstHost, c2->dstDevice, c2->dstArray, c2->dstXInBytes, c2->dstY, 0,
+                     c2->dstPitch, 0, c2->WidthInBytes, c2->Height, 1)))
+        return r;
+    strided_copy(&d, &s, c2->WidthInBytes, c2->Height, 1);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy) { API_LOCKED(copy2d(pCopy, false, 0)); }
+API_ALIAS(cuMemcpy2D_v2, "cuMemcpy2D_v2_ptds");
+CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *pCopy) { API_LOCKED(copy2d(pCopy, false, 0)); }
+API_ALIAS(cuMemcpy2DUnaligned_v2, "cuMemcpy2DUnaligned_v2_ptds");
+CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream) { API_LOCKED(copy2d(pCopy, true, hStream)); }
+API_ALIAS(cuMemcpy2DAsync_v2, "cuMemcpy2DAsync_v2_ptsz");
+
+static CUresult copy3d(const CUDA_MEMCPY3D *c3, bool async, CUstream hs)
+{
+    api_ctx *c;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if (async) {
+        api_stream *s;
+        if ((r = api_stream_arg(c, hs, &s))) return r;
+    }
+    if (!c3 || c3->reserved0 || c3->reserved1 || c3->srcLOD || c3->dstLOD) return CUDA_ERROR_INVALID_VALUE;
+    if (c3->WidthInBytes == 0 || c3->Height == 0 || c3->Depth == 0) return CUDA_SUCCESS;
+    side d, s;
+    if ((r = resolve(&s, c3->srcMemoryType, c3->srcHost, c3->srcDevice, c3->srcArray, c3->srcXInBytes, c3->srcY,
+                     c3->srcZ, c3->srcPitch, c3->srcHeight, c3->WidthInBytes, c3->Height, c3->Depth)))
+        return r;
+    if ((r = resolve(&d, c3->dstMemoryType, c3->dstHost, c3->dstDevice, c3->dstArray, c3->dstXInBytes, c3->dstY,
+                     c3->dstZ, c3->dstPitch, c3->dstHeight, c3->WidthInBytes, c3->Height, c3->Depth)))
+        return r;
+    strided_copy(&d, &s, c3->WidthInBytes, c3->Height, c3->Depth);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *pCopy) { API_LOCKED(copy3d(pCopy, false, 0)); }
+API_ALIAS(cuMemcpy3D_v2, "cuMemcpy3D_v2_ptds");
+CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *pCopy, CUstream hStream) { API_LOCKED(copy3d(pCopy, true, hStream)); }
+API_ALIAS(cuMemcpy3DAsync_v2, "cuMemcpy3DAsync_v2_ptsz");
+
+/* ---- memsets ------------------------------------------------------------------ */
+
+static void fill(uint8_t *p, uint32_t v, unsigned esz, uint64_t n)
+{
+    if (esz == 1) {
+        memset(p, (int)(v & 0xff), n);
+        return;
+    }
+    for (uint64_t i = 0; i < n; i++) memcpy(p + i * esz, &v, esz);
+}
+
+/* Sets height rows of width elements of esz bytes, rows pitch bytes apart. */
+static CUresult memset2d(uint64_t dst, uint64_t pitch, uint32_t v, unsigned esz, uint64_t width, uint64_t height,
+                         bool async, CUstream hs)
+{
+    api_ctx *c;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if (async) {
+        api_stream *s;
+        if ((r = api_stream_arg(c, hs, &s))) return r;
+    }
+    if (width == 0 || height == 0) return CUDA_SUCCESS;
+    if (dst % esz) return CUDA_ERROR_INVALID_VALUE;
+    if (width > UINT64_MAX / esz) return CUDA_ERROR_INVALID_VALUE;
+    uint64_t row = width * esz;
+    if (height > 1 && pitch < row) return CUDA_ERROR_INVALID_VALUE;
+    if (height > 1 && (height - 1) > (UINT64_MAX - row) / pitch) return CUDA_ERROR_INVALID_VALUE;
+    uint64_t span = (height - 1) * pitch + row;
+    uint8_t *h = dev_range(dst, span);
+    if (!h) return CUDA_ERROR_INVALID_VALUE;
+    for (uint64_t j = 0; j < height; j++) fill(h + j * pitch, v, esz, width);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char v, size_t n) { API_LOCKED(memset2d(d, 0, v, 1, n, 1, false, 0)); }
+API_ALIAS(cuMemsetD8_v2, "cuMemsetD8_v2_ptds");
+CUresult cuMemsetD16_v2(CUdeviceptr d, unsigned short v, size_t n) { API_LOCKED(memset2d(d, 0, v, 2, n, 1, false, 0)); }
+API_ALIAS(cuMemsetD16_v2, "cuMemsetD16_v2_ptds");
+CUresult cuMemsetD32_v2(CUdeviceptr d, unsigned int v, size_t n) { API_LOCKED(memset2d(d, 0, v, 4, n, 1, false, 0)); }
+API_ALIAS(cuMemsetD32_v2, "cuMemsetD32_v2_ptds");
+CUresult cuMemsetD2D8_v2(CUdeviceptr d, size_t pitch, unsigned char v, size_t w, size_t h)
+{
+    API_LOCKED(memset2d(d, pitch, v, 1, w, h, false, 0));
+}
+API_ALIAS(cuMemsetD2D8_v2, "cuMemsetD2D8_v2_ptds");
+CUresult cuMemsetD2D16_v2(CUdeviceptr d, size_t pitch, unsigned short v, size_t w, size_t h)
+{
+    API_LOCKED(memset2d(d, pitch, v, 2, w, h, false, 0));
+}
+API_ALIAS(cuMemsetD2D16_v2, "cuMemsetD2D16_v2_ptds");
+CUresult cuMemsetD2D32_v2(CUdeviceptr d, size_t pitch, unsigned int v, size_t w, size_t h)
+{
+    API_LOCKED(memset2d(d, pitch, v, 4, w, h, false, 0));
+}
+API_ALIAS(cuMemsetD2D32_v2, "cuMemsetD2D32_v2_ptds");
+CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s)
+{
+    API_LOCKED(memset2d(d, 0, v, 1, n, 1, true, s));
+}
+API_ALIAS(cuMemsetD8Async, "cuMemsetD8Async_ptsz");
+CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream s)
+{
+    API_LOCKED(memset2d(d, 0, v, 2, n, 1, true, s));
+}
+API_ALIAS(cuMemsetD16Async, "cuMemsetD16Async_ptsz");
+CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s)
+{
+    API_LOCKED(memset2d(d, 0, v, 4, n, 1, true, s));
+}
+API_ALIAS(cuMemsetD32Async, "cuMemsetD32Async_ptsz");
+CUresult cuMemsetD2D8Async(CUdeviceptr d, size_t pitch, unsigned char v, size_t w, size_t h, CUstream s)
+{
+    API_LOCKED(memset2d(d, pitch, v, 1, w, h, true, s));
+}
+API_ALIAS(cuMemsetD2D8Async, "cuMemsetD2D8Async_ptsz");
+CUresult cuMemsetD2D16Async(CUdeviceptr d, size_t pitch, unsigned short v, size_t w, size_t h, CUstream s)
+{
+    API_LOCKED(memset2d(d, pitch, v, 2, w, h, true, s));
+}
+API_ALIAS(cuMemsetD2D16Async, "cuMemsetD2D16Async_ptsz");
+CUresult cuMemsetD2D32Async(CUdeviceptr d, size_t pitch, unsigned int v, size_t w, size_t h, CUstream s)
+{
+    API_LOCKED(memset2d(d, pitch, v, 4, w, h, true, s));
+}
+API_ALIAS(cuMemsetD2D32Async, "cuMemsetD2D32Async_ptsz");
+
+/* ---- pointer attributes -------------------------------------------------------- */
+
+/* What is known about address p: *a is the api record (NULL for module
+** variables, which are device memory of the module's context). */
+static bool classify(uint64_t p, api_alloc **a, uint64_t *base, uint64_t *size)
+{
+    if (!api_g.dev || !exec_mem_find(api_g.dev, p, base, size)) return false;
+    *a = api_map_get(&api_g.allocs, *base);
+    return true;
+}
+
+static CUresult attribute(void *data, CUpointer_attribute attr, uint64_t p, bool lenient)
+{
+    api_alloc *a = NULL;
+    uint64_t base = 0, size = 0;
+    bool known = classify(p, &a, &base, &size);
+    api_ctx *owner = a ? a->ctx : NULL;
+    api_mem_kind kind = a ? a->kind : API_MEM_DEVICE;
+    if (!known && !lenient) return CUDA_ERROR_INVALID_VALUE;
+    switch (attr) {
+    case CU_POINTER_ATTRIBUTE_CONTEXT: {
+        api_ctx *cur = NULL;
+        if (!owner && known) api_current(&cur, false);
+        *(CUcontext *)data = known ? (owner ? owner : cur) : NULL;
+        break;
+    }
+    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+        *(unsigned *)data = !known ? 0 : kind == API_MEM_HOST ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+        break;
+    case CU_POINTER_ATTRIBUTE_DEVICE_POINTER: *(CUdeviceptr *)data = known ? p : 0; break;
+    case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+        if (known && kind == API_MEM_DEVICE && !lenient) return CUDA_ERROR_INVALID_VALUE;
+        *(void **)data = known && kind != API_MEM_DEVICE ? (void *)(uintptr_t)p : NULL;
+        break;
+    case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: *(unsigned *)data = 0; break;
+    case CU_POINTER_ATTRIBUTE_BUFFER_ID:
+    case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID: *(unsigned long long *)data = a ? a->id : known ? base : 0; break;
+    case CU_POINTER_ATTRIBUTE_IS_MANAGED: *(unsigned *)data = kind == API_MEM_MANAGED; break;
+    case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *(int *)data = known ? 0 : -2; break;
+    case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE: *(unsigned *)data = 0; break;
+    case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+    case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR: *(CUdeviceptr *)data = base; break;
+    case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+    case CU_POINTER_ATTRIBUTE_MAPPING_SIZE: *(size_t *)data = (size_t)size; break;
+    case CU_POINTER_ATTRIBUTE_MAPPED: *(unsigned *)data = known; break;
+    case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES: *(unsigned long long *)data = 0; break;
+    case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE: *(unsigned *)data = 0; break;
+    case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS: *(unsigned *)data = known ? 3 : 0; break; /* read-write */
+    case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: *(void **)data = NULL; break;
+    case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE: *(unsigned *)data = 0; break;
+    case CU_POINTER_ATTRIBUTE_P2P_TOKENS: return CUDA_ERROR_NOT_SUPPORTED;
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+static CUresult get_attribute(void *data, CUpointer_attribute attr, CUdeviceptr p)
+{
+    CUresult r = api_check_init();
+    if (r) return r;
+    if (!data) return CUDA_ERROR_INVALID_VALUE;
+    return attribute(data, attr, p, false);
+}
+
+CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr)
+{
+    API_LOCKED(get_attribute(data, attribute, ptr));
+}
+
+/* Unlike the single form, an unknown pointer is no error: its attributes
+** read as empty. */
+static CUresult get_attributes(unsigned n, CUpointer_attribute *attrs, void **data, CUdeviceptr p)
+{
+    CUresult r = api_check_init();
+    if (r) return r;
+    if (n == 0 || !attrs || !data) return CUDA_ERROR_INVALID_VALUE;
+    for (unsigned i = 0; i < n; i++) {
+        if (!data[i]) return CUDA_ERROR_INVALID_VALUE;
+        if ((r = attribute(data[i], attrs[i], p, true))) return r;
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes, void **data,
+                                CUdeviceptr ptr)
+{
+    API_LOCKED(get_attributes(numAttributes, attributes, data, ptr));
+}

@@ -1,0 +1,154 @@
+/* stats.c -- the TPSIM_STATS file.
+**
+** When TPSIM_STATS names a path, the process writes there at exit one JSON
+** object:
+**   tpsim_version, config   (every option, resolved)
+**   kernels                 one object per launch that ran, in order: name,
+**                           grid, block, shared_dyn, regs_per_thread,
+**                           warp_instructions, thread_instructions, cycles
+**                           (the estimate of api.h), status (a CUresult name)
+**   totals                  sums over all launches
+**   host                    wall time, simulation speed, peak memory
+** Everything outside "host" is simulated, so two runs of a program write
+** identical files apart from that member.  The file is written once,
+** completely, through a temporary file renamed into place.  At most
+** API_STATS_MAX_KERNELS launches are listed; the totals count them all.
+*/
+#include "api.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#define API_STATS_MAX_KERNELS 100000
+
+static void stats_write(void);
+
+void api_stats_init(void)
+{
+    const char *p = getenv("TPSIM_STATS");
+    if (!p || !*p) return;
+    api_g.stats_path = tp_strdup(p);
+    atexit(stats_write);
+}
+
+void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result *r, uint64_t cycles,
+                      CUresult status, double host_seconds)
+{
+    api_g.launches_total++;
+    if (status) api_g.launches_failed++;
+    api_g.warp_insns += r->warp_insns;
+    api_g.thread_insns += r->thread_insns;
+    api_g.cycles += cycles;
+    api_g.t_launch += host_seconds;
+    if (!api_g.stats_path) return;
+    if (api_g.nlaunches == API_STATS_MAX_KERNELS) {
+        api_g.launches_dropped++;
+        return;
+    }
+    if (api_g.nlaunches == api_g.caplaunches) {
+        api_g.caplaunches = api_g.caplaunches ? api_g.caplaunches * 2 : 64;
+        api_g.launches = tp_realloc(api_g.launches, api_g.caplaunches * sizeof *api_g.launches);
+    }
+    api_launch_rec *k = &api_g.launches[api_g.nlaunches++];
+    k->name = tp_strdup(f->pf->name);
+    memcpy(k->grid, l->grid, sizeof k->grid);
+    memcpy(k->block, l->block, sizeof k->block);
+    k->shared_dyn = l->shared_dyn;
+    k->regs = r->regs_per_thread ? r->regs_per_thread : f->attr.regs;
+    k->warp_insns = r->warp_insns;
+    k->thread_insns = r->thread_insns;
+    k->cycles = cycles;
+    k->status = status;
+}
+
+static void config_json(tp_sbuf *b)
+{
+    const tp_opts *o = &api_g.opts;
+    tp_sbuf_puts(b, "{");
+    for (uint32_t i = 0; i < o->n; i++) {
+        tp_sbuf_puts(b, i ? ",\n    " : "\n    ");
+        tp_sbuf_json_str(b, o->defs[i].name);
+        tp_sbuf_puts(b, ": ");
+        switch (o->defs[i].type) {
+        case TP_OPT_INT: tp_sbuf_printf(b, "%lld", (long long)o->v[i].i); break;
+        case TP_OPT_FLOAT: tp_sbuf_printf(b, "%.17g", o->v[i].f); break;
+        case TP_OPT_BOOL: tp_sbuf_puts(b, o->v[i].i ? "true" : "false"); break;
+        case TP_OPT_STR:
+        case TP_OPT_ENUM: tp_sbuf_json_str(b, o->v[i].s ? o->v[i].s : ""); break;
+        }
+    }
+    tp_sbuf_puts(b, "\n  }");
+}
+
+static void kernels_json(tp_sbuf *b)
+{
+    tp_sbuf_puts(b, "[");
+    for (uint32_t i = 0; i < api_g.nlaunches; i++) {
+        const api_launch_rec *k = &api_g.launches[i];
+        tp_sbuf_puts(b, i ? ",\n    {" : "\n    {");
+        tp_sbuf_puts(b, "\"name\": ");
+        tp_sbuf_json_str(b, k->name);
+        tp_sbuf_printf(b, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u]", k->grid[0], k->grid[1], k->grid[2],
+                       k->block[0], k->block[1], k->block[2]);
+        tp_sbuf_printf(b, ", \"shared_dyn\": %u, \"regs_per_thread\": %u", k->shared_dyn, k->regs);
+        tp_sbuf_printf(b, ", \"warp_instructions\": %llu, \"thread_instructions\": %llu, \"cycles\": %llu",
+                       (unsigned long long)k->warp_insns, (unsigned long long)k->thread_insns,
+                       (unsigned long long)k->cycles);
+        tp_sbuf_puts(b, ", \"status\": ");
+        const char *st = api_result_name(k->status);
+        tp_sbuf_json_str(b, st ? st : "CUDA_ERROR_UNKNOWN");
+        tp_sbuf_puts(b, "}");
+    }
+    tp_sbuf_puts(b, api_g.nlaunches ? "\n  ]" : "]");
+}
+
+static void stats_write(void)
+{
+    api_lock();
+    if (!api_g.stats_path) {
+        api_unlock();
+        return;
+    }
+    tp_sbuf b;
+    tp_sbuf_init(&b);
+    tp_sbuf_puts(&b, "{\n  \"tpsim_version\": ");
+    tp_sbuf_json_str(&b, TPSIM_VERSION);
+    tp_sbuf_puts(&b, ",\n  \"config\": ");
+    config_json(&b);
+    tp_sbuf_puts(&b, ",\n  \"kernels\": ");
+    kernels_json(&b);
+    double ms = (double)api_g.cycles / ((double)api_opt(OPT_DEVICE_CLOCK_MHZ) * 1000.0);
+    tp_sbuf_printf(&b,
+                   ",\n  \"totals\": {\"launches\": %llu, \"failed_launches\": %llu, \"kernels_not_listed\": %llu, "
+                   "\"warp_instructions\": %llu, \"thread_instructions\": %llu, \"cycles\": %llu, "
+                   "\"simulated_ms\": %.6f}",
+                   (unsigned long long)api_g.launches_total, (unsigned long long)api_g.launches_failed,
+                   (unsigned long long)api_g.launches_dropped, (unsigned long long)api_g.warp_insns,
+                   (unsigned long long)api_g.thread_insns, (unsigned long long)api_g.cycles, ms);
+    struct rusage ru;
+    long rss = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
+    double wall = api_now() - api_g.t_start;
+    double ips = api_g.t_launch > 0 ? (double)api_g.thread_insns / api_g.t_launch : 0.0;
+    tp_sbuf_printf(&b,
+                   ",\n  \"host\": {\"wall_seconds\": %.6f, \"launch_seconds\": %.6f, "
+                   "\"thread_instructions_per_second\": %.0f, \"max_rss_kb\": %ld}\n}\n",
+                   wall, api_g.t_launch, ips, rss);
+
+    size_t n = strlen(api_g.stats_path) + 32;
+    char *tmp = tp_malloc(n);
+    snprintf(tmp, n, "%s.tmp.%ld", api_g.stats_path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    bool ok = f && fwrite(b.s, 1, b.len, f) == b.len;
+    if (f && fclose(f) != 0) ok = false;
+    if (ok && rename(tmp, api_g.stats_path) != 0) ok = false;
+    if (!ok) {
+        api_msg("cannot write the statistics file %s", api_g.stats_path);
+        remove(tmp);
+    }
+    free(tmp);
+    tp_sbuf_free(&b);
+    free(api_g.stats_path);
+    api_g.stats_path = NULL;
+    api_unlock();
+}

@@ -1,0 +1,364 @@
+/* stream.c -- streams and events.
+**
+** Every operation runs to completion when it is issued, so a stream is an
+** ordering token: cuStreamQuery and cuEventQuery always find the work done,
+** and synchronizing only reports the context's sticky error.  An event
+** records its context's simulated clock (see api.h); cuEventElapsedTime is
+** the difference in milliseconds at device.clock_mhz.
+*/
+#include "api.h"
+#include <stdlib.h>
+
+#define API_PRIO_LEAST 0
+#define API_PRIO_GREATEST (-5)
+
+#define LIST_ADD(head, x)                                                      \
+    do {                                                                       \
+        (x)->prev = NULL;                                                      \
+        (x)->next = (head);                                                    \
+        if (head) (head)->prev = (x);                                          \
+        (head) = (x);                                                          \
+    } while (0)
+#define LIST_DEL(head, x)                                                      \
+    do {                                                                       \
+        if ((x)->prev) (x)->prev->next = (x)->next;                            \
+        else (head) = (x)->next;                                               \
+        if ((x)->next) (x)->next->prev = (x)->prev;                            \
+    } while (0)
+
+/* ---- streams --------------------------------------------------------------- */
+
+void api_stream_destroy(api_stream *s)
+{
+    LIST_DEL(s->ctx->streams, s);
+    api_handle_del(s);
+    free(s);
+}
+
+static CUresult stream_create(CUstream *ph, unsigned flags, int priority)
+{
+    api_ctx *c;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if (!ph || (flags & ~(unsigned)CU_STREAM_NON_BLOCKING)) return CUDA_ERROR_INVALID_VALUE;
+    api_stream *s = tp_calloc(1, sizeof *s);
+    s->ctx = c;
+    s->flags = flags;
+    /* out-of-range priorities are clamped, as the driver does */
+    s->priority = TP_MAX(API_PRIO_GREATEST, TP_MIN(API_PRIO_LEAST, priority));
+    s->id = api_g.next_id++;
+    LIST_ADD(c->streams, s);
+    api_handle_add(s, API_K_STREAM);
+    *ph = s;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags) { API_LOCKED(stream_create(phStream, Flags, 0)); }
+
+CUresult cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int priority)
+{
+    API_LOCKED(stream_create(phStream, flags, priority));
+}
+
+static CUresult stream_destroy(CUstream h)
+{
+    CUresult r = api_check_init();
+    if (r) return r;
+    if (!api_handle_is(h, API_K_STREAM)) return CUDA_ERROR_INVALID_HANDLE;
+    api_stream_destroy(h);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamDestroy_v2(CUstream hStream) { API_LOCKED(stream_destroy(hStream)); }
+API_ALIAS(cuStreamDestroy_v2, "cuStreamDestroy");
+
+/* The context and stream a stream argument names. */
+static CUresult stream_of(CUstream h, api_ctx **c, api_stream **s)
+{
+    CUresult r = api_check_init();
+    if (r) return r;
+    if (h && h != CU_STREAM_LEGACY && h != CU_STREAM_PER_THREAD) {
+        if (!api_handle_is(h, API_K_STREAM)) return CUDA_ERROR_INVALID_HANDLE;
+        *c = h->ctx;
+        *s = h;
+        return CUDA_SUCCESS;
+    }
+    *s = NULL;
+    return api_current(c, false);
+}
+
+static CUresult stream_sync(CUstream h)
+{
+    api_ctx *c;
+    api_stream *s;
+    CUresult r = stream_of(h, &c, &s);
+    return r ? r : c->sticky;
+}
+
+CUresult cuStreamSynchronize(CUstream hStream) { API_LOCKED(stream_sync(hStream)); }
+API_ALIAS(cuStreamSynchronize, "cuStreamSynchronize_ptsz");
+CUresult cuStreamQuery(CUstream hStream) { API_LOCKED(stream_sync(hStream)); }
+API_ALIAS(cuStreamQuery, "cuStreamQuery_ptsz");
+
+static CUresult stream_priority(CUstream h, int *prio)
+{
+    api_ctx *c;
+    api_stream *s;
+    CUresult r = stream_of(h, &c, &s);
+    if (r) return r;
+    if (!prio) return CUDA_ERROR_INVALID_VALUE;
+    *prio = s ? s->priority : 0;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetPriority(CUstream hStream, int *priority) { API_LOCKED(stream_priority(hStream, priority)); }
+API_ALIAS(cuStreamGetPriority, "cuStreamGetPriority_ptsz");
+
+static CUresult stream_flags(CUstream h, unsigned *flags)
+{
+    api_ctx *c;
+    api_stream *s;
+    CUresult r = stream_of(h, &c, &s);
+    if (r) return r;
+    if (!flags) return CUDA_ERROR_INVALID_VALUE;
+    *flags = s ? s->flags : 0;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetFlags(CUstream hStream, unsigned int *flags) { API_LOCKED(stream_flags(hStream, flags)); }
+API_ALIAS(cuStreamGetFlags, "cuStreamGetFlags_ptsz");
+
+/* The legacy default stream has id 0, the per-thread one id 1. */
+static CUresult stream_id(CUstream h, unsigned long long *id)
+{
+    api_ctx *c;
+    api_stream *s;
+    CUresult r = stream_of(h, &c, &s);
+    if (r) return r;
+    if (!id) return CUDA_ERROR_INVALID_VALUE;
+    *id = s ? s->id + 1 : h == CU_STREAM_PER_THREAD ? 1 : 0;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetId(CUstream hStream, unsigned long long *streamId) { API_LOCKED(stream_id(hStream, streamId)); }
+API_ALIAS(cuStreamGetId, "cuStreamGetId_ptsz");
+
+static CUresult stream_device(CUstream h, CUdevice *dev)
+{
+    api_ctx *c;
+    api_stream *s;
+    CUresult r = stream_of(h, &c, &s);
+    if (r) return r;
+    if (!dev) return CUDA_ERROR_INVALID_VALUE;
+    *dev = 0;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetDevice(CUstream hStream, CUdevice *device) { API_LOCKED(stream_device(hStream, device)); }
+API_ALIAS(cuStreamGetDevice, "cuStreamGetDevice_ptsz");
+
+static CUresult stream_ctx(CUstream h, CUcontext *pctx, CUgreenCtx *pgreen, bool v2)
+{
+    api_ctx *c;
+    api_stream *s;
+    CUresult r = stream_of(h, &c, &s);
+    if (r) return r;
+    if (!pctx || (v2 && !pgreen)) return CUDA_ERROR_INVALID_VALUE;
+    *pctx = c;
+    if (v2) *pgreen = NULL;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetCtx(CUstream hStream, CUcontext *pctx) { API_LOCKED(stream_ctx(hStream, pctx, NULL, false)); }
+API_ALIAS(cuStreamGetCtx, "cuStreamGetCtx_ptsz");
+CUresult cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx)
+{
+    API_LOCKED(stream_ctx(hStream, pCtx, pGreenCtx, true));
+}
+API_ALIAS(cuStreamGetCtx_v2, "cuStreamGetCtx_v2_ptsz");
+
+static CUresult stream_wait_event(CUstream h, CUevent ev, unsigned flags)
+{
+    api_ctx *c;
+    api_stream *s;
+    CUresult r = stream_of(h, &c, &s);
+    if (r) return r;
+    if (!api_handle_is(ev, API_K_EVENT)) return CUDA_ERROR_INVALID_HANDLE;
+    if (flags & ~(unsigned)CU_EVENT_WAIT_EXTERNAL) return CUDA_ERROR_INVALID_VALUE;
+    return c->sticky;
+}
+
+CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
+{
+    API_LOCKED(stream_wait_event(hStream, hEvent, Flags));
+}
+API_ALIAS(cuStreamWaitEvent, "cuStreamWaitEvent_ptsz");
+
+static CUresult attach_mem(CUstream h, CUdeviceptr p, size_t len, unsigned flags)
+{
+    api_ctx *c;
+    api_stream *s;
+    CUresult r = stream_of(h, &c, &s);
+    if (r) return r;
+    if (c->sticky) return c->sticky;
+    if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST && flags != CU_MEM_ATTACH_SINGLE)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (flags == CU_MEM_ATTACH_SINGLE && !s) return CUDA_ERROR_INVALID_VALUE;
+    api_alloc *a = api_alloc_find(p);
+    if (!a || a->kind != API_MEM_MANAGED || (len != 0 && (p != a->base || len != a->size)))
+        return CUDA_ERROR_INVALID_VALUE;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags)
+{
+    API_LOCKED(attach_mem(hStream, dptr, length, flags));
+}
+API_ALIAS(cuStreamAttachMemAsync, "cuStreamAttachMemAsync_ptsz");
+
+static CUresult is_capturing(CUstream h, CUstreamCaptureStatus *st)
+{
+    api_ctx *c;
+    api_stream *s;
+    CUresult r = stream_of(h, &c, &s);
+    if (r) return r;
+    if (!st) return CUDA_ERROR_INVALID_VALUE;
+    *st = CU_STREAM_CAPTURE_STATUS_NONE;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus)
+{
+    API_LOCKED(is_capturing(hStream, captureStatus));
+}
+API_ALIAS(cuStreamIsCapturing, "cuStreamIsCapturing_ptsz");
+
+/* Host work runs at once, outside the API lock (a callback may not call
+** CUDA, but nothing breaks if it does). */
+CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags)
+{
+    api_lock();
+    api_ctx *c;
+    api_stream *s;
+    CUresult r = stream_of(hStream, &c, &s);
+    if (!r && (!callback || flags != 0)) r = CUDA_ERROR_INVALID_VALUE;
+    CUresult status = r ? r : c->sticky;
+    api_unlock();
+    if (r) return r;
+    callback(hStream, status, userData);
+    return CUDA_SUCCESS;
+}
+API_ALIAS(cuStreamAddCallback, "cuStreamAddCallback_ptsz");
+
+CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
+{
+    api_lock();
+    api_ctx *c;
+    api_stream *s;
+    CUresult r = stream_of(hStream, &c, &s);
+    if (!r && !fn) r = CUDA_ERROR_INVALID_VALUE;
+    if (!r) r = c->sticky;
+    api_unlock();
+    if (r) return r;
+    fn(userData);
+    return CUDA_SUCCESS;
+}
+API_ALIAS(cuLaunchHostFunc, "cuLaunchHostFunc_ptsz");
+
+/* ---- events ----------------------------------------------------------------- */
+
+void api_event_destroy(api_event *e)
+{
+    LIST_DEL(e->ctx->events, e);
+    api_handle_del(e);
+    free(e);
+}
+
+static CUresult event_create(CUevent *ph, unsigned flags)
+{
+    api_ctx *c;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    unsigned all = CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
+    if (!ph || (flags & ~all)) return CUDA_ERROR_INVALID_VALUE;
+    /* an interprocess event must not time (as in CUDA) */
+    if ((flags & CU_EVENT_INTERPROCESS) && !(flags & CU_EVENT_DISABLE_TIMING)) return CUDA_ERROR_INVALID_VALUE;
+    api_event *e = tp_calloc(1, sizeof *e);
+    e->ctx = c;
+    e->flags = flags;
+    LIST_ADD(c->events, e);
+    api_handle_add(e, API_K_EVENT);
+    *ph = e;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags) { API_LOCKED(event_create(phEvent, Flags)); }
+
+static CUresult event_destroy(CUevent h)
+{
+    CUresult r = api_check_init();
+    if (r) return r;
+    if (!api_handle_is(h, API_K_EVENT)) return CUDA_ERROR_INVALID_HANDLE;
+    api_event_destroy(h);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuEventDestroy_v2(CUevent hEvent) { API_LOCKED(event_destroy(hEvent)); }
+API_ALIAS(cuEventDestroy_v2, "cuEventDestroy");
+
+static CUresult event_record(CUevent h, CUstream hs, unsigned flags)
+{
+    CUresult r = api_check_init();
+    if (r) return r;
+    if (!api_handle_is(h, API_K_EVENT)) return CUDA_ERROR_INVALID_HANDLE;
+    api_ctx *c;
+    api_stream *s;
+    if ((r = stream_of(hs, &c, &s))) return r;
+    if (h->ctx != c) return CUDA_ERROR_INVALID_HANDLE;
+    if (flags & ~(unsigned)CU_EVENT_RECORD_EXTERNAL) return CUDA_ERROR_INVALID_VALUE;
+    if (c->sticky) return c->sticky;
+    h->recorded = true;
+    h->clock = c->clock;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuEventRecord(CUevent hEvent, CUstream hStream) { API_LOCKED(event_record(hEvent, hStream, 0)); }
+API_ALIAS(cuEventRecord, "cuEventRecord_ptsz");
+CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags)
+{
+    API_LOCKED(event_record(hEvent, hStream, flags));
+}
+API_ALIAS(cuEventRecordWithFlags, "cuEventRecordWithFlags_ptsz");
+
+/* A never-recorded event counts as complete, as in CUDA. */
+static CUresult event_sync(CUevent h)
+{
+    CUresult r = api_check_init();
+    if (r) return r;
+    if (!api_handle_is(h, API_K_EVENT)) return CUDA_ERROR_INVALID_HANDLE;
+    return h->ctx->sticky;
+}
+
+CUresult cuEventQuery(CUevent hEvent) { API_LOCKED(event_sync(hEvent)); }
+CUresult cuEventSynchronize(CUevent hEvent) { API_LOCKED(event_sync(hEvent)); }
+
+static CUresult elapsed(float *ms, CUevent a, CUevent b)
+{
+    CUresult r = api_check_init();
+    if (r) return r;
+    if (!ms) return CUDA_ERROR_INVALID_VALUE;
+    if (!api_handle_is(a, API_K_EVENT) || !api_handle_is(b, API_K_EVENT)) return CUDA_ERROR_INVALID_HANDLE;
+    if (!a->recorded || !b->recorded) return CUDA_ERROR_INVALID_HANDLE;
+    if ((a->flags | b->flags) & CU_EVENT_DISABLE_TIMING) return CUDA_ERROR_INVALID_HANDLE;
+    if (a->ctx != b->ctx) return CUDA_ERROR_INVALID_HANDLE;
+    if (a->ctx->sticky) return a->ctx->sticky;
+    double cycles = (double)b->clock - (double)a->clock;
+    *ms = (float)(cycles / ((double)api_opt(OPT_DEVICE_CLOCK_MHZ) * 1000.0));
+    return CUDA_SUCCESS;
+}
+
+CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEnd)
+{
+    API_LOCKED(elapsed(pMilliseconds, hStart, hEnd));
+}
+API_ALIAS(cuEventElapsedTime_v2, "cuEventElapsedTime");

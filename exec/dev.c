@@ -1,0 +1,55 @@
+/* dev.c -- the simulated device: creation, options, status names. */
+#include "internal.h"
+#include <math.h>
+#include <stdlib.h>
+
+exec_dev *exec_dev_create(const tp_opts *opts, FILE *out, tp_err *e)
+{
+    exec_dev *d = tp_calloc(1, sizeof *d);
+    tp_opts_copy(&d->opts, opts);
+    d->out = out ? out : stdout;
+    double cc = tp_opt_f(opts, OPT_DEVICE_CC);
+    unsigned major = (unsigned)floor(cc + 1e-9);
+    unsigned minor = (unsigned)lround((cc - major) * 10.0);
+    d->cc = major * 10 + minor;
+    if (!exec_mem_reserve(d, e)) {
+        tp_opts_free(&d->opts);
+        free(d);
+        return NULL;
+    }
+    return d;
+}
+
+void exec_dev_destroy(exec_dev *d)
+{
+    if (!d) return;
+    exec_mem_release(d);
+    tp_opts_free(&d->opts);
+    free(d);
+}
+
+const tp_opts *exec_dev_opts(const exec_dev *d) { return &d->opts; }
+unsigned exec_dev_cc(const exec_dev *d) { return d->cc; }
+
+const char *exec_status_name(exec_status s)
+{
+    switch (s) {
+    case EXEC_OK: return "ok";
+    case EXEC_ERR_ILLEGAL_ADDRESS: return "illegal address";
+    case EXEC_ERR_MISALIGNED: return "misaligned address";
+    case EXEC_ERR_TRAP: return "trap";
+    case EXEC_ERR_ASSERT: return "device-side assert failed";
+    case EXEC_ERR_STACK_OVERFLOW: return "stack overflow";
+    case EXEC_ERR_LIVELOCK: return "livelock";
+    case EXEC_ERR_DEADLOCK: return "deadlock";
+    case EXEC_ERR_UNSUPPORTED: return "unsupported instruction";
+    case EXEC_ERR_INVALID_VALUE: return "invalid launch";
+    case EXEC_ERR_OUT_OF_RESOURCES: return "out of resources";
+    case EXEC_ERR_LIMIT: return "instruction limit reached";
+    case EXEC_ERR_INVALID_PTX: return "invalid PTX";
+    case EXEC_ERR_NO_BINARY: return "no binary for this GPU";
+    case EXEC_ERR_NOT_FOUND: return "not found";
+    case EXEC_ERR_OOM: return "out of device memory";
+    }
+    return "unknown";
+}

@@ -1,0 +1,354 @@
+/*
+** internal.h -- the functional model's private structures.  Only the files of
+** exec/ include this; everyone else uses exec.h.
+**
+** Execution state, from the outside in:
+**
+**   exec_dev     device memory (one identity-mapped reservation), options
+**   exec_mod     a loaded ptx_module, its decoded instructions (exec_dinsn,
+**                parallel to ptx_module.insns), constant rows, and the
+**                device addresses of its variables
+**   exec_grid    one launch: parameters, per-kernel layout, counters, error
+**   exec_cta     a resident CTA: shared memory, barriers, its warps
+**   exec_warp    32 lanes: register frames, predicate masks, the SIMT
+**                reconvergence stack, call frames, per-lane local memory
+**
+** Registers: a frame is rows of uint64_t[32] (row r, lane l at
+** fp[r * 32 + l]).  A row's bits above the register's declared width are
+** don't-care: every reader truncates or extends from the width the
+** instruction reads.  Immediates live in the module's constant rows (crows),
+** so every source operand is a row pointer and semantics never branch on
+** operand kinds inside the lane loop.
+*/
+#ifndef EXEC_INTERNAL_H
+#define EXEC_INTERNAL_H
+
+#include "exec.h"
+#include "num.h"
+#include "options.h"
+#include "../base/sbuf.h"
+
+/* ---- generic address windows --------------------------------------------
+** Device memory lives at EXEC_DEV_BASE and above.  Shared, local and kernel
+** parameter space appear in the generic address space as 4 GiB windows far
+** below it; an address in a window means "this thread's own" local memory
+** or "this CTA's" shared memory. */
+#define EXEC_DEV_BASE 0x200000000000ull   /* first device's reservation */
+#define EXEC_DEV_STRIDE 0x010000000000ull /* 1 TiB between devices */
+#define EXEC_WIN_SHARED 0x100000000000ull
+#define EXEC_WIN_LOCAL 0x100100000000ull
+#define EXEC_WIN_PARAM 0x100200000000ull
+#define EXEC_WIN_SIZE 0x000100000000ull
+#define EXEC_FUNC_ADDR_BASE 0x0000f0000000ull /* function "addresses": base + 16 * index */
+
+#define EXEC_FULL 0xffffffffu
+
+/* ---- device ---------------------------------------------------------------- */
+
+typedef struct exec_alloc {
+    uint64_t base, size;   /* size as asked; the range [base, base+size) is valid */
+    uint64_t span;         /* bytes reserved (rounded up) */
+} exec_alloc;
+
+typedef struct exec_free_rng {
+    uint64_t base, size;
+} exec_free_rng;
+
+struct exec_dev {
+    tp_opts opts;
+    FILE *out;             /* device printf */
+    unsigned cc;           /* 75 for 7.5 */
+    int slot;              /* which reservation slot */
+    uint64_t base, cap;    /* the reservation */
+    uint64_t top;          /* bytes of the reservation ever handed out (bump pointer) */
+    uint64_t used;         /* bytes live */
+    exec_alloc *allocs;    /* live allocations sorted by base */
+    uint32_t nallocs, capallocs;
+    exec_free_rng *frees;  /* freed ranges below top, sorted by base */
+    uint32_t nfrees, capfrees;
+    size_t page;
+};
+
+/* ---- decoded instructions ------------------------------------------------ */
+
+typedef struct exec_warp exec_warp;
+typedef struct exec_dinsn exec_dinsn;
+typedef void (*exec_fn)(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m);
+
+enum {
+    EXEC_DK_CTRL = 1u << 0,   /* the handler sets the pc itself */
+    EXEC_DK_SREG = 1u << 1,   /* some source is a special register: fill scratch rows first */
+    EXEC_DK_WARP = 1u << 2,   /* reads other lanes (shfl/vote/...) */
+};
+
+struct exec_dinsn {
+    exec_fn fn;
+    uint16_t kind;         /* EXEC_DK_* */
+    uint8_t abase32;       /* the address base register is 32 bits wide */
+    uint8_t space;         /* resolved state space for memory ops (ptx_space) */
+    uint8_t size;          /* access size in bytes per element (ld/st/atom) */
+    uint8_t sext;          /* loads: sign-extend the loaded value */
+    uint8_t nsreg;         /* number of special-register operands to fill */
+    uint8_t pad;
+    uint16_t sreg[3];      /* special registers to fill (ptx_sreg << 2 | component) */
+    uint32_t scratch[3];   /* scratch row for each filled special register */
+    uint32_t flags;        /* num flags (NUM_FTZ...) precomputed */
+};
+
+/* ---- module ---------------------------------------------------------------- */
+
+typedef struct exec_kinfo {
+    bool ready;
+    bool uses_dynamic;
+    uint32_t shared_static;   /* bytes of static shared memory */
+    uint32_t dyn_align;       /* alignment of the dynamic shared area */
+    uint32_t dyn_base;        /* offset where dynamic shared memory starts */
+    uint32_t *shared_off;     /* per module variable: offset in shared memory (shared vars only) */
+    uint32_t **fvar_off;      /* per function, per function-scope var: shared offset (or NULL) */
+} exec_kinfo;
+
+typedef struct exec_fninfo {
+    uint32_t rows;            /* frame rows: the function's registers + scratch rows */
+    uint32_t preds;
+    uint32_t frame_bytes;     /* local frame */
+} exec_fninfo;
+
+struct exec_mod {
+    exec_dev *dev;
+    ptx_module *ptx;
+    char *name;
+    /* The functional model runs its own copy of the instructions and of the
+    ** operand pool, in which every immediate's r is its constant row and every
+    ** special-register source became a REG operand naming a scratch row
+    ** (filled before the instruction runs).  The parsed IR stays untouched. */
+    ptx_insn *xi;
+    ptx_opnd *xpool;
+    exec_dinsn *d;            /* parallel to ptx->insns */
+    uint64_t *crows;          /* constant rows, 32 lanes each */
+    uint32_t ncrows;
+    uint64_t *var_addr;       /* device address of each module .global/.const variable (0 otherwise) */
+    uint64_t *allocs;         /* device allocations owned by the module */
+    uint32_t nallocs;
+    exec_kinfo *kinfo;        /* per function (kernels only are filled) */
+    exec_fninfo *fninfo;      /* per function */
+};
+
+/* ---- launch ---------------------------------------------------------------- */
+
+typedef struct exec_cta exec_cta;
+
+enum { EXEC_NBAR = 16 };
+
+typedef struct exec_grid {
+    exec_mod *m;
+    exec_dev *dev;
+    const ptx_func *kf;
+    uint32_t kidx;
+    exec_kinfo *ki;
+    exec_launch l;
+    uint8_t *params;          /* the kernel parameter buffer (copy) */
+    uint32_t params_bytes;
+    uint32_t cta_threads, cta_warps;
+    uint64_t ncta;            /* CTAs in the grid */
+    uint64_t next_cta;        /* next CTA (linear) to start */
+    uint32_t local_per_thread;/* bytes of local memory per thread (frames + stack) */
+    uint32_t shared_bytes;    /* per CTA */
+    exec_status status;
+    char *msg;                /* error message (buffer of 1024) */
+    bool trace;
+    uint64_t warp_insns, thread_insns;
+    uint64_t since_progress;  /* warp instructions since memory last changed etc. */
+    uint64_t spin_limit, max_insns;
+    uint32_t quantum;
+    uint64_t clock;           /* %clock64 source: warp instructions executed so far */
+    uint32_t nsm;
+    uint64_t gridid;
+    uint64_t cache_lo, cache_hi; /* last device allocation an access hit */
+    uint32_t resident;        /* CTAs interleaved at once */
+    bool yield;               /* the running warp asked to let others run */
+    uint64_t heap_used, heap_limit; /* device-side malloc */
+} exec_grid;
+
+typedef struct exec_stk {
+    uint32_t pc, rpc, mask;
+    uint32_t call;            /* 0, or 1 + index of the call frame this entry returns from */
+} exec_stk;
+
+typedef struct exec_frame {
+    uint32_t func;            /* function index */
+    uint32_t call_pc;         /* pc of the call instruction in the caller */
+    uint32_t rows_off, preds_off; /* where this frame's registers start in the warp's stacks */
+    uint32_t sp;              /* local-memory offset where this frame's bytes start */
+} exec_frame;
+
+enum { EXEC_W_RUN, EXEC_W_BAR, EXEC_W_DONE };
+
+struct exec_warp {
+    /* hot state first */
+    uint64_t *fp;             /* current frame's rows */
+    uint32_t *pp;             /* current frame's predicates */
+    const uint64_t *crows;    /* module constant rows */
+    exec_grid *g;
+    exec_cta *cta;
+    uint32_t pc;              /* cached top-of-stack pc while running */
+    uint32_t sp;              /* local-memory offset of the current frame */
+    uint32_t carry;           /* CC.CF, one bit per lane */
+    uint32_t state;           /* EXEC_W_* */
+    uint32_t wid;             /* warp index within the CTA */
+    uint32_t valid;           /* lanes that are real threads */
+    uint32_t exited;          /* lanes that have exited */
+    uint32_t tid0;            /* linear thread id of lane 0 within the CTA */
+    /* SIMT stack */
+    exec_stk *stk;
+    uint32_t nstk, capstk;
+    /* call frames */
+    exec_frame *frames;
+    uint32_t nframes, capframes;
+    /* register storage (all frames) */
+    uint64_t *rows;
+    uint32_t nrows_used, caprows;
+    uint32_t *preds;
+    uint32_t npreds_used, cappreds;
+    /* local memory: lane l's bytes at local + l * g->local_per_thread */
+    uint8_t *local;
+    /* barrier bookkeeping */
+    uint32_t bar_id;
+    int32_t bar_dst;          /* bar.red destination: row, or -1 */
+    uint8_t bar_dst_pred;     /* destination is a predicate */
+    uint8_t bar_op;           /* ptx_bop of bar.red */
+    uint32_t bar_mask;        /* lanes that executed the bar.red */
+    uint64_t insns;           /* warp instructions executed by this warp */
+};
+
+typedef struct exec_bar {
+    uint32_t arrived;         /* warps arrived */
+    uint32_t expected;        /* warps expected (0: all live warps) */
+    uint32_t red_count;       /* bar.red: popc accumulation */
+    uint32_t red_and, red_or; /* bar.red.and / .or accumulation (as booleans) */
+} exec_bar;
+
+struct exec_cta {
+    uint32_t id[3];
+    uint64_t linear;
+    uint8_t *shmem;
+    uint32_t shsize;
+    exec_warp *warps;
+    uint32_t nwarps;
+    uint32_t live;            /* warps not done */
+    exec_bar bar[EXEC_NBAR];
+    uint8_t *local;           /* all lanes' local memory */
+    uint32_t sm;              /* %smid reported */
+};
+
+/* ---- helpers used by the semantics files ------------------------------- */
+
+/* Row pointers for operands. */
+static inline uint64_t *exec_dst(exec_warp *w, const ptx_opnd *o)
+{
+    return w->fp + (size_t)o->r * 32;
+}
+static inline const uint64_t *exec_src(const exec_warp *w, const ptx_opnd *o)
+{
+    return (o->kind == PTX_OK_REG ? w->fp : w->crows) + (size_t)o->r * 32;
+}
+
+/* Loop over the lanes of mask m; the all-lanes case is a plain counted loop
+** the compiler can vectorise.  'l' is the lane inside body. */
+#define EXEC_LANES(m, ...)                                                    \
+    do {                                                                      \
+        uint32_t m_ = (m);                                                    \
+        if (m_ == EXEC_FULL) {                                                \
+            for (int l = 0; l < 32; l++) { __VA_ARGS__; }                     \
+        } else {                                                              \
+            while (m_) {                                                      \
+                int l = __builtin_ctz(m_);                                    \
+                m_ &= m_ - 1;                                                 \
+                __VA_ARGS__;                                                  \
+            }                                                                 \
+        }                                                                     \
+    } while (0)
+
+static inline uint32_t exec_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline float exec_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint64_t exec_d2u(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
+static inline double exec_u2d(uint64_t u) { double f; memcpy(&f, &u, 8); return f; }
+
+/* Sign-extends the low 'bits' bits of v. */
+static inline uint64_t exec_sext(uint64_t v, unsigned bits)
+{
+    return bits >= 64 ? v : (uint64_t)((int64_t)(v << (64 - bits)) >> (64 - bits));
+}
+static inline uint64_t exec_zext(uint64_t v, unsigned bits)
+{
+    return bits >= 64 ? v : v & ((1ull << bits) - 1);
+}
+
+/* Reports an error for the running grid (the first one wins) and stops the
+** grid: "<what> in kernel 'k' block (x,y,z) thread (x,y,z) pc N (insn) [file:line]: detail". */
+void exec_fault(exec_warp *w, int lane, exec_status st, const char *fmt, ...) TP_PRINTF(4, 5);
+
+/* Module-level symbol address (global/const variables: device address;
+** shared variables: offset for the running kernel; kernel params: offset in
+** the parameter buffer; frame symbols: offset in the thread's local memory). */
+uint64_t exec_sym_addr(exec_warp *w, int32_t sym, uint8_t *space_out);
+
+/* Per-kernel layout (module.c), computed on first use. */
+exec_kinfo *exec_kernel_info(exec_mod *m, uint32_t kidx);
+uint32_t exec_kernel_regs(exec_mod *m, uint32_t kidx);
+uint64_t exec_func_addr(uint32_t fidx);
+
+/* Decoding: picks the handler for every instruction of a module. */
+bool exec_decode_module(exec_mod *m, tp_err *e);
+/* Handler tables of the semantics files: return NULL when the form is not
+** theirs; set *why when it is theirs but unsupported. */
+exec_fn exec_pick_alu(const ptx_insn *in, exec_dinsn *d, const char **why);
+exec_fn exec_pick_fp(const ptx_insn *in, exec_dinsn *d, const char **why);
+exec_fn exec_pick_mem(const ptx_module *pm, const ptx_func *f, const ptx_insn *in, exec_dinsn *d, const char **why);
+exec_fn exec_pick_ctrl(const ptx_module *pm, const ptx_insn *in, exec_dinsn *d, const char **why);
+exec_fn exec_pick_warp(const ptx_insn *in, exec_dinsn *d, const char **why);
+
+/* Control-flow helpers (simt.c). */
+void exec_push(exec_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask, uint32_t call);
+void exec_branch(exec_warp *w, uint32_t taken, uint32_t target, uint32_t fallthrough, uint32_t rpc);
+void exec_exit_lanes(exec_warp *w, uint32_t lanes);
+bool exec_call(exec_warp *w, const ptx_insn *in, uint32_t fidx, uint32_t mask);
+void exec_fnexit(exec_warp *w);
+/* Pops finished stack entries; returns false when the warp has no lanes left. */
+bool exec_settle(exec_warp *w);
+static inline exec_stk *exec_top(exec_warp *w) { return &w->stk[w->nstk - 1]; }
+
+/* Call arguments and results for system calls (simt.c). */
+uint64_t exec_call_arg(exec_warp *w, const ptx_insn *in, int lane, uint32_t i, uint32_t size);
+void exec_call_ret(exec_warp *w, const ptx_insn *in, int lane, uint64_t v, uint32_t size);
+/* Releases a CTA barrier whose warps have all arrived (sem_ctrl.c). */
+void exec_bar_check(exec_cta *c, uint32_t id);
+
+/* System calls by name (vprintf, malloc, free, __assertfail). */
+bool exec_syscall(exec_warp *w, const ptx_insn *in, const ptx_func *callee, uint32_t mask);
+/* printf formatting of one lane's vprintf call into out. */
+bool exec_format_printf(exec_warp *w, int lane, uint64_t fmt, uint64_t args, tp_sbuf *out);
+
+/* Memory access for one lane: host pointer for [addr, addr+size) in the given
+** space, or NULL after reporting the fault (write: true for stores). */
+uint8_t *exec_lane_ptr(exec_warp *w, int lane, int space, uint64_t addr, unsigned size, bool write);
+/* Notes that simulated memory changed (resets the livelock watchdog). */
+static inline void exec_progress(exec_warp *w) { w->g->since_progress = 0; }
+
+/* Device memory internals (mem.c). */
+bool exec_mem_reserve(exec_dev *d, tp_err *e);
+void exec_mem_release(exec_dev *d);
+/* The allocation containing [addr, addr+size), or NULL. */
+const exec_alloc *exec_mem_lookup(const exec_dev *d, uint64_t addr, uint64_t size);
+
+/* Records whether the address base register of a memory instruction is 32 bits wide. */
+void exec_mem_set_abase(const ptx_func *f, const ptx_insn *in, exec_dinsn *d);
+
+/* Fills the scratch rows of the special registers an instruction reads. */
+void exec_fill_sregs(exec_warp *w, const exec_dinsn *d);
+
+/* Trace one instruction (trace.c). */
+void exec_trace(exec_warp *w, const ptx_insn *in, uint32_t mask);
+/* Describes the instruction at pc: "pc N (text) [file:line]". */
+void exec_describe_pc(const exec_mod *m, uint32_t pc, tp_sbuf *out);
+
+#endif

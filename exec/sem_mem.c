@@ -1,0 +1,535 @@
+/*
+** sem_mem.c -- memory instructions: ld, ldu, st, atom, red, cvta, isspacep,
+** and the per-lane address checks every access makes.
+**
+** Every access is checked: global and constant addresses must lie inside a
+** live device allocation, shared addresses inside the CTA's shared memory,
+** local addresses inside the thread's frame and stack, kernel parameters
+** inside the parameter buffer (read-only); every access must be aligned to
+** its size.  A failed check stops the grid with a message that names the
+** kernel, block, thread, pc and address (exec_fault).
+*/
+#include "internal.h"
+#include <stdio.h>
+
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "tpsim assumes a little-endian host");
+
+/* ---- symbols ---------------------------------------------------------------- */
+
+uint64_t exec_sym_addr(exec_warp *w, int32_t sym, uint8_t *space_out)
+{
+    exec_grid *g = w->g;
+    const ptx_module *p = g->m->ptx;
+    uint32_t kind = (uint32_t)sym & PTX_SYM_KIND_MASK, idx = (uint32_t)sym & ~PTX_SYM_KIND_MASK;
+    uint8_t sp = PTX_SP_GLOBAL;
+    uint64_t a = 0;
+    const exec_frame *fr = &w->frames[w->nframes - 1];
+    const ptx_func *f = &p->funcs[fr->func];
+    if (kind == 0) {
+        const ptx_var *v = &p->vars[idx];
+        if (v->space == PTX_SP_SHARED || v->space == PTX_SP_SHARED_CLUSTER) {
+            sp = PTX_SP_SHARED;
+            a = g->ki->shared_off[idx];
+        } else {
+            sp = PTX_SP_GLOBAL;
+            a = g->m->var_addr[idx];
+        }
+    } else if (kind == PTX_SYM_FVAR) {
+        const ptx_var *v = &f->vars[idx];
+        if (v->space == PTX_SP_SHARED || v->space == PTX_SP_SHARED_CLUSTER) {
+            sp = PTX_SP_SHARED;
+            a = g->ki->fvar_off[fr->func] ? g->ki->fvar_off[fr->func][idx] : 0;
+        } else {
+            sp = PTX_SP_LOCAL;
+            a = fr->sp + v->offset;
+        }
+    } else if (kind == PTX_SYM_PARAM) {
+        if (f->is_entry) {
+            sp = PTX_SP_PARAM;
+            a = f->params[idx].offset;
+        } else {
+            sp = PTX_SP_LOCAL;
+            a = fr->sp + f->params[idx].offset;
+        }
+    } else if (kind == PTX_SYM_RET) {
+        sp = PTX_SP_LOCAL;
+        a = fr->sp + f->rets[idx].offset;
+    }
+    if (space_out) *space_out = sp;
+    return a;
+}
+
+/* ---- the per-lane check ------------------------------------------------------ */
+
+static void describe_global(exec_dev *dev, uint64_t addr, unsigned size, char *buf, size_t n)
+{
+    /* Find the nearest allocation below and above. */
+    const exec_alloc *below = NULL, *above = NULL;
+    for (uint32_t i = 0; i < dev->nallocs; i++) {
+        const exec_alloc *a = &dev->allocs[i];
+        if (a->base <= addr) below = a;
+        else if (!above) above = a;
+    }
+    if (addr == 0 || addr < 4096) {
+        snprintf(buf, n, "a null pointer dereference");
+    } else if (below && addr < below->base + below->size + 4096 && addr >= below->base) {
+        uint64_t end = below->base + below->size;
+        if (addr >= end)
+            snprintf(buf, n, "%llu bytes past the end of the %llu-byte allocation at 0x%llx",
+                     (unsigned long long)(addr - end), (unsigned long long)below->size,
+                     (unsigned long long)below->base);
+        else
+            snprintf(buf, n, "the %u-byte access runs past the end of the %llu-byte allocation at 0x%llx",
+                     size, (unsigned long long)below->size, (unsigned long long)below->base);
+    } else if (above && above->base - addr <= 4096) {
+        snprintf(buf, n, "%llu bytes before the %llu-byte allocation at 0x%llx",
+                 (unsigned long long)(above->base - addr), (unsigned long long)above->size,
+                 (unsigned long long)above->base);
+    } else if (addr - EXEC_WIN_SHARED < 3 * EXEC_WIN_SIZE) {
+        snprintf(buf, n, "a generic shared/local address used as a global one");
+    } else {
+        snprintf(buf, n, "not inside any device allocation");
+    }
+}
+
+static const char *space_word(int space)
+{
+    switch (space) {
+    case PTX_SP_GLOBAL: return "global";
+    case PTX_SP_SHARED: return "shared";
+    case PTX_SP_LOCAL: return "local";
+    case PTX_SP_CONST: return "constant";
+    case PTX_SP_PARAM: return "parameter";
+    default: return "generic";
+    }
+}
+
+uint8_t *exec_lane_ptr(exec_warp *w, int lane, int space, uint64_t addr, unsigned size, bool write)
+{
+    exec_grid *g = w->g;
+    const char *what = write ? "store to" : "load from";
+    if (space == PTX_SP_GENERIC) {
+        if (addr - EXEC_WIN_SHARED < EXEC_WIN_SIZE) {
+            space = PTX_SP_SHARED;
+            addr -= EXEC_WIN_SHARED;
+        } else if (addr - EXEC_WIN_LOCAL < EXEC_WIN_SIZE) {
+            space = PTX_SP_LOCAL;
+            addr -= EXEC_WIN_LOCAL;
+        } else if (addr - EXEC_WIN_PARAM < EXEC_WIN_SIZE) {
+            space = PTX_SP_PARAM;
+            addr -= EXEC_WIN_PARAM;
+        } else {
+            space = PTX_SP_GLOBAL;
+        }
+    }
+    if (size > 1 && (addr & (size - 1))) {
+        exec_fault(w, lane, EXEC_ERR_MISALIGNED, "misaligned %u-byte %s %s address 0x%llx", size, what,
+                   space_word(space), (unsigned long long)addr);
+        return NULL;
+    }
+    switch (space) {
+    case PTX_SP_GLOBAL:
+    case PTX_SP_CONST: {
+        if (addr >= g->cache_lo && addr + size <= g->cache_hi && addr + size > addr)
+            return (uint8_t *)(uintptr_t)addr;
+        const exec_alloc *a = exec_mem_lookup(g->dev, addr, size);
+        if (!a) {
+            char why[200];
+            describe_global(g->dev, addr, size, why, sizeof why);
+            exec_fault(w, lane, EXEC_ERR_ILLEGAL_ADDRESS, "out-of-bounds %u-byte %s %s address 0x%llx (%s)",
+                       size, what, space_word(space), (unsigned long long)addr, why);
+            return NULL;
+        }
+        g->cache_lo = a->base;
+        g->cache_hi = a->base + a->size;
+        return (uint8_t *)(uintptr_t)addr;
+    }
+    case PTX_SP_SHARED:
+        if (addr >= w->cta->shsize || size > w->cta->shsize - addr) {
+            exec_fault(w, lane, EXEC_ERR_ILLEGAL_ADDRESS,
+                       "out-of-bounds %u-byte %s shared address 0x%llx (the CTA has %u bytes of shared memory)",
+                       size, what, (unsigned long long)addr, w->cta->shsize);
+            return NULL;
+        }
+        return w->cta->shmem + addr;
+    case PTX_SP_LOCAL:
+        if (addr >= g->local_per_thread || size > g->local_per_thread - addr) {
+            exec_fault(w, lane, EXEC_ERR_ILLEGAL_ADDRESS,
+                       "out-of-bounds %u-byte %s local address 0x%llx (each thread has %u bytes of local memory)",
+                       size, what, (unsigned long long)addr, g->local_per_thread);
+            return NULL;
+        }
+        return w->local + (size_t)lane * g->local_per_thread + addr;
+    case PTX_SP_PARAM:
+        if (write) {
+            exec_fault(w, lane, EXEC_ERR_ILLEGAL_ADDRESS, "store to kernel parameter space (read-only) at offset 0x%llx",
+                       (unsigned long long)addr);
+            return NULL;
+        }
+        if (addr >= g->params_bytes || size > g->params_bytes - addr) {
+            exec_fault(w, lane, EXEC_ERR_ILLEGAL_ADDRESS,
+                       "out-of-bounds %u-byte load from kernel parameter offset 0x%llx (the kernel has %u bytes of parameters)",
+                       size, (unsigned long long)addr, g->params_bytes);
+            return NULL;
+        }
+        return g->params + addr;
+    default:
+        exec_fault(w, lane, EXEC_ERR_UNSUPPORTED, "access to the %s state space is not supported",
+                   space < PTX_SP_COUNT ? ptx_space_names[space] : "?");
+        return NULL;
+    }
+}
+
+static inline uint8_t *lane_ptr(exec_warp *w, int l, int space, uint64_t a, unsigned size, bool write)
+{
+    exec_grid *g = w->g;
+    if (space == PTX_SP_GLOBAL && a >= g->cache_lo && a + size <= g->cache_hi && !(a & (size - 1)))
+        return (uint8_t *)(uintptr_t)a;
+    return exec_lane_ptr(w, l, space, a, size, write);
+}
+
+/* Per-lane addresses of an address operand; returns the state space. */
+static int lane_addrs(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, const ptx_opnd *a,
+                      uint32_t m, uint64_t *addr)
+{
+    int space = d->space;
+    if (a->base == PTX_AB_REG) {
+        const uint64_t *b = w->fp + (size_t)a->r * 32;
+        uint64_t off = (uint64_t)a->imm;
+        if (d->abase32) EXEC_LANES(m, addr[l] = (uint32_t)b[l] + off);
+        else EXEC_LANES(m, addr[l] = b[l] + off);
+        if (space == PTX_SP_PARAM) {
+            /* A parameter address in a register: the kernel's parameter buffer,
+            ** or (inside a .func) the frame in local memory. */
+            if (w->nframes > 1) space = PTX_SP_LOCAL;
+            else EXEC_LANES(m, if (addr[l] - EXEC_WIN_PARAM < EXEC_WIN_SIZE) addr[l] -= EXEC_WIN_PARAM);
+        }
+        if (d->abase32 && space == PTX_SP_GENERIC) EXEC_LANES(m, addr[l] = (uint32_t)addr[l]);
+    } else {
+        uint64_t v = (uint64_t)a->imm;
+        if (a->base == PTX_AB_SYM) {
+            uint8_t sp;
+            v += exec_sym_addr(w, a->r, &sp);
+            if (space == PTX_SP_GENERIC) {
+                if (sp == PTX_SP_SHARED) v += EXEC_WIN_SHARED;
+                else if (sp == PTX_SP_LOCAL) v += EXEC_WIN_LOCAL;
+                else if (sp == PTX_SP_PARAM) v += EXEC_WIN_PARAM;
+            } else if (space != PTX_SP_CONST || sp != PTX_SP_GLOBAL) {
+                space = sp;
+            }
+        }
+        EXEC_LANES(m, addr[l] = v);
+    }
+    (void)in;
+    return space;
+}
+
+static inline uint64_t load_bytes(const uint8_t *p, unsigned size, bool sext)
+{
+    switch (size) {
+    case 1: return sext ? (uint64_t)(int64_t)(int8_t)p[0] : p[0];
+    case 2: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return sext ? (uint64_t)(int64_t)(int16_t)v : v;
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return sext ? (uint64_t)(int64_t)(int32_t)v : v;
+    }
+    default: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
+    }
+}
+
+/* Destination/source row of element k of a (possibly vector) operand; NULL for a sink. */
+static inline const ptx_opnd *elem(const exec_warp *w, const ptx_opnd *o, unsigned k)
+{
+    if (o->kind == PTX_OK_VEC) return &w->g->m->xpool[o->r + k];
+    return o;
+}
+
+/* ---- ld / ldu --------------------------------------------------------------- */
+
+static void h_ld(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    uint64_t addr[32];
+    int space = lane_addrs(w, in, d, &in->o[1], m, addr);
+    unsigned vec = in->m.vec ? in->m.vec : 1, esz = d->size;
+    unsigned total = esz * vec;
+    bool sext = d->sext;
+    const ptx_opnd *dst = &in->o[0];
+    if (esz == 16) { /* .b128: two rows */
+        uint64_t *lo = exec_dst(w, dst), *hi = lo + 32;
+        EXEC_LANES(m, {
+            uint8_t *p = lane_ptr(w, l, space, addr[l], 16, false);
+            if (!p) return;
+            memcpy(&lo[l], p, 8);
+            memcpy(&hi[l], p + 8, 8);
+        });
+        return;
+    }
+    if (vec == 1) {
+        uint64_t *r = exec_dst(w, dst);
+        EXEC_LANES(m, {
+            uint8_t *p = lane_ptr(w, l, space, addr[l], esz, false);
+            if (!p) return;
+            r[l] = load_bytes(p, esz, sext);
+        });
+        return;
+    }
+    /* Vector: read all elements first (a vector load is one access). */
+    uint64_t vals[8][32];
+    EXEC_LANES(m, {
+        uint8_t *p = lane_ptr(w, l, space, addr[l], total > 16 ? 16 : total, false);
+        if (!p) return;
+        if (total > 16 && !lane_ptr(w, l, space, addr[l] + 16, total - 16, false)) return;
+        for (unsigned k = 0; k < vec; k++) vals[k][l] = load_bytes(p + k * esz, esz, sext);
+    });
+    for (unsigned k = 0; k < vec; k++) {
+        const ptx_opnd *e = elem(w, dst, k);
+        if (e->kind != PTX_OK_REG) continue;
+        uint64_t *r = exec_dst(w, e);
+        EXEC_LANES(m, r[l] = vals[k][l]);
+    }
+}
+
+/* ---- st ------------------------------------------------------------------- */
+
+static void h_st(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    uint64_t addr[32];
+    int space = lane_addrs(w, in, d, &in->o[0], m, addr);
+    unsigned vec = in->m.vec ? in->m.vec : 1, esz = d->size;
+    const ptx_opnd *src = &in->o[1];
+    bool changed = false;
+    if (esz == 16) {
+        const uint64_t *lo = exec_src(w, src), *hi = lo + 32;
+        EXEC_LANES(m, {
+            uint8_t *p = lane_ptr(w, l, space, addr[l], 16, true);
+            if (!p) return;
+            if (memcmp(p, &lo[l], 8) || memcmp(p + 8, &hi[l], 8)) changed = true;
+            memcpy(p, &lo[l], 8);
+            memcpy(p + 8, &hi[l], 8);
+        });
+        if (changed) exec_progress(w);
+        return;
+    }
+    const uint64_t *rows[8];
+    for (unsigned k = 0; k < vec; k++) {
+        const ptx_opnd *e = elem(w, src, k);
+        rows[k] = e->kind == PTX_OK_SINK ? NULL : exec_src(w, e);
+    }
+    unsigned total = esz * vec;
+    EXEC_LANES(m, {
+        uint8_t *p = lane_ptr(w, l, space, addr[l], total > 16 ? 16 : total, true);
+        if (!p) return;
+        if (total > 16 && !lane_ptr(w, l, space, addr[l] + 16, total - 16, true)) return;
+        for (unsigned k = 0; k < vec; k++) {
+            if (!rows[k]) continue;
+            uint64_t v = rows[k][l];
+            if (memcmp(p + k * esz, &v, esz)) changed = true;
+            memcpy(p + k * esz, &v, esz);
+        }
+    });
+    if (changed) exec_progress(w);
+}
+
+/* ---- atomics ----------------------------------------------------------------- */
+
+static uint64_t atom_op(int sub, int type, bool shared, uint64_t old, uint64_t b, uint64_t c, bool *ok)
+{
+    unsigned bits = ptx_type_size((ptx_type)type) * 8;
+    bool sgn = ptx_type_is_signed((ptx_type)type);
+    uint64_t o = exec_zext(old, bits), bb = exec_zext(b, bits);
+    switch (sub) {
+    case PTX_SUB_AND: return o & bb;
+    case PTX_SUB_OR: return o | bb;
+    case PTX_SUB_XOR: return o ^ bb;
+    case PTX_SUB_EXCH: return bb;
+    case PTX_SUB_CAS: return o == bb ? exec_zext(c, bits) : o;
+    case PTX_SUB_INC: return (o >= bb) ? 0 : o + 1;
+    case PTX_SUB_DEC: return (o == 0 || o > bb) ? bb : o - 1;
+    case PTX_SUB_ADD:
+        switch (type) {
+        /* The PTX ISA: atom.add.f32 rounds to nearest even and flushes
+        ** subnormal inputs and results to sign-preserving zero (global
+        ** memory); in shared memory subnormals are kept. */
+        case PTX_T_F32: return num_add_f32((uint32_t)o, (uint32_t)bb, PTX_RND_RN, shared ? 0 : NUM_FTZ);
+        case PTX_T_F64: return num_add_f64(o, bb, PTX_RND_RN, 0);
+        case PTX_T_F16: return num_add_h((uint16_t)o, (uint16_t)bb, NUM_F16, PTX_RND_RN, 0);
+        case PTX_T_BF16: return num_add_h((uint16_t)o, (uint16_t)bb, NUM_BF16, PTX_RND_RN, 0);
+        case PTX_T_F16X2:
+        case PTX_T_BF16X2: {
+            int fmt = type == PTX_T_F16X2 ? NUM_F16 : NUM_BF16;
+            uint16_t lo = num_add_h((uint16_t)o, (uint16_t)bb, fmt, PTX_RND_RN, 0);
+            uint16_t hi = num_add_h((uint16_t)(o >> 16), (uint16_t)(bb >> 16), fmt, PTX_RND_RN, 0);
+            return (uint32_t)lo | (uint32_t)hi << 16;
+        }
+        default: return exec_zext(o + bb, bits);
+        }
+    case PTX_SUB_MIN:
+        if (type == PTX_T_F32) return num_min_f32((uint32_t)o, (uint32_t)bb, 0);
+        if (type == PTX_T_F64) return num_min_f64(o, bb, 0);
+        if (sgn) return (int64_t)exec_sext(o, bits) < (int64_t)exec_sext(bb, bits) ? o : bb;
+        return o < bb ? o : bb;
+    case PTX_SUB_MAX:
+        if (type == PTX_T_F32) return num_max_f32((uint32_t)o, (uint32_t)bb, 0);
+        if (type == PTX_T_F64) return num_max_f64(o, bb, 0);
+        if (sgn) return (int64_t)exec_sext(o, bits) > (int64_t)exec_sext(bb, bits) ? o : bb;
+        return o > bb ? o : bb;
+    }
+    *ok = false;
+    return o;
+}
+
+static void do_atom(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m, bool has_dst)
+{
+    uint64_t addr[32];
+    int aop = has_dst ? 1 : 0;
+    int space = lane_addrs(w, in, d, &in->o[aop], m, addr);
+    unsigned sz = d->size;
+    const uint64_t *b = exec_src(w, &in->o[aop + 1]);
+    const uint64_t *c = in->nopnd > aop + 2 ? exec_src(w, &in->o[aop + 2]) : NULL;
+    uint64_t *dst = has_dst ? exec_dst(w, &in->o[0]) : NULL;
+    bool changed = false, ok = true;
+    /* Lanes update memory one after another, in lane order. */
+    EXEC_LANES(m, {
+        uint8_t *p = exec_lane_ptr(w, l, space, addr[l], sz, true);
+        if (!p) return;
+        bool shared = space == PTX_SP_SHARED || (space == PTX_SP_GENERIC && addr[l] - EXEC_WIN_SHARED < EXEC_WIN_SIZE);
+        uint64_t old = load_bytes(p, sz, false);
+        uint64_t nv = atom_op(in->m.sub, in->type, shared, old, b[l], c ? c[l] : 0, &ok);
+        if (!ok) {
+            exec_fault(w, l, EXEC_ERR_UNSUPPORTED, "unsupported atomic operation");
+            return;
+        }
+        if (nv != old) {
+            changed = true;
+            memcpy(p, &nv, sz);
+        }
+        if (dst) dst[l] = ptx_type_is_signed((ptx_type)in->type) ? exec_sext(old, sz * 8) : old;
+    });
+    if (changed) exec_progress(w);
+}
+
+static void h_atom(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m) { do_atom(w, in, d, m, true); }
+static void h_red(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m) { do_atom(w, in, d, m, false); }
+
+/* ---- cvta and isspacep --------------------------------------------------------- */
+
+static uint64_t win_of(int space)
+{
+    switch (space) {
+    case PTX_SP_SHARED:
+    case PTX_SP_SHARED_CLUSTER: return EXEC_WIN_SHARED;
+    case PTX_SP_LOCAL: return EXEC_WIN_LOCAL;
+    case PTX_SP_PARAM:
+    case PTX_SP_PARAM_ENTRY: return EXEC_WIN_PARAM;
+    default: return 0;
+    }
+}
+
+static void h_cvta(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    uint64_t *r = exec_dst(w, &in->o[0]);
+    uint64_t win = win_of(in->m.space);
+    const ptx_opnd *s = &in->o[1];
+    bool to = (in->m.flags & PTX_MF_TO) != 0;
+    bool narrow = ptx_type_size((ptx_type)in->type) == 4;
+    if (s->kind == PTX_OK_SYM) {
+        uint8_t sp;
+        uint64_t v = exec_sym_addr(w, s->r, &sp) + (uint64_t)s->imm;
+        if (!to) v += win;
+        if (narrow) v = (uint32_t)v;
+        EXEC_LANES(m, r[l] = v);
+        return;
+    }
+    const uint64_t *a = exec_src(w, s);
+    (void)d;
+    if (to) {
+        if (narrow) EXEC_LANES(m, r[l] = (uint32_t)(a[l] - win));
+        else EXEC_LANES(m, r[l] = a[l] - win);
+    } else {
+        /* A 32-bit state-space address becomes a 64-bit generic one. */
+        if (win) EXEC_LANES(m, r[l] = (uint32_t)a[l] + win);
+        else EXEC_LANES(m, r[l] = a[l]);
+    }
+}
+
+static void h_isspacep(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    uint32_t *p = &w->pp[in->o[0].r];
+    const uint64_t *a = exec_src(w, &in->o[1]);
+    uint32_t res = 0;
+    int space = in->m.space;
+    (void)d;
+    EXEC_LANES(m, {
+        uint64_t v = a[l];
+        bool in_sh = v - EXEC_WIN_SHARED < EXEC_WIN_SIZE, in_lo = v - EXEC_WIN_LOCAL < EXEC_WIN_SIZE;
+        bool in_pa = v - EXEC_WIN_PARAM < EXEC_WIN_SIZE;
+        bool t;
+        switch (space) {
+        case PTX_SP_SHARED: case PTX_SP_SHARED_CLUSTER: t = in_sh; break;
+        case PTX_SP_LOCAL: t = in_lo; break;
+        case PTX_SP_PARAM: case PTX_SP_PARAM_ENTRY: t = in_pa; break;
+        case PTX_SP_CONST: t = false; break;
+        default: t = !in_sh && !in_lo && !in_pa; break;
+        }
+        if (t) res |= 1u << l;
+    });
+    *p = (*p & ~m) | res;
+}
+
+/* ---- picking ----------------------------------------------------------------- */
+
+exec_fn exec_pick_mem(const ptx_module *pm, const ptx_func *f, const ptx_insn *in, exec_dinsn *d, const char **why)
+{
+    (void)pm;
+    (void)f;
+    switch (in->op) {
+    case PTX_OP_LD:
+    case PTX_OP_LDU:
+    case PTX_OP_ST:
+    case PTX_OP_ATOM:
+    case PTX_OP_RED: {
+        int aop = (in->op == PTX_OP_LD || in->op == PTX_OP_LDU || in->op == PTX_OP_ATOM) ? 1 : 0;
+        const ptx_opnd *a = &in->o[aop];
+        if (a->kind != PTX_OK_ADDR) {
+            *why = "memory operand is not an address";
+            return NULL;
+        }
+        d->space = in->m.space;
+        if (d->space == PTX_SP_SHARED_CLUSTER) d->space = PTX_SP_SHARED;
+        if (d->space == PTX_SP_PARAM_ENTRY || d->space == PTX_SP_PARAM_FUNC) d->space = PTX_SP_PARAM;
+        d->size = (uint8_t)ptx_type_size((ptx_type)in->type);
+        if (d->size == 0) {
+            *why = "memory access without a size";
+            return NULL;
+        }
+        d->sext = ptx_type_is_signed((ptx_type)in->type) && d->size < 8;
+        if (in->op == PTX_OP_ATOM) return h_atom;
+        if (in->op == PTX_OP_RED) return h_red;
+        if (in->op == PTX_OP_ST) return h_st;
+        return h_ld;
+    }
+    case PTX_OP_CVTA: return h_cvta;
+    case PTX_OP_ISSPACEP: return h_isspacep;
+    default: return NULL;
+    }
+}
+
+/* The width of an address base register is known only from the function's
+** register table; decode calls this after picking. */
+void exec_mem_set_abase(const ptx_func *f, const ptx_insn *in, exec_dinsn *d)
+{
+    for (uint32_t k = 0; k < in->nopnd; k++) {
+        const ptx_opnd *o = &in->o[k];
+        if (o->kind == PTX_OK_ADDR && o->base == PTX_AB_REG && (uint32_t)o->r < f->nrows)
+            d->abase32 = ptx_type_size((ptx_type)f->regs[o->r].type) <= 4;
+    }
+}

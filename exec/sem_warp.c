@@ -1,0 +1,170 @@
+/*
+** sem_warp.c -- instructions that exchange values between the lanes of a
+** warp: shfl, vote, match, activemask, redux, elect.  A lane reading from a
+** lane that does not execute the instruction gets that lane's current
+** register value (the PTX ISA leaves it undefined).
+*/
+#include "internal.h"
+
+#define DST(k) exec_dst(w, &in->o[k])
+#define SRC(k) exec_src(w, &in->o[k])
+
+static inline uint32_t predv(const exec_warp *w, const ptx_opnd *o)
+{
+    if (o->kind == PTX_OK_PRED) {
+        uint32_t v = w->pp[o->r];
+        return (o->flags & PTX_OF_NEG) ? ~v : v;
+    }
+    return (exec_src(w, o)[0] & 1) ? EXEC_FULL : 0;
+}
+
+static inline void pwrite(exec_warp *w, const ptx_opnd *o, uint32_t v, uint32_t m)
+{
+    if (o->kind != PTX_OK_PRED) return;
+    uint32_t *p = &w->pp[o->r];
+    *p = (*p & ~m) | (v & m);
+}
+
+/* shfl.sync.mode.b32 d[|p], a, b, c, membermask -- the lane and bound
+** computation of the PTX ISA: c holds the clamp value in bits 0-4 and the
+** segment mask in bits 8-12. */
+static void h_shfl(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    (void)d;
+    unsigned k = in->ndst;
+    uint64_t *r = DST(0);
+    const uint64_t *a = SRC(k), *b = SRC(k + 1), *c = SRC(k + 2);
+    uint64_t src[32];
+    for (int l = 0; l < 32; l++) src[l] = a[l];
+    uint32_t pv = 0;
+    int mode = in->m.sub;
+    EXEC_LANES(m, {
+        int lane = l;
+        int bval = (int)(b[l] & 31), cval = (int)(c[l] & 31), seg = (int)((c[l] >> 8) & 31);
+        int maxl = (lane & seg) | (cval & ~seg);
+        int minl = lane & seg;
+        int j;
+        bool ok;
+        switch (mode) {
+        case PTX_SUB_UP: j = lane - bval; ok = j >= maxl; break;
+        case PTX_SUB_DOWN: j = lane + bval; ok = j <= maxl; break;
+        case PTX_SUB_BFLY: j = lane ^ bval; ok = j <= maxl; break;
+        default: j = minl | (bval & ~seg); ok = j <= maxl; break;
+        }
+        if (!ok) j = lane;
+        r[l] = src[j & 31];
+        if (ok) pv |= 1u << l;
+    });
+    if (k == 2) pwrite(w, &in->o[1], pv, m);
+}
+
+static void h_vote(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    (void)d;
+    uint32_t members = m;
+    if ((in->m.flags & PTX_MF_SYNC) && in->nopnd > 2) members &= (uint32_t)SRC(2)[__builtin_ctz(m)];
+    uint32_t p = predv(w, &in->o[1]) & members;
+    switch (in->m.sub) {
+    case PTX_SUB_BALLOT: {
+        uint64_t *r = DST(0);
+        EXEC_LANES(m, r[l] = p);
+        return;
+    }
+    case PTX_SUB_ALL: pwrite(w, &in->o[0], p == members ? EXEC_FULL : 0, m); return;
+    case PTX_SUB_ANY: pwrite(w, &in->o[0], p ? EXEC_FULL : 0, m); return;
+    default: /* uni */ pwrite(w, &in->o[0], (p == members || p == 0) ? EXEC_FULL : 0, m); return;
+    }
+}
+
+static void h_match(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    unsigned k = in->ndst;
+    uint64_t *r = DST(0);
+    const uint64_t *a = SRC(k);
+    uint32_t members = m & (uint32_t)SRC(k + 1)[__builtin_ctz(m)];
+    bool wide = d->size == 8;
+    if (in->m.sub == PTX_SUB_ALL) {
+        bool same = true;
+        int l0 = __builtin_ctz(members ? members : m);
+        EXEC_LANES(members, if ((wide ? a[l] : (uint32_t)a[l]) != (wide ? a[l0] : (uint32_t)a[l0])) same = false);
+        EXEC_LANES(m, r[l] = same ? members : 0);
+        if (k == 2) pwrite(w, &in->o[1], same ? EXEC_FULL : 0, m);
+        return;
+    }
+    EXEC_LANES(m, {
+        uint32_t eq = 0;
+        uint64_t v = wide ? a[l] : (uint32_t)a[l];
+        for (uint32_t mm = members; mm; mm &= mm - 1) {
+            int j = __builtin_ctz(mm);
+            if ((wide ? a[j] : (uint32_t)a[j]) == v) eq |= 1u << j;
+        }
+        r[l] = eq;
+    });
+}
+
+static void h_activemask(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    (void)d;
+    uint64_t *r = DST(0);
+    EXEC_LANES(m, r[l] = m);
+}
+
+static void h_redux(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    (void)d;
+    uint64_t *r = DST(0);
+    const uint64_t *a = SRC(1);
+    uint32_t members = m & (uint32_t)SRC(2)[__builtin_ctz(m)];
+    bool sgn = ptx_type_is_signed((ptx_type)in->type);
+    uint32_t acc = 0;
+    bool first = true;
+    for (uint32_t mm = members; mm; mm &= mm - 1) {
+        int j = __builtin_ctz(mm);
+        uint32_t v = (uint32_t)a[j];
+        if (first) {
+            acc = v;
+            first = false;
+            continue;
+        }
+        switch (in->m.sub) {
+        case PTX_SUB_ADD: acc += v; break;
+        case PTX_SUB_MIN: acc = sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc); break;
+        case PTX_SUB_MAX: acc = sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc); break;
+        case PTX_SUB_AND: acc &= v; break;
+        case PTX_SUB_OR: acc |= v; break;
+        case PTX_SUB_XOR: acc ^= v; break;
+        default: break;
+        }
+    }
+    EXEC_LANES(m, r[l] = acc);
+}
+
+static void h_elect(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    (void)d;
+    unsigned k = in->ndst;
+    uint32_t members = m & (uint32_t)SRC(k)[__builtin_ctz(m)];
+    uint32_t leader = members ? (uint32_t)__builtin_ctz(members) : 0;
+    if (in->o[0].kind == PTX_OK_REG) {
+        uint64_t *r = DST(0);
+        EXEC_LANES(m, r[l] = leader);
+        if (k == 2) pwrite(w, &in->o[1], members ? 1u << leader : 0, m);
+    } else {
+        pwrite(w, &in->o[0], members ? 1u << leader : 0, m);
+    }
+}
+
+exec_fn exec_pick_warp(const ptx_insn *in, exec_dinsn *d, const char **why)
+{
+    (void)why;
+    d->size = (uint8_t)ptx_type_size((ptx_type)in->type);
+    switch (in->op) {
+    case PTX_OP_SHFL: d->kind |= EXEC_DK_WARP; return h_shfl;
+    case PTX_OP_VOTE: d->kind |= EXEC_DK_WARP; return h_vote;
+    case PTX_OP_MATCH: d->kind |= EXEC_DK_WARP; return h_match;
+    case PTX_OP_ACTIVEMASK: return h_activemask;
+    case PTX_OP_REDUX: d->kind |= EXEC_DK_WARP; return h_redux;
+    case PTX_OP_ELECT: d->kind |= EXEC_DK_WARP; return h_elect;
+    default: return NULL;
+    }
+}

@@ -1,0 +1,177 @@
+#!/bin/sh
+# run_api.sh -- the driver-API tests: libcuda.so.1's exports, the test
+# programs of tests/api (built by make into $BUILD/tests/api), configuration
+# variants, the TPSIM_STATS file and the ABI check.  Prints PASS/FAIL/SKIP
+# lines (tests/run.sh counts them); exits non-zero if anything failed.
+BUILD=${BUILD:-build}
+T=$BUILD/tests/api
+LIB=$BUILD/lib/libcuda.so.1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+unset TPSIM_CONFIG TPSIM_OPTIONS TPSIM_MODE TPSIM_TRACE TPSIM_STATS
+failed=0
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; failed=1; }
+skip() { echo "SKIP $1: $2"; }
+
+# run NAME PROGRAM ARGS...: runs a test program (its stderr goes to
+# $tmp/NAME.err); a crash or a non-zero exit without a FAIL line is a FAIL.
+# With QUIET set only its FAIL lines are shown (a program run again).
+run() {
+    name=$1
+    shift
+    if [ ! -x "$1" ]; then
+        fail "$name" "$1 is not built"
+        return
+    fi
+    "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+    rc=$?
+    if [ -n "${QUIET:-}" ]; then grep "^FAIL" "$tmp/$name.out"; else cat "$tmp/$name.out"; fi
+    if grep -q "^FAIL" "$tmp/$name.out"; then
+        failed=1
+        sed 's/^/    stderr: /' "$tmp/$name.err" | head -20
+    elif [ $rc -ne 0 ]; then
+        fail "$name" "exited with status $rc"
+        sed 's/^/    stderr: /' "$tmp/$name.err" | head -20
+    fi
+}
+
+# has NAME FILE TEXT: FILE contains TEXT (fixed string)
+has() {
+    if grep -qF -- "$3" "$2"; then pass "$1"; else fail "$1" "no '$3' in $(basename "$2")"; fi
+}
+
+# ---- the library itself ---------------------------------------------------
+if [ ! -f "$LIB" ]; then
+    fail api_library "$LIB is not built"
+    exit 1
+fi
+nm -D --defined-only "$LIB" | awk '{print $NF}' | sed 's/@.*//' | sort -u >"$tmp/exports"
+others=$(grep -v '^cu' "$tmp/exports" | tr '\n' ' ')
+if [ -z "$others" ]; then pass api_exports_only_cu; else fail api_exports_only_cu "also exports: $others"; fi
+n=$(wc -l <"$tmp/exports")
+if [ "$n" -ge 600 ]; then pass "api_export_count ($n cu* symbols)"; else fail api_export_count "only $n"; fi
+deps=$(ldd "$LIB" 2>&1 | grep -E "tpsim|$BUILD|not found" | tr '\n' ' ')
+if [ -z "$deps" ]; then pass api_ldd_no_tpsim_deps; else fail api_ldd_no_tpsim_deps "$deps"; fi
+
+# every function NVIDIA's cuda.h (and cudaProfiler.h) declares is exported
+NV=/usr/local/cuda/include
+if [ -f "$NV/cuda.h" ] && command -v "${CC:-cc}" >/dev/null 2>&1; then
+    printf '#include <cuda.h>\n#include <cudaProfiler.h>\n' >"$tmp/nv.c"
+    : >"$tmp/nvsyms"
+    for defs in "" "-DCUDA_API_PER_THREAD_DEFAULT_STREAM" "-D__CUDA_API_VERSION_INTERNAL"; do
+        ${CC:-cc} -E -P $defs -I"$NV" "$tmp/nv.c" 2>/dev/null | tr '\n' ' ' |
+            grep -oE "CUresult +cu[A-Za-z0-9_]+ *\(" | sed -E 's/CUresult +//; s/ *\(//' >>"$tmp/nvsyms"
+    done
+    # cuGetProcAddress_v2_ptsz is an inline function of the header, not a symbol
+    sort -u "$tmp/nvsyms" | grep -v '^cuGetProcAddress_v2_ptsz$' >"$tmp/nvsyms.s"
+    missing=$(comm -23 "$tmp/nvsyms.s" "$tmp/exports" | tr '\n' ' ')
+    total=$(wc -l <"$tmp/nvsyms.s")
+    if [ "$total" -lt 400 ]; then
+        fail api_exports_cover_cuda_h "could not read NVIDIA's cuda.h ($total names)"
+    elif [ -z "$missing" ]; then
+        pass "api_exports_cover_cuda_h ($total entry points)"
+    else
+        fail api_exports_cover_cuda_h "missing: $missing"
+    fi
+else
+    skip api_exports_cover_cuda_h "NVIDIA's cuda.h is not installed"
+fi
+
+# ---- ABI --------------------------------------------------------------------
+if [ -x "$T/abi_check" ]; then
+    run abi_check "$T/abi_check"
+else
+    skip abi_check "NVIDIA's cuda.h is not installed"
+fi
+
+# ---- the test programs ---------------------------------------------------------
+run t_basic "$T/t_basic"
+n=$(grep -c "^tpsim: cuGraphCreate is not supported yet$" "$tmp/t_basic.err")
+if [ "$n" = 1 ]; then pass api_unsupported_message_once; else fail api_unsupported_message_once "printed $n times"; fi
+
+run t_mem "$T/t_mem"
+
+# fatbinaries made by nvcc, when it is installed: uncompressed PTX (alone and
+# next to a cubin) must load; nvcc's default, compressed PTX, must not
+fatbins=""
+NVCC=/usr/local/cuda/bin/nvcc
+if [ -x "$NVCC" ]; then
+    cat >"$tmp/k.cu" <<'EOF'
+extern "C" __global__ void add1(int *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] += 1; }
+EOF
+    if "$NVCC" -fatbin -gencode arch=compute_75,code=compute_75 -Xfatbin=-compress=false \
+            -o "$tmp/ptx.fatbin" "$tmp/k.cu" >/dev/null 2>&1 &&
+        "$NVCC" -fatbin -gencode arch=compute_75,code=sm_75 -gencode arch=compute_75,code=compute_75 \
+            -Xfatbin=-compress=false -o "$tmp/mixed.fatbin" "$tmp/k.cu" >/dev/null 2>&1 &&
+        "$NVCC" -fatbin -gencode arch=compute_75,code=compute_75 -o "$tmp/compressed.fatbin" "$tmp/k.cu" >/dev/null 2>&1
+    then
+        fatbins="$tmp/ptx.fatbin $tmp/mixed.fatbin $tmp/compressed.fatbin"
+    else
+        skip api_nvcc_fatbins "nvcc could not build the test fatbinaries"
+    fi
+else
+    skip api_nvcc_fatbins "nvcc is not installed"
+fi
+run t_module "$T/t_module" $fatbins
+has api_jit_error_message "$tmp/t_module.err" "tpsim: cuModuleLoadDataEx:6:"
+
+run t_launch "$T/t_launch"
+
+TPSIM_OPTIONS="exec.spin_limit=200000" run t_sticky "$T/t_sticky"
+has api_sticky_message "$tmp/t_sticky.err" "in kernel 'bad', block (0,0,0), thread (0,0,0)"
+has api_sticky_message_code "$tmp/t_sticky.err" "(CUDA_ERROR_ILLEGAL_ADDRESS)"
+
+# ---- configurations ---------------------------------------------------------------
+C=$T/t_config
+run config_default "$C" default name="tpsim simulated GPU" sms=15 cc=75 clock_khz=1401000 \
+    mem=1610612736 maxtpb=1024 stack=1024 heap=8388608 timeout=0 sm90=0
+TPSIM_CONFIG=gtx480 run config_gtx480 "$C" gtx480 name="tpsim GeForce GTX 480 (simulated)" \
+    sms=15 cc=75 clock_khz=1401000 mem_clock_khz=1848000 bus_bits=384 l2=786432 mem=1610612736 \
+    threads_sm=1536 ctas_sm=8 regs_sm=32768 regs_block=32768 shared_block=49152 shared_sm=49152
+TPSIM_CONFIG=gtx480 TPSIM_OPTIONS="device.num_sms=4 device.clock_mhz=700" run config_gtx480_override "$C" \
+    gtx480_override name="tpsim GeForce GTX 480 (simulated)" sms=4 clock_khz=700000
+TPSIM_OPTIONS="device.num_sms=20 device.cc=8.6 device.clock_mhz=1000 device.max_threads_per_block=512 \
+device.global_mem=256M device.l2_bytes=2M device.shared_per_block=32k device.max_grid_x=65535 \
+device.const_mem=32k exec.stack_bytes=2048 exec.max_warp_insns=1000000000" \
+    run config_options "$C" options sms=20 cc=86 clock_khz=1000000 maxtpb=512 mem=268435456 l2=2097152 \
+    shared_block=32768 grid_x=65535 const=32768 stack=2048 timeout=1 sm90=0
+TPSIM_OPTIONS="device.cc=9.0" run config_cc90 "$C" cc90 cc=90 sm90=1
+printf '# a test configuration\ninclude = gtx480\ndevice.num_sms = 7\ndevice.name = file device\n' >"$tmp/t.cfg"
+TPSIM_CONFIG="$tmp/t.cfg" run config_file "$C" file sms=7 name="file device" l2=786432
+TPSIM_MODE=performance run config_performance "$C" performance sms=15
+has api_performance_message "$tmp/config_performance.err" "performance"
+TPSIM_OPTIONS="device.num_sms=0" run config_bad_value "$C" bad_value init=1
+has api_bad_value_message "$tmp/config_bad_value.err" "device.num_sms"
+TPSIM_OPTIONS="device.nosuch=3" run config_bad_key "$C" bad_key init=1
+has api_bad_key_message "$tmp/config_bad_key.err" "device.nosuch"
+TPSIM_CONFIG=nosuchconfig run config_bad_config "$C" bad_config init=1
+TPSIM_MODE=fastest run config_bad_mode "$C" bad_mode init=1
+
+# ---- TPSIM_STATS -----------------------------------------------------------------
+QUIET=1 TPSIM_STATS="$tmp/s1.json" run stats_run1 "$T/t_launch"
+QUIET=1 TPSIM_STATS="$tmp/s2.json" run stats_run2 "$T/t_launch"
+if [ -f "$tmp/s1.json" ] && [ -f "$tmp/s2.json" ]; then
+    ok=1
+    for k in '"tpsim_version": ' '"config": {' '"device.num_sms": 15' '"device.cc": 7.5' '"mode": "functional"' \
+        '"kernels": [' '"name": "add1", "grid": [' '"block": [' '"shared_dyn": 1024' '"regs_per_thread": ' \
+        '"warp_instructions": ' '"thread_instructions": ' '"status": "CUDA_SUCCESS"' '"totals": {"launches": ' \
+        '"host": {"wall_seconds": ' '"thread_instructions_per_second": ' '"max_rss_kb": '; do
+        grep -qF -- "$k" "$tmp/s1.json" || { fail stats_keys "no $k"; ok=0; }
+    done
+    [ $ok = 1 ] && pass stats_keys
+    # the JSON closes, and only "host" differs between the runs
+    if [ "$(tail -n 1 "$tmp/s1.json")" = "}" ]; then pass stats_complete; else fail stats_complete "truncated"; fi
+    grep -v '"host": ' "$tmp/s1.json" >"$tmp/s1.sim"
+    grep -v '"host": ' "$tmp/s2.json" >"$tmp/s2.sim"
+    if cmp -s "$tmp/s1.sim" "$tmp/s2.sim"; then pass stats_deterministic; else fail stats_deterministic "the runs differ"; fi
+    if ls "$tmp"/s1.json.tmp.* >/dev/null 2>&1; then fail stats_no_temp "a temporary file was left"; else pass stats_no_temp; fi
+else
+    fail stats_written "no statistics file"
+fi
+QUIET=1 TPSIM_STATS="$tmp/s3.json" TPSIM_OPTIONS="exec.spin_limit=200000" run stats_sticky "$T/t_sticky"
+has stats_failed_launch "$tmp/s3.json" '"name": "bad", "grid": [1, 1, 1], "block": [1, 1, 1]'
+has stats_failed_status "$tmp/s3.json" '"status": "CUDA_ERROR_ILLEGAL_ADDRESS"'
+
+exit $failed

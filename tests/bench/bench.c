@@ -1,0 +1,137 @@
+/*
+** bench.c -- `make bench`: how fast the functional model runs, on one core.
+**
+** Runs each kernel of tests/bench/bench.ptx directly on the exec/ API (no
+** driver layer in the way), twice, and reports the faster run:
+** thread instructions simulated, wall seconds, millions of thread
+** instructions per second, host nanoseconds per warp instruction, and the
+** process's peak resident memory.  The target (issue 2): at least 100
+** million thread instructions per second on compute-bound kernels.
+*/
+#include "exec/exec.h"
+#include "exec/options.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (fread(s, 1, (size_t)n, f) != (size_t)n) n = 0;
+    s[n] = 0;
+    fclose(f);
+    *len = (size_t)n;
+    return s;
+}
+
+typedef struct {
+    const char *name, *kind;
+    uint32_t grid[3], block[3];
+    uint8_t params[64];
+    uint32_t psize;
+} bench;
+
+static void put(bench *b, const void *v, uint32_t n, uint32_t align)
+{
+    b->psize = (b->psize + align - 1) / align * align;
+    memcpy(b->params + b->psize, v, n);
+    b->psize += n;
+}
+
+int main(int argc, char **argv)
+{
+    const char *path = argc > 1 ? argv[1] : "tests/bench/bench.ptx";
+    size_t len;
+    char *src = slurp(path, &len);
+    if (!src) {
+        fprintf(stderr, "bench: cannot read %s\n", path);
+        return 1;
+    }
+    tp_opts o;
+    tp_err e;
+    tp_err_clear(&e);
+    exec_opts_init(&o);
+    tp_opts_set(&o, "device.global_mem", "1G", TP_SRC_OVERRIDE, &e);
+    exec_dev *d = exec_dev_create(&o, stdout, &e);
+    exec_status st;
+    exec_mod *m = d ? exec_mod_load(d, src, len, path, &st, &e) : NULL;
+    if (!m) {
+        fprintf(stderr, "bench: %s\n", e.msg);
+        return 1;
+    }
+    enum { N = 1 << 20, MM = 256, W = 512 };
+    uint64_t x = exec_mem_alloc(d, N * 4, 256), y = exec_mem_alloc(d, N * 4, 256);
+    uint64_t A = exec_mem_alloc(d, MM * MM * 4, 256), B = exec_mem_alloc(d, MM * MM * 4, 256),
+             C = exec_mem_alloc(d, MM * MM * 4, 256);
+    float *px = exec_mem_host(d, x, N * 4), *pa = exec_mem_host(d, A, MM * MM * 4), *pb = exec_mem_host(d, B, MM * MM * 4);
+    for (int i = 0; i < N; i++) px[i] = (float)(i % 1000) * 0.5f;
+    for (int i = 0; i < MM * MM; i++) pa[i] = pb[i] = (float)(i % 17) * 0.25f;
+
+    bench bs[5];
+    memset(bs, 0, sizeof bs);
+    int iters = 256, n = N, mm = MM, w = W, h = W, maxit = 256;
+    float a = 2.0f;
+    bs[0] = (bench){"fma_loop", "compute f32", {256, 1, 1}, {256, 1, 1}, {0}, 0};
+    put(&bs[0], &y, 8, 8); put(&bs[0], &iters, 4, 4);
+    bs[1] = (bench){"int_hash", "compute int", {256, 1, 1}, {256, 1, 1}, {0}, 0};
+    put(&bs[1], &y, 8, 8); put(&bs[1], &iters, 4, 4);
+    bs[2] = (bench){"saxpy", "memory", {1024, 1, 1}, {256, 1, 1}, {0}, 0};
+    put(&bs[2], &x, 8, 8); put(&bs[2], &y, 8, 8); put(&bs[2], &a, 4, 4); put(&bs[2], &n, 4, 4);
+    bs[3] = (bench){"matmul", "shared+barrier", {MM / 16, MM / 16, 1}, {16, 16, 1}, {0}, 0};
+    put(&bs[3], &A, 8, 8); put(&bs[3], &B, 8, 8); put(&bs[3], &C, 8, 8); put(&bs[3], &mm, 4, 4);
+    bs[4] = (bench){"mandel", "divergent", {W / 16, W / 16, 1}, {16, 16, 1}, {0}, 0};
+    put(&bs[4], &x, 8, 8); put(&bs[4], &w, 4, 4); put(&bs[4], &h, 4, 4); put(&bs[4], &maxit, 4, 4);
+
+    printf("%-9s %-15s %-14s %14s %12s %8s %11s %13s\n", "kernel", "kind", "grid x block", "thread-insns",
+           "warp-insns", "seconds", "Mthr-ins/s", "ns/warp-insn");
+    for (int i = 0; i < 5; i++) {
+        bench *b = &bs[i];
+        int k = exec_mod_kernel(m, b->name);
+        exec_launch l;
+        memcpy(l.grid, b->grid, sizeof l.grid);
+        memcpy(l.block, b->block, sizeof l.block);
+        l.shared_dyn = 0;
+        l.params = b->params;
+        l.params_bytes = b->psize;
+        double best = 1e30;
+        exec_result r;
+        for (int rep = 0; rep < 2; rep++) {
+            double t0 = now();
+            exec_launch_kernel(m, k, &l, &r);
+            double t = now() - t0;
+            if (t < best) best = t;
+            if (r.status != EXEC_OK) {
+                fprintf(stderr, "bench: %s failed: %s\n", b->name, r.msg);
+                return 1;
+            }
+        }
+        char gb[32];
+        snprintf(gb, sizeof gb, "%ux%u x %ux%u", b->grid[0], b->grid[1], b->block[0], b->block[1]);
+        printf("%-9s %-15s %-14s %14llu %12llu %8.3f %11.1f %13.1f\n", b->name, b->kind, gb,
+               (unsigned long long)r.thread_insns, (unsigned long long)r.warp_insns, best,
+               r.thread_insns / best / 1e6, best * 1e9 / (double)r.warp_insns);
+    }
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("peak resident memory: %.1f MB (device memory allocated: %.1f MB)\n", ru.ru_maxrss / 1024.0,
+           (2.0 * N * 4 + 3.0 * MM * MM * 4) / 1048576.0);
+    exec_mod_unload(m);
+    exec_dev_destroy(d);
+    tp_opts_free(&o);
+    free(src);
+    return 0;
+}

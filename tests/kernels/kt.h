@@ -1,0 +1,175 @@
+/*
+** kt.h -- the kernel suite's host runner: a plain C11 driver-API program
+** that loads tpsim's own test kernels (the .ptx files of tests/kernels,
+** made by nvcc from the .cu files beside them), runs them and checks every
+** result against a CPU reference.  Module prefix: kt_.
+**
+** A test is a row of a table (kt_test): a name, a run function and flags.
+** The run function gets a kt_ctx holding a fresh context; it allocates through
+** kt_alloc (freed at the end), loads modules through kt_module (unloaded at
+** the end), launches, copies back, computes the reference and compares with
+** the kt_cmp_* helpers, which name the first mismatch: index, got and
+** expected, as hex bits.  It returns KT_PASS, or kt_fail(...)/kt_skip(...).
+**
+** Rules every reference follows:
+**   - integers, f64 and correctly rounded f32 results are compared bit for
+**     bit; a NaN matches any NaN (PTX gives canonical NaNs; the payload is
+**     not what these tests are about), unless a test says otherwise;
+**   - approximate functions are checked against the error bound the PTX ISA
+**     (or the CUDA programming guide for the intrinsic) documents, stated in
+**     the test;
+**   - the reference never relies on undefined C behaviour (INT_MIN / -1,
+**     shifts past the width, signed overflow): it spells the PTX rule out.
+*/
+#ifndef KT_H
+#define KT_H
+
+#include <cuda.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+typedef enum kt_res { KT_PASS = 0, KT_FAIL, KT_SKIP } kt_res;
+
+enum {
+    KT_ISOLATE = 1u << 0, /* poisons its context: runs only with --only, in its own process */
+    KT_STDOUT = 1u << 1,  /* its device printf output is checked by run_kernels.sh */
+};
+
+#define KT_MAX_ALLOCS 64
+#define KT_MAX_MODULES 8
+
+typedef struct kt_ctx {
+    const char *ptxdir;
+    CUdevice dev;
+    CUcontext ctx;
+    int cc;                 /* compute capability, major*10 + minor */
+    int nsm;                /* multiprocessor count */
+    char msg[1024];         /* the reason of a FAIL or SKIP */
+    CUdeviceptr allocs[KT_MAX_ALLOCS];
+    int nallocs;
+    CUmodule mods[KT_MAX_MODULES];
+    int nmods;
+} kt_ctx;
+
+typedef struct kt_test {
+    const char *name;
+    kt_res (*run)(kt_ctx *c);
+    unsigned flags;
+} kt_test;
+
+/* The tables, one per area, each ending with a {0} row. */
+extern const kt_test kt_tests_int[];
+extern const kt_test kt_tests_float[];
+extern const kt_test kt_tests_half[];
+extern const kt_test kt_tests_mem[];
+extern const kt_test kt_tests_warp[];
+extern const kt_test kt_tests_ctrl[];
+extern const kt_test kt_tests_err[];
+
+/* ---- results ---------------------------------------------------------- */
+kt_res kt_fail(kt_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+kt_res kt_skip(kt_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *kt_errname(CUresult r);
+
+/* Evaluates a driver call; on failure the test fails naming the call. */
+#define KT_CU(call)                                                            \
+    do {                                                                       \
+        CUresult kt_r_ = (call);                                               \
+        if (kt_r_ != CUDA_SUCCESS)                                             \
+            return kt_fail(c, "%s:%d: %s returned %s (%d)", __FILE__, __LINE__, \
+                           #call, kt_errname(kt_r_), (int)kt_r_);              \
+    } while (0)
+/* Propagates a non-PASS result of a helper returning kt_res. */
+#define KT_TRY(x)                                                              \
+    do {                                                                       \
+        kt_res kt_t_ = (x);                                                    \
+        if (kt_t_ != KT_PASS) return kt_t_;                                    \
+    } while (0)
+
+/* ---- driver helpers (each returns KT_FAIL with a message on error) ----- */
+kt_res kt_module(kt_ctx *c, const char *ptxfile, CUmodule *m);
+kt_res kt_module_data(kt_ctx *c, const char *ptxfile, CUmodule *m); /* via cuModuleLoadData */
+kt_res kt_func(kt_ctx *c, CUmodule m, const char *name, CUfunction *f);
+kt_res kt_alloc(kt_ctx *c, size_t bytes, CUdeviceptr *p);
+/* Allocates and copies n bytes from host. */
+kt_res kt_upload(kt_ctx *c, const void *h, size_t bytes, CUdeviceptr *p);
+kt_res kt_download(kt_ctx *c, void *h, CUdeviceptr p, size_t bytes);
+/* cuLaunchKernel then cuCtxSynchronize. */
+kt_res kt_launch(kt_ctx *c, CUfunction f, unsigned gx, unsigned gy, unsigned gz,
+                 unsigned bx, unsigned by, unsigned bz, unsigned shmem, void **params);
+#define KT_LAUNCH1(f, grid, block, ...)                                        \
+    do {                                                                       \
+        void *kt_p_[] = {__VA_ARGS__};                                         \
+        KT_TRY(kt_launch(c, (f), (grid), 1, 1, (block), 1, 1, 0, kt_p_));      \
+    } while (0)
+/* Frees what the test allocated and unloads its modules (done by main). */
+void kt_release(kt_ctx *c);
+
+/* ---- deterministic data -------------------------------------------------- */
+typedef struct kt_rng { uint64_t s; } kt_rng;
+void kt_seed(kt_rng *r, uint64_t seed);
+uint64_t kt_next(kt_rng *r);
+uint32_t kt_u32(kt_rng *r);
+/* Uniform in [0, n). */
+uint32_t kt_below(kt_rng *r, uint32_t n);
+/* Random f32 bits spread over every exponent, both signs, with NaN, Inf,
+** zeros, subnormals and integers mixed in (about 1 in 8 special). */
+uint32_t kt_f32_bits(kt_rng *r);
+uint64_t kt_f64_bits(kt_rng *r);
+/* A random float in [lo, hi). */
+float kt_f32_range(kt_rng *r, float lo, float hi);
+
+/* ---- bits ---------------------------------------------------------------- */
+uint32_t kt_fbits(float f);
+float kt_bitsf(uint32_t u);
+uint64_t kt_dbits(double d);
+double kt_bitsd(uint64_t u);
+bool kt_isnan32(uint32_t u);
+bool kt_isnan64(uint64_t u);
+
+/* ---- comparisons: report the first mismatch ---------------------------- */
+kt_res kt_cmp_u32(kt_ctx *c, const char *what, const uint32_t *got, const uint32_t *exp, size_t n);
+kt_res kt_cmp_u64(kt_ctx *c, const char *what, const uint64_t *got, const uint64_t *exp, size_t n);
+kt_res kt_cmp_u16(kt_ctx *c, const char *what, const uint16_t *got, const uint16_t *exp, size_t n);
+/* f32/f64 bits: equal, or both NaN. */
+kt_res kt_cmp_f32(kt_ctx *c, const char *what, const uint32_t *got, const uint32_t *exp, size_t n);
+kt_res kt_cmp_f64(kt_ctx *c, const char *what, const uint64_t *got, const uint64_t *exp, size_t n);
+/* Same, with a per-element input shown in the message (in[i], as hex). */
+kt_res kt_cmp_f32_in(kt_ctx *c, const char *what, const uint32_t *got, const uint32_t *exp,
+                     const uint32_t *in, size_t n);
+
+/* ---- host floating point in a chosen rounding mode ---------------------- */
+/* Modes, numbered as the CUDA suffixes: rn rz rd(down) ru(up). */
+enum { KT_RN = 0, KT_RZ, KT_RD, KT_RU };
+/* The arithmetic ones compute one IEEE operation with the host FPU switched
+** to mode; the operands pass through volatile objects so the compiler cannot
+** fold or move the operation out of the mode's scope.  The conversions round
+** in software (kt_fmt.h). */
+float kt_fadd(float a, float b, int mode);
+float kt_fsub(float a, float b, int mode);
+float kt_fmul(float a, float b, int mode);
+float kt_fdiv(float a, float b, int mode);
+float kt_fsqrt(float a, int mode);
+float kt_ffma(float a, float b, float d, int mode);
+double kt_dadd(double a, double b, int mode);
+double kt_dmul(double a, double b, int mode);
+double kt_ddiv(double a, double b, int mode);
+double kt_dsqrt(double a, int mode);
+double kt_dfma(double a, double b, double d, int mode);
+float kt_d2f(double a, int mode);
+float kt_i2f(int64_t a, int mode);   /* int64 -> f32 */
+float kt_u2f(uint64_t a, int mode);  /* uint64 -> f32 */
+double kt_i2d(int64_t a, int mode);
+double kt_u2d(uint64_t a, int mode);
+/* True if the host honours directed rounding (checked once at start). */
+bool kt_fenv_works(void);
+
+/* ---- PTX integer rules ----------------------------------------------------- */
+/* cvt.{rni,rzi,rmi,rpi}.{s,u}{16,32,64}.{f16,f32,f64}: round x to an
+** integer with mode, clamp to the destination range; NaN gives 0, except
+** that for an f64 source or a 64-bit destination it gives 1 << (bits - 1)
+** (PTX ISA, cvt).  The result is returned at its width, zero-extended. */
+uint64_t kt_cvt_f2i(double x, int mode, int bits, bool is_signed, bool src_f64);
+
+#endif

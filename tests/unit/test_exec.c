@@ -1,0 +1,524 @@
+/*
+** test_exec.c -- the functional model on small hand-written PTX kernels:
+** SIMT reconvergence (checked by exact warp- and thread-instruction counts),
+** barriers, calls and recursion, memory spaces, bounds checks, atomics, warp
+** exchanges, system calls, launch validation, watchdogs and determinism.
+**
+** Instruction counts are derived by hand from the PTX in each test: one warp
+** instruction per instruction a warp issues (predicated-off ones included),
+** and one thread instruction per active lane at that instruction.
+*/
+#include "tests/unit/tt.h"
+#include "exec/exec.h"
+#include "exec/options.h"
+#include <stdlib.h>
+
+static exec_dev *dev;
+
+static exec_dev *mkdev(const char *opts)
+{
+    tp_opts o;
+    tp_err e;
+    exec_opts_init(&o);
+    tp_err_clear(&e);
+    if (opts && !tp_opts_set_list(&o, opts, TP_SRC_OVERRIDE, &e)) {
+        printf("bad options: %s\n", e.msg);
+        exit(1);
+    }
+    exec_dev *d = exec_dev_create(&o, stdout, &e);
+    tp_opts_free(&o);
+    if (!d) {
+        printf("FAIL device: %s\n", e.msg);
+        exit(1);
+    }
+    return d;
+}
+
+#define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
+
+static exec_mod *load(exec_dev *d, const char *src)
+{
+    tp_err e;
+    tp_err_clear(&e);
+    exec_status st;
+    exec_mod *m = exec_mod_load(d, src, strlen(src), "test.ptx", &st, &e);
+    if (!m) printf("    load failed: %s\n", e.msg);
+    return m;
+}
+
+/* Launches kernel k with one u64 parameter (and optionally a second). */
+static exec_status run1(exec_mod *m, const char *k, uint32_t grid, uint32_t block, uint64_t p0, exec_result *r)
+{
+    exec_launch l = {{grid, 1, 1}, {block, 1, 1}, 0, &p0, 8};
+    return exec_launch_kernel(m, exec_mod_kernel(m, k), &l, r);
+}
+
+/* ---- reconvergence ---------------------------------------------------------------- */
+
+static const char *ifelse_ptx = HDR
+    ".visible .entry k(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<2>; .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  and.b32 %r2, %r1, 1;\n"
+    "  setp.eq.u32 %p1, %r2, 0;\n"
+    "  @%p1 bra EVEN;\n"
+    "  mov.u32 %r3, 100;\n"
+    "  bra JOIN;\n"
+    "EVEN:\n"
+    "  mov.u32 %r3, 200;\n"
+    "JOIN:\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r3;\n"
+    "  ret;\n"
+    "}\n";
+
+static void t_ifelse_reconverges(void)
+{
+    exec_mod *m = load(dev, ifelse_ptx);
+    TT_CHECK(m != NULL);
+    if (!m) return;
+    uint64_t out = exec_mem_alloc(dev, 64 * 4, 256);
+    exec_result r;
+    TT_EQ_I(run1(m, "k", 2, 32, out, &r), EXEC_OK);
+    uint32_t *o = exec_mem_host(dev, out, 256);
+    /* Both blocks store by %tid.x only, so elements 32..63 stay zero. */
+    for (int i = 0; i < 64; i++) TT_EQ_U(o[i], i >= 32 ? 0 : (i & 1) ? 100 : 200);
+    /* Per warp: 5 common, odd path 2 (16 lanes), even path 1 (16 lanes), then
+    ** mul, add, st, ret together: 12 warp instructions, 5*32+2*16+16+4*32 = 336
+    ** thread instructions; two warps. */
+    TT_EQ_U(r.warp_insns, 24);
+    TT_EQ_U(r.thread_insns, 672);
+    exec_mem_free(dev, out);
+    exec_mod_unload(m);
+}
+
+/* A loop where lane i runs i % 4 + 1 iterations, a continue for odd
+** iterations, and a break when the running sum passes a bound. */
+static const char *loop_ptx = HDR
+    ".visible .entry k(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<4>; .reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"          /* 1 */
+    "  mov.u32 %r1, %tid.x;\n"               /* 2 */
+    "  and.b32 %r2, %r1, 3;\n"               /* 3: trips-1 */
+    "  mov.u32 %r3, 0;\n"                    /* 4: i */
+    "  mov.u32 %r4, 0;\n"                    /* 5: sum */
+    "LOOP:\n"
+    "  and.b32 %r5, %r3, 1;\n"               /* a */
+    "  setp.ne.u32 %p1, %r5, 0;\n"           /* b */
+    "  @%p1 bra NEXT;\n"                     /* c: continue on odd i */
+    "  add.u32 %r4, %r4, 10;\n"              /* d */
+    "NEXT:\n"
+    "  add.u32 %r3, %r3, 1;\n"               /* e */
+    "  setp.le.u32 %p2, %r3, %r2;\n"         /* f */
+    "  @%p2 bra LOOP;\n"                     /* g */
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r4;\n"
+    "  ret;\n"
+    "}\n";
+
+static void t_loop_divergent_trips(void)
+{
+    exec_mod *m = load(dev, loop_ptx);
+    TT_CHECK(m != NULL);
+    if (!m) return;
+    uint64_t out = exec_mem_alloc(dev, 32 * 4, 256);
+    exec_result r;
+    TT_EQ_I(run1(m, "k", 1, 32, out, &r), EXEC_OK);
+    uint32_t *o = exec_mem_host(dev, out, 128);
+    /* trips = (i&3)+1; even iterations add 10: trips 1,2 -> 10; 3,4 -> 20 */
+    for (int i = 0; i < 32; i++) TT_EQ_U(o[i], ((i & 3) + 1 + 1) / 2 * 10);
+    /* Iteration j (0..3) runs with the lanes whose trips > j: 32, 24, 16, 8.
+    ** Each iteration issues a, b, c, e, f, g (6) plus d on even j:
+    ** warp insns: 5 + 4*6 + 2 (d at j=0,2) + 4 (tail) = 35.
+    ** thread insns: 5*32 + 6*(32+24+16+8) + d: 32+16 + tail 4*32 = 160+480+48+128 = 816. */
+    TT_EQ_U(r.warp_insns, 35);
+    TT_EQ_U(r.thread_insns, 816);
+    exec_mem_free(dev, out);
+    exec_mod_unload(m);
+}
+
+/* Early return in some lanes, exit in others, the rest store. */
+static const char *early_ptx = HDR
+    ".visible .entry k(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<4>; .reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  setp.lt.u32 %p1, %r1, 8;\n"
+    "  @%p1 ret;\n"                          /* lanes 0-7 return */
+    "  setp.lt.u32 %p2, %r1, 16;\n"
+    "  @%p2 exit;\n"                         /* lanes 8-15 exit */
+    "  st.global.u32 [%rd3], %r1;\n"         /* lanes 16-31 */
+    "  ret;\n"
+    "}\n";
+
+static void t_early_return_and_exit(void)
+{
+    exec_mod *m = load(dev, early_ptx);
+    TT_CHECK(m != NULL);
+    if (!m) return;
+    uint64_t out = exec_mem_alloc(dev, 32 * 4, 256);
+    uint32_t *o = exec_mem_host(dev, out, 128);
+    for (int i = 0; i < 32; i++) o[i] = 0xdead;
+    exec_result r;
+    TT_EQ_I(run1(m, "k", 1, 32, out, &r), EXEC_OK);
+    for (int i = 0; i < 32; i++) TT_EQ_U(o[i], i < 16 ? 0xdead : (uint32_t)i);
+    /* 6 with 32 lanes, then setp, exit with 24, then st, ret with 16. */
+    TT_EQ_U(r.warp_insns, 10);
+    TT_EQ_U(r.thread_insns, 6 * 32 + 2 * 24 + 2 * 16);
+    exec_mem_free(dev, out);
+    exec_mod_unload(m);
+}
+
+/* ---- barriers and shared memory ------------------------------------------------------ */
+
+static const char *reduce_ptx = HDR
+    ".visible .entry k(.param .u64 in, .param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<4>; .reg .b32 %r<12>; .reg .b64 %rd<8>;\n"
+    "  .shared .align 4 .b32 sh[256];\n"
+    "  ld.param.u64 %rd1, [in];\n"
+    "  ld.param.u64 %rd2, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r2, %ctaid.x;\n"
+    "  mov.u32 %r3, %ntid.x;\n"
+    "  mad.lo.s32 %r4, %r2, %r3, %r1;\n"
+    "  mul.wide.u32 %rd3, %r4, 4;\n"
+    "  add.s64 %rd4, %rd1, %rd3;\n"
+    "  ld.global.u32 %r5, [%rd4];\n"
+    "  mov.u32 %r6, sh;\n"
+    "  shl.b32 %r7, %r1, 2;\n"
+    "  add.s32 %r8, %r6, %r7;\n"
+    "  st.shared.u32 [%r8], %r5;\n"
+    "  bar.sync 0;\n"
+    "  shr.u32 %r9, %r3, 1;\n"
+    "STEP:\n"
+    "  setp.ge.u32 %p1, %r1, %r9;\n"
+    "  @%p1 bra SKIP;\n"
+    "  shl.b32 %r10, %r9, 2;\n"
+    "  add.s32 %r10, %r8, %r10;\n"
+    "  ld.shared.u32 %r11, [%r10];\n"
+    "  ld.shared.u32 %r5, [%r8];\n"
+    "  add.s32 %r5, %r5, %r11;\n"
+    "  st.shared.u32 [%r8], %r5;\n"
+    "SKIP:\n"
+    "  bar.sync 0;\n"
+    "  shr.u32 %r9, %r9, 1;\n"
+    "  setp.ne.u32 %p2, %r9, 0;\n"
+    "  @%p2 bra STEP;\n"
+    "  setp.ne.u32 %p3, %r1, 0;\n"
+    "  @%p3 ret;\n"
+    "  ld.shared.u32 %r5, [sh];\n"
+    "  mul.wide.u32 %rd5, %r2, 4;\n"
+    "  add.s64 %rd6, %rd2, %rd5;\n"
+    "  st.global.u32 [%rd6], %r5;\n"
+    "  ret;\n"
+    "}\n";
+
+static void t_shared_reduction(void)
+{
+    exec_mod *m = load(dev, reduce_ptx);
+    TT_CHECK(m != NULL);
+    if (!m) return;
+    enum { N = 256 * 5 };
+    uint64_t in = exec_mem_alloc(dev, N * 4, 256), out = exec_mem_alloc(dev, 5 * 4, 256);
+    uint32_t *pi = exec_mem_host(dev, in, N * 4);
+    uint32_t want[5] = {0};
+    for (uint32_t i = 0; i < N; i++) {
+        pi[i] = i * 2654435761u >> 7;
+        want[i / 256] += pi[i];
+    }
+    uint64_t params[2] = {in, out};
+    exec_launch l = {{5, 1, 1}, {256, 1, 1}, 0, params, 16};
+    exec_result r;
+    TT_EQ_I(exec_launch_kernel(m, exec_mod_kernel(m, "k"), &l, &r), EXEC_OK);
+    uint32_t *po = exec_mem_host(dev, out, 20);
+    for (int b = 0; b < 5; b++) TT_EQ_U(po[b], want[b]);
+    exec_kattr a;
+    exec_kernel_attrs(m, exec_mod_kernel(m, "k"), &a);
+    TT_EQ_U(a.shared_static, 1024);
+    exec_mod_unload(m);
+    exec_mem_free(dev, in);
+    exec_mem_free(dev, out);
+}
+
+/* ---- calls ----------------------------------------------------------------------- */
+
+static const char *fact_ptx = HDR
+    ".func (.param .b32 rv) fact(.param .b32 n)\n"
+    "{\n"
+    "  .reg .pred %p<2>; .reg .b32 %r<6>;\n"
+    "  ld.param.u32 %r1, [n];\n"
+    "  setp.le.s32 %p1, %r1, 1;\n"
+    "  @%p1 bra BASE;\n"
+    "  add.s32 %r2, %r1, -1;\n"
+    "  {\n"
+    "  .param .b32 a0;\n"
+    "  st.param.b32 [a0], %r2;\n"
+    "  .param .b32 r0;\n"
+    "  call.uni (r0), fact, (a0);\n"
+    "  ld.param.b32 %r3, [r0];\n"
+    "  }\n"
+    "  mul.lo.s32 %r4, %r3, %r1;\n"
+    "  st.param.b32 [rv], %r4;\n"
+    "  ret;\n"
+    "BASE:\n"
+    "  st.param.b32 [rv], 1;\n"
+    "  ret;\n"
+    "}\n"
+    ".visible .entry k(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  and.b32 %r2, %r1, 7;\n"
+    "  {\n"
+    "  .param .b32 a0;\n"
+    "  st.param.b32 [a0], %r2;\n"
+    "  .param .b32 r0;\n"
+    "  call (r0), fact, (a0);\n"
+    "  ld.param.b32 %r3, [r0];\n"
+    "  }\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r3;\n"
+    "  ret;\n"
+    "}\n";
+
+static void t_recursive_calls(void)
+{
+    exec_mod *m = load(dev, fact_ptx);
+    TT_CHECK(m != NULL);
+    if (!m) return;
+    uint64_t out = exec_mem_alloc(dev, 64 * 4, 256);
+    exec_result r;
+    TT_EQ_I(run1(m, "k", 1, 64, out, &r), EXEC_OK);
+    if (r.status) printf("    %s\n", r.msg);
+    uint32_t *o = exec_mem_host(dev, out, 256);
+    static const uint32_t f[8] = {1, 1, 2, 6, 24, 120, 720, 5040};
+    for (int i = 0; i < 64; i++) TT_EQ_U(o[i], f[i & 7]);
+    exec_mem_free(dev, out);
+    exec_mod_unload(m);
+}
+
+/* ---- errors ---------------------------------------------------------------------- */
+
+static const char *oob_ptx = HDR
+    ".visible .entry oob(.param .u64 out, .param .u32 n)\n"
+    "{\n"
+    "  .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r2, %ctaid.x;\n"
+    "  mad.lo.s32 %r3, %r2, 32, %r1;\n"
+    "  mul.wide.u32 %rd2, %r3, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r3;\n"
+    "  ret;\n"
+    "}\n";
+
+static void t_out_of_bounds(void)
+{
+    exec_mod *m = load(dev, oob_ptx);
+    TT_CHECK(m != NULL);
+    if (!m) return;
+    /* 40 elements, launched with 2 blocks of 32 threads: thread (8,0,0) of
+    ** block (1,0,0) writes element 40, just past the end. */
+    uint64_t out = exec_mem_alloc(dev, 40 * 4, 256);
+    struct { uint64_t p; uint32_t n; } pr = {out, 40};
+    exec_launch l = {{2, 1, 1}, {32, 1, 1}, 0, &pr, 12};
+    exec_result r;
+    TT_EQ_I(exec_launch_kernel(m, exec_mod_kernel(m, "oob"), &l, &r), EXEC_ERR_ILLEGAL_ADDRESS);
+    TT_HAS(r.msg, "kernel 'oob'");
+    TT_HAS(r.msg, "block (1,0,0)");
+    TT_HAS(r.msg, "thread (8,0,0)");
+    TT_HAS(r.msg, "st.global.u32");
+    TT_HAS(r.msg, "0 bytes past the end of the 160-byte allocation");
+    char addr[64];
+    snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)(out + 160));
+    TT_HAS(r.msg, addr);
+    exec_mem_free(dev, out);
+    exec_mod_unload(m);
+}
+
+static void t_launch_validation(void)
+{
+    exec_mod *m = load(dev, oob_ptx);
+    if (!m) return;
+    uint64_t out = exec_mem_alloc(dev, 4096, 256);
+    struct { uint64_t p; uint32_t n; } pr = {out, 1};
+    exec_result r;
+    exec_launch l = {{1, 1, 1}, {2048, 1, 1}, 0, &pr, 12};
+    TT_EQ_I(exec_launch_kernel(m, exec_mod_kernel(m, "oob"), &l, &r), EXEC_ERR_INVALID_VALUE);
+    exec_launch l2 = {{1, 1, 1}, {1, 1, 65}, 0, &pr, 12};
+    TT_EQ_I(exec_launch_kernel(m, exec_mod_kernel(m, "oob"), &l2, &r), EXEC_ERR_INVALID_VALUE);
+    exec_launch l3 = {{0, 1, 1}, {32, 1, 1}, 0, &pr, 12};
+    TT_EQ_I(exec_launch_kernel(m, exec_mod_kernel(m, "oob"), &l3, &r), EXEC_ERR_INVALID_VALUE);
+    exec_launch l4 = {{1, 1, 1}, {32, 1, 1}, 64 * 1024, &pr, 12};
+    TT_EQ_I(exec_launch_kernel(m, exec_mod_kernel(m, "oob"), &l4, &r), EXEC_ERR_INVALID_VALUE);
+    TT_HAS(r.msg, "shared memory");
+    exec_launch l5 = {{1, 1, 1}, {32, 1, 1}, 0, &pr, 4};
+    TT_EQ_I(exec_launch_kernel(m, exec_mod_kernel(m, "oob"), &l5, &r), EXEC_ERR_INVALID_VALUE);
+    TT_EQ_I(exec_mod_kernel(m, "nope"), -1);
+    exec_mem_free(dev, out);
+    exec_mod_unload(m);
+}
+
+static void t_bad_ptx_and_target(void)
+{
+    tp_err e;
+    exec_status st;
+    tp_err_clear(&e);
+    const char *bad = HDR ".visible .entry k()\n{\n  bogus.op %r1;\n}\n";
+    TT_CHECK(exec_mod_load(dev, bad, strlen(bad), "bad.ptx", &st, &e) == NULL);
+    TT_EQ_I(st, EXEC_ERR_INVALID_PTX);
+    TT_HAS(e.msg, "bad.ptx:6:");
+    tp_err_clear(&e);
+    const char *sm90 = ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n ret;\n}\n";
+    TT_CHECK(exec_mod_load(dev, sm90, strlen(sm90), "new.ptx", &st, &e) == NULL);
+    TT_EQ_I(st, EXEC_ERR_NO_BINARY);
+    TT_HAS(e.msg, "sm_90");
+}
+
+/* ---- watchdogs ----------------------------------------------------------------------- */
+
+/* An intra-warp spin lock: lane 0 takes the lock, leaves the loop and waits
+** at the reconvergence point; the others spin forever on the CAS. */
+static const char *spin_ptx = HDR
+    ".visible .entry spin(.param .u64 lock)\n"
+    "{\n"
+    "  .reg .pred %p<2>; .reg .b32 %r<4>; .reg .b64 %rd<2>;\n"
+    "  ld.param.u64 %rd1, [lock];\n"
+    "TRY:\n"
+    "  atom.global.cas.b32 %r1, [%rd1], 0, 1;\n"
+    "  setp.ne.u32 %p1, %r1, 0;\n"
+    "  @%p1 bra TRY;\n"
+    "  atom.global.exch.b32 %r2, [%rd1], 0;\n"
+    "  ret;\n"
+    "}\n";
+
+static void t_intra_warp_livelock(void)
+{
+    exec_dev *d = mkdev("exec.spin_limit=20000");
+    exec_mod *m = load(d, spin_ptx);
+    TT_CHECK(m != NULL);
+    if (!m) { exec_dev_destroy(d); return; }
+    uint64_t lock = exec_mem_alloc(d, 4, 256);
+    exec_result r;
+    TT_EQ_I(run1(m, "spin", 1, 32, lock, &r), EXEC_ERR_LIVELOCK);
+    TT_HAS(r.msg, "intra-warp");
+    TT_HAS(r.msg, "kernel 'spin'");
+    exec_mod_unload(m);
+    exec_dev_destroy(d);
+}
+
+/* Half the CTA waits at a barrier the other half never reaches. */
+static const char *deadlock_ptx = HDR
+    ".visible .entry dl()\n"
+    "{\n"
+    "  .reg .pred %p<2>; .reg .b32 %r<4>;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  setp.lt.u32 %p1, %r1, 32;\n"
+    "  @%p1 bra WAIT;\n"
+    "  bar.sync 1;\n"
+    "  ret;\n"
+    "WAIT:\n"
+    "  bar.sync 0;\n"
+    "  ret;\n"
+    "}\n";
+
+static void t_barrier_deadlock(void)
+{
+    exec_mod *m = load(dev, deadlock_ptx);
+    TT_CHECK(m != NULL);
+    if (!m) return;
+    exec_result r;
+    exec_launch l = {{1, 1, 1}, {64, 1, 1}, 0, NULL, 0};
+    TT_EQ_I(exec_launch_kernel(m, exec_mod_kernel(m, "dl"), &l, &r), EXEC_ERR_DEADLOCK);
+    TT_HAS(r.msg, "barrier");
+    exec_mod_unload(m);
+}
+
+/* ---- determinism ----------------------------------------------------------------- */
+
+static void t_deterministic(void)
+{
+    exec_mod *m = load(dev, reduce_ptx);
+    if (!m) return;
+    enum { N = 256 * 7 };
+    uint64_t in = exec_mem_alloc(dev, N * 4, 256), out = exec_mem_alloc(dev, 7 * 4, 256);
+    uint32_t *pi = exec_mem_host(dev, in, N * 4);
+    for (uint32_t i = 0; i < N; i++) pi[i] = i;
+    uint64_t params[2] = {in, out};
+    exec_launch l = {{7, 1, 1}, {256, 1, 1}, 0, params, 16};
+    exec_result r1, r2;
+    exec_launch_kernel(m, exec_mod_kernel(m, "k"), &l, &r1);
+    exec_launch_kernel(m, exec_mod_kernel(m, "k"), &l, &r2);
+    TT_EQ_U(r1.warp_insns, r2.warp_insns);
+    TT_EQ_U(r1.thread_insns, r2.thread_insns);
+    TT_CHECK(r1.warp_insns > 0);
+    exec_mod_unload(m);
+    exec_mem_free(dev, in);
+    exec_mem_free(dev, out);
+}
+
+/* ---- memory allocator -------------------------------------------------------------- */
+
+static void t_device_memory(void)
+{
+    exec_dev *d = mkdev("device.global_mem=64M");
+    uint64_t a = exec_mem_alloc(d, 100, 256), b = exec_mem_alloc(d, 5000, 4096);
+    TT_CHECK(a && b && a != b);
+    TT_EQ_U(b % 4096, 0);
+    TT_CHECK(exec_mem_host(d, a, 100) != NULL);
+    TT_CHECK(exec_mem_host(d, a, 101) == NULL);
+    TT_CHECK(exec_mem_host(d, a + 99, 1) != NULL);
+    uint64_t base, bytes;
+    TT_CHECK(exec_mem_find(d, a + 50, &base, &bytes));
+    TT_EQ_U(base, a);
+    TT_EQ_U(bytes, 100);
+    TT_CHECK(exec_mem_free(d, a));
+    TT_CHECK(!exec_mem_free(d, a));
+    TT_CHECK(exec_mem_host(d, a, 1) == NULL);
+    uint64_t c = exec_mem_alloc(d, 50, 256);
+    TT_EQ_U(c, a); /* first fit reuses the freed range */
+    TT_CHECK(exec_mem_alloc(d, 1ull << 30, 256) == 0);
+    uint64_t fr, tot;
+    exec_mem_info(d, &fr, &tot);
+    TT_EQ_U(tot, 64u << 20);
+    TT_CHECK(fr < tot);
+    exec_dev_destroy(d);
+    /* Two devices never overlap. */
+    exec_dev *d1 = mkdev(NULL), *d2 = mkdev(NULL);
+    uint64_t x = exec_mem_alloc(d1, 16, 256), y = exec_mem_alloc(d2, 16, 256);
+    TT_CHECK(x && y && x != y);
+    TT_CHECK(exec_mem_host(d1, y, 16) == NULL);
+    exec_dev_destroy(d1);
+    exec_dev_destroy(d2);
+}
+
+int main(void)
+{
+    dev = mkdev(NULL);
+    TT_RUN(t_device_memory);
+    TT_RUN(t_ifelse_reconverges);
+    TT_RUN(t_loop_divergent_trips);
+    TT_RUN(t_early_return_and_exit);
+    TT_RUN(t_shared_reduction);
+    TT_RUN(t_recursive_calls);
+    TT_RUN(t_out_of_bounds);
+    TT_RUN(t_launch_validation);
+    TT_RUN(t_bad_ptx_and_target);
+    TT_RUN(t_intra_warp_livelock);
+    TT_RUN(t_barrier_deadlock);
+    TT_RUN(t_deterministic);
+    exec_dev_destroy(dev);
+    return tt_done();
+}
