@@ -60,32 +60,36 @@ $(BUILD)/obj/%.o: %.c
 
 $(BUILD)/gen/configs.c: $(wildcard configs/*.cfg) tools/embed_configs.sh
 	@mkdir -p $(dir $@)
-	sh tools/embed_configs.sh configs > $@
+	$(Q)sh tools/embed_configs.sh configs > $@
 
 $(BUILD)/obj/gen/configs.o: $(BUILD)/gen/configs.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Ibase -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -Ibase -c $< -o $@
 
 $(LIBCORE): $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	rm -f $@
-	ar rcs $@ $^
+	@rm -f $@
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)ar rcs $@ $^
 
 $(TPSIM): $(CLI_OBJ) $(LIBCORE)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(LIBCORE) $(LDSAN) $(LDLIBS)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(LIBCORE) $(LDSAN) $(LDLIBS)
 
 # libcuda.so.1: the driver API.  It carries the whole core inside it, so it
 # needs no other library of the build at run time.
 $(LIBCUDA): $(API_OBJ) $(LIBCORE) api/libcuda.map
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=api/libcuda.map \
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=api/libcuda.map \
 	    -o $@ $(API_OBJ) $(LIBCORE) $(LDSAN) $(LDLIBS)
-	ln -sf libcuda.so.1 $(BUILD)/lib/libcuda.so
+	@ln -sf libcuda.so.1 $(BUILD)/lib/libcuda.so
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/tt.h $(LIBCORE)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -I. -o $@ $< $(LIBCORE) $(LDSAN) $(LDLIBS)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -I. -o $@ $< $(LIBCORE) $(LDSAN) $(LDLIBS)
 
 # The kernel suite's host runner is a plain driver-API program: it is built
 # against CUDA's own cuda.h when the toolkit is installed (proving that

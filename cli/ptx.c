@@ -183,8 +183,8 @@ static void describe(const ptx_module *m, uint32_t fi, bool dump)
         printf("%s%s: %u", sep, ptx_types[t].name, count[t]);
         sep = ", ";
     }
-    if (count[PTX_T_PRED]) printf("%spred: %u", sep, count[PTX_T_PRED]);
-    printf(" (%u rows)\n", f->nrows);
+    if (count[PTX_T_PRED]) printf("%spred: %u", sep, count[PTX_T_PRED]), sep = ", ";
+    printf("%s(%u rows)\n", sep[0] == ',' ? " " : " none ", f->nrows);
     if (f->ra_regs) printf("  regs: %u\n", f->ra_regs);
     else printf("  regs: (not allocated)\n");
     uint64_t sh;

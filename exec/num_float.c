@@ -489,3 +489,8 @@ bool num_testp(uint64_t a, ptx_type t, int sub)
     default: return false;
     }
 }
+
+uint64_t num_nan_f64(uint64_t a, uint64_t b, uint64_t c, int n)
+{
+    return num__nan64(a, b, c, n);
+}

@@ -145,7 +145,7 @@ enum { KT_RN = 0, KT_RZ, KT_RD, KT_RU };
 /* The arithmetic ones compute one IEEE operation with the host FPU switched
 ** to mode; the operands pass through volatile objects so the compiler cannot
 ** fold or move the operation out of the mode's scope.  The conversions round
-** in software (kt_fmt.h). */
+** in software (kt_round). */
 float kt_fadd(float a, float b, int mode);
 float kt_fsub(float a, float b, int mode);
 float kt_fmul(float a, float b, int mode);
@@ -171,5 +171,45 @@ bool kt_fenv_works(void);
 ** that for an f64 source or a 64-bit destination it gives 1 << (bits - 1)
 ** (PTX ISA, cvt).  The result is returned at its width, zero-extended. */
 uint64_t kt_cvt_f2i(double x, int mode, int bits, bool is_signed, bool src_f64);
+
+/* ---- exact rounding into binary formats (kt_fmt.c) ---------------------
+** A value m * 2^e is rounded into f16, bf16, f32 or f64 precision: used
+** where the host has no native type (f16, bf16), where the exact value of an
+** operation is known as an integer (half-precision fma), and for the
+** host-side conversions. */
+typedef struct kt_fmt {
+    int p;      /* significand bits, hidden bit included */
+    int ebits;  /* exponent field bits */
+} kt_fmt;
+
+extern const kt_fmt KT_F16, KT_BF16, KT_F32, KT_F64;
+
+/* A finite value decoded exactly: (-1)^neg * mag * 2^e. */
+typedef struct kt_num {
+    int neg;
+    unsigned __int128 mag;
+    int e;
+} kt_num;
+
+/* Classes of a decoded format value. */
+enum { KT_FINITE = 0, KT_INF, KT_NAN };
+
+/* Decodes the bits of a value of format f; returns its class. */
+int kt_decode(uint64_t bits, kt_fmt f, kt_num *x);
+/* Rounds the exact value x (mag may be 0: a zero of x.neg's sign) into
+** format f with mode (KT_RN...KT_RU); returns the bits.  Overflow gives
+** infinity or the largest finite value as IEEE 754 says for the mode. */
+uint64_t kt_round(kt_num x, kt_fmt f, int mode);
+/* Exact sum x + y (signs honoured; a zero sum is +0 except in KT_RD, where it
+** is -0, or when both are zeros of the same sign). Returned unrounded.  The
+** caller keeps the exponents of the nonzero operands within about 100 of
+** each other, so the aligned sum fits 128 bits. */
+kt_num kt_exact_add(kt_num x, kt_num y, int mode);
+kt_num kt_exact_mul(kt_num x, kt_num y);
+/* The value as a double (exact when it fits). */
+double kt_num_double(kt_num x);
+/* Canonical NaN / infinity bits of format f. */
+uint64_t kt_fmt_nan(kt_fmt f);
+uint64_t kt_fmt_inf(kt_fmt f, int neg);
 
 #endif

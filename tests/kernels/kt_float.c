@@ -8,7 +8,6 @@
 ** programming guide) documents; each bound is stated where it is used.
 */
 #include "kt.h"
-#include "kt_fmt.h"
 
 #include <math.h>
 #include <stdio.h>

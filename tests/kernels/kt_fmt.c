@@ -1,14 +1,14 @@
 /*
 ** kt_fmt.c -- exact rounding into binary floating-point formats (see
-** kt_fmt.h).  Written from IEEE 754: the value is scaled so that its
+** kt.h).  Written from IEEE 754: the value is scaled so that its
 ** significand is an integer at the target precision, the discarded part is
 ** compared with half an ulp, and the mode decides.
 */
-#include "kt_fmt.h"
+#include "kt.h"
 
 #include <math.h>
 
-const kt_fmt KT_F16 = {11, 5}, KT_BF16 = {8, 8}, KT_F32 = {24, 8};
+const kt_fmt KT_F16 = {11, 5}, KT_BF16 = {8, 8}, KT_F32 = {24, 8}, KT_F64 = {53, 11};
 
 static int kt_bias(kt_fmt f) { return (1 << (f.ebits - 1)) - 1; }
 

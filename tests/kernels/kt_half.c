@@ -5,13 +5,11 @@
 ** with 128-bit integers, which holds every f16 sum, product and fma exactly.
 */
 #include "kt.h"
-#include "kt_fmt.h"
 
 #include <math.h>
 #include <stdio.h>
 
 #define BLOCK 128
-static const kt_fmt KT_F64 = {53, 11};
 
 static double h2d(uint16_t h, kt_fmt f)
 {

@@ -4,7 +4,6 @@
 ** a chosen rounding mode.
 */
 #include "kt.h"
-#include "kt_fmt.h"
 
 #include <fenv.h>
 #include <inttypes.h>
@@ -329,12 +328,10 @@ double kt_dfma(double a, double b, double d, int mode)
 ** into instruction sequences that are only right in the default mode (clang
 ** converts uint64 to double by adding and subtracting 2^52, which gives -0
 ** for 0 when rounding down). */
-static const kt_fmt KT_F64_FMT = {53, 11};
-
 float kt_d2f(double a, int mode)
 {
     kt_num x;
-    int cls = kt_decode(kt_dbits(a), KT_F64_FMT, &x);
+    int cls = kt_decode(kt_dbits(a), KT_F64, &x);
     if (cls == KT_NAN) return kt_bitsf(0x7fffffffu);
     if (cls == KT_INF) return kt_bitsf((uint32_t)kt_fmt_inf(KT_F32, x.neg));
     return kt_bitsf((uint32_t)kt_round(x, KT_F32, mode));
@@ -356,9 +353,9 @@ float kt_u2f(uint64_t a, int mode) { return kt_bitsf((uint32_t)kt_round(kt_int_n
 double kt_i2d(int64_t a, int mode)
 {
     uint64_t mag = a < 0 ? 0ull - (uint64_t)a : (uint64_t)a;
-    return kt_bitsd(kt_round(kt_int_num(a < 0, mag), KT_F64_FMT, mode));
+    return kt_bitsd(kt_round(kt_int_num(a < 0, mag), KT_F64, mode));
 }
-double kt_u2d(uint64_t a, int mode) { return kt_bitsd(kt_round(kt_int_num(0, a), KT_F64_FMT, mode)); }
+double kt_u2d(uint64_t a, int mode) { return kt_bitsd(kt_round(kt_int_num(0, a), KT_F64, mode)); }
 
 bool kt_fenv_works(void)
 {

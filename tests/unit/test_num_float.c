@@ -253,6 +253,11 @@ static void t_f64_nan_payload(void)
         TT_EQ_U(num_fma_f64(0x7ff0000000000000ull, 0ull, ONE64, RND[m], 0), DNAN64);
     }
     TT_EQ_U(num_add_f64(qnan, ONE64, PTX_RND_RN, NUM_SAT), 0ull);           /* .sat: NaN -> +0 */
+    /* the helper for inline fast paths gives the same NaNs */
+    TT_EQ_U(num_nan_f64(ONE64, snan, qnan, 3), 0x7ff8000000000123ull);
+    TT_EQ_U(num_nan_f64(qnan, snan, 0, 2), qnan);
+    TT_EQ_U(num_nan_f64(ONE64, snan, 0, 1), DNAN64);      /* only a is an input */
+    TT_EQ_U(num_nan_f64(0x7ff0000000000000ull, 0xfff0000000000000ull, 0, 2), DNAN64);
 }
 
 /* ---- golden values: f16 / bf16 ---------------------------------------------- */

@@ -1,0 +1,36 @@
+#!/bin/sh
+# run.sh -- runs every built libFuzzer target for SECONDS seconds each.
+#   sh tests/fuzz/run.sh BUILD SECONDS      (make fuzz-run FUZZ_SECONDS=N)
+# Target BUILD/fuzz/fuzz_NAME starts from the seeds in tests/fuzz/corpus/NAME
+# (read only: new inputs go to a scratch directory) and the dictionary
+# tests/fuzz/fuzz_NAME.dict when there is one.  A crash, leak or timeout
+# leaves its reproducer in BUILD/fuzz/artifacts/ and makes this script fail.
+BUILD=${1:-build}
+SECONDS_EACH=${2:-60}
+here=$(dirname "$0")
+status=0
+found=0
+for bin in "$BUILD"/fuzz/fuzz_*; do
+    [ -x "$bin" ] || continue
+    found=1
+    name=$(basename "$bin")
+    short=${name#fuzz_}
+    seeds="$here/corpus/$short"
+    work="$BUILD/fuzz/work-$short"
+    art="$BUILD/fuzz/artifacts/"
+    mkdir -p "$work" "$art"
+    dict=""
+    [ -f "$here/$name.dict" ] && dict="-dict=$here/$name.dict"
+    echo "fuzz: $name for ${SECONDS_EACH}s"
+    if "$bin" "$work" "$seeds" $dict -max_total_time="$SECONDS_EACH" -max_len=65536 \
+        -timeout=20 -rss_limit_mb=4096 -artifact_prefix="$art" -print_final_stats=1 \
+        >"$BUILD/fuzz/$name.log" 2>&1; then
+        echo "PASS fuzz $name"
+    else
+        echo "FAIL fuzz $name: see $BUILD/fuzz/$name.log and $art"
+        tail -30 "$BUILD/fuzz/$name.log"
+        status=1
+    fi
+done
+[ "$found" = 1 ] || { echo "run.sh: no fuzz targets in $BUILD/fuzz (make fuzz BUILD=$BUILD)"; exit 1; }
+exit $status
