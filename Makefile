@@ -105,31 +105,45 @@ $(BUILD)/tests/kernels/runner: $(KRUN_SRC) $(wildcard tests/kernels/*.h) $(LIBCU
 unit: $(UNIT_BIN) $(KRUN_BIN)
 
 # tests/api: driver-API test programs, built like the kernel runner (against
-# CUDA's own cuda.h when installed) and run by tests/api/run_api.sh.  When
-# NVIDIA's cuda.h is installed, abi_check compares api/include/cuda.h with
-# it: abi_list.sh lists our header's constants, structs and prototypes,
+# CUDA's own cuda.h when installed) and run by tests/api/run_api.sh; t_mem
+# and t_launch are built a second time as per-thread default stream programs
+# (ptds/).  When NVIDIA's cuda.h is installed, abi_check compares
+# api/include/cuda.h with it, in both stream modes: abi_list.sh lists our
+# header's constants, types, members, name mappings and prototypes,
 # abi_dump (built against ours) prints their values, and abi_check (built
-# against NVIDIA's) static_asserts that every value and size agrees.
+# against NVIDIA's) static_asserts that they agree.
 API_TEST_SRC := $(wildcard tests/api/t_*.c)
-API_TEST_BIN := $(patsubst tests/api/%.c,$(BUILD)/tests/api/%,$(API_TEST_SRC))
 API_TEST_DIR := $(BUILD)/tests/api
-$(API_TEST_BIN): $(API_TEST_DIR)/%: tests/api/%.c tests/api/api_test.h tests/unit/tt.h $(LIBCUDA)
+API_TEST_BIN := $(patsubst tests/api/%.c,$(API_TEST_DIR)/%,$(API_TEST_SRC))
+API_PTDS_BIN := $(API_TEST_DIR)/ptds/t_mem $(API_TEST_DIR)/ptds/t_launch
+API_TEST_DEP := tests/api/api_test.h tests/unit/tt.h $(LIBCUDA)
+API_PTDS     := -DCUDA_API_PER_THREAD_DEFAULT_STREAM
+$(API_TEST_BIN): $(API_TEST_DIR)/%: tests/api/%.c $(API_TEST_DEP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' \
 	    $(LDSAN) -lm -lpthread
+$(API_PTDS_BIN): $(API_TEST_DIR)/ptds/%: tests/api/%.c $(API_TEST_DEP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(API_PTDS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda \
+	    -Wl,-rpath,'$$ORIGIN/../../../lib' $(LDSAN) -lm -lpthread
 NV_CUDA_H := $(wildcard /usr/local/cuda/include/cuda.h)
-API_ABI   := $(if $(NV_CUDA_H),$(API_TEST_DIR)/abi_check)
+API_ABI   := $(if $(NV_CUDA_H),$(API_TEST_DIR)/abi_check $(API_TEST_DIR)/ptds/abi_check)
 $(API_TEST_DIR)/abi_list.h: api/include/cuda.h tests/api/abi_list.sh
 	@mkdir -p $(dir $@)
 	sh tests/api/abi_list.sh api/include/cuda.h $(API_TEST_DIR)
 $(API_TEST_DIR)/abi_dump: tests/api/abi_dump.c $(API_TEST_DIR)/abi_list.h
 	$(CC) $(ALL_CFLAGS) -Iapi/include -I$(API_TEST_DIR) -o $@ $< $(LDSAN)
-$(API_TEST_DIR)/abi_ours.h: $(API_TEST_DIR)/abi_dump
-	$(API_TEST_DIR)/abi_dump > $@.tmp && mv $@.tmp $@
+$(API_TEST_DIR)/ptds/abi_dump: tests/api/abi_dump.c $(API_TEST_DIR)/abi_list.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(API_PTDS) -Iapi/include -I$(API_TEST_DIR) -o $@ $< $(LDSAN)
+$(API_TEST_DIR)/abi_ours.h $(API_TEST_DIR)/ptds/abi_ours.h: %/abi_ours.h: %/abi_dump
+	$< > $@.tmp && mv $@.tmp $@
 $(API_TEST_DIR)/abi_check: tests/api/abi_check.c $(API_TEST_DIR)/abi_ours.h $(NV_CUDA_H)
 	$(CC) $(ALL_CFLAGS) -I$(dir $(NV_CUDA_H)) -I$(API_TEST_DIR) -o $@ $< $(LDSAN)
+$(API_TEST_DIR)/ptds/abi_check: tests/api/abi_check.c $(API_TEST_DIR)/ptds/abi_ours.h $(NV_CUDA_H)
+	$(CC) $(ALL_CFLAGS) $(API_PTDS) -I$(dir $(NV_CUDA_H)) -I$(API_TEST_DIR)/ptds -I$(API_TEST_DIR) -o $@ $< $(LDSAN)
 
-unit: $(API_TEST_BIN) $(API_ABI)
+unit: $(API_TEST_BIN) $(API_PTDS_BIN) $(API_ABI)
 
 test: all unit
 	@BUILD=$(BUILD) sh tests/run.sh

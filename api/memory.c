@@ -5,8 +5,10 @@
 ** which is identity-mapped into the process: a device address is also a
 ** valid host address, so host allocations are device-accessible at the same
 ** address (CU_MEMHOSTALLOC_DEVICEMAP always holds) and the host reads
-** managed memory directly.  The api keeps one record per allocation for the
-** checks CUDA makes (which call may free it, its context, its flags).
+** managed memory directly.  All three come out of device.global_mem, so
+** cuMemGetInfo counts page-locked and managed allocations too.  The api
+** keeps one record per allocation for the checks CUDA makes (which call may
+** free it, its context, its flags).
 **
 ** Copies and memsets run when they are issued, whatever the stream.  A
 ** device range must lie inside one live allocation (a module's .global or

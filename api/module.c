@@ -85,12 +85,11 @@ static img_kind image_kind(const void *image)
     const uint8_t *b = image;
     if (b[0] == 0x7f && b[1] == 'E' && b[2] == 'L' && b[3] == 'F') return IMG_ELF;
     if ((b[0] == 0x50 || b[0] == 0xB1) && api_fatbin_is(image)) return IMG_FATBIN;
-    /* PTX is text: printable ASCII and white space up to the first NUL */
+    /* PTX is text: no control characters but white space before the first
+    ** NUL (bytes above 0x7f are allowed: comments may be UTF-8) */
     size_t i = 0;
     for (; b[i] && i < 4096; i++)
         if (b[i] < 0x20 && b[i] != '\n' && b[i] != '\r' && b[i] != '\t' && b[i] != '\f' && b[i] != '\v')
-            return IMG_UNKNOWN;
-        else if (b[i] >= 0x7f)
             return IMG_UNKNOWN;
     return i ? IMG_PTX : IMG_UNKNOWN;
 }
@@ -222,14 +221,14 @@ static CUresult load_file(api_ctx *c, const char *path, jit_opts *j, api_mod **o
         snprintf(msg, sizeof msg, "%s: cannot read the module file (%s)", path, strerror(errno));
         return load_fail(j, r, msg);
     }
-    if (len == 0 || (strlen(data) != len && image_kind(data) == IMG_PTX)) {
-        /* an empty file, or text with a NUL inside */
+    if (len == 0) {
         free(data);
         char msg[512];
-        snprintf(msg, sizeof msg, "%s: not a PTX, cubin or fatbinary image", path);
+        snprintf(msg, sizeof msg, "%s: an empty file is not a module image", path);
         return load_fail(j, CUDA_ERROR_INVALID_IMAGE, msg);
     }
-    r = image_kind(data) == IMG_PTX ? load_ptx(c, data, len, path, j, out) : load_image(c, data, path, j, out);
+    /* PTX text ends at the first NUL, as cuModuleLoadData's does */
+    r = image_kind(data) == IMG_PTX ? load_ptx(c, data, strlen(data), path, j, out) : load_image(c, data, path, j, out);
     free(data);
     return r;
 }

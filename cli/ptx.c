@@ -29,7 +29,12 @@
 ** - vregs: declared virtual registers by type (predicates separately), and
 **   the number of register rows (a .b128 register takes two).
 ** - regs: 32-bit registers per thread after register allocation
-**   (ptx_func.ra_regs), or "(not allocated)".
+**   (ptx_func.ra_regs, what ptxas would report as "Used N registers"; see
+**   docs/REGISTERS.md), or "(not allocated)".  The limit is --max-regs
+**   (default 255), lowered as ptxas does by .maxnreg and by .maxntid/.reqntid
+**   with .minnctapersm for a 65536-register SM allocated in 256-register
+**   units per warp (sm_75); when the limit forces spills the line reads
+**   "regs: N (M spilled)".
 ** - shared: static shared memory the function uses: its own .shared
 **   variables plus the module-scope .shared variables it (or anything it
 **   calls, or whose address it takes) names, each aligned; dynamic: whether
@@ -185,7 +190,8 @@ static void describe(const ptx_module *m, uint32_t fi, bool dump)
     }
     if (count[PTX_T_PRED]) printf("%spred: %u", sep, count[PTX_T_PRED]), sep = ", ";
     printf("%s(%u rows)\n", sep[0] == ',' ? " " : " none ", f->nrows);
-    if (f->ra_regs) printf("  regs: %u\n", f->ra_regs);
+    if (f->ra_map && f->ra_spills) printf("  regs: %u (%u spilled)\n", f->ra_regs, f->ra_spills);
+    else if (f->ra_map) printf("  regs: %u\n", f->ra_regs);
     else printf("  regs: (not allocated)\n");
     uint64_t sh;
     bool dyn;
@@ -214,14 +220,20 @@ int cli_ptx(int argc, char **argv)
 {
     bool dump = false, timing = false;
     const char *path = NULL;
+    long max_regs = 255;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--dump") == 0) dump = true;
         else if (strcmp(argv[i], "--time") == 0) timing = true;
+        else if (strcmp(argv[i], "--max-regs") == 0 && i + 1 < argc) {
+            char *end;
+            max_regs = strtol(argv[++i], &end, 10);
+            if (*end || max_regs < 1 || max_regs > 255) path = NULL, i = argc;
+        }
         else if (!path && argv[i][0] != '-') path = argv[i];
         else path = NULL, i = argc;
     }
     if (!path) {
-        fprintf(stderr, "usage: tpsim ptx [--dump] [--time] FILE.ptx\n");
+        fprintf(stderr, "usage: tpsim ptx [--dump] [--time] [--max-regs N] FILE.ptx\n");
         return 2;
     }
     size_t len;
@@ -245,6 +257,22 @@ int cli_ptx(int argc, char **argv)
         double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
         fprintf(stderr, "parsed %zu bytes in %.3f ms (%.1f MB/s)\n", len, s * 1e3,
                 s > 0 ? (double)len / s / 1e6 : 0.0);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        ptx_func *f = &m->funcs[i];
+        if (f->is_decl) continue;
+        uint32_t lim = ptx_regalloc_limit(f, (uint32_t)max_regs, 65536, 256);
+        if (!ptx_regalloc(m, f, lim, &e)) {
+            fprintf(stderr, "%s\n", e.msg);
+            ptx_module_free(m);
+            return 1;
+        }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (timing) {
+        double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+        fprintf(stderr, "allocated registers in %.3f ms\n", s * 1e3);
     }
     uint32_t nk = 0, nf = 0, nd = 0;
     for (uint32_t i = 0; i < m->nfuncs; i++) {

@@ -74,9 +74,9 @@ bool exec_decode_module(exec_mod *m, tp_err *e)
     ptx_module *p = m->ptx;
     uint32_t n = p->ninsns;
     m->xi = tp_malloc((n ? n : 1) * sizeof *m->xi);
-    memcpy(m->xi, p->insns, n * sizeof *m->xi);
+    if (n) memcpy(m->xi, p->insns, n * sizeof *m->xi);
     m->xpool = tp_malloc((p->npool ? p->npool : 1) * sizeof *m->xpool);
-    memcpy(m->xpool, p->pool, p->npool * sizeof *m->xpool);
+    if (p->npool) memcpy(m->xpool, p->pool, p->npool * sizeof *m->xpool);
     m->d = tp_calloc(n ? n : 1, sizeof *m->d);
     m->fninfo = tp_calloc(p->nfuncs ? p->nfuncs : 1, sizeof *m->fninfo);
 

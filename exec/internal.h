@@ -79,6 +79,7 @@ enum {
     EXEC_DK_CTRL = 1u << 0,   /* the handler sets the pc itself */
     EXEC_DK_SREG = 1u << 1,   /* some source is a special register: fill scratch rows first */
     EXEC_DK_WARP = 1u << 2,   /* reads other lanes (shfl/vote/...) */
+    EXEC_DK_CONV = 1u << 3,   /* needs lanes converged: bar, bar.warp.sync, .sync warp ops (its) */
 };
 
 struct exec_dinsn {
@@ -166,12 +167,19 @@ typedef struct exec_grid {
     uint64_t cache_lo, cache_hi; /* last device allocation an access hit */
     uint32_t resident;        /* CTAs interleaved at once */
     bool yield;               /* the running warp asked to let others run */
+    bool its;                 /* independent thread scheduling (exec.its) */
     uint64_t heap_used, heap_limit; /* device-side malloc */
 } exec_grid;
 
+/* A SIMT stack entry.  With independent thread scheduling (exec.its) the
+** entries are instead the warp's thread groups (its.c): lanes sharing a pc and
+** a call frame; the running group is on top, rpc is the pc of its function's
+** FNEXIT, call is its frame, and a group may wait for other lanes to converge. */
 typedef struct exec_stk {
     uint32_t pc, rpc, mask;
-    uint32_t call;            /* 0, or 1 + index of the call frame this entry returns from */
+    uint32_t call;            /* stack: 0, or 1 + index of the call frame this entry returns from;
+                                 its: the group's frame index */
+    uint32_t wait;            /* its: lanes this group waits for before it can run its pc (0: runnable) */
 } exec_stk;
 
 typedef struct exec_frame {
@@ -179,6 +187,9 @@ typedef struct exec_frame {
     uint32_t call_pc;         /* pc of the call instruction in the caller */
     uint32_t rows_off, preds_off; /* where this frame's registers start in the warp's stacks */
     uint32_t sp;              /* local-memory offset where this frame's bytes start */
+    int32_t parent;           /* its: the caller's frame (-1 for the kernel's); -2: free slot */
+    uint64_t *rows_p;         /* its: registers of a callee frame (own allocation) */
+    uint32_t *preds_p;
 } exec_frame;
 
 enum { EXEC_W_RUN, EXEC_W_BAR, EXEC_W_DONE };
@@ -201,9 +212,12 @@ struct exec_warp {
     /* SIMT stack */
     exec_stk *stk;
     uint32_t nstk, capstk;
-    /* call frames */
+    /* call frames: a stack, or (its) a pool of frames linked by parent */
     exec_frame *frames;
     uint32_t nframes, capframes;
+    uint32_t cf;              /* the running code's frame */
+    uint32_t its_spin;        /* its: backward branches since the running group last changed */
+    uint32_t its_stop;        /* its: the next pc where another group of this frame waits (merge there) */
     /* register storage (all frames) */
     uint64_t *rows;
     uint32_t nrows_used, caprows;
@@ -315,6 +329,23 @@ bool exec_call(exec_warp *w, const ptx_insn *in, uint32_t fidx, uint32_t mask);
 void exec_fnexit(exec_warp *w);
 /* Pops finished stack entries; returns false when the warp has no lanes left. */
 bool exec_settle(exec_warp *w);
+
+/* Argument and return-value copies of a call (simt.c). */
+bool exec_copy_args(exec_warp *w, const ptx_insn *in, const ptx_func *callee, uint32_t mask, uint64_t nsp);
+void exec_copy_rets(exec_warp *w, const ptx_insn *call, const ptx_func *callee, uint64_t callee_sp, uint32_t mask);
+
+/* Independent thread scheduling (its.c). */
+void exec_its_branch(exec_warp *w, uint32_t taken, uint32_t target, uint32_t fallthrough);
+bool exec_its_call(exec_warp *w, const ptx_insn *in, uint32_t fidx, uint32_t mask);
+bool exec_its_settle(exec_warp *w);
+/* Splits the running group: lanes of its mask outside keep become a new group at pc. */
+void exec_its_split(exec_warp *w, uint32_t keep, uint32_t pc);
+/* Whether the running group holds every lane instruction in needs converged;
+** if not, the group waits and another runs. */
+bool exec_its_converged(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m);
+void exec_its_free(exec_warp *w);
+/* Points fp/pp/sp at frame f. */
+void exec_set_frame(exec_warp *w, uint32_t f);
 static inline exec_stk *exec_top(exec_warp *w) { return &w->stk[w->nstk - 1]; }
 
 /* Call arguments and results for system calls (simt.c). */

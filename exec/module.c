@@ -144,6 +144,20 @@ exec_mod *exec_mod_load(exec_dev *d, const char *ptx, size_t len, const char *na
         mod_free(m);
         return NULL;
     }
+    /* Register allocation: each function under the device's per-thread limit,
+    ** lowered by its .maxnreg and launch bounds as ptxas does. */
+    uint32_t max_regs = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_MAX_REGS_PER_THREAD);
+    uint32_t regs_sm = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_REGS_PER_SM);
+    uint32_t unit = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_REG_ALLOC_UNIT);
+    for (uint32_t i = 0; i < m->ptx->nfuncs; i++) {
+        ptx_func *f = &m->ptx->funcs[i];
+        if (f->is_decl) continue;
+        if (!ptx_regalloc(m->ptx, f, ptx_regalloc_limit(f, max_regs, regs_sm, unit), e)) {
+            *status = EXEC_ERR_INVALID_PTX;
+            mod_free(m);
+            return NULL;
+        }
+    }
     if (!place_vars(m, status, e) || !exec_decode_module(m, e)) {
         if (*status == EXEC_OK) *status = EXEC_ERR_INVALID_PTX;
         mod_free(m);
@@ -331,7 +345,8 @@ void exec_kernel_attrs(exec_mod *m, int kernel, exec_kattr *a)
 }
 
 /* Registers per thread the kernel is charged: the register allocator's count
-** when it ran, otherwise the virtual registers' 32-bit words. */
+** (exec_mod_load runs it for every function; ptx/regalloc.c), otherwise the
+** virtual registers' 32-bit words. */
 uint32_t exec_kernel_regs(exec_mod *m, uint32_t kidx)
 {
     const ptx_func *f = &m->ptx->funcs[kidx];

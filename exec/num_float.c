@@ -4,9 +4,11 @@
 ** comparisons and testp.
 **
 ** Round-to-nearest f32/f64 add, sub, mul, div, sqrt and fma use the host's
-** IEEE arithmetic (correctly rounded, so bit-identical to the exact core);
-** the directed modes and all 16-bit formats go through the exact core
-** (num_core.c).  NaN results: f32 0x7fffffff, f16/bf16 0x7fff (the PTX ISA
+** IEEE arithmetic (correctly rounded, so bit-identical to the exact core;
+** this assumes the host FPU stays in round-to-nearest, which tpsim never
+** changes); round-to-nearest f16/bf16 add, sub, mul (and f16 fma) compute
+** exactly in double or float and round once (see num__hop); everything else
+** goes through the exact core (num_core.c).  NaN results: f32 0x7fffffff, f16/bf16 0x7fff (the PTX ISA
 ** says single and half precision return "an unspecified NaN"; these are the
 ** values NVIDIA GPUs produce), f64 keeps payloads (see num_impl.h).
 */

@@ -108,7 +108,10 @@ static void warp_free(exec_warp *w)
 
 static void slot_free(slot *s)
 {
-    for (uint32_t i = 0; i < s->cap_warps; i++) warp_free(&s->cta.warps[i]);
+    for (uint32_t i = 0; i < s->cap_warps; i++) {
+        exec_its_free(&s->cta.warps[i]);
+        warp_free(&s->cta.warps[i]);
+    }
     free(s->cta.warps);
     free(s->cta.shmem);
     free(s->cta.local);
@@ -165,8 +168,12 @@ static void cta_start(exec_grid *g, slot *s, uint64_t linear)
         w->insns = 0;
         w->nstk = 0;
         exec_push(w, g->kf->start, g->kf->end - 1, w->valid, 0);
+        exec_its_free(w);
         w->nframes = 1;
-        w->frames[0] = (exec_frame){g->kidx, 0, 0, 0, 0};
+        w->frames[0] = (exec_frame){g->kidx, 0, 0, 0, 0, -1, NULL, NULL};
+        w->cf = 0;
+        w->its_spin = 0;
+        w->its_stop = UINT32_MAX;
         w->fp = w->rows;
         w->pp = w->preds;
         w->sp = 0;
@@ -205,6 +212,13 @@ static uint32_t run_warp(exec_warp *w, uint32_t budget)
             continue;
         }
         uint32_t pc = t->pc;
+        if (TP_UNLIKELY(g->its) && pc == w->its_stop) { /* another group waits here: merge */
+            if (!exec_its_settle(w)) {
+                warp_done(w);
+                break;
+            }
+            continue;
+        }
         const ptx_insn *in = &xi[pc];
         const exec_dinsn *d = &dd[pc];
         uint32_t m = t->mask;
@@ -218,11 +232,24 @@ static uint32_t run_warp(exec_warp *w, uint32_t budget)
         if (TP_UNLIKELY(g->trace)) exec_trace(w, in, m);
         if (!m) {
             t->pc = pc + 1;
+            /* A control instruction is a scheduling point even when no lane takes it. */
+            if (TP_UNLIKELY(g->its) && (d->kind & EXEC_DK_CTRL) && !exec_its_settle(w)) {
+                warp_done(w);
+                break;
+            }
             continue;
         }
         if (d->kind & EXEC_DK_SREG) exec_fill_sregs(w, d);
+        if (TP_UNLIKELY(g->its) && (d->kind & EXEC_DK_CONV) && !exec_its_converged(w, in, d, m)) {
+            if (g->status != EXEC_OK) break;
+            continue; /* this group waits; another runs */
+        }
         if (d->kind & EXEC_DK_CTRL) {
             d->fn(w, in, d, m);
+            if (g->its && w->state == EXEC_W_RUN && g->status == EXEC_OK && !exec_its_settle(w)) {
+                warp_done(w);
+                break;
+            }
             if (w->state != EXEC_W_RUN || g->status != EXEC_OK || g->yield) break;
         } else {
             d->fn(w, in, d, m);
@@ -377,7 +404,7 @@ exec_status exec_launch_kernel(exec_mod *m, int kernel, const exec_launch *l, ex
     g.l = *l;
     g.params_bytes = l->params_bytes;
     g.params = tp_malloc(l->params_bytes ? l->params_bytes : 1);
-    memcpy(g.params, l->params, l->params_bytes);
+    if (l->params_bytes) memcpy(g.params, l->params, l->params_bytes);
     g.cta_threads = (uint32_t)threads;
     g.cta_warps = (uint32_t)cta_warps;
     g.ncta = ncta;
@@ -389,6 +416,7 @@ exec_status exec_launch_kernel(exec_mod *m, int kernel, const exec_launch *l, ex
     g.spin_limit = (uint64_t)tp_opt_i(o, OPT_EXEC_SPIN_LIMIT);
     g.max_insns = (uint64_t)tp_opt_i(o, OPT_EXEC_MAX_WARP_INSNS);
     g.heap_limit = (uint64_t)tp_opt_i(o, OPT_EXEC_HEAP_BYTES);
+    g.its = tp_opt_i(o, OPT_EXEC_ITS) != 0;
     const char *tr = tp_opt_s(o, OPT_EXEC_TRACE);
     g.trace = tr && *tr && (strcmp(tr, "1") == 0 || strcmp(tr, "all") == 0 || strcmp(tr, kf->name) == 0);
     /* Local memory: the kernel's frame, plus a call stack if it calls functions. */

@@ -36,6 +36,12 @@ static void h_brx(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_
     uint32_t tgt = (uint32_t)pool[tl->r + (uint32_t)idx[l0]].r, grp = 0;
     EXEC_LANES(m, if ((uint32_t)pool[tl->r + (uint32_t)idx[l]].r == tgt) grp |= 1u << l);
     uint32_t rest = m & ~grp;
+    if (w->g->its) {
+        exec_its_split(w, m, pc + 1);
+        if (rest) exec_its_split(w, grp, pc);
+        exec_top(w)->pc = tgt;
+        return;
+    }
     if (!rest) {
         exec_branch(w, grp, tgt, pc + 1, in->rpc);
         return;
@@ -73,7 +79,10 @@ static void h_call(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32
         }
         fidx = (uint32_t)((tgt - EXEC_FUNC_ADDR_BASE) / 16);
         uint32_t rest = m & ~grp;
-        if (rest) {
+        if (rest && w->g->its) {
+            exec_its_split(w, exec_top(w)->mask & ~rest, pc);
+            m = grp;
+        } else if (rest) {
             /* Call one target group now; the rest run this call again after. */
             exec_top(w)->pc = pc + 1;
             exec_push(w, pc, pc + 1, rest, 0);
@@ -232,7 +241,7 @@ exec_fn exec_pick_ctrl(const ptx_module *pm, const ptx_insn *in, exec_dinsn *d, 
     case PTX_OP_TRAP: h = h_trap; break;
     case PTX_OP_FNEXIT: h = h_fnexit; break;
     case PTX_OP_BAR:
-    case PTX_OP_BARRIER: h = h_bar; break;
+    case PTX_OP_BARRIER: h = h_bar; d->kind |= EXEC_DK_CONV; break;
     case PTX_OP_NANOSLEEP: h = h_nanosleep; break;
     default: return NULL;
     }

@@ -19,9 +19,11 @@ static inline uint64_t canon32(float r)
 {
     return r != r ? 0x7fffffffu : exec_f2u(r);
 }
-static inline uint64_t canon64(double r)
+/* f64 keeps NaN payloads (num_nan_f64 picks the result: the first NaN input,
+** made quiet, or the default NaN for invalid operations). */
+static inline uint64_t nan64(double r, uint64_t a, uint64_t b, uint64_t c, int n)
 {
-    return r != r ? 0x7fffffffffffffffull : exec_d2u(r);
+    return r != r ? num_nan_f64(a, b, c, n) : exec_d2u(r);
 }
 
 /* ---- fast f32 / f64 ------------------------------------------------------------- */
@@ -44,7 +46,7 @@ F32BIN(h_mul_f32, *)
         (void)d;                                                                        \
         uint64_t *r = DST(0);                                                           \
         const uint64_t *a = SRC(1), *b = SRC(2);                                        \
-        EXEC_LANES(m, r[l] = canon64(exec_u2d(a[l]) op exec_u2d(b[l])));                \
+        EXEC_LANES(m, r[l] = nan64(exec_u2d(a[l]) op exec_u2d(b[l]), a[l], b[l], 0, 2)); \
     }
 F64BIN(h_add_f64, +)
 F64BIN(h_sub_f64, -)
@@ -64,7 +66,7 @@ static void h_fma_f64(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uin
     (void)d;
     uint64_t *r = DST(0);
     const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
-    EXEC_LANES(m, r[l] = canon64(fma(exec_u2d(a[l]), exec_u2d(b[l]), exec_u2d(c[l]))));
+    EXEC_LANES(m, r[l] = nan64(fma(exec_u2d(a[l]), exec_u2d(b[l]), exec_u2d(c[l])), a[l], b[l], c[l], 3));
 }
 
 /* ---- general f32 / f64 through num.h -------------------------------------------- */

@@ -23,7 +23,7 @@ uint64_t exec_sym_addr(exec_warp *w, int32_t sym, uint8_t *space_out)
     uint32_t kind = (uint32_t)sym & PTX_SYM_KIND_MASK, idx = (uint32_t)sym & ~PTX_SYM_KIND_MASK;
     uint8_t sp = PTX_SP_GLOBAL;
     uint64_t a = 0;
-    const exec_frame *fr = &w->frames[w->nframes - 1];
+    const exec_frame *fr = &w->frames[w->cf];
     const ptx_func *f = &p->funcs[fr->func];
     if (kind == 0) {
         const ptx_var *v = &p->vars[idx];
@@ -201,7 +201,7 @@ static int lane_addrs(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, con
         if (space == PTX_SP_PARAM) {
             /* A parameter address in a register: the kernel's parameter buffer,
             ** or (inside a .func) the frame in local memory. */
-            if (w->nframes > 1) space = PTX_SP_LOCAL;
+            if (w->cf != 0) space = PTX_SP_LOCAL;
             else EXEC_LANES(m, if (addr[l] - EXEC_WIN_PARAM < EXEC_WIN_SIZE) addr[l] -= EXEC_WIN_PARAM);
         }
         if (d->abase32 && space == PTX_SP_GENERIC) EXEC_LANES(m, addr[l] = (uint32_t)addr[l]);

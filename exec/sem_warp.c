@@ -159,12 +159,12 @@ exec_fn exec_pick_warp(const ptx_insn *in, exec_dinsn *d, const char **why)
     (void)why;
     d->size = (uint8_t)ptx_type_size((ptx_type)in->type);
     switch (in->op) {
-    case PTX_OP_SHFL: d->kind |= EXEC_DK_WARP; return h_shfl;
-    case PTX_OP_VOTE: d->kind |= EXEC_DK_WARP; return h_vote;
-    case PTX_OP_MATCH: d->kind |= EXEC_DK_WARP; return h_match;
+    case PTX_OP_SHFL: d->kind |= EXEC_DK_WARP | EXEC_DK_CONV; return h_shfl;
+    case PTX_OP_VOTE: d->kind |= EXEC_DK_WARP | EXEC_DK_CONV; return h_vote;
+    case PTX_OP_MATCH: d->kind |= EXEC_DK_WARP | EXEC_DK_CONV; return h_match;
     case PTX_OP_ACTIVEMASK: return h_activemask;
-    case PTX_OP_REDUX: d->kind |= EXEC_DK_WARP; return h_redux;
-    case PTX_OP_ELECT: d->kind |= EXEC_DK_WARP; return h_elect;
+    case PTX_OP_REDUX: d->kind |= EXEC_DK_WARP | EXEC_DK_CONV; return h_redux;
+    case PTX_OP_ELECT: d->kind |= EXEC_DK_WARP | EXEC_DK_CONV; return h_elect;
     default: return NULL;
     }
 }

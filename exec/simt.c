@@ -33,6 +33,10 @@ void exec_push(exec_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask, uint32_t 
 
 void exec_branch(exec_warp *w, uint32_t taken, uint32_t target, uint32_t fallthrough, uint32_t rpc)
 {
+    if (w->g->its) {
+        exec_its_branch(w, taken, target, fallthrough);
+        return;
+    }
     exec_stk *t = exec_top(w);
     uint32_t act = t->mask;
     taken &= act;
@@ -57,13 +61,16 @@ void exec_exit_lanes(exec_warp *w, uint32_t lanes)
     for (uint32_t i = 0; i < w->nstk; i++) w->stk[i].mask &= ~lanes;
 }
 
-static void set_frame(exec_warp *w)
+void exec_set_frame(exec_warp *w, uint32_t fi)
 {
-    const exec_frame *f = &w->frames[w->nframes - 1];
-    w->fp = w->rows + (size_t)f->rows_off * 32;
-    w->pp = w->preds + f->preds_off;
+    const exec_frame *f = &w->frames[fi];
+    w->cf = fi;
+    w->fp = f->rows_p ? f->rows_p : w->rows + (size_t)f->rows_off * 32;
+    w->pp = f->preds_p ? f->preds_p : w->preds + f->preds_off;
     w->sp = f->sp;
 }
+
+static void set_frame(exec_warp *w) { exec_set_frame(w, w->nframes - 1); }
 
 /* Copies n bytes between two local-memory offsets of each lane in mask. */
 static void copy_local(exec_warp *w, uint32_t mask, uint64_t dst, uint64_t src, uint32_t n)
@@ -81,28 +88,14 @@ static void put_value(exec_warp *w, uint32_t mask, uint64_t dst, const ptx_opnd 
     EXEC_LANES(mask, memcpy(w->local + (size_t)l * L + dst, &v[l], n));
 }
 
-bool exec_call(exec_warp *w, const ptx_insn *in, uint32_t fidx, uint32_t mask)
+/* Arguments: from the caller's callseq params (or registers) into the
+** callee's parameter slots at local offset nsp.  The running frame must be
+** the caller's. */
+bool exec_copy_args(exec_warp *w, const ptx_insn *in, const ptx_func *callee, uint32_t mask, uint64_t nsp)
 {
     exec_grid *g = w->g;
-    const ptx_module *p = g->m->ptx;
-    const ptx_func *callee = &p->funcs[fidx];
-    const exec_frame *cf = &w->frames[w->nframes - 1];
-    const exec_fninfo *cfi = &g->m->fninfo[cf->func];
-    const exec_fninfo *nfi = &g->m->fninfo[fidx];
-    uint32_t pc = (uint32_t)(in - g->m->xi);
-    uint64_t nsp = TP_ALIGN_UP((uint64_t)cf->sp + cfi->frame_bytes, 16);
-    if (nsp + nfi->frame_bytes > g->local_per_thread) {
-        exec_fault(w, -1, EXEC_ERR_STACK_OVERFLOW,
-                   "call stack overflow calling '%s' at depth %u: each thread has %u bytes of local memory "
-                   "(raise the stack limit: cuCtxSetLimit/cudaDeviceSetLimit(StackSize) or -o exec.stack_bytes=N)",
-                   callee->name, w->nframes, g->local_per_thread);
-        return false;
-    }
-    /* Arguments: from the caller's callseq params (or registers) into the
-    ** callee's parameter slots. */
     const ptx_opnd *co = &in->o[1];
     uint32_t nret = (uint32_t)co->imm, nargs = co->n - nret;
-    const ptx_func *caller = &p->funcs[cf->func];
     for (uint32_t i = 0; i < nargs && i < callee->nparams; i++) {
         const ptx_opnd *a = &g->m->xpool[co->r + nret + i];
         uint64_t dst = nsp + callee->params[i].offset;
@@ -120,7 +113,28 @@ bool exec_call(exec_warp *w, const ptx_insn *in, uint32_t fidx, uint32_t mask)
             put_value(w, mask, dst, a, n);
         }
     }
-    (void)caller;
+    return true;
+}
+
+bool exec_call(exec_warp *w, const ptx_insn *in, uint32_t fidx, uint32_t mask)
+{
+    if (w->g->its) return exec_its_call(w, in, fidx, mask);
+    exec_grid *g = w->g;
+    const ptx_module *p = g->m->ptx;
+    const ptx_func *callee = &p->funcs[fidx];
+    const exec_frame *cf = &w->frames[w->nframes - 1];
+    const exec_fninfo *cfi = &g->m->fninfo[cf->func];
+    const exec_fninfo *nfi = &g->m->fninfo[fidx];
+    uint32_t pc = (uint32_t)(in - g->m->xi);
+    uint64_t nsp = TP_ALIGN_UP((uint64_t)cf->sp + cfi->frame_bytes, 16);
+    if (nsp + nfi->frame_bytes > g->local_per_thread) {
+        exec_fault(w, -1, EXEC_ERR_STACK_OVERFLOW,
+                   "call stack overflow calling '%s' at depth %u: each thread has %u bytes of local memory "
+                   "(raise the stack limit: cuCtxSetLimit/cudaDeviceSetLimit(StackSize) or -o exec.stack_bytes=N)",
+                   callee->name, w->nframes, g->local_per_thread);
+        return false;
+    }
+    if (!exec_copy_args(w, in, callee, mask, nsp)) return false;
     /* Register frame. */
     uint32_t roff = cf->rows_off + cfi->rows, poff = cf->preds_off + cfi->preds;
     if (roff + nfi->rows > w->caprows) {
@@ -140,7 +154,8 @@ bool exec_call(exec_warp *w, const ptx_insn *in, uint32_t fidx, uint32_t mask)
         w->capframes *= 2;
         w->frames = tp_realloc(w->frames, w->capframes * sizeof *w->frames);
     }
-    w->frames[w->nframes++] = (exec_frame){fidx, pc, roff, poff, (uint32_t)nsp};
+    w->frames[w->nframes] = (exec_frame){fidx, pc, roff, poff, (uint32_t)nsp, (int32_t)w->nframes - 1, NULL, NULL};
+    w->nframes++;
     exec_top(w)->pc = pc + 1;
     exec_push(w, callee->start, callee->end - 1, mask, w->nframes);
     set_frame(w);
@@ -160,11 +175,19 @@ static void do_return(exec_warp *w, const exec_stk *t)
     w->nframes--;
     set_frame(w);
     if (!mask) return;
+    exec_copy_rets(w, call, callee, f->sp, mask);
+}
+
+/* Return values: from the callee's frame (local offset callee_sp) into the
+** caller's variables named by the call.  The running frame must be the caller's. */
+void exec_copy_rets(exec_warp *w, const ptx_insn *call, const ptx_func *callee, uint64_t callee_sp, uint32_t mask)
+{
+    exec_grid *g = w->g;
     const ptx_opnd *co = &call->o[1];
     uint32_t nret = (uint32_t)co->imm;
     for (uint32_t i = 0; i < nret && i < callee->nrets; i++) {
         const ptx_opnd *r = &g->m->xpool[co->r + i];
-        uint64_t src = f->sp + callee->rets[i].offset;
+        uint64_t src = callee_sp + callee->rets[i].offset;
         uint32_t n = callee->rets[i].size;
         if (r->kind == PTX_OK_SYM) {
             uint8_t sp;
@@ -184,6 +207,7 @@ static void do_return(exec_warp *w, const exec_stk *t)
 
 bool exec_settle(exec_warp *w)
 {
+    if (w->g->its) return exec_its_settle(w);
     for (;;) {
         if (w->nstk == 0) return false;
         exec_stk *t = &w->stk[w->nstk - 1];

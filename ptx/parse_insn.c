@@ -164,8 +164,10 @@ static void parse_mods(ptx_ps *P, ibuild *b)
         b->namelen = (uint32_t)(P->t.s + P->t.len - b->name);
         if (!k) {
             bool known = false;
-            for (ptx_sym *a = any; a; a = ptx_ps_kw_other(P, a))
+            for (ptx_sym *a = any; a; a = ptx_ps_kw_other(P, a)) {
+                if (a->count == PTX_KW_UNSUP) PTX_FAIL(P, "unsupported type %s", ptx_ps_tokdesc(P));
                 if (a->count != PTX_KW_DIR && a->count != PTX_KW_LINK) known = true;
+            }
             if (known)
                 PTX_FAIL(P, "modifier %s is not valid for '%s'", ptx_ps_tokdesc(P),
                          ptx_ops[in->op].name);
@@ -340,8 +342,10 @@ static void ident_operand(ptx_ps *P, ptx_insn *in, unsigned allow, ptx_opnd *o)
     ptx_sym *s = ptx_ps_lookup(P, t.s, t.len, &el);
     if (!s) {
         if (t.s[0] == '%') {
-            if (!(allow & A_SREG)) PTX_FAIL(P, "expected a writable register, found %s", ptx_ps_tokdesc(P));
-            sreg_operand(P, o);
+            sreg_operand(P, o); /* fails on names that are not special registers */
+            if (!(allow & A_SREG))
+                ptx_ps_fail(P, t.line, t.col, "special register '%.*s' cannot be written here",
+                            (int)t.len, t.s);
             return;
         }
         PTX_FAIL(P, "undefined identifier %s", ptx_ps_tokdesc(P));

@@ -254,6 +254,26 @@ uint32_t ptx_ps_f64_to_f32(uint64_t bits);
 uint64_t ptx_ps_f32_to_f64(uint32_t bits);
 uint16_t ptx_ps_f64_to_f16(uint64_t bits, bool bf16);
 
+/* Small readers shared by the parse*.c files (parse.c). */
+void *ptx_ps_arena_copy(tp_arena *A, const void *p, size_t n); /* NULL when n == 0 */
+/* The first meaning of the current DIR/ID token in keyword category cat. */
+bool ptx_ps_kw_cat(ptx_ps *P, int cat, uint32_t *val);
+bool ptx_ps_is_dir(ptx_ps *P, int d);             /* the current token is directive d */
+bool ptx_ps_tok_is(const ptx_tok *t, const char *s);
+uint64_t ptx_ps_uint(ptx_ps *P, const char *what); /* an integer literal */
+uint32_t ptx_ps_align(ptx_ps *P);                 /* a power of two up to 65536 */
+void ptx_ps_expect_id(ptx_ps *P, const char *what);
+void ptx_ps_skip_group(ptx_ps *P, char open, char close); /* a balanced ( ) or { } */
+void ptx_ps_loc(ptx_ps *P);                       /* .loc ... */
+void ptx_ps_pragma(ptx_ps *P);                    /* .pragma "..."; */
+
+/* Declarations: the current token is the state space (or .texref...):
+** one declaration statement, at module or function scope (parse_var.c). */
+void ptx_ps_var(ptx_ps *P, unsigned link, bool in_func);
+/* The current token is .entry or .func: a prototype or a definition with
+** its body (parse_func.c); link is a set of 1 << PTX_L_*. */
+void ptx_ps_func(ptx_ps *P, unsigned link);
+
 /* Names. */
 char *ptx_ps_strdup(ptx_ps *P, const char *s, uint32_t len);
 /* Resolves an identifier in the current function, then the module.  Returns

@@ -406,6 +406,7 @@ typedef struct ptx_func {
     uint32_t ra_regs;       /* 32-bit registers per thread after allocation (0 = not run) */
     uint32_t ra_max_live;   /* largest number of 32-bit registers live at once */
     int32_t *ra_map;        /* row -> first physical 32-bit register (-1 = never used) */
+    uint32_t ra_spills;     /* 32-bit registers the limit could not hold (see ptx_regalloc) */
 } ptx_func;
 
 /* ---- module ------------------------------------------------------------ */
@@ -446,5 +447,76 @@ void ptx_insn_print(const ptx_module *m, const ptx_func *f, const ptx_insn *in, 
 
 /* Name of a symbol reference (PTX_OK_SYM / PTX_AB_SYM r field) within f. */
 const char *ptx_sym_name(const ptx_module *m, const ptx_func *f, int32_t sym);
+
+/* ---- liveness and register allocation (live.c, regalloc.c) ------------ */
+/* docs/REGISTERS.md describes the model.
+**
+** Uses and definitions.  The first ndst operands of an instruction define
+** registers (vector elements each; '_' sinks nothing); the registers of
+** every other operand are uses (address bases, vector elements, a call's
+** target register and argument registers).  A call's register return
+** values (old .reg-parameter syntax) are definitions.  A guarded instruction
+** does not kill its definitions: the old value survives where the guard is
+** false.  Predicates are not registers and never appear here.  A b128
+** register (two rows) is represented by its first row everywhere below. */
+
+/* 32-bit register units of a row: 1 for a register of 32 bits or less, 2
+** for 64 bits, 4 for the first row of a b128 and 0 for its second row. */
+uint32_t ptx_row_units(const ptx_func *f, uint32_t row);
+
+/* Liveness views. */
+enum {
+    PTX_LIVE_PURE = 0,      /* exactly the PTX program's registers */
+    PTX_LIVE_ALLOC = 1u << 0 /* the allocator's view: values the hardware re-reads
+                                from the constant bank or an immediate (kernel
+                                parameters, constants, global addresses) are not
+                                kept in registers between their uses; see
+                                docs/REGISTERS.md */
+};
+
+/* Per-instruction liveness of one function.  Sets are bitsets over rows,
+** 'words' 64-bit words each. */
+typedef struct ptx_live {
+    uint32_t start, ninsns; /* instructions [start, start + ninsns): the function's range */
+    uint32_t nrows, words;
+    uint32_t flags;         /* PTX_LIVE_* it was computed with */
+    uint64_t *in;           /* live-in set of pc: in + (pc - start) * words */
+    uint32_t *units;        /* units[pc - start]: 32-bit units live into pc */
+    uint32_t max_units;     /* most units live at once: over every instruction's
+                               live-in, and its live-out plus its definitions */
+    uint32_t max_pc;        /* an instruction where max_units is reached */
+} ptx_live;
+
+/* Computes the liveness of a defined function (f->blocks must be built).
+** Registers read before any definition on some path are live-in at entry.
+** Returns false (e set) for a function without a body. */
+bool ptx_liveness(const ptx_module *m, const ptx_func *f, uint32_t flags, ptx_live *lv, tp_err *e);
+void ptx_live_free(ptx_live *lv);
+/* Whether row is live into pc (the second row of a b128 answers for its first). */
+bool ptx_live_has(const ptx_live *lv, const ptx_func *f, uint32_t pc, uint32_t row);
+
+/* Allocates physical 32-bit registers for f (and, first, for the functions
+** it calls) and fills f->ra_regs, ra_max_live, ra_map (from the module
+** arena) and ra_spills.  ra_map[row] is the first physical register of the
+** row: 64-bit values take aligned even pairs, b128 aligned quads (its second
+** row maps to first + 2); -1 for a row that never occupies a register.
+** ra_regs is what ptxas would report as "Used N registers": the allocation,
+** plus the registers the calling convention reserves, plus the callees'
+** needs at each call site, capped at max_regs.  ra_spills is the amount
+** over max_regs (tpsim runs no spill code: the executor keeps every PTX
+** register; only occupancy sees ra_regs).  Declared-only functions get
+** ra_regs 0.  Returns false (e set) only for malformed input. */
+bool ptx_regalloc(ptx_module *m, ptx_func *f, uint32_t max_regs, tp_err *e);
+/* The register limit ptxas applies to f: max_regs, lowered by .maxnreg and
+** by .maxntid/.reqntid with .minnctapersm (regs_per_sm shared by that many
+** warps, in whole allocation units of warp_alloc_unit registers per warp). */
+uint32_t ptx_regalloc_limit(const ptx_func *f, uint32_t max_regs, uint32_t regs_per_sm,
+                            uint32_t warp_alloc_unit);
+/* Checks f's allocation: at every instruction reachable from the entry,
+** the rows live before it, and the rows live after it together with its
+** definitions, (allocator's view) occupy pairwise disjoint physical
+** registers; every such row is mapped, aligned and within the allocation.
+** Returns false with a message naming the instruction otherwise. */
+bool ptx_regalloc_check(const ptx_module *m, const ptx_func *f, tp_err *e);
 
 #endif

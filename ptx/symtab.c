@@ -286,6 +286,12 @@ static const kwdef kwdefs[] = {
     {".L2::256B", PTX_KW_HINT, PTX_H_IGNORE},
     {".L2::cache_hint", PTX_KW_HINT, PTX_H_CACHE_HINT},
     {".L1", PTX_KW_HINT, PTX_H_IGNORE}, {".L2", PTX_KW_HINT, PTX_H_IGNORE},
+    /* PTX types tpsim does not model */
+    {".u16x2", PTX_KW_UNSUP, 0}, {".s16x2", PTX_KW_UNSUP, 0}, {".e4m3", PTX_KW_UNSUP, 0},
+    {".e5m2", PTX_KW_UNSUP, 0}, {".e4m3x2", PTX_KW_UNSUP, 0}, {".e5m2x2", PTX_KW_UNSUP, 0},
+    {".e4m3x4", PTX_KW_UNSUP, 0}, {".e5m2x4", PTX_KW_UNSUP, 0}, {".e2m1x2", PTX_KW_UNSUP, 0},
+    {".e2m3x2", PTX_KW_UNSUP, 0}, {".e3m2x2", PTX_KW_UNSUP, 0}, {".ue8m0x2", PTX_KW_UNSUP, 0},
+    {".s4", PTX_KW_UNSUP, 0}, {".u4", PTX_KW_UNSUP, 0}, {".b1", PTX_KW_UNSUP, 0},
     /* PTX instructions tpsim does not execute */
     {"wmma", PTX_KW_UNSUP, 0}, {"mma", PTX_KW_UNSUP, 0}, {"wgmma", PTX_KW_UNSUP, 0},
     {"ldmatrix", PTX_KW_UNSUP, 0}, {"stmatrix", PTX_KW_UNSUP, 0},

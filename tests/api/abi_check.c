@@ -56,6 +56,11 @@ int main(void)
         bad++;                                                                 \
     }
 #include "abi_list.h"
-    if (!bad) printf("PASS abi_check (%d constants, types, members and mappings equal CUDA 13's)\n", n);
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+    const char *name = "abi_check_per_thread_stream";
+#else
+    const char *name = "abi_check";
+#endif
+    if (!bad) printf("PASS %s (%d constants, types, members and mappings equal CUDA 13's)\n", name, n);
     return bad != 0;
 }

@@ -39,4 +39,4 @@ agg && !depth && /^    [^ }]/ {
 }
 /^#define cu[A-Za-z0-9_]* / { print "M(" $2 ")" }
 ' "$h" > "$out/abi_list.h"
-awk '/^\/\* ===== functions/ { on = 1; next } on && /^#ifdef __cplusplus/ { exit } on { print }' "$h" > "$out/abi_protos.h"
+awk '/^\/\* ===== functions/ { on = 1; next } on && /^#(ifdef __cplusplus|if defined)/ { exit } on { print }' "$h" > "$out/abi_protos.h"

@@ -82,6 +82,7 @@ fi
 # ---- ABI --------------------------------------------------------------------
 if [ -x "$T/abi_check" ]; then
     run abi_check "$T/abi_check"
+    run abi_check_ptds "$T/ptds/abi_check"
 else
     skip abi_check "NVIDIA's cuda.h is not installed"
 fi
@@ -119,13 +120,25 @@ has api_jit_error_message "$tmp/t_module.err" "tpsim: cuModuleLoadDataEx:6:"
 
 run t_launch "$T/t_launch"
 
+# the same programs built with CUDA_API_PER_THREAD_DEFAULT_STREAM (the
+# _ptds/_ptsz entry points)
+QUIET=1 run t_mem_ptds "$T/ptds/t_mem"
+QUIET=1 run t_launch_ptds "$T/ptds/t_launch"
+if [ -x "$T/ptds/t_launch" ] && [ -x "$T/ptds/t_mem" ] && ! grep -q "^FAIL" "$tmp/t_mem_ptds.out" "$tmp/t_launch_ptds.out" &&
+    nm -u "$T/ptds/t_launch" | grep -q "cuLaunchKernel_ptsz"; then
+    pass api_per_thread_stream_programs
+else
+    fail api_per_thread_stream_programs "see above"
+fi
+
 TPSIM_OPTIONS="exec.spin_limit=200000" run t_sticky "$T/t_sticky"
+run t_stack "$T/t_stack"
 has api_sticky_message "$tmp/t_sticky.err" "in kernel 'bad', block (0,0,0), thread (0,0,0)"
 has api_sticky_message_code "$tmp/t_sticky.err" "(CUDA_ERROR_ILLEGAL_ADDRESS)"
 
 # ---- configurations ---------------------------------------------------------------
 C=$T/t_config
-run config_default "$C" default name="tpsim simulated GPU" sms=15 cc=75 clock_khz=1401000 \
+TPSIM_OPTIONS="device.name=Named_by_option" run config_default "$C" default name=Named_by_option sms=15 cc=75 clock_khz=1401000 \
     mem=1610612736 maxtpb=1024 stack=1024 heap=8388608 timeout=0 sm90=0
 TPSIM_CONFIG=gtx480 run config_gtx480 "$C" gtx480 name="tpsim GeForce GTX 480 (simulated)" \
     sms=15 cc=75 clock_khz=1401000 mem_clock_khz=1848000 bus_bits=384 l2=786432 mem=1610612736 \

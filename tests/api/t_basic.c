@@ -58,11 +58,12 @@ static void basic_device(void)
     CK(cuDeviceGet(&d, -1), CUDA_ERROR_INVALID_DEVICE);
     CK(cuDeviceGet(NULL, 0), CUDA_ERROR_INVALID_VALUE);
 
-    char name[256];
+    char name[256], small[5];
     OK(cuDeviceGetName(name, sizeof name, 0));
-    TT_EQ_STR(name, "tpsim simulated GPU");
-    OK(cuDeviceGetName(name, 5, 0));
-    TT_EQ_STR(name, "tpsi");   /* truncated, NUL-terminated */
+    TT_CHECK(strncmp(name, "tpsim", 5) == 0);   /* device.name (run_api.sh checks exact names) */
+    OK(cuDeviceGetName(small, sizeof small, 0));
+    TT_EQ_U(strlen(small), 4);   /* truncated, NUL-terminated */
+    TT_CHECK(strncmp(small, name, 4) == 0);
     CK(cuDeviceGetName(name, 0, 0), CUDA_ERROR_INVALID_VALUE);
     CK(cuDeviceGetName(NULL, 10, 0), CUDA_ERROR_INVALID_VALUE);
     CK(cuDeviceGetName(name, sizeof name, 1), CUDA_ERROR_INVALID_DEVICE);

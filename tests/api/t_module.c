@@ -224,6 +224,17 @@ static void module_files(void)
     OK(cuModuleLoad(&m, ptx));
     OK(cuModuleGetFunction(&f, m, "add1"));
     OK(cuModuleUnload(m));
+    /* a UTF-8 comment, and NULs after the text (as cuLinkComplete's output has) */
+    char buf[4096];
+    int len = snprintf(buf, sizeof buf, "// caf\xc3\xa9 \xe2\x9c\x93\n%s", at_ptx_add1);
+    memset(buf + len, 0, 3);
+    const char *ptx2 = write_tmp("utf8.ptx", buf, (size_t)len + 3);
+    OK(cuModuleLoad(&m, ptx2));
+    OK(cuModuleGetFunction(&f, m, "add1"));
+    OK(cuModuleUnload(m));
+    OK(cuModuleLoadData(&m, buf));
+    OK(cuModuleUnload(m));
+    unlink(ptx2);
     CK(cuModuleLoad(&m, "/nonexistent/dir/x.ptx"), CUDA_ERROR_FILE_NOT_FOUND);
     CK(cuModuleLoad(&m, NULL), CUDA_ERROR_INVALID_VALUE);
     static const uint8_t elf[64] = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0x41};

@@ -10,8 +10,9 @@
 # "isolate") run each in a process of its own, and the device-printf test
 # ("stdout") too: its output is compared here, as sorted lines, with
 # printf_formats.expected (the pointer printed by %p is normalized).
-# Every test the runner lists must report; a test that does not (the runner
-# crashed or timed out) is a FAIL.  The sm_80 tests, skipped on a device
+# Every test the runner lists must report: one missing from the shared run
+# (the process crashed or timed out) runs again alone, and if it still does
+# not report it is a FAIL.  The sm_80 tests, skipped on a device
 # below compute 8.0, are run once more with TPSIM_OPTIONS="device.cc=8.0"
 # (tpsim's setting; a GPU ignores it and they stay skipped).  KT_TIMEOUT (seconds, default 900) bounds
 # each runner process when timeout(1) exists.
@@ -60,6 +61,12 @@ while read -r name kind; do
     [ -n "$kind" ] && continue
     line=$(report "$name" "$tmp/main")
     case "$line" in
+    "FAIL $name: no result"*)
+        # The shared process died before this test reported (maybe in an
+        # earlier test): run it alone, so one crash does not hide the rest.
+        run "$tmp/$name" "$here" --only "$name"
+        report "$name" "$tmp/$name"
+        ;;
     "SKIP $name: needs compute 8.0"*)
         # On tpsim, which reports 7.5 unless told otherwise, run the sm_80
         # tests again as a compute 8.0 device (a GPU ignores TPSIM_OPTIONS).

@@ -24,14 +24,18 @@ if [ $? -eq 0 ] && [ ! -s "$tmp/err" ]; then echo "PASS cli_ptx_exit0"; else ech
 # callseq temp_param_regs, %SP %SPL %rd<60>, %f<50>, %fd<17>, %p<23> and five
 # predicates of the bar.red blocks; the params of _Z1kPiPKf1Sidyy laid out
 # at their alignments; 256 bytes of demoted shared memory plus extern dyn[];
-# a 48-byte depot plus 36 bytes of call parameters at 48, rounded to 96.
-expect module "$tmp/out" "module $dir/basic.sm_75.ptx: PTX 9.0, sm_75, 64-bit: 1 kernel, 5 functions (2 declared only), 10 variables, 387 instructions"
+# a 48-byte depot plus 36 bytes of call parameters at 48, rounded to 96;
+# 348 instruction statements in the four bodies (counted in the text).
+expect module "$tmp/out" "module $dir/basic.sm_75.ptx: PTX 9.0, sm_75, 64-bit: 1 kernel, 5 functions (2 declared only), 10 variables, 348 instructions"
 expect kernel "$tmp/out" "kernel _Z1kPiPKf1Sidyy"
+expect kinsns "$tmp/out" "  instructions: 332"
 expect params "$tmp/out" "  params: 7 (72 bytes)"
 expect param2 "$tmp/out" "    _Z1kPiPKf1Sidyy_param_2: size 24, align 8, offset 16"
 expect param3 "$tmp/out" "    _Z1kPiPKf1Sidyy_param_3: size 4, align 4, offset 40"
 expect vregs "$tmp/out" "  vregs: b16: 22, b32: 170, b64: 62, f32: 50, f64: 17, pred: 28 (321 rows)"
-expect regs "$tmp/out" "  regs: (not allocated)"
+# the register count comes from the allocator (ptx/regalloc.c, tested there)
+if grep -qE '^  regs: ([0-9]+( \([0-9]+ spilled\))?|\(not allocated\))$' "$tmp/out"; then
+    echo "PASS cli_ptx_regs"; else echo "FAIL cli_ptx_regs: no regs line"; fi
 expect shared "$tmp/out" "  shared: 256 bytes static, dynamic: yes"
 expect local "$tmp/out" "  local: 96 bytes"
 expect func "$tmp/out" "func _Z6calleei1S"

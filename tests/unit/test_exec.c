@@ -446,6 +446,136 @@ static void t_barrier_deadlock(void)
     exec_mod_unload(m);
 }
 
+/* ---- independent thread scheduling (exec.its=1) ------------------------------------- */
+
+/* Every lane takes a global lock, increments a counter with a plain load and
+** store (safe only under the lock), and releases it. */
+static const char *lock_ptx = HDR
+    ".visible .entry locked(.param .u64 lock, .param .u64 count)\n"
+    "{\n"
+    "  .reg .pred %p<2>; .reg .b32 %r<4>; .reg .b64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [lock];\n"
+    "  ld.param.u64 %rd2, [count];\n"
+    "TRY:\n"
+    "  atom.global.cas.b32 %r1, [%rd1], 0, 1;\n"
+    "  setp.ne.u32 %p1, %r1, 0;\n"
+    "  @%p1 bra TRY;\n"
+    "  ld.volatile.global.u32 %r2, [%rd2];\n"
+    "  add.u32 %r2, %r2, 1;\n"
+    "  st.volatile.global.u32 [%rd2], %r2;\n"
+    "  membar.gl;\n"
+    "  atom.global.exch.b32 %r3, [%rd1], 0;\n"
+    "  ret;\n"
+    "}\n";
+
+static void t_its_lock(void)
+{
+    exec_dev *d = mkdev("exec.its=1 exec.spin_limit=2000000");
+    exec_mod *m = load(d, lock_ptx);
+    TT_CHECK(m != NULL);
+    if (!m) { exec_dev_destroy(d); return; }
+    uint64_t mem = exec_mem_alloc(d, 8, 256);
+    uint64_t params[2] = {mem, mem + 4};
+    exec_launch l = {{3, 1, 1}, {64, 1, 1}, 0, params, 16};
+    exec_result r;
+    TT_EQ_I(exec_launch_kernel(m, exec_mod_kernel(m, "locked"), &l, &r), EXEC_OK);
+    if (r.status) printf("    %s\n", r.msg);
+    uint32_t *p = exec_mem_host(d, mem, 8);
+    TT_EQ_U(p[0], 0);         /* released */
+    TT_EQ_U(p[1], 3 * 64);    /* every thread got in exactly once */
+    /* The same kernel without independent scheduling is reported, not hung. */
+    exec_dev *d2 = mkdev("exec.spin_limit=20000");
+    exec_mod *m2 = load(d2, lock_ptx);
+    uint64_t mem2 = exec_mem_alloc(d2, 8, 256);
+    uint64_t params2[2] = {mem2, mem2 + 4};
+    exec_launch l2 = {{1, 1, 1}, {32, 1, 1}, 0, params2, 16};
+    TT_EQ_I(exec_launch_kernel(m2, exec_mod_kernel(m2, "locked"), &l2, &r), EXEC_ERR_LIVELOCK);
+    TT_HAS(r.msg, "independent thread scheduling");
+    exec_mod_unload(m2);
+    exec_dev_destroy(d2);
+    exec_mod_unload(m);
+    exec_dev_destroy(d);
+}
+
+/* Structured divergence still reconverges under ITS: the same results, and
+** for the if/else the same instruction counts as the stack model. */
+static void t_its_reconverges(void)
+{
+    exec_dev *d = mkdev("exec.its=1");
+    exec_mod *m = load(d, ifelse_ptx);
+    TT_CHECK(m != NULL);
+    if (!m) { exec_dev_destroy(d); return; }
+    uint64_t out = exec_mem_alloc(d, 32 * 4, 256);
+    exec_result r;
+    TT_EQ_I(run1(m, "k", 1, 32, out, &r), EXEC_OK);
+    uint32_t *o = exec_mem_host(d, out, 128);
+    for (int i = 0; i < 32; i++) TT_EQ_U(o[i], (i & 1) ? 100 : 200);
+    TT_EQ_U(r.warp_insns, 12);
+    TT_EQ_U(r.thread_insns, 336);
+    exec_mod_unload(m);
+    m = load(d, loop_ptx);
+    TT_EQ_I(run1(m, "k", 1, 32, out, &r), EXEC_OK);
+    for (int i = 0; i < 32; i++) TT_EQ_U(o[i], ((i & 3) + 1 + 1) / 2 * 10);
+    exec_mod_unload(m);
+    m = load(d, fact_ptx);
+    uint64_t out2 = exec_mem_alloc(d, 64 * 4, 256);
+    TT_EQ_I(run1(m, "k", 1, 64, out2, &r), EXEC_OK);
+    uint32_t *o2 = exec_mem_host(d, out2, 256);
+    static const uint32_t f[8] = {1, 1, 2, 6, 24, 120, 720, 5040};
+    for (int i = 0; i < 64; i++) TT_EQ_U(o2[i], f[i & 7]);
+    exec_mod_unload(m);
+    m = load(d, early_ptx);
+    for (int i = 0; i < 32; i++) o[i] = 0xdead;
+    TT_EQ_I(run1(m, "k", 1, 32, out, &r), EXEC_OK);
+    for (int i = 0; i < 32; i++) TT_EQ_U(o[i], i < 16 ? 0xdead : (uint32_t)i);
+    exec_mod_unload(m);
+    exec_dev_destroy(d);
+}
+
+/* __syncwarp after a divergent loop: the shuffle after it sees all lanes. */
+static const char *syncwarp_ptx = HDR
+    ".visible .entry sw(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<3>; .reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %laneid;\n"
+    "  mov.u32 %r2, 0;\n"
+    "LOOP:\n"
+    "  add.u32 %r2, %r2, 1;\n"
+    "  setp.lt.u32 %p1, %r2, %r1;\n"      /* lane l loops max(l,1) times */
+    "  @%p1 bra LOOP;\n"
+    "  bar.warp.sync -1;\n"
+    "  activemask.b32 %r3;\n"
+    "  shfl.sync.bfly.b32 %r4|%p2, %r2, 1, 31, -1;\n"
+    "  add.u32 %r5, %r4, %r3;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r5;\n"
+    "  ret;\n"
+    "}\n";
+
+static void t_its_syncwarp(void)
+{
+    const char *modes[2] = {"exec.its=0", "exec.its=1"};
+    for (int k = 0; k < 2; k++) {
+        exec_dev *d = mkdev(modes[k]);
+        exec_mod *m = load(d, syncwarp_ptx);
+        TT_CHECK(m != NULL);
+        if (!m) { exec_dev_destroy(d); continue; }
+        uint64_t out = exec_mem_alloc(d, 32 * 4, 256);
+        exec_result r;
+        TT_EQ_I(run1(m, "sw", 1, 32, out, &r), EXEC_OK);
+        uint32_t *o = exec_mem_host(d, out, 128);
+        /* iterations of lane l: max(l, 1); the partner is l ^ 1; activemask is all lanes */
+        for (int i = 0; i < 32; i++) {
+            int p = i ^ 1;
+            TT_EQ_U(o[i], (uint32_t)(p > 1 ? p : 1) + 0xffffffffu);
+        }
+        exec_mod_unload(m);
+        exec_dev_destroy(d);
+    }
+}
+
 /* ---- determinism ----------------------------------------------------------------- */
 
 static void t_deterministic(void)
@@ -519,6 +649,9 @@ int main(void)
     TT_RUN(t_intra_warp_livelock);
     TT_RUN(t_barrier_deadlock);
     TT_RUN(t_deterministic);
+    TT_RUN(t_its_lock);
+    TT_RUN(t_its_reconverges);
+    TT_RUN(t_its_syncwarp);
     exec_dev_destroy(dev);
     return tt_done();
 }

@@ -564,6 +564,27 @@ static void t_f2f_random(void)
     printf("# f2f reference comparisons: %ld\n", n);
 }
 
+/* Every f16 and bf16 value survives widening (to f32 and f64) and
+** narrowing back, in every rounding mode; NaNs come back canonical. */
+static void t_roundtrip(void)
+{
+    const ptx_type ht[2] = {PTX_T_F16, PTX_T_BF16};
+    const ref_fmt hf[2] = {REF_F16, REF_BF16};
+    for (int k = 0; k < 2; k++)
+        for (uint32_t h = 0; h < 65536; h++) {
+            bool nan = ref_isnan(hf[k], h);
+            uint64_t f = num_cvt(h, PTX_T_F32, ht[k], PTX_RND_NONE, 0);
+            uint64_t d = num_cvt(h, PTX_T_F64, ht[k], PTX_RND_NONE, 0);
+            for (int m = 0; m < 4; m++) {
+                uint64_t b1 = num_cvt(f, ht[k], PTX_T_F32, RND[m], 0);
+                uint64_t b2 = num_cvt(d, ht[k], PTX_T_F64, RND[m], 0);
+                TT_EQ_U(b1, nan ? 0x7fff : h);
+                TT_EQ_U(b2, nan ? 0x7fff : h);
+            }
+            if (!nan) TT_EQ_U(d, d2u((double)u2f((uint32_t)f)));
+        }
+}
+
 int main(void)
 {
     TT_RUN(t_f2i_nan_inf);
@@ -578,6 +599,7 @@ int main(void)
     TT_RUN(t_tf32);
     TT_RUN(t_f32_to_f16_hw);
     TT_RUN(t_f2f_random);
+    TT_RUN(t_roundtrip);
     printf("# test_num_cvt: %d checks\n", tt_nchecks);
     return tt_done();
 }

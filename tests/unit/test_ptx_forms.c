@@ -538,6 +538,8 @@ static const errcase errs[] = {
     {K(" add.u32.foo %r1, %r2, %r3;"), "t.ptx:8:9: unknown modifier '.foo'"},
     {K(" add.global.u32 %r1, %r2, %r3;"), "t.ptx:8:5: modifier '.global' is not valid for 'add'"},
     {K(" add.u33 %r1, %r2, %r3;"), "t.ptx:8:5: unknown modifier '.u33'"},
+    {K(" add.u16x2 %r1, %r2, %r3;"), "t.ptx:8:5: unsupported type '.u16x2'"},
+    {K(" vabsdiff4.u32.u32.u32 %r1, %r2, %r3, %r0;"), "t.ptx:8:2: unsupported PTX instruction 'vabsdiff4.u32.u32.u32'"},
     {K(" add.u32 %r1, %r2, %r9;"), "t.ptx:8:20: undefined register '%r9'"},
     {K(" add.u32 %r1, %r2, foo;"), "t.ptx:8:20: undefined identifier 'foo'"},
     {K(" bra nowhere;"), "t.ptx:8:6: undefined label 'nowhere'"},
@@ -610,7 +612,8 @@ static void t_directives(void)
         ".global .f64 fd = 0.5;\n"
         ".shared .align 8 .b8 msh[32];\n"
         "/* block\n comment */\n"
-        ".visible .entry k(.param .u64 .ptr .global .align 16 p, .param .u32 n)\n"
+        ".func fa2;\n.alias fa2, fwd;\n"
+        ".visible .entry k(.param .u64 .ptr.global.align 16 p, .param .u32 n)\n"
         ".maxntid 128, 2\n.minnctapersm 4\n.maxnreg 64\n.reqnctapercluster 2, 1, 1\n"
         "{\n .reg .b64 %rd<2>;\n .loc 3 42 7\n mov.u64 %rd1, msh;\n"
         " .loc 1 9 1, function_name $L__info_string0, inlined_at 3 4 5\n ret;\n}\n"
@@ -629,6 +632,7 @@ static void t_directives(void)
     const ptx_func *f = &m->funcs[ptx_find_func(m, "fwd")];
     TT_CHECK(!f->is_decl && f->noreturn && f->is_visible);
     TT_EQ_I(ptx_find_func(m, "fwd2"), ptx_find_func(m, "fwd"));
+    TT_EQ_I(ptx_find_func(m, "fa2"), ptx_find_func(m, "fwd")); /* prototype, then .alias */
     TT_CHECK(m->funcs[ptx_find_func(m, "ext")].is_decl);
     const ptx_func *w = &m->funcs[ptx_find_func(m, "wk")];
     TT_CHECK(w->is_weak);

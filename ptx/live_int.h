@@ -1,0 +1,77 @@
+/*
+** live_int.h -- what live.c hands regalloc.c: a function's register uses
+** and definitions as compact lists, its blocks' successors, and block-level
+** liveness.  Not a public interface (ptx.h has the public one).
+*/
+#ifndef PTX_LIVE_INT_H
+#define PTX_LIVE_INT_H
+
+#include "ptx.h"
+#include "../base/vec.h"
+
+/* A function seen as lists of rows (first rows of b128 only).  For
+** instruction i (pc = s + i):
+**   defs   rows[off[3i]   .. off[3i+1])
+**   uses   rows[off[3i+1] .. off[3i+2])
+**   points rows[off[3i+2] .. off[3i+3])  (PTX_LIVE_ALLOC only) values re-created
+**          just before the instruction: live into it, live nowhere else.
+** kill[i] is 1 when the definitions kill (the instruction is unguarded).
+** In the PTX_LIVE_ALLOC view an instruction that only re-creates values
+** (ld.param of a kernel parameter, mov of a constant) has no lists at all,
+** and remat[row] is 1 for the rows it defines. */
+typedef struct ptx_rview {
+    const ptx_module *m;
+    const ptx_func *f;
+    uint32_t flags;
+    uint32_t s, n;          /* first pc, instructions */
+    uint32_t nrows, words;  /* rows; 64-bit words per bitset */
+    uint32_t *off, *rows;
+    uint8_t *kill;
+    uint8_t *w;             /* units per row (ptx_row_units) */
+    uint8_t *remat;         /* per row */
+    /* blocks */
+    uint32_t nb;
+    uint32_t *soff, *succ;  /* successors of block b: succ[soff[b] .. soff[b+1]) */
+    uint32_t *order;        /* blocks reachable from the entry in reverse postorder,
+                               then the unreachable ones by index */
+    uint32_t nreach;        /* how many of order[] are reachable */
+    uint8_t *reach;         /* per block */
+    uint64_t *bin, *bout;   /* per block live-in / live-out: b * words */
+} ptx_rview;
+
+bool ptx_rview_build(const ptx_module *m, const ptx_func *f, uint32_t flags, ptx_rview *v, tp_err *e);
+void ptx_rview_free(ptx_rview *v);
+
+static inline bool ptx_bit_has(const uint64_t *s, uint32_t i) { return (s[i >> 6] >> (i & 63)) & 1; }
+static inline void ptx_bit_set(uint64_t *s, uint32_t i) { s[i >> 6] |= 1ull << (i & 63); }
+static inline void ptx_bit_clr(uint64_t *s, uint32_t i) { s[i >> 6] &= ~(1ull << (i & 63)); }
+
+/* A set of rows that iterates in O(members): dense[0..n) lists them,
+** pos[row] is the row's index in dense when it is a member. */
+typedef struct ptx_sset {
+    uint32_t *dense, *pos, n, units;
+} ptx_sset;
+
+static inline bool ptx_sset_has(const ptx_sset *s, uint32_t r)
+{
+    return s->pos[r] < s->n && s->dense[s->pos[r]] == r;
+}
+static inline void ptx_sset_add(ptx_sset *s, uint32_t r, uint32_t w)
+{
+    if (ptx_sset_has(s, r)) return;
+    s->pos[r] = s->n;
+    s->dense[s->n++] = r;
+    s->units += w;
+}
+static inline void ptx_sset_del(ptx_sset *s, uint32_t r, uint32_t w)
+{
+    if (!ptx_sset_has(s, r)) return;
+    uint32_t k = s->pos[r], last = s->dense[--s->n];
+    s->dense[k] = last;
+    s->pos[last] = k;
+    s->units -= w;
+}
+/* s := the rows of bitset b. */
+void ptx_sset_load(ptx_sset *s, const uint64_t *b, uint32_t words, const uint8_t *w);
+
+#endif

@@ -1,0 +1,227 @@
+/*
+** test_exec_fp.c -- the functional model's inline floating-point fast paths
+** (round-to-nearest f32/f64 add, sub, mul, fma, f64 div, cvt fast paths) must
+** give exactly the bits of exec/num.h, which tests/unit/test_num_*.c check
+** against independent references.  Inputs: special values (zeros, infinities,
+** NaNs with payloads, subnormals, extremes) crossed with each other, plus
+** pseudo-random bit patterns.
+*/
+#include "tests/unit/tt.h"
+#include "exec/exec.h"
+#include "exec/num.h"
+#include "exec/options.h"
+#include <stdlib.h>
+
+#define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
+
+/* out[i*K + k] = op_k(a[i], b[i], c[i]) for each op k. */
+static const char *fp_ptx = HDR
+    ".visible .entry f32ops(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 po)\n"
+    "{\n"
+    "  .reg .b32 %r<4>; .reg .f32 %f<12>; .reg .b64 %rd<12>;\n"
+    "  ld.param.u64 %rd1, [pa]; ld.param.u64 %rd2, [pb]; ld.param.u64 %rd3, [pc]; ld.param.u64 %rd4, [po];\n"
+    "  mov.u32 %r1, %ctaid.x; mov.u32 %r2, %ntid.x; mov.u32 %r3, %tid.x; mad.lo.s32 %r1, %r1, %r2, %r3;\n"
+    "  mul.wide.u32 %rd5, %r1, 4;\n"
+    "  add.s64 %rd6, %rd1, %rd5; ld.global.f32 %f1, [%rd6];\n"
+    "  add.s64 %rd6, %rd2, %rd5; ld.global.f32 %f2, [%rd6];\n"
+    "  add.s64 %rd6, %rd3, %rd5; ld.global.f32 %f3, [%rd6];\n"
+    "  add.f32 %f4, %f1, %f2;\n"
+    "  sub.f32 %f5, %f1, %f2;\n"
+    "  mul.f32 %f6, %f1, %f2;\n"
+    "  fma.rn.f32 %f7, %f1, %f2, %f3;\n"
+    "  add.rn.f32 %f8, %f1, %f3;\n"
+    "  mul.wide.u32 %rd7, %r1, 20;\n"
+    "  add.s64 %rd8, %rd4, %rd7;\n"
+    "  st.global.f32 [%rd8], %f4; st.global.f32 [%rd8+4], %f5; st.global.f32 [%rd8+8], %f6;\n"
+    "  st.global.f32 [%rd8+12], %f7; st.global.f32 [%rd8+16], %f8;\n"
+    "  ret;\n"
+    "}\n"
+    ".visible .entry f64ops(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 po)\n"
+    "{\n"
+    "  .reg .b32 %r<4>; .reg .f64 %fd<12>; .reg .b64 %rd<12>;\n"
+    "  ld.param.u64 %rd1, [pa]; ld.param.u64 %rd2, [pb]; ld.param.u64 %rd3, [pc]; ld.param.u64 %rd4, [po];\n"
+    "  mov.u32 %r1, %ctaid.x; mov.u32 %r2, %ntid.x; mov.u32 %r3, %tid.x; mad.lo.s32 %r1, %r1, %r2, %r3;\n"
+    "  mul.wide.u32 %rd5, %r1, 8;\n"
+    "  add.s64 %rd6, %rd1, %rd5; ld.global.f64 %fd1, [%rd6];\n"
+    "  add.s64 %rd6, %rd2, %rd5; ld.global.f64 %fd2, [%rd6];\n"
+    "  add.s64 %rd6, %rd3, %rd5; ld.global.f64 %fd3, [%rd6];\n"
+    "  add.f64 %fd4, %fd1, %fd2;\n"
+    "  sub.f64 %fd5, %fd1, %fd2;\n"
+    "  mul.f64 %fd6, %fd1, %fd2;\n"
+    "  fma.rn.f64 %fd7, %fd1, %fd2, %fd3;\n"
+    "  div.rn.f64 %fd8, %fd1, %fd2;\n"
+    "  mul.wide.u32 %rd7, %r1, 40;\n"
+    "  add.s64 %rd8, %rd4, %rd7;\n"
+    "  st.global.f64 [%rd8], %fd4; st.global.f64 [%rd8+8], %fd5; st.global.f64 [%rd8+16], %fd6;\n"
+    "  st.global.f64 [%rd8+24], %fd7; st.global.f64 [%rd8+32], %fd8;\n"
+    "  ret;\n"
+    "}\n"
+    ".visible .entry cvtops(.param .u64 pa, .param .u64 po)\n"
+    "{\n"
+    "  .reg .b32 %r<6>; .reg .f32 %f<4>; .reg .f64 %fd<4>; .reg .b64 %rd<12>;\n"
+    "  ld.param.u64 %rd1, [pa]; ld.param.u64 %rd4, [po];\n"
+    "  mov.u32 %r1, %ctaid.x; mov.u32 %r2, %ntid.x; mov.u32 %r3, %tid.x; mad.lo.s32 %r1, %r1, %r2, %r3;\n"
+    "  mul.wide.u32 %rd5, %r1, 4;\n"
+    "  add.s64 %rd6, %rd1, %rd5; ld.global.u32 %r4, [%rd6];\n"
+    "  mov.b32 %f1, %r4;\n"
+    "  cvt.rn.f32.s32 %f2, %r4;\n"
+    "  cvt.f64.f32 %fd1, %f1;\n"
+    "  mul.wide.u32 %rd7, %r1, 16;\n"
+    "  add.s64 %rd8, %rd4, %rd7;\n"
+    "  st.global.f32 [%rd8], %f2; st.global.f64 [%rd8+8], %fd1;\n"
+    "  ret;\n"
+    "}\n";
+
+static const uint32_t sp32[] = {
+    0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00001,
+    0x7f800001, 0x7fa00000, 0x00000001, 0x80000001, 0x007fffff, 0x00800000, 0x7f7fffff, 0xff7fffff,
+    0x33800000, 0x4b800000, 0x3effffff, 0x40490fdb,
+};
+static const uint64_t sp64[] = {
+    0, 0x8000000000000000ull, 0x3ff0000000000000ull, 0xbff0000000000000ull, 0x7ff0000000000000ull,
+    0xfff0000000000000ull, 0x7ff8000000000000ull, 0xfff8000000000001ull, 0x7ff0000000000001ull,
+    0x7ff4000000000000ull, 0x0000000000000001ull, 0x8000000000000001ull, 0x000fffffffffffffull,
+    0x0010000000000000ull, 0x7fefffffffffffffull, 0x3ca0000000000000ull, 0x400921fb54442d18ull,
+};
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd64(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+enum { N = 4096 };
+
+static exec_dev *dev;
+static exec_mod *mod;
+
+static void launch(const char *k, uint64_t *params, uint32_t np)
+{
+    exec_launch l = {{N / 128, 1, 1}, {128, 1, 1}, 0, params, np * 8};
+    exec_result r;
+    TT_EQ_I(exec_launch_kernel(mod, exec_mod_kernel(mod, k), &l, &r), EXEC_OK);
+}
+
+static void t_f32_fast_paths(void)
+{
+    uint64_t a = exec_mem_alloc(dev, N * 4, 256), b = exec_mem_alloc(dev, N * 4, 256), c = exec_mem_alloc(dev, N * 4, 256),
+             o = exec_mem_alloc(dev, N * 20, 256);
+    uint32_t *pa = exec_mem_host(dev, a, N * 4), *pb = exec_mem_host(dev, b, N * 4), *pc = exec_mem_host(dev, c, N * 4);
+    uint32_t ns = TP_ARRAY_LEN(sp32);
+    for (uint32_t i = 0; i < N; i++) {
+        if (i < ns * ns) {
+            pa[i] = sp32[i / ns];
+            pb[i] = sp32[i % ns];
+            pc[i] = sp32[(i * 7) % ns];
+        } else {
+            pa[i] = (uint32_t)rnd64();
+            pb[i] = (uint32_t)rnd64();
+            pc[i] = (uint32_t)rnd64();
+            if (i % 3 == 0) pb[i] = (pb[i] & 0x807fffff) | (pa[i] & 0x7f800000); /* near exponents: cancellation */
+        }
+    }
+    uint64_t params[4] = {a, b, c, o};
+    launch("f32ops", params, 4);
+    uint32_t *po = exec_mem_host(dev, o, N * 20);
+    int bad = 0;
+    for (uint32_t i = 0; i < N && bad < 5; i++) {
+        uint32_t want[5] = {num_add_f32(pa[i], pb[i], PTX_RND_RN, 0), num_sub_f32(pa[i], pb[i], PTX_RND_RN, 0),
+                            num_mul_f32(pa[i], pb[i], PTX_RND_RN, 0), num_fma_f32(pa[i], pb[i], pc[i], PTX_RND_RN, 0),
+                            num_add_f32(pa[i], pc[i], PTX_RND_RN, 0)};
+        for (int k = 0; k < 5; k++)
+            if (po[i * 5 + k] != want[k]) {
+                bad++;
+                TT_EQ_U(po[i * 5 + k], want[k]);
+                printf("    op %d a=%08x b=%08x c=%08x\n", k, pa[i], pb[i], pc[i]);
+            }
+    }
+    TT_EQ_I(bad, 0);
+}
+
+static void t_f64_fast_paths(void)
+{
+    uint64_t a = exec_mem_alloc(dev, N * 8, 256), b = exec_mem_alloc(dev, N * 8, 256), c = exec_mem_alloc(dev, N * 8, 256),
+             o = exec_mem_alloc(dev, N * 40, 256);
+    uint64_t *pa = exec_mem_host(dev, a, N * 8), *pb = exec_mem_host(dev, b, N * 8), *pc = exec_mem_host(dev, c, N * 8);
+    uint32_t ns = TP_ARRAY_LEN(sp64);
+    for (uint32_t i = 0; i < N; i++) {
+        if (i < ns * ns) {
+            pa[i] = sp64[i / ns];
+            pb[i] = sp64[i % ns];
+            pc[i] = sp64[(i * 5) % ns];
+        } else {
+            pa[i] = rnd64();
+            pb[i] = rnd64();
+            pc[i] = rnd64();
+        }
+    }
+    uint64_t params[4] = {a, b, c, o};
+    launch("f64ops", params, 4);
+    uint64_t *po = exec_mem_host(dev, o, N * 40);
+    int bad = 0;
+    for (uint32_t i = 0; i < N && bad < 5; i++) {
+        uint64_t want[5] = {num_add_f64(pa[i], pb[i], PTX_RND_RN, 0), num_sub_f64(pa[i], pb[i], PTX_RND_RN, 0),
+                            num_mul_f64(pa[i], pb[i], PTX_RND_RN, 0), num_fma_f64(pa[i], pb[i], pc[i], PTX_RND_RN, 0),
+                            num_div_f64(pa[i], pb[i], PTX_RND_RN, 0)};
+        for (int k = 0; k < 5; k++)
+            if (po[i * 5 + k] != want[k]) {
+                bad++;
+                TT_EQ_U(po[i * 5 + k], want[k]);
+                printf("    op %d a=%016llx b=%016llx c=%016llx\n", k, (unsigned long long)pa[i],
+                       (unsigned long long)pb[i], (unsigned long long)pc[i]);
+            }
+    }
+    TT_EQ_I(bad, 0);
+}
+
+static void t_cvt_fast_paths(void)
+{
+    uint64_t a = exec_mem_alloc(dev, N * 4, 256), o = exec_mem_alloc(dev, N * 16, 256);
+    uint32_t *pa = exec_mem_host(dev, a, N * 4);
+    uint32_t ns = TP_ARRAY_LEN(sp32);
+    for (uint32_t i = 0; i < N; i++) pa[i] = i < ns ? sp32[i] : (uint32_t)rnd64();
+    uint64_t params[2] = {a, o};
+    launch("cvtops", params, 2);
+    uint8_t *po = exec_mem_host(dev, o, N * 16);
+    int bad = 0;
+    for (uint32_t i = 0; i < N && bad < 5; i++) {
+        uint32_t f;
+        uint64_t d;
+        memcpy(&f, po + i * 16, 4);
+        memcpy(&d, po + i * 16 + 8, 8);
+        uint32_t wf = (uint32_t)num_cvt(pa[i], PTX_T_F32, PTX_T_S32, PTX_RND_RN, 0);
+        uint64_t wd = num_cvt(pa[i], PTX_T_F64, PTX_T_F32, PTX_RND_NONE, 0);
+        if (f != wf || d != wd) {
+            bad++;
+            TT_EQ_U(f, wf);
+            TT_EQ_U(d, wd);
+            printf("    a=%08x\n", pa[i]);
+        }
+    }
+    TT_EQ_I(bad, 0);
+}
+
+int main(void)
+{
+    tp_opts o;
+    tp_err e;
+    tp_err_clear(&e);
+    exec_opts_init(&o);
+    dev = exec_dev_create(&o, stdout, &e);
+    exec_status st;
+    mod = dev ? exec_mod_load(dev, fp_ptx, strlen(fp_ptx), "fp.ptx", &st, &e) : NULL;
+    if (!mod) {
+        printf("FAIL setup: %s\n", e.msg);
+        return 1;
+    }
+    TT_RUN(t_f32_fast_paths);
+    TT_RUN(t_f64_fast_paths);
+    TT_RUN(t_cvt_fast_paths);
+    exec_mod_unload(mod);
+    exec_dev_destroy(dev);
+    tp_opts_free(&o);
+    return tt_done();
+}

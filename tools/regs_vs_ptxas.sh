@@ -1,0 +1,46 @@
+#!/bin/sh
+# regs_vs_ptxas.sh -- tpsim's register count beside ptxas's, per kernel.
+#
+#   sh tools/regs_vs_ptxas.sh [--md] [FILE.ptx ...]
+#
+# For every kernel of the given PTX files (default: tests/kernels/*.ptx and
+# tests/bench/bench.ptx) prints: file, kernel, tpsim regs (`tpsim ptx`),
+# ptxas regs (`ptxas -arch=sm_XX -v`, XX from the file's .target, sm_75 when
+# it is older), difference (tpsim - ptxas); then the mean absolute
+# difference.  --md prints a Markdown table (docs/REGISTERS.md holds one).
+# Needs ptxas on PATH or in /usr/local/cuda/bin, and a built tpsim
+# ($BUILD/bin/tpsim, BUILD defaults to build).
+BUILD=${BUILD:-build}
+TPSIM="$BUILD/bin/tpsim"
+md=0
+if [ "$1" = "--md" ]; then md=1; shift; fi
+PTXAS=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
+if [ ! -x "$PTXAS" ]; then echo "regs_vs_ptxas: ptxas not found" >&2; exit 1; fi
+if [ ! -x "$TPSIM" ]; then echo "regs_vs_ptxas: $TPSIM not built (make BUILD=$BUILD)" >&2; exit 1; fi
+[ $# -eq 0 ] && set -- tests/kernels/*.ptx tests/bench/bench.ptx
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for f in "$@"; do
+    sm=$(sed -n 's/^[[:space:]]*\.target[[:space:]]*sm_\([0-9]*\).*/\1/p' "$f" | head -1)
+    [ -z "$sm" ] || [ "$sm" -lt 75 ] && sm=75
+    "$TPSIM" ptx "$f" 2>/dev/null | awk -v f="$(basename "$f")" '
+        /^kernel / { k = $2 }
+        /^(func|declared) / { k = "" }
+        /^  regs: / && k != "" { print f, k, $2; k = "" }' | sort -k2,2 >"$tmp/t"
+    "$PTXAS" -arch=sm_$sm -v "$f" -o /dev/null 2>&1 | awk '
+        /Compiling entry function/ { k = $0; sub(/.*function .\047?/, "", k); sub(/\047 for.*/, "", k) }
+        /Used [0-9]+ registers/ && k != "" { for (i = 1; i <= NF; i++) if ($i == "Used") print k, $(i + 1); k = "" }' |
+        sort -k1,1 >"$tmp/p"
+    join -1 2 -2 1 -a 1 -e - -o 1.1,0,1.3,2.2 "$tmp/t" "$tmp/p" >>"$tmp/all"
+done
+awk -v md=$md '
+    BEGIN { if (md) { print "| file | kernel | tpsim | ptxas | diff |"; print "| --- | --- | ---: | ---: | ---: |" }
+            else printf "%-16s %-18s %6s %6s %6s\n", "file", "kernel", "tpsim", "ptxas", "diff" }
+    {
+        d = ($4 == "-") ? "-" : $3 - $4
+        if (d != "-") { n++; s += (d < 0 ? -d : d); if (d > 0) hi++; else if (d < 0) lo++; else eq++ }
+        if (md) printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, d
+        else printf "%-16s %-18s %6s %6s %6s\n", $1, $2, $3, $4, d
+    }
+    END { if (n) printf "%skernels: %d, mean |diff|: %.2f (tpsim higher %d, lower %d, equal %d)\n",
+                        md ? "\n" : "", n, s / n, hi, lo, eq }' "$tmp/all"
