@@ -120,28 +120,36 @@ API_TEST_DEP := tests/api/api_test.h tests/unit/tt.h $(LIBCUDA)
 API_PTDS     := -DCUDA_API_PER_THREAD_DEFAULT_STREAM
 $(API_TEST_BIN): $(API_TEST_DIR)/%: tests/api/%.c $(API_TEST_DEP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' \
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' \
 	    $(LDSAN) -lm -lpthread
 $(API_PTDS_BIN): $(API_TEST_DIR)/ptds/%: tests/api/%.c $(API_TEST_DEP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(API_PTDS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda \
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(API_PTDS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda \
 	    -Wl,-rpath,'$$ORIGIN/../../../lib' $(LDSAN) -lm -lpthread
 NV_CUDA_H := $(wildcard /usr/local/cuda/include/cuda.h)
 API_ABI   := $(if $(NV_CUDA_H),$(API_TEST_DIR)/abi_check $(API_TEST_DIR)/ptds/abi_check)
 $(API_TEST_DIR)/abi_list.h: api/include/cuda.h tests/api/abi_list.sh
 	@mkdir -p $(dir $@)
-	sh tests/api/abi_list.sh api/include/cuda.h $(API_TEST_DIR)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)sh tests/api/abi_list.sh api/include/cuda.h $(API_TEST_DIR)
 $(API_TEST_DIR)/abi_dump: tests/api/abi_dump.c $(API_TEST_DIR)/abi_list.h
-	$(CC) $(ALL_CFLAGS) -Iapi/include -I$(API_TEST_DIR) -o $@ $< $(LDSAN)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -Iapi/include -I$(API_TEST_DIR) -o $@ $< $(LDSAN)
 $(API_TEST_DIR)/ptds/abi_dump: tests/api/abi_dump.c $(API_TEST_DIR)/abi_list.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(API_PTDS) -Iapi/include -I$(API_TEST_DIR) -o $@ $< $(LDSAN)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(API_PTDS) -Iapi/include -I$(API_TEST_DIR) -o $@ $< $(LDSAN)
 $(API_TEST_DIR)/abi_ours.h $(API_TEST_DIR)/ptds/abi_ours.h: %/abi_ours.h: %/abi_dump
-	$< > $@.tmp && mv $@.tmp $@
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)$< > $@.tmp && mv $@.tmp $@
 $(API_TEST_DIR)/abi_check: tests/api/abi_check.c $(API_TEST_DIR)/abi_ours.h $(NV_CUDA_H)
-	$(CC) $(ALL_CFLAGS) -I$(dir $(NV_CUDA_H)) -I$(API_TEST_DIR) -o $@ $< $(LDSAN)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(dir $(NV_CUDA_H)) -I$(API_TEST_DIR) -o $@ $< $(LDSAN)
 $(API_TEST_DIR)/ptds/abi_check: tests/api/abi_check.c $(API_TEST_DIR)/ptds/abi_ours.h $(NV_CUDA_H)
-	$(CC) $(ALL_CFLAGS) $(API_PTDS) -I$(dir $(NV_CUDA_H)) -I$(API_TEST_DIR)/ptds -I$(API_TEST_DIR) -o $@ $< $(LDSAN)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(API_PTDS) -I$(dir $(NV_CUDA_H)) -I$(API_TEST_DIR)/ptds -I$(API_TEST_DIR) -o $@ $< $(LDSAN)
 
 unit: $(API_TEST_BIN) $(API_PTDS_BIN) $(API_ABI)
 

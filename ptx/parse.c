@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 /* ---- errors and tokens ------------------------------------------------------ */
 
@@ -431,6 +432,29 @@ static void ps_free(ptx_ps *P)
     tp_vec_free(&P->imbytes);
 }
 
+/* nvcc output has an instruction per 30-40 bytes of text: the array is
+** reserved for that many (untouched pages cost nothing) so that it rarely
+** moves.  A large reservation is 2 MiB-aligned and marked for transparent
+** huge pages where Linux offers them: writing the instructions of a big
+** module then takes a few page faults instead of thousands. */
+static void reserve_insns(ptx_ps *P, size_t len)
+{
+    size_t n = len / 32 + 64, bytes = n * sizeof(ptx_insn), huge = (size_t)2 << 20;
+#ifdef MADV_HUGEPAGE
+    if (bytes >= 2 * huge) {
+        bytes = (bytes + huge - 1) & ~(huge - 1);
+        void *p = aligned_alloc(huge, bytes);
+        if (p) {
+            madvise(p, bytes, MADV_HUGEPAGE);
+            P->insns.a = p;
+            P->insns.cap = (uint32_t)(bytes / sizeof(ptx_insn));
+            return;
+        }
+    }
+#endif
+    tp_vec_grow(&P->insns, (uint32_t)n);
+}
+
 ptx_module *ptx_parse(const char *text, size_t len, const char *filename, tp_err *e)
 {
     if (len > UINT32_MAX - 16) {
@@ -453,9 +477,7 @@ ptx_module *ptx_parse(const char *text, size_t len, const char *filename, tp_err
     P->file = P->m->filename;
     P->m->address_size = 64;
     ptx_lex_init(&P->lx, src, len, P->file, e);
-    /* nvcc output has an instruction per 30-40 bytes: reserve that much
-    ** (untouched pages cost nothing) so the array rarely moves. */
-    tp_vec_grow(&P->insns, (uint32_t)(len / 32 + 64));
+    reserve_insns(P, len);
     ptx_ps_kw_init(&P->kw);
     ptx_module *volatile m = NULL;
     if (setjmp(P->jb) == 0) {
