@@ -42,9 +42,6 @@
 
 #include <pthread.h>
 
-#ifndef TPSIM_VERSION
-#define TPSIM_VERSION "0.1.0"
-#endif
 
 #define API_DRIVER_VERSION 13000
 #define API_CTX_API_VERSION 3020
@@ -121,6 +118,11 @@ struct CUstream_st {
     unsigned flags;
     int priority;
     uint64_t id;
+    /* attributes kept for cuStreamGetAttribute (scheduling hints only) */
+    CUsynchronizationPolicy sync_policy;
+    CUaccessPolicyWindow window;
+    CUlaunchMemSyncDomainMap domain_map;
+    CUlaunchMemSyncDomain domain;
     api_stream *next, *prev;
 };
 

@@ -81,10 +81,7 @@ void api_ctx_teardown(api_ctx *c)
 bool api_dev_set_opt(const char *name, uint64_t value)
 {
     if (!api_g.dev) return true;
-    /* exec/ reads exec.stack_bytes and exec.heap_bytes from the device's own
-    ** copy of the options at every launch; there is no setter in exec.h, so
-    ** the value is written into that copy. */
-    tp_opts *o = (tp_opts *)exec_dev_opts(api_g.dev);
+    const tp_opts *o = exec_dev_opts(api_g.dev);
     int i = tp_opts_find(o, name);
     if (i < 0) return false;
     if ((uint64_t)tp_opt_i(o, i) == value) return true;
@@ -92,7 +89,7 @@ bool api_dev_set_opt(const char *name, uint64_t value)
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)value);
     tp_err e;
     tp_err_clear(&e);
-    return tp_opts_set(o, name, buf, TP_SRC_OVERRIDE, &e);
+    return exec_dev_set_opt(api_g.dev, name, buf, &e);
 }
 
 static bool flags_ok(unsigned flags)

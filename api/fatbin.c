@@ -34,9 +34,10 @@ static char *why_text(const char *fmt, unsigned a, unsigned b)
     return tp_strdup(buf);
 }
 
-char *api_fatbin_ptx(const void *image, unsigned cc, size_t *len, char **why)
+char *api_fatbin_ptx(const void *image, size_t size, unsigned cc, size_t *len, char **why, bool *unreadable)
 {
     *why = NULL;
+    *unreadable = false;
     const uint8_t *fb = unwrap(image);
     if (!fb) {
         *why = tp_strdup("not a fatbinary");
@@ -44,15 +45,18 @@ char *api_fatbin_ptx(const void *image, unsigned cc, size_t *len, char **why)
     }
     uint16_t hsize = rd16(fb + 6);
     uint64_t total = rd64(fb + 8);
+    /* a wrapped fatbinary lies elsewhere: its size is unknown */
+    uint64_t end = fb == image ? size : SIZE_MAX;
+    if (hsize + total < end) end = hsize + total;
     const uint8_t *best = NULL;
     uint64_t best_size = 0;
     unsigned best_sm = 0, lowest_ptx = ~0u, compressed = 0, elf_sm = 0;
-    for (uint64_t off = hsize; off + 16 <= hsize + total;) {
+    for (uint64_t off = hsize; off + 16 <= end;) {
         const uint8_t *e = fb + off;
         uint16_t kind = rd16(e);
         uint32_t ehs = rd32(e + 4);
         uint64_t psize = rd64(e + 8);
-        if (ehs < 16 || ehs > 4096) break;   /* not an entry: stop */
+        if (ehs < 16 || ehs > 4096 || off + ehs > end || psize > end - off - ehs) break;   /* not an entry: stop */
         uint32_t sm = ehs >= 32 ? rd32(e + 28) : 0;
         uint64_t flags = ehs >= 48 ? rd64(e + 40) : 0;
         uint32_t csize = ehs >= 20 ? rd32(e + 16) : 0;
@@ -76,16 +80,18 @@ char *api_fatbin_ptx(const void *image, unsigned cc, size_t *len, char **why)
         *len = n;
         return ptx;
     }
-    if (lowest_ptx != ~0u)
+    if (lowest_ptx != ~0u) {
         *why = why_text("the fatbinary's PTX targets sm_%u%u and newer, above the simulated device's "
                         "compute capability %u.%u (raise device.cc)", lowest_ptx, cc);
-    else if (compressed)
+    } else if (compressed) {
+        *unreadable = true;
         *why = tp_strdup("the fatbinary's PTX is compressed (nvcc's default), which tpsim cannot read: "
                          "build with -Xfatbin=-compress=false, or load the .ptx file");
-    else if (elf_sm)
+    } else if (elf_sm) {
         *why = why_text("the fatbinary holds only cubin (machine code, sm_%u%u) and no PTX; tpsim "
                         "simulates PTX: add -gencode arch=compute_XX,code=compute_XX (device %u.%u)", elf_sm, cc);
-    else
+    } else {
         *why = tp_strdup("the fatbinary holds no PTX");
+    }
     return NULL;
 }

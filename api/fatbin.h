@@ -23,8 +23,10 @@
 bool api_fatbin_is(const void *image);
 
 /* Copies out (NUL-terminated, *len bytes without the NUL) the PTX entry for
-** the highest target not above cc (major*10+minor).  Returns NULL with a
-** malloc'ed explanation in *why when there is none. */
-char *api_fatbin_ptx(const void *image, unsigned cc, size_t *len, char **why);
+** the highest target not above cc (major*10+minor).  size bounds the image
+** (SIZE_MAX when the caller does not know it, as for cuModuleLoadData).  Returns NULL with a
+** malloc'ed explanation in *why when there is none; *unreadable is then
+** true if the fatbinary has PTX that tpsim cannot read (compressed). */
+char *api_fatbin_ptx(const void *image, size_t size, unsigned cc, size_t *len, char **why, bool *unreadable);
 
 #endif

@@ -1,9 +1,11 @@
 /* module.c -- modules, functions, the JIT linker and libraries.
 **
 ** tpsim runs PTX: an image is PTX text (cuModuleLoadData takes it
-** NUL-terminated), or a fatbinary that carries PTX (api/fatbin.c).  A cubin
-** (ELF, SASS) cannot be simulated: loading one is CUDA_ERROR_NO_BINARY_FOR_GPU
-** with a message that says to give tpsim PTX instead; anything else is
+** NUL-terminated), or a fatbinary that carries uncompressed PTX
+** (api/fatbin.c).  A cubin (ELF, SASS) cannot be simulated: loading one, or a
+** fatbinary without PTX for the device, is CUDA_ERROR_NO_BINARY_FOR_GPU with
+** a message that says to give tpsim PTX instead; a fatbinary whose PTX is
+** compressed is CUDA_ERROR_NOT_SUPPORTED; anything else is
 ** CUDA_ERROR_INVALID_IMAGE.  Parse and check errors are printed on stderr and
 ** copied into the CU_JIT_ERROR_LOG_BUFFER of cuModuleLoadDataEx.
 */
@@ -157,7 +159,7 @@ static CUresult load_ptx(api_ctx *c, const char *ptx, size_t len, const char *na
 }
 
 /* Loads an in-memory image (PTX, or a fatbinary holding PTX). */
-static CUresult load_image(api_ctx *c, const void *image, const char *name, jit_opts *j, api_mod **out)
+static CUresult load_image(api_ctx *c, const void *image, size_t size, const char *name, jit_opts *j, api_mod **out)
 {
     char msg[512];
     switch (image_kind(image)) {
@@ -165,11 +167,12 @@ static CUresult load_image(api_ctx *c, const void *image, const char *name, jit_
     case IMG_FATBIN: {
         size_t len = 0;
         char *why = NULL;
-        char *ptx = api_fatbin_ptx(image, exec_dev_cc(api_g.dev), &len, &why);
+        bool unreadable;
+        char *ptx = api_fatbin_ptx(image, size, exec_dev_cc(api_g.dev), &len, &why, &unreadable);
         if (!ptx) {
             snprintf(msg, sizeof msg, "%s: %s", name, why ? why : "fatbinary without usable PTX");
             free(why);
-            return load_fail(j, CUDA_ERROR_NO_BINARY_FOR_GPU, msg);
+            return load_fail(j, unreadable ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_NO_BINARY_FOR_GPU, msg);
         }
         CUresult r = load_ptx(c, ptx, len, name, j, out);
         free(ptx);
@@ -187,7 +190,7 @@ static CUresult load_image(api_ctx *c, const void *image, const char *name, jit_
     return load_fail(j, CUDA_ERROR_INVALID_IMAGE, msg);
 }
 
-/* Reads a whole file, NUL-terminated. */
+/* Reads a whole file, followed by 16 zero bytes. */
 static char *read_file(const char *path, size_t *len, CUresult *r)
 {
     FILE *f = fopen(path, "rb");
@@ -207,7 +210,11 @@ static char *read_file(const char *path, size_t *len, CUresult *r)
         *r = CUDA_ERROR_OPERATING_SYSTEM;
         return NULL;
     }
+    /* zero padding past the end, so that recognising a short file never
+    ** reads outside the buffer */
+    static const char pad[16];
     *len = b.len;
+    tp_sbuf_put(&b, pad, sizeof pad);
     return tp_sbuf_take(&b);
 }
 
@@ -228,7 +235,7 @@ static CUresult load_file(api_ctx *c, const char *path, jit_opts *j, api_mod **o
         return load_fail(j, CUDA_ERROR_INVALID_IMAGE, msg);
     }
     /* PTX text ends at the first NUL, as cuModuleLoadData's does */
-    r = image_kind(data) == IMG_PTX ? load_ptx(c, data, strlen(data), path, j, out) : load_image(c, data, path, j, out);
+    r = image_kind(data) == IMG_PTX ? load_ptx(c, data, strlen(data), path, j, out) : load_image(c, data, len, path, j, out);
     free(data);
     return r;
 }
@@ -274,7 +281,7 @@ static CUresult module_load_data(CUmodule *pm, const void *image, unsigned n, CU
     jit_opts j;
     if ((r = jit_parse(&j, n, opt, val))) return r;
     if (!pm || !image) return CUDA_ERROR_INVALID_VALUE;
-    return load_image(c, image, name, &j, pm);
+    return load_image(c, image, SIZE_MAX, name, &j, pm);
 }
 
 CUresult cuModuleLoadData(CUmodule *module, const void *image)
@@ -298,7 +305,7 @@ static CUresult module_load_fatbin(CUmodule *pm, const void *fatCubin)
     jit_parse(&j, 0, NULL, NULL);
     if (image_kind(fatCubin) != IMG_FATBIN)
         return load_fail(&j, CUDA_ERROR_INVALID_IMAGE, "cuModuleLoadFatBinary: the image is not a fatbinary");
-    return load_image(c, fatCubin, "cuModuleLoadFatBinary", &j, pm);
+    return load_image(c, fatCubin, SIZE_MAX, "cuModuleLoadFatBinary", &j, pm);
 }
 
 CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin) { API_LOCKED(module_load_fatbin(module, fatCubin)); }
@@ -639,13 +646,14 @@ static CUresult link_add(CUlinkState s, CUjitInputType type, const void *data, s
     const char *name = path ? path : dname && *dname ? dname : "cuLinkAddData";
     if (type == CU_JIT_INPUT_FATBINARY && api_fatbin_is(buf)) {
         char *why = NULL;
-        char *ptx = api_fatbin_ptx(buf, exec_dev_cc(api_g.dev), &len, &why);
+        bool unreadable;
+        char *ptx = api_fatbin_ptx(buf, len, exec_dev_cc(api_g.dev), &len, &why, &unreadable);
         free(buf);
         if (!ptx) {
             char msg[512];
             snprintf(msg, sizeof msg, "%s: %s", name, why ? why : "fatbinary without usable PTX");
             free(why);
-            return load_fail(&s->jit, CUDA_ERROR_NO_BINARY_FOR_GPU, msg);
+            return load_fail(&s->jit, unreadable ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_NO_BINARY_FOR_GPU, msg);
         }
         buf = ptx;
     } else if (type != CU_JIT_INPUT_PTX) {
@@ -747,7 +755,7 @@ static CUresult lib_load(CUlibrary *pl, const void *code, const char *path, CUji
         return r;
     }
     api_mod *m;
-    r = path ? load_file(c, path, &j, &m) : load_image(c, code, "cuLibraryLoadData", &j, &m);
+    r = path ? load_file(c, path, &j, &m) : load_image(c, code, SIZE_MAX, "cuLibraryLoadData", &j, &m);
     if (r) {
         if (retained) api_primary_release();
         return r;

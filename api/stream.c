@@ -47,6 +47,8 @@ static CUresult stream_create(CUstream *ph, unsigned flags, int priority)
     /* out-of-range priorities are clamped, as the driver does */
     s->priority = TP_MAX(API_PRIO_GREATEST, TP_MIN(API_PRIO_LEAST, priority));
     s->id = api_g.next_id++;
+    s->sync_policy = CU_SYNC_POLICY_AUTO;
+    s->domain_map.remote = 1;
     LIST_ADD(c->streams, s);
     api_handle_add(s, API_K_STREAM);
     *ph = s;
@@ -232,6 +234,97 @@ CUresult cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureSta
     API_LOCKED(is_capturing(hStream, captureStatus));
 }
 API_ALIAS(cuStreamIsCapturing, "cuStreamIsCapturing_ptsz");
+
+/* Stream attributes: kept and reported; streams run in issue order whatever
+** they say.  The default stream has the default values and cannot be set. */
+static CUresult stream_attr_get(CUstream h, CUstreamAttrID id, CUstreamAttrValue *v)
+{
+    api_ctx *c;
+    api_stream *s;
+    CUresult r = stream_of(h, &c, &s);
+    if (r) return r;
+    if (!v) return CUDA_ERROR_INVALID_VALUE;
+    api_stream def;
+    if (!s) {
+        memset(&def, 0, sizeof def);
+        def.sync_policy = CU_SYNC_POLICY_AUTO;
+        def.domain_map.remote = 1;
+        s = &def;
+    }
+    switch (id) {
+    case CU_LAUNCH_ATTRIBUTE_PRIORITY: v->priority = s->priority; break;
+    case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY: v->syncPolicy = s->sync_policy; break;
+    case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW: v->accessPolicyWindow = s->window; break;
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP: v->memSyncDomainMap = s->domain_map; break;
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN: v->memSyncDomain = s->domain; break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out)
+{
+    API_LOCKED(stream_attr_get(hStream, attr, value_out));
+}
+API_ALIAS(cuStreamGetAttribute, "cuStreamGetAttribute_ptsz");
+
+static CUresult stream_attr_set(CUstream h, CUstreamAttrID id, const CUstreamAttrValue *v)
+{
+    api_ctx *c;
+    api_stream *s;
+    CUresult r = stream_of(h, &c, &s);
+    if (r) return r;
+    if (!v) return CUDA_ERROR_INVALID_VALUE;
+    if (!s) return CUDA_ERROR_INVALID_HANDLE;
+    switch (id) {
+    case CU_LAUNCH_ATTRIBUTE_PRIORITY:
+        s->priority = TP_MAX(API_PRIO_GREATEST, TP_MIN(API_PRIO_LEAST, v->priority));
+        break;
+    case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+        if (v->syncPolicy < CU_SYNC_POLICY_AUTO || v->syncPolicy > CU_SYNC_POLICY_BLOCKING_SYNC)
+            return CUDA_ERROR_INVALID_VALUE;
+        s->sync_policy = v->syncPolicy;
+        break;
+    case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+        if (!(v->accessPolicyWindow.hitRatio >= 0.0f && v->accessPolicyWindow.hitRatio <= 1.0f))
+            return CUDA_ERROR_INVALID_VALUE;
+        s->window = v->accessPolicyWindow;
+        break;
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP: s->domain_map = v->memSyncDomainMap; break;
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+        if ((unsigned)v->memSyncDomain > CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE) return CUDA_ERROR_INVALID_VALUE;
+        s->domain = v->memSyncDomain;
+        break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value)
+{
+    API_LOCKED(stream_attr_set(hStream, attr, value));
+}
+API_ALIAS(cuStreamSetAttribute, "cuStreamSetAttribute_ptsz");
+
+static CUresult stream_attr_copy(CUstream dst, CUstream src)
+{
+    api_ctx *c, *c2;
+    api_stream *d, *s;
+    CUresult r = stream_of(dst, &c, &d);
+    if (r || (r = stream_of(src, &c2, &s))) return r;
+    if (!d) return CUDA_ERROR_INVALID_HANDLE;
+    d->priority = s ? s->priority : 0;
+    d->sync_policy = s ? s->sync_policy : CU_SYNC_POLICY_AUTO;
+    memset(&d->window, 0, sizeof d->window);
+    if (s) d->window = s->window;
+    d->domain_map.default_ = s ? s->domain_map.default_ : 0;
+    d->domain_map.remote = s ? s->domain_map.remote : 1;
+    d->domain = s ? s->domain : CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuStreamCopyAttributes(CUstream dst, CUstream src) { API_LOCKED(stream_attr_copy(dst, src)); }
+API_ALIAS(cuStreamCopyAttributes, "cuStreamCopyAttributes_ptsz");
 
 /* Host work runs at once, outside the API lock (a callback may not call
 ** CUDA, but nothing breaks if it does). */

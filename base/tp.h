@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#define TPSIM_VERSION "0.1.0"
+
 #define TP_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define TP_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define TP_MAX(a, b) ((a) > (b) ? (a) : (b))

@@ -1,7 +1,7 @@
 /* cli.h -- subcommands of the tpsim command. */
 #ifndef CLI_H
 #define CLI_H
-#define TPSIM_VERSION "0.1.0"
+#include "../base/tp.h"
 int cli_ptx(int argc, char **argv);
 int cli_config(int argc, char **argv);
 #endif

@@ -1,6 +1,6 @@
 /*
-** ptx.c -- `tpsim ptx [--dump] [--time] FILE.ptx`: parse a PTX module and
-** describe it.
+** ptx.c -- `tpsim ptx [--dump] [--time] [--max-regs N] FILE.ptx`: parse a PTX
+** module, allocate its registers (ptx_regalloc) and describe it.
 **
 ** Output (stable; one block per function, kernels first, then .func bodies,
 ** then functions that are only declared):
@@ -43,7 +43,8 @@
 ** - instructions: PTX instructions in the body (the synthetic exit not counted).
 ** - directives: only when the function has performance directives.
 ** --dump adds every instruction with its pc, block starts ("B3:") and the
-** reconvergence pc of branches; --time prints the parse time on stderr.
+** reconvergence pc of branches; --time prints the parse and allocation times
+** on stderr.
 ** A parse error prints "file:line:col: message" on stderr and exits 1.
 */
 #include "cli.h"

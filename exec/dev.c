@@ -29,6 +29,15 @@ void exec_dev_destroy(exec_dev *d)
 }
 
 const tp_opts *exec_dev_opts(const exec_dev *d) { return &d->opts; }
+
+bool exec_dev_set_opt(exec_dev *d, const char *name, const char *value, tp_err *e)
+{
+    if (strncmp(name, "device.", 7) == 0) {
+        tp_err_set(e, 1, "option '%s' describes the device and cannot change while it exists", name);
+        return false;
+    }
+    return tp_opts_set(&d->opts, name, value, TP_SRC_OVERRIDE, e);
+}
 unsigned exec_dev_cc(const exec_dev *d) { return d->cc; }
 
 const char *exec_status_name(exec_status s)

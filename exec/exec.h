@@ -54,6 +54,10 @@ const char *exec_status_name(exec_status s);
 exec_dev *exec_dev_create(const tp_opts *opts, FILE *out, tp_err *e);
 void exec_dev_destroy(exec_dev *d);
 const tp_opts *exec_dev_opts(const exec_dev *d);
+/* Changes an option of a live device (e.g. exec.stack_bytes when a program
+** sets cudaLimitStackSize); later launches see the new value.  Options that
+** shape the device itself (device.global_mem ...) are refused. */
+bool exec_dev_set_opt(exec_dev *d, const char *name, const char *value, tp_err *e);
 /* device.cc as major*10 + minor (75 for 7.5). */
 unsigned exec_dev_cc(const exec_dev *d);
 
@@ -70,6 +74,11 @@ void *exec_mem_host(exec_dev *d, uint64_t addr, uint64_t bytes);
 /* The live allocation containing addr. */
 bool exec_mem_find(const exec_dev *d, uint64_t addr, uint64_t *base, uint64_t *bytes);
 void exec_mem_info(const exec_dev *d, uint64_t *free_bytes, uint64_t *total_bytes);
+/* Lets kernels access host memory [addr, addr+bytes) at its own address (as
+** cuMemHostRegister does on a system with unified addressing).  The range
+** must not overlap device memory or another registration. */
+bool exec_mem_register(exec_dev *d, uint64_t addr, uint64_t bytes);
+bool exec_mem_unregister(exec_dev *d, uint64_t addr);
 
 /* ---- modules -------------------------------------------------------------- */
 

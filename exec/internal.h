@@ -47,7 +47,7 @@
 
 typedef struct exec_alloc {
     uint64_t base, size;   /* size as asked; the range [base, base+size) is valid */
-    uint64_t span;         /* bytes reserved (rounded up) */
+    uint64_t span;         /* bytes reserved (rounded up); 0 for registered host memory */
 } exec_alloc;
 
 typedef struct exec_free_rng {

@@ -85,6 +85,18 @@ const exec_alloc *exec_mem_lookup(const exec_dev *d, uint64_t addr, uint64_t siz
     return NULL;
 }
 
+static void insert_alloc(exec_dev *d, exec_alloc a)
+{
+    if (d->nallocs == d->capallocs) {
+        d->capallocs = d->capallocs ? 2 * d->capallocs : 64;
+        d->allocs = tp_realloc(d->allocs, d->capallocs * sizeof *d->allocs);
+    }
+    uint32_t i = upper(d, a.base);
+    memmove(&d->allocs[i + 1], &d->allocs[i], (d->nallocs - i) * sizeof *d->allocs);
+    d->allocs[i] = a;
+    d->nallocs++;
+}
+
 static void take_free(exec_dev *d, uint32_t i, uint64_t span)
 {
     exec_free_rng *f = &d->frees[i];
@@ -127,14 +139,7 @@ uint64_t exec_mem_alloc(exec_dev *d, uint64_t bytes, uint64_t align)
     }
     if (mprotect((void *)(uintptr_t)addr, span, PROT_READ | PROT_WRITE) != 0) return 0;
     memset((void *)(uintptr_t)addr, 0, bytes);
-    if (d->nallocs == d->capallocs) {
-        d->capallocs = d->capallocs ? 2 * d->capallocs : 64;
-        d->allocs = tp_realloc(d->allocs, d->capallocs * sizeof *d->allocs);
-    }
-    uint32_t i = upper(d, addr);
-    memmove(&d->allocs[i + 1], &d->allocs[i], (d->nallocs - i) * sizeof *d->allocs);
-    d->allocs[i] = (exec_alloc){addr, bytes, span};
-    d->nallocs++;
+    insert_alloc(d, (exec_alloc){addr, bytes, span});
     d->used += span;
     return addr;
 }
@@ -167,10 +172,29 @@ static void add_free(exec_dev *d, uint64_t base, uint64_t size)
     d->nfrees++;
 }
 
+bool exec_mem_register(exec_dev *d, uint64_t addr, uint64_t bytes)
+{
+    if (!addr || !bytes || addr + bytes < addr) return false;
+    if (addr < d->base + d->cap && addr + bytes > d->base) return false;
+    uint32_t i = upper(d, addr + bytes - 1);
+    if (i > 0 && d->allocs[i - 1].base + d->allocs[i - 1].size > addr) return false;
+    insert_alloc(d, (exec_alloc){addr, bytes, 0});
+    return true;
+}
+
+bool exec_mem_unregister(exec_dev *d, uint64_t addr)
+{
+    uint32_t i = upper(d, addr);
+    if (i == 0 || d->allocs[i - 1].base != addr || d->allocs[i - 1].span != 0) return false;
+    memmove(&d->allocs[i - 1], &d->allocs[i], (d->nallocs - i) * sizeof *d->allocs);
+    d->nallocs--;
+    return true;
+}
+
 bool exec_mem_free(exec_dev *d, uint64_t addr)
 {
     uint32_t i = upper(d, addr);
-    if (i == 0 || d->allocs[i - 1].base != addr) return false;
+    if (i == 0 || d->allocs[i - 1].base != addr || d->allocs[i - 1].span == 0) return false;
     exec_alloc a = d->allocs[i - 1];
     memmove(&d->allocs[i - 1], &d->allocs[i], (d->nallocs - i) * sizeof *d->allocs);
     d->nallocs--;

@@ -307,7 +307,7 @@ static void stuck_report(exec_grid *g, slot *slots, uint32_t nslots, bool deadlo
                   "(an intra-warp lock or flag: sm_70+ code relies on independent thread scheduling, "
                   "which tpsim's stack-based SIMT model does not provide)"
                 : "livelock or deadlock: no warp changed memory, finished or passed a barrier for "
-                  "exec.spin_limit warp instructions (raise -o exec.spin_limit=N if the kernel is just long)";
+                  "exec.spin_limit warp instructions (if the kernel is just long, raise the option exec.spin_limit, e.g. TPSIM_OPTIONS=exec.spin_limit=1000000000)";
     g->status = EXEC_OK; /* let exec_fault record it */
     exec_fault(first, -1, st, "%s%s\n ", what, tp_sbuf_str(&b));
     tp_sbuf_free(&b);

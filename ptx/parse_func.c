@@ -13,7 +13,6 @@ enum {
     MAX_RANGE = 1 << 22, /* registers in one %r<N> declaration */
 };
 
-
 /* ( .param [.align N] .type [.ptr [.space] [.align N]] name[N], ... ) */
 static void parse_params(ptx_ps *P, bool ret, bool proto)
 {
@@ -86,13 +85,15 @@ static void parse_params(ptx_ps *P, bool ret, bool proto)
     }
 }
 
-static uint32_t layout_params(ptx_param *p, uint32_t n, uint32_t start)
+/* Lays parameters out from start at their alignments; returns the end. */
+static uint32_t layout_params(ptx_ps *P, ptx_param *p, uint32_t n, uint32_t start)
 {
     uint64_t cur = start;
     for (uint32_t i = 0; i < n; i++) {
         cur = TP_ALIGN_UP(cur, p[i].align);
         p[i].offset = (uint32_t)cur;
         cur += p[i].size;
+        if (cur > (1u << 30)) PTX_FAIL(P, "parameters too large");
     }
     return (uint32_t)cur;
 }
@@ -207,8 +208,8 @@ void ptx_ps_func(ptx_ps *P, unsigned link)
     f->params = ptx_ps_arena_copy(P->A, P->pparams.a, P->pparams.n * sizeof *f->params);
     f->nrets = P->prets.n;
     f->rets = ptx_ps_arena_copy(P->A, P->prets.a, P->prets.n * sizeof *f->rets);
-    f->param_bytes = layout_params(f->params, f->nparams, 0);
-    f->ret_bytes = layout_params(f->rets, f->nrets, f->param_bytes) - f->param_bytes;
+    f->param_bytes = layout_params(P, f->params, f->nparams, 0);
+    f->ret_bytes = layout_params(P, f->rets, f->nrets, f->param_bytes) - f->param_bytes;
     if (!body) {
         ptx_ps_next(P);
         return;

@@ -335,10 +335,11 @@ typedef struct ptx_var {
     uint8_t is_weak, has_init, is_array_unsized, pad;
     uint32_t align;     /* bytes (the type size when no .align is given) */
     uint64_t size;      /* total bytes (0 for an unsized extern array) */
-    uint8_t *init;      /* size bytes when has_init (zero-filled otherwise) */
+    uint8_t *init;      /* size bytes when has_init (entries not given are zero);
+                           NULL without an initializer */
     ptx_reloc *relocs;
     uint32_t nrelocs;
-    uint32_t texref;    /* .texref/.samplerref/.surfref: nonzero */
+    uint32_t texref;    /* 1 .texref, 2 .samplerref, 3 .surfref (an 8-byte handle, type b64); 0 otherwise */
     uint64_t offset;    /* function-scope .local and .param variables: byte offset
                            in the thread's frame (see ptx_func.local_bytes);
                            otherwise 0 (exec/ assigns addresses) */
@@ -371,7 +372,9 @@ typedef struct ptx_block {
     int32_t succ[2];       /* successor block indices, -1 for none */
     uint32_t *preds;       /* predecessor block indices */
     uint32_t npreds;
-    int32_t ipdom;         /* immediate post-dominator block, -1 = the function's exit */
+    int32_t ipdom;         /* immediate post-dominator block (the FNEXIT block when that is it);
+                              -1 for the FNEXIT block itself and for blocks that cannot reach
+                              it (infinite loops): lanes reconverge at the function's exit */
 } ptx_block;
 
 /* ---- functions -------------------------------------------------------- */
@@ -384,7 +387,7 @@ typedef struct ptx_func {
     ptx_param *params; uint32_t nparams;
     ptx_param *rets;   uint32_t nrets;
     uint32_t param_bytes;   /* size of the parameter buffer */
-    uint32_t ret_bytes;
+    uint32_t ret_bytes;     /* .func: from param_bytes to the end of the return params */
 
     uint32_t start, end;    /* instruction range [start, end); insns[end-1] is FNEXIT */
 
@@ -417,10 +420,12 @@ typedef struct ptx_module {
     uint32_t version_major, version_minor;
     uint32_t target_sm;         /* e.g. 75 for sm_75 (first target listed) */
     uint32_t address_size;      /* 32 or 64 */
-    uint8_t target_flags;       /* reserved (texmode, debug) */
+    uint8_t target_flags;       /* 1 texmode_independent, 2 debug, 4 map_f64_to_f32 */
     ptx_var *vars;   uint32_t nvars;
     ptx_func *funcs; uint32_t nfuncs;
-    ptx_insn *insns; uint32_t ninsns;
+    ptx_insn *insns; uint32_t ninsns;  /* kept outside the arena (freed by ptx_module_free);
+                                          a pass that replaces the array puts the new one
+                                          in the arena and never frees or reallocs this one */
     ptx_opnd *pool;  uint32_t npool;
     const char **files; uint32_t nfiles;   /* .file directives, by index */
 } ptx_module;

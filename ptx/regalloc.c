@@ -25,11 +25,14 @@
 **
 ** The count (docs/REGISTERS.md has the model and its calibration):
 **   own(f)   highest register + 1 of f's allocation;
-**   need(f)  max(own(f), every call site's live units + the callee's need),
-**            where a callee without a body, an indirect call or a
-**            recursive one costs the ABI's fixed frame (RA_ABI_*);
-**   kernel   need + RA_RESERVED, at least RA_MIN_REGS, and more when the
-**            kernel uses a stack (local depot, ABI calls).
+**   hard(f)  max(own(f) + reserve, every call site's units live across it +
+**            the callee's count), where a callee without a body, an indirect
+**            call or a recursive one costs the ABI's frame (RA_ABI_*); the
+**            reserve (kernels only) is RA_RESERVED, with RA_MIN_REGS at least;
+**   soft(f)  the most units live when each block is list-scheduled the way
+**            ptxas does (long latencies first) + reserve, at most RA_SCHED_CAP;
+**   ra_regs  max(hard, soft), capped at the limit; ra_spills = hard - limit
+**            when the limit is lower (the soft part is dropped first).
 */
 #include "live_int.h"
 #include <stdlib.h>
@@ -577,7 +580,7 @@ static uint32_t call_cost(ptx_module *m, const ptx_insn *in, uint32_t across, ui
     /* the ABI: values live across stay in callee-saved registers from R16 on,
     ** the callee may use R0..R15 and the caller's frame is RA_ABI_CALL at least */
     uint32_t c = RA_ABI_SCRATCH + across + 1;
-    if (across > RA_ABI_SAVED) c += 2 * (across - RA_ABI_SAVED) + 2;
+    if (across > RA_ABI_SAVED) c += across - RA_ABI_SAVED + 2; /* saved around the call */
     return c > RA_ABI_CALL ? c : RA_ABI_CALL;
 }
 

@@ -107,6 +107,9 @@ typedef uint64_t cuuint64_t;
 #define cuStreamGetCtx_v2 __CUDA_API_PTSZ(cuStreamGetCtx_v2)
 #define cuStreamWaitEvent __CUDA_API_PTSZ(cuStreamWaitEvent)
 #define cuStreamIsCapturing __CUDA_API_PTSZ(cuStreamIsCapturing)
+#define cuStreamGetAttribute __CUDA_API_PTSZ(cuStreamGetAttribute)
+#define cuStreamSetAttribute __CUDA_API_PTSZ(cuStreamSetAttribute)
+#define cuStreamCopyAttributes __CUDA_API_PTSZ(cuStreamCopyAttributes)
 #define cuStreamAddCallback __CUDA_API_PTSZ(cuStreamAddCallback)
 #define cuStreamAttachMemAsync __CUDA_API_PTSZ(cuStreamAttachMemAsync)
 #define cuStreamQuery __CUDA_API_PTSZ(cuStreamQuery)
@@ -954,6 +957,16 @@ typedef struct CUlaunchConfig_st {
     unsigned int numAttrs;
 } CUlaunchConfig;
 
+/* Stream attributes share the launch attributes' identifiers and values. */
+typedef CUlaunchAttributeID CUstreamAttrID;
+typedef CUlaunchAttributeValue CUstreamAttrValue_v1;
+typedef CUstreamAttrValue_v1 CUstreamAttrValue;
+#define CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW
+#define CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY
+#define CU_STREAM_ATTRIBUTE_PRIORITY CU_LAUNCH_ATTRIBUTE_PRIORITY
+#define CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP
+#define CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN
+
 /* ---- cuGetProcAddress ---------------------------------------------------- */
 
 typedef enum CUdriverProcAddress_flags_enum {
@@ -1175,6 +1188,9 @@ CUresult cuStreamQuery(CUstream hStream);
 CUresult cuStreamSynchronize(CUstream hStream);
 CUresult cuStreamDestroy_v2(CUstream hStream);
 CUresult cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus);
+CUresult cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out);
+CUresult cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue *value);
+CUresult cuStreamCopyAttributes(CUstream dst, CUstream src);
 
 /* events */
 CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags);

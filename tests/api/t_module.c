@@ -6,7 +6,7 @@
 **   t_module [FATBIN...]   also loads each fatbinary file given (run_api.sh
 **                          passes ones nvcc made, when nvcc is installed);
 **                          a file name containing "compressed" must fail
-**                          with CUDA_ERROR_NO_BINARY_FOR_GPU
+**                          with CUDA_ERROR_NOT_SUPPORTED
 */
 #include "api_test.h"
 #include <unistd.h>
@@ -273,11 +273,15 @@ static void module_fatbin(void)
     OK(cuModuleLoad(&m, path));
     OK(cuModuleUnload(m));
     unlink(path);
+    /* a truncated file: the entry runs past its end */
+    path = write_tmp("cut.fatbin", fb, 40);
+    CK(cuModuleLoad(&m, path), CUDA_ERROR_NO_BINARY_FOR_GPU);
+    unlink(path);
     free(fb);
     CK(cuModuleLoadFatBinary(&m, at_ptx_add1), CUDA_ERROR_INVALID_IMAGE);
 
-    fb = make_fatbin(1, 75, 0x8011, at_ptx_add1, n);   /* compressed PTX */
-    CK(cuModuleLoadData(&m, fb), CUDA_ERROR_NO_BINARY_FOR_GPU);
+    fb = make_fatbin(1, 75, 0x8011, at_ptx_add1, n);   /* compressed PTX: tpsim cannot read it */
+    CK(cuModuleLoadData(&m, fb), CUDA_ERROR_NOT_SUPPORTED);
     free(fb);
     fb = make_fatbin(2, 75, 0x11, "\x7f" "ELF", 4);   /* cubin only */
     CK(cuModuleLoadData(&m, fb), CUDA_ERROR_NO_BINARY_FOR_GPU);
@@ -449,7 +453,7 @@ static void module_nvcc_fatbins(void)
         CUmodule m;
         CUfunction f;
         if (strstr(files[i], "compressed")) {
-            CK(cuModuleLoad(&m, files[i]), CUDA_ERROR_NO_BINARY_FOR_GPU);
+            CK(cuModuleLoad(&m, files[i]), CUDA_ERROR_NOT_SUPPORTED);
             continue;
         }
         CUresult r = cuModuleLoad(&m, files[i]);

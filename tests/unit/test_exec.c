@@ -624,6 +624,15 @@ static void t_device_memory(void)
     exec_mem_info(d, &fr, &tot);
     TT_EQ_U(tot, 64u << 20);
     TT_CHECK(fr < tot);
+    /* Registered host memory is reachable at its own address, and only while registered. */
+    static uint32_t host[64];
+    TT_CHECK(exec_mem_register(d, (uint64_t)(uintptr_t)host, sizeof host));
+    TT_CHECK(!exec_mem_register(d, (uint64_t)(uintptr_t)&host[8], 4)); /* overlaps */
+    TT_CHECK(exec_mem_host(d, (uint64_t)(uintptr_t)&host[63], 4) == &host[63]);
+    TT_CHECK(!exec_mem_free(d, (uint64_t)(uintptr_t)host)); /* not device memory */
+    TT_CHECK(exec_mem_unregister(d, (uint64_t)(uintptr_t)host));
+    TT_CHECK(exec_mem_host(d, (uint64_t)(uintptr_t)host, 4) == NULL);
+    TT_CHECK(!exec_mem_register(d, b, 16)); /* inside the device reservation */
     exec_dev_destroy(d);
     /* Two devices never overlap. */
     exec_dev *d1 = mkdev(NULL), *d2 = mkdev(NULL);

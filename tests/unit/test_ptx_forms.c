@@ -718,6 +718,60 @@ static void t_brx_and_calltargets(void)
     ptx_module_free(m);
 }
 
+/* The printer writes PTX syntax (the same text a reader would write). */
+static void t_printer(void)
+{
+    static const char *const texts[] = {
+        "@!%p1 bra.uni L_end;",
+        "ld.global.nc.v2.f64 {%fd1, %fd2}, [%rd1+16];",
+        "setp.lt.and.s32 %p1|%p2, %r1, %r2, !%p3;",
+        "shfl.sync.idx.b32 %r1|%p1, %r2, 1, 31, -1;",
+        "mov.u32 %r1, %ctaid.y;",
+        "mov.f32 %f1, 0f3FC00000;",
+        "mov.f64 %fd1, 0d3FF8000000000000;",
+        "add.f16 %h1, %h2, 0f3FC00000;",
+        "st.shared.v4.u8 [sm+4], {%h1, %h2, %h3, %h4};",
+        "ld.param.u64 %rd1, [s+8];",
+        "mov.u64 %rd1, f2;",
+        "bar.red.popc.u32 %r1, 0, !%p1;",
+        "atom.relaxed.gpu.global.cas.b32 %r1, [%rd1], %r2, %r3;",
+        "tex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], %f7;",
+        "sust.b.2d.v4.b32.trap [%rd1, {%r5, %r6}], {%r1, %r2, %r3, %r4};",
+        "membar.gl;",
+        "mov.b64 {%r1, _}, %rd1;",
+        "cvt.rzi.sat.s32.f32 %r1, %f1;",
+        "ld.global.u32 %r1, [%rd3+-8];",
+        "ld.global.u32 %r1, [64];",
+    };
+    for (size_t i = 0; i < TP_ARRAY_LEN(texts); i++) {
+        ptx_module *m;
+        const ptx_insn *in = one(&m, texts[i]);
+        tt_nchecks++;
+        if (!in) {
+            tt_fail_msg(__FILE__, __LINE__, "%s: %s", texts[i], err.msg);
+            continue;
+        }
+        tp_sbuf sb;
+        tp_sbuf_init(&sb);
+        ptx_insn_print(m, &m->funcs[ptx_find_func(m, "forms")], in, &sb);
+        if (strcmp(tp_sbuf_str(&sb), texts[i]) != 0)
+            tt_fail_msg(__FILE__, __LINE__, "printed '%s', want '%s'", tp_sbuf_str(&sb), texts[i]);
+        tp_sbuf_free(&sb);
+        ptx_module_free(m);
+    }
+    /* symbol names */
+    ptx_module *m;
+    if (one(&m, "ret;")) {
+        const ptx_func *k = &m->funcs[ptx_find_func(m, "forms")];
+        TT_EQ_STR(ptx_sym_name(m, k, PTX_SYM_PARAM + 1), "s");
+        TT_EQ_STR(ptx_sym_name(m, k, PTX_SYM_FVAR + 1), "lm");
+        TT_EQ_STR(ptx_sym_name(m, k, PTX_SYM_FUNC + ptx_find_func(m, "f2")), "f2");
+        TT_EQ_STR(ptx_sym_name(m, &m->funcs[ptx_find_func(m, "f2")], PTX_SYM_RET + 0), "fr");
+        TT_EQ_STR(ptx_sym_name(m, k, PTX_SYM_PARAM + 7), "?");
+        ptx_module_free(m);
+    }
+}
+
 int main(void)
 {
     TT_RUN(t_forms);
@@ -727,5 +781,6 @@ int main(void)
     TT_RUN(t_errors);
     TT_RUN(t_directives);
     TT_RUN(t_brx_and_calltargets);
+    TT_RUN(t_printer);
     return tt_done();
 }
