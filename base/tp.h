@@ -51,7 +51,18 @@ char *tp_strdup(const char *s);
 char *tp_strndup(const char *s, size_t n);
 
 static inline uint32_t tp_ctz32(uint32_t x) { return (uint32_t)__builtin_ctz(x); }
-static inline uint32_t tp_popc32(uint32_t x) { return (uint32_t)__builtin_popcount(x); }
-static inline uint32_t tp_popc64(uint64_t x) { return (uint32_t)__builtin_popcountll(x); }
+/* Population counts without relying on the POPCNT instruction (the build
+** targets baseline x86-64, where __builtin_popcount becomes a libgcc call). */
+static inline uint32_t tp_popc32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (x * 0x01010101u) >> 24;
+}
+static inline uint32_t tp_popc64(uint64_t x)
+{
+    return tp_popc32((uint32_t)x) + tp_popc32((uint32_t)(x >> 32));
+}
 
 #endif

@@ -23,6 +23,7 @@ exec_dev *exec_dev_create(const tp_opts *opts, FILE *out, tp_err *e)
 void exec_dev_destroy(exec_dev *d)
 {
     if (!d) return;
+    exec_slots_free(d);
     exec_mem_release(d);
     tp_opts_free(&d->opts);
     free(d);

@@ -67,6 +67,7 @@ struct exec_dev {
     exec_free_rng *frees;  /* freed ranges below top, sorted by base */
     uint32_t nfrees, capfrees;
     size_t page;
+    void *slots;           /* CTA slots kept between launches (run.c) */
 };
 
 /* ---- decoded instructions ------------------------------------------------ */
@@ -364,6 +365,9 @@ bool exec_format_printf(exec_warp *w, int lane, uint64_t fmt, uint64_t args, tp_
 uint8_t *exec_lane_ptr(exec_warp *w, int lane, int space, uint64_t addr, unsigned size, bool write);
 /* Notes that simulated memory changed (resets the livelock watchdog). */
 static inline void exec_progress(exec_warp *w) { w->g->since_progress = 0; }
+
+/* Frees the CTA slots a device keeps between launches (run.c). */
+void exec_slots_free(exec_dev *d);
 
 /* Device memory internals (mem.c). */
 bool exec_mem_reserve(exec_dev *d, tp_err *e);

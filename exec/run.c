@@ -95,8 +95,17 @@ typedef struct slot {
     exec_cta cta;
     bool busy;
     uint32_t cap_warps;
-    size_t local_bytes;
+    uint32_t sh_cap;
+    size_t local_cap;
 } slot;
+
+/* Slots, with their buffers, outlive a launch: the device keeps them for the
+** next one, so a program that launches many small kernels does not allocate
+** and fault in fresh memory every time. */
+typedef struct slot_cache {
+    slot *a;
+    uint32_t n;
+} slot_cache;
 
 static void warp_free(exec_warp *w)
 {
@@ -117,6 +126,29 @@ static void slot_free(slot *s)
     free(s->cta.local);
 }
 
+void exec_slots_free(exec_dev *d)
+{
+    slot_cache *c = d->slots;
+    if (!c) return;
+    for (uint32_t i = 0; i < c->n; i++) slot_free(&c->a[i]);
+    free(c->a);
+    free(c);
+    d->slots = NULL;
+}
+
+static slot *slots_get(exec_dev *d, uint32_t n)
+{
+    slot_cache *c = d->slots;
+    if (!c) c = d->slots = tp_calloc(1, sizeof *c);
+    if (c->n < n) {
+        c->a = tp_realloc(c->a, n * sizeof *c->a);
+        memset(c->a + c->n, 0, (n - c->n) * sizeof *c->a);
+        c->n = n;
+    }
+    for (uint32_t i = 0; i < n; i++) c->a[i].busy = false;
+    return c->a;
+}
+
 static void cta_start(exec_grid *g, slot *s, uint64_t linear)
 {
     exec_cta *c = &s->cta;
@@ -130,15 +162,21 @@ static void cta_start(exec_grid *g, slot *s, uint64_t linear)
     c->nwarps = nw;
     c->live = nw;
     memset(c->bar, 0, sizeof c->bar);
-    if (!c->shmem) c->shmem = tp_calloc(g->shared_bytes ? g->shared_bytes : 1, 1);
+    if (!c->shmem || s->sh_cap < g->shared_bytes) {
+        free(c->shmem);
+        c->shmem = tp_calloc(g->shared_bytes ? g->shared_bytes : 1, 1);
+        s->sh_cap = g->shared_bytes;
+    }
     c->shsize = g->shared_bytes;
     size_t lb = (size_t)nw * 32 * g->local_per_thread;
-    if (!c->local) {
+    if (!c->local || s->local_cap < lb) {
+        free(c->local);
         c->local = tp_calloc(lb ? lb : 1, 1);
-        s->local_bytes = lb;
+        s->local_cap = lb;
     }
-    if (!c->warps) {
-        c->warps = tp_calloc(nw, sizeof *c->warps);
+    if (s->cap_warps < nw) {
+        c->warps = tp_realloc(c->warps, nw * sizeof *c->warps);
+        memset(c->warps + s->cap_warps, 0, (nw - s->cap_warps) * sizeof *c->warps);
         s->cap_warps = nw;
     }
     const exec_fninfo *fi = &g->m->fninfo[g->kidx];
@@ -148,11 +186,20 @@ static void cta_start(exec_grid *g, slot *s, uint64_t linear)
             w->capstk = 16;
             w->stk = tp_malloc(w->capstk * sizeof *w->stk);
             w->capframes = 8;
-            w->frames = tp_malloc(w->capframes * sizeof *w->frames);
-            w->caprows = fi->rows ? fi->rows : 1;
-            w->rows = tp_calloc((size_t)w->caprows * 32, sizeof(uint64_t));
-            w->cappreds = fi->preds ? fi->preds : 1;
-            w->preds = tp_calloc(w->cappreds, sizeof(uint32_t));
+            w->frames = tp_calloc(w->capframes, sizeof *w->frames);
+            w->nframes = 1;
+        }
+        if (w->caprows < fi->rows || !w->rows) {
+            uint32_t cap = fi->rows ? fi->rows : 1;
+            w->rows = tp_realloc(w->rows, (size_t)cap * 32 * sizeof(uint64_t));
+            memset(w->rows + (size_t)w->caprows * 32, 0, (size_t)(cap - w->caprows) * 32 * sizeof(uint64_t));
+            w->caprows = cap;
+        }
+        if (w->cappreds < fi->preds || !w->preds) {
+            uint32_t cap = fi->preds ? fi->preds : 1;
+            w->preds = tp_realloc(w->preds, cap * sizeof(uint32_t));
+            memset(w->preds + w->cappreds, 0, (cap - w->cappreds) * sizeof(uint32_t));
+            w->cappreds = cap;
         }
         w->g = g;
         w->cta = c;
@@ -431,7 +478,7 @@ exec_status exec_launch_kernel(exec_mod *m, int kernel, const exec_launch *l, ex
     if (!res) res = occupancy(&g, regs) * g.nsm;
     if (res > ncta) res = (uint32_t)ncta;
     g.resident = res;
-    slot *slots = tp_calloc(res, sizeof *slots);
+    slot *slots = slots_get(dev, res);
 
     uint32_t active = 0;
     while (g.status == EXEC_OK) {
@@ -474,8 +521,6 @@ exec_status exec_launch_kernel(exec_mod *m, int kernel, const exec_launch *l, ex
                      kf->name, (unsigned long long)g.warp_insns);
         }
     }
-    for (uint32_t s = 0; s < res; s++) slot_free(&slots[s]);
-    free(slots);
     free(g.params);
     r->status = g.status;
     r->warp_insns = g.warp_insns;

@@ -130,7 +130,7 @@ uint8_t *exec_lane_ptr(exec_warp *w, int lane, int space, uint64_t addr, unsigne
     switch (space) {
     case PTX_SP_GLOBAL:
     case PTX_SP_CONST: {
-        if (addr >= g->cache_lo && addr + size <= g->cache_hi && addr + size > addr)
+        if (addr >= g->cache_lo && addr < g->cache_hi && size <= g->cache_hi - addr)
             return (uint8_t *)(uintptr_t)addr;
         const exec_alloc *a = exec_mem_lookup(g->dev, addr, size);
         if (!a) {
@@ -183,8 +183,12 @@ uint8_t *exec_lane_ptr(exec_warp *w, int lane, int space, uint64_t addr, unsigne
 static inline uint8_t *lane_ptr(exec_warp *w, int l, int space, uint64_t a, unsigned size, bool write)
 {
     exec_grid *g = w->g;
-    if (space == PTX_SP_GLOBAL && a >= g->cache_lo && a + size <= g->cache_hi && !(a & (size - 1)))
-        return (uint8_t *)(uintptr_t)a;
+    if (!(a & (size - 1))) {
+        if (space == PTX_SP_GLOBAL && a >= g->cache_lo && a < g->cache_hi && size <= g->cache_hi - a)
+            return (uint8_t *)(uintptr_t)a;
+        if (space == PTX_SP_SHARED && a < w->cta->shsize && size <= w->cta->shsize - a)
+            return w->cta->shmem + a;
+    }
     return exec_lane_ptr(w, l, space, a, size, write);
 }
 

@@ -448,7 +448,7 @@ static void vec_operand(ptx_ps *P, ptx_insn *in, ptx_type ity, unsigned allow, p
             el[n].kind = PTX_OK_IMM;
             el[n].r = -1;
         } else {
-            operand(P, in, ity, eallow | A_SINK, &el[n]);
+            operand(P, in, ity, eallow, &el[n]);
         }
         n++;
         if (ptx_ps_accept(P, '}')) break;

@@ -1,7 +1,9 @@
 /*
-** parse_int.h -- the PTX parser's private state, shared by parse.c (module,
-** functions, declarations, frame layout), parse_insn.c (instructions and
-** operands) and symtab.c (hash tables, constants).  Module prefix: ptx_ps_.
+** parse_int.h -- the PTX parser's private state, shared by parse.c (tokens,
+** module directives, the public API), parse_var.c (variables and
+** initializers), parse_func.c (functions, bodies, scopes, labels, frame
+** layout), parse_insn.c (instructions and operands), symtab.c (hash tables,
+** keywords, constants) and print.c (label names).  Module prefix: ptx_ps_.
 **
 ** Errors: every parse routine reports through ptx_ps_fail(), which fills the
 ** tp_err with "file:line:col: message" and longjmps back to ptx_parse(),

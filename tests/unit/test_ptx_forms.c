@@ -539,6 +539,8 @@ static const errcase errs[] = {
     {K(" add.global.u32 %r1, %r2, %r3;"), "t.ptx:8:5: modifier '.global' is not valid for 'add'"},
     {K(" add.u33 %r1, %r2, %r3;"), "t.ptx:8:5: unknown modifier '.u33'"},
     {K(" add.u16x2 %r1, %r2, %r3;"), "t.ptx:8:5: unsupported type '.u16x2'"},
+    {K(" st.global.v2.u32 [%r0], {_, %r1};"), "t.ptx:8:27: '_' is not allowed here"},
+    {K(" mov.u32 %tid.x, %r1;"), "t.ptx:8:10: special register '%tid' cannot be written here"},
     {K(" vabsdiff4.u32.u32.u32 %r1, %r2, %r3, %r0;"), "t.ptx:8:2: unsupported PTX instruction 'vabsdiff4.u32.u32.u32'"},
     {K(" add.u32 %r1, %r2, %r9;"), "t.ptx:8:20: undefined register '%r9'"},
     {K(" add.u32 %r1, %r2, foo;"), "t.ptx:8:20: undefined identifier 'foo'"},
