@@ -5,8 +5,10 @@
 **   tpsim_version, config   (every option, resolved)
 **   kernels                 one object per launch that ran, in order: name,
 **                           grid, block, shared_dyn, regs_per_thread,
-**                           warp_instructions, thread_instructions, cycles
-**                           (the estimate of api.h), status (a CUresult name)
+**                           warp_instructions, thread_instructions,
+**                           cycles_estimate (functional mode has no timing:
+**                           the estimate of api.h, one warp instruction per
+**                           SM per cycle), status (a CUresult name)
 **   totals                  sums over all launches
 **   host                    wall time, simulation speed, peak memory
 ** Everything outside "host" is simulated, so two runs of a program write
@@ -92,7 +94,7 @@ static void kernels_json(tp_sbuf *b)
         tp_sbuf_printf(b, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u]", k->grid[0], k->grid[1], k->grid[2],
                        k->block[0], k->block[1], k->block[2]);
         tp_sbuf_printf(b, ", \"shared_dyn\": %u, \"regs_per_thread\": %u", k->shared_dyn, k->regs);
-        tp_sbuf_printf(b, ", \"warp_instructions\": %llu, \"thread_instructions\": %llu, \"cycles\": %llu",
+        tp_sbuf_printf(b, ", \"warp_instructions\": %llu, \"thread_instructions\": %llu, \"cycles_estimate\": %llu",
                        (unsigned long long)k->warp_insns, (unsigned long long)k->thread_insns,
                        (unsigned long long)k->cycles);
         tp_sbuf_puts(b, ", \"status\": ");
@@ -121,8 +123,8 @@ static void stats_write(void)
     double ms = (double)api_g.cycles / ((double)api_opt(OPT_DEVICE_CLOCK_MHZ) * 1000.0);
     tp_sbuf_printf(&b,
                    ",\n  \"totals\": {\"launches\": %llu, \"failed_launches\": %llu, \"kernels_not_listed\": %llu, "
-                   "\"warp_instructions\": %llu, \"thread_instructions\": %llu, \"cycles\": %llu, "
-                   "\"simulated_ms\": %.6f}",
+                   "\"warp_instructions\": %llu, \"thread_instructions\": %llu, \"cycles_estimate\": %llu, "
+                   "\"simulated_ms_estimate\": %.6f}",
                    (unsigned long long)api_g.launches_total, (unsigned long long)api_g.launches_failed,
                    (unsigned long long)api_g.launches_dropped, (unsigned long long)api_g.warp_insns,
                    (unsigned long long)api_g.thread_insns, (unsigned long long)api_g.cycles, ms);

@@ -334,6 +334,11 @@ static void parse_module(ptx_ps *P)
             PTX_FAIL(P, "expected a function or variable declaration, found %s", ptx_ps_tokdesc(P));
         }
     }
+    /* A module starts with .version and .target (PTX ISA, "PTX module directives"). */
+    if (!P->m->version_major)
+        ptx_ps_fail(P, P->t.line, P->t.col, "missing .version directive (a PTX module starts with .version and .target)");
+    else if (!P->m->target_sm)
+        ptx_ps_fail(P, P->t.line, P->t.col, "missing .target directive");
 }
 
 /* Resolves initializer symbols (they may name later declarations). */

@@ -588,8 +588,12 @@ static void t_hostile(void)
     m = ptx_parse(nul, sizeof nul - 1, "nul.ptx", &err);
     TT_CHECK(m == NULL);
     TT_EQ_STR(err.msg, "nul.ptx:2:1: unexpected character 0x00");
-    m = parse("");
-    TT_CHECK(m != NULL); /* an empty module */
+    tp_err_clear(&err);
+    m = ptx_parse("", 0, "empty.ptx", &err);
+    TT_CHECK(m == NULL); /* a module needs .version and .target */
+    TT_HAS(err.msg, "empty.ptx:1:1: missing .version directive");
+    m = parse(HEAD);
+    TT_CHECK(m != NULL); /* a module with no functions */
     if (m) {
         TT_EQ_U(m->nfuncs, 0);
         ptx_module_free(m);
