@@ -119,6 +119,7 @@ bool exec_decode_module(exec_mod *m, tp_err *e)
             if (!h && !why) h = exec_pick_ctrl(p, in, d, &why);
             if (!h && !why) h = exec_pick_mem(p, fn, in, d, &why);
             if (!h && !why) h = exec_pick_warp(in, d, &why);
+            if (!h && !why) h = exec_pick_tex(in, d, &why);
             if (!h && !why) h = exec_pick_fp(in, d, &why);
             if (!h && !why) h = exec_pick_alu(in, d, &why);
             if (!h) h = h_unsupported;

@@ -24,6 +24,7 @@ void exec_dev_destroy(exec_dev *d)
 {
     if (!d) return;
     exec_slots_free(d);
+    exec_tex_free_all(d);
     exec_mem_release(d);
     tp_opts_free(&d->opts);
     free(d);

@@ -106,6 +106,36 @@ typedef struct exec_kattr {
 } exec_kattr;
 void exec_kernel_attrs(exec_mod *m, int kernel, exec_kattr *a);
 
+/* ---- texture and surface objects --------------------------------------------
+** A texture or surface object is a 64-bit handle a kernel receives as a
+** parameter (cudaTextureObject_t) and names in tex/tld4/txq or suld/sust/suq.
+** The data is device memory in pitch-linear layout: element (x, y, z) of
+** `bytes_per_elem` = channels * channel_bits / 8 bytes is at
+** addr + z * pitch * height + y * pitch + x * bytes_per_elem. */
+typedef enum exec_texfmt { EXEC_TEX_UNSIGNED, EXEC_TEX_SIGNED, EXEC_TEX_FLOAT } exec_texfmt;
+typedef enum exec_texaddr { EXEC_TEX_WRAP, EXEC_TEX_CLAMP, EXEC_TEX_MIRROR, EXEC_TEX_BORDER } exec_texaddr;
+
+typedef struct exec_texdesc {
+    uint64_t addr;           /* device address of element (0, 0, 0) */
+    uint32_t dims;           /* 1, 2 or 3 */
+    uint32_t width, height, depth;   /* in elements (height/depth 1 when unused) */
+    uint64_t pitch;          /* bytes from one row to the next (2D/3D) */
+    uint32_t channels;       /* 1, 2 or 4 */
+    uint32_t channel_bits;   /* 8, 16 or 32 (16 with EXEC_TEX_FLOAT: half) */
+    exec_texfmt fmt;
+    bool read_normalized;    /* integer channels read as floats in [0,1] / [-1,1] */
+    bool normalized_coords;  /* coordinates in [0,1) instead of texels */
+    bool linear_filter;      /* bilinear/linear filtering instead of the nearest texel */
+    exec_texaddr addr_mode[3];
+    float border[4];
+} exec_texdesc;
+
+/* Creates a texture (surface: is_surface) object; returns its handle, never 0. */
+uint64_t exec_tex_create(exec_dev *d, const exec_texdesc *desc, bool is_surface);
+bool exec_tex_destroy(exec_dev *d, uint64_t handle);
+/* The description of a live handle. */
+const exec_texdesc *exec_tex_get(const exec_dev *d, uint64_t handle);
+
 /* ---- launch -------------------------------------------------------------- */
 
 typedef struct exec_launch {

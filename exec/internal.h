@@ -68,6 +68,7 @@ struct exec_dev {
     uint32_t nfrees, capfrees;
     size_t page;
     void *slots;           /* CTA slots kept between launches (run.c) */
+    void *textab;          /* texture and surface objects (tex.c) */
 };
 
 /* ---- decoded instructions ------------------------------------------------ */
@@ -321,6 +322,8 @@ exec_fn exec_pick_fp(const ptx_insn *in, exec_dinsn *d, const char **why);
 exec_fn exec_pick_mem(const ptx_module *pm, const ptx_func *f, const ptx_insn *in, exec_dinsn *d, const char **why);
 exec_fn exec_pick_ctrl(const ptx_module *pm, const ptx_insn *in, exec_dinsn *d, const char **why);
 exec_fn exec_pick_warp(const ptx_insn *in, exec_dinsn *d, const char **why);
+exec_fn exec_pick_tex(const ptx_insn *in, exec_dinsn *d, const char **why);
+void exec_tex_free_all(exec_dev *d);
 
 /* Control-flow helpers (simt.c). */
 void exec_push(exec_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask, uint32_t call);

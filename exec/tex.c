@@ -1,0 +1,505 @@
+/*
+** tex.c -- texture and surface objects and the instructions that use them:
+** tex, tld4, txq (textures) and suld, sust, suq (surfaces).
+**
+** An object is a handle into the device's table of exec_texdesc (exec.h);
+** kernels receive it as a 64-bit parameter.  Texture sampling follows the
+** CUDA Programming Guide's "Texture Fetching" appendix:
+**   - nearest-point: tex(x) = T[floor(x)] (x in texels; normalized
+**     coordinates are first multiplied by the size),
+**   - linear: xB = x - 0.5, i = floor(xB), alpha = frac(xB) kept as a 9-bit
+**     fixed-point value with 8 fractional bits; tex(x) = (1-alpha) T[i] +
+**     alpha T[i+1] (bilinear in 2D, trilinear in 3D),
+**   - address modes on out-of-range texel indices: clamp to the edge, wrap and
+**     mirror (normalized coordinates), border (the border colour),
+**   - integer channels read as normalized floats when asked:
+**     unsigned v / (2^bits - 1), signed max(v / (2^(bits-1) - 1), -1).
+** tex with integer coordinates (tex1Dfetch) reads the element directly and
+** returns 0 out of range.  Missing channels read as 0 (alpha as 1).
+** Surface coordinates are in bytes along x (suld.b/sust.b); out-of-range
+** accesses trap (a fault), clamp, or read 0 / drop the write, as the
+** instruction says.
+*/
+#include "internal.h"
+#include <math.h>
+#include <stdlib.h>
+
+typedef struct exec_texobj {
+    exec_texdesc d;
+    uint8_t kind; /* 0 free, 1 texture, 2 surface */
+} exec_texobj;
+
+typedef struct exec_textab {
+    exec_texobj *a;
+    uint32_t n, cap;
+} exec_textab;
+
+static exec_textab *tab_of(const exec_dev *d) { return (exec_textab *)d->textab; }
+
+uint64_t exec_tex_create(exec_dev *d, const exec_texdesc *desc, bool is_surface)
+{
+    exec_textab *t = tab_of(d);
+    if (!t) t = d->textab = tp_calloc(1, sizeof *t);
+    uint32_t i = 0;
+    while (i < t->n && t->a[i].kind) i++;
+    if (i == t->n) {
+        if (t->n == t->cap) {
+            t->cap = t->cap ? 2 * t->cap : 16;
+            t->a = tp_realloc(t->a, t->cap * sizeof *t->a);
+        }
+        t->n++;
+    }
+    t->a[i].d = *desc;
+    if (!t->a[i].d.height) t->a[i].d.height = 1;
+    if (!t->a[i].d.depth) t->a[i].d.depth = 1;
+    t->a[i].kind = is_surface ? 2 : 1;
+    return (uint64_t)i + 1;
+}
+
+static exec_texobj *lookup(const exec_dev *d, uint64_t h)
+{
+    exec_textab *t = tab_of(d);
+    if (!t || h == 0 || h > t->n || !t->a[h - 1].kind) return NULL;
+    return &t->a[h - 1];
+}
+
+bool exec_tex_destroy(exec_dev *d, uint64_t h)
+{
+    exec_texobj *o = lookup(d, h);
+    if (!o) return false;
+    o->kind = 0;
+    return true;
+}
+
+const exec_texdesc *exec_tex_get(const exec_dev *d, uint64_t h)
+{
+    exec_texobj *o = lookup(d, h);
+    return o ? &o->d : NULL;
+}
+
+void exec_tex_free_all(exec_dev *d)
+{
+    exec_textab *t = tab_of(d);
+    if (!t) return;
+    free(t->a);
+    free(t);
+    d->textab = NULL;
+}
+
+/* ---- reading elements ------------------------------------------------------------ */
+
+static unsigned elem_bytes(const exec_texdesc *t) { return t->channels * t->channel_bits / 8; }
+
+/* Reads channel c of the element at p as raw bits (sign-extended for signed). */
+static uint32_t read_raw(const exec_texdesc *t, const uint8_t *p, unsigned c)
+{
+    unsigned cb = t->channel_bits / 8;
+    const uint8_t *q = p + c * cb;
+    switch (cb) {
+    case 1: return t->fmt == EXEC_TEX_SIGNED ? (uint32_t)(int32_t)(int8_t)q[0] : q[0];
+    case 2: {
+        uint16_t v;
+        memcpy(&v, q, 2);
+        return t->fmt == EXEC_TEX_SIGNED ? (uint32_t)(int32_t)(int16_t)v : v;
+    }
+    default: {
+        uint32_t v;
+        memcpy(&v, q, 4);
+        return v;
+    }
+    }
+}
+
+/* Channel c as a float, as a float-returning fetch sees it. */
+static float read_float(const exec_texdesc *t, const uint8_t *p, unsigned c)
+{
+    uint32_t raw = read_raw(t, p, c);
+    unsigned bits = t->channel_bits;
+    if (t->fmt == EXEC_TEX_FLOAT) {
+        if (bits == 16) return exec_u2f(num_h_to_f32((uint16_t)raw, NUM_F16));
+        return exec_u2f(raw);
+    }
+    if (!t->read_normalized) {
+        if (t->fmt == EXEC_TEX_SIGNED) return (float)(int32_t)raw;
+        return (float)raw;
+    }
+    if (t->fmt == EXEC_TEX_SIGNED) {
+        double m = (double)((1u << (bits - 1)) - 1);
+        double v = (double)(int32_t)raw / m;
+        return (float)(v < -1.0 ? -1.0 : v);
+    }
+    double m = bits == 32 ? 4294967295.0 : (double)((1u << bits) - 1);
+    return (float)((double)raw / m);
+}
+
+/* Applies an address mode to texel index i of a dimension of size n; false
+** means "outside: use the border colour". */
+static bool address(exec_texaddr mode, int64_t *i, int64_t n)
+{
+    if (*i >= 0 && *i < n) return true;
+    switch (mode) {
+    case EXEC_TEX_BORDER: return false;
+    case EXEC_TEX_WRAP: {
+        int64_t r = *i % n;
+        *i = r < 0 ? r + n : r;
+        return true;
+    }
+    case EXEC_TEX_MIRROR: {
+        int64_t p = 2 * n, r = *i % p;
+        if (r < 0) r += p;
+        *i = r < n ? r : p - 1 - r;
+        return true;
+    }
+    default:
+        *i = *i < 0 ? 0 : n - 1;
+        return true;
+    }
+}
+
+/* The texel at integer coordinates, as floats (border colour outside). */
+static void texel_f(const exec_texdesc *t, int64_t x, int64_t y, int64_t z, float out[4])
+{
+    bool in = address(t->addr_mode[0], &x, t->width);
+    if (t->dims > 1) in = address(t->addr_mode[1], &y, t->height) && in;
+    if (t->dims > 2) in = address(t->addr_mode[2], &z, t->depth) && in;
+    if (!in) {
+        for (int c = 0; c < 4; c++) out[c] = t->border[c];
+        return;
+    }
+    const uint8_t *p = (const uint8_t *)(uintptr_t)(t->addr + (uint64_t)z * t->pitch * t->height +
+                                                    (uint64_t)y * t->pitch + (uint64_t)x * elem_bytes(t));
+    for (unsigned c = 0; c < 4; c++) out[c] = c < t->channels ? read_float(t, p, c) : (c == 3 ? 1.0f : 0.0f);
+}
+
+static void texel_raw(const exec_texdesc *t, int64_t x, int64_t y, int64_t z, uint32_t out[4])
+{
+    bool in = address(t->addr_mode[0], &x, t->width);
+    if (t->dims > 1) in = address(t->addr_mode[1], &y, t->height) && in;
+    if (t->dims > 2) in = address(t->addr_mode[2], &z, t->depth) && in;
+    if (!in) {
+        for (int c = 0; c < 4; c++) out[c] = exec_f2u(t->border[c]);
+        return;
+    }
+    const uint8_t *p = (const uint8_t *)(uintptr_t)(t->addr + (uint64_t)z * t->pitch * t->height +
+                                                    (uint64_t)y * t->pitch + (uint64_t)x * elem_bytes(t));
+    for (unsigned c = 0; c < 4; c++) out[c] = c < t->channels ? read_raw(t, p, c) : (c == 3 ? 1 : 0);
+}
+
+/* Texel-space coordinate along a dimension of size n. */
+static double to_texels(const exec_texdesc *t, exec_texaddr mode, double x, uint32_t n)
+{
+    if (!t->normalized_coords) return x;
+    if (mode == EXEC_TEX_WRAP) x -= floor(x);
+    else if (mode == EXEC_TEX_MIRROR) {
+        double f = floor(x);
+        x = ((int64_t)f & 1) ? 1.0 - (x - f) : x - f;
+    }
+    return x * n;
+}
+
+/* Samples at float coordinates (x, y, z) with the object's filter. */
+static void sample(const exec_texdesc *t, double x, double y, double z, float out[4])
+{
+    double u = to_texels(t, t->addr_mode[0], x, t->width);
+    double v = t->dims > 1 ? to_texels(t, t->addr_mode[1], y, t->height) : 0;
+    double w = t->dims > 2 ? to_texels(t, t->addr_mode[2], z, t->depth) : 0;
+    if (!t->linear_filter) {
+        texel_f(t, (int64_t)floor(u), (int64_t)floor(v), (int64_t)floor(w), out);
+        return;
+    }
+    double ub = u - 0.5, vb = v - 0.5, wb = w - 0.5;
+    int64_t i = (int64_t)floor(ub), j = (int64_t)floor(vb), k = (int64_t)floor(wb);
+    /* 9-bit fixed-point weights, 8 fractional bits */
+    float a = (float)(round((ub - floor(ub)) * 256.0) / 256.0);
+    float b = t->dims > 1 ? (float)(round((vb - floor(vb)) * 256.0) / 256.0) : 0.0f;
+    float g = t->dims > 2 ? (float)(round((wb - floor(wb)) * 256.0) / 256.0) : 0.0f;
+    float acc[4] = {0, 0, 0, 0};
+    int nj = t->dims > 1 ? 2 : 1, nk = t->dims > 2 ? 2 : 1;
+    for (int dk = 0; dk < nk; dk++)
+        for (int dj = 0; dj < nj; dj++)
+            for (int di = 0; di < 2; di++) {
+                float wgt = (di ? a : 1 - a) * (t->dims > 1 ? (dj ? b : 1 - b) : 1.0f) *
+                            (t->dims > 2 ? (dk ? g : 1 - g) : 1.0f);
+                float tv[4];
+                texel_f(t, i + di, t->dims > 1 ? j + dj : 0, t->dims > 2 ? k + dk : 0, tv);
+                for (int c = 0; c < 4; c++) acc[c] += wgt * tv[c];
+            }
+    for (int c = 0; c < 4; c++) out[c] = acc[c];
+}
+
+/* ---- instructions ----------------------------------------------------------------- */
+
+static const exec_texdesc *handle_of(exec_warp *w, const ptx_opnd *o, int lane, bool surface)
+{
+    uint64_t h = o->kind == PTX_OK_REG || o->kind == PTX_OK_IMM ? exec_src(w, o)[lane] : 0;
+    exec_texobj *obj = lookup(w->g->dev, h);
+    if (!obj || obj->kind != (surface ? 2 : 1)) {
+        exec_fault(w, lane, EXEC_ERR_ILLEGAL_ADDRESS, "%s handle 0x%llx is not a live %s object",
+                   surface ? "surface" : "texture", (unsigned long long)h, surface ? "surface" : "texture");
+        return NULL;
+    }
+    return &obj->d;
+}
+
+/* Coordinate k of the coordinate operand for a lane, as a double or an integer. */
+static const uint64_t *coord_row(exec_warp *w, const ptx_opnd *c, unsigned k)
+{
+    if (c->kind == PTX_OK_VEC) {
+        if (k >= c->n) k = c->n - 1;
+        return exec_src(w, &w->g->m->xpool[c->r + k]);
+    }
+    return exec_src(w, c);
+}
+
+static unsigned geom_dims(int sub)
+{
+    switch (sub) {
+    case PTX_SUB_1D: case PTX_SUB_A1D: return 1;
+    case PTX_SUB_3D: case PTX_SUB_CUBE: case PTX_SUB_ACUBE: return 3;
+    default: return 2;
+    }
+}
+
+static void put_result(exec_warp *w, const ptx_opnd *dst, int lane, const uint32_t v[4])
+{
+    if (dst->kind == PTX_OK_VEC) {
+        for (unsigned k = 0; k < dst->n && k < 4; k++) {
+            const ptx_opnd *e = &w->g->m->xpool[dst->r + k];
+            if (e->kind == PTX_OK_REG) exec_dst(w, e)[lane] = v[k];
+        }
+    } else if (dst->kind == PTX_OK_REG) {
+        exec_dst(w, dst)[lane] = v[0];
+    }
+}
+
+static void h_tex(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    (void)d;
+    unsigned k = in->ndst;
+    const ptx_opnd *dst = &in->o[0], *ho = &in->o[k];
+    const ptx_opnd *co = &in->o[k + 1];
+    if (co->kind != PTX_OK_VEC && in->nopnd > k + 2) co = &in->o[k + 2]; /* [tex, sampler, {..}] */
+    unsigned nd = geom_dims(in->m.sub);
+    bool array = in->m.sub == PTX_SUB_A1D || in->m.sub == PTX_SUB_A2D;
+    bool fcoord = in->type2 == PTX_T_F32;
+    bool fout = in->type == PTX_T_F32 || in->type == PTX_T_F16;
+    bool gather = in->op == PTX_OP_TLD4;
+    EXEC_LANES(m, {
+        const exec_texdesc *t = handle_of(w, ho, l, false);
+        if (!t) return;
+        double c[3] = {0, 0, 0};
+        int64_t ic[3] = {0, 0, 0};
+        for (unsigned j = 0; j < nd; j++) {
+            const uint64_t *r = coord_row(w, co, j + (array ? 1 : 0));
+            if (fcoord) c[j] = exec_u2f((uint32_t)r[l]);
+            else ic[j] = (int32_t)r[l];
+        }
+        uint32_t v[4];
+        if (gather) {
+            /* The four texels of the bilinear footprint, one component:
+            ** (i, j+1), (i+1, j+1), (i+1, j), (i, j). */
+            double u = to_texels(t, t->addr_mode[0], c[0], t->width) - 0.5;
+            double vv = to_texels(t, t->addr_mode[1], c[1], t->height) - 0.5;
+            int64_t i0 = (int64_t)floor(u), j0 = (int64_t)floor(vv);
+            int comp = in->m.sub2 == PTX_SUB_COMP_G ? 1 : in->m.sub2 == PTX_SUB_COMP_B ? 2 : in->m.sub2 == PTX_SUB_COMP_A ? 3 : 0;
+            static const int di[4] = {0, 1, 1, 0}, dj[4] = {1, 1, 0, 0};
+            for (int q = 0; q < 4; q++) {
+                if (fout) {
+                    float tv[4];
+                    texel_f(t, i0 + di[q], j0 + dj[q], 0, tv);
+                    v[q] = exec_f2u(tv[comp]);
+                } else {
+                    uint32_t tv[4];
+                    texel_raw(t, i0 + di[q], j0 + dj[q], 0, tv);
+                    v[q] = tv[comp];
+                }
+            }
+        } else if (!fcoord) {
+            /* Integer coordinates: the element itself, 0 outside. */
+            bool inside = ic[0] >= 0 && ic[0] < t->width && (nd < 2 || (ic[1] >= 0 && ic[1] < t->height)) &&
+                          (nd < 3 || (ic[2] >= 0 && ic[2] < t->depth));
+            if (!inside) {
+                v[0] = v[1] = v[2] = v[3] = 0;
+            } else if (fout) {
+                float tv[4];
+                texel_f(t, ic[0], ic[1], ic[2], tv);
+                for (int q = 0; q < 4; q++) v[q] = exec_f2u(tv[q]);
+            } else {
+                texel_raw(t, ic[0], ic[1], ic[2], v);
+            }
+        } else if (fout) {
+            float tv[4];
+            sample(t, c[0], c[1], c[2], tv);
+            for (int q = 0; q < 4; q++) v[q] = exec_f2u(tv[q]);
+        } else {
+            /* Float coordinates, integer result: nearest texel, raw. */
+            double u = to_texels(t, t->addr_mode[0], c[0], t->width);
+            double vv = nd > 1 ? to_texels(t, t->addr_mode[1], c[1], t->height) : 0;
+            double ww = nd > 2 ? to_texels(t, t->addr_mode[2], c[2], t->depth) : 0;
+            texel_raw(t, (int64_t)floor(u), (int64_t)floor(vv), (int64_t)floor(ww), v);
+        }
+        if (in->type == PTX_T_F16) /* tex.f16: halves of the float results */
+            for (int q = 0; q < 4; q++) v[q] = (uint32_t)num_cvt(v[q], PTX_T_F16, PTX_T_F32, PTX_RND_RN, 0);
+        put_result(w, dst, l, v);
+    });
+}
+
+static uint32_t query(const exec_texdesc *t, int sub)
+{
+    switch (sub) {
+    case PTX_SUB_Q_WIDTH: return t->width;
+    case PTX_SUB_Q_HEIGHT: return t->height;
+    case PTX_SUB_Q_DEPTH: return t->depth;
+    case PTX_SUB_Q_NORMALIZED_COORDS: return t->normalized_coords;
+    case PTX_SUB_Q_FILTER_MODE: return t->linear_filter;
+    case PTX_SUB_Q_ADDR_MODE_0: return (uint32_t)t->addr_mode[0];
+    case PTX_SUB_Q_ADDR_MODE_1: return (uint32_t)t->addr_mode[1];
+    case PTX_SUB_Q_ADDR_MODE_2: return (uint32_t)t->addr_mode[2];
+    case PTX_SUB_Q_ARRAY_SIZE: return 1;
+    case PTX_SUB_Q_NUM_MIPMAP_LEVELS: return 1;
+    case PTX_SUB_Q_NUM_SAMPLES: return 1;
+    case PTX_SUB_Q_CHANNEL_ORDER: return t->channels;
+    case PTX_SUB_Q_CHANNEL_DATA_TYPE: return (uint32_t)t->fmt;
+    default: return 0;
+    }
+}
+
+static void h_txq(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    (void)d;
+    bool surf = in->op == PTX_OP_SUQ;
+    const ptx_opnd *a = &in->o[1];
+    ptx_opnd ho = *a;
+    if (a->kind == PTX_OK_ADDR) {
+        ho.kind = a->base == PTX_AB_REG ? PTX_OK_REG : PTX_OK_NONE;
+    }
+    uint64_t *r = exec_dst(w, &in->o[0]);
+    EXEC_LANES(m, {
+        const exec_texdesc *t = handle_of(w, &ho, l, surf);
+        if (!t) return;
+        uint32_t v = query(t, in->m.sub);
+        if (surf && in->m.sub == PTX_SUB_Q_WIDTH) v = t->width; /* elements, as CUDA reports */
+        r[l] = v;
+    });
+}
+
+/* Surface byte address for a lane, or NULL (after the out-of-range policy). */
+static uint8_t *surf_addr(exec_warp *w, const ptx_insn *in, const exec_texdesc *t, int lane, const ptx_opnd *co,
+                          unsigned size, bool *drop)
+{
+    unsigned nd = geom_dims(in->m.sub);
+    bool array = in->m.sub == PTX_SUB_A1D || in->m.sub == PTX_SUB_A2D;
+    int64_t c[3] = {0, 0, 0};
+    for (unsigned j = 0; j < nd; j++) c[j] = (int32_t)coord_row(w, co, j + (array ? 1 : 0))[lane];
+    int64_t wbytes = (int64_t)t->width * elem_bytes(t);
+    bool inside = c[0] >= 0 && c[0] + (int64_t)size <= wbytes && (nd < 2 || (c[1] >= 0 && c[1] < t->height)) &&
+                  (nd < 3 || (c[2] >= 0 && c[2] < t->depth));
+    *drop = false;
+    if (!inside) {
+        if (in->m.flags & PTX_MF_CLAMP) {
+            if (c[0] < 0) c[0] = 0;
+            if (c[0] + (int64_t)size > wbytes) c[0] = wbytes - (int64_t)size;
+            if (c[1] < 0) c[1] = 0;
+            if (c[1] >= t->height) c[1] = t->height - 1;
+            if (c[2] < 0) c[2] = 0;
+            if (c[2] >= t->depth) c[2] = t->depth - 1;
+        } else if (in->m.flags & PTX_MF_ZERO) {
+            *drop = true;
+            return NULL;
+        } else {
+            exec_fault(w, lane, EXEC_ERR_ILLEGAL_ADDRESS, "surface access at (%lld, %lld, %lld) outside the %ux%ux%u surface",
+                       (long long)c[0], (long long)c[1], (long long)c[2], t->width, t->height, t->depth);
+            return NULL;
+        }
+    }
+    return (uint8_t *)(uintptr_t)(t->addr + (uint64_t)c[2] * t->pitch * t->height + (uint64_t)c[1] * t->pitch +
+                                  (uint64_t)c[0]);
+}
+
+static void h_suld(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    (void)d;
+    unsigned k = in->ndst;
+    const ptx_opnd *dst = &in->o[0], *ho = &in->o[k], *co = &in->o[k + 1];
+    unsigned vec = in->m.vec ? in->m.vec : 1, esz = ptx_type_size((ptx_type)in->type);
+    EXEC_LANES(m, {
+        const exec_texdesc *t = handle_of(w, ho, l, true);
+        if (!t) return;
+        bool drop;
+        uint8_t *p = surf_addr(w, in, t, l, co, esz * vec, &drop);
+        if (!p && !drop) return;
+        uint32_t v[4] = {0, 0, 0, 0};
+        uint64_t v64[4] = {0, 0, 0, 0};
+        for (unsigned q = 0; q < vec && q < 4; q++) {
+            if (!p) break;
+            memcpy(&v64[q], p + q * esz, esz);
+            v[q] = (uint32_t)v64[q];
+        }
+        if (esz == 8 && dst->kind == PTX_OK_VEC) {
+            for (unsigned q = 0; q < dst->n && q < 4; q++) {
+                const ptx_opnd *e = &w->g->m->xpool[dst->r + q];
+                if (e->kind == PTX_OK_REG) exec_dst(w, e)[l] = v64[q];
+            }
+        } else if (esz == 8 && dst->kind == PTX_OK_REG) {
+            exec_dst(w, dst)[l] = v64[0];
+        } else {
+            put_result(w, dst, l, v);
+        }
+    });
+}
+
+static void h_sust(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    (void)d;
+    const ptx_opnd *ho = &in->o[0], *co = &in->o[1], *val = &in->o[in->nopnd - 1];
+    unsigned vec = in->m.vec ? in->m.vec : 1, esz = ptx_type_size((ptx_type)in->type);
+    bool changed = false;
+    EXEC_LANES(m, {
+        const exec_texdesc *t = handle_of(w, ho, l, true);
+        if (!t) return;
+        bool drop;
+        uint8_t *p = surf_addr(w, in, t, l, co, esz * vec, &drop);
+        if (!p) {
+            if (drop) continue;
+            return;
+        }
+        for (unsigned q = 0; q < vec; q++) {
+            const ptx_opnd *e = val->kind == PTX_OK_VEC ? &w->g->m->xpool[val->r + q] : val;
+            if (e->kind == PTX_OK_SINK) continue;
+            uint64_t v = exec_src(w, e)[l];
+            if (memcmp(p + q * esz, &v, esz)) changed = true;
+            memcpy(p + q * esz, &v, esz);
+        }
+    });
+    if (changed) exec_progress(w);
+}
+
+exec_fn exec_pick_tex(const ptx_insn *in, exec_dinsn *d, const char **why)
+{
+    switch (in->op) {
+    case PTX_OP_TEX:
+    case PTX_OP_TLD4:
+        if (in->m.sub == PTX_SUB_CUBE || in->m.sub == PTX_SUB_ACUBE || in->m.sub == PTX_SUB_2DMS ||
+            in->m.sub == PTX_SUB_A2DMS) {
+            *why = "cube-map and multisample textures";
+            return NULL;
+        }
+        d->kind |= 0;
+        return h_tex;
+    case PTX_OP_TXQ:
+    case PTX_OP_SUQ: return h_txq;
+    case PTX_OP_SULD:
+        if (!(in->m.flags & PTX_MF_B)) {
+            *why = "formatted surface loads (suld.p)";
+            return NULL;
+        }
+        return h_suld;
+    case PTX_OP_SUST:
+        if (!(in->m.flags & PTX_MF_B)) {
+            *why = "formatted surface stores (sust.p)";
+            return NULL;
+        }
+        return h_sust;
+    default: return NULL;
+    }
+}
