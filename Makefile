@@ -28,7 +28,7 @@ CFLAGS  ?=
 ALL_CFLAGS := $(CFLAGS_BASE) $(OPT) $(CFLAGS)
 LDLIBS  := -lm -lpthread -ldl
 
-CORE_DIRS := base ptx exec
+CORE_DIRS := base ptx exec mem vector
 CORE_SRC  := $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c))
 API_SRC   := $(wildcard api/*.c)
 CLI_SRC   := $(wildcard cli/*.c)
@@ -78,13 +78,29 @@ $(TPSIM): $(CLI_OBJ) $(LIBCORE)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(LIBCORE) $(LDSAN) $(LDLIBS)
 
 # libcuda.so.1: the driver API.  It carries the whole core inside it, so it
-# needs no other library of the build at run time.
+# needs no other library of the build at run time; libzstd decodes the
+# compressed PTX of nvcc's fatbinaries (api/fatbin.c).
 $(LIBCUDA): $(API_OBJ) $(LIBCORE) api/libcuda.map
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=api/libcuda.map \
-	    -o $@ $(API_OBJ) $(LIBCORE) $(LDSAN) $(LDLIBS)
+	    -o $@ $(API_OBJ) $(LIBCORE) $(LDSAN) $(LDLIBS) -lzstd
 	@ln -sf libcuda.so.1 $(BUILD)/lib/libcuda.so
+
+# libcudart.so.13: the CUDA runtime API, a client of libcuda.so.1 (found next
+# to it through the $$ORIGIN run path), exporting every symbol under the
+# version node nvcc-built programs import (cudart/libcudart.map).  Of the
+# core it takes only base/'s helpers.
+RT_SRC    := $(wildcard cudart/*.c)
+RT_OBJ    := $(patsubst %.c,$(BUILD)/obj/%.o,$(RT_SRC))
+LIBCUDART := $(BUILD)/lib/libcudart.so.13
+$(LIBCUDART): $(RT_OBJ) $(LIBCORE) $(LIBCUDA) cudart/libcudart.map
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcudart.so.13 -Wl,--version-script=cudart/libcudart.map \
+	    -o $@ $(RT_OBJ) $(LIBCORE) -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN' $(LDSAN) $(LDLIBS)
+	@ln -sf libcudart.so.13 $(BUILD)/lib/libcudart.so
+all: $(LIBCUDART)
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/tt.h $(LIBCORE)
 	@mkdir -p $(dir $@)

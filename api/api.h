@@ -56,7 +56,7 @@
 
 /* ---- handle kinds and objects ---------------------------------------------- */
 
-enum api_kind { API_K_CTX = 1, API_K_MOD, API_K_FUNC, API_K_STREAM, API_K_EVENT, API_K_LINK, API_K_LIB };
+enum api_kind { API_K_CTX = 1, API_K_MOD, API_K_FUNC, API_K_STREAM, API_K_EVENT, API_K_LINK, API_K_LIB, API_K_ARRAY };
 
 /* u64 -> pointer hash map (open addressing, linear probing). */
 typedef struct api_map {
@@ -75,6 +75,7 @@ typedef struct CUmod_st api_mod;
 typedef struct CUfunc_st api_func;
 typedef struct CUctx_st api_ctx;
 typedef struct CUlib_st api_lib;
+typedef struct CUarray_st api_array;
 
 struct CUctx_st {
     uint64_t id;
@@ -90,6 +91,8 @@ struct CUctx_st {
     api_mod *mods;       /* loaded modules (list) */
     api_stream *streams;
     api_event *events;
+    api_array *arrays;   /* CUDA arrays (list) */
+    api_map texobjs;     /* texture/surface object handle -> api_texobj */
 };
 
 struct CUmod_st {
@@ -139,9 +142,23 @@ struct CUlib_st {
     bool retained_primary;     /* the library holds a primary context reference */
 };
 
+/* A CUDA array: device memory in pitch-linear layout (texture.c). */
+struct CUarray_st {
+    api_ctx *ctx;
+    CUDA_ARRAY3D_DESCRIPTOR desc;   /* Height and Depth 0 for 1D and 2D arrays, as given */
+    uint64_t addr;       /* element (0, 0, 0) */
+    uint64_t pitch;      /* bytes per row: Width * elem */
+    uint32_t elem;       /* bytes per element */
+    api_array *next, *prev;
+};
+
 /* ---- allocations ------------------------------------------------------------ */
 
-typedef enum api_mem_kind { API_MEM_DEVICE = 1, API_MEM_HOST, API_MEM_MANAGED } api_mem_kind;
+/* API_MEM_ARRAY: the memory of a CUDA array (freed with it);
+** API_MEM_REGISTERED: host memory made device-accessible by cuMemHostRegister. */
+typedef enum api_mem_kind {
+    API_MEM_DEVICE = 1, API_MEM_HOST, API_MEM_MANAGED, API_MEM_ARRAY, API_MEM_REGISTERED
+} api_mem_kind;
 
 typedef struct api_alloc {
     uint64_t base, size;
@@ -238,11 +255,24 @@ bool api_dev_set_opt(const char *name, uint64_t value);
 void api_mod_destroy(api_mod *m);
 /* The function handle h (a CUfunction or a library's CUkernel). */
 CUresult api_func_arg(CUfunction h, api_func **f);
+/* Links n PTX modules (texts[i] of lens[i] bytes, named names[i] in
+** messages) into one PTX text (ptxlink.c); NULL with a malloc'ed reason in
+** *why when two modules define the same symbol or a text is cut short. */
+char *api_ptx_link(const char *const *texts, const size_t *lens, const char *const *names, unsigned n, char **why);
 
 /* ---- memory (memory.c) ------------------------------------------------------- */
 
 void api_alloc_free_ctx(api_ctx *c);       /* frees every allocation of c */
 api_alloc *api_alloc_find(uint64_t addr);  /* the api allocation containing addr */
+/* Allocates device memory of the given kind for context c (zeroed). */
+CUresult api_alloc_new(api_ctx *c, uint64_t bytes, api_mem_kind kind, unsigned flags, uint64_t *out);
+void api_alloc_release(api_alloc *a);
+
+/* ---- arrays, texture and surface objects (texture.c) ------------------------------ */
+
+/* The array handle h of a live context. */
+CUresult api_array_arg(CUarray h, api_array **a);
+void api_tex_free_ctx(api_ctx *c);         /* destroys c's arrays and texture/surface objects */
 
 /* ---- streams and events (stream.c) ---------------------------------------------- */
 

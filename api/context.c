@@ -74,6 +74,7 @@ void api_ctx_teardown(api_ctx *c)
     while (c->mods) api_mod_destroy(c->mods);
     while (c->streams) api_stream_destroy(c->streams);
     while (c->events) api_event_destroy(c->events);
+    api_tex_free_ctx(c);
     api_alloc_free_ctx(c);
     c->sticky = CUDA_SUCCESS;
 }

@@ -2,10 +2,10 @@
 **
 ** Every attribute comes from the configuration (exec/options.def, device.*
 ** keys) where one describes it.  The rest have fixed values: capabilities
-** tpsim does not model (textures, peer access, IPC, virtual memory
+** tpsim does not model (texture gather, peer access, IPC, virtual memory
 ** management, memory pools, clusters, NUMA) report 0, and texture/surface
-** size limits report those of a compute capability 7.5 GPU so that programs
-** that size buffers from them behave normally.
+** size limits report those of a compute capability 7.5 GPU (api/texture.c
+** enforces them).
 */
 #include "api.h"
 #include <math.h>
@@ -125,7 +125,8 @@ static bool attribute(CUdevice_attribute a, int *v)
     ** managed memory at any time. */
     case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS: x = 1; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED: x = 0; break;
-    case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM: x = 0; break;
+    /* registered host memory is reachable at its own address */
+    case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM: x = 1; break;
     case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1:
     case CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1:
     case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1: x = 0; break;
@@ -133,7 +134,7 @@ static bool attribute(CUdevice_attribute a, int *v)
     case CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH: x = 0; break;
     case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: x = api_opt(OPT_DEVICE_SHARED_PER_BLOCK); break;
     case CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES: x = 0; break;
-    case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED: x = 0; break;
+    case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED: x = 1; break;
     case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES: x = 0; break;
     /* Device memory is identity-mapped into the process. */
     case CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST: x = 1; break;
@@ -148,7 +149,7 @@ static bool attribute(CUdevice_attribute a, int *v)
     case CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED: x = 0; break;
     case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK: x = 0; break;
     case CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED: x = 0; break;
-    case CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED: x = 0; break;
+    case CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED: x = 1; break;
     case CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED: x = 0; break;
     case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: x = 0; break;
     case CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED: x = 0; break;

@@ -1,13 +1,16 @@
 /* fatbin.c -- finds the PTX inside an NVIDIA fatbinary (see fatbin.h). */
 #include "fatbin.h"
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <zstd.h>
 
-#define FATBIN_MAGIC 0xBA55ED50u
-#define WRAPPER_MAGIC 0x466243B1u
 #define KIND_PTX 1
 #define KIND_ELF 2
-#define FLAG_COMPRESSED (0x2000u | 0x8000u)
+#define FLAG_LZ4 0x2000u
+#define FLAG_ZSTD 0x8000u
+/* No PTX module comes near this; a larger claimed size is a corrupt header. */
+#define MAX_PTX_BYTES (1ull << 30)
 
 static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
@@ -17,80 +20,187 @@ static uint16_t rd16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v;
 static const uint8_t *unwrap(const void *image)
 {
     const uint8_t *b = image;
-    if (rd32(b) == WRAPPER_MAGIC) {
+    if (rd32(b) == API_FATBIN_WRAPPER_MAGIC) {
         const void *data;
         memcpy(&data, b + 8, sizeof data);
-        return data && rd32(data) == FATBIN_MAGIC ? data : NULL;
+        return data && rd32(data) == API_FATBIN_MAGIC ? data : NULL;
     }
-    return rd32(b) == FATBIN_MAGIC ? b : NULL;
+    return rd32(b) == API_FATBIN_MAGIC ? b : NULL;
 }
 
 bool api_fatbin_is(const void *image) { return unwrap(image) != NULL; }
 
-static char *why_text(const char *fmt, unsigned a, unsigned b)
+/* ---- LZ4 block format -----------------------------------------------------
+** A block is a series of sequences: a token byte (high nibble: literal
+** count, low nibble: match length - 4; 15 means "add the following bytes
+** while they are 255"), the literals, then a little-endian u16 offset back
+** into the output and the match.  The last sequence has literals only. */
+
+static bool lz4_len(const uint8_t **p, const uint8_t *end, size_t *n)
 {
-    char buf[400];
-    snprintf(buf, sizeof buf, fmt, a / 10, a % 10, b / 10, b % 10);
+    if (*n != 15) return true;
+    for (;;) {
+        if (*p >= end) return false;
+        uint8_t b = *(*p)++;
+        *n += b;
+        if (b != 255) return true;
+    }
+}
+
+bool api_lz4_block_decode(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size)
+{
+    const uint8_t *p = in, *end = in + in_size;
+    size_t o = 0;
+    while (p < end) {
+        uint8_t tok = *p++;
+        size_t lit = tok >> 4;
+        if (!lz4_len(&p, end, &lit)) return false;
+        if (lit > (size_t)(end - p) || lit > out_size - o) return false;
+        memcpy(out + o, p, lit);
+        p += lit;
+        o += lit;
+        if (p == end) break;   /* the last sequence: literals only */
+        if (end - p < 2) return false;
+        size_t off = (size_t)p[0] | (size_t)p[1] << 8;
+        p += 2;
+        size_t m = tok & 15;
+        if (!lz4_len(&p, end, &m)) return false;
+        m += 4;
+        if (off == 0 || off > o || m > out_size - o) return false;
+        for (size_t i = 0; i < m; i++, o++) out[o] = out[o - off];   /* may overlap */
+    }
+    return o == out_size;
+}
+
+bool api_zstd_decode(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size)
+{
+    unsigned long long claimed = ZSTD_getFrameContentSize(in, in_size);
+    if (claimed == ZSTD_CONTENTSIZE_ERROR) return false;
+    if (claimed != ZSTD_CONTENTSIZE_UNKNOWN && claimed != out_size) return false;
+    size_t n = ZSTD_decompress(out, out_size, in, in_size);
+    return !ZSTD_isError(n) && n == out_size;
+}
+
+/* ---- entries ------------------------------------------------------------------ */
+
+typedef struct entry {
+    uint16_t kind;
+    uint32_t sm;
+    uint64_t flags;
+    const uint8_t *payload;
+    uint64_t psize, csize, usize;
+} entry;
+
+/* The PTX of entry e, decompressed; NULL if it does not decode. */
+static char *entry_ptx(const entry *e, size_t *len)
+{
+    if (!(e->flags & (FLAG_LZ4 | FLAG_ZSTD))) {
+        size_t n = strnlen((const char *)e->payload, e->psize);
+        *len = n;
+        return tp_strndup((const char *)e->payload, n);
+    }
+    uint64_t csize = e->csize ? e->csize : e->psize;
+    if (csize > e->psize || e->usize == 0 || e->usize > MAX_PTX_BYTES) return NULL;
+    uint8_t *out = tp_malloc(e->usize + 1);
+    bool ok = e->flags & FLAG_ZSTD ? api_zstd_decode(e->payload, csize, out, e->usize)
+                                   : api_lz4_block_decode(e->payload, csize, out, e->usize);
+    if (!ok) {
+        free(out);
+        return NULL;
+    }
+    out[e->usize] = 0;
+    *len = strnlen((char *)out, e->usize);
+    return (char *)out;
+}
+
+static char *why_fmt(const char *fmt, ...) TP_PRINTF(1, 2);
+static char *why_fmt(const char *fmt, ...)
+{
+    char buf[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
     return tp_strdup(buf);
 }
 
-char *api_fatbin_ptx(const void *image, size_t size, unsigned cc, size_t *len, char **why, bool *unreadable)
+char *api_fatbin_ptx(const void *image, size_t size, unsigned cc, size_t *len, unsigned *sm, char **why,
+                     api_fatbin_err *err)
 {
     *why = NULL;
-    *unreadable = false;
+    *len = 0;
+    *sm = 0;
     const uint8_t *fb = unwrap(image);
     if (!fb) {
+        *err = API_FATBIN_NOT_FATBIN;
         *why = tp_strdup("not a fatbinary");
         return NULL;
     }
     uint16_t hsize = rd16(fb + 6);
     uint64_t total = rd64(fb + 8);
     /* a wrapped fatbinary lies elsewhere: its size is unknown */
-    uint64_t end = fb == image ? size : SIZE_MAX;
-    if (hsize + total < end) end = hsize + total;
-    const uint8_t *best = NULL;
-    uint64_t best_size = 0;
-    unsigned best_sm = 0, lowest_ptx = ~0u, compressed = 0, elf_sm = 0;
-    for (uint64_t off = hsize; off + 16 <= end;) {
-        const uint8_t *e = fb + off;
-        uint16_t kind = rd16(e);
-        uint32_t ehs = rd32(e + 4);
-        uint64_t psize = rd64(e + 8);
-        if (ehs < 16 || ehs > 4096 || off + ehs > end || psize > end - off - ehs) break;   /* not an entry: stop */
-        uint32_t sm = ehs >= 32 ? rd32(e + 28) : 0;
-        uint64_t flags = ehs >= 48 ? rd64(e + 40) : 0;
-        uint32_t csize = ehs >= 20 ? rd32(e + 16) : 0;
-        if (kind == KIND_PTX) {
-            if ((flags & FLAG_COMPRESSED) || csize) {
-                compressed++;
-            } else {
-                if (sm < lowest_ptx) lowest_ptx = sm;
-                if (sm <= cc && (!best || sm > best_sm)) best = e + ehs, best_size = psize, best_sm = sm;
-            }
-        } else if (kind == KIND_ELF) {
-            elf_sm = sm;
-        }
-        off += ehs + psize;
+    uint64_t end = (const void *)fb == image ? size : SIZE_MAX;
+    if (hsize < 16 || hsize > end || total > end - hsize) {
+        *err = API_FATBIN_CORRUPT;
+        *why = why_fmt("the fatbinary is truncated or corrupt (its header claims %llu bytes)",
+                       (unsigned long long)hsize + total);
+        return NULL;
     }
-    if (best) {
-        size_t n = strnlen((const char *)best, best_size);
-        char *ptx = tp_malloc(n + 1);
-        memcpy(ptx, best, n);
-        ptx[n] = '\0';
-        *len = n;
+    end = hsize + total;
+    entry best = {0};
+    unsigned lowest_ptx = ~0u, sass_sm = 0, nptx = 0;
+    for (uint64_t off = hsize; off < end;) {
+        const uint8_t *h = fb + off;
+        if (end - off < 16) break;   /* padding */
+        entry e = {0};
+        e.kind = rd16(h);
+        uint32_t ehs = rd32(h + 4);
+        e.psize = rd64(h + 8);
+        if (ehs < 16 || ehs > end - off || e.psize > end - off - ehs) {
+            *err = API_FATBIN_CORRUPT;
+            *why = why_fmt("the fatbinary is corrupt: the entry at byte %llu runs past its end",
+                           (unsigned long long)off);
+            return NULL;
+        }
+        e.csize = ehs >= 20 ? rd32(h + 16) : 0;
+        e.sm = ehs >= 32 ? rd32(h + 28) : 0;
+        e.flags = ehs >= 48 ? rd64(h + 40) : 0;
+        e.usize = ehs >= 64 ? rd64(h + 56) : 0;
+        e.payload = h + ehs;
+        if (e.kind == KIND_PTX) {
+            nptx++;
+            if (e.sm < lowest_ptx) lowest_ptx = e.sm;
+            if (e.sm <= cc && (!best.payload || e.sm > best.sm)) best = e;
+        } else if (e.kind == KIND_ELF) {
+            if (e.sm > sass_sm) sass_sm = e.sm;
+        }
+        off += ehs + e.psize;
+    }
+    if (best.payload) {
+        char *ptx = entry_ptx(&best, len);
+        if (!ptx) {
+            *err = API_FATBIN_CORRUPT;
+            *why = why_fmt("the fatbinary's PTX for sm_%u does not decompress (%s payload of %llu bytes)", best.sm,
+                           best.flags & FLAG_ZSTD ? "zstd" : "LZ4", (unsigned long long)best.psize);
+            return NULL;
+        }
+        *sm = best.sm;
+        *err = API_FATBIN_OK;
         return ptx;
     }
-    if (lowest_ptx != ~0u) {
-        *why = why_text("the fatbinary's PTX targets sm_%u%u and newer, above the simulated device's "
-                        "compute capability %u.%u (raise device.cc)", lowest_ptx, cc);
-    } else if (compressed) {
-        *unreadable = true;
-        *why = tp_strdup("the fatbinary's PTX is compressed (nvcc's default), which tpsim cannot read: "
-                         "build with -Xfatbin=-compress=false, or load the .ptx file");
-    } else if (elf_sm) {
-        *why = why_text("the fatbinary holds only cubin (machine code, sm_%u%u) and no PTX; tpsim "
-                        "simulates PTX: add -gencode arch=compute_XX,code=compute_XX (device %u.%u)", elf_sm, cc);
+    if (nptx) {
+        *err = API_FATBIN_TOO_NEW;
+        *why = why_fmt("the fatbinary's PTX targets sm_%u and newer, above the simulated device's compute "
+                       "capability %u.%u: raise device.cc (-o device.cc=%u.%u) or rebuild for an older target",
+                       lowest_ptx, cc / 10, cc % 10, lowest_ptx / 10, lowest_ptx % 10);
+    } else if (sass_sm) {
+        *err = API_FATBIN_SASS_ONLY;
+        *why = why_fmt("the fatbinary holds only GPU machine code (a cubin for sm_%u) and no PTX, and tpsim "
+                       "simulates PTX: rebuild with PTX embedded, e.g. nvcc -arch=sm_%u (which embeds "
+                       "compute_%u PTX) or -gencode arch=compute_%u,code=compute_%u",
+                       sass_sm, sass_sm, sass_sm, sass_sm, sass_sm);
     } else {
+        *err = API_FATBIN_EMPTY;
         *why = tp_strdup("the fatbinary holds no PTX");
     }
     return NULL;

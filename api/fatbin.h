@@ -1,32 +1,68 @@
 /*
 ** fatbin.h -- finds the PTX inside an NVIDIA fatbinary.
 **
-** A fatbinary (what nvcc -fatbin writes and embeds in host objects) is a
-** 16-byte header -- u32 magic 0xBA55ED50, u16 version, u16 header size,
-** u64 size of the entries -- followed by entries, each a header
-** (u16 kind: 1 PTX, 2 ELF cubin; u16 version; u32 header size; u64 payload
-** size; u32 compressed size at +16; u32 target sm at +28; u64 flags at +40,
-** where 0x2000 and 0x8000 mark compressed payloads) and its payload.  Host
-** objects reference it through a wrapper: u32 magic 0x466243B1, u32
-** version, then a pointer to the fatbinary.
+** The format, as nvcc 13 writes it (all integers little-endian; found by
+** inspecting `nvcc -fatbin` outputs, see docs/FATBIN.md):
 **
-** Only uncompressed PTX can be used: nvcc 13 compresses PTX by default, so
-** programs must be built with -Xfatbin=-compress=false for tpsim to read
-** their fatbinaries (or give tpsim the .ptx).
+**   fatbinary   u32 magic 0xBA55ED50, u16 version (1), u16 header size (16),
+**               u64 bytes of entries that follow the header
+**   entry       a header followed by its payload:
+**                 +0  u16 kind: 1 PTX, 2 ELF cubin (SASS)
+**                 +2  u16 entry version (0x0101)
+**                 +4  u32 header size (64 for cubins, 80 or more for PTX)
+**                 +8  u64 payload size (padded to 8 bytes)
+**                 +16 u32 compressed size: the exact length of a compressed
+**                     payload inside the padded one (0 when uncompressed)
+**                 +28 u32 target: sm_XY as XY (75, 80, ...)
+**                 +40 u64 flags: 0x2000 the payload is an LZ4 block
+**                     (`-compress-mode=speed`), 0x8000 a zstd frame (nvcc
+**                     13's default); neither: plain PTX text
+**                 +56 u64 uncompressed size (when compressed), NUL included
+**               PTX text ends at its first NUL byte.
+**   wrapper     what host code registers (__fatBinC_Wrapper_t): u32 magic
+**               0x466243B1, u32 version, a pointer to the fatbinary, and a
+**               pointer that version 2 (relocatable device code, -rdc)
+**               uses for a NULL-terminated array of the fatbinaries of
+**               every object linked into the program.
+**
+** Of several PTX entries the highest target not above the device's compute
+** capability is used; cubins are recognised only to explain that tpsim
+** needs PTX.
 */
 #ifndef API_FATBIN_H
 #define API_FATBIN_H
 
 #include "../base/tp.h"
 
+#define API_FATBIN_MAGIC 0xBA55ED50u
+#define API_FATBIN_WRAPPER_MAGIC 0x466243B1u
+
+/* Why api_fatbin_ptx found no PTX. */
+typedef enum api_fatbin_err {
+    API_FATBIN_OK = 0,
+    API_FATBIN_NOT_FATBIN,  /* no fatbinary (or wrapper) magic */
+    API_FATBIN_CORRUPT,     /* an entry runs past the end, or a payload does not decompress */
+    API_FATBIN_TOO_NEW,     /* PTX only for targets above the device's compute capability */
+    API_FATBIN_SASS_ONLY,   /* cubins (machine code) but no PTX */
+    API_FATBIN_EMPTY,       /* neither PTX nor cubins */
+} api_fatbin_err;
+
 /* True if image starts with a fatbinary or a fatbinary wrapper. */
 bool api_fatbin_is(const void *image);
 
 /* Copies out (NUL-terminated, *len bytes without the NUL) the PTX entry for
-** the highest target not above cc (major*10+minor).  size bounds the image
-** (SIZE_MAX when the caller does not know it, as for cuModuleLoadData).  Returns NULL with a
-** malloc'ed explanation in *why when there is none; *unreadable is then
-** true if the fatbinary has PTX that tpsim cannot read (compressed). */
-char *api_fatbin_ptx(const void *image, size_t size, unsigned cc, size_t *len, char **why, bool *unreadable);
+** the highest target not above cc (major*10+minor), decompressing it when
+** needed; *sm receives that target.  size bounds the image (SIZE_MAX when
+** the caller does not know it, as for cuModuleLoadData: the fatbinary's
+** own header then bounds it).  Returns NULL with the reason in *err and a
+** malloc'ed explanation that says what to do in *why. */
+char *api_fatbin_ptx(const void *image, size_t size, unsigned cc, size_t *len, unsigned *sm, char **why,
+                     api_fatbin_err *err);
+
+/* Decoders of the two compressed payload formats.  Each writes exactly
+** out_size bytes or fails (false): a malformed or truncated input, or one
+** that decodes to another size. */
+bool api_lz4_block_decode(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size);
+bool api_zstd_decode(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size);
 
 #endif

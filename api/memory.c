@@ -29,7 +29,7 @@ api_alloc *api_alloc_find(uint64_t addr)
     return api_map_get(&api_g.allocs, base);
 }
 
-static CUresult alloc(api_ctx *c, uint64_t bytes, api_mem_kind kind, unsigned flags, uint64_t *out)
+CUresult api_alloc_new(api_ctx *c, uint64_t bytes, api_mem_kind kind, unsigned flags, uint64_t *out)
 {
     uint64_t a = exec_mem_alloc(api_g.dev, bytes, API_ALLOC_ALIGN);
     if (!a) return CUDA_ERROR_OUT_OF_MEMORY;
@@ -45,10 +45,11 @@ static CUresult alloc(api_ctx *c, uint64_t bytes, api_mem_kind kind, unsigned fl
     return CUDA_SUCCESS;
 }
 
-static void release(api_alloc *r)
+void api_alloc_release(api_alloc *r)
 {
     api_map_del(&api_g.allocs, r->base);
-    exec_mem_free(api_g.dev, r->base);
+    if (r->kind == API_MEM_REGISTERED) exec_mem_unregister(api_g.dev, r->base);
+    else exec_mem_free(api_g.dev, r->base);
     free(r);
 }
 
@@ -60,7 +61,7 @@ void api_alloc_free_ctx(api_ctx *c)
         for (uint32_t i = 0; i < m->cap; i++) {
             api_alloc *r = m->vals[i];
             if (r && r->ctx == c) {
-                release(r);   /* deletion moves entries: scan again */
+                api_alloc_release(r);   /* deletion moves entries: scan again */
                 again = true;
             }
         }
@@ -76,7 +77,7 @@ static CUresult mem_alloc(CUdeviceptr *dptr, size_t bytes, api_mem_kind kind, un
     if (r) return r;
     if (!dptr || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
     uint64_t a;
-    if ((r = alloc(c, bytes, kind, flags, &a))) return r;
+    if ((r = api_alloc_new(c, bytes, kind, flags, &a))) return r;
     *dptr = a;
     return CUDA_SUCCESS;
 }
@@ -108,7 +109,7 @@ static CUresult alloc_pitch(CUdeviceptr *dptr, size_t *pitch, size_t width, size
     uint64_t p = TP_ALIGN_UP((uint64_t)width, API_PITCH_ALIGN);
     if (p < width || (uint64_t)height > UINT64_MAX / p) return CUDA_ERROR_OUT_OF_MEMORY;
     uint64_t a;
-    if ((r = alloc(c, p * height, API_MEM_DEVICE, 0, &a))) return r;
+    if ((r = api_alloc_new(c, p * height, API_MEM_DEVICE, 0, &a))) return r;
     *dptr = a;
     *pitch = (size_t)p;
     return CUDA_SUCCESS;
@@ -128,8 +129,8 @@ static CUresult mem_free(CUdeviceptr dptr)
     if (r) return r;
     if (dptr == 0) return CUDA_SUCCESS;
     api_alloc *a = api_map_get(&api_g.allocs, dptr);
-    if (!a || a->kind == API_MEM_HOST) return CUDA_ERROR_INVALID_VALUE;
-    release(a);
+    if (!a || (a->kind != API_MEM_DEVICE && a->kind != API_MEM_MANAGED)) return CUDA_ERROR_INVALID_VALUE;
+    api_alloc_release(a);
     return CUDA_SUCCESS;
 }
 
@@ -144,7 +145,7 @@ static CUresult host_alloc(void **pp, size_t bytes, unsigned flags)
     if (flags & ~(unsigned)(CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED))
         return CUDA_ERROR_INVALID_VALUE;
     uint64_t a;
-    if ((r = alloc(c, bytes, API_MEM_HOST, flags, &a))) return r;
+    if ((r = api_alloc_new(c, bytes, API_MEM_HOST, flags, &a))) return r;
     *pp = (void *)(uintptr_t)a;
     return CUDA_SUCCESS;
 }
@@ -164,7 +165,7 @@ static CUresult free_host(void *p)
     if (r) return r;
     api_alloc *a = api_map_get(&api_g.allocs, (uint64_t)(uintptr_t)p);
     if (!p || !a || a->kind != API_MEM_HOST) return CUDA_ERROR_INVALID_VALUE;
-    release(a);
+    api_alloc_release(a);
     return CUDA_SUCCESS;
 }
 
@@ -177,7 +178,7 @@ static CUresult host_device_pointer(CUdeviceptr *pdptr, void *p, unsigned flags)
     if (r) return r;
     if (!pdptr || !p || flags != 0) return CUDA_ERROR_INVALID_VALUE;
     api_alloc *a = api_alloc_find((uint64_t)(uintptr_t)p);
-    if (!a || a->kind != API_MEM_HOST) return CUDA_ERROR_INVALID_VALUE;
+    if (!a || (a->kind != API_MEM_HOST && a->kind != API_MEM_REGISTERED)) return CUDA_ERROR_INVALID_VALUE;
     *pdptr = (CUdeviceptr)(uintptr_t)p;
     return CUDA_SUCCESS;
 }
@@ -194,12 +195,58 @@ static CUresult host_flags(unsigned *pflags, void *p)
     if (r) return r;
     if (!pflags || !p) return CUDA_ERROR_INVALID_VALUE;
     api_alloc *a = api_alloc_find((uint64_t)(uintptr_t)p);
-    if (!a || a->kind != API_MEM_HOST) return CUDA_ERROR_INVALID_VALUE;
+    if (!a || (a->kind != API_MEM_HOST && a->kind != API_MEM_REGISTERED)) return CUDA_ERROR_INVALID_VALUE;
     *pflags = a->flags;
     return CUDA_SUCCESS;
 }
 
 CUresult cuMemHostGetFlags(unsigned int *pFlags, void *p) { API_LOCKED(host_flags(pFlags, p)); }
+
+/* Registered host memory is reachable by kernels at its own address
+** (exec_mem_register): every registration is portable and mapped. */
+static CUresult host_register(void *p, size_t bytes, unsigned flags)
+{
+    api_ctx *c;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if (!p || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
+    if (flags & ~(unsigned)(CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_IOMEMORY |
+                            CU_MEMHOSTREGISTER_READ_ONLY))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (flags & CU_MEMHOSTREGISTER_IOMEMORY) return CUDA_ERROR_NOT_SUPPORTED;
+    uint64_t a = (uint64_t)(uintptr_t)p;
+    if (api_alloc_find(a) || api_alloc_find(a + bytes - 1)) return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+    if (!exec_mem_register(api_g.dev, a, bytes)) return CUDA_ERROR_INVALID_VALUE;
+    api_alloc *rec = tp_calloc(1, sizeof *rec);
+    rec->base = a;
+    rec->size = bytes;
+    rec->kind = API_MEM_REGISTERED;
+    rec->flags = flags | CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP;
+    rec->id = api_g.next_id++;
+    rec->ctx = c;
+    api_map_put(&api_g.allocs, a, rec);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags)
+{
+    API_LOCKED(host_register(p, bytesize, Flags));
+}
+API_ALIAS(cuMemHostRegister_v2, "cuMemHostRegister");
+
+static CUresult host_unregister(void *p)
+{
+    api_ctx *c;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if (!p) return CUDA_ERROR_INVALID_VALUE;
+    api_alloc *a = api_map_get(&api_g.allocs, (uint64_t)(uintptr_t)p);
+    if (!a || a->kind != API_MEM_REGISTERED) return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+    api_alloc_release(a);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemHostUnregister(void *p) { API_LOCKED(host_unregister(p)); }
 
 static CUresult get_info(size_t *free_b, size_t *total_b)
 {
@@ -492,10 +539,14 @@ static CUresult resolve(side *sd, CUmemorytype type, const void *host, CUdevicep
                         uint64_t x, uint64_t y, uint64_t z, uint64_t pitch, uint64_t height, uint64_t width,
                         uint64_t rows, uint64_t depth)
 {
-    (void)array;
     if (type == CU_MEMORYTYPE_ARRAY) {
-        api_msg("CUDA arrays are not supported (cuMemcpy2D/3D with CU_MEMORYTYPE_ARRAY)");
-        return CUDA_ERROR_NOT_SUPPORTED;
+        /* an array is device memory whose pitch and height it knows */
+        api_array *a;
+        if (api_array_arg(array, &a)) return CUDA_ERROR_INVALID_VALUE;
+        type = CU_MEMORYTYPE_DEVICE;
+        dev = a->addr;
+        pitch = a->pitch;
+        height = a->desc.Height ? a->desc.Height : 1;
     }
     if (type != CU_MEMORYTYPE_HOST && type != CU_MEMORYTYPE_DEVICE && type != CU_MEMORYTYPE_UNIFIED)
         return CUDA_ERROR_INVALID_VALUE;
@@ -575,6 +626,81 @@ static CUresult copy3d(const CUDA_MEMCPY3D *c3, bool async, CUstream hs)
     strided_copy(&d, &s, c3->WidthInBytes, c3->Height, c3->Depth);
     return CUDA_SUCCESS;
 }
+
+/* An array side of a 1D copy as the device range it covers: arrays are
+** tightly packed, so the offset counts bytes of the whole array in row order. */
+static CUresult array_linear(CUmemorytype *t, CUdeviceptr *d, CUarray h, size_t off, size_t n)
+{
+    if (*t != CU_MEMORYTYPE_ARRAY) return CUDA_SUCCESS;
+    api_array *a;
+    CUresult r = api_current(&(api_ctx *){NULL}, true);
+    if (r) return r;
+    if (api_array_arg(h, &a)) return CUDA_ERROR_INVALID_VALUE;
+    uint64_t total = a->pitch * (a->desc.Height ? a->desc.Height : 1) * (a->desc.Depth ? a->desc.Depth : 1);
+    if (off > total || n > total - off) return CUDA_ERROR_INVALID_VALUE;
+    *t = CU_MEMORYTYPE_DEVICE;
+    *d = a->addr + off;
+    return CUDA_SUCCESS;
+}
+
+/* The 1D copies to and from arrays (offsets and counts in bytes). */
+static CUresult copy_array(CUmemorytype dt, void *dh, CUdeviceptr dd, CUarray da, size_t doff, CUmemorytype st,
+                           const void *sh, CUdeviceptr sd, CUarray sa, size_t soff, size_t n, bool async, CUstream hs)
+{
+    CUresult r;
+    if ((r = array_linear(&dt, &dd, da, doff, n)) || (r = array_linear(&st, &sd, sa, soff, n))) return r;
+    if (dt == CU_MEMORYTYPE_DEVICE) doff = 0;
+    if (st == CU_MEMORYTYPE_DEVICE) soff = 0;
+    CUDA_MEMCPY2D c2;
+    memset(&c2, 0, sizeof c2);
+    c2.dstMemoryType = dt, c2.dstHost = dh, c2.dstDevice = dd, c2.dstArray = da, c2.dstXInBytes = doff;
+    c2.srcMemoryType = st, c2.srcHost = sh, c2.srcDevice = sd, c2.srcArray = sa, c2.srcXInBytes = soff;
+    c2.WidthInBytes = n;
+    c2.Height = 1;
+    return copy2d(&c2, async, hs);
+}
+
+#define A_ CU_MEMORYTYPE_ARRAY
+#define H_ CU_MEMORYTYPE_HOST
+#define D_ CU_MEMORYTYPE_DEVICE
+CUresult cuMemcpyHtoA_v2(CUarray dst, size_t off, const void *src, size_t n)
+{
+    API_LOCKED(copy_array(A_, NULL, 0, dst, off, H_, src, 0, NULL, 0, n, false, 0));
+}
+API_ALIAS(cuMemcpyHtoA_v2, "cuMemcpyHtoA_v2_ptds");
+CUresult cuMemcpyAtoH_v2(void *dst, CUarray src, size_t off, size_t n)
+{
+    API_LOCKED(copy_array(H_, dst, 0, NULL, 0, A_, NULL, 0, src, off, n, false, 0));
+}
+API_ALIAS(cuMemcpyAtoH_v2, "cuMemcpyAtoH_v2_ptds");
+CUresult cuMemcpyDtoA_v2(CUarray dst, size_t off, CUdeviceptr src, size_t n)
+{
+    API_LOCKED(copy_array(A_, NULL, 0, dst, off, D_, NULL, src, NULL, 0, n, false, 0));
+}
+API_ALIAS(cuMemcpyDtoA_v2, "cuMemcpyDtoA_v2_ptds");
+CUresult cuMemcpyAtoD_v2(CUdeviceptr dst, CUarray src, size_t off, size_t n)
+{
+    API_LOCKED(copy_array(D_, NULL, dst, NULL, 0, A_, NULL, 0, src, off, n, false, 0));
+}
+API_ALIAS(cuMemcpyAtoD_v2, "cuMemcpyAtoD_v2_ptds");
+CUresult cuMemcpyAtoA_v2(CUarray dst, size_t doff, CUarray src, size_t soff, size_t n)
+{
+    API_LOCKED(copy_array(A_, NULL, 0, dst, doff, A_, NULL, 0, src, soff, n, false, 0));
+}
+API_ALIAS(cuMemcpyAtoA_v2, "cuMemcpyAtoA_v2_ptds");
+CUresult cuMemcpyHtoAAsync_v2(CUarray dst, size_t off, const void *src, size_t n, CUstream s)
+{
+    API_LOCKED(copy_array(A_, NULL, 0, dst, off, H_, src, 0, NULL, 0, n, true, s));
+}
+API_ALIAS(cuMemcpyHtoAAsync_v2, "cuMemcpyHtoAAsync_v2_ptsz");
+CUresult cuMemcpyAtoHAsync_v2(void *dst, CUarray src, size_t off, size_t n, CUstream s)
+{
+    API_LOCKED(copy_array(H_, dst, 0, NULL, 0, A_, NULL, 0, src, off, n, true, s));
+}
+API_ALIAS(cuMemcpyAtoHAsync_v2, "cuMemcpyAtoHAsync_v2_ptsz");
+#undef A_
+#undef H_
+#undef D_
 
 CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *pCopy) { API_LOCKED(copy3d(pCopy, false, 0)); }
 API_ALIAS(cuMemcpy3D_v2, "cuMemcpy3D_v2_ptds");
@@ -695,7 +821,9 @@ static CUresult attribute(void *data, CUpointer_attribute attr, uint64_t p, bool
         break;
     }
     case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
-        *(unsigned *)data = !known ? 0 : kind == API_MEM_HOST ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+        *(unsigned *)data = !known                                                    ? 0
+                            : kind == API_MEM_HOST || kind == API_MEM_REGISTERED ? CU_MEMORYTYPE_HOST
+                                                                                 : CU_MEMORYTYPE_DEVICE;
         break;
     case CU_POINTER_ATTRIBUTE_DEVICE_POINTER: *(CUdeviceptr *)data = known ? p : 0; break;
     case CU_POINTER_ATTRIBUTE_HOST_POINTER:

@@ -1,12 +1,11 @@
 /* module.c -- modules, functions, the JIT linker and libraries.
 **
 ** tpsim runs PTX: an image is PTX text (cuModuleLoadData takes it
-** NUL-terminated), or a fatbinary that carries uncompressed PTX
+** NUL-terminated), or a fatbinary that carries PTX, compressed or not
 ** (api/fatbin.c).  A cubin (ELF, SASS) cannot be simulated: loading one, or a
 ** fatbinary without PTX for the device, is CUDA_ERROR_NO_BINARY_FOR_GPU with
-** a message that says to give tpsim PTX instead; a fatbinary whose PTX is
-** compressed is CUDA_ERROR_NOT_SUPPORTED; anything else is
-** CUDA_ERROR_INVALID_IMAGE.  Parse and check errors are printed on stderr and
+** a message that says to give tpsim PTX instead; a truncated or corrupt
+** fatbinary, and anything else, is CUDA_ERROR_INVALID_IMAGE.  Parse and check errors are printed on stderr and
 ** copied into the CU_JIT_ERROR_LOG_BUFFER of cuModuleLoadDataEx.
 */
 #include "api.h"
@@ -158,6 +157,13 @@ static CUresult load_ptx(api_ctx *c, const char *ptx, size_t len, const char *na
     return CUDA_SUCCESS;
 }
 
+/* The CUDA error for a fatbinary without usable PTX. */
+static CUresult fatbin_result(api_fatbin_err fe)
+{
+    return fe == API_FATBIN_CORRUPT || fe == API_FATBIN_NOT_FATBIN ? CUDA_ERROR_INVALID_IMAGE
+                                                                 : CUDA_ERROR_NO_BINARY_FOR_GPU;
+}
+
 /* Loads an in-memory image (PTX, or a fatbinary holding PTX). */
 static CUresult load_image(api_ctx *c, const void *image, size_t size, const char *name, jit_opts *j, api_mod **out)
 {
@@ -167,12 +173,13 @@ static CUresult load_image(api_ctx *c, const void *image, size_t size, const cha
     case IMG_FATBIN: {
         size_t len = 0;
         char *why = NULL;
-        bool unreadable;
-        char *ptx = api_fatbin_ptx(image, size, exec_dev_cc(api_g.dev), &len, &why, &unreadable);
+        unsigned sm;
+        api_fatbin_err fe;
+        char *ptx = api_fatbin_ptx(image, size, exec_dev_cc(api_g.dev), &len, &sm, &why, &fe);
         if (!ptx) {
             snprintf(msg, sizeof msg, "%s: %s", name, why ? why : "fatbinary without usable PTX");
             free(why);
-            return load_fail(j, unreadable ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_NO_BINARY_FOR_GPU, msg);
+            return load_fail(j, fatbin_result(fe), msg);
         }
         CUresult r = load_ptx(c, ptx, len, name, j, out);
         free(ptx);
@@ -435,7 +442,10 @@ static CUresult func_attribute(int *pi, CUfunction_attribute a, api_func *f)
     case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = (int)f->attr.const_bytes; break;
     case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = (int)f->attr.local_bytes; break;
     case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = (int)f->attr.regs; break;
-    case CU_FUNC_ATTRIBUTE_PTX_VERSION: *pi = (int)f->attr.ptx_version; break;
+    /* the virtual architecture the PTX was compiled for (.target sm_75: 75),
+    ** as NVIDIA's driver reports it -- not the PTX ISA version; CUB picks
+    ** its tuning policy (and the kernels compiled for it) by this value */
+    case CU_FUNC_ATTRIBUTE_PTX_VERSION: *pi = (int)f->attr.binary_version; break;
     /* PTX is compiled for the device it runs on */
     case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = (int)exec_dev_cc(api_g.dev); break;
     case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = 0; break;
@@ -584,14 +594,18 @@ static CUresult func_load(CUfunction h)
 CUresult cuFuncLoad(CUfunction function) { API_LOCKED(func_load(function)); }
 
 /* ---- the JIT linker ------------------------------------------------------------
-** Linking several PTX modules needs cross-module symbol resolution, which
-** tpsim does not do: a link takes exactly one PTX input, checked when it is
-** added, and cuLinkComplete hands that PTX back as the "cubin". */
+** Each PTX input (or the PTX of a fatbinary input) is checked when it is
+** added, as the JIT compiles it then; cuLinkComplete links them
+** (api_ptx_link: one module's .extern declarations resolve to another's
+** definitions) and hands the linked PTX back as the "cubin". */
 
 struct CUlinkState_st {
     api_ctx *ctx;
-    char *ptx;
-    size_t len;
+    char **ptx;          /* the inputs */
+    size_t *len;
+    char **names;
+    unsigned n;
+    char *linked;        /* cuLinkComplete's result */
     jit_opts jit;
 };
 
@@ -641,19 +655,21 @@ static CUresult link_add(CUlinkState s, CUjitInputType type, const void *data, s
         buf = tp_malloc(size + 1);
         memcpy(buf, data, size);
         buf[size] = '\0';
-        len = strnlen(buf, size);   /* PTX inputs usually count their NUL */
+        /* PTX inputs usually count their NUL; other images are binary */
+        len = type == CU_JIT_INPUT_PTX ? strnlen(buf, size) : size;
     }
     const char *name = path ? path : dname && *dname ? dname : "cuLinkAddData";
     if (type == CU_JIT_INPUT_FATBINARY && api_fatbin_is(buf)) {
         char *why = NULL;
-        bool unreadable;
-        char *ptx = api_fatbin_ptx(buf, len, exec_dev_cc(api_g.dev), &len, &why, &unreadable);
+        unsigned sm;
+        api_fatbin_err fe;
+        char *ptx = api_fatbin_ptx(buf, len, exec_dev_cc(api_g.dev), &len, &sm, &why, &fe);
         free(buf);
         if (!ptx) {
             char msg[512];
             snprintf(msg, sizeof msg, "%s: %s", name, why ? why : "fatbinary without usable PTX");
             free(why);
-            return load_fail(&s->jit, unreadable ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_NO_BINARY_FOR_GPU, msg);
+            return load_fail(&s->jit, fatbin_result(fe), msg);
         }
         buf = ptx;
     } else if (type != CU_JIT_INPUT_PTX) {
@@ -661,10 +677,10 @@ static CUresult link_add(CUlinkState s, CUjitInputType type, const void *data, s
         api_msg("%s: the JIT linker takes PTX input only (input type %d)", name, (int)type);
         return CUDA_ERROR_NOT_SUPPORTED;
     }
-    if (s->ptx) {
+    if (s->linked) {
         free(buf);
-        api_msg("%s: linking more than one PTX input is not supported", name);
-        return CUDA_ERROR_NOT_SUPPORTED;
+        api_msg("%s: the link is already complete", name);
+        return CUDA_ERROR_INVALID_VALUE;
     }
     /* Check the PTX now, as the JIT compiles it here. */
     api_mod *m;
@@ -676,8 +692,13 @@ static CUresult link_add(CUlinkState s, CUjitInputType type, const void *data, s
         return r;
     }
     api_mod_destroy(m);
-    s->ptx = buf;
-    s->len = len;
+    s->ptx = tp_realloc(s->ptx, (s->n + 1) * sizeof *s->ptx);
+    s->len = tp_realloc(s->len, (s->n + 1) * sizeof *s->len);
+    s->names = tp_realloc(s->names, (s->n + 1) * sizeof *s->names);
+    s->ptx[s->n] = buf;
+    s->len[s->n] = len;
+    s->names[s->n] = tp_strdup(name);
+    s->n++;
     return CUDA_SUCCESS;
 }
 
@@ -702,12 +723,35 @@ static CUresult link_complete(CUlinkState s, void **out, size_t *size)
     if (r) return r;
     if (!api_handle_is(s, API_K_LINK)) return CUDA_ERROR_INVALID_HANDLE;
     if (!out || !size) return CUDA_ERROR_INVALID_VALUE;
-    if (!s->ptx) {
+    if (!s->n) {
         api_msg("cuLinkComplete: nothing was added to the link");
         return CUDA_ERROR_INVALID_VALUE;
     }
-    *out = s->ptx;
-    *size = s->len + 1;
+    if (!s->linked) {
+        if (s->n == 1) {
+            s->linked = tp_strndup(s->ptx[0], s->len[0]);
+        } else {
+            char *why = NULL;
+            char *ptx = api_ptx_link((const char *const *)s->ptx, s->len, (const char *const *)s->names, s->n, &why);
+            if (!ptx) {
+                char msg[600];
+                snprintf(msg, sizeof msg, "cuLinkComplete: %s", why ? why : "the link failed");
+                free(why);
+                return load_fail(&s->jit, CUDA_ERROR_INVALID_PTX, msg);
+            }
+            /* the linked module must load as one */
+            api_mod *m;
+            CUresult r2 = load_ptx(s->ctx, ptx, strlen(ptx), "cuLinkComplete", &s->jit, &m);
+            if (r2) {
+                free(ptx);
+                return r2;
+            }
+            api_mod_destroy(m);
+            s->linked = ptx;
+        }
+    }
+    *out = s->linked;
+    *size = strlen(s->linked) + 1;
     return CUDA_SUCCESS;
 }
 
@@ -722,7 +766,14 @@ static CUresult link_destroy(CUlinkState s)
     if (r) return r;
     if (!api_handle_is(s, API_K_LINK)) return CUDA_ERROR_INVALID_HANDLE;
     api_handle_del(s);
+    for (unsigned i = 0; i < s->n; i++) {
+        free(s->ptx[i]);
+        free(s->names[i]);
+    }
     free(s->ptx);
+    free(s->len);
+    free(s->names);
+    free(s->linked);
     free(s);
     return CUDA_SUCCESS;
 }

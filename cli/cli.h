@@ -4,4 +4,6 @@
 #include "../base/tp.h"
 int cli_ptx(int argc, char **argv);
 int cli_config(int argc, char **argv);
+int cli_vec(int argc, char **argv);
+int cli_run(int argc, char **argv);
 #endif

@@ -12,6 +12,10 @@ static void usage(FILE *f)
             "                      registers, shared/local bytes and instruction count\n"
             "  config --list       print every option with its type, default and range\n"
             "  config --show NAME  print a configuration with every value resolved\n"
+            "  vec PROGRAM.s       run a VMIPS vector program (tpsim vec --help)\n"
+            "  run [OPTIONS] -- PROGRAM [ARGS]\n"
+            "                      run a CUDA program built with nvcc -cudart shared on\n"
+            "                      the simulated GPU (tpsim run --help)\n"
             "  version             print the version\n");
 }
 
@@ -24,6 +28,8 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "ptx") == 0) return cli_ptx(argc - 1, argv + 1);
     if (strcmp(cmd, "config") == 0) return cli_config(argc - 1, argv + 1);
+    if (strcmp(cmd, "vec") == 0) return cli_vec(argc - 1, argv + 1);
+    if (strcmp(cmd, "run") == 0) return cli_run(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("tpsim %s\n", TPSIM_VERSION);
         return 0;

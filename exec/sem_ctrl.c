@@ -48,7 +48,7 @@ static void h_brx(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_
     }
     exec_stk *t = exec_top(w);
     uint32_t off = t->mask & ~m; /* guard false: they fall through */
-    if (t->rpc == in->rpc && !t->call) w->nstk--;
+    if (t->rpc == in->rpc && !t->call && w->nstk >= 2) w->nstk--;
     else t->pc = in->rpc;
     if (off && pc + 1 != in->rpc) exec_push(w, pc + 1, in->rpc, off, 0);
     exec_push(w, pc, in->rpc, rest, 0);

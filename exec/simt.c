@@ -49,7 +49,9 @@ void exec_branch(exec_warp *w, uint32_t taken, uint32_t target, uint32_t fallthr
         t->pc = target;
         return;
     }
-    if (t->rpc == rpc && !t->call) w->nstk--;
+    /* An entry that already reconverges at rpc is replaced (its lanes also
+    ** wait in the entry below it); the bottom entry and call entries stay. */
+    if (t->rpc == rpc && !t->call && w->nstk >= 2) w->nstk--;
     else t->pc = rpc;
     if (target != rpc) exec_push(w, target, rpc, taken, 0);
     if (fallthrough != rpc) exec_push(w, fallthrough, rpc, nt, 0);

@@ -95,7 +95,7 @@ if [ "$n" = 1 ]; then pass api_unsupported_message_once; else fail api_unsupport
 run t_mem "$T/t_mem"
 
 # fatbinaries made by nvcc, when it is installed: uncompressed PTX (alone and
-# next to a cubin) must load; nvcc's default, compressed PTX, must not
+# next to a cubin) and nvcc's default, compressed PTX, must all load
 fatbins=""
 NVCC=/usr/local/cuda/bin/nvcc
 if [ -x "$NVCC" ]; then
@@ -119,6 +119,7 @@ run t_module "$T/t_module" $fatbins
 has api_jit_error_message "$tmp/t_module.err" "tpsim: cuModuleLoadDataEx:6:"
 
 run t_launch "$T/t_launch"
+run t_tex "$T/t_tex"
 
 # the same programs built with CUDA_API_PER_THREAD_DEFAULT_STREAM (the
 # _ptds/_ptsz entry points)

@@ -228,8 +228,8 @@ static void mem_pitch_2d_3d(void)
     b.Height = 10;   /* one row past the allocation */
     CK(cuMemcpy2D(&b), CUDA_ERROR_INVALID_VALUE);
     b.Height = 9;
-    b.srcMemoryType = CU_MEMORYTYPE_ARRAY;
-    CK(cuMemcpy2D(&b), CUDA_ERROR_NOT_SUPPORTED);
+    b.srcMemoryType = CU_MEMORYTYPE_ARRAY;   /* srcArray is NULL */
+    CK(cuMemcpy2D(&b), CUDA_ERROR_INVALID_VALUE);
     b.srcMemoryType = (CUmemorytype)9;
     CK(cuMemcpy2D(&b), CUDA_ERROR_INVALID_VALUE);
     CK(cuMemcpy2D(NULL), CUDA_ERROR_INVALID_VALUE);

@@ -5,8 +5,7 @@
 **
 **   t_module [FATBIN...]   also loads each fatbinary file given (run_api.sh
 **                          passes ones nvcc made, when nvcc is installed);
-**                          a file name containing "compressed" must fail
-**                          with CUDA_ERROR_NOT_SUPPORTED
+**                          compressed ones (nvcc's default) included
 */
 #include "api_test.h"
 #include <unistd.h>
@@ -273,15 +272,15 @@ static void module_fatbin(void)
     OK(cuModuleLoad(&m, path));
     OK(cuModuleUnload(m));
     unlink(path);
-    /* a truncated file: the entry runs past its end */
+    /* a truncated file: the entries run past its end */
     path = write_tmp("cut.fatbin", fb, 40);
-    CK(cuModuleLoad(&m, path), CUDA_ERROR_NO_BINARY_FOR_GPU);
+    CK(cuModuleLoad(&m, path), CUDA_ERROR_INVALID_IMAGE);
     unlink(path);
     free(fb);
     CK(cuModuleLoadFatBinary(&m, at_ptx_add1), CUDA_ERROR_INVALID_IMAGE);
 
-    fb = make_fatbin(1, 75, 0x8011, at_ptx_add1, n);   /* compressed PTX: tpsim cannot read it */
-    CK(cuModuleLoadData(&m, fb), CUDA_ERROR_NOT_SUPPORTED);
+    fb = make_fatbin(1, 75, 0x8011, at_ptx_add1, n);   /* flagged zstd-compressed, but plain text */
+    CK(cuModuleLoadData(&m, fb), CUDA_ERROR_INVALID_IMAGE);
     free(fb);
     fb = make_fatbin(2, 75, 0x11, "\x7f" "ELF", 4);   /* cubin only */
     CK(cuModuleLoadData(&m, fb), CUDA_ERROR_NO_BINARY_FOR_GPU);
@@ -341,8 +340,6 @@ static void module_linker(void)
     CK(cuLinkAddData(ls, CU_JIT_INPUT_CUBIN, (void *)at_ptx_add1, sizeof at_ptx_add1, "x", 0, NULL, NULL),
        CUDA_ERROR_NOT_SUPPORTED);
     OK(cuLinkAddData(ls, CU_JIT_INPUT_PTX, (void *)at_ptx_add1, sizeof at_ptx_add1, "add1", 0, NULL, NULL));
-    CK(cuLinkAddData(ls, CU_JIT_INPUT_PTX, (void *)at_ptx_add1, sizeof at_ptx_add1, "again", 0, NULL, NULL),
-       CUDA_ERROR_NOT_SUPPORTED);
     void *img = NULL;
     size_t n = 0;
     OK(cuLinkComplete(ls, &img, &n));
@@ -364,6 +361,72 @@ static void module_linker(void)
     TT_EQ_U(n, strlen(at_ptx_add1) + 1);
     OK(cuLinkDestroy(ls));
     unlink(path);
+}
+
+/* Two modules that use each other (relocatable device code): the kernel of
+** the first calls a function and reads a variable the second defines; both
+** have an internal $str and define the same .weak function. */
+static const char ptx_link_a[] =
+    ".version 7.5\n.target sm_75\n.address_size 64\n"
+    ".extern .func (.param .b32 r) twice(.param .b32 x);\n"
+    ".extern .global .align 4 .u32 bias;\n"
+    ".global .align 1 .b8 $str[2] = {65, 0};\n"
+    ".weak .func (.param .b32 r) one()\n{\n    st.param.b32 [r], 1;\n    ret;\n}\n"
+    ".visible .entry k(.param .u64 p)\n{\n"
+    "    .reg .b32 %r<6>;\n    .reg .b64 %rd<3>;\n"
+    "    ld.param.u64 %rd1, [p];\n    mov.u32 %r1, 21;\n"
+    "    { .param .b32 a; .param .b32 b; st.param.b32 [a], %r1;\n"
+    "      call.uni (b), twice, (a); ld.param.b32 %r2, [b]; }\n"
+    "    ld.global.u32 %r3, [bias];\n    add.s32 %r4, %r2, %r3;\n"
+    "    ld.global.u8 %r5, [$str];\n    add.s32 %r4, %r4, %r5;\n"
+    "    st.global.u32 [%rd1], %r4;\n    ret;\n}\n";
+static const char ptx_link_b[] =
+    "// the library half\n.version 7.5\n.target sm_75\n.address_size 64\n"
+    ".global .align 1 .b8 $str[2] = {66, 0};\n"
+    ".visible .global .align 4 .u32 bias = 1000;\n"
+    ".weak .func (.param .b32 r) one()\n{\n    st.param.b32 [r], 1;\n    ret;\n}\n"
+    ".visible .func (.param .b32 r) twice(.param .b32 x)\n{\n"
+    "    .reg .b32 %r<4>;\n    ld.param.b32 %r1, [x];\n    shl.b32 %r2, %r1, 1;\n"
+    "    ld.global.u8 %r3, [$str];\n    add.s32 %r2, %r2, %r3;\n"
+    "    st.param.b32 [r], %r2;\n    ret;\n}\n";
+
+static void module_link_rdc(void)
+{
+    CUlinkState ls;
+    OK(cuLinkCreate(0, NULL, NULL, &ls));
+    OK(cuLinkAddData(ls, CU_JIT_INPUT_PTX, (void *)ptx_link_a, sizeof ptx_link_a, "a", 0, NULL, NULL));
+    OK(cuLinkAddData(ls, CU_JIT_INPUT_PTX, (void *)ptx_link_b, sizeof ptx_link_b, "b", 0, NULL, NULL));
+    void *img = NULL;
+    size_t n = 0;
+    OK(cuLinkComplete(ls, &img, &n));
+    CUmodule m;
+    CUfunction f;
+    OK(cuModuleLoadData(&m, img));
+    OK(cuModuleGetFunction(&f, m, "k"));
+    CUdeviceptr d;
+    OK(cuMemAlloc(&d, 4));
+    void *args[] = {&d};
+    OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+    int v = 0;
+    OK(cuMemcpyDtoH(&v, d, 4));
+    TT_EQ_I(v, 2 * 21 + 'B' + 1000 + 'A');   /* each module reads its own $str */
+    CUdeviceptr bias;
+    size_t bytes;
+    OK(cuModuleGetGlobal(&bias, &bytes, m, "bias"));
+    TT_EQ_U(bytes, 4);
+    OK(cuMemFree(d));
+    OK(cuModuleUnload(m));
+    OK(cuLinkDestroy(ls));
+    /* the same strong definition twice */
+    char err[256] = "";
+    CUjit_option opt[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *val[2] = {err, (void *)(uintptr_t)sizeof err};
+    OK(cuLinkCreate(2, opt, val, &ls));
+    OK(cuLinkAddData(ls, CU_JIT_INPUT_PTX, (void *)ptx_link_b, sizeof ptx_link_b, "b1", 0, NULL, NULL));
+    OK(cuLinkAddData(ls, CU_JIT_INPUT_PTX, (void *)ptx_link_b, sizeof ptx_link_b, "b2", 0, NULL, NULL));
+    CK(cuLinkComplete(ls, &img, &n), CUDA_ERROR_INVALID_PTX);
+    TT_HAS(err, "multiple definition of 'bias'");
+    OK(cuLinkDestroy(ls));
 }
 
 static void module_library(void)
@@ -452,10 +515,6 @@ static void module_nvcc_fatbins(void)
     for (int i = 0; i < nfiles; i++) {
         CUmodule m;
         CUfunction f;
-        if (strstr(files[i], "compressed")) {
-            CK(cuModuleLoad(&m, files[i]), CUDA_ERROR_NOT_SUPPORTED);
-            continue;
-        }
         CUresult r = cuModuleLoad(&m, files[i]);
         if (r != CUDA_SUCCESS) {
             tt_fail_msg(__FILE__, __LINE__, "%s: %s", files[i], at_name(r));
@@ -477,6 +536,7 @@ int main(int argc, char **argv)
     TT_RUN(module_fatbin);
     TT_RUN(module_globals);
     TT_RUN(module_linker);
+    TT_RUN(module_link_rdc);
     TT_RUN(module_library);
     TT_RUN(module_context_teardown);
     if (nfiles) TT_RUN(module_nvcc_fatbins);

@@ -177,6 +177,29 @@ static void t_early_return_and_exit(void)
     exec_mod_unload(m);
 }
 
+/* A guarded ret right before the end: taken and fall-through both reach
+** the kernel's end, where the bottom stack entry must stay (found by fuzzing). */
+static const char *lastret_ptx = HDR
+    ".visible .entry k(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<4>; .reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  setp.lt.u32 %p2, %r1, 5;\n"
+    "  @%p2 ret;\n"
+    "}\n";
+
+static void t_guarded_last_ret(void)
+{
+    exec_mod *m = load(dev, lastret_ptx);
+    TT_CHECK(m != NULL);
+    if (!m) return;
+    exec_result r;
+    TT_EQ_I(run1(m, "k", 1, 32, 0, &r), EXEC_OK);
+    TT_EQ_U(r.warp_insns, 4);
+    exec_mod_unload(m);
+}
+
 /* ---- barriers and shared memory ------------------------------------------------------ */
 
 static const char *reduce_ptx = HDR
@@ -650,6 +673,7 @@ int main(void)
     TT_RUN(t_ifelse_reconverges);
     TT_RUN(t_loop_divergent_trips);
     TT_RUN(t_early_return_and_exit);
+    TT_RUN(t_guarded_last_ret);
     TT_RUN(t_shared_reduction);
     TT_RUN(t_recursive_calls);
     TT_RUN(t_out_of_bounds);

@@ -1,0 +1,582 @@
+/* run.c -- `tpsim run`: runs an unmodified CUDA program on the simulator.
+**
+**   tpsim run [--config NAME|FILE] [--mode functional|performance]
+**             [--stats FILE] [-o KEY=VALUE]... [--no-summary] -- PROGRAM [ARGS...]
+**
+** The program runs as a child process with tpsim's libcuda.so.1 and
+** libcudart.so.13 found first: LD_LIBRARY_PATH starts with the lib
+** directory next to the tpsim binary (<bindir>/../lib).  The settings reach
+** the libraries through the environment (TPSIM_CONFIG, TPSIM_MODE,
+** TPSIM_STATS, TPSIM_OPTIONS="key=value ..." from the -o options, after any
+** TPSIM_OPTIONS already set, so that -o wins).  The program keeps tpsim's
+** stdin, stdout and stderr; tpsim exits with its status (128 + the signal
+** number if a signal ended it).  At the end tpsim reads the statistics file
+** the library wrote (a temporary one unless --stats names one) and prints
+** a per-kernel summary on stderr.
+**
+** Before starting the program tpsim checks what it can and says what to do:
+** the libraries must have been built (make), the program must exist and be
+** executable, and an ELF program that carries CUDA device code must load
+** the CUDA runtime as a shared library (nvcc's default links NVIDIA's
+** runtime statically, which tpsim cannot replace: -cudart shared).
+*/
+#include "cli.h"
+#include "../base/sbuf.h"
+#include <elf.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void run_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: tpsim run [OPTIONS] -- PROGRAM [ARGS...]\n"
+            "runs a CUDA program (built with nvcc -cudart shared) on the simulated GPU\n"
+            "  --config NAME|FILE   a built-in configuration (tpsim config --list) or a file\n"
+            "  --mode MODE          functional (default) or performance\n"
+            "  --stats FILE         write the statistics (JSON) to FILE\n"
+            "  -o KEY=VALUE         set an option (repeatable), e.g. -o device.num_sms=30\n"
+            "  --no-summary         do not print the per-kernel summary at exit\n");
+}
+
+/* ---- locating things ------------------------------------------------------------ */
+
+/* The lib directory next to the running tpsim binary: <bindir>/../lib. */
+static bool lib_dir(char *out, size_t n)
+{
+    char exe[PATH_MAX];
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (k <= 0) return false;
+    exe[k] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash) return false;
+    *slash = '\0';
+    char path[PATH_MAX + 8];
+    snprintf(path, sizeof path, "%s/../lib", exe);
+    if (n < PATH_MAX || !realpath(path, out)) {
+        snprintf(out, n, "%.4000s/../lib", exe);
+        return false;
+    }
+    return true;
+}
+
+static bool is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The path of the program as execvp would find it, into buf; false if none. */
+static bool find_program(const char *prog, char *buf, size_t n)
+{
+    if (strchr(prog, '/')) {
+        snprintf(buf, n, "%s", prog);
+        return access(buf, F_OK) == 0;
+    }
+    const char *path = getenv("PATH");
+    if (!path || !*path) path = "/usr/local/bin:/usr/bin:/bin";
+    for (const char *p = path; *p;) {
+        const char *e = strchr(p, ':');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        snprintf(buf, n, "%.*s/%s", (int)(len ? len : 1), len ? p : ".", prog);
+        if (is_file(buf) && access(buf, X_OK) == 0) return true;
+        if (!e) break;
+        p = e + 1;
+    }
+    return false;
+}
+
+/* ---- the ELF check -------------------------------------------------------------------- */
+
+typedef enum elf_kind {
+    ELF_OTHER,         /* not a 64-bit little-endian ELF file: not checked */
+    ELF_STATIC,        /* no dynamic section */
+    ELF_CUDART,        /* needs libcudart.so.* (its name in *need) */
+    ELF_STATIC_CUDART, /* device code (.nv_fatbin) but no shared runtime */
+    ELF_PLAIN          /* dynamic, no device code of its own */
+} elf_kind;
+
+static bool rd(FILE *f, uint64_t off, void *buf, size_t n)
+{
+    return fseeko(f, (off_t)off, SEEK_SET) == 0 && fread(buf, 1, n, f) == n;
+}
+
+/* What the program is, from its section headers and dynamic section. */
+static elf_kind elf_check(const char *path, char *need, size_t need_n)
+{
+    need[0] = '\0';
+    FILE *f = fopen(path, "rb");
+    if (!f) return ELF_OTHER;
+    Elf64_Ehdr eh;
+    elf_kind k = ELF_OTHER;
+    if (!rd(f, 0, &eh, sizeof eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum == 0 ||
+        eh.e_shnum > 4096) {
+        fclose(f);
+        return ELF_OTHER;
+    }
+    Elf64_Shdr *sh = tp_calloc(eh.e_shnum, sizeof *sh);
+    if (!rd(f, eh.e_shoff, sh, eh.e_shnum * sizeof *sh) || eh.e_shstrndx >= eh.e_shnum) goto done;
+    const Elf64_Shdr *strs = &sh[eh.e_shstrndx];
+    bool fatbin = false, dynamic = false, cudart = false;
+    for (unsigned i = 0; i < eh.e_shnum; i++) {
+        char name[32] = "";
+        if (sh[i].sh_name < strs->sh_size) rd(f, strs->sh_offset + sh[i].sh_name, name, sizeof name - 1);
+        name[sizeof name - 1] = '\0';
+        if (strcmp(name, ".nv_fatbin") == 0) fatbin = true;
+        if (sh[i].sh_type != SHT_DYNAMIC) continue;
+        dynamic = true;
+        /* DT_NEEDED names are offsets into the section's string table */
+        if (sh[i].sh_link >= eh.e_shnum || sh[i].sh_entsize != sizeof(Elf64_Dyn)) continue;
+        const Elf64_Shdr *ds = &sh[sh[i].sh_link];
+        size_t nd = (size_t)(sh[i].sh_size / sizeof(Elf64_Dyn));
+        for (size_t j = 0; j < nd && j < 4096; j++) {
+            Elf64_Dyn d;
+            if (!rd(f, sh[i].sh_offset + j * sizeof d, &d, sizeof d) || d.d_tag == DT_NULL) break;
+            if (d.d_tag != DT_NEEDED || d.d_un.d_val >= ds->sh_size) continue;
+            char lib[64] = "";
+            rd(f, ds->sh_offset + d.d_un.d_val, lib, sizeof lib - 1);
+            lib[sizeof lib - 1] = '\0';
+            if (strncmp(lib, "libcudart.so", 12) == 0) {
+                cudart = true;
+                snprintf(need, need_n, "%s", lib);
+            }
+        }
+    }
+    k = !dynamic ? ELF_STATIC : cudart ? ELF_CUDART : fatbin ? ELF_STATIC_CUDART : ELF_PLAIN;
+done:
+    free(sh);
+    fclose(f);
+    return k;
+}
+
+/* ---- the statistics file: a small JSON reader ------------------------------------------- */
+
+typedef enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } jtype;
+
+typedef struct jval {
+    jtype t;
+    double num;
+    char *str;                 /* J_STR */
+    struct jval *items;        /* J_ARR, J_OBJ: values */
+    char **keys;               /* J_OBJ */
+    uint32_t n;
+} jval;
+
+typedef struct jp {
+    const char *p, *e;
+    bool bad;
+} jp;
+
+static void j_ws(jp *j)
+{
+    while (j->p < j->e && (*j->p == ' ' || *j->p == '\n' || *j->p == '\t' || *j->p == '\r')) j->p++;
+}
+
+static char *j_string(jp *j)
+{
+    tp_sbuf b;
+    tp_sbuf_init(&b);
+    j->p++;   /* the opening quote */
+    while (j->p < j->e && *j->p != '"') {
+        char c = *j->p++;
+        if (c == '\\' && j->p < j->e) {
+            char x = *j->p++;
+            switch (x) {
+            case 'n': c = '\n'; break;
+            case 't': c = '\t'; break;
+            case 'r': c = '\r'; break;
+            case 'b': c = '\b'; break;
+            case 'f': c = '\f'; break;
+            case 'u':   /* \uXXXX: ASCII only, else '?' */
+                if (j->e - j->p >= 4) {
+                    char hex[5] = {j->p[0], j->p[1], j->p[2], j->p[3], 0};
+                    long v = strtol(hex, NULL, 16);
+                    c = v > 0 && v < 128 ? (char)v : '?';
+                    j->p += 4;
+                }
+                break;
+            default: c = x; break;
+            }
+        }
+        tp_sbuf_put(&b, &c, 1);
+    }
+    if (j->p >= j->e) j->bad = true;
+    else j->p++;
+    return tp_sbuf_take(&b);
+}
+
+static void j_value(jp *j, jval *v, int depth);
+
+static void j_push(jval *v, jval *item, char *key)
+{
+    v->items = tp_realloc(v->items, (v->n + 1) * sizeof *v->items);
+    v->items[v->n] = *item;
+    if (v->t == J_OBJ) {
+        v->keys = tp_realloc(v->keys, (v->n + 1) * sizeof *v->keys);
+        v->keys[v->n] = key;
+    }
+    v->n++;
+}
+
+static void j_value(jp *j, jval *v, int depth)
+{
+    memset(v, 0, sizeof *v);
+    j_ws(j);
+    if (j->p >= j->e || depth > 64) {
+        j->bad = true;
+        return;
+    }
+    char c = *j->p;
+    if (c == '{' || c == '[') {
+        v->t = c == '{' ? J_OBJ : J_ARR;
+        char close = c == '{' ? '}' : ']';
+        j->p++;
+        j_ws(j);
+        if (j->p < j->e && *j->p == close) {
+            j->p++;
+            return;
+        }
+        while (!j->bad) {
+            char *key = NULL;
+            if (v->t == J_OBJ) {
+                j_ws(j);
+                if (j->p >= j->e || *j->p != '"') {
+                    j->bad = true;
+                    return;
+                }
+                key = j_string(j);
+                j_ws(j);
+                if (j->p >= j->e || *j->p != ':') {
+                    free(key);
+                    j->bad = true;
+                    return;
+                }
+                j->p++;
+            }
+            jval item;
+            j_value(j, &item, depth + 1);
+            j_push(v, &item, key);
+            j_ws(j);
+            if (j->p < j->e && *j->p == ',') {
+                j->p++;
+                continue;
+            }
+            if (j->p < j->e && *j->p == close) {
+                j->p++;
+                return;
+            }
+            j->bad = true;
+        }
+    } else if (c == '"') {
+        v->t = J_STR;
+        v->str = j_string(j);
+    } else if (c == 't' || c == 'f' || c == 'n') {
+        const char *w = c == 't' ? "true" : c == 'f' ? "false" : "null";
+        size_t n = strlen(w);
+        if ((size_t)(j->e - j->p) < n || memcmp(j->p, w, n) != 0) j->bad = true;
+        v->t = c == 'n' ? J_NULL : J_BOOL;
+        v->num = c == 't';
+        j->p += n;
+    } else {
+        char *end;
+        v->t = J_NUM;
+        v->num = strtod(j->p, &end);
+        if (end == j->p) j->bad = true;
+        j->p = end;
+    }
+}
+
+static void j_free(jval *v)
+{
+    for (uint32_t i = 0; i < v->n; i++) {
+        j_free(&v->items[i]);
+        if (v->keys) free(v->keys[i]);
+    }
+    free(v->items);
+    free(v->keys);
+    free(v->str);
+}
+
+static const jval *j_get(const jval *o, const char *key)
+{
+    if (!o || o->t != J_OBJ) return NULL;
+    for (uint32_t i = 0; i < o->n; i++)
+        if (strcmp(o->keys[i], key) == 0) return &o->items[i];
+    return NULL;
+}
+
+static double j_num(const jval *o, const char *key)
+{
+    const jval *v = j_get(o, key);
+    return v && v->t == J_NUM ? v->num : 0;
+}
+
+/* ---- the summary ---------------------------------------------------------------------- */
+
+typedef struct ksum {
+    const char *name;
+    uint64_t launches, failed, warp, thread, cycles;
+} ksum;
+
+static void summary(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "tpsim: no statistics: the program made no CUDA calls or did not exit normally\n");
+        return;
+    }
+    tp_sbuf b;
+    tp_sbuf_init(&b);
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) tp_sbuf_put(&b, chunk, n);
+    fclose(f);
+    jp j = {b.s, b.s + b.len, false};
+    jval root;
+    j_value(&j, &root, 0);
+    const jval *kernels = j_get(&root, "kernels"), *totals = j_get(&root, "totals");
+    const jval *mode = j_get(j_get(&root, "config"), "mode");
+    if (j.bad || !kernels || kernels->t != J_ARR || !totals) {
+        fprintf(stderr, "tpsim: the statistics file %s is not readable\n", path);
+        j_free(&root);
+        tp_sbuf_free(&b);
+        return;
+    }
+    bool perf = mode && mode->t == J_STR && strcmp(mode->str, "performance") == 0;
+    ksum *ks = NULL;
+    uint32_t nk = 0;
+    for (uint32_t i = 0; i < kernels->n; i++) {
+        const jval *k = &kernels->items[i];
+        const jval *nm = j_get(k, "name"), *st = j_get(k, "status");
+        const char *name = nm && nm->t == J_STR ? nm->str : "?";
+        uint32_t x = 0;
+        while (x < nk && strcmp(ks[x].name, name) != 0) x++;
+        if (x == nk) {
+            ks = tp_realloc(ks, (nk + 1) * sizeof *ks);
+            memset(&ks[nk], 0, sizeof *ks);
+            ks[nk++].name = name;
+        }
+        ks[x].launches++;
+        if (st && st->t == J_STR && strcmp(st->str, "CUDA_SUCCESS") != 0) ks[x].failed++;
+        ks[x].warp += (uint64_t)j_num(k, "warp_instructions");
+        ks[x].thread += (uint64_t)j_num(k, "thread_instructions");
+        ks[x].cycles += (uint64_t)(perf ? j_num(k, "cycles") : j_num(k, "cycles_estimate"));
+    }
+    uint64_t launches = (uint64_t)j_num(totals, "launches");
+    fprintf(stderr, "tpsim: %u kernel%s, %llu launch%s, %llu warp instructions (%s mode)\n", nk, nk == 1 ? "" : "s",
+            (unsigned long long)launches, launches == 1 ? "" : "es",
+            (unsigned long long)j_num(totals, "warp_instructions"), perf ? "performance" : "functional");
+    if (nk) {
+        if (perf) fprintf(stderr, "  %9s %15s %15s %12s %6s  %s\n", "launches", "warp insts", "thread insts", "cycles", "IPC", "kernel");
+        else fprintf(stderr, "  %9s %15s %15s  %s\n", "launches", "warp insts", "thread insts", "kernel");
+    }
+    for (uint32_t i = 0; i < nk; i++) {
+        char failed[40] = "";
+        if (ks[i].failed) snprintf(failed, sizeof failed, " (%llu failed)", (unsigned long long)ks[i].failed);
+        if (perf)
+            fprintf(stderr, "  %9llu %15llu %15llu %12llu %6.2f  %s%s\n", (unsigned long long)ks[i].launches,
+                    (unsigned long long)ks[i].warp, (unsigned long long)ks[i].thread,
+                    (unsigned long long)ks[i].cycles,
+                    ks[i].cycles ? (double)ks[i].warp / (double)ks[i].cycles : 0.0, ks[i].name, failed);
+        else
+            fprintf(stderr, "  %9llu %15llu %15llu  %s%s\n", (unsigned long long)ks[i].launches,
+                    (unsigned long long)ks[i].warp, (unsigned long long)ks[i].thread, ks[i].name, failed);
+    }
+    uint64_t dropped = (uint64_t)j_num(totals, "kernels_not_listed");
+    if (dropped)
+        fprintf(stderr, "  (%llu launches past the statistics file's limit are counted in the totals only)\n",
+                (unsigned long long)dropped);
+    free(ks);
+    j_free(&root);
+    tp_sbuf_free(&b);
+}
+
+/* ---- running --------------------------------------------------------------------------- */
+
+int cli_run(int argc, char **argv)
+{
+    const char *config = NULL, *mode = NULL, *stats = NULL;
+    bool quiet = false;
+    tp_sbuf opts;
+    tp_sbuf_init(&opts);
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_val = i + 1 < argc;
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        } else if (strcmp(a, "--config") == 0 && has_val) {
+            config = argv[++i];
+        } else if (strcmp(a, "--mode") == 0 && has_val) {
+            mode = argv[++i];
+            if (strcmp(mode, "functional") != 0 && strcmp(mode, "performance") != 0) {
+                fprintf(stderr, "tpsim run: --mode must be functional or performance, not '%s'\n", mode);
+                tp_sbuf_free(&opts);
+                return 2;
+            }
+        } else if (strcmp(a, "--stats") == 0 && has_val) {
+            stats = argv[++i];
+        } else if (strcmp(a, "-o") == 0 && has_val) {
+            const char *kv = argv[++i];
+            if (!strchr(kv, '=') || kv[0] == '=' || strchr(kv, ' ')) {
+                fprintf(stderr, "tpsim run: -o takes KEY=VALUE (no spaces), not '%s'\n", kv);
+                tp_sbuf_free(&opts);
+                return 2;
+            }
+            tp_sbuf_printf(&opts, "%s%s", opts.len ? " " : "", kv);
+        } else if (strcmp(a, "--no-summary") == 0) {
+            quiet = true;
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            run_usage(stdout);
+            tp_sbuf_free(&opts);
+            return 0;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "tpsim run: unknown option '%s'%s\n", a, has_val ? "" : " (or a missing value)");
+            run_usage(stderr);
+            tp_sbuf_free(&opts);
+            return 2;
+        } else {
+            break;   /* the program, without "--" */
+        }
+    }
+    if (i >= argc) {
+        fprintf(stderr, "tpsim run: no program given\n");
+        run_usage(stderr);
+        tp_sbuf_free(&opts);
+        return 2;
+    }
+    char **prog_argv = argv + i;
+    const char *prog = prog_argv[0];
+
+    /* the libraries */
+    char lib[PATH_MAX];
+    char cuda[PATH_MAX + 32], cudart[PATH_MAX + 32];
+    bool have_dir = lib_dir(lib, sizeof lib);
+    snprintf(cuda, sizeof cuda, "%s/libcuda.so.1", lib);
+    snprintf(cudart, sizeof cudart, "%s/libcudart.so.13", lib);
+    if (!have_dir || !is_file(cuda) || !is_file(cudart)) {
+        fprintf(stderr,
+                "tpsim run: tpsim's CUDA libraries (libcuda.so.1, libcudart.so.13) are not in %s; "
+                "build them with `make` (they go next to bin/tpsim, in the build's lib/)\n",
+                lib);
+        tp_sbuf_free(&opts);
+        return 127;
+    }
+
+    /* the program */
+    char path[PATH_MAX];
+    if (!find_program(prog, path, sizeof path)) {
+        fprintf(stderr, "tpsim run: %s: no such program%s\n", prog,
+                strchr(prog, '/') ? "" : " in PATH (give a path, e.g. ./prog)");
+        tp_sbuf_free(&opts);
+        return 127;
+    }
+    if (!is_file(path) || access(path, X_OK) != 0) {
+        fprintf(stderr, "tpsim run: %s: not an executable file\n", path);
+        tp_sbuf_free(&opts);
+        return 126;
+    }
+    char need[64];
+    switch (elf_check(path, need, sizeof need)) {
+    case ELF_STATIC:
+        fprintf(stderr,
+                "tpsim run: %s is statically linked, so it cannot load tpsim's CUDA libraries: "
+                "build it as a dynamically linked program with nvcc -cudart shared\n",
+                path);
+        tp_sbuf_free(&opts);
+        return 126;
+    case ELF_STATIC_CUDART:
+        fprintf(stderr,
+                "tpsim run: %s contains NVIDIA's CUDA runtime linked statically (nvcc's default, "
+                "-cudart static), which tpsim cannot replace: rebuild it with `nvcc -cudart shared ...`\n",
+                path);
+        tp_sbuf_free(&opts);
+        return 126;
+    case ELF_CUDART:
+        if (strcmp(need, "libcudart.so.13") != 0) {
+            fprintf(stderr,
+                    "tpsim run: %s needs %s, but tpsim provides CUDA 13's runtime (libcudart.so.13): "
+                    "rebuild it with CUDA 13's nvcc -cudart shared\n",
+                    path, need);
+            tp_sbuf_free(&opts);
+            return 126;
+        }
+        break;
+    case ELF_OTHER:
+    case ELF_PLAIN: break;   /* a script, or a driver-API program: run it */
+    }
+
+    /* the environment */
+    const char *old = getenv("LD_LIBRARY_PATH");
+    tp_sbuf ld;
+    tp_sbuf_init(&ld);
+    tp_sbuf_printf(&ld, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "");
+    setenv("LD_LIBRARY_PATH", tp_sbuf_str(&ld), 1);
+    tp_sbuf_free(&ld);
+    if (config) setenv("TPSIM_CONFIG", config, 1);
+    if (mode) setenv("TPSIM_MODE", mode, 1);
+    if (opts.len) {
+        const char *prev = getenv("TPSIM_OPTIONS");
+        tp_sbuf all;
+        tp_sbuf_init(&all);
+        tp_sbuf_printf(&all, "%s%s%s", prev && *prev ? prev : "", prev && *prev ? " " : "", tp_sbuf_str(&opts));
+        setenv("TPSIM_OPTIONS", tp_sbuf_str(&all), 1);
+        tp_sbuf_free(&all);
+    }
+    tp_sbuf_free(&opts);
+    char tmp_stats[64] = "";
+    if (stats) {
+        setenv("TPSIM_STATS", stats, 1);
+    } else if (!quiet) {
+        const char *td = getenv("TMPDIR");
+        snprintf(tmp_stats, sizeof tmp_stats, "%s/tpsim-stats-XXXXXX", td && *td && strlen(td) < 32 ? td : "/tmp");
+        int fd = mkstemp(tmp_stats);
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp_stats);   /* the library creates it at exit */
+            setenv("TPSIM_STATS", tmp_stats, 1);
+        } else {
+            tmp_stats[0] = '\0';
+        }
+    }
+
+    /* run it; a terminal's Ctrl-C goes to the program, which decides */
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "tpsim run: cannot start %s: %s\n", path, strerror(errno));
+        return 126;
+    }
+    if (pid == 0) {
+        execv(path, prog_argv);
+        fprintf(stderr, "tpsim run: cannot run %s: %s\n", path, strerror(errno));
+        _exit(126);
+    }
+    struct sigaction ign, old_int, old_quit;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGINT, &ign, &old_int);
+    sigaction(SIGQUIT, &ign, &old_quit);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    int rc = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+    if (!quiet) {
+        if (WIFSIGNALED(status))
+            fprintf(stderr, "tpsim: %s was ended by signal %d (%s)\n", prog, WTERMSIG(status),
+                    strsignal(WTERMSIG(status)));
+        else
+            summary(stats ? stats : tmp_stats);
+    }
+    if (tmp_stats[0]) unlink(tmp_stats);
+    return rc;
+}

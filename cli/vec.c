@@ -1,0 +1,330 @@
+/*
+** vec.c -- `tpsim vec`: run a VMIPS program on the vector machine.
+**
+**   tpsim vec [--config NAME|FILE] [-o KEY=VALUE]... [--set NAME=VALUE]...
+**             [--print LABEL[:COUNT]]... [--trace] [--svg FILE] PROGRAM.s
+**   tpsim vec [--config ...] [-o ...] [--set ...] --sweep NAME=A..B[:STEP]
+**             --flops-per-element K [--scalar SCALAR.s] PROGRAM.s
+**   tpsim vec --list-options
+**
+** - --config loads a built-in configuration (vmips, cray1, viram1) or a file
+**   of "key = value" lines; -o then overrides single options (in order).
+**   Without --config the defaults are VMIPS's (vector/options.def).
+** - --set overrides an .equ constant of the program (an error if it has none
+**   of that name).
+** - Output: with --trace, the lecture's table (vector/trace.c); then the
+**   statistics as "key: value" lines (vector/run.c), among them
+**   "cycles: N"; then, for each --print, COUNT doubles from LABEL, one per
+**   line, printed with %.17g.  --svg writes the SVG timeline to FILE.
+** - --sweep runs the program for each NAME = A, A+STEP, ..., B and prints a
+**   header line, then "n Tn MFLOPS" rows (a fourth column Tscalar with
+**   --scalar), then "R_inf: X MFLOPS (...)", "N_half: N" and, with --scalar,
+**   "N_v: N" (vector/sweep.c defines them).
+** - Exit status: 0 on success, 1 on an error in a configuration, option,
+**   program or run ("file:line:col: message" on stderr), 2 on a bad command
+**   line.
+*/
+#include "cli.h"
+#include "../vector/vec.h"
+#include "../base/builtin.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define TRACE_ROWS 200000
+
+typedef struct vprint {
+    const char *label;
+    int64_t count;
+} vprint;
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: tpsim vec [--config NAME|FILE] [-o KEY=VALUE]... [--set NAME=VALUE]...\n"
+               "                 [--print LABEL[:COUNT]]... [--trace] [--svg FILE] PROGRAM.s\n"
+               "       tpsim vec [...] --sweep NAME=A..B[:STEP] --flops-per-element K [--scalar SCALAR.s] PROGRAM.s\n"
+               "       tpsim vec --list-options\n");
+}
+
+static bool parse_i64(const char *s, int64_t *v)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 0);
+    if (errno || end == s || *end) return false;
+    *v = x;
+    return true;
+}
+
+static int list_options(void)
+{
+    tp_opts o;
+    tp_sbuf b;
+    tp_sbuf_init(&b);
+    vec_opts_init(&o);
+    tp_opts_describe(&o, &b);
+    fputs(tp_sbuf_str(&b), stdout);
+    printf("\nbuilt-in configurations:");
+    for (int i = 0; tp_builtin_config_name(i); i++) {
+        tp_opts t;
+        tp_err e;
+        tp_err_clear(&e);
+        vec_opts_init(&t);
+        if (tp_opts_load_config(&t, tp_builtin_config_name(i), &e)) printf(" %s", tp_builtin_config_name(i));
+        tp_opts_free(&t);
+    }
+    printf("\n");
+    tp_opts_free(&o);
+    tp_sbuf_free(&b);
+    return 0;
+}
+
+static char *read_program(const char *path, size_t *len)
+{
+    char *text = vec_read_file(path, len);
+    if (!text) fprintf(stderr, "tpsim vec: cannot read '%s': %s\n", path, strerror(errno));
+    return text;
+}
+
+static int do_sweep(const char *spec, const char *fpe, const char *scalar, const char *path, const tp_opts *o,
+                    const vec_equ_set *set, uint32_t nset)
+{
+    char *name = tp_strdup(spec), *eq = strchr(name, '=');
+    int64_t from, to, step = 1;
+    double k = 0;
+    char *end = NULL;
+    bool good = eq && eq > name;
+    if (good) {
+        *eq = 0;
+        char *dots = strstr(eq + 1, ".."), *colon;
+        good = dots != NULL;
+        if (good) {
+            *dots = 0;
+            colon = strchr(dots + 2, ':');
+            if (colon) *colon = 0;
+            good = parse_i64(eq + 1, &from) && parse_i64(dots + 2, &to) && (!colon || parse_i64(colon + 1, &step));
+        }
+    }
+    if (!good) {
+        fprintf(stderr, "tpsim vec: --sweep takes NAME=A..B[:STEP], got '%s'\n", spec);
+        free(name);
+        return 2;
+    }
+    if (!fpe || (k = strtod(fpe, &end), end == fpe || *end || !(k > 0))) {
+        fprintf(stderr, "tpsim vec: --sweep needs --flops-per-element K (K > 0)\n");
+        free(name);
+        return 2;
+    }
+    size_t len = 0, slen = 0;
+    char *text = read_program(path, &len), *stext = NULL;
+    if (!text || (scalar && !(stext = read_program(scalar, &slen)))) {
+        free(text);
+        free(name);
+        return 1;
+    }
+    vec_sweep_cfg c = {text, path, len, stext, scalar, slen, o, set, nset, name, from, to, step, k};
+    vec_sweep_res r;
+    tp_err e;
+    tp_err_clear(&e);
+    int rc = 0;
+    if (!vec_sweep(&c, &r, &e)) {
+        fprintf(stderr, "%s\n", e.msg);
+        rc = 1;
+    } else {
+        printf("# sweep %s=%lld..%lld:%lld, timing %s, %g MHz, %g FLOPs per element\n", name, (long long)from,
+               (long long)to, (long long)step, tp_opt_i(o, VEC_OPT_TIMING) == VEC_TIMING_TEXTBOOK ? "textbook" : "pipelined",
+               tp_opt_f(o, VEC_OPT_CLOCK_MHZ), k);
+        printf(scalar ? "n Tn MFLOPS Tscalar\n" : "n Tn MFLOPS\n");
+        for (uint32_t i = 0; i < r.pts.n; i++) {
+            const vec_sweep_pt *p = &r.pts.a[i];
+            printf("%lld %llu %.6g", (long long)p->n, (unsigned long long)p->t, p->mflops);
+            if (scalar) printf(" %llu", (unsigned long long)p->ts);
+            printf("\n");
+        }
+        if (r.rinf > 0)
+            printf("R_inf: %.6g MFLOPS (from n = %lld and %lld)\n", r.rinf, (long long)r.rinf_n1, (long long)r.rinf_n2);
+        else
+            printf("R_inf: unknown (needs two points with growing Tn)\n");
+        if (r.nhalf >= 0) printf("N_half: %lld\n", (long long)r.nhalf);
+        else printf("N_half: none in %lld..%lld\n", (long long)from, (long long)to);
+        if (scalar) {
+            if (r.nv >= 0) printf("N_v: %lld\n", (long long)r.nv);
+            else printf("N_v: none in %lld..%lld\n", (long long)from, (long long)to);
+        }
+    }
+    vec_sweep_free(&r);
+    free(text);
+    free(stext);
+    free(name);
+    return rc;
+}
+
+static int print_values(const vec_prog *p, const vec_mach *m, const vprint *pr, uint32_t npr)
+{
+    for (uint32_t i = 0; i < npr; i++) {
+        const vec_sym *s = vec_prog_sym(p, pr[i].label);
+        if (!s || s->kind != VEC_SYM_DATA) {
+            fprintf(stderr, "tpsim vec: --print %s: the program has no data label '%s'\n", pr[i].label, pr[i].label);
+            return 1;
+        }
+        for (int64_t k = 0; k < pr[i].count; k++) {
+            uint64_t bits;
+            double d;
+            if (!vec_mach_read(m, (uint64_t)s->value + 8 * (uint64_t)k, &bits)) {
+                fprintf(stderr, "tpsim vec: --print %s:%lld: element %lld is outside memory\n", pr[i].label,
+                        (long long)pr[i].count, (long long)k);
+                return 1;
+            }
+            memcpy(&d, &bits, 8);
+            printf("%.17g\n", d);
+        }
+    }
+    return 0;
+}
+
+int cli_vec(int argc, char **argv)
+{
+    const char *config = NULL, *path = NULL, *svg = NULL, *sweep = NULL, *fpe = NULL, *scalar = NULL;
+    bool trace = false;
+    TP_VEC(const char *) kvs = {0};
+    TP_VEC(vec_equ_set) sets = {0};
+    TP_VEC(vprint) prints = {0};
+    int rc = 0;
+    tp_opts o = {0};
+    tp_err e;
+    tp_err_clear(&e);
+    for (int i = 1; i < argc && rc == 0; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+#define TAKE(flag) (!strcmp(a, flag) ? (val ? (i++, true) : (fprintf(stderr, "tpsim vec: %s needs a value\n", flag), rc = 2, false)) : false)
+        if (!strcmp(a, "--list-options")) {
+            tp_vec_free(&kvs);
+            tp_vec_free(&sets);
+            tp_vec_free(&prints);
+            return list_options();
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            tp_vec_free(&kvs);
+            tp_vec_free(&sets);
+            tp_vec_free(&prints);
+            return 0;
+        } else if (TAKE("--config")) {
+            config = val;
+        } else if (TAKE("-o")) {
+            tp_vec_push(&kvs, val);
+        } else if (!strncmp(a, "-o", 2) && a[2] && a[1] != '-') {
+            tp_vec_push(&kvs, a + 2);
+        } else if (TAKE("--set")) {
+            const char *eq = strchr(val, '=');
+            vec_equ_set s;
+            if (!eq || eq == val || !parse_i64(eq + 1, &s.value)) {
+                fprintf(stderr, "tpsim vec: --set takes NAME=INTEGER, got '%s'\n", val);
+                rc = 2;
+                break;
+            }
+            s.name = tp_strndup(val, (size_t)(eq - val));
+            tp_vec_push(&sets, s);
+        } else if (TAKE("--print")) {
+            vprint p = {NULL, 1};
+            const char *colon = strchr(val, ':');
+            if (colon && (!parse_i64(colon + 1, &p.count) || p.count < 1)) {
+                fprintf(stderr, "tpsim vec: --print takes LABEL[:COUNT] with COUNT >= 1, got '%s'\n", val);
+                rc = 2;
+                break;
+            }
+            p.label = colon ? tp_strndup(val, (size_t)(colon - val)) : tp_strdup(val);
+            tp_vec_push(&prints, p);
+        } else if (!strcmp(a, "--trace")) {
+            trace = true;
+        } else if (TAKE("--svg")) {
+            svg = val;
+        } else if (TAKE("--sweep")) {
+            sweep = val;
+        } else if (TAKE("--flops-per-element")) {
+            fpe = val;
+        } else if (TAKE("--scalar")) {
+            scalar = val;
+        } else if (rc == 0 && a[0] == '-' && a[1]) {
+            fprintf(stderr, "tpsim vec: unknown flag '%s'\n", a);
+            rc = 2;
+        } else if (rc == 0) {
+            if (path) {
+                fprintf(stderr, "tpsim vec: one program only ('%s' and '%s')\n", path, a);
+                rc = 2;
+            }
+            path = a;
+        }
+#undef TAKE
+    }
+    if (rc == 0 && !path) {
+        usage(stderr);
+        rc = 2;
+    }
+    if (rc == 0 && sweep && (trace || svg || prints.n)) {
+        fprintf(stderr, "tpsim vec: --sweep cannot be combined with --trace, --svg or --print\n");
+        rc = 2;
+    }
+    if (rc == 0 && !sweep && (fpe || scalar)) {
+        fprintf(stderr, "tpsim vec: --flops-per-element and --scalar go with --sweep\n");
+        rc = 2;
+    }
+    if (rc == 0) {
+        vec_opts_init(&o);
+        bool ok = !config || tp_opts_load_config(&o, config, &e);
+        for (uint32_t i = 0; ok && i < kvs.n; i++) ok = tp_opts_set_kv(&o, kvs.a[i], TP_SRC_OVERRIDE, &e);
+        if (!ok) {
+            fprintf(stderr, "tpsim vec: %s\n", e.msg);
+            rc = 1;
+        }
+    }
+    if (rc == 0 && sweep) {
+        rc = do_sweep(sweep, fpe, scalar, path, &o, sets.a, sets.n);
+    } else if (rc == 0) {
+        size_t len;
+        char *text = read_program(path, &len);
+        vec_prog p;
+        vec_asm_cfg cfg = {(uint32_t)tp_opt_i(&o, VEC_OPT_VREGS), sets.a, sets.n, 0};
+        if (!text) {
+            rc = 1;
+        } else if (!vec_asm(&p, text, len, path, &cfg, &e)) {
+            fprintf(stderr, "%s\n", e.msg);
+            rc = 1;
+        } else {
+            vec_run r;
+            bool ok = vec_run_program(&r, &p, &o, -1, trace || svg ? TRACE_ROWS : 0, &e);
+            if (!ok) {
+                fprintf(stderr, "%s\n", e.msg);
+                rc = 1;
+            } else {
+                tp_sbuf b;
+                tp_sbuf_init(&b);
+                if (trace) vec_trace_table(&r, &b);
+                tp_stats_text(&r.stats, &b);
+                fputs(tp_sbuf_str(&b), stdout);
+                tp_sbuf_free(&b);
+                rc = print_values(&p, &r.m, prints.a, prints.n);
+                if (rc == 0 && svg) {
+                    tp_sbuf_init(&b);
+                    vec_trace_svg(&r, &b);
+                    FILE *f = fopen(svg, "wb");
+                    if (!f || fwrite(b.s, 1, b.len, f) != b.len) {
+                        fprintf(stderr, "tpsim vec: cannot write '%s': %s\n", svg, strerror(errno));
+                        rc = 1;
+                    }
+                    if (f && fclose(f) != 0) rc = 1;
+                    tp_sbuf_free(&b);
+                }
+            }
+            vec_run_free(&r);
+            vec_prog_free(&p);
+        }
+        free(text);
+    }
+    tp_opts_free(&o);
+    for (uint32_t i = 0; i < sets.n; i++) free((char *)sets.a[i].name);
+    for (uint32_t i = 0; i < prints.n; i++) free((char *)prints.a[i].label);
+    tp_vec_free(&kvs);
+    tp_vec_free(&sets);
+    tp_vec_free(&prints);
+    return rc;
+}

@@ -1,0 +1,241 @@
+/* rt_core.c -- process state, the runtime's context, errors, versions. */
+#include "rt.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+rt_state rt_g;
+
+static pthread_mutex_t rt_mutex = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static _Thread_local cudaError_t tls_last;
+
+void rt_lock(void) { pthread_mutex_lock(&rt_mutex); }
+void rt_unlock(void) { pthread_mutex_unlock(&rt_mutex); }
+
+void rt_msg(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tpsim: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    fflush(stderr);
+}
+
+cudaError_t rt_unsupported(const char *name, int *once)
+{
+    rt_lock();
+    if (!*once) {
+        *once = 1;
+        rt_msg("%s is not supported yet", name);
+    }
+    rt_unlock();
+    return rt_ret(cudaErrorNotSupported);
+}
+
+/* ---- pointer map ------------------------------------------------------------------ */
+
+static uint32_t map_slot(uintptr_t key, uint32_t mask)
+{
+    uint64_t k = key;
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return (uint32_t)k & mask;
+}
+
+void *rt_map_get(const rt_map *m, const void *key)
+{
+    if (!m->cap) return NULL;
+    uint32_t mask = m->cap - 1;
+    for (uint32_t i = map_slot((uintptr_t)key, mask);; i = (i + 1) & mask) {
+        if (!m->vals[i]) return NULL;
+        if (m->keys[i] == (uintptr_t)key) return m->vals[i];
+    }
+}
+
+void rt_map_put(rt_map *m, const void *key, void *val)
+{
+    if ((m->n + 1) * 4 > m->cap * 3) {
+        rt_map old = *m;
+        m->cap = old.cap ? 2 * old.cap : 64;
+        m->keys = tp_calloc(m->cap, sizeof *m->keys);
+        m->vals = tp_calloc(m->cap, sizeof *m->vals);
+        m->n = 0;
+        for (uint32_t i = 0; i < old.cap; i++)
+            if (old.vals[i]) rt_map_put(m, (const void *)old.keys[i], old.vals[i]);
+        free(old.keys);
+        free(old.vals);
+    }
+    uint32_t mask = m->cap - 1;
+    uint32_t i = map_slot((uintptr_t)key, mask);
+    while (m->vals[i] && m->keys[i] != (uintptr_t)key) i = (i + 1) & mask;
+    if (!m->vals[i]) m->n++;
+    m->keys[i] = (uintptr_t)key;
+    m->vals[i] = val;
+}
+
+/* ---- errors ---------------------------------------------------------------------- */
+
+cudaError_t rt_err(CUresult r)
+{
+    switch (r) {
+    case CUDA_SUCCESS: return cudaSuccess;
+    case CUDA_ERROR_INVALID_VALUE: return cudaErrorInvalidValue;
+    case CUDA_ERROR_OUT_OF_MEMORY: return cudaErrorMemoryAllocation;
+    case CUDA_ERROR_NOT_INITIALIZED: return cudaErrorInitializationError;
+    case CUDA_ERROR_DEINITIALIZED: return cudaErrorCudartUnloading;
+    case CUDA_ERROR_PROFILER_DISABLED: return cudaErrorProfilerDisabled;
+    case CUDA_ERROR_PROFILER_NOT_INITIALIZED: return cudaErrorProfilerNotInitialized;
+    case CUDA_ERROR_PROFILER_ALREADY_STARTED: return cudaErrorProfilerAlreadyStarted;
+    case CUDA_ERROR_PROFILER_ALREADY_STOPPED: return cudaErrorProfilerAlreadyStopped;
+    case CUDA_ERROR_STUB_LIBRARY: return cudaErrorStubLibrary;
+    case CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER: return cudaErrorCallRequiresNewerDriver;
+    case CUDA_ERROR_DEVICE_UNAVAILABLE: return cudaErrorDevicesUnavailable;
+    case CUDA_ERROR_NOT_FOUND: return cudaErrorSymbolNotFound;
+    default: break;
+    }
+    /* From 100 on the runtime uses the driver's values. */
+    int v = (int)r;
+    switch (v) {
+#define X(name, value, desc) case value:
+#include "rt_errors.def"
+#undef X
+        if (v >= 100) return (cudaError_t)v;
+        break;
+    default: break;
+    }
+    return cudaErrorUnknown;
+}
+
+const char *cudaGetErrorName(cudaError_t error)
+{
+    switch ((int)error) {
+#define X(name, value, desc) \
+    case value: return #name;
+#include "rt_errors.def"
+#undef X
+    }
+    return "unrecognized error code";
+}
+
+const char *cudaGetErrorString(cudaError_t error)
+{
+    const char *d = NULL;
+    switch ((int)error) {
+#define X(name, value, desc) \
+    case value: d = desc; break;
+#include "rt_errors.def"
+#undef X
+    default: return "unrecognized error code";
+    }
+    if (!d && cuGetErrorString((CUresult)error, &d) != CUDA_SUCCESS) d = NULL;
+    return d ? d : "unrecognized error code";
+}
+
+/* Not-ready is a status, not an error: it does not become the last error. */
+cudaError_t rt_ret(cudaError_t e)
+{
+    if (e != cudaSuccess && e != cudaErrorNotReady) tls_last = e;
+    if (e && getenv("RTDBG")) fprintf(stderr, "RTDBG ret %d from %p\n", e, __builtin_return_address(0));
+    return e;
+}
+
+static bool is_sticky(cudaError_t e)
+{
+    switch (e) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorAssert:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorLaunchFailure: return true;
+    default: return false;
+    }
+}
+
+cudaError_t rt_check(CUresult r)
+{
+    cudaError_t e = rt_err(r);
+    if (is_sticky(e)) {
+        rt_lock();
+        if (!rt_g.sticky) rt_g.sticky = e;
+        rt_unlock();
+    }
+    return e;
+}
+
+cudaError_t cudaGetLastError(void)
+{
+    cudaError_t e = tls_last;
+    tls_last = cudaSuccess;
+    if (rt_g.sticky) return rt_g.sticky;
+    return e;
+}
+
+cudaError_t cudaPeekAtLastError(void) { return rt_g.sticky ? rt_g.sticky : tls_last; }
+
+/* ---- the runtime's context ---------------------------------------------------------- */
+
+static cudaError_t init(void)
+{
+    if (rt_g.inited) return cudaSuccess;
+    rt_lock();
+    if (!rt_g.inited && !rt_g.init_error) {
+        CUresult r = cuInit(0);
+        if (r == CUDA_SUCCESS) rt_g.inited = true;
+        else rt_g.init_error = r == CUDA_ERROR_NO_DEVICE ? cudaErrorNoDevice : cudaErrorInitializationError;
+    }
+    rt_unlock();
+    return rt_g.init_error;
+}
+
+cudaError_t rt_ctx(CUcontext *ctx, bool sticky)
+{
+    cudaError_t e = init();
+    if (e) return e;
+    CUcontext c = NULL;
+    cuCtxGetCurrent(&c);
+    if (!c) {
+        rt_lock();
+        CUresult r = CUDA_SUCCESS;
+        if (!rt_g.primary) {
+            r = cuDevicePrimaryCtxRetain(&rt_g.primary, 0);
+            if (r == CUDA_SUCCESS && rt_g.device_flags)
+                cuDevicePrimaryCtxSetFlags(0, rt_g.device_flags & (unsigned)CU_CTX_SCHED_MASK);
+        }
+        rt_unlock();
+        if (r) return rt_err(r);
+        if ((r = cuCtxSetCurrent(rt_g.primary))) return rt_err(r);
+        c = rt_g.primary;
+    }
+    if (ctx) *ctx = c;
+    if (sticky && c == rt_g.primary && rt_g.sticky) return rt_g.sticky;
+    return cudaSuccess;
+}
+
+cudaError_t rt_begin(void) { return rt_ctx(NULL, true); }
+
+/* ---- versions ------------------------------------------------------------------------ */
+
+cudaError_t cudaDriverGetVersion(int *driverVersion)
+{
+    if (!driverVersion) return rt_ret(cudaErrorInvalidValue);
+    return rt_ret(rt_err(cuDriverGetVersion(driverVersion)));
+}
+
+cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
+{
+    if (!runtimeVersion) return rt_ret(cudaErrorInvalidValue);
+    *runtimeVersion = RT_RUNTIME_VERSION;
+    return cudaSuccess;
+}
+
+/* ---- the profiler: nothing to start ------------------------------------------------------ */
+
+cudaError_t cudaProfilerStart(void) { return rt_ret(rt_ctx(NULL, false)); }
+cudaError_t cudaProfilerStop(void) { return rt_ret(rt_ctx(NULL, false)); }

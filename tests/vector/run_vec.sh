@@ -1,0 +1,152 @@
+#!/bin/sh
+# run_vec.sh -- tests `tpsim vec`: output lines, --set, --print, --trace,
+# --svg, --sweep, configurations, and error exits.  Prints PASS/FAIL lines
+# (tests/run.sh counts them).  The numbers are the lecture's (see
+# docs/VECTOR.md and tests/unit/test_vec_timing.c for their derivation).
+BUILD=${BUILD:-build}
+TPSIM="$BUILD/bin/tpsim"
+EX=examples/vector
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+if [ ! -x "$TPSIM" ]; then
+    echo "FAIL vec_cli: $TPSIM not built"
+    exit 1
+fi
+
+# has NAME FILE LINE: FILE has a line equal to LINE
+has() {
+    if grep -qxF -- "$3" "$2"; then echo "PASS vec_$1"; else
+        echo "FAIL vec_$1: no line '$3' in:"; sed 's/^/    /' "$2" | head -30; fi
+}
+# matches NAME FILE REGEX: FILE has a line matching the extended regex
+matches() {
+    if grep -qE -- "$3" "$2"; then echo "PASS vec_$1"; else
+        echo "FAIL vec_$1: no line matching '$3' in:"; sed 's/^/    /' "$2" | head -30; fi
+}
+# status NAME WANT GOT
+status() {
+    if [ "$2" = "$3" ]; then echo "PASS vec_$1"; else echo "FAIL vec_$1: exit status $3, want $2"; fi
+}
+TB="--config vmips -o timing=textbook"
+
+# the student's command: the lecture's table and total
+"$TPSIM" vec $TB --trace $EX/daxpy.s >"$tmp/out" 2>"$tmp/err"
+status daxpy_exit 0 $?
+has daxpy_cycles "$tmp/out" "cycles: 298"
+has daxpy_convoys "$tmp/out" "convoys: 4"
+has daxpy_header "$tmp/out" "convoy  unit     start   first    last    vl  instruction"
+has daxpy_row1 "$tmp/out" "     1  lsu0         0      12      75    64  LV V1,Rx"
+has daxpy_row2 "$tmp/out" "     2  mul         76      83     146    64  MULVS.D V2,V1,F0"
+has daxpy_row3 "$tmp/out" "     2  lsu0        76      88     151    64  LV V3,Ry"
+has daxpy_row4 "$tmp/out" "     3  add        152     158     221    64  ADDV.D V4,V2,V3"
+has daxpy_row5 "$tmp/out" "     4  lsu0       222     234     297    64  SV Ry,V4"
+has daxpy_timing "$tmp/out" "timing: textbook"
+has daxpy_flops "$tmp/out" "flops: 128"
+has daxpy_mflops "$tmp/out" "mflops: 214.765"
+if [ -s "$tmp/err" ]; then echo "FAIL vec_daxpy_stderr: $(head -3 "$tmp/err")"; else echo "PASS vec_daxpy_stderr"; fi
+# exactly one cycles line
+n=$(grep -c '^cycles: ' "$tmp/out"); status daxpy_one_cycles_line 1 "$n"
+
+# --set: 42 + 4n for n = 10; --print after the run
+"$TPSIM" vec $TB --set N=10 --print y:2 --print x $EX/daxpy.s >"$tmp/out" 2>&1
+has set_n10 "$tmp/out" "cycles: 82"
+tail -3 "$tmp/out" >"$tmp/tail"
+printf '1002\n994\n1\n' | cmp -s - "$tmp/tail" && echo "PASS vec_print" || { echo "FAIL vec_print:"; cat "$tmp/tail"; }
+"$TPSIM" vec --print a:1 $EX/scale_strip.s | tail -1 >"$tmp/out"
+has print_17g "$tmp/out" "1.5"
+
+# chaining: 141 / 77
+"$TPSIM" vec $TB $EX/chain.s >"$tmp/out"; has chain_unchained "$tmp/out" "cycles: 141"
+"$TPSIM" vec $TB -o chaining=1 $EX/chain.s >"$tmp/out"; has chain_chained "$tmp/out" "cycles: 77"
+"$TPSIM" vec $TB -o chaining=1 --trace $EX/chain.s >"$tmp/out"
+has chain_row "$tmp/out" "     1  add          0      13      76    64  ADDV.D V4,V1,V5"
+
+# banks: the column load's last result at 75 (stride 1) and 390 (stride 32)
+BANKS="-o mem_banks=8 -o bank_busy=6 -o mem_latency=12"
+"$TPSIM" vec $TB $BANKS --set STRIDE=1 --trace $EX/stride.s >"$tmp/out"
+has bank_stride1 "$tmp/out" "     1  lsu0         0      12      75    64  LVWS V1,(R1,R2)"
+"$TPSIM" vec $TB $BANKS --trace $EX/stride.s >"$tmp/out"
+has bank_stride32 "$tmp/out" "     1  lsu0         0      12     390    64  LVWS V1,(R1,R2)"
+has bank_stalls "$tmp/out" "bank_stall_cycles: 315"
+
+# strip mining: A = B x s, n = 200: 784
+"$TPSIM" vec $TB --trace $EX/scale_strip.s >"$tmp/out"
+has strip_cycles "$tmp/out" "cycles: 784"
+has strip_loop "$tmp/out" "     -  loop        55       -      69     -  BNEZ R4,loop"
+has strip_overhead "$tmp/out" "loop_overhead_cycles: 60"
+
+# sweep: chained DAXPY, R_inf 250, N_1/2 13, and N_v against the scalar loop
+"$TPSIM" vec $TB -o chaining=1 --sweep N=1..200 --flops-per-element 2 $EX/daxpy_strip.s >"$tmp/out" 2>&1
+status sweep_exit 0 $?
+has sweep_header "$tmp/out" "n Tn MFLOPS"
+has sweep_row13 "$tmp/out" "13 103 126.214"
+has sweep_row64 "$tmp/out" "64 256 250"
+has sweep_rinf "$tmp/out" "R_inf: 250 MFLOPS (from n = 136 and 200)"
+has sweep_nhalf "$tmp/out" "N_half: 13"
+n=$(grep -cE '^[0-9]+ [0-9]+ [0-9.]+$' "$tmp/out"); status sweep_rows 200 "$n"
+"$TPSIM" vec $TB -o chaining=1 --sweep N=1..64:1 --flops-per-element 2 --scalar $EX/daxpy_scalar.s \
+    $EX/daxpy_strip.s >"$tmp/out" 2>&1
+has sweep_scalar_header "$tmp/out" "n Tn MFLOPS Tscalar"
+has sweep_scalar_row "$tmp/out" "4 76 52.6316 79"
+has sweep_nv "$tmp/out" "N_v: 4"
+"$TPSIM" vec $TB -o chaining=1 --sweep N=8..64:8 --flops-per-element 2 $EX/daxpy_strip.s >"$tmp/out" 2>&1
+n=$(grep -cE '^[0-9]+ [0-9]+ [0-9.]+$' "$tmp/out"); status sweep_step 8 "$n"
+"$TPSIM" vec $TB --sweep N=1..10 $EX/daxpy_strip.s >/dev/null 2>"$tmp/err"
+status sweep_needs_k 2 $?
+"$TPSIM" vec $TB --sweep N=1-10 --flops-per-element 2 $EX/daxpy_strip.s >/dev/null 2>"$tmp/err"
+status sweep_bad_range 2 $?
+
+# the SVG timeline
+"$TPSIM" vec $TB --trace --svg "$tmp/t.svg" $EX/daxpy.s >/dev/null 2>&1
+status svg_exit 0 $?
+if head -1 "$tmp/t.svg" | grep -q '^<svg ' && grep -q 'LV V1,Rx' "$tmp/t.svg" && tail -1 "$tmp/t.svg" | grep -q '^</svg>$'; then
+    echo "PASS vec_svg"; else echo "FAIL vec_svg"; fi
+
+# configurations
+"$TPSIM" vec --config cray1 $EX/chain.s >"$tmp/out"; has cray1_chains "$tmp/out" "cycles: 77"
+"$TPSIM" vec $EX/daxpy.s >"$tmp/a"; "$TPSIM" vec --config vmips $EX/daxpy.s >"$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" && echo "PASS vec_vmips_is_default" || echo "FAIL vec_vmips_is_default"
+has pipelined_default "$tmp/a" "timing: pipelined"
+has pipelined_daxpy "$tmp/a" "cycles: 304"
+"$TPSIM" vec --list-options >"$tmp/out"
+matches list_mvl "$tmp/out" '^mvl +int +default 64'
+has list_builtins "$tmp/out" "built-in configurations: cray1 viram1 vmips"
+"$TPSIM" vec --config viram1 --set M=2 $EX/matmul.s >"$tmp/out" 2>&1
+status viram1_runs 0 $?
+
+# errors: a GPU configuration, unknown options, bad programs, faults
+"$TPSIM" vec --config gtx480 $EX/daxpy.s >"$tmp/out" 2>"$tmp/err"
+status gpu_config_exit 1 $?
+matches gpu_config_msg "$tmp/err" "unknown option 'device\.name'"
+"$TPSIM" vec -o lanes=0 $EX/daxpy.s >/dev/null 2>"$tmp/err"
+status bad_value_exit 1 $?
+has bad_value_msg "$tmp/err" "tpsim vec: option 'lanes': 0 is out of range [1, 64]"
+"$TPSIM" vec -o device.num_sms=2 $EX/daxpy.s >/dev/null 2>"$tmp/err"
+status gpu_option_exit 1 $?
+"$TPSIM" vec --set Q=1 $EX/daxpy.s >/dev/null 2>"$tmp/err"
+status set_unknown_exit 1 $?
+has set_unknown_msg "$tmp/err" "$EX/daxpy.s: --set Q: the program has no .equ named 'Q'"
+"$TPSIM" vec --set N=x $EX/daxpy.s >/dev/null 2>&1
+status set_bad_exit 2 $?
+printf '        .text\n        LV V1,R1\n        ADDV.D V2,V1\n' >"$tmp/bad.s"
+"$TPSIM" vec "$tmp/bad.s" >"$tmp/out" 2>"$tmp/err"
+status asm_error_exit 1 $?
+has asm_error_msg "$tmp/err" "$tmp/bad.s:3:21: missing operand: expected ','"
+if [ -s "$tmp/out" ]; then echo "FAIL vec_asm_error_stdout"; else echo "PASS vec_asm_error_stdout"; fi
+"$TPSIM" vec --config viram1 $EX/daxpy.s >/dev/null 2>"$tmp/err"
+status fault_exit 1 $?
+matches fault_msg "$tmp/err" "^$EX/daxpy.s:[0-9]+:9: MTC1 VLR,R3: R3 = 64 is outside 0\.\.MVL \(32\)$"
+"$TPSIM" vec --print nothere $EX/daxpy.s >/dev/null 2>"$tmp/err"
+status print_unknown_exit 1 $?
+"$TPSIM" vec --print y:0 $EX/daxpy.s >/dev/null 2>&1
+status print_bad_count 2 $?
+"$TPSIM" vec >/dev/null 2>&1
+status no_program 2 $?
+"$TPSIM" vec --frobnicate $EX/daxpy.s >/dev/null 2>&1
+status unknown_flag 2 $?
+"$TPSIM" vec "$tmp/none.s" >/dev/null 2>"$tmp/err"
+status missing_file 1 $?
+"$TPSIM" vec --sweep N=1..2 --flops-per-element 2 --trace $EX/daxpy.s >/dev/null 2>&1
+status sweep_trace 2 $?
+exit 0

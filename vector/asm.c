@@ -1,0 +1,533 @@
+/*
+** asm.c -- the VMIPS assembler: two passes over the lines (syntax: asm.h).
+**
+** Pass 1 defines labels and .equ constants, lays out .data (evaluating
+** .double, .space, .align at once and .word when it can) and records each
+** instruction's line.  Pass 2 fills the .word values that named later
+** labels and parses every instruction's operands, when all names are known.
+*/
+#include "asm.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define VASM_DATA_MAX (64u << 20)
+
+static bool data_grow(vasm *a, const vasm_cur *c, uint32_t pos, uint64_t n)
+{
+    if (n > a->max_data || a->dsize > a->max_data - n)
+        return vasm_err(a, c, pos, "the .data section would exceed %llu bytes", (unsigned long long)a->max_data);
+    if (a->dsize + n > a->dcap) {
+        uint64_t cap = a->dcap ? a->dcap : 4096;
+        while (cap < a->dsize + n) cap *= 2;
+        a->data = tp_realloc(a->data, (size_t)cap);
+        memset(a->data + a->dcap, 0, (size_t)(cap - a->dcap));
+        a->dcap = cap;
+    }
+    return true;
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static bool need_data(vasm *a, const vasm_cur *c, uint32_t pos, const char *dir)
+{
+    if (a->in_data) return true;
+    return vasm_err(a, c, pos, "%s belongs in .data (this is .text)", dir);
+}
+
+/* A decimal literal for .double: [+-]digits[.digits][e[+-]digits]. */
+static bool dliteral(vasm *a, vasm_cur *c, double *v)
+{
+    char tb[40], buf[80];
+    vasm_skip_ws(c);
+    uint32_t pos = c->i, k = c->i, digits = 0;
+    if (k < c->n && (c->s[k] == '+' || c->s[k] == '-')) k++;
+    while (k < c->n && isdigit((unsigned char)c->s[k])) k++, digits++;
+    if (k < c->n && c->s[k] == '.') {
+        k++;
+        while (k < c->n && isdigit((unsigned char)c->s[k])) k++, digits++;
+    }
+    if (digits && k < c->n && (c->s[k] == 'e' || c->s[k] == 'E')) {
+        uint32_t m = k + 1;
+        if (m < c->n && (c->s[m] == '+' || c->s[m] == '-')) m++;
+        if (m < c->n && isdigit((unsigned char)c->s[m])) {
+            while (m < c->n && isdigit((unsigned char)c->s[m])) m++;
+            k = m;
+        }
+    }
+    if (!digits || (k < c->n && vasm_is_id(c->s[k])))
+        return vasm_err(a, c, pos, "expected a number (integer or decimal), got '%s'", vasm_tok(c, pos, tb));
+    if (k - pos >= sizeof buf) return vasm_err(a, c, pos, "number too long");
+    memcpy(buf, c->s + pos, k - pos);
+    buf[k - pos] = 0;
+    *v = strtod(buf, NULL);
+    c->i = k;
+    return true;
+}
+
+static const vec_equ_set *find_set(vasm *a, const char *name, uint32_t n, uint32_t *idx)
+{
+    for (uint32_t i = 0; i < (a->cfg ? a->cfg->nset : 0); i++) {
+        const vec_equ_set *s = &a->cfg->set[i];
+        if (strlen(s->name) == n && memcmp(s->name, name, n) == 0) {
+            *idx = i;
+            return s;
+        }
+    }
+    return NULL;
+}
+
+static bool dir_equ(vasm *a, vasm_cur *c)
+{
+    char tb[40];
+    vasm_skip_ws(c);
+    uint32_t npos = c->i, n = vasm_word(c);
+    if (!n || c->s[npos] == '.') return vasm_err(a, c, npos, "expected a name after .equ, got '%s'", vasm_tok(c, npos, tb));
+    c->i += n;
+    vasm_skip_ws(c);
+    if (vasm_peek(c) == ',') c->i++;
+    vasm_skip_ws(c);
+    uint32_t vpos = c->i, vn = vasm_word(c);
+    vec_reg r = {0, 0}, tmp;
+    const vec_sym *alias = vn ? vasm_sym_find(a, c->s + vpos, vn) : NULL;
+    uint32_t si;
+    const vec_equ_set *set = find_set(a, c->s + npos, n, &si);
+    if (vn && (vasm_reg_word(c->s + vpos, vn, &tmp) != 0 || (alias && alias->kind == VEC_SYM_REG))) {
+        if (!vasm_reg(a, c, VEC_RK_NONE, &r) || !vasm_end(a, c)) return false;
+        if (set) return vasm_err(a, c, npos, "--set %s: '%s' names a register, not a value", set->name, set->name);
+        return vasm_sym_define(a, c, npos, n, VEC_SYM_REG, 0, r);
+    }
+    int64_t v;
+    if (vasm_peek(c) == '#') c->i++;
+    vasm_ectx x = {false, NULL, ".equ uses names defined before it", 0};
+    if (!vasm_expr(a, c, &x, &v) || !vasm_end(a, c)) return false;
+    if (set) {
+        v = set->value;
+        a->set_used[si] = true;
+    }
+    return vasm_sym_define(a, c, npos, n, VEC_SYM_EQU, v, r);
+}
+
+static bool directive(vasm *a, vasm_cur *c, uint32_t pos, uint32_t n)
+{
+    char name[16];
+    uint32_t k = 0;
+    for (; k < n && k < sizeof name - 1; k++) name[k] = (char)tolower((unsigned char)c->s[pos + k]);
+    name[k] = 0;
+    if (n >= sizeof name) name[0] = 0;
+    c->i = pos + n;
+    if (!strcmp(name, ".data") || !strcmp(name, ".text") || !strcmp(name, ".code")) {
+        a->in_data = name[1] == 'd';
+        return vasm_end(a, c);
+    }
+    if (!strcmp(name, ".equ")) return dir_equ(a, c);
+    if (!strcmp(name, ".double")) {
+        if (!need_data(a, c, pos, ".double")) return false;
+        for (;;) {
+            double d = 0;
+            uint32_t vpos = c->i;
+            if (!dliteral(a, c, &d) || !data_grow(a, c, vpos, 8)) return false;
+            uint64_t bits;
+            memcpy(&bits, &d, 8);
+            put64(a->data + a->dsize, bits);
+            a->dsize += 8;
+            if (vasm_at_end(c)) return true;
+            if (!vasm_sep(a, c)) return false;
+        }
+    }
+    if (!strcmp(name, ".word")) {
+        if (!need_data(a, c, pos, ".word")) return false;
+        for (;;) {
+            vasm_skip_ws(c);
+            uint32_t vpos = c->i;
+            bool undef = false;
+            int64_t v;
+            vasm_ectx x = {true, &undef, NULL, 0};
+            if (vasm_peek(c) == '#') c->i++;
+            if (!vasm_expr(a, c, &x, &v) || !data_grow(a, c, vpos, 8)) return false;
+            if (undef) {
+                vasm_pword w = {c->s, c->n, c->line, vpos, a->dsize};
+                tp_vec_push(&a->words, w);
+            }
+            put64(a->data + a->dsize, (uint64_t)v);
+            a->dsize += 8;
+            if (vasm_at_end(c)) return true;
+            if (!vasm_sep(a, c)) return false;
+        }
+    }
+    if (!strcmp(name, ".space") || !strcmp(name, ".align")) {
+        bool space = name[1] == 's';
+        int64_t v;
+        vasm_skip_ws(c);
+        uint32_t vpos = c->i;
+        if (vasm_peek(c) == '#') c->i++;
+        vasm_ectx x = {false, NULL, space ? ".space uses names defined before it" : ".align uses names defined before it", 0};
+        if (!vasm_expr(a, c, &x, &v) || !vasm_end(a, c)) return false;
+        if (space) {
+            if (!need_data(a, c, pos, ".space")) return false;
+            if (v < 0) return vasm_err(a, c, vpos, ".space needs a size >= 0, got %lld", (long long)v);
+            if (!data_grow(a, c, vpos, (uint64_t)v)) return false;
+            a->dsize += (uint64_t)v; /* data_grow zeroed it */
+            return true;
+        }
+        if (v < 0 || v > 16) return vasm_err(a, c, vpos, ".align takes 0..16 (a power of two of bytes), got %lld", (long long)v);
+        if (!a->in_data) return true; /* instructions need no alignment */
+        uint64_t al = (uint64_t)1 << v, pad = (al - a->dsize % al) % al;
+        if (!data_grow(a, c, vpos, pad)) return false;
+        a->dsize += pad;
+        return true;
+    }
+    if (!strcmp(name, ".globl") || !strcmp(name, ".global")) return true; /* nothing to export */
+    return vasm_err(a, c, pos, "unknown directive '%.*s'", (int)n, c->s + pos);
+}
+
+/* The opcode a mnemonic names, or -1 (asm.h lists the conveniences). */
+static int find_op(const char *w, uint32_t n)
+{
+    char up[20];
+    if (n > 12) return -1;
+    for (uint32_t i = 0; i < n; i++) up[i] = (char)toupper((unsigned char)w[i]);
+    up[n] = 0;
+    if (!strcmp(up, "DADDIU")) return VEC_OP_DADDUI;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int op = 0; op < VEC_NOPS; op++)
+            if (!strcmp(vec_ops[op].name, up)) return op;
+        /* a vector mnemonic without its ".D" */
+        if (pass == 0 && up[n - 1] == 'V') memcpy(up + n, ".D", 3);
+        else if (pass == 0 && n > 2 && (!strcmp(up + n - 2, "VS") || !strcmp(up + n - 2, "SV"))) memcpy(up + n, ".D", 3);
+        else break;
+    }
+    return -1;
+}
+
+static bool statement(vasm *a, vasm_cur *c, uint32_t pos, uint32_t n)
+{
+    if (c->s[pos] == '.') return directive(a, c, pos, n);
+    int op = find_op(c->s + pos, n);
+    if (op < 0) return vasm_err(a, c, pos, "unknown instruction '%.*s'", (int)n, c->s + pos);
+    if (a->in_data) return vasm_err(a, c, pos, "instructions belong in .text (this is .data)");
+    if (a->ins.n == UINT32_MAX) return vasm_err(a, c, pos, "too many instructions");
+    vasm_pend p = {c->s, c->n, c->line, pos, pos + n, (uint16_t)op, n};
+    tp_vec_push(&a->ins, p);
+    return true;
+}
+
+static bool pass1_line(vasm *a, vasm_cur *c)
+{
+    char tb[40];
+    for (uint32_t i = 0; i < c->n; i++)
+        if (c->s[i] == 0) return vasm_err(a, c, i, "NUL byte in the source");
+    for (;;) {
+        vasm_skip_ws(c);
+        if (c->i >= c->n || c->s[c->i] == ';' || c->s[c->i] == '#') return true; /* comment */
+        uint32_t pos = c->i, n = vasm_word(c);
+        if (!n) return vasm_err(a, c, pos, "unexpected '%s'", vasm_tok(c, pos, tb));
+        if (pos + n < c->n && c->s[pos + n] == ':') {
+            vec_reg none = {0, 0};
+            if (!vasm_sym_define(a, c, pos, n, a->in_data ? VEC_SYM_DATA : VEC_SYM_CODE,
+                                 a->in_data ? (int64_t)a->dsize : (int64_t)a->ins.n, none))
+                return false;
+            c->i = pos + n + 1;
+            continue;
+        }
+        return statement(a, c, pos, n);
+    }
+}
+
+/* ---- pass 2: operands ---- */
+
+/* Arithmetic families: the VV, VS (V op F) and SV (F op V) opcodes. */
+static const int fam[4][3] = {
+    {VEC_OP_ADDV, VEC_OP_ADDVS, -1},
+    {VEC_OP_SUBV, VEC_OP_SUBVS, VEC_OP_SUBSV},
+    {VEC_OP_MULV, VEC_OP_MULVS, -1},
+    {VEC_OP_DIVV, VEC_OP_DIVVS, VEC_OP_DIVSV},
+};
+
+static bool arith(vasm *a, vasm_cur *c, vec_insn *in)
+{
+    vec_reg d, x, y;
+    uint32_t xpos, ypos;
+    if (!vasm_reg(a, c, VEC_RK_V, &d) || !vasm_sep(a, c)) return false;
+    vasm_skip_ws(c);
+    xpos = c->i;
+    if (!vasm_reg(a, c, VEC_RK_NONE, &x) || !vasm_sep(a, c)) return false;
+    vasm_skip_ws(c);
+    ypos = c->i;
+    if (!vasm_reg(a, c, VEC_RK_NONE, &y)) return false;
+    int f = 0, v = 0;
+    for (f = 0; f < 4; f++)
+        for (v = 0; v < 3; v++)
+            if (fam[f][v] == in->op) goto found;
+found:
+    TP_ASSERT(f < 4);
+    if (x.kind != VEC_RK_V && x.kind != VEC_RK_F) return vasm_err(a, c, xpos, "expected a vector or FP register");
+    if (y.kind != VEC_RK_V && y.kind != VEC_RK_F) return vasm_err(a, c, ypos, "expected a vector or FP register");
+    if (x.kind == VEC_RK_F && y.kind == VEC_RK_F)
+        return vasm_err(a, c, ypos, "%s needs a vector operand", vec_ops[in->op].name);
+    int want = x.kind == VEC_RK_V && y.kind == VEC_RK_V ? 0 : x.kind == VEC_RK_V ? 1 : 2;
+    bool commutes = fam[f][2] < 0;
+    if (v == 0) { /* ADDV.D & co take whatever the operands say */
+        v = want == 2 && commutes ? 1 : want;
+    } else if (want == 0) {
+        return vasm_err(a, c, v == 1 ? ypos : xpos, "%s takes a scalar F register here (%s operates on two vectors)",
+                        vec_ops[in->op].name, vec_ops[fam[f][0]].name);
+    } else if (want != v && !(commutes && want == 2)) {
+        return vasm_err(a, c, xpos, "%s computes %s: write %s (or use %s)", vec_ops[in->op].name,
+                        v == 1 ? "Vs op Fs" : "Fs op Vt", v == 1 ? "Vd,Vs,Fs" : "Vd,Fs,Vt",
+                        vec_ops[fam[f][v == 1 ? 2 : 1]].name);
+    }
+    in->op = (uint16_t)fam[f][v];
+    in->d = d.num;
+    if (v == 1 && x.kind == VEC_RK_F) { /* commuted: Vd,Fs,Vt */
+        in->a = y.num, in->b = x.num;
+    } else {
+        in->a = x.num, in->b = y.num;
+    }
+    return true;
+}
+
+static bool compare(vasm *a, vasm_cur *c, vec_insn *in)
+{
+    vec_reg x, y;
+    uint32_t ypos;
+    if (!vasm_reg(a, c, VEC_RK_V, &x) || !vasm_sep(a, c)) return false;
+    vasm_skip_ws(c);
+    ypos = c->i;
+    if (!vasm_reg(a, c, VEC_RK_NONE, &y)) return false;
+    bool vs = in->op >= VEC_OP_SEQVS;
+    if (y.kind == VEC_RK_F && !vs) in->op = (uint16_t)(in->op + (VEC_OP_SEQVS - VEC_OP_SEQV)), vs = true;
+    if (vs && y.kind != VEC_RK_F) return vasm_err(a, c, ypos, "%s compares with a scalar: expected an FP register (F0-F31)", vec_ops[in->op].name);
+    if (!vs && y.kind != VEC_RK_V) return vasm_err(a, c, ypos, "expected a vector or FP register");
+    in->a = x.num, in->b = y.num;
+    return true;
+}
+
+static bool rrx_last(vasm *a, vasm_cur *c, vec_insn *in)
+{
+    vec_reg r;
+    vasm_skip_ws(c);
+    uint32_t pos = c->i, n = vasm_word(c);
+    const vec_sym *s = n ? vasm_sym_find(a, c->s + pos, n) : NULL;
+    if (n && (vasm_reg_word(c->s + pos, n, &r) != 0 || (s && s->kind == VEC_SYM_REG))) {
+        if (!vasm_reg(a, c, VEC_RK_R, &r)) return false;
+        in->b = r.num;
+        return true;
+    }
+    in->alt = 1;
+    if (!vasm_imm(a, c, &in->imm)) return false;
+    if ((in->op == VEC_OP_DSLL || in->op == VEC_OP_DSRL) && (in->imm < 0 || in->imm > 63))
+        return vasm_err(a, c, pos, "shift amount %lld is outside 0..63", (long long)in->imm);
+    return true;
+}
+
+static bool operands(vasm *a, vasm_cur *c, vec_insn *in)
+{
+    vec_reg r, s;
+    const vec_opinfo *oi = &vec_ops[in->op];
+#define REG(kind, field) (vasm_reg(a, c, kind, &r) && ((in->field = r.num), true))
+#define SEP vasm_sep(a, c)
+    switch ((vec_form)oi->form) {
+    case VEC_FM_NONE: return true;
+    case VEC_FM_RRX: return REG(VEC_RK_R, d) && SEP && REG(VEC_RK_R, a) && SEP && rrx_last(a, c, in);
+    case VEC_FM_RRI: return REG(VEC_RK_R, d) && SEP && REG(VEC_RK_R, a) && SEP && vasm_imm(a, c, &in->imm);
+    case VEC_FM_RMEM: return REG(VEC_RK_R, d) && SEP && vasm_mem(a, c, &in->imm, &in->a);
+    case VEC_FM_FMEM: return REG(VEC_RK_F, d) && SEP && vasm_mem(a, c, &in->imm, &in->a);
+    case VEC_FM_FFF: return REG(VEC_RK_F, d) && SEP && REG(VEC_RK_F, a) && SEP && REG(VEC_RK_F, b);
+    case VEC_FM_RL: return REG(VEC_RK_R, a) && SEP && vasm_label(a, c, &in->imm);
+    case VEC_FM_RRL: return REG(VEC_RK_R, a) && SEP && REG(VEC_RK_R, b) && SEP && vasm_label(a, c, &in->imm);
+    case VEC_FM_L: return vasm_label(a, c, &in->imm);
+    case VEC_FM_MTC1: return vasm_reg(a, c, VEC_RK_VLR, &s) && SEP && REG(VEC_RK_R, a);
+    case VEC_FM_MFC1: return REG(VEC_RK_R, d) && SEP && vasm_reg(a, c, VEC_RK_VLR, &s);
+    case VEC_FM_MVTM: return vasm_reg(a, c, VEC_RK_VM, &s) && SEP && REG(VEC_RK_F, a);
+    case VEC_FM_MVFM: return REG(VEC_RK_F, d) && SEP && vasm_reg(a, c, VEC_RK_VM, &s);
+    case VEC_FM_POP: return REG(VEC_RK_R, d) && SEP && vasm_reg(a, c, VEC_RK_VM, &s);
+    case VEC_FM_VVV:
+    case VEC_FM_VVF:
+    case VEC_FM_VFV: return arith(a, c, in);
+    case VEC_FM_VR: return REG(VEC_RK_V, d) && SEP && vasm_vbase(a, c, &in->imm, &in->a);
+    case VEC_FM_RV: return vasm_vbase(a, c, &in->imm, &in->a) && SEP && REG(VEC_RK_V, d);
+    case VEC_FM_VRR:
+        return REG(VEC_RK_V, d) && SEP && vasm_expect(a, c, '(') && REG(VEC_RK_R, a) && SEP && REG(VEC_RK_R, b) &&
+               vasm_expect(a, c, ')');
+    case VEC_FM_RRV:
+        return vasm_expect(a, c, '(') && REG(VEC_RK_R, a) && SEP && REG(VEC_RK_R, b) && vasm_expect(a, c, ')') &&
+               SEP && REG(VEC_RK_V, d);
+    case VEC_FM_VRV:
+        return REG(VEC_RK_V, d) && SEP && vasm_expect(a, c, '(') && REG(VEC_RK_R, a) && vasm_expect(a, c, '+') &&
+               REG(VEC_RK_V, b) && vasm_expect(a, c, ')');
+    case VEC_FM_RVV:
+        return vasm_expect(a, c, '(') && REG(VEC_RK_R, a) && vasm_expect(a, c, '+') && REG(VEC_RK_V, b) &&
+               vasm_expect(a, c, ')') && SEP && REG(VEC_RK_V, d);
+    case VEC_FM_VV:
+    case VEC_FM_VF: return compare(a, c, in);
+    case VEC_FM_VX: {
+        if (!REG(VEC_RK_V, d) || !SEP) return false;
+        vasm_skip_ws(c);
+        uint32_t pos = c->i, n = vasm_word(c);
+        const vec_sym *sy = n ? vasm_sym_find(a, c->s + pos, n) : NULL;
+        if (n && (vasm_reg_word(c->s + pos, n, &s) != 0 || (sy && sy->kind == VEC_SYM_REG))) return REG(VEC_RK_R, a);
+        in->alt = 1;
+        return vasm_imm(a, c, &in->imm);
+    }
+    }
+#undef REG
+#undef SEP
+    return false;
+}
+
+static bool pass2_insn(vasm *a, const vasm_pend *p, vec_insn *in)
+{
+    vasm_cur c = {p->s, p->n, p->opos, p->line};
+    in->op = p->op;
+    in->line = p->line;
+    in->col = p->mpos + 1;
+    if (vec_ops[in->op].form != VEC_FM_NONE) {
+        /* operands follow the mnemonic after a blank */
+        if (c.i < c.n && !vasm_is_ws(c.s[c.i]) && c.s[c.i] != ';')
+            return vasm_err(a, &c, c.i, "expected a blank after '%.*s'", (int)p->mlen, p->s + p->mpos);
+        if (vasm_at_end(&c)) return vasm_err(a, &c, c.i, "%s needs operands", vec_ops[in->op].name);
+    }
+    if (!operands(a, &c, in)) return false;
+    uint32_t end = c.i;
+    if (!vasm_end(a, &c)) return false;
+    /* the statement's text, blanks collapsed */
+    char *t = tp_arena_alloc(a->arena, end - p->mpos + 1);
+    uint32_t k = 0;
+    for (uint32_t i = p->mpos; i < end; i++) {
+        char ch = p->s[i];
+        if (vasm_is_ws(ch)) {
+            if (k && t[k - 1] != ' ') t[k++] = ' ';
+        } else {
+            t[k++] = ch;
+        }
+    }
+    while (k && t[k - 1] == ' ') k--;
+    t[k] = 0;
+    in->text = t;
+    vec_insn_deps(in);
+    return true;
+}
+
+static void vasm_free(vasm *a)
+{
+    free(a->sym);
+    free(a->ht);
+    free(a->data);
+    free(a->set_used);
+    tp_vec_free(&a->ins);
+    tp_vec_free(&a->words);
+}
+
+bool vec_asm(vec_prog *p, const char *text, size_t len, const char *file, const vec_asm_cfg *cfg, tp_err *e)
+{
+    vasm a;
+    memset(&a, 0, sizeof a);
+    memset(p, 0, sizeof *p);
+    tp_arena_init(&p->arena);
+    a.file = file;
+    a.cfg = cfg;
+    a.vregs = cfg && cfg->vregs ? cfg->vregs : 64;
+    if (a.vregs > 64) a.vregs = 64;
+    a.max_data = cfg && cfg->max_data ? cfg->max_data : VASM_DATA_MAX;
+    a.e = e;
+    a.arena = &p->arena;
+    a.set_used = tp_calloc(cfg && cfg->nset ? cfg->nset : 1, sizeof *a.set_used);
+    bool ok = true;
+    if (len > UINT32_MAX) {
+        tp_loc loc = {file, 0, 0};
+        tp_err_at(e, 1, loc, "source too large");
+        ok = false;
+    }
+    /* pass 1 */
+    uint32_t line = 1;
+    for (size_t i = 0; ok && i <= len; line++) {
+        size_t j = i;
+        while (j < len && text[j] != '\n') j++;
+        if (line == UINT32_MAX) {
+            tp_loc loc = {file, line, 1};
+            tp_err_at(e, 1, loc, "too many lines");
+            ok = false;
+            break;
+        }
+        vasm_cur c = {text + i, (uint32_t)(j - i), 0, line};
+        ok = pass1_line(&a, &c);
+        i = j + 1;
+    }
+    for (uint32_t i = 0; ok && cfg && i < cfg->nset; i++) {
+        if (a.set_used[i]) continue;
+        tp_loc loc = {file, 0, 0};
+        tp_err_at(e, 1, loc, "--set %s: the program has no .equ named '%s'", cfg->set[i].name, cfg->set[i].name);
+        ok = false;
+    }
+    /* pass 2 */
+    for (uint32_t i = 0; ok && i < a.words.n; i++) {
+        const vasm_pword *w = &a.words.a[i];
+        vasm_cur c = {w->s, w->n, w->pos, w->line};
+        int64_t v;
+        if (vasm_peek(&c) == '#') c.i++;
+        vasm_ectx x = {0};
+        ok = vasm_expr(&a, &c, &x, &v);
+        if (ok) put64(a.data + w->off, (uint64_t)v);
+    }
+    if (ok) {
+        p->ninsn = a.ins.n;
+        p->insn = tp_arena_alloc(&p->arena, (size_t)a.ins.n * sizeof *p->insn + 1);
+        for (uint32_t i = 0; ok && i < a.ins.n; i++) ok = pass2_insn(&a, &a.ins.a[i], &p->insn[i]);
+    }
+    if (!ok) {
+        vasm_free(&a);
+        tp_arena_free(&p->arena);
+        memset(p, 0, sizeof *p);
+        return false;
+    }
+    p->file = tp_arena_strdup(&p->arena, file);
+    p->data_size = a.dsize;
+    p->data = tp_arena_alloc(&p->arena, (size_t)a.dsize + 1);
+    if (a.dsize) memcpy(p->data, a.data, (size_t)a.dsize);
+    p->nsym = a.nsym;
+    p->sym = tp_arena_alloc(&p->arena, (size_t)a.nsym * sizeof *p->sym + 1);
+    if (a.nsym) memcpy(p->sym, a.sym, a.nsym * sizeof *p->sym);
+    vasm_free(&a);
+    return true;
+}
+
+void vec_prog_free(vec_prog *p)
+{
+    tp_arena_free(&p->arena);
+    memset(p, 0, sizeof *p);
+}
+
+const vec_sym *vec_prog_sym(const vec_prog *p, const char *name)
+{
+    for (uint32_t i = 0; i < p->nsym; i++)
+        if (!strcmp(p->sym[i].name, name)) return &p->sym[i];
+    return NULL;
+}
+
+char *vec_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = tp_malloc(cap);
+    for (;;) {
+        if (n == cap) buf = tp_realloc(buf, cap *= 2);
+        size_t k = fread(buf + n, 1, cap - n, f);
+        n += k;
+        if (k == 0) break;
+    }
+    bool err = ferror(f);
+    fclose(f);
+    if (err) {
+        free(buf);
+        errno = EIO;
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
