@@ -104,7 +104,7 @@ bool exec_decode_module(exec_mod *m, tp_err *e)
                     tp_err_set(e, 1, "%s:%u:%u: too many special-register operands", m->name, in->line, in->col);
                     return false;
                 }
-                d->sreg[d->nsreg] = (uint16_t)(o->r << 2 | (o->imm & 3));
+                d->sreg[d->nsreg] = (uint16_t)(o->r << 5 | (o->imm & 31));
                 d->scratch[d->nsreg] = fn->nrows + d->nsreg;
                 o->kind = PTX_OK_REG;
                 o->r = (int32_t)(fn->nrows + d->nsreg);
@@ -139,7 +139,7 @@ void exec_fill_sregs(exec_warp *w, const exec_dinsn *d)
     const uint32_t *bd = g->l.block, *gd = g->l.grid;
     for (uint32_t k = 0; k < d->nsreg; k++) {
         uint64_t *r = w->fp + (size_t)d->scratch[k] * 32;
-        unsigned sr = d->sreg[k] >> 2, comp = d->sreg[k] & 3;
+        unsigned sr = d->sreg[k] >> 5, comp = d->sreg[k] & 31;
         uint64_t v = 0;
         switch (sr) {
         case PTX_SR_TID:
@@ -192,7 +192,8 @@ void exec_fill_sregs(exec_warp *w, const exec_dinsn *d)
         case PTX_SR_NCLUSTERID: v = gd[comp]; break;
         case PTX_SR_CLUSTER_NCTAID: v = 1; break;
         case PTX_SR_CLUSTER_NCTARANK: v = 1; break;
-        default: v = 0; break; /* %envreg, %pm, cluster ranks and ids within a cluster of one */
+        case PTX_SR_ENVREG: v = comp < 3 ? g->envreg[comp] : 0; break;
+        default: v = 0; break; /* %pm, cluster ranks and ids within a cluster of one */
         }
         for (int l = 0; l < 32; l++) r[l] = v;
     }

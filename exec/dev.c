@@ -56,6 +56,7 @@ const char *exec_status_name(exec_status s)
     case EXEC_ERR_UNSUPPORTED: return "unsupported instruction";
     case EXEC_ERR_INVALID_VALUE: return "invalid launch";
     case EXEC_ERR_OUT_OF_RESOURCES: return "out of resources";
+    case EXEC_ERR_COOP_TOO_LARGE: return "cooperative launch too large";
     case EXEC_ERR_LIMIT: return "instruction limit reached";
     case EXEC_ERR_INVALID_PTX: return "invalid PTX";
     case EXEC_ERR_NO_BINARY: return "no binary for this GPU";

@@ -38,6 +38,7 @@ typedef enum exec_status {
     EXEC_ERR_UNSUPPORTED,      /* an instruction form the model does not execute */
     EXEC_ERR_INVALID_VALUE,    /* impossible launch (grid/block/shared size) */
     EXEC_ERR_OUT_OF_RESOURCES, /* launch needs more registers than the SM has */
+    EXEC_ERR_COOP_TOO_LARGE,   /* a cooperative grid larger than the device holds at once */
     EXEC_ERR_LIMIT,            /* exec.max_warp_insns reached */
     EXEC_ERR_INVALID_PTX,      /* module failed to parse or check */
     EXEC_ERR_NO_BINARY,        /* module targets a newer GPU than device.cc */
@@ -143,6 +144,11 @@ typedef struct exec_launch {
     uint32_t shared_dyn;      /* bytes of dynamic shared memory */
     const void *params;       /* the parameter buffer, laid out at the offsets in ptx_func.params */
     uint32_t params_bytes;
+    /* Cooperative launches: the device address of the grid workspace that
+    ** cooperative groups' grid.sync() uses (u32 size, u32 barrier counter),
+    ** which kernels read as %envreg1 (high 32 bits) : %envreg2 (low); 0 for
+    ** other launches. */
+    uint64_t grid_workspace;
 } exec_launch;
 
 typedef struct exec_result {
@@ -152,6 +158,10 @@ typedef struct exec_result {
     uint64_t thread_insns;    /* thread instructions executed (active lanes) */
     uint32_t regs_per_thread;
 } exec_result;
+
+/* CTAs of this kernel the whole device holds at once with this launch's
+** block size and dynamic shared memory (occupancy per SM x SMs). */
+uint32_t exec_max_resident_ctas(exec_mod *m, int kernel, const exec_launch *l);
 
 /* Runs the kernel over the whole grid.  Returns r->status. */
 exec_status exec_launch_kernel(exec_mod *m, int kernel, const exec_launch *l, exec_result *r);

@@ -93,7 +93,7 @@ struct exec_dinsn {
     uint8_t sext;          /* loads: sign-extend the loaded value */
     uint8_t nsreg;         /* number of special-register operands to fill */
     uint8_t pad;
-    uint16_t sreg[3];      /* special registers to fill (ptx_sreg << 2 | component) */
+    uint16_t sreg[3];      /* special registers to fill (ptx_sreg << 5 | component or %envreg number) */
     uint32_t scratch[3];   /* scratch row for each filled special register */
     uint32_t flags;        /* num flags (NUM_FTZ...) precomputed */
 };
@@ -171,6 +171,7 @@ typedef struct exec_grid {
     bool yield;               /* the running warp asked to let others run */
     bool its;                 /* independent thread scheduling (exec.its) */
     uint64_t heap_used, heap_limit; /* device-side malloc */
+    uint32_t envreg[3];       /* %envreg0..2 (cooperative launches: the grid workspace address) */
 } exec_grid;
 
 /* A SIMT stack entry.  With independent thread scheduling (exec.its) the

@@ -286,24 +286,33 @@ bool exec_its_settle(exec_warp *w)
     return true;
 }
 
-/* The member mask of an instruction that needs converged lanes. */
+/* The lanes an instruction that needs converged lanes waits for: every live
+** lane for a CTA barrier; for bar.warp.sync and the .sync warp exchanges the
+** union of the member masks of the lanes executing it. */
+static uint32_t members_of(exec_warp *w, const ptx_opnd *o, uint32_t m)
+{
+    const uint64_t *row = exec_src(w, o);
+    uint32_t u = 0;
+    EXEC_LANES(m, u |= (uint32_t)row[l]);
+    return u;
+}
+
 static uint32_t needed(exec_warp *w, const ptx_insn *in, uint32_t m)
 {
-    int l = __builtin_ctz(m);
     uint32_t live = w->valid & ~w->exited;
     switch (in->op) {
     case PTX_OP_BAR:
     case PTX_OP_BARRIER:
-        if (in->m.sub == PTX_SUB_WARPSYNC) return (uint32_t)exec_src(w, &in->o[in->ndst])[l] & live;
+        if (in->m.sub == PTX_SUB_WARPSYNC) return members_of(w, &in->o[in->ndst], m) & live;
         return live;
     case PTX_OP_SHFL:
     case PTX_OP_MATCH:
     case PTX_OP_REDUX:
     case PTX_OP_VOTE:
         if (!(in->m.flags & PTX_MF_SYNC)) return 0;
-        return (uint32_t)exec_src(w, &in->o[in->nopnd - 1])[l] & live;
+        return members_of(w, &in->o[in->nopnd - 1], m) & live;
     case PTX_OP_ELECT:
-        return (uint32_t)exec_src(w, &in->o[in->ndst])[l] & live;
+        return members_of(w, &in->o[in->ndst], m) & live;
     default:
         return 0;
     }

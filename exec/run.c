@@ -388,6 +388,22 @@ static exec_status invalid(exec_result *r, exec_status st, const char *fmt, ...)
     return st;
 }
 
+uint32_t exec_max_resident_ctas(exec_mod *m, int kernel, const exec_launch *l)
+{
+    if (kernel < 0 || (uint32_t)kernel >= m->ptx->nfuncs) return 0;
+    exec_grid g;
+    memset(&g, 0, sizeof g);
+    g.dev = m->dev;
+    exec_kinfo *ki = exec_kernel_info(m, (uint32_t)kernel);
+    uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+    g.cta_warps = (uint32_t)((threads + 31) / 32);
+    uint64_t shared = ki->shared_static;
+    if (l->shared_dyn) shared = TP_ALIGN_UP(shared, ki->dyn_align) + l->shared_dyn;
+    g.shared_bytes = (uint32_t)shared;
+    if (!g.cta_warps) return 0;
+    return occupancy(&g, exec_kernel_regs(m, (uint32_t)kernel)) * (uint32_t)tp_opt_i(&m->dev->opts, OPT_DEVICE_NUM_SMS);
+}
+
 static uint64_t grid_counter;
 
 exec_status exec_launch_kernel(exec_mod *m, int kernel, const exec_launch *l, exec_result *r)
@@ -475,6 +491,20 @@ exec_status exec_launch_kernel(exec_mod *m, int kernel, const exec_launch *l, ex
     g.local_per_thread = (uint32_t)TP_ALIGN_UP(lpt ? lpt : 16, 16);
 
     uint32_t res = (uint32_t)tp_opt_i(o, OPT_EXEC_RESIDENT_CTAS);
+    if (l->grid_workspace) {
+        /* A cooperative launch: every CTA resident at once, and the grid
+        ** workspace where %envreg1:%envreg2 say. */
+        uint64_t cap = (uint64_t)occupancy(&g, regs) * g.nsm;
+        if (ncta > cap) {
+            free(g.params);
+            return invalid(r, EXEC_ERR_COOP_TOO_LARGE,
+                           "cooperative launch of kernel '%s' with %llu blocks: the device holds %llu at once",
+                           kf->name, (unsigned long long)ncta, (unsigned long long)cap);
+        }
+        res = (uint32_t)ncta;
+        g.envreg[1] = (uint32_t)(l->grid_workspace >> 32);
+        g.envreg[2] = (uint32_t)l->grid_workspace;
+    }
     if (!res) res = occupancy(&g, regs) * g.nsm;
     if (res > ncta) res = (uint32_t)ncta;
     g.resident = res;

@@ -58,22 +58,48 @@ static void h_shfl(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32
     if (k == 2) pwrite(w, &in->o[1], pv, m);
 }
 
+/* The .sync forms name their participants with a member mask, which may
+** differ from lane to lane (cooperative-groups tiles smaller than a warp give
+** each tile its own mask).  Lanes are handled a mask at a time: for the lanes
+** of m whose mask is M, the participants are the lanes of m within M. */
+static uint32_t member_groups(const uint64_t *maskrow, bool sync, uint32_t m, uint32_t *grps, uint32_t *mems)
+{
+    uint32_t n = 0, todo = m;
+    while (todo) {
+        int l0 = __builtin_ctz(todo);
+        uint32_t mk = sync ? (uint32_t)maskrow[l0] : EXEC_FULL, grp = 0;
+        for (uint32_t t = todo; t; t &= t - 1) {
+            int l = __builtin_ctz(t);
+            if (!sync || (uint32_t)maskrow[l] == mk) grp |= 1u << l;
+        }
+        grps[n] = grp;
+        mems[n] = m & mk;
+        n++;
+        todo &= ~grp;
+    }
+    return n;
+}
+
 static void h_vote(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
 {
     (void)d;
-    uint32_t members = m;
-    if ((in->m.flags & PTX_MF_SYNC) && in->nopnd > 2) members &= (uint32_t)SRC(2)[__builtin_ctz(m)];
-    uint32_t p = predv(w, &in->o[1]) & members;
-    switch (in->m.sub) {
-    case PTX_SUB_BALLOT: {
-        uint64_t *r = DST(0);
-        EXEC_LANES(m, r[l] = p);
-        return;
+    bool sync = (in->m.flags & PTX_MF_SYNC) && in->nopnd > 2;
+    const uint64_t *mrow = sync ? SRC(2) : NULL;
+    uint32_t grps[32], mems[32];
+    uint32_t ng = member_groups(mrow, sync, m, grps, mems);
+    uint32_t pall = predv(w, &in->o[1]);
+    uint32_t res = 0;
+    uint64_t *r = in->m.sub == PTX_SUB_BALLOT ? DST(0) : NULL;
+    for (uint32_t g = 0; g < ng; g++) {
+        uint32_t members = mems[g], p = pall & members;
+        switch (in->m.sub) {
+        case PTX_SUB_BALLOT: EXEC_LANES(grps[g], r[l] = p); break;
+        case PTX_SUB_ALL: if (p == members) res |= grps[g]; break;
+        case PTX_SUB_ANY: if (p) res |= grps[g]; break;
+        default: /* uni */ if (p == members || p == 0) res |= grps[g]; break;
+        }
     }
-    case PTX_SUB_ALL: pwrite(w, &in->o[0], p == members ? EXEC_FULL : 0, m); return;
-    case PTX_SUB_ANY: pwrite(w, &in->o[0], p ? EXEC_FULL : 0, m); return;
-    default: /* uni */ pwrite(w, &in->o[0], (p == members || p == 0) ? EXEC_FULL : 0, m); return;
-    }
+    if (!r) pwrite(w, &in->o[0], res, m);
 }
 
 static void h_match(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
@@ -81,25 +107,31 @@ static void h_match(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint3
     unsigned k = in->ndst;
     uint64_t *r = DST(0);
     const uint64_t *a = SRC(k);
-    uint32_t members = m & (uint32_t)SRC(k + 1)[__builtin_ctz(m)];
     bool wide = d->size == 8;
-    if (in->m.sub == PTX_SUB_ALL) {
-        bool same = true;
-        int l0 = __builtin_ctz(members ? members : m);
-        EXEC_LANES(members, if ((wide ? a[l] : (uint32_t)a[l]) != (wide ? a[l0] : (uint32_t)a[l0])) same = false);
-        EXEC_LANES(m, r[l] = same ? members : 0);
-        if (k == 2) pwrite(w, &in->o[1], same ? EXEC_FULL : 0, m);
-        return;
-    }
-    EXEC_LANES(m, {
-        uint32_t eq = 0;
-        uint64_t v = wide ? a[l] : (uint32_t)a[l];
-        for (uint32_t mm = members; mm; mm &= mm - 1) {
-            int j = __builtin_ctz(mm);
-            if ((wide ? a[j] : (uint32_t)a[j]) == v) eq |= 1u << j;
+    uint32_t grps[32], mems[32];
+    uint32_t ng = member_groups(SRC(k + 1), true, m, grps, mems);
+    uint32_t pres = 0;
+    for (uint32_t g = 0; g < ng; g++) {
+        uint32_t members = mems[g];
+        if (in->m.sub == PTX_SUB_ALL) {
+            bool same = true;
+            int l0 = __builtin_ctz(members ? members : grps[g]);
+            EXEC_LANES(members, if ((wide ? a[l] : (uint32_t)a[l]) != (wide ? a[l0] : (uint32_t)a[l0])) same = false);
+            EXEC_LANES(grps[g], r[l] = same ? members : 0);
+            if (same) pres |= grps[g];
+            continue;
         }
-        r[l] = eq;
-    });
+        EXEC_LANES(grps[g], {
+            uint32_t eq = 0;
+            uint64_t v = wide ? a[l] : (uint32_t)a[l];
+            for (uint32_t mm = members; mm; mm &= mm - 1) {
+                int j = __builtin_ctz(mm);
+                if ((wide ? a[j] : (uint32_t)a[j]) == v) eq |= 1u << j;
+            }
+            r[l] = eq;
+        });
+    }
+    if (in->m.sub == PTX_SUB_ALL && k == 2) pwrite(w, &in->o[1], pres, m);
 }
 
 static void h_activemask(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
@@ -114,44 +146,49 @@ static void h_redux(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint3
     (void)d;
     uint64_t *r = DST(0);
     const uint64_t *a = SRC(1);
-    uint32_t members = m & (uint32_t)SRC(2)[__builtin_ctz(m)];
     bool sgn = ptx_type_is_signed((ptx_type)in->type);
-    uint32_t acc = 0;
-    bool first = true;
-    for (uint32_t mm = members; mm; mm &= mm - 1) {
-        int j = __builtin_ctz(mm);
-        uint32_t v = (uint32_t)a[j];
-        if (first) {
-            acc = v;
-            first = false;
-            continue;
+    uint32_t grps[32], mems[32];
+    uint32_t ng = member_groups(SRC(2), true, m, grps, mems);
+    for (uint32_t g = 0; g < ng; g++) {
+        uint32_t acc = 0;
+        bool first = true;
+        for (uint32_t mm = mems[g]; mm; mm &= mm - 1) {
+            int j = __builtin_ctz(mm);
+            uint32_t v = (uint32_t)a[j];
+            if (first) {
+                acc = v;
+                first = false;
+                continue;
+            }
+            switch (in->m.sub) {
+            case PTX_SUB_ADD: acc += v; break;
+            case PTX_SUB_MIN: acc = sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc); break;
+            case PTX_SUB_MAX: acc = sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc); break;
+            case PTX_SUB_AND: acc &= v; break;
+            case PTX_SUB_OR: acc |= v; break;
+            case PTX_SUB_XOR: acc ^= v; break;
+            default: break;
+            }
         }
-        switch (in->m.sub) {
-        case PTX_SUB_ADD: acc += v; break;
-        case PTX_SUB_MIN: acc = sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc); break;
-        case PTX_SUB_MAX: acc = sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc); break;
-        case PTX_SUB_AND: acc &= v; break;
-        case PTX_SUB_OR: acc |= v; break;
-        case PTX_SUB_XOR: acc ^= v; break;
-        default: break;
-        }
+        EXEC_LANES(grps[g], r[l] = acc);
     }
-    EXEC_LANES(m, r[l] = acc);
 }
 
 static void h_elect(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
 {
     (void)d;
     unsigned k = in->ndst;
-    uint32_t members = m & (uint32_t)SRC(k)[__builtin_ctz(m)];
-    uint32_t leader = members ? (uint32_t)__builtin_ctz(members) : 0;
-    if (in->o[0].kind == PTX_OK_REG) {
-        uint64_t *r = DST(0);
-        EXEC_LANES(m, r[l] = leader);
-        if (k == 2) pwrite(w, &in->o[1], members ? 1u << leader : 0, m);
-    } else {
-        pwrite(w, &in->o[0], members ? 1u << leader : 0, m);
+    uint32_t grps[32], mems[32];
+    uint32_t ng = member_groups(SRC(k), true, m, grps, mems);
+    uint32_t pv = 0;
+    uint64_t *r = in->o[0].kind == PTX_OK_REG ? DST(0) : NULL;
+    for (uint32_t g = 0; g < ng; g++) {
+        uint32_t leader = mems[g] ? (uint32_t)__builtin_ctz(mems[g]) : 0;
+        if (r) EXEC_LANES(grps[g], r[l] = leader);
+        if (mems[g]) pv |= 1u << leader;
     }
+    const ptx_opnd *po = r ? (k == 2 ? &in->o[1] : NULL) : &in->o[0];
+    if (po) pwrite(w, po, pv, m);
 }
 
 exec_fn exec_pick_warp(const ptx_insn *in, exec_dinsn *d, const char **why)

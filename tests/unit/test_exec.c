@@ -469,6 +469,53 @@ static void t_barrier_deadlock(void)
     exec_mod_unload(m);
 }
 
+/* Each 8-lane tile names its own member mask (cooperative-groups tiles):
+** vote.sync.ballot, vote.sync.all, match.any.sync and redux.sync work per tile. */
+static const char *tiles_ptx = HDR
+    ".visible .entry tiles(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<4>; .reg .b32 %r<16>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %laneid;\n"
+    "  and.b32 %r2, %r1, 24;\n"             /* tile base: lane & ~7 */
+    "  shl.b32 %r3, 255, %r2;\n"            /* member mask 0xff << base */
+    "  and.b32 %r4, %r1, 1;\n"
+    "  setp.eq.u32 %p1, %r4, 1;\n"          /* odd lanes */
+    "  vote.sync.ballot.b32 %r5, %p1, %r3;\n"
+    "  setp.lt.u32 %p2, %r1, 8;\n"          /* true in tile 0 only */
+    "  vote.sync.all.pred %p3, %p2, %r3;\n"
+    "  selp.u32 %r6, 1, 0, %p3;\n"
+    "  shr.u32 %r7, %r1, 1;\n"              /* values pair up within a tile */
+    "  match.any.sync.b32 %r8, %r7, %r3;\n"
+    "  redux.sync.add.u32 %r9, %r1, %r3;\n"
+    "  mul.wide.u32 %rd2, %r1, 16;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.v4.u32 [%rd3], {%r5, %r6, %r8, %r9};\n"
+    "  ret;\n"
+    "}\n";
+
+static void t_tile_member_masks(void)
+{
+    exec_dev *d = mkdev("device.cc=8.0");
+    exec_mod *m = load(d, tiles_ptx);
+    TT_CHECK(m != NULL);
+    if (!m) { exec_dev_destroy(d); return; }
+    uint64_t out = exec_mem_alloc(d, 32 * 16, 256);
+    exec_result r;
+    TT_EQ_I(run1(m, "tiles", 1, 32, out, &r), EXEC_OK);
+    if (r.status) printf("    %s\n", r.msg);
+    uint32_t *o = exec_mem_host(d, out, 512);
+    for (uint32_t l = 0; l < 32; l++) {
+        uint32_t base = l & 24;
+        TT_EQ_U(o[4 * l + 0], 0xaau << base);                  /* odd lanes of this tile */
+        TT_EQ_U(o[4 * l + 1], base == 0 ? 1 : 0);              /* all < 8 only in tile 0 */
+        TT_EQ_U(o[4 * l + 2], 3u << (l & ~1u));                /* the pair sharing l >> 1 */
+        TT_EQ_U(o[4 * l + 3], 8 * base + 28);                  /* sum of base..base+7 */
+    }
+    exec_mod_unload(m);
+    exec_dev_destroy(d);
+}
+
 /* ---- independent thread scheduling (exec.its=1) ------------------------------------- */
 
 /* Every lane takes a global lock, increments a counter with a plain load and
@@ -682,6 +729,7 @@ int main(void)
     TT_RUN(t_intra_warp_livelock);
     TT_RUN(t_barrier_deadlock);
     TT_RUN(t_deterministic);
+    TT_RUN(t_tile_member_masks);
     TT_RUN(t_its_lock);
     TT_RUN(t_its_reconverges);
     TT_RUN(t_its_syncwarp);
