@@ -23,6 +23,9 @@ endif
 ifdef SAN
 CFLAGS_BASE += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DTP_DEBUG
 LDSAN   := -fsanitize=address,undefined
+# The CUDA programs `tpsim run` starts are not built with ASan, but a
+# sanitized libcuda.so.1 needs its runtime: cli/run.c preloads this one.
+SAN_RT  := $(shell $(CC) -print-file-name=$(if $(findstring clang,$(CC)),libclang_rt.asan-x86_64.so,libasan.so))
 endif
 CFLAGS  ?=
 ALL_CFLAGS := $(CFLAGS_BASE) $(OPT) $(CFLAGS)
@@ -71,6 +74,8 @@ $(LIBCORE): $(CORE_OBJ)
 	@rm -f $@
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)ar rcs $@ $^
+
+$(BUILD)/obj/cli/run.o: ALL_CFLAGS += $(if $(SAN_RT),-DTP_SAN_PRELOAD='"$(SAN_RT)"')
 
 $(TPSIM): $(CLI_OBJ) $(LIBCORE)
 	@mkdir -p $(dir $@)
@@ -169,6 +174,36 @@ $(API_TEST_DIR)/ptds/abi_check: tests/api/abi_check.c $(API_TEST_DIR)/ptds/abi_o
 
 unit: $(API_TEST_BIN) $(API_PTDS_BIN) $(API_ABI)
 
+# tests/cudart: the runtime without nvcc (t_rt: a C program that registers
+# its own fatbinaries, built against tpsim's cuda_runtime_api.h), the
+# fatbinary reader on committed nvcc outputs (t_fatbin) and the ABI of
+# tpsim's runtime header (rt_abi, built against ours and, when installed,
+# NVIDIA's); run by tests/cudart/run_cudart.sh.
+RT_TEST_DIR := $(BUILD)/tests/cudart
+NV_RT_H     := $(wildcard /usr/local/cuda/include/cuda_runtime_api.h)
+RT_TEST_BIN := $(RT_TEST_DIR)/t_rt $(RT_TEST_DIR)/t_fatbin $(RT_TEST_DIR)/rt_abi_ours \
+               $(if $(NV_RT_H),$(RT_TEST_DIR)/rt_abi_nv)
+$(RT_TEST_DIR)/t_rt: tests/cudart/t_rt.c tests/unit/tt.h cudart/include/cuda_runtime_api.h cudart/rt_errors.def \
+                     $(LIBCUDART)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -Icudart/include -o $@ $< -L$(BUILD)/lib -lcudart -Wl,-rpath,'$$ORIGIN/../../lib' \
+	    $(LDSAN) -lzstd -ldl
+$(RT_TEST_DIR)/t_fatbin: tests/cudart/t_fatbin.c api/fatbin.c api/fatbin.h tests/unit/tt.h $(LIBCORE)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< api/fatbin.c $(LIBCORE) $(LDSAN) $(LDLIBS) -lzstd
+$(RT_TEST_DIR)/rt_abi.h: cudart/include/cuda_runtime_api.h tests/cudart/rt_abi_list.sh
+	@mkdir -p $(dir $@)
+	$(Q)sh tests/cudart/rt_abi_list.sh $< $@
+$(RT_TEST_DIR)/rt_abi_ours: tests/cudart/rt_abi.c $(RT_TEST_DIR)/rt_abi.h cudart/rt_errors.def
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -Icudart/include -I$(RT_TEST_DIR) -o $@ $< $(LDSAN)
+$(RT_TEST_DIR)/rt_abi_nv: tests/cudart/rt_abi.c $(RT_TEST_DIR)/rt_abi.h cudart/rt_errors.def $(NV_RT_H)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(dir $(NV_RT_H)) -I$(RT_TEST_DIR) -o $@ $< $(LDSAN)
+unit: $(RT_TEST_BIN)
+
 test: all unit
 	@BUILD=$(BUILD) sh tests/run.sh
 
@@ -187,7 +222,8 @@ FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 FUZZ_SECONDS ?= 60
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(GEN_SRC)
 	@mkdir -p $(dir $@)
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -I. -o $@ $< $(CORE_SRC) $(GEN_SRC) -lm -lpthread
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -I. -o $@ $< $(CORE_SRC) $(GEN_SRC) -lm -lpthread -lzstd
+$(BUILD)/fuzz/fuzz_fatbin: api/fatbin.c api/fatbin.h
 fuzz: $(FUZZ_BIN)
 fuzz-run: fuzz
 	@sh tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)

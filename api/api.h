@@ -7,8 +7,9 @@
 ** checks every argument the way NVIDIA's driver does, and runs each
 ** operation synchronously on the one simulated device.
 **
-** Objects.  CUcontext, CUmodule, CUfunction, CUstream, CUevent, CUlinkState
-** and CUlibrary point to the structs below.  Every live object is entered in
+** Objects.  CUcontext, CUmodule, CUfunction, CUstream, CUevent, CUlinkState,
+** CUlibrary and CUarray point to the structs below; texture and surface
+** objects are exec/'s handles, kept in their context's texobjs map.  Every live object is entered in
 ** a handle table with its kind, so a stale or made-up handle is recognised
 ** (CUDA_ERROR_INVALID_HANDLE / INVALID_CONTEXT) without being dereferenced.
 ** A CUkernel is the CUfunction of a library's module (CUDA lets a CUkernel

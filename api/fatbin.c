@@ -130,6 +130,11 @@ char *api_fatbin_ptx(const void *image, size_t size, unsigned cc, size_t *len, u
     *why = NULL;
     *len = 0;
     *sm = 0;
+    if (size < 16) {   /* too short for a header (a wrapper's size is unknown: SIZE_MAX) */
+        *err = API_FATBIN_NOT_FATBIN;
+        *why = tp_strdup("not a fatbinary (too short)");
+        return NULL;
+    }
     const uint8_t *fb = unwrap(image);
     if (!fb) {
         *err = API_FATBIN_NOT_FATBIN;

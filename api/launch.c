@@ -27,6 +27,7 @@ CUresult api_status_result(exec_status s, bool *sticky)
     case EXEC_ERR_UNSUPPORTED: return CUDA_ERROR_NOT_SUPPORTED;
     case EXEC_ERR_INVALID_VALUE: return CUDA_ERROR_INVALID_VALUE;
     case EXEC_ERR_OUT_OF_RESOURCES: return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+    case EXEC_ERR_COOP_TOO_LARGE: return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
     case EXEC_ERR_INVALID_PTX: return CUDA_ERROR_INVALID_PTX;
     case EXEC_ERR_NO_BINARY: return CUDA_ERROR_NO_BINARY_FOR_GPU;
     case EXEC_ERR_NOT_FOUND: return CUDA_ERROR_NOT_FOUND;
@@ -251,11 +252,22 @@ static CUresult launch(const launch_req *q)
     l.shared_dyn = q->shared;
     l.params = buf;
     l.params_bytes = pbytes;
+    /* a cooperative launch gets a zeroed grid workspace for grid.sync() */
+    if (q->cooperative) {
+        l.grid_workspace = exec_mem_alloc(api_g.dev, 8, 256);
+        if (!l.grid_workspace) {
+            if (buf != small) free(buf);
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+        const uint32_t ws_size = 8;
+        memcpy(exec_mem_host(api_g.dev, l.grid_workspace, 4), &ws_size, 4);
+    }
     exec_result *res = tp_calloc(1, sizeof *res);
     double t0 = api_now();
     exec_status st = exec_launch_kernel(f->mod->em, f->kidx, &l, res);
     double dt = api_now() - t0;
     if (buf != small) free(buf);
+    if (l.grid_workspace) exec_mem_free(api_g.dev, l.grid_workspace);
 
     bool sticky;
     r = api_status_result(st, &sticky);

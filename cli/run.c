@@ -98,6 +98,7 @@ typedef enum elf_kind {
     ELF_STATIC,        /* no dynamic section */
     ELF_CUDART,        /* needs libcudart.so.* (its name in *need) */
     ELF_STATIC_CUDART, /* device code (.nv_fatbin) but no shared runtime */
+    ELF_DRIVER,        /* needs libcuda.so.1 (a driver-API program) */
     ELF_PLAIN          /* dynamic, no device code of its own */
 } elf_kind;
 
@@ -106,10 +107,29 @@ static bool rd(FILE *f, uint64_t off, void *buf, size_t n)
     return fseeko(f, (off_t)off, SEEK_SET) == 0 && fread(buf, 1, n, f) == n;
 }
 
-/* What the program is, from its section headers and dynamic section. */
-static elf_kind elf_check(const char *path, char *need, size_t need_n)
+/* True if the dynamic symbol table (section ds) defines name. */
+static bool defines(FILE *f, const Elf64_Shdr *sh, unsigned nsh, const Elf64_Shdr *ds, const char *name)
+{
+    if (ds->sh_link >= nsh || ds->sh_entsize != sizeof(Elf64_Sym)) return false;
+    const Elf64_Shdr *strs = &sh[ds->sh_link];
+    size_t n = (size_t)(ds->sh_size / sizeof(Elf64_Sym)), len = strlen(name);
+    char buf[64];
+    for (size_t i = 0; i < n && i < 1000000; i++) {
+        Elf64_Sym sym;
+        if (!rd(f, ds->sh_offset + i * sizeof sym, &sym, sizeof sym)) return false;
+        if (sym.st_shndx == SHN_UNDEF || sym.st_name >= strs->sh_size) continue;
+        if (!rd(f, strs->sh_offset + sym.st_name, buf, len + 1)) continue;
+        if (memcmp(buf, name, len + 1) == 0) return true;
+    }
+    return false;
+}
+
+/* What the program is, from its section headers and dynamic section;
+** *sanitized: it carries an AddressSanitizer runtime of its own. */
+static elf_kind elf_check(const char *path, char *need, size_t need_n, bool *sanitized)
 {
     need[0] = '\0';
+    *sanitized = false;
     FILE *f = fopen(path, "rb");
     if (!f) return ELF_OTHER;
     Elf64_Ehdr eh;
@@ -123,12 +143,13 @@ static elf_kind elf_check(const char *path, char *need, size_t need_n)
     Elf64_Shdr *sh = tp_calloc(eh.e_shnum, sizeof *sh);
     if (!rd(f, eh.e_shoff, sh, eh.e_shnum * sizeof *sh) || eh.e_shstrndx >= eh.e_shnum) goto done;
     const Elf64_Shdr *strs = &sh[eh.e_shstrndx];
-    bool fatbin = false, dynamic = false, cudart = false;
+    bool fatbin = false, dynamic = false, cudart = false, driver = false;
     for (unsigned i = 0; i < eh.e_shnum; i++) {
         char name[32] = "";
         if (sh[i].sh_name < strs->sh_size) rd(f, strs->sh_offset + sh[i].sh_name, name, sizeof name - 1);
         name[sizeof name - 1] = '\0';
         if (strcmp(name, ".nv_fatbin") == 0) fatbin = true;
+        if (sh[i].sh_type == SHT_DYNSYM && defines(f, sh, eh.e_shnum, &sh[i], "__asan_init")) *sanitized = true;
         if (sh[i].sh_type != SHT_DYNAMIC) continue;
         dynamic = true;
         /* DT_NEEDED names are offsets into the section's string table */
@@ -146,9 +167,11 @@ static elf_kind elf_check(const char *path, char *need, size_t need_n)
                 cudart = true;
                 snprintf(need, need_n, "%s", lib);
             }
+            if (strncmp(lib, "libcuda.so", 10) == 0) driver = true;
+            if (strncmp(lib, "libasan.so", 10) == 0) *sanitized = true;
         }
     }
-    k = !dynamic ? ELF_STATIC : cudart ? ELF_CUDART : fatbin ? ELF_STATIC_CUDART : ELF_PLAIN;
+    k = !dynamic ? ELF_STATIC : cudart ? ELF_CUDART : fatbin ? ELF_STATIC_CUDART : driver ? ELF_DRIVER : ELF_PLAIN;
 done:
     free(sh);
     fclose(f);
@@ -484,7 +507,9 @@ int cli_run(int argc, char **argv)
         return 126;
     }
     char need[64];
-    switch (elf_check(path, need, sizeof need)) {
+    bool sanitized;
+    elf_kind kind = elf_check(path, need, sizeof need, &sanitized);
+    switch (kind) {
     case ELF_STATIC:
         fprintf(stderr,
                 "tpsim run: %s is statically linked, so it cannot load tpsim's CUDA libraries: "
@@ -510,7 +535,8 @@ int cli_run(int argc, char **argv)
         }
         break;
     case ELF_OTHER:
-    case ELF_PLAIN: break;   /* a script, or a driver-API program: run it */
+    case ELF_DRIVER:
+    case ELF_PLAIN: break;   /* a script, a driver-API program, or any program: run it */
     }
 
     /* the environment */
@@ -531,6 +557,18 @@ int cli_run(int argc, char **argv)
         tp_sbuf_free(&all);
     }
     tp_sbuf_free(&opts);
+#ifdef TP_SAN_PRELOAD
+    /* a sanitizer build's libraries need the sanitizer runtime in a CUDA
+    ** program that was not built with it */
+    if ((kind == ELF_CUDART || kind == ELF_DRIVER) && !sanitized) {
+        const char *pre = getenv("LD_PRELOAD");
+        tp_sbuf p;
+        tp_sbuf_init(&p);
+        tp_sbuf_printf(&p, "%s%s%s", TP_SAN_PRELOAD, pre && *pre ? ":" : "", pre && *pre ? pre : "");
+        setenv("LD_PRELOAD", tp_sbuf_str(&p), 1);
+        tp_sbuf_free(&p);
+    }
+#endif
     char tmp_stats[64] = "";
     if (stats) {
         setenv("TPSIM_STATS", stats, 1);

@@ -273,6 +273,9 @@ int cli_vec(int argc, char **argv)
         bool ok = !config || tp_opts_load_config(&o, config, &e);
         for (uint32_t i = 0; ok && i < kvs.n; i++) ok = tp_opts_set_kv(&o, kvs.a[i], TP_SRC_OVERRIDE, &e);
         if (!ok) {
+            /* the option table's hint names the GPU's listing: point at ours */
+            char *hint = strstr(e.msg, "'tpsim config --list' shows them all");
+            if (hint) snprintf(hint, sizeof e.msg - (size_t)(hint - e.msg), "'tpsim vec --list-options' shows them all)");
             fprintf(stderr, "tpsim vec: %s\n", e.msg);
             rc = 1;
         }

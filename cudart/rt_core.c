@@ -138,7 +138,6 @@ const char *cudaGetErrorString(cudaError_t error)
 cudaError_t rt_ret(cudaError_t e)
 {
     if (e != cudaSuccess && e != cudaErrorNotReady) tls_last = e;
-    if (e && getenv("RTDBG")) fprintf(stderr, "RTDBG ret %d from %p\n", e, __builtin_return_address(0));
     return e;
 }
 
@@ -239,3 +238,28 @@ cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
 
 cudaError_t cudaProfilerStart(void) { return rt_ret(rt_ctx(NULL, false)); }
 cudaError_t cudaProfilerStop(void) { return rt_ret(rt_ctx(NULL, false)); }
+
+/* ---- driver entry points: the driver's cuGetProcAddress ------------------------------
+** cudaEnable* flags and cudaDriverEntryPointQueryResult values are the
+** driver's CU_GET_PROC_ADDRESS_* and CUdriverProcAddressQueryResult. */
+
+cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr, unsigned int cudaVersion,
+                                             unsigned long long flags, enum cudaDriverEntryPointQueryResult *driverStatus)
+{
+    if (!symbol || !funcPtr) return rt_ret(cudaErrorInvalidValue);
+    cudaError_t e = rt_ctx(NULL, false);
+    if (e) return rt_ret(e);
+    CUdriverProcAddressQueryResult st = CU_GET_PROC_ADDRESS_SUCCESS;
+    CUresult r = cuGetProcAddress(symbol, funcPtr, (int)cudaVersion, flags, &st);
+    if (driverStatus) *driverStatus = (enum cudaDriverEntryPointQueryResult)st;
+    /* a missing symbol is reported through the status, as NVIDIA's runtime does */
+    return rt_ret(r == CUDA_ERROR_NOT_FOUND && driverStatus ? cudaSuccess : rt_err(r));
+}
+RT_ALIAS(cudaGetDriverEntryPointByVersion, "cudaGetDriverEntryPointByVersion_ptsz");
+
+cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags,
+                                    enum cudaDriverEntryPointQueryResult *driverStatus)
+{
+    return cudaGetDriverEntryPointByVersion(symbol, funcPtr, RT_RUNTIME_VERSION, flags, driverStatus);
+}
+RT_ALIAS(cudaGetDriverEntryPoint, "cudaGetDriverEntryPoint_ptsz");

@@ -341,3 +341,15 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPr
     if (e) return rt_ret(e);
     return rt_ret(rt_err(cuCtxGetStreamPriorityRange(leastPriority, greatestPriority)));
 }
+
+/* One device: no peer, and no persisting L2 to reset. */
+cudaError_t cudaDeviceGetP2PAttribute(int *value, int attr, int srcDevice, int dstDevice)
+{
+    if (!value) return rt_ret(cudaErrorInvalidValue);
+    (void)attr;
+    cudaError_t e = check_device(srcDevice);
+    if (!e) e = check_device(dstDevice);
+    return rt_ret(e ? e : cudaErrorInvalidDevice);   /* source and destination are the same device */
+}
+
+cudaError_t cudaCtxResetPersistingL2Cache(void) { return rt_ret(rt_begin()); }

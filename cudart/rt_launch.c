@@ -115,9 +115,7 @@ static cudaError_t launch(rt_func *f, dim3 g, dim3 b, void **args, size_t shared
         cfg.attrs = extra;
         cfg.numAttrs = 1;
     }
-    CUresult r = cuLaunchKernelEx(&cfg, fn, args, NULL);
-    if (r == CUDA_ERROR_INVALID_HANDLE && s) return cudaErrorInvalidResourceHandle;
-    return rt_check(r);
+    return rt_check(cuLaunchKernelEx(&cfg, fn, args, NULL));
 }
 
 RT_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun);
@@ -292,4 +290,12 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, c
     cudaError_t e = func_arg(func, &fn);
     if (e) return rt_ret(e);
     return rt_ret(rt_err(cuOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize, fn, numBlocks, blockSize)));
+}
+
+cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset, size_t *paramSize)
+{
+    CUfunction fn;
+    cudaError_t e = func_arg(func, &fn);
+    if (e) return rt_ret(e);
+    return rt_ret(rt_err(cuFuncGetParamInfo(fn, paramIndex, paramOffset, paramSize)));
 }

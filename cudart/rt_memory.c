@@ -192,6 +192,17 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
         attributes->device = cudaInvalidDeviceId;
         return cudaSuccess;
     }
+    /* a __managed__ variable is managed memory, though the driver placed it
+    ** with its module's other variables */
+    if (!managed && type == CU_MEMORYTYPE_DEVICE) {
+        rt_lock();
+        for (rt_fatbin *fb = rt_g.fatbins; fb && !managed; fb = fb->next)
+            for (uint32_t i = 0; i < fb->nvars && !managed; i++) {
+                uintptr_t a = (uintptr_t) * (void *const *)fb->vars[i]->host, p = (uintptr_t)ptr;
+                managed = a && p >= a && p - a < fb->vars[i]->size;
+            }
+        rt_unlock();
+    }
     attributes->type = managed ? cudaMemoryTypeManaged
                        : type == CU_MEMORYTYPE_HOST ? cudaMemoryTypeHost
                                                    : cudaMemoryTypeDevice;

@@ -155,7 +155,6 @@ rt_func *rt_func_of(const void *host)
     rt_func *f = rt_map_get(&rt_g.funcs, host);
     if (!f) f = rt_map_get(&rt_g.funcs_by_handle, host);
     rt_unlock();
-    if (!f && getenv("RTDBG")) fprintf(stderr, "RTDBG miss %p\n", host);
     return f;
 }
 

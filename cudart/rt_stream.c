@@ -208,3 +208,63 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
     if (e) return rt_ret(e);
     return rt_ret(rt_err(cuEventElapsedTime(ms, start, end)));
 }
+
+/* ---- stream attributes and capture -------------------------------------------------- */
+
+_Static_assert(sizeof(cudaLaunchAttributeValue) == sizeof(CUstreamAttrValue), "attribute values differ");
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaLaunchAttributeID attr, cudaLaunchAttributeValue *value_out)
+{
+    cudaError_t e = rt_begin();
+    if (e) return rt_ret(e);
+    return rt_ret(rt_err(cuStreamGetAttribute(hStream, (CUstreamAttrID)attr, (CUstreamAttrValue *)(void *)value_out)));
+}
+RT_ALIAS(cudaStreamGetAttribute, "cudaStreamGetAttribute_ptsz");
+
+cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaLaunchAttributeID attr, const cudaLaunchAttributeValue *value)
+{
+    cudaError_t e = rt_begin();
+    if (e) return rt_ret(e);
+    return rt_ret(
+        rt_err(cuStreamSetAttribute(hStream, (CUstreamAttrID)attr, (const CUstreamAttrValue *)(const void *)value)));
+}
+RT_ALIAS(cudaStreamSetAttribute, "cudaStreamSetAttribute_ptsz");
+
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src)
+{
+    cudaError_t e = rt_begin();
+    if (e) return rt_ret(e);
+    return rt_ret(rt_err(cuStreamCopyAttributes(dst, src)));
+}
+RT_ALIAS(cudaStreamCopyAttributes, "cudaStreamCopyAttributes_ptsz");
+
+/* No stream is ever capturing (graphs are not supported): libraries that
+** check before they enqueue work (CUB, Thrust) go on. */
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
+                                     unsigned long long *id_out, void *graph_out, const void **dependencies_out,
+                                     const void **edgeData_out, size_t *numDependencies_out)
+{
+    cudaError_t e = rt_begin();
+    if (e) return rt_ret(e);
+    enum cudaStreamCaptureStatus st;
+    if ((e = cudaStreamIsCapturing(stream, &st))) return e;
+    if (captureStatus_out) *captureStatus_out = st;
+    if (id_out) *id_out = 0;
+    if (graph_out) *(void **)graph_out = NULL;
+    if (dependencies_out) *dependencies_out = NULL;
+    if (edgeData_out) *edgeData_out = NULL;
+    if (numDependencies_out) *numDependencies_out = 0;
+    return cudaSuccess;
+}
+RT_ALIAS(cudaStreamGetCaptureInfo, "cudaStreamGetCaptureInfo_ptsz");
+
+cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
+{
+    if (!mode) return rt_ret(cudaErrorInvalidValue);
+    if (*mode < 0 || *mode > 2) return rt_ret(cudaErrorInvalidValue);   /* global, thread local, relaxed */
+    static _Thread_local int current;   /* cudaStreamCaptureModeGlobal */
+    int old = current;
+    current = *mode;
+    *mode = old;
+    return cudaSuccess;
+}

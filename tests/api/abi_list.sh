@@ -13,7 +13,7 @@ set -eu
 h=$1
 out=$2
 awk '
-/^typedef (struct|union) / { agg = 1; nmem = 0; depth = 0 }
+/^typedef (struct|union) .*\{$/ { agg = 1; nmem = 0; depth = 0 }
 /^typedef enum / { en = 1 }
 en && /^    [A-Za-z_][A-Za-z0-9_]*( = .*|,)?$/ {
     name = $1; sub(/,$/, "", name); print "E(" name ")"

@@ -61,8 +61,9 @@ int main() {
         touched += h[i] != 0;
     EXPECT(touched == 0, "%d elements written by refused launches", touched);
 
-    // The largest valid configurations still work: 1024 threads, 2x2x256,
-    // 64 in z, and a grid of 4x2 blocks.
+    // The largest valid configurations still work: 1024 threads, and a grid
+    // of 4x2 blocks of 2x2x64 threads (64 in z): out[0..1023] = 2 and
+    // out[1024..3071] = 3; the rest stays 0.
     mark<<<1, 1024>>>(d, 2);
     CK_LAUNCH();
     mark<<<dim3(4, 2), dim3(2, 2, 64)>>>(d + 1024, 3);
@@ -70,7 +71,7 @@ int main() {
     CK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
     int bad = 0;
     for (int i = 0; i < 4096; i++) {
-        int want = i < 1024 ? 2 : 3;
+        int want = i < 1024 ? 2 : i < 3072 ? 3 : 0;
         if (h[i] != want && bad++ < 3)
             EXPECT(false, "after the valid launches: out[%d] = %d, expected %d", i, h[i], want);
     }

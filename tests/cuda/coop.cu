@@ -2,7 +2,8 @@
 //
 // Covers: this_thread_block (group_index, thread_rank, size, sync),
 // tiled_partition<32>, <16>, <8>, <4> (static tiles: thread_rank,
-// meta_group_rank/size, shfl, shfl_down, shfl_xor, ballot, any, all),
+// meta_group_rank/size, shfl, shfl_down, shfl_xor, ballot, any, all,
+// match_any),
 // tiled_partition(block, 4) (a dynamic thread_group), cg::reduce with
 // cg::plus, cg::greater (a max) and cg::bit_xor on tiles, cg::inclusive_scan
 // and cg::exclusive_scan on a warp tile, coalesced_threads() inside a
@@ -25,7 +26,8 @@ struct Out {
     int incl, excl;                        // scans over the warp
     int down, bfly, bcast;                 // shuffles in a 16-tile
     unsigned ballot;                       // 8-tile ballot of v odd
-    int any, all;                          // 8-tile any/all of v > 0
+    int any, all;                          // 8-tile any(v > 450), all(v > -460)
+    unsigned match8;                       // 8-tile match_any(v & 3)
     int meta_rank, meta_size;              // of the 16-tile
     int dyn_rank, dyn_size;                // of tiled_partition(block, 4)
     int co_size, co_rank, co_sum, co_scan; // coalesced_threads() where v % 3 == 0
@@ -55,8 +57,10 @@ __global__ void groups(const int *in, Out *out) {
     o.bfly = t16.shfl_xor(v, 5);
     o.bcast = t16.shfl(v, 7);
     o.ballot = t8.ballot(v & 1);
-    o.any = t8.any(v > 0);
-    o.all = t8.all(v > 0);
+    // Predicates chosen so that tiles of one warp often differ.
+    o.any = t8.any(v > 450);
+    o.all = t8.all(v > -460);
+    o.match8 = t8.match_any(v & 3);
     o.meta_rank = (int)t16.meta_group_rank();
     o.meta_size = (int)t16.meta_group_size();
     o.dyn_rank = (int)dyn.thread_rank();
@@ -116,13 +120,28 @@ int main() {
     std::vector<Out> got(n);
     CK(cudaMemcpy(got.data(), d_out, n * sizeof(Out), cudaMemcpyDeviceToHost));
 
-    int bad = 0;
-#define CHECK_FIELD(f, want)                                                                             \
-    do {                                                                                                 \
-        long long w_ = (long long)(want), g_ = (long long)o.f;                                           \
-        if (g_ != w_ && bad++ < 5)                                                                       \
-            EXPECT(false, "thread %d (block %d, lane %d): %s = %lld, expected %lld", i, i / bs, i % 32, #f, \
-                   g_, w_);                                                                              \
+    // Mismatches are counted per field; the first of each field is shown.
+    const int nfields = 32;
+    const char *fname[nfields];
+    int fbad[nfields] = {0}, nf = 0, bad = 0;
+    auto field_slot = [&](const char *f) {
+        for (int k = 0; k < nf; k++)
+            if (fname[k] == f)
+                return k;
+        fname[nf] = f;
+        return nf++;
+    };
+#define CHECK_FIELD(f, want)                                                                              \
+    do {                                                                                                  \
+        long long w_ = (long long)(want), g_ = (long long)o.f;                                            \
+        if (g_ != w_) {                                                                                   \
+            static const char fn_[] = #f;                                                                 \
+            int k_ = field_slot(fn_);                                                                     \
+            if (fbad[k_]++ == 0)                                                                          \
+                EXPECT(false, "thread %d (block %d, lane %d): %s = %lld, expected %lld", i, i / bs, i % 32, \
+                       fn_, g_, w_);                                                                      \
+            bad++;                                                                                        \
+        }                                                                                                 \
     } while (0)
     for (int i = 0; i < n; i++) {
         const Out &o = got[i];
@@ -154,18 +173,21 @@ int main() {
         CHECK_FIELD(down, r16 + 3 < 16 ? in[t16 + r16 + 3] : in[i]);
         CHECK_FIELD(bfly, in[t16 + (r16 ^ 5)]);
         CHECK_FIELD(bcast, in[t16 + 7]);
-        unsigned ballot = 0;
+        unsigned ballot = 0, match8 = 0;
         bool any = false, all = true;
         for (int k = 0; k < 8; k++) {
             int x = in[tile_base(8) + k];
             if (x & 1)
                 ballot |= 1u << k;
-            any = any || x > 0;
-            all = all && x > 0;
+            if ((x & 3) == (in[i] & 3))
+                match8 |= 1u << k;
+            any = any || x > 450;
+            all = all && x > -460;
         }
         CHECK_FIELD(ballot, ballot);
         CHECK_FIELD(any, any);
         CHECK_FIELD(all, all);
+        CHECK_FIELD(match8, match8);
         CHECK_FIELD(meta_rank, (i % bs) / 16);
         CHECK_FIELD(meta_size, bs / 16);
         CHECK_FIELD(dyn_rank, i % 4);
@@ -215,6 +237,8 @@ int main() {
             bsum += in[b0 + k];
         CHECK_FIELD(block_sum, bsum);
     }
+    for (int k = 0; k < nf; k++)
+        printf("%s: %d of %d threads wrong\n", fname[k], fbad[k], n);
     printf("cooperative groups: %d blocks of %d threads, %zu results each: %s\n", blocks, bs,
            sizeof(Out) / sizeof(int), bad ? "wrong" : "ok");
     CK(cudaFree(d_in));

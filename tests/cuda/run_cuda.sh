@@ -1,19 +1,21 @@
 #!/bin/sh
 # run_cuda.sh -- builds the whole CUDA programs of tests/cuda with nvcc
 # (-cudart shared) and runs each one under `tpsim run`, printing one line per
-# program: "PASS cuda_NAME", "FAIL cuda_NAME: reason (last lines of output)"
-# or "SKIP cuda_NAME: reason".  tests/run.sh runs it; by hand:
+# run: "PASS cuda_NAME", "FAIL cuda_NAME: reason (last lines of output)" or
+# "SKIP cuda_NAME: reason".  tests/run.sh runs it; by hand:
 #
 #   BUILD=build sh tests/cuda/run_cuda.sh [NAME...]
 #
 # Binaries go to $BUILD/tests/cuda/ and are rebuilt only when one of their
-# sources or a header here is newer; up to CUDA_JOBS (default 2) nvcc run at
+# sources or a header here is newer, or their nvcc command changed; up to CUDA_JOBS (default 2) nvcc run at
 # once.  Each program checks its own results and ends with "NAME: PASS" and
-# exit status 0; devprintf's "dev " lines are also compared, sorted, with
-# devprintf.expected.  Some programs are built a second time with
-# -no-compress (uncompressed PTX in the fatbinary): that build must carry
-# plain PTX text, the default one must not, and both must print the same
-# lines (compared sorted).  Without nvcc every program is a SKIP; without
+# exit status 0.  On top of that: devprintf's "dev " lines are compared,
+# sorted, with devprintf.expected; the -no-compress builds must carry plain
+# PTX text (the default builds must not) and print the same lines as the
+# default build (compared sorted); multiarch runs again as compute 8.0 and
+# 8.9; sassonly (no PTX) must be refused with a message naming PTX;
+# static_cudart (-cudart static) must be refused by `tpsim run` with a
+# message naming -cudart shared.  Without nvcc every run is a SKIP; without
 # $BUILD/lib/libcudart.so.13 (tpsim's runtime) likewise.  CUDA_TIMEOUT
 # (seconds, default 600) bounds each run when timeout(1) exists.
 BUILD=${BUILD:-build}
@@ -21,9 +23,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${CUDA_OUT:-$BUILD/tests/cuda}  # CUDA_OUT: set (absolute) for --build
 limit=${CUDA_TIMEOUT:-600}
 NVCC=${NVCC:-nvcc}
-NVFLAGS="-cudart shared -arch=sm_75 -O2"
 
-# name  extra-nvcc-flags ("-": none)  sources...
+# The builds: name, nvcc options beyond the defaults ("-": none; words
+# joined by "+"), sources.  Default options: -cudart shared -arch=sm_75 -O2;
+# a -cudart option replaces the first, -gencode options the second.
 programs() {
     cat <<'EOF'
 templates       -               templates.cu
@@ -44,12 +47,29 @@ texture         -               texture.cu
 iterative       -               iterative.cu
 atomics         -               atomics.cu
 coop            -               coop.cu
+kernargs        -               kernargs.cu
+hostthreads     -               hostthreads.cu
+lifecycle       -               lifecycle.cu
+zerocopy        -               zerocopy.cu
+gridsync        -               gridsync.cu
+multiarch       -gencode=arch=compute_75,code=compute_75+-gencode=arch=compute_80,code=compute_80+-gencode=arch=compute_86,code=compute_86  multiarch.cu
+sassonly        -gencode=arch=compute_75,code=sm_75  sassonly.cu
+static_cudart   -cudart+static  badlaunch.cu
 templates_nocompress  -no-compress  templates.cu
-devprintf_nocompress  -no-compress  devprintf.cu
+devprintf_nocompress  -Xfatbin=-compress=false  devprintf.cu
 EOF
 }
 
-# Programs known not to run yet, with the reason (a SKIP, not a FAIL).
+# Further runs of built programs: name, binary, `tpsim run -o` settings
+# (joined by "+").  Every build above also runs once under its own name.
+extra_runs() {
+    cat <<'EOF'
+multiarch_cc80  multiarch  device.cc=8.0
+multiarch_cc89  multiarch  device.cc=8.9
+EOF
+}
+
+# Runs known not to work yet, with the reason (a SKIP, not a FAIL).
 skip_reason() {
     case "$1" in
     *) echo "" ;;
@@ -61,14 +81,20 @@ skip_reason() {
 build() {
     line=$(programs | awk -v n="$1" '$1 == n')
     [ -n "$line" ] || { echo "no program $1" >&2; return 1; }
+    # shellcheck disable=SC2086
     set -- $line
-    name=$1 flags=$2
+    name=$1
+    flags=$(echo "$2" | tr '+' ' ')
     shift 2
     [ "$flags" = "-" ] && flags=""
+    cudart="-cudart shared" arch="-arch=sm_75"
+    case " $flags " in *" -cudart "*) cudart="" ;; esac
+    case " $flags " in *" -gencode"*) arch="" ;; esac
     bin="$out/$name"
+    cmd="$NVCC $cudart $arch -O2 $flags -o $bin.tmp $*"
     stale=0
-    if [ ! -x "$bin" ]; then
-        stale=1
+    if [ ! -x "$bin" ] || [ "$(cat "$bin.cmd" 2>/dev/null)" != "$cmd" ]; then
+        stale=1  # never built, or built by another command
     else
         for f in "$@" *.h; do
             [ -f "$f" ] && [ "$f" -nt "$bin" ] && stale=1
@@ -77,8 +103,9 @@ build() {
     [ $stale -eq 0 ] && return 0
     rm -f "$bin"
     # shellcheck disable=SC2086
-    if $NVCC $NVFLAGS $flags -o "$bin.tmp" "$@" >"$bin.build.log" 2>&1; then
+    if $NVCC $cudart $arch -O2 $flags -o "$bin.tmp" "$@" >"$bin.build.log" 2>&1; then
         mv "$bin.tmp" "$bin"
+        echo "$cmd" >"$bin.cmd"
     else
         rm -f "$bin.tmp"
         return 1
@@ -91,18 +118,29 @@ if [ "$1" = "--build" ]; then  # internal: one build, run by xargs below
     exit $?
 fi
 
-if [ $# -gt 0 ]; then
-    want=" $* "
-else
-    want=""
-fi
-selected() {  # selected NAME: is NAME asked for?  (X and X_nocompress go together)
+# All runs: name, binary, settings ("-": none).
+all_runs() {
+    programs | awk '{print $1, $1, "-"}'
+    extra_runs
+}
+
+want=""
+[ $# -gt 0 ] && want=" $* "
+# selected NAME BINARY: was the run asked for?  A program's other runs and
+# builds (X_nocompress, X_cc80, ...) come with it.
+selected() {
     [ -z "$want" ] && return 0
-    b=${1%_nocompress}
-    case "$want" in *" $b "* | *" ${b}_nocompress "*) return 0 ;; esac
+    sel_base=${2%_nocompress}
+    case "$want" in *" $1 "* | *" $2 "* | *" $sel_base "* | *" ${sel_base}_nocompress "*) return 0 ;; esac
     return 1
 }
-names=$(programs | awk '{print $1}' | while read -r n; do selected "$n" && echo "$n"; done)
+runs=$(all_runs | while read -r n b o; do selected "$n" "$b" && echo "$n $b $o"; done)
+if [ -z "$runs" ]; then
+    echo "FAIL cuda: no program named$want(see programs() in $0)"
+    exit 1
+fi
+names=$(echo "$runs" | awk '{print $1}')
+binaries=$(echo "$runs" | awk '{print $2}' | sort -u)
 
 if ! command -v "$NVCC" >/dev/null 2>&1; then
     for n in $names; do echo "SKIP cuda_$n: nvcc not found"; done
@@ -122,79 +160,121 @@ CUDA_OUT=$(cd "$out" && pwd)
 out=$CUDA_OUT
 export CUDA_OUT NVCC
 
-# Build everything first (the slow part), two at a time.
-echo "$names" | xargs -n 1 -P "${CUDA_JOBS:-2}" sh "$here/run_cuda.sh" --build 2>/dev/null
+# Build everything first (the slow part), CUDA_JOBS at a time.
+echo "$binaries" | xargs -n 1 -P "${CUDA_JOBS:-2}" sh "$here/run_cuda.sh" --build 2>/dev/null
 
-tail_of() {  # the last lines of a program's output, on one line
+tail_of() {  # tail_of FILE FILE [N]: their last N lines, on one line
     cat "$1" "$2" 2>/dev/null | tail -n "${3:-4}" | tr '\n' '|' | sed 's/|$//; s/|/ | /g'
 }
 
-# run NAME: runs $out/NAME under tpsim; sets rc, leaves NAME.out/.err.
+# run NAME BINARY SETTINGS: runs $out/BINARY under tpsim; sets rc; leaves
+# NAME.out and NAME.err in $out.
 run() {
+    set -- "$1" "$2" "$(echo "$3" | tr '+' ' ')"
+    opts=""
+    if [ "$3" != "-" ]; then
+        for setting in $3; do opts="$opts -o $setting"; done
+    fi
     (
         cd "$out" || exit 1
+        # shellcheck disable=SC2086
         if command -v timeout >/dev/null 2>&1; then
-            timeout "$limit" "$tpsim" run -- "./$1" >"$1.out" 2>"$1.err" </dev/null
+            timeout "$limit" "$tpsim" run $opts -- "./$2" >"$1.out" 2>"$1.err" </dev/null
         else
-            "$tpsim" run -- "./$1" >"$1.out" 2>"$1.err" </dev/null
+            "$tpsim" run $opts -- "./$2" >"$1.out" 2>"$1.err" </dev/null
         fi
     )
     rc=$?
 }
 
-sorted_lines() { LC_ALL=C sort "$1"; }
+sorted() { LC_ALL=C sort "$1"; }
 
-for n in $names; do
-    base=${n%_nocompress}
+# check NAME BINARY: the verdict on a finished run (rc, NAME.out, NAME.err).
+check() {
+    n=$1 base=${2%_nocompress}
+    o="$out/$n.out" e="$out/$n.err"
+    if [ "$rc" -eq 124 ]; then
+        echo "FAIL cuda_$n: timed out after ${limit}s ($(tail_of "$o" "$e"))"
+        return
+    fi
+    case "$n" in
+    static_cudart)
+        # tpsim run must refuse a statically linked runtime, and say why.
+        if [ "$rc" -eq 0 ]; then
+            echo "FAIL cuda_$n: tpsim run accepted a program with the CUDA runtime linked statically ($(tail_of "$o" "$e"))"
+        elif ! grep -q -- "-cudart shared" "$e"; then
+            echo "FAIL cuda_$n: refused (exit status $rc) without suggesting -cudart shared ($(tail_of "$o" "$e"))"
+        else
+            echo "PASS cuda_$n"
+        fi
+        return
+        ;;
+    esac
+    last=$(tail -n 1 "$o" 2>/dev/null)
+    if [ "$rc" -ne 0 ] || [ "$last" != "$base: PASS" ]; then
+        echo "FAIL cuda_$n: exit status $rc ($(tail_of "$o" "$e"))"
+        return
+    fi
+    case "$n" in
+    devprintf*)
+        grep '^dev ' "$o" | LC_ALL=C sort >"$out/$n.got"
+        sorted "$here/devprintf.expected" >"$out/$n.want"
+        if ! cmp -s "$out/$n.want" "$out/$n.got"; then
+            first=$(diff "$out/$n.want" "$out/$n.got" | grep -E '^[<>]' | head -n 2 | tr '\n' ' ')
+            echo "FAIL cuda_$n: device printf output differs from devprintf.expected (sorted; < expected, > got): $first"
+            return
+        fi
+        ;;
+    sassonly)
+        # tpsim simulates PTX: a binary without any must be refused clearly.
+        if ! grep -q '^launch refused: cudaErrorNoKernelImageForDevice' "$o"; then
+            echo "FAIL cuda_$n: the launch of a kernel without PTX was not refused with cudaErrorNoKernelImageForDevice"
+            return
+        fi
+        if ! grep -q 'PTX' "$e"; then
+            echo "FAIL cuda_$n: no message on stderr about the missing PTX ($(tail_of "$e" /dev/null 2))"
+            return
+        fi
+        ;;
+    esac
+    if [ "$2" != "$base" ]; then
+        # The -no-compress build: plain PTX inside, same output as the default.
+        if ! grep -a -q '^\.target sm_75' "$out/$2"; then
+            echo "FAIL cuda_$n: no uncompressed PTX found in the -no-compress binary"
+            return
+        fi
+        if grep -a -q '^\.target sm_75' "$out/$base" 2>/dev/null; then
+            echo "FAIL cuda_$n: the default build of $base carries uncompressed PTX too (nothing compared)"
+            return
+        fi
+        if [ ! -f "$out/$base.out" ]; then
+            echo "FAIL cuda_$n: no output of $base to compare with"
+            return
+        fi
+        sorted "$out/$base.out" >"$out/$base.sorted"
+        sorted "$o" >"$out/$n.sorted"
+        if ! cmp -s "$out/$base.sorted" "$out/$n.sorted"; then
+            first=$(diff "$out/$base.sorted" "$out/$n.sorted" | grep -E '^[<>]' | head -n 2 | tr '\n' ' ')
+            echo "FAIL cuda_$n: output differs from the compressed build's ($base; < compressed, > not): $first"
+            return
+        fi
+    fi
+    echo "PASS cuda_$n"
+}
+
+echo "$runs" | while read -r n b s; do
+    [ -n "$n" ] || continue
     reason=$(skip_reason "$n")
     if [ -n "$reason" ]; then
         echo "SKIP cuda_$n: $reason"
         continue
     fi
-    if [ ! -x "$out/$n" ]; then
-        echo "FAIL cuda_$n: nvcc failed ($(tail_of "$out/$n.build.log" /dev/null 3))"
+    if [ ! -x "$out/$b" ]; then
+        why=$(grep -m 2 -i 'error' "$out/$b.build.log" 2>/dev/null | tr '\n' ' ')
+        echo "FAIL cuda_$n: nvcc failed (${why:-see $out/$b.build.log})"
         continue
     fi
-    run "$n"
-    last=$(tail -n 1 "$out/$n.out" 2>/dev/null)
-    if [ "$rc" -eq 124 ]; then
-        echo "FAIL cuda_$n: timed out after ${limit}s ($(tail_of "$out/$n.out" "$out/$n.err"))"
-        continue
-    fi
-    if [ "$rc" -ne 0 ] || [ "$last" != "$base: PASS" ]; then
-        echo "FAIL cuda_$n: exit status $rc ($(tail_of "$out/$n.out" "$out/$n.err"))"
-        continue
-    fi
-    if [ "$base" = devprintf ]; then
-        grep '^dev ' "$out/$n.out" | LC_ALL=C sort >"$out/$n.got"
-        if ! sorted_lines "$here/devprintf.expected" | cmp -s - "$out/$n.got"; then
-            first=$(sorted_lines "$here/devprintf.expected" | diff - "$out/$n.got" | grep -E '^[<>]' | head -n 2 |
-                tr '\n' ' ')
-            echo "FAIL cuda_$n: device printf output differs from devprintf.expected (sorted, < expected, > got): $first"
-            continue
-        fi
-    fi
-    if [ "$n" != "$base" ]; then
-        # The -no-compress build: plain PTX inside, same output as the default.
-        if ! grep -a -q '^\.target sm_75' "$out/$n"; then
-            echo "FAIL cuda_$n: no uncompressed PTX found in the -no-compress binary"
-            continue
-        fi
-        if grep -a -q '^\.target sm_75' "$out/$base" 2>/dev/null; then
-            echo "FAIL cuda_$n: the default build of $base carries uncompressed PTX too (nothing compared)"
-            continue
-        fi
-        if [ ! -f "$out/$base.out" ]; then
-            echo "FAIL cuda_$n: no output of $base to compare with"
-            continue
-        fi
-        sorted_lines "$out/$base.out" >"$out/$base.sorted"
-        sorted_lines "$out/$n.out" >"$out/$n.sorted"
-        if ! cmp -s "$out/$base.sorted" "$out/$n.sorted"; then
-            echo "FAIL cuda_$n: output differs from the compressed build's ($base)"
-            continue
-        fi
-    fi
-    echo "PASS cuda_$n"
+    run "$n" "$b" "$s"
+    check "$n" "$b"
 done
 exit 0

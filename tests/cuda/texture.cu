@@ -382,6 +382,52 @@ int main() {
         CK(cudaFreeArray(arr));
     }
 
+    // ---- the weights are 9-bit fixed point: T = {0, 1}, so tex1D(x) is the
+    // weight itself; between texel centres it must move in steps of 1/256
+    // (whichever way the hardware rounds), never by less, and never go
+    // backwards or stray more than 1/256 from the exact fraction. ----
+    {
+        const float two[2] = {0.0f, 1.0f};
+        cudaChannelFormatDesc cd = cudaCreateChannelDesc<float>();
+        cudaArray_t arr;
+        CK(cudaMallocArray(&arr, &cd, 2, 0));
+        CK(cudaMemcpy2DToArray(arr, 0, 0, two, sizeof two, sizeof two, 1, cudaMemcpyHostToDevice));
+        cudaResourceDesc rd;
+        memset(&rd, 0, sizeof rd);
+        rd.resType = cudaResourceTypeArray;
+        rd.res.array.array = arr;
+        cudaTextureObject_t t = make_tex(rd, CLAMP, true, false);
+        const int n = 4097;
+        std::vector<float> xs(n), got(n);
+        for (int k = 0; k < n; k++)
+            xs[k] = 0.5f + (float)k / 4096.0f;  // weight k/4096
+        float *d_x, *d_out;
+        CK(cudaMalloc(&d_x, n * sizeof(float)));
+        CK(cudaMalloc(&d_out, n * sizeof(float)));
+        CK(cudaMemcpy(d_x, xs.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+        sample1d<<<(n + 127) / 128, 128>>>(d_out, t, d_x, n);
+        CK_LAUNCH();
+        CK(cudaMemcpy(got.data(), d_out, n * sizeof(float), cudaMemcpyDeviceToHost));
+        int bad = 0, steps = 0;
+        for (int k = 0; k < n; k++) {
+            double g = got[k], a = k / 4096.0;
+            bool on_grid = g * 256 == floor(g * 256);
+            if ((!on_grid || fabs(g - a) > 1.0 / 256 || (k > 0 && g < got[k - 1])) && bad++ < 3)
+                EXPECT(false, "linear weight at x = 0.5 + %d/4096: got %.9g (not a multiple of 1/256 within "
+                              "1/256 of %.9g, or smaller than the previous sample)",
+                       k, g, a);
+            if (k > 0 && got[k] != got[k - 1])
+                steps++;
+        }
+        EXPECT(got[0] == 0.0f && got[n - 1] == 1.0f, "weights 0 and 1 give %g and %g", got[0], got[n - 1]);
+        EXPECT(steps == 256, "the weight took %d distinct steps from 0 to 1, expected 256", steps);
+        printf("%-48s %4d samples: %s\n", "linear filter weights in 1/256 steps", n, bad ? "wrong" : "ok");
+        CK(cudaDestroyTextureObject(t));
+        CK(cudaFreeArray(arr));
+        CK(cudaFree(d_x));
+        CK(cudaFree(d_out));
+    }
+
     // ---- 2D cudaArray: 8 x 8 texels, and pitched linear memory ----
     {
         const int w = 8, h = 8;

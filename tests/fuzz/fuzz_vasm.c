@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    vec_asm_cfg cfg = {8, NULL, 0, 1 << 20};
+    vec_asm_cfg cfg = {8, NULL, 0, 1 << 16};
     vec_prog p;
     tp_err e;
     tp_err_clear(&e);
@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tp_opts o;
     vec_opts_init(&o);
     tp_err_clear(&e);
-    if (!tp_opts_set_list(&o, "mvl=16 max_insns=3000 mem_size=64k mem_banks=4 bank_busy=3 lanes=2 chaining=1 lsu_count=2",
+    if (!tp_opts_set_list(&o, "mvl=16 max_insns=3000 mem_size=4k mem_banks=4 bank_busy=3 lanes=2 chaining=1 lsu_count=2",
                           TP_SRC_OVERRIDE, &e))
         abort();
     for (int timing = 0; timing < 2; timing++) {

@@ -1,0 +1,203 @@
+/*
+** t_fatbin.c -- the fatbinary reader (api/fatbin.c) on fatbinaries nvcc 13
+** made (tests/cudart/fatbin/, regen.sh): zstd, LZ4 and uncompressed PTX
+** decode to the same text; of several PTX targets the highest one not above
+** the device's is chosen; a cubin-only fatbinary and damaged ones are
+** refused with the reason; the LZ4 decoder on hand-made blocks.
+**   t_fatbin DIR   (the directory of the .fatbin files)
+*/
+#include "../../api/fatbin.h"
+#include "../unit/tt.h"
+
+static const char *dir = "tests/cudart/fatbin";
+
+/* The file's bytes (*n of them), or NULL. */
+static uint8_t *slurp(const char *name, size_t *n)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc((size_t)len + 16);
+    *n = fread(b, 1, (size_t)len, f);
+    memset(b + *n, 0, 16);
+    fclose(f);
+    return b;
+}
+
+/* The PTX of a file for device cc, or NULL (with *err, *why). */
+static char *ptx_of(const char *name, unsigned cc, unsigned *sm, api_fatbin_err *err, char **why)
+{
+    size_t n = 0, len = 0;
+    uint8_t *b = slurp(name, &n);
+    if (!b) {
+        tt_fail_msg(__FILE__, __LINE__, "cannot read %s/%s", dir, name);
+        *err = API_FATBIN_NOT_FATBIN;
+        *why = NULL;
+        return NULL;
+    }
+    char *p = api_fatbin_ptx(b, n, cc, &len, sm, why, err);
+    if (p) TT_EQ_U(len, strlen(p));
+    free(b);
+    return p;
+}
+
+/* zstd (nvcc's default), LZ4 and no compression: the same PTX. */
+static void fatbin_codecs(void)
+{
+    unsigned sm[3];
+    api_fatbin_err err[3];
+    char *why[3], *p[3];
+    const char *names[3] = {"k_zstd.fatbin", "k_lz4.fatbin", "k_plain.fatbin"};
+    for (int i = 0; i < 3; i++) {
+        p[i] = ptx_of(names[i], 75, &sm[i], &err[i], &why[i]);
+        TT_CHECK(p[i] != NULL);
+        TT_EQ_I(err[i], API_FATBIN_OK);
+        TT_EQ_U(sm[i], 75);
+    }
+    if (p[0] && p[1] && p[2]) {
+        TT_EQ_STR(p[0], p[1]);
+        TT_EQ_STR(p[0], p[2]);
+        TT_HAS(p[0], ".target sm_75");
+        TT_HAS(p[0], ".visible .entry k_saxpy(");
+        TT_HAS(p[0], ".visible .entry k_sum(");
+        TT_HAS(p[0], "k_scale[16]");
+    }
+    for (int i = 0; i < 3; i++) free(p[i]);
+    /* relocatable device code: a longer entry header (its options) */
+    unsigned s;
+    api_fatbin_err e;
+    char *w;
+    char *r = ptx_of("k_rdc.fatbin", 75, &s, &e, &w);
+    TT_CHECK(r && strstr(r, ".visible .entry k_sum("));
+    free(r);
+}
+
+/* compute_75 and compute_80 PTX and an sm_86 cubin: the highest PTX target
+** not above the device. */
+static void fatbin_choice(void)
+{
+    static const struct { unsigned cc, sm; } want[] = {{75, 75}, {80, 80}, {86, 80}, {90, 80}, {120, 80}};
+    for (unsigned i = 0; i < TP_ARRAY_LEN(want); i++) {
+        unsigned sm = 0;
+        api_fatbin_err e;
+        char *why;
+        char *p = ptx_of("k_multi.fatbin", want[i].cc, &sm, &e, &why);
+        TT_CHECK(p != NULL);
+        TT_EQ_U(sm, want[i].sm);
+        if (p) {
+            char t[32];
+            snprintf(t, sizeof t, ".target sm_%u", want[i].sm);
+            TT_HAS(p, t);
+        }
+        free(p);
+        free(why);
+    }
+    /* a device older than every PTX target */
+    unsigned sm;
+    api_fatbin_err e;
+    char *why = NULL;
+    char *p = ptx_of("k_multi.fatbin", 70, &sm, &e, &why);
+    TT_CHECK(p == NULL);
+    TT_EQ_I(e, API_FATBIN_TOO_NEW);
+    TT_CHECK(why && strstr(why, "sm_75") && strstr(why, "device.cc"));
+    free(why);
+}
+
+static void fatbin_refused(void)
+{
+    unsigned sm;
+    api_fatbin_err e;
+    char *why = NULL;
+    /* machine code only: say how to embed PTX */
+    char *p = ptx_of("k_sass.fatbin", 75, &sm, &e, &why);
+    TT_CHECK(p == NULL);
+    TT_EQ_I(e, API_FATBIN_SASS_ONLY);
+    TT_CHECK(why && strstr(why, "-arch=sm_75") && strstr(why, "arch=compute_75,code=compute_75"));
+    free(why);
+    /* truncated: the header claims more than there is */
+    size_t n, len;
+    uint8_t *b = slurp("k_zstd.fatbin", &n);
+    TT_CHECK(b != NULL);
+    if (!b) return;
+    p = api_fatbin_ptx(b, n - 100, 75, &len, &sm, &why, &e);
+    TT_CHECK(p == NULL);
+    TT_EQ_I(e, API_FATBIN_CORRUPT);
+    TT_HAS(why, "truncated");
+    free(why);
+    /* the zstd frame's magic damaged: the payload does not decode */
+    uint8_t *z = memmem(b, n, "\x28\xb5\x2f\xfd", 4);
+    TT_CHECK(z != NULL);
+    if (z) z[1] ^= 0xff;
+    p = api_fatbin_ptx(b, n, 75, &len, &sm, &why, &e);
+    TT_CHECK(p == NULL);
+    TT_EQ_I(e, API_FATBIN_CORRUPT);
+    TT_HAS(why, "does not decompress");
+    free(why);
+    /* an entry whose size runs past the end */
+    memcpy(b, "\x50\xed\x55\xba", 4);
+    uint64_t big = 1ull << 40;
+    memcpy(b + 16 + 8, &big, 8);
+    p = api_fatbin_ptx(b, n, 75, &len, &sm, &why, &e);
+    TT_CHECK(p == NULL);
+    TT_EQ_I(e, API_FATBIN_CORRUPT);
+    free(why);
+    free(b);
+    /* not a fatbinary at all */
+    p = api_fatbin_ptx(".version 7.5", 12, 75, &len, &sm, &why, &e);
+    TT_CHECK(p == NULL);
+    TT_EQ_I(e, API_FATBIN_NOT_FATBIN);
+    free(why);
+    /* a wrapper (what host code registers) leads to the fatbinary */
+    b = slurp("k_plain.fatbin", &n);
+    struct { uint32_t magic, version; const void *data, *rest; } w = {0x466243B1u, 1, b, NULL};
+    TT_CHECK(api_fatbin_is(&w));
+    p = api_fatbin_ptx(&w, sizeof w, 75, &len, &sm, &why, &e);
+    TT_CHECK(p && strstr(p, "k_saxpy"));
+    free(p);
+    free(b);
+}
+
+/* LZ4 blocks by hand: token (literals << 4 | match - 4), literals, offset. */
+static void fatbin_lz4(void)
+{
+    uint8_t out[32];
+    /* "ab", then 6 bytes from 2 back (overlapping), then literal "!" */
+    static const uint8_t a[] = {0x22, 'a', 'b', 2, 0, 0x10, '!'};
+    memset(out, 0, sizeof out);
+    TT_CHECK(api_lz4_block_decode(a, sizeof a, out, 9));
+    TT_CHECK(memcmp(out, "abababab!", 9) == 0);
+    /* the same, but told to produce another size */
+    TT_CHECK(!api_lz4_block_decode(a, sizeof a, out, 10));
+    TT_CHECK(!api_lz4_block_decode(a, sizeof a, out, 8));
+    /* offset 0, and an offset before the start of the output */
+    static const uint8_t b[] = {0x22, 'a', 'b', 0, 0, 0x10, '!'};
+    TT_CHECK(!api_lz4_block_decode(b, sizeof b, out, 9));
+    static const uint8_t c[] = {0x22, 'a', 'b', 3, 0, 0x10, '!'};
+    TT_CHECK(!api_lz4_block_decode(c, sizeof c, out, 9));
+    /* literals past the end of the input; a cut offset */
+    static const uint8_t d[] = {0x50, 'a', 'b'};
+    TT_CHECK(!api_lz4_block_decode(d, sizeof d, out, 5));
+    static const uint8_t e[] = {0x22, 'a', 'b', 2};
+    TT_CHECK(!api_lz4_block_decode(e, sizeof e, out, 8));
+    /* a long literal run: 15 + 255 + 3 = 273 bytes */
+    uint8_t big[280], res[273];
+    big[0] = 0xF0, big[1] = 255, big[2] = 3;
+    for (int i = 0; i < 273; i++) big[3 + i] = (uint8_t)i;
+    TT_CHECK(api_lz4_block_decode(big, 276, res, 273));
+    TT_CHECK(res[0] == 0 && res[272] == (uint8_t)272);
+    TT_CHECK(!api_lz4_block_decode(big, 275, res, 273));   /* one literal short */
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1) dir = argv[1];
+    TT_RUN(fatbin_codecs);
+    TT_RUN(fatbin_choice);
+    TT_RUN(fatbin_refused);
+    TT_RUN(fatbin_lz4);
+    return tt_done();
+}
