@@ -291,15 +291,24 @@ static CUresult module_load_data(CUmodule *pm, const void *image, unsigned n, CU
     return load_image(c, image, SIZE_MAX, name, &j, pm);
 }
 
+/* The name a module loaded from memory goes by in error messages: the
+** program's PTX, as "prog: PTX image", so a fault reads "at prog: PTX image:LINE". */
+static const char *image_name(void)
+{
+    static char buf[256];
+    if (!buf[0]) snprintf(buf, sizeof buf, "%s: PTX image", program_invocation_short_name);
+    return buf;
+}
+
 CUresult cuModuleLoadData(CUmodule *module, const void *image)
 {
-    API_LOCKED(module_load_data(module, image, 0, NULL, NULL, "cuModuleLoadData"));
+    API_LOCKED(module_load_data(module, image, 0, NULL, NULL, image_name()));
 }
 
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions, CUjit_option *options,
                             void **optionValues)
 {
-    API_LOCKED(module_load_data(module, image, numOptions, options, optionValues, "cuModuleLoadDataEx"));
+    API_LOCKED(module_load_data(module, image, numOptions, options, optionValues, image_name()));
 }
 
 static CUresult module_load_fatbin(CUmodule *pm, const void *fatCubin)
@@ -312,7 +321,7 @@ static CUresult module_load_fatbin(CUmodule *pm, const void *fatCubin)
     jit_parse(&j, 0, NULL, NULL);
     if (image_kind(fatCubin) != IMG_FATBIN)
         return load_fail(&j, CUDA_ERROR_INVALID_IMAGE, "cuModuleLoadFatBinary: the image is not a fatbinary");
-    return load_image(c, fatCubin, SIZE_MAX, "cuModuleLoadFatBinary", &j, pm);
+    return load_image(c, fatCubin, SIZE_MAX, image_name(), &j, pm);
 }
 
 CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin) { API_LOCKED(module_load_fatbin(module, fatCubin)); }

@@ -116,7 +116,7 @@ else
     skip api_nvcc_fatbins "nvcc is not installed"
 fi
 run t_module "$T/t_module" $fatbins
-has api_jit_error_message "$tmp/t_module.err" "tpsim: cuModuleLoadDataEx:6:"
+has api_jit_error_message "$tmp/t_module.err" "tpsim: t_module: PTX image:6:"
 
 run t_launch "$T/t_launch"
 run t_tex "$T/t_tex"

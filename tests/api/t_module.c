@@ -164,7 +164,7 @@ static void module_jit_log(void)
     CUmodule m;
     CK(cuModuleLoadDataEx(&m, ptx_bad, 5, opt, val), CUDA_ERROR_INVALID_PTX);
     /* "file:line:col: message", the error being on line 6 */
-    TT_HAS(err, "cuModuleLoadDataEx:6:");
+    TT_HAS(err, "PTX image:6:");
     TT_EQ_U((uintptr_t)val[1], strlen(err) + 1);   /* bytes written, NUL included */
 
     /* a small buffer gets the start of the message */
