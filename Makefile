@@ -220,10 +220,22 @@ bench: all $(BUILD)/bench/bench
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 FUZZ_SECONDS ?= 60
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(GEN_SRC)
+# The core is compiled once with coverage instrumentation (fuzzer-no-link)
+# into an archive every target links, so `make -j fuzz` builds in parallel.
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=address,undefined -I.
+FUZZ_OBJ := $(patsubst %.c,$(BUILD)/fuzzobj/%.o,$(CORE_SRC) $(GEN_SRC))
+$(BUILD)/fuzzobj/%.o: %.c
 	@mkdir -p $(dir $@)
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -I. -o $@ $< $(CORE_SRC) $(GEN_SRC) -lm -lpthread -lzstd
-$(BUILD)/fuzz/fuzz_fatbin: api/fatbin.c api/fatbin.h
+	@$(if $(Q),echo "  FUZZCC  $<")
+	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+$(BUILD)/fuzz/libfuzzcore.a: $(FUZZ_OBJ)
+	@mkdir -p $(dir $@)
+	@rm -f $@
+	$(Q)ar rcs $@ $^
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/fuzz/libfuzzcore.a
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZ    $@")
+	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/fuzz/libfuzzcore.a -lm -lpthread -lzstd
 fuzz: $(FUZZ_BIN)
 fuzz-run: fuzz
 	@sh tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)
