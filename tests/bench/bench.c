@@ -102,6 +102,7 @@ int main(int argc, char **argv)
         bench *b = &bs[i];
         int k = exec_mod_kernel(m, b->name);
         exec_launch l;
+        memset(&l, 0, sizeof l);
         memcpy(l.grid, b->grid, sizeof l.grid);
         memcpy(l.block, b->block, sizeof l.block);
         l.shared_dyn = 0;
