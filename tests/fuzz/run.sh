@@ -2,6 +2,7 @@
 # run.sh -- runs every built libFuzzer target for SECONDS seconds each.
 #   sh tests/fuzz/run.sh BUILD SECONDS      (make fuzz-run FUZZ_SECONDS=N)
 # Target BUILD/fuzz/fuzz_NAME starts from the seeds in tests/fuzz/corpus/NAME
+# (fuzz_vasm also from examples/vector)
 # (read only: new inputs go to a scratch directory) and the dictionary
 # tests/fuzz/fuzz_NAME.dict when there is one.  A crash, leak or timeout
 # leaves its reproducer in BUILD/fuzz/artifacts/ and makes this script fail.
@@ -16,13 +17,15 @@ for bin in "$BUILD"/fuzz/fuzz_*; do
     name=$(basename "$bin")
     short=${name#fuzz_}
     seeds="$here/corpus/$short"
+    # The vector examples seed the assembler's fuzzer as they are (no copies).
+    [ "$short" = vasm ] && seeds="$seeds $here/../../examples/vector"
     work="$BUILD/fuzz/work-$short"
     art="$BUILD/fuzz/artifacts/"
     mkdir -p "$work" "$art"
     dict=""
     [ -f "$here/$name.dict" ] && dict="-dict=$here/$name.dict"
     echo "fuzz: $name for ${SECONDS_EACH}s"
-    if "$bin" "$work" "$seeds" $dict -max_total_time="$SECONDS_EACH" -max_len=65536 \
+    if "$bin" "$work" $seeds $dict -max_total_time="$SECONDS_EACH" -max_len=65536 \
         -timeout=20 -rss_limit_mb=4096 -artifact_prefix="$art" -print_final_stats=1 \
         >"$BUILD/fuzz/$name.log" 2>&1; then
         echo "PASS fuzz $name"
