@@ -34,6 +34,7 @@
 #include "../base/sbuf.h"
 #include "../exec/exec.h"
 #include "../exec/options.h"
+#include "../gpu/options.h"
 
 /* Every function cuda.h declares is exported (default visibility); the
 ** version script api/libcuda.map then keeps only cu* names global. */

@@ -181,7 +181,7 @@ static CUresult init(unsigned flags)
     tp_err e;
     tp_err_clear(&e);
     tp_opts o;
-    if (!exec_opts_from_env(&o, &e)) {
+    if (!gpu_opts_from_env(&o, &e)) {
         api_msg("%s", e.msg);
         tp_opts_free(&o);
         return CUDA_ERROR_INVALID_VALUE;

@@ -1,6 +1,6 @@
 /* config.c -- `tpsim config`: the option table and resolved configurations. */
 #include "cli.h"
-#include "../exec/options.h"
+#include "../gpu/options.h"
 #include "../base/builtin.h"
 #include <stdio.h>
 #include <string.h>
@@ -11,7 +11,7 @@ int cli_config(int argc, char **argv)
     tp_sbuf b;
     tp_sbuf_init(&b);
     if (argc >= 2 && strcmp(argv[1], "--list") == 0) {
-        exec_opts_init(&o);
+        gpu_opts_init(&o);
         tp_opts_describe(&o, &b);
         fputs(tp_sbuf_str(&b), stdout);
         printf("\nbuilt-in configurations:");
@@ -20,7 +20,7 @@ int cli_config(int argc, char **argv)
     } else if (argc >= 3 && strcmp(argv[1], "--show") == 0) {
         tp_err e;
         tp_err_clear(&e);
-        exec_opts_init(&o);
+        gpu_opts_init(&o);
         if (!tp_opts_load_config(&o, argv[2], &e)) {
             fprintf(stderr, "tpsim: %s\n", e.msg);
             tp_opts_free(&o);

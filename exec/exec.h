@@ -21,6 +21,7 @@
 #include "../base/err.h"
 #include "../base/opt.h"
 #include "../ptx/ptx.h"
+#include "options.h"
 #include <stdio.h>
 
 typedef struct exec_dev exec_dev;

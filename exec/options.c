@@ -11,9 +11,8 @@ const tp_optdef exec_optdefs[OPT_COUNT] = {
 
 void exec_opts_init(tp_opts *o) { tp_opts_init(o, exec_optdefs, OPT_COUNT, tp_builtin_config); }
 
-bool exec_opts_from_env(tp_opts *o, tp_err *e)
+bool exec_opts_apply_env(tp_opts *o, tp_err *e)
 {
-    exec_opts_init(o);
     const char *cfg = getenv("TPSIM_CONFIG");
     if (cfg && *cfg && !tp_opts_load_config(o, cfg, e)) return false;
     const char *list = getenv("TPSIM_OPTIONS");

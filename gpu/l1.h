@@ -1,0 +1,79 @@
+/*
+** l1.h -- an SM-side cache: the L1 data cache, and (with other parameters)
+** the constant cache.  Tags only (no data: see mreq.h).  Module prefix: gpu_l1_.
+**
+**   LD/ST unit --access--> [tag lookup] --hit--> hit pipeline (latency) --> done
+**                                 \--miss--> MSHRs (merge) --> miss queue --> (SM port to the memory system)
+**   memory system reply --fill--> line allocated, merged requests --> done
+**
+** Policies (by the request's kind and space):
+**   loads: allocate on fill (global loads only when cfg.cache_global;
+**     otherwise they use the MSHRs but do not allocate), LRU replacement;
+**   global stores: write-through, no write-allocate (a hit keeps the line);
+**   local stores: write-back, write-allocate (the line becomes dirty; a dirty
+**     victim leaves as a GPU_MR_STORE of a whole line through the miss queue);
+**   atomics: bypass the tags; answered through fill like a miss, no allocation.
+** One access per cycle is the caller's rule (the unit does not count ports).
+**
+** Exact timing: a hit accessed at cycle t is returned by gpu_l1_pop_done at
+** t + latency; a miss leaves through the miss queue as soon as the caller
+** takes it; its merged requests are returned by pop_done from the cycle of
+** the fill on.  A request that cannot be taken (no MSHR, merge limit
+** reached, miss queue full) is a reservation failure: it is not accepted,
+** the caller keeps it and retries, and the failure is counted.
+*/
+#ifndef GPU_L1_H
+#define GPU_L1_H
+
+#include "mreq.h"
+
+typedef struct gpu_l1cfg {
+    uint32_t size, assoc, line;   /* bytes, ways, bytes (size 0: no cache, everything misses and bypasses) */
+    uint32_t latency;             /* hit latency, cycles */
+    uint32_t mshrs, mshr_merge;   /* MSHR entries; requests one entry merges */
+    uint32_t miss_queue;          /* entries */
+    bool cache_global;            /* global loads allocate */
+} gpu_l1cfg;
+
+typedef enum gpu_l1res {
+    GPU_L1_HIT,      /* data at now + latency */
+    GPU_L1_MISS,     /* a new MSHR; the line request is in the miss queue */
+    GPU_L1_MERGED,   /* joined an MSHR already waiting for the line */
+    GPU_L1_SENT,     /* a store or atomic handed to the miss queue (stores: nothing comes back to the caller) */
+    GPU_L1_RESFAIL,  /* not accepted: retry later */
+} gpu_l1res;
+
+typedef struct gpu_l1stats {
+    uint64_t accesses, hits, misses, mshr_merges, reservation_fails;
+    uint64_t writebacks, stores, atomics, bypass_loads;
+} gpu_l1stats;
+
+typedef struct gpu_l1 gpu_l1;
+
+gpu_l1 *gpu_l1_new(const gpu_l1cfg *cfg, gpu_mreq_pool *pool);
+void gpu_l1_free(gpu_l1 *c);
+
+/* The upper side.  On HIT, MISS and MERGED the cache keeps r until it comes
+** out of pop_done; on SENT it keeps it too (a store is passed on, a later
+** reply to an atomic comes out of pop_done); on RESFAIL the caller keeps it. */
+gpu_l1res gpu_l1_access(gpu_l1 *c, gpu_mreq *r, uint64_t now);
+/* A request of the caller whose data is there at cycle now, or NULL. */
+gpu_mreq *gpu_l1_pop_done(gpu_l1 *c, uint64_t now);
+
+/* The lower side.  The head of the miss queue (NULL when empty); pop it
+** once the memory system has taken it. */
+gpu_mreq *gpu_l1_peek_miss(gpu_l1 *c);
+void gpu_l1_pop_miss(gpu_l1 *c);
+/* A reply from the memory system to one of this cache's requests. */
+void gpu_l1_fill(gpu_l1 *c, gpu_mreq *reply, uint64_t now);
+
+/* Invalidates every line (between kernels); dirty lines are dropped (local
+** memory of a finished kernel is dead).  Requests in flight are not touched. */
+void gpu_l1_invalidate(gpu_l1 *c);
+/* Earliest cycle at which pop_done can return something (UINT64_MAX: none
+** pending); nothing in flight and nothing queued. */
+uint64_t gpu_l1_next(const gpu_l1 *c);
+bool gpu_l1_idle(const gpu_l1 *c);
+const gpu_l1stats *gpu_l1_stats(const gpu_l1 *c);
+
+#endif

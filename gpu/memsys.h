@@ -1,0 +1,58 @@
+/*
+** memsys.h -- the memory system below the SMs: the interconnect (a crossbar
+** between SM ports and memory sub-partitions, and back), one L2 slice per
+** sub-partition, and the DRAM channels with their banks.  Module prefix:
+** gpu_memsys_.  Built from the options of gpu/mem_options.def and the clocks
+** of gpu/options.def; internally each part ticks in its own clock domain
+** (icnt, L2, DRAM), advanced by gpu_memsys_tick to the time of a core cycle.
+**
+**   SM port --accept--> icnt (SM->mem) --> L2 slice (ROP latency, tags,
+**     MSHRs) --miss--> DRAM channel (FR-FCFS, banks, row buffers, bus)
+**     --> L2 fill --> icnt (mem->SM) --> pop(sm)
+**
+** Loads and atomics are answered (the same request, is_reply set); stores
+** are performed at the L2 (write-back, write-allocate there) and freed
+** unless want_ack.  Every unit talks to its neighbours only through bounded
+** queues, and counts the cycles it could not push.  Deterministic: units
+** tick in a fixed order, ties broken by index.
+*/
+#ifndef GPU_MEMSYS_H
+#define GPU_MEMSYS_H
+
+#include "mreq.h"
+#include "../base/opt.h"
+
+typedef struct gpu_memsys gpu_memsys;
+
+typedef struct gpu_memstats {
+    uint64_t icnt_packets, icnt_flits, icnt_stall_cycles;
+    uint64_t l2_accesses, l2_hits, l2_misses, l2_writebacks, l2_mshr_merges, l2_reservation_fails;
+    uint64_t dram_reads, dram_writes, dram_activates, dram_row_buffer_hits;
+    uint64_t dram_busy_cycles;    /* DRAM cycles some channel's data bus carried data, summed over channels */
+    uint64_t dram_cycles;         /* DRAM cycles elapsed, summed over channels */
+} gpu_memstats;
+
+gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool);
+void gpu_memsys_free(gpu_memsys *m);
+
+/* The SM side, in core cycles.  can_accept: SM sm's injection port takes r
+** this cycle; accept hands it over.  pop: a reply for SM sm that has
+** arrived by core cycle now, or NULL. */
+bool gpu_memsys_can_accept(const gpu_memsys *m, uint32_t sm, const gpu_mreq *r);
+void gpu_memsys_accept(gpu_memsys *m, gpu_mreq *r, uint64_t now);
+gpu_mreq *gpu_memsys_pop(gpu_memsys *m, uint32_t sm, uint64_t now);
+
+/* Runs every clock domain up to (and including) its edges at or before the
+** time of core cycle now.  Calls must not go back in time; core cycles
+** skipped between calls cost nothing when the system is idle. */
+void gpu_memsys_tick(gpu_memsys *m, uint64_t now);
+/* The earliest core cycle at which something inside can change state without
+** a new request (UINT64_MAX: nothing in flight). */
+uint64_t gpu_memsys_next(const gpu_memsys *m);
+bool gpu_memsys_idle(const gpu_memsys *m);
+const gpu_memstats *gpu_memsys_stats(const gpu_memsys *m);
+
+/* The channel and L2 slice of an address (tests, statistics). */
+uint32_t gpu_memsys_slice_of(const gpu_memsys *m, uint64_t addr);
+
+#endif

@@ -1,0 +1,35 @@
+/* options.c -- the whole GPU option table, put together once. */
+#include "options.h"
+#include "../base/builtin.h"
+#include <pthread.h>
+
+static const tp_optdef gpu_rows[] = {
+#define X(id, name, type, def, min, max, choices, doc) {name, type, def, min, max, choices, doc},
+#include "options.def"
+#include "mem_options.def"
+#undef X
+};
+_Static_assert(OPT_COUNT + TP_ARRAY_LEN(gpu_rows) == GPU_OPT_COUNT, "option ids and rows disagree");
+
+static tp_optdef all_rows[GPU_OPT_COUNT];
+static pthread_once_t all_once = PTHREAD_ONCE_INIT;
+
+static void build(void)
+{
+    memcpy(all_rows, exec_optdefs, sizeof(tp_optdef) * OPT_COUNT);
+    memcpy(all_rows + OPT_COUNT, gpu_rows, sizeof gpu_rows);
+}
+
+const tp_optdef *gpu_optdefs(void)
+{
+    pthread_once(&all_once, build);
+    return all_rows;
+}
+
+void gpu_opts_init(tp_opts *o) { tp_opts_init(o, gpu_optdefs(), GPU_OPT_COUNT, tp_builtin_config); }
+
+bool gpu_opts_from_env(tp_opts *o, tp_err *e)
+{
+    gpu_opts_init(o);
+    return exec_opts_apply_env(o, e);
+}
