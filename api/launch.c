@@ -40,23 +40,10 @@ CUresult api_status_result(exec_status s, bool *sticky)
 
 int api_occupancy(const api_func *f, int block_threads, size_t dyn_shared)
 {
-    if (block_threads <= 0 || (uint32_t)block_threads > f->attr.max_threads) return 0;
-    int64_t warps = (block_threads + 31) / 32;
-    int64_t n = api_opt(OPT_DEVICE_MAX_CTAS_PER_SM);
-    n = TP_MIN(n, api_opt(OPT_DEVICE_MAX_THREADS_PER_SM) / (warps * 32));
-    if (f->attr.regs) {
-        int64_t unit = api_opt(OPT_DEVICE_REG_ALLOC_UNIT);
-        int64_t per_block = (int64_t)TP_ALIGN_UP((uint64_t)f->attr.regs * 32, (uint64_t)unit) * warps;
-        if (per_block > api_opt(OPT_DEVICE_REGS_PER_BLOCK)) return 0;
-        n = TP_MIN(n, api_opt(OPT_DEVICE_REGS_PER_SM) / per_block);
-    }
-    uint64_t smem = (uint64_t)f->attr.shared_static + dyn_shared;
-    if (smem > (uint64_t)api_opt(OPT_DEVICE_SHARED_PER_BLOCK)) return 0;
-    if (smem) {
-        uint64_t alloc = TP_ALIGN_UP(smem, (uint64_t)api_opt(OPT_DEVICE_SHARED_ALLOC_UNIT));
-        n = TP_MIN(n, (int64_t)((uint64_t)api_opt(OPT_DEVICE_SHARED_PER_SM) / alloc));
-    }
-    return (int)TP_MAX(n, 0);
+    if (block_threads <= 0 || (uint32_t)block_threads > f->attr.max_threads || dyn_shared > UINT32_MAX) return 0;
+    exec_occ o;
+    exec_occupancy(f->mod->em, (int)f->kidx, (uint32_t)block_threads, (uint32_t)dyn_shared, &o);
+    return (int)o.ctas_per_sm;
 }
 
 static CUresult occ_blocks(int *nb, CUfunction h, int bs, size_t dyn, unsigned flags)
