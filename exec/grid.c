@@ -256,9 +256,15 @@ static void warp_done(exec_warp *w)
     for (uint32_t id = 0; id < EXEC_NBAR; id++) exec_bar_check(c, id);
 }
 
+#if defined(__GNUC__)
+#define EXEC_INLINE static inline __attribute__((always_inline))
+#else
+#define EXEC_INLINE static inline
+#endif
+
 /* Brings w's top entry to an instruction it can run.  false: the warp has
 ** no lanes left (it is marked done). */
-static inline bool warp_ready(exec_warp *w)
+EXEC_INLINE bool warp_ready(exec_warp *w)
 {
     exec_grid *g = w->g;
     for (;;) {
@@ -282,29 +288,22 @@ static inline bool warp_ready(exec_warp *w)
 }
 
 /* Executes the instruction at the top entry's pc (warp_ready said there is
-** one) and counts it.  Returns whether the warp may go on running now: it
-** did not stop at a barrier, finish, fault or yield. */
-static inline bool warp_exec(exec_warp *w)
+** one) and counts its thread instructions (the caller counts the warp
+** instruction).  Returns whether the warp may go on running now: it did not
+** stop at a barrier, finish, fault or yield. */
+EXEC_INLINE bool warp_exec(exec_warp *w, const ptx_insn *xi, const exec_dinsn *dd)
 {
     exec_grid *g = w->g;
     exec_stk *t = &w->stk[w->nstk - 1];
     uint32_t pc = t->pc;
-    const ptx_insn *in = &g->m->xi[pc];
-    const exec_dinsn *d = &g->m->d[pc];
+    const ptx_insn *in = &xi[pc];
+    const exec_dinsn *d = &dd[pc];
     uint32_t m = t->mask;
     if (in->guard >= 0) {
         uint32_t p = w->pp[in->guard];
         m &= in->guard_neg ? ~p : p;
     }
     g->thread_insns += tp_popc32(t->mask);
-    g->warp_insns++;
-    w->insns++;
-    g->since_progress++;
-    if (TP_UNLIKELY(g->rec != NULL)) {
-        g->rec->pc = pc;
-        g->rec->mask = t->mask;
-        g->rec->active = m;
-    }
     if (TP_UNLIKELY(g->trace)) exec_trace(w, in, m);
     if (!m) {
         t->pc = pc + 1;
@@ -337,6 +336,8 @@ static inline bool warp_exec(exec_warp *w)
 uint32_t exec_warp_run(exec_warp *w, uint32_t budget)
 {
     exec_grid *g = w->g;
+    const ptx_insn *xi = g->m->xi;
+    const exec_dinsn *dd = g->m->d;
     uint32_t ran = 0;
     g->yield = false;
     if (w->state != EXEC_W_RUN) return 0;
@@ -344,8 +345,11 @@ uint32_t exec_warp_run(exec_warp *w, uint32_t budget)
         if (!warp_ready(w)) break;
         ran++;
         g->clock++;
-        if (!warp_exec(w)) break;
+        if (!warp_exec(w, xi, dd)) break;
     }
+    g->warp_insns += ran;
+    g->since_progress += ran;
+    w->insns += ran;
     return ran;
 }
 
@@ -369,14 +373,23 @@ void exec_warp_step(exec_warp *w, uint64_t cycle, exec_rec *rec)
     if (w->state != EXEC_W_RUN || g->status != EXEC_OK || !warp_ready(w)) return;
     exec_rec scratch;
     if (!rec) rec = &scratch;
+    const exec_stk *t = &w->stk[w->nstk - 1];
+    const ptx_insn *in = &g->m->xi[t->pc];
+    rec->pc = t->pc;
+    rec->mask = t->mask;
+    rec->active = t->mask;
+    if (in->guard >= 0) rec->active &= in->guard_neg ? ~w->pp[in->guard] : w->pp[in->guard];
     rec->events = 0;
     rec->space = 0;
-    rec->si = &g->m->si[w->stk[w->nstk - 1].pc];
+    rec->si = &g->m->si[t->pc];
     uint32_t releases = g->bar_releases;
     g->rec = rec;
     g->yield = false;
     g->clock = cycle;
-    warp_exec(w);
+    g->warp_insns++;
+    g->since_progress++;
+    w->insns++;
+    warp_exec(w, g->m->xi, g->m->d);
     g->rec = NULL;
     if (w->state == EXEC_W_RUN && g->status == EXEC_OK) warp_ready(w); /* finished? say so now */
     if (w->state == EXEC_W_BAR) {
