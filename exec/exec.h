@@ -328,6 +328,8 @@ uint64_t exec_grid_ctas(const exec_grid *g);           /* CTAs in the grid */
 uint64_t exec_grid_ctas_started(const exec_grid *g);
 const exec_occ *exec_grid_occ(const exec_grid *g);      /* this launch's occupancy */
 uint32_t exec_grid_warps_per_cta(const exec_grid *g);
+uint32_t exec_grid_local_bytes(const exec_grid *g);     /* local memory per thread */
+const char *exec_grid_kernel_name(const exec_grid *g);
 exec_status exec_grid_status(const exec_grid *g);
 /* The watchdogs, to be called now and then (every few thousand
 ** instructions): livelock (exec.spin_limit instructions without a change to

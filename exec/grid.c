@@ -520,6 +520,8 @@ uint64_t exec_grid_ctas(const exec_grid *g) { return g->ncta; }
 uint64_t exec_grid_ctas_started(const exec_grid *g) { return g->next_cta; }
 const exec_occ *exec_grid_occ(const exec_grid *g) { return &g->occ; }
 uint32_t exec_grid_warps_per_cta(const exec_grid *g) { return g->cta_warps; }
+uint32_t exec_grid_local_bytes(const exec_grid *g) { return g->local_per_thread; }
+const char *exec_grid_kernel_name(const exec_grid *g) { return g->kf->name; }
 exec_status exec_grid_status(const exec_grid *g) { return g->status; }
 void exec_grid_set_clock_mhz(exec_grid *g, double mhz) { g->clock_mhz = mhz > 0 ? mhz : g->clock_mhz; }
 
