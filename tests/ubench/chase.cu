@@ -20,7 +20,8 @@
 //
 // Timing: a warm-up pass of WARM steps (the host uses one full cycle, n
 // steps, so every line has been touched and the caches hold what they hold
-// in steady state), then a timed pass of STEPS steps between two clock64
+// in steady state; for the DRAM chase 2 x L2/line steps, which replace all
+// the L2 held, the timed steps then reaching lines never touched), then a timed pass of STEPS steps between two clock64
 // reads: cyc[0] = its length.  The host launches the kernel twice, with STEPS
 // and 2 x STEPS, and reports (cyc(2 STEPS) - cyc(STEPS)) / STEPS
 // cycles/access: the two launches run the same code, so the difference

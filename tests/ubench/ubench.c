@@ -225,7 +225,16 @@ static int ub_chase(ub_ctx *c, int level, double *value)
     free(h);
     if (r != CUDA_SUCCESS) return ub_fail(c, "cuMemcpyHtoD: %s", ub_errname(r));
     unsigned long long start = arr;
-    int warm = (int)((n + 15) / 16 * 16);
+    /* Warm-up: one full cycle (n steps), so every line of the chain has been
+    ** touched; the DRAM chase stops after 2 x L2/line steps, which already
+    ** replaced whatever the L2 held with lines of the chain, and its timed
+    ** steps then go on to lines the warm-up never touched. */
+    long warm_steps = n;
+    if (level == UB_DRAM && warm_steps > 2 * ub_p.l2 / ub_p.line) warm_steps = 2 * ub_p.l2 / ub_p.line;
+    int warm = (int)((warm_steps + 15) / 16 * 16);
+    if (level == UB_DRAM && warm + 2 * ub_p.steps > n)
+        return ub_fail(c, "the DRAM chase's %d warm-up and %ld timed steps exceed its %ld elements: fewer --steps",
+                       warm, 2 * ub_p.steps, n);
     long long cy[2];
     for (int pass = 0; pass < 2; pass++) {
         int steps = (int)ub_p.steps << pass;
