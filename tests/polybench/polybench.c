@@ -279,9 +279,11 @@ out:
 /* ---- matrix-vector products: atax, bicg, gesummv ---------------------------------- */
 
 /* out[i] = sum_j A[i][j] * v[j] (rows: transposed = 0) or
-** out[j] = sum_i A[i][j] * v[i] (columns: transposed = 1) of an nr x nc matrix;
-** one fma (or multiply and add) per term: a chain of n + 1 roundings. */
-static void pb_ref_mv(int nr, int nc, const float *A, const float *v, int transposed, double *ref, double *tol)
+** out[j] = sum_i A[i][j] * v[i] (columns: transposed = 1) of an nr x nc matrix,
+** with mag = sum |terms|.  pb_tol_mv turns mag into the bound of the device's
+** evaluation: one fma (or multiply and add) per term, a chain of n + 1
+** roundings. */
+static void pb_ref_mv(int nr, int nc, const float *A, const float *v, int transposed, double *ref, double *mag_out)
 {
     int nout = transposed ? nc : nr, nin = transposed ? nr : nc;
     for (int o = 0; o < nout; o++) {
@@ -292,8 +294,13 @@ static void pb_ref_mv(int nr, int nc, const float *A, const float *v, int transp
             mag += fabs(t);
         }
         ref[o] = s;
-        tol[o] = pb_gamma(nin + 1) * mag;
+        mag_out[o] = mag;
     }
+}
+
+static void pb_tol_mv(int n, int terms, double *mag)
+{
+    for (int o = 0; o < n; o++) mag[o] *= pb_gamma(terms + 1);
 }
 
 enum { PB_MV = 512 };
@@ -321,8 +328,10 @@ static int pb_atax(pb_ctx *c)
         pb_get(c, tmp, dt, nx) || pb_get(c, y, dy, ny))
         goto out;
     pb_ref_mv(nx, ny, A, x, 0, ref, tol);
+    pb_tol_mv(nx, ny, tol);
     if (pb_check(c, "tmp", tmp, ref, tol, nx, 0)) goto out;
     pb_ref_mv(nx, ny, A, tmp, 1, ref, tol);
+    pb_tol_mv(ny, nx, tol);
     if (pb_check(c, "y", y, ref, tol, ny, 0)) goto out;
     rc = 0;
 out:
@@ -355,8 +364,10 @@ static int pb_bicg(pb_ctx *c)
         pb_get(c, s, ds, ny) || pb_get(c, q, dq, nx))
         goto out;
     pb_ref_mv(nx, ny, A, r, 1, ref, tol);
+    pb_tol_mv(ny, nx, tol);
     if (pb_check(c, "s", s, ref, tol, ny, 0)) goto out;
     pb_ref_mv(nx, ny, A, p, 0, ref, tol);
+    pb_tol_mv(nx, ny, tol);
     if (pb_check(c, "q", q, ref, tol, nx, 0)) goto out;
     rc = 0;
 out:
@@ -371,7 +382,8 @@ static int pb_gesummv(pb_ctx *c)
     pb_mem m = {0};
     float *A = PB_NEWF(&m, n * n), *B = PB_NEWF(&m, n * n), *x = PB_NEWF(&m, n);
     float *tmp = PB_NEWF(&m, n), *y = PB_NEWF(&m, n);
-    double *ra = PB_NEWD(&m, n), *ta = PB_NEWD(&m, n), *rb = PB_NEWD(&m, n), *tb = PB_NEWD(&m, n);
+    double *ra = PB_NEWD(&m, n), *ma = PB_NEWD(&m, n), *rb = PB_NEWD(&m, n), *mb = PB_NEWD(&m, n);
+    double *tol = PB_NEWD(&m, n);
     for (int i = 0; i < n; i++) {
         x[i] = (float)i / (float)n;
         for (int j = 0; j < n; j++) {
@@ -389,17 +401,17 @@ static int pb_gesummv(pb_ctx *c)
     float a = alpha, b = beta;
     void *args[] = {&nn, &a, &b, &dA, &dB, &dt, &dx, &dy};
     if (pb_launch(c, k, pb_cdiv(n, 256), 1, 256, 1, args) || pb_get(c, tmp, dt, n) || pb_get(c, y, dy, n)) goto out;
-    pb_ref_mv(n, n, A, x, 0, ra, ta);
-    if (pb_check(c, "tmp", tmp, ra, ta, n, 0)) goto out;
-    /* y = alpha * tmp + beta * (B x): the sum's chain plus a multiply and an fma;
-    ** the bound is taken over the terms of both sums, scaled. */
-    pb_ref_mv(n, n, B, x, 0, rb, tb);
+    pb_ref_mv(n, n, A, x, 0, ra, ma);
+    for (int i = 0; i < n; i++) tol[i] = pb_gamma(n + 1) * ma[i];
+    if (pb_check(c, "tmp", tmp, ra, tol, n, 0)) goto out;
+    /* y = alpha * tmp + beta * (B x): each sum's chain, then a multiply and an
+    ** fma; the bound is taken over the scaled terms of both sums. */
+    pb_ref_mv(n, n, B, x, 0, rb, mb);
     for (int i = 0; i < n; i++) {
-        double mag = fabs(alpha) * ta[i] / pb_gamma(n + 1) + fabs(beta) * tb[i] / pb_gamma(n + 1);
         rb[i] = alpha * ra[i] + beta * rb[i];
-        tb[i] = pb_gamma(n + 3) * mag;
+        tol[i] = pb_gamma(n + 3) * (fabs(alpha) * ma[i] + fabs(beta) * mb[i]);
     }
-    if (pb_check(c, "y", y, rb, tb, n, 0)) goto out;
+    if (pb_check(c, "y", y, rb, tol, n, 0)) goto out;
     rc = 0;
 out:
     pb_free(&m);
