@@ -63,8 +63,7 @@
 //   sfu_sqrt   sqrt.approx.f32         20   8   8
 // (lat.sfu and ii.sfu are tpsim's own choices, not published figures.)
 // In functional mode %clock64 counts warp instructions, so lat_C = 1 and
-// thr_C = (128 + 3) / 128 = 1.0234 plus the few instructions nvcc schedules
-// between the clock reads (functional.expected).
+// thr_C = (128 + 3) / 128 = 1.0234, exactly (functional.expected).
 // Results: out[] holds every chain's final value; the host repeats each
 // chain exactly (integer, IEEE float and double), or within the PTX ISA's
 // error bound per operation for the approximate SFU functions.
