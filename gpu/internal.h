@@ -98,6 +98,9 @@ typedef struct gpu_warp {
     uint8_t nib;               /* ibuffer entries */
     uint8_t fetch_stop;        /* the last entry may change the pc: fetch waits for it to issue */
     uint8_t sched;             /* its scheduler */
+    uint8_t blk;               /* a cached reason it cannot issue (gpu_stall), valid until an
+                                  event on this warp (write-back, fetch, barrier release,
+                                  issue) clears it; 0: evaluate */
     uint32_t cta;              /* CTA slot */
     uint64_t age;              /* dispatch order on the SM (GTO: smaller is older) */
     uint32_t inflight;         /* issued instructions not written back */
@@ -202,6 +205,7 @@ typedef struct gpu_sm {
     /* collectors and pipes */
     gpu_cu *cu;                /* all kinds, oc[0] + oc[1] + oc[2] */
     uint32_t ncu;
+    uint32_t oc_free[GPU_OC_COUNT]; /* free units of each kind */
     uint64_t cu_seq;
     uint64_t *pipe_free[GPU_P_COUNT]; /* per pipe: the cycle it takes its next instruction */
     uint32_t *bank_grants;     /* scratch: reads granted per bank this cycle */

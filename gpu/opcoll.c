@@ -42,10 +42,7 @@ static uint32_t oc_first(const gpu_cfg *c, gpu_ockind k)
 
 bool gpu_oc_free(const gpu_sm *sm, gpu_ockind k)
 {
-    uint32_t f = oc_first(sm->c, k);
-    for (uint32_t i = f; i < f + sm->c->oc[k]; i++)
-        if (!sm->cu[i].busy) return true;
-    return false;
+    return sm->oc_free[k] != 0;
 }
 
 void gpu_oc_issue(gpu_sm *sm, uint16_t warp, uint32_t pc, const exec_sinfo *si, gpu_memop *mop, uint64_t now)
@@ -62,6 +59,7 @@ void gpu_oc_issue(gpu_sm *sm, uint16_t warp, uint32_t pc, const exec_sinfo *si, 
     TP_ASSERT(cu != NULL);
     if (!cu) return;
     cu->busy = 1;
+    sm->oc_free[k]--;
     cu->kind = (uint8_t)k;
     cu->warp = warp;
     cu->seq = sm->cu_seq++;
@@ -139,6 +137,7 @@ void gpu_oc_cycle(gpu_sm *sm, uint64_t now)
             gpu_wb_push(sm, now + cu->lat, cu->warp, cu->si, false);
         }
         cu->busy = 0;
+        sm->oc_free[cu->kind]++;
         sm->changed = true;
     }
 }

@@ -45,6 +45,7 @@ void gpu_sm_init(gpu_sm *sm, gpu *g, uint32_t id)
     sm->order = tp_calloc(c->max_warps, sizeof *sm->order);
     sm->ncu = c->oc[0] + c->oc[1] + c->oc[2];
     sm->cu = tp_calloc(sm->ncu, sizeof *sm->cu);
+    for (int k = 0; k < GPU_OC_COUNT; k++) sm->oc_free[k] = c->oc[k];
     for (int p = 0; p < GPU_P_COUNT; p++) sm->pipe_free[p] = tp_calloc(c->pipes[p] + 1, sizeof(uint64_t));
     sm->bank_grants = tp_calloc(c->rf_banks, sizeof *sm->bank_grants);
     sm->slot_reason = tp_calloc(c->nsched, 1);
@@ -188,6 +189,7 @@ void gpu_sm_writeback(gpu_sm *sm, uint16_t slot, const exec_sinfo *si, bool mem,
     (void)now;
     gpu_warp *w = &sm->warps[slot];
     if (si->ndst) gpu_sb_release(&w->sb, si);
+    w->blk = 0;
     w->inflight--;
     if (mem) w->mem_inflight--;
     if (w->state == GPU_W_EXITED && !w->inflight) warp_finish(sm, slot);
@@ -201,21 +203,23 @@ static bool stops_fetch(const exec_sinfo *si)
     return (si->flags & (EXEC_SI_BRANCH | EXEC_SI_BARRIER)) || si->unit == EXEC_U_CTRL || si->unit == EXEC_U_SYNC;
 }
 
-/* Whether warp w can issue its next instruction now (GPU_ST_ISSUED), or why not. */
-static gpu_stall can_issue(const gpu_sm *sm, const gpu_warp *w, uint64_t now)
+/* Whether warp w can issue its next instruction now (GPU_ST_ISSUED), or why
+** not.  Reasons that only an event on the warp can change are cached. */
+static gpu_stall can_issue(const gpu_sm *sm, gpu_warp *w, uint64_t now)
 {
-    if (w->state == GPU_W_BARRIER) return GPU_ST_BARRIER;
-    if (!w->nib || w->ib[0].ready > now) return GPU_ST_IBUFFER;
+    if (w->blk) return (gpu_stall)w->blk;
+    if (w->state == GPU_W_BARRIER) return (gpu_stall)(w->blk = GPU_ST_BARRIER);
+    if (!w->nib) return (gpu_stall)(w->blk = GPU_ST_IBUFFER);
+    if (w->ib[0].ready > now) return GPU_ST_IBUFFER;
     const exec_sinfo *si = w->ib[0].si;
-    if ((si->flags & EXEC_SI_FENCE) && w->mem_inflight) return GPU_ST_BARRIER;
+    if ((si->flags & EXEC_SI_FENCE) && w->mem_inflight) return (gpu_stall)(w->blk = GPU_ST_BARRIER);
     switch (gpu_sb_check(&w->sb, si)) {
-    case 1: return GPU_ST_RAW;
-    case 2: return GPU_ST_MEMORY;
-    case 3: return GPU_ST_RAW;
+    case 1: return (gpu_stall)(w->blk = GPU_ST_RAW);
+    case 2: return (gpu_stall)(w->blk = GPU_ST_MEMORY);
+    case 3: return (gpu_stall)(w->blk = GPU_ST_RAW);
     default: break;
     }
-    bool mem = (si->unit == EXEC_U_MEM && (si->flags & (EXEC_SI_LOAD | EXEC_SI_STORE))) || si->unit == EXEC_U_TEX;
-    gpu_ockind k = mem ? GPU_OC_MEM : gpu_oc_kind_of(sm->c, si, NULL);
+    gpu_ockind k = gpu_is_mem(si) ? GPU_OC_MEM : gpu_oc_kind_of(sm->c, si, NULL);
     if (!gpu_oc_free(sm, k)) return GPU_ST_BUSY_UNIT;
     return GPU_ST_ISSUED;
 }
@@ -226,7 +230,7 @@ static void wake_barrier(gpu_sm *sm, uint32_t cta)
         gpu_warp *w = &sm->warps[i];
         if (w->state != GPU_W_BARRIER || w->cta != cta) continue;
         exec_next n;
-        if (exec_warp_next(w->ew, &n) != EXEC_WS_BARRIER) w->state = GPU_W_ACTIVE;
+        if (exec_warp_next(w->ew, &n) != EXEC_WS_BARRIER) w->state = GPU_W_ACTIVE, w->blk = 0;
     }
 }
 
@@ -237,6 +241,7 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
     gpu_launchctx *lx = sm->lx;
     gpu_warp *w = &sm->warps[slot];
     exec_next n;
+    w->blk = 0;
     if (exec_warp_next(w->ew, &n) != EXEC_WS_READY || n.pc != w->ib[0].pc) {
         w->nib = 0;
         w->fetch_stop = 0;
@@ -345,6 +350,7 @@ static void fetch_stage(gpu_sm *sm, uint64_t now)
             const exec_sinfo *si = exec_mod_sinfo(sm->lx->m, pc);
             if (!si) break;
             w->ib[w->nib++] = (gpu_ibent){pc, si, now + c->fetch_lat};
+            w->blk = 0;
             if (stops_fetch(si)) {
                 w->fetch_stop = 1;
                 break;
