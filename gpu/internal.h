@@ -63,6 +63,15 @@ typedef struct gpu_cfg {
 
 void gpu_cfg_init(gpu_cfg *c, const tp_opts *o);
 
+/* Whether an instruction goes to the LD/ST unit: loads, stores and atomics
+** of every space but the kernel's parameters (which the hardware reads as
+** constant-bank operands, so they are integer work here), and textures. */
+static inline bool gpu_is_mem(const exec_sinfo *si)
+{
+    if (si->unit == EXEC_U_TEX) return true;
+    return si->unit == EXEC_U_MEM && (si->flags & (EXEC_SI_LOAD | EXEC_SI_STORE)) && si->space != PTX_SP_PARAM;
+}
+
 /* ---- scoreboard ------------------------------------------------------------------------ */
 
 /* Registers with a write in flight, per warp: a register (EXEC_R_* kind << 16

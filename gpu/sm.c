@@ -254,8 +254,7 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
     lx->ks->thread_insns += tp_popc32(rec.mask);
     if (sm->c->stats_pc) gpu_pcrow(lx, n.pc)->issued++;
     gpu_memop *mop = NULL;
-    bool is_mem = si->unit == EXEC_U_TEX ||
-                  (si->unit == EXEC_U_MEM && (si->flags & (EXEC_SI_LOAD | EXEC_SI_STORE)) && rec.active);
+    bool is_mem = gpu_is_mem(si) && (rec.active || si->unit == EXEC_U_TEX);
     if (is_mem) {
         mop = gpu_memop_get(sm);
         mop->warp = slot;
