@@ -454,11 +454,11 @@ static bool operands(vasm *a, vasm_cur *c, vec_insn *in)
         if (!ctl_reg(a, c, true, &in->b) || !SEP) return false;
         vasm_skip_ws(c);
         uint32_t pos = c->i;
-        if (!reg_or_imm(a, c, in, VEC_RK_R, &in->a, in->b == VEC_RK_VPW ? 8 : 0, in->b == VEC_RK_VPW ? 64 : INT64_MAX,
-                        in->b == VEC_RK_VPW ? "VPW" : "VLR"))
-            return false;
+        if (!reg_or_imm(a, c, in, VEC_RK_R, &in->a, INT64_MIN, INT64_MAX, "")) return false;
         if (in->alt && in->b == VEC_RK_VPW && in->imm != 8 && in->imm != 16 && in->imm != 32 && in->imm != 64)
             return vasm_err(a, c, pos, "VPW takes 8, 16, 32 or 64, got %lld", (long long)in->imm);
+        if (in->alt && in->b == VEC_RK_VLR && in->imm < 0)
+            return vasm_err(a, c, pos, "VLR takes 0..MVL, got %lld", (long long)in->imm);
         return true;
     }
     case VEC_FM_MFC1: return REG(VEC_RK_R, d) && SEP && ctl_reg(a, c, false, &in->b);
