@@ -13,7 +13,8 @@
 **   and constants are not.  Registers: R0-R31 (R0 reads 0), F0-F31, V0-V63
 **   (up to the machine's vregs), VLR, VM.
 ** - Values: decimal or 0x hex integers, data labels (their byte address),
-**   .equ constants, combined with + - * and parentheses (usual precedence).
+**   .equ constants, combined with + - * / and parentheses (usual
+**   precedence; / divides integers, truncating toward zero).
 **   An immediate is "#value" (the '#' may be left out).  Scalar memory:
 **   "off(Rn)", "label", "label(Rn)", "(Rn)".  Vector memory: "Rn" (or
 **   "off(Rn)") for LV/SV, "(Rs,Rt)" for LVWS/SVWS, "(Rs+Vi)" for LVI/SVI.
