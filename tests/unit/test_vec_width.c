@@ -622,6 +622,12 @@ static void t_asm_forms(void)
     TT_EQ_U(p.data[4], 0xfe); TT_EQ_U(p.data[5], 0xff); TT_EQ_U(p.data[6], 0xff); TT_EQ_U(p.data[7], 0xff);
     TT_EQ_U(p.data[12], 0x78); TT_EQ_U(p.data[15], 0x12);
     vec_prog_free(&p);
+    /* '/' divides, truncating toward zero, left to right with '*' */
+    TT_CHECK(vt_asm(&p, ".equ A, 7/2\n.equ B, -7/2\n.equ C, 2*9/4\n.equ D, (1+2*3)/-2\n.data\nw: .word z/8\n"
+                        ".space 8\nz:\n", 8, NULL, 0, &e));
+    TT_EQ_I(vt_equ(&p, "A"), 3); TT_EQ_I(vt_equ(&p, "B"), -3); TT_EQ_I(vt_equ(&p, "C"), 4); TT_EQ_I(vt_equ(&p, "D"), -3);
+    TT_EQ_I(vt_init_word(&p, "w", 0), 2); /* a forward reference: z = 16 */
+    vec_prog_free(&p);
     /* MVL and VPW are names only where MTC1/MFC1 expect a control register */
     TT_CHECK(vt_asm(&p, ".equ MVL, 64\n.equ VPW, 8\nDADDUI R1,R0,#MVL*VPW\nMFC1 R2,MVL\n", 8, NULL, 0, &e));
     TT_EQ_I(p.insn[0].imm, 512);
@@ -653,6 +659,9 @@ static void t_asm_errors(void)
         {".data\n .byte x\n .space 300\nx:\n", "t.s:2:8: value 301 does not fit in 8 bits (-128..255)"},
         {".byte 1\n", "t.s:1:1: .byte belongs in .data (this is .text)"},
         {"LBU R1,F2\n", "t.s:1:8: 'F2' is a register; a value is expected here"},
+        {".equ N, 4/0\n", "t.s:1:10: division by zero"},
+        {".data\n.word x/0\nx:\n", "t.s:2:8: division by zero"},
+        {".equ N, (0-9223372036854775807-1)/-1\n", "t.s:1:34: arithmetic overflow"}, /* the '/' */
     };
     for (size_t i = 0; i < TP_ARRAY_LEN(cases); i++) {
         const char *got = vt_asm_err(cases[i].src);
