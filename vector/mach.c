@@ -164,13 +164,14 @@ static uint32_t set_active(vec_mach *m, bool masked)
 static vec_step addresses(vec_mach *m, const vec_insn *in, vec_dyn *d, tp_err *e)
 {
     uint64_t base = (uint64_t)m->r[in->a] + (uint64_t)in->imm;
-    const uint64_t *idx = m->v + (size_t)in->b * m->mvl64;
-    uint64_t stride = (uint64_t)m->r[in->b];
+    int form = vec_ops[in->op].form;
+    const uint64_t *idx = form == VEC_FM_VRV || form == VEC_FM_RVV ? m->v + (size_t)in->b * m->mvl64 : NULL;
+    uint64_t stride = form == VEC_FM_VRR || form == VEC_FM_RRV ? (uint64_t)m->r[in->b] : 0;
     unsigned w = m->vpw, eb = w / 8;
     d->lo = UINT64_MAX, d->hi = 0;
     for (uint32_t i = 0; i < m->vlr; i++) {
         uint64_t a;
-        switch (vec_ops[in->op].form) {
+        switch (form) {
         case VEC_FM_VRR:
         case VEC_FM_RRV: a = base + (uint64_t)i * stride; break;
         case VEC_FM_VRV:
@@ -200,14 +201,14 @@ static void vector_alu(vec_mach *m, const vec_insn *in, const vec_opinfo *oi, ui
 {
     unsigned w = m->vpw;
     uint64_t mask = lowbits(w), sa = 0, sb = 0;
-    const uint64_t *va = V(in->a), *vb = V(in->b);
+    const uint64_t *va = NULL, *vb = NULL;
     switch ((vec_form)oi->form) {
-    case VEC_FM_VVF: vb = NULL, sb = m->f[in->b]; break;
-    case VEC_FM_VFV: va = NULL, sa = m->f[in->a]; break;
-    case VEC_FM_VVR: vb = NULL, sb = (uint64_t)m->r[in->b] & mask; break;
-    case VEC_FM_VRS: va = NULL, sa = (uint64_t)m->r[in->a] & mask; break;
-    case VEC_FM_VVX: vb = NULL, sb = in->alt ? (uint64_t)in->imm : (uint64_t)m->r[in->b]; break;
-    default: break;
+    case VEC_FM_VVF: va = V(in->a), sb = m->f[in->b]; break;
+    case VEC_FM_VFV: sa = m->f[in->a], vb = V(in->b); break;
+    case VEC_FM_VVR: va = V(in->a), sb = (uint64_t)m->r[in->b] & mask; break;
+    case VEC_FM_VRS: sa = (uint64_t)m->r[in->a] & mask, vb = V(in->b); break;
+    case VEC_FM_VVX: va = V(in->a), sb = in->alt ? (uint64_t)in->imm : (uint64_t)m->r[in->b]; break;
+    default: va = V(in->a), vb = V(in->b); break; /* VVV */
     }
     uint64_t *vd = V(in->d);
     EACH {
@@ -279,7 +280,7 @@ vec_step vec_mach_step(vec_mach *m, vec_dyn *d, tp_err *e)
             if (addresses(m, in, d, e) != VEC_STEP_OK) return VEC_STEP_ERR;
         }
     }
-    int64_t rb = in->alt ? in->imm : r[in->b];
+    int64_t rb = in->alt ? in->imm : in->b < 32 ? r[in->b] : 0; /* b may name a V register (up to 63) */
     switch ((vec_op)in->op) {
     /* scalar integer */
     case VEC_OP_DADDU: r[in->d] = (int64_t)((uint64_t)r[in->a] + (uint64_t)rb); break;
