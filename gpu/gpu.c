@@ -136,12 +136,19 @@ static void abort_launch(gpu *g)
     for (uint32_t s = 0; s < g->c.nsm; s++) {
         gpu_sm *sm = &g->sm[s];
         for (uint32_t i = 0; i < g->c.max_warps; i++) sm->warps[i].state = GPU_W_FREE;
+        memset(sm->fetch_want, 0, (g->c.max_warps + 63) / 64 * sizeof *sm->fetch_want);
         for (uint32_t i = 0; i < g->c.max_ctas; i++) sm->ctas[i].ec = NULL;
         for (uint32_t i = 0; i < sm->ncu; i++) {
             if (sm->cu[i].busy && sm->cu[i].mop) gpu_memop_put(sm, sm->cu[i].mop);
             sm->cu[i].busy = 0;
         }
-        for (uint32_t q = 0; q < g->c.nsched; q++) sm->sched[q].n = sm->sched[q].nact = 0, sm->sched[q].last = -1;
+        sm->ncu_busy = 0;
+        for (int k = 0; k < GPU_OC_COUNT; k++) sm->oc_free[k] = g->c.oc[k];
+        for (uint32_t q = 0; q < g->c.nsched; q++) {
+            gpu_sched *sc = &sm->sched[q];
+            sc->n = sc->nact = 0;
+            sc->last = sc->last_pos = sc->last_act = -1;
+        }
         sm->nctas = sm->nwarps_live = 0;
         sm->nwb = 0;
         if (sm->ldst_cur) gpu_memop_put(sm, sm->ldst_cur);

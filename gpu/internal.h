@@ -130,23 +130,29 @@ typedef struct gpu_sched {
     uint16_t *w;               /* the scheduler's warps, oldest first */
     uint32_t n;
     int32_t last;              /* slot of the warp that issued last (-1 none) */
-    uint32_t rr;               /* LRR / two-level: round-robin position */
-    /* two-level: the active set is the first nactive of act[], the rest pending */
+    int32_t last_pos;          /* its index in w[] (-1 none) */
+    int32_t last_act;          /* its index in act[] (-1 none) */
+    uint32_t start;            /* LRR / two-level: this cycle's first position */
+    /* two-level: the active set is the first two_level_active of act[], the rest pending */
     uint16_t *act;
-    uint32_t nact;
+    uint32_t nact, nactive;
 } gpu_sched;
 
-/* Writes the scheduler's warps in the order the policy would try them this
-** cycle; returns how many. */
-uint32_t gpu_sched_order(const gpu_cfg *c, gpu_sched *s, uint16_t *out);
+/* Prepares this cycle's order; returns how many candidates there are. */
+uint32_t gpu_sched_begin(const gpu_cfg *c, gpu_sched *s);
+/* The i-th candidate of this cycle (i < what gpu_sched_begin returned). */
+uint16_t gpu_sched_at(const gpu_cfg *c, const gpu_sched *s, uint32_t i);
 void gpu_sched_add(const gpu_cfg *c, gpu_sched *s, uint16_t w);
 void gpu_sched_remove(const gpu_cfg *c, gpu_sched *s, uint16_t w);
 /* The policy hears that w issued (long: a long-latency memory access). */
 void gpu_sched_issued(const gpu_cfg *c, gpu_sched *s, uint16_t w, bool long_latency);
 /* Policies, each in its own file. */
-uint32_t gpu_gto_order(gpu_sched *s, uint16_t *out);
-uint32_t gpu_lrr_order(gpu_sched *s, uint16_t *out);
-uint32_t gpu_2lev_order(const gpu_cfg *c, gpu_sched *s, uint16_t *out);
+uint32_t gpu_gto_begin(gpu_sched *s);
+uint16_t gpu_gto_at(const gpu_sched *s, uint32_t i);
+uint32_t gpu_lrr_begin(gpu_sched *s);
+uint16_t gpu_lrr_at(const gpu_sched *s, uint32_t i);
+uint32_t gpu_2lev_begin(const gpu_cfg *c, gpu_sched *s);
+uint16_t gpu_2lev_at(const gpu_sched *s, uint32_t i);
 void gpu_2lev_issued(const gpu_cfg *c, gpu_sched *s, uint16_t w, bool long_latency);
 
 /* ---- memory instructions in flight ------------------------------------------------------ */
@@ -209,12 +215,14 @@ typedef struct gpu_sm {
     uint32_t nctas, nwarps_live;
     uint64_t next_age;
     gpu_sched *sched;          /* nsched */
-    uint16_t *order;           /* scratch for gpu_sched_order */
     uint32_t fetch_rr;
+    uint64_t *fetch_want;      /* a bit per warp slot: active, room in its buffer, fetch not stopped */
     /* collectors and pipes */
     gpu_cu *cu;                /* all kinds, oc[0] + oc[1] + oc[2] */
     uint32_t ncu;
     uint32_t oc_free[GPU_OC_COUNT]; /* free units of each kind */
+    uint16_t *cu_order;        /* busy units in issue order */
+    uint32_t ncu_busy;
     uint64_t cu_seq;
     uint64_t *pipe_free[GPU_P_COUNT]; /* per pipe: the cycle it takes its next instruction */
     uint32_t *bank_grants;     /* scratch: reads granted per bank this cycle */

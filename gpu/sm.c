@@ -28,6 +28,16 @@
 
 gpu_pcstat *gpu_pcrow(gpu_launchctx *lx, uint32_t pc);
 
+/* ---- the fetch candidates: a bit per warp slot that fetch should look at ---- */
+
+static void fetch_update(gpu_sm *sm, uint32_t slot)
+{
+    const gpu_warp *w = &sm->warps[slot];
+    uint64_t bit = 1ull << (slot % 64);
+    if (w->state == GPU_W_ACTIVE && w->nib < sm->c->ibuf && !w->fetch_stop) sm->fetch_want[slot / 64] |= bit;
+    else sm->fetch_want[slot / 64] &= ~bit;
+}
+
 void gpu_sm_init(gpu_sm *sm, gpu *g, uint32_t id)
 {
     const gpu_cfg *c = &g->c;
@@ -40,14 +50,15 @@ void gpu_sm_init(gpu_sm *sm, gpu *g, uint32_t id)
     for (uint32_t s = 0; s < c->nsched; s++) {
         sm->sched[s].w = tp_calloc(c->max_warps, sizeof(uint16_t));
         sm->sched[s].act = tp_calloc(c->max_warps, sizeof(uint16_t));
-        sm->sched[s].last = -1;
+        sm->sched[s].last = sm->sched[s].last_pos = sm->sched[s].last_act = -1;
     }
-    sm->order = tp_calloc(c->max_warps, sizeof *sm->order);
     sm->ncu = c->oc[0] + c->oc[1] + c->oc[2];
     sm->cu = tp_calloc(sm->ncu, sizeof *sm->cu);
     for (int k = 0; k < GPU_OC_COUNT; k++) sm->oc_free[k] = c->oc[k];
+    sm->cu_order = tp_calloc(sm->ncu + 1, sizeof *sm->cu_order);
     for (int p = 0; p < GPU_P_COUNT; p++) sm->pipe_free[p] = tp_calloc(c->pipes[p] + 1, sizeof(uint64_t));
     sm->bank_grants = tp_calloc(c->rf_banks, sizeof *sm->bank_grants);
+    sm->fetch_want = tp_calloc((c->max_warps + 63) / 64, sizeof *sm->fetch_want);
     sm->slot_reason = tp_calloc(c->nsched, 1);
     sm->slot_pc = tp_calloc(c->nsched, sizeof *sm->slot_pc);
     sm->l1d = gpu_l1_new(&c->l1d, &g->pool);
@@ -64,10 +75,11 @@ void gpu_sm_free(gpu_sm *sm)
         free(sm->sched[s].act);
     }
     free(sm->sched);
-    free(sm->order);
     free(sm->cu);
+    free(sm->cu_order);
     for (int p = 0; p < GPU_P_COUNT; p++) free(sm->pipe_free[p]);
     free(sm->bank_grants);
+    free(sm->fetch_want);
     free(sm->slot_reason);
     free(sm->slot_pc);
     free(sm->wb);
@@ -121,6 +133,7 @@ void gpu_sm_take_cta(gpu_sm *sm, exec_cta *ec, uint64_t now)
         w->age = sm->next_age++;
         w->sched = (uint8_t)(slot % c->nsched);
         gpu_sched_add(c, &sm->sched[w->sched], (uint16_t)slot);
+        fetch_update(sm, slot);
         sm->nwarps_live++;
     }
     sm->changed = true;
@@ -173,6 +186,7 @@ static void warp_finish(gpu_sm *sm, uint16_t slot)
 {
     gpu_warp *w = &sm->warps[slot];
     w->state = GPU_W_FREE;
+    fetch_update(sm, slot);
     sm->nwarps_live--;
     gpu_ctaslot *ct = &sm->ctas[w->cta];
     if (--ct->live == 0) {
@@ -230,7 +244,11 @@ static void wake_barrier(gpu_sm *sm, uint32_t cta)
         gpu_warp *w = &sm->warps[i];
         if (w->state != GPU_W_BARRIER || w->cta != cta) continue;
         exec_next n;
-        if (exec_warp_next(w->ew, &n) != EXEC_WS_BARRIER) w->state = GPU_W_ACTIVE, w->blk = 0;
+        if (exec_warp_next(w->ew, &n) != EXEC_WS_BARRIER) {
+            w->state = GPU_W_ACTIVE;
+            w->blk = 0;
+            fetch_update(sm, i);
+        }
     }
 }
 
@@ -245,6 +263,7 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
     if (exec_warp_next(w->ew, &n) != EXEC_WS_READY || n.pc != w->ib[0].pc) {
         w->nib = 0;
         w->fetch_stop = 0;
+        fetch_update(sm, slot);
         return false;
     }
     const exec_sinfo *si = n.si;
@@ -280,6 +299,7 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
     w->nib--;
     memmove(w->ib, w->ib + 1, w->nib * sizeof *w->ib);
     if (!w->nib) w->fetch_stop = 0;
+    fetch_update(sm, slot);
     bool long_lat = is_mem && (si->flags & EXEC_SI_LOAD) && rec.space != PTX_SP_SHARED;
     gpu_sched_issued(sm->c, &sm->sched[w->sched], slot, long_lat);
     if (rec.events & EXEC_EV_FAULT) lx->fault = true;
@@ -290,6 +310,7 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
         w->nib = 0;
         gpu_sched_remove(sm->c, &sm->sched[w->sched], slot);
     }
+    fetch_update(sm, slot);
     sm->changed = true;
     return true;
 }
@@ -299,12 +320,12 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
     const gpu_cfg *c = sm->c;
     for (uint32_t s = 0; s < c->nsched; s++) {
         gpu_sched *sc = &sm->sched[s];
-        uint32_t n = gpu_sched_order(c, sc, sm->order);
+        uint32_t n = gpu_sched_begin(c, sc);
         gpu_stall first = GPU_ST_NO_WARPS;
         uint32_t first_pc = UINT32_MAX;
         uint32_t issued = 0;
         for (uint32_t i = 0; i < n && !issued; i++) {
-            uint16_t slot = sm->order[i];
+            uint16_t slot = gpu_sched_at(c, sc, i);
             gpu_warp *w = &sm->warps[slot];
             gpu_stall why = can_issue(sm, w, now);
             if (i == 0) {
@@ -332,33 +353,48 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
 static void fetch_stage(gpu_sm *sm, uint64_t now)
 {
     const gpu_cfg *c = sm->c;
-    uint32_t done = 0;
-    for (uint32_t k = 0; k < c->max_warps && done < c->fetch_width; k++) {
-        uint32_t slot = (sm->fetch_rr + k) % c->max_warps;
-        gpu_warp *w = &sm->warps[slot];
-        if (w->state != GPU_W_ACTIVE || w->nib >= c->ibuf || w->fetch_stop) continue;
-        uint32_t pc;
-        if (w->nib) {
-            pc = w->ib[w->nib - 1].pc + 1;
-        } else {
-            exec_next n;
-            if (exec_warp_next(w->ew, &n) != EXEC_WS_READY) continue;
-            pc = n.pc;
-        }
-        while (w->nib < c->ibuf) {
-            const exec_sinfo *si = exec_mod_sinfo(sm->lx->m, pc);
-            if (!si) break;
-            w->ib[w->nib++] = (gpu_ibent){pc, si, now + c->fetch_lat};
-            w->blk = 0;
-            if (stops_fetch(si)) {
-                w->fetch_stop = 1;
-                break;
+    uint32_t done = 0, words = (c->max_warps + 63) / 64;
+    /* candidates in round-robin order from fetch_rr */
+    for (uint32_t pass = 0; pass < 2 && done < c->fetch_width; pass++) {
+        for (uint32_t wd = 0; wd < words && done < c->fetch_width; wd++) {
+            uint64_t m = sm->fetch_want[wd];
+            uint32_t lo = wd * 64;
+            if (pass == 0) { /* slots at or after fetch_rr */
+                if (lo + 64 <= sm->fetch_rr) continue;
+                if (sm->fetch_rr > lo) m &= ~0ull << (sm->fetch_rr - lo);
+            } else { /* slots before fetch_rr */
+                if (lo >= sm->fetch_rr) break;
+                if (sm->fetch_rr < lo + 64) m &= (1ull << (sm->fetch_rr - lo)) - 1;
             }
-            pc++;
+            while (m && done < c->fetch_width) {
+                uint32_t slot = lo + (uint32_t)__builtin_ctzll(m);
+                m &= m - 1;
+                gpu_warp *w = &sm->warps[slot];
+                uint32_t pc;
+                if (w->nib) {
+                    pc = w->ib[w->nib - 1].pc + 1;
+                } else {
+                    exec_next n;
+                    if (exec_warp_next(w->ew, &n) != EXEC_WS_READY) continue;
+                    pc = n.pc;
+                }
+                while (w->nib < c->ibuf) {
+                    const exec_sinfo *si = exec_mod_sinfo(sm->lx->m, pc);
+                    if (!si) break;
+                    w->ib[w->nib++] = (gpu_ibent){pc, si, now + c->fetch_lat};
+                    w->blk = 0;
+                    if (stops_fetch(si)) {
+                        w->fetch_stop = 1;
+                        break;
+                    }
+                    pc++;
+                }
+                fetch_update(sm, slot);
+                done++;
+                sm->fetch_rr = (slot + 1) % c->max_warps;
+                sm->changed = true;
+            }
         }
-        done++;
-        sm->fetch_rr = slot + 1;
-        sm->changed = true;
     }
 }
 
@@ -404,7 +440,7 @@ uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now)
         if (t < next) next = t;
         t = gpu_ldst_next(sm, now);
         if (t < next) next = t;
-        for (uint32_t i = 0; i < sm->c->max_warps; i++) {
+        for (uint32_t i = 0; sm->c->fetch_lat > 1 && i < sm->c->max_warps; i++) {
             const gpu_warp *w = &sm->warps[i];
             if (w->state == GPU_W_ACTIVE && w->nib && w->ib[0].ready > now && w->ib[0].ready < next)
                 next = w->ib[0].ready;
