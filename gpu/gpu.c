@@ -146,7 +146,7 @@ static void abort_launch(gpu *g)
         for (int k = 0; k < GPU_OC_COUNT; k++) sm->oc_free[k] = g->c.oc[k];
         for (uint32_t q = 0; q < g->c.nsched; q++) {
             gpu_sched *sc = &sm->sched[q];
-            sc->n = sc->nact = 0;
+            sc->n = sc->nact = sc->nunblk = 0;
             sc->last = sc->last_pos = sc->last_act = -1;
         }
         sm->nctas = sm->nwarps_live = 0;

@@ -136,6 +136,7 @@ typedef struct gpu_sched {
     /* two-level: the active set is the first two_level_active of act[], the rest pending */
     uint16_t *act;
     uint32_t nact, nactive;
+    uint32_t nunblk;           /* its warps with no cached block reason (sm.c) */
 } gpu_sched;
 
 /* Prepares this cycle's order; returns how many candidates there are. */

@@ -28,6 +28,16 @@
 
 gpu_pcstat *gpu_pcrow(gpu_launchctx *lx, uint32_t pc);
 
+/* ---- cached block reasons: each scheduler counts its warps without one ---- */
+
+static inline gpu_stall blk_set(gpu_sm *sm, gpu_warp *w, gpu_stall v)
+{
+    if (!w->blk && v) sm->sched[w->sched].nunblk--;
+    else if (w->blk && !v) sm->sched[w->sched].nunblk++;
+    w->blk = (uint8_t)v;
+    return v;
+}
+
 /* ---- the fetch candidates: a bit per warp slot that fetch should look at ---- */
 
 static void fetch_update(gpu_sm *sm, uint32_t slot)
@@ -133,6 +143,7 @@ void gpu_sm_take_cta(gpu_sm *sm, exec_cta *ec, uint64_t now)
         w->age = sm->next_age++;
         w->sched = (uint8_t)(slot % c->nsched);
         gpu_sched_add(c, &sm->sched[w->sched], (uint16_t)slot);
+        sm->sched[w->sched].nunblk++;
         fetch_update(sm, slot);
         sm->nwarps_live++;
     }
@@ -203,7 +214,7 @@ void gpu_sm_writeback(gpu_sm *sm, uint16_t slot, const exec_sinfo *si, bool mem,
     (void)now;
     gpu_warp *w = &sm->warps[slot];
     if (si->ndst) gpu_sb_release(&w->sb, si);
-    w->blk = 0;
+    if (w->state == GPU_W_ACTIVE || w->state == GPU_W_BARRIER) blk_set(sm, w, 0);
     w->inflight--;
     if (mem) w->mem_inflight--;
     if (w->state == GPU_W_EXITED && !w->inflight) warp_finish(sm, slot);
@@ -219,18 +230,18 @@ static bool stops_fetch(const exec_sinfo *si)
 
 /* Whether warp w can issue its next instruction now (GPU_ST_ISSUED), or why
 ** not.  Reasons that only an event on the warp can change are cached. */
-static gpu_stall can_issue(const gpu_sm *sm, gpu_warp *w, uint64_t now)
+static gpu_stall can_issue(gpu_sm *sm, gpu_warp *w, uint64_t now)
 {
     if (w->blk) return (gpu_stall)w->blk;
-    if (w->state == GPU_W_BARRIER) return (gpu_stall)(w->blk = GPU_ST_BARRIER);
-    if (!w->nib) return (gpu_stall)(w->blk = GPU_ST_IBUFFER);
+    if (w->state == GPU_W_BARRIER) return blk_set(sm, w, GPU_ST_BARRIER);
+    if (!w->nib) return blk_set(sm, w, GPU_ST_IBUFFER);
     if (w->ib[0].ready > now) return GPU_ST_IBUFFER;
     const exec_sinfo *si = w->ib[0].si;
-    if ((si->flags & EXEC_SI_FENCE) && w->mem_inflight) return (gpu_stall)(w->blk = GPU_ST_BARRIER);
+    if ((si->flags & EXEC_SI_FENCE) && w->mem_inflight) return blk_set(sm, w, GPU_ST_BARRIER);
     switch (gpu_sb_check(&w->sb, si)) {
-    case 1: return (gpu_stall)(w->blk = GPU_ST_RAW);
-    case 2: return (gpu_stall)(w->blk = GPU_ST_MEMORY);
-    case 3: return (gpu_stall)(w->blk = GPU_ST_RAW);
+    case 1: return blk_set(sm, w, GPU_ST_RAW);
+    case 2: return blk_set(sm, w, GPU_ST_MEMORY);
+    case 3: return blk_set(sm, w, GPU_ST_RAW);
     default: break;
     }
     gpu_ockind k = gpu_is_mem(si) ? GPU_OC_MEM : gpu_oc_kind_of(sm->c, si, NULL);
@@ -246,7 +257,7 @@ static void wake_barrier(gpu_sm *sm, uint32_t cta)
         exec_next n;
         if (exec_warp_next(w->ew, &n) != EXEC_WS_BARRIER) {
             w->state = GPU_W_ACTIVE;
-            w->blk = 0;
+            blk_set(sm, w, 0);
             fetch_update(sm, i);
         }
     }
@@ -259,7 +270,7 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
     gpu_launchctx *lx = sm->lx;
     gpu_warp *w = &sm->warps[slot];
     exec_next n;
-    w->blk = 0;
+    blk_set(sm, w, 0);
     if (exec_warp_next(w->ew, &n) != EXEC_WS_READY || n.pc != w->ib[0].pc) {
         w->nib = 0;
         w->fetch_stop = 0;
@@ -306,6 +317,7 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
     if (rec.events & EXEC_EV_BAR_WAIT) w->state = GPU_W_BARRIER;
     if (rec.events & EXEC_EV_BAR_RELEASE) wake_barrier(sm, w->cta);
     if (rec.events & EXEC_EV_WARP_DONE) {
+        blk_set(sm, w, GPU_ST_NO_WARPS); /* out of the scheduler's count for good */
         w->state = GPU_W_EXITED;
         w->nib = 0;
         gpu_sched_remove(sm->c, &sm->sched[w->sched], slot);
@@ -322,6 +334,17 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
         gpu_sched *sc = &sm->sched[s];
         uint32_t n = gpu_sched_begin(c, sc);
         gpu_stall first = GPU_ST_NO_WARPS;
+        if (n && !sc->nunblk) {
+            /* every warp is blocked by something only an event can change */
+            gpu_warp *w = &sm->warps[gpu_sched_at(c, sc, 0)];
+            first = (gpu_stall)w->blk;
+            uint32_t pc = w->nib ? w->ib[0].pc : UINT32_MAX;
+            sm->slot_reason[s] = (uint8_t)first;
+            sm->slot_pc[s] = pc;
+            sm->issue[first]++;
+            if (c->stats_pc && pc != UINT32_MAX) gpu_pcrow(sm->lx, pc)->stall[first]++;
+            continue;
+        }
         uint32_t first_pc = UINT32_MAX;
         uint32_t issued = 0;
         for (uint32_t i = 0; i < n && !issued; i++) {
@@ -382,7 +405,7 @@ static void fetch_stage(gpu_sm *sm, uint64_t now)
                     const exec_sinfo *si = exec_mod_sinfo(sm->lx->m, pc);
                     if (!si) break;
                     w->ib[w->nib++] = (gpu_ibent){pc, si, now + c->fetch_lat};
-                    w->blk = 0;
+                    blk_set(sm, w, 0);
                     if (stops_fetch(si)) {
                         w->fetch_stop = 1;
                         break;
