@@ -147,6 +147,7 @@ static void abort_launch(gpu *g)
         for (uint32_t q = 0; q < g->c.nsched; q++) {
             gpu_sched *sc = &sm->sched[q];
             sc->n = sc->nact = sc->nunblk = 0;
+            memset(sc->ub, 0, (g->c.max_warps + 63) / 64 * sizeof *sc->ub);
             sc->last = sc->last_pos = sc->last_act = -1;
         }
         sm->nctas = sm->nwarps_live = 0;

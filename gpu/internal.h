@@ -107,6 +107,7 @@ typedef struct gpu_warp {
     uint8_t nib;               /* ibuffer entries */
     uint8_t fetch_stop;        /* the last entry may change the pc: fetch waits for it to issue */
     uint8_t sched;             /* its scheduler */
+    uint16_t spos;             /* its position in the scheduler's list w[] */
     uint8_t blk;               /* a cached reason it cannot issue (gpu_stall), valid until an
                                   event on this warp (write-back, fetch, barrier release,
                                   issue) clears it; 0: evaluate */
@@ -137,6 +138,7 @@ typedef struct gpu_sched {
     uint16_t *act;
     uint32_t nact, nactive;
     uint32_t nunblk;           /* its warps with no cached block reason (sm.c) */
+    uint64_t *ub;              /* a bit per position in w[]: that warp has no cached block reason */
 } gpu_sched;
 
 /* Prepares this cycle's order; returns how many candidates there are. */

@@ -32,10 +32,27 @@ gpu_pcstat *gpu_pcrow(gpu_launchctx *lx, uint32_t pc);
 
 static inline gpu_stall blk_set(gpu_sm *sm, gpu_warp *w, gpu_stall v)
 {
-    if (!w->blk && v) sm->sched[w->sched].nunblk--;
-    else if (w->blk && !v) sm->sched[w->sched].nunblk++;
+    gpu_sched *sc = &sm->sched[w->sched];
+    if (!w->blk && v) {
+        sc->nunblk--;
+        sc->ub[w->spos / 64] &= ~(1ull << (w->spos % 64));
+    } else if (w->blk && !v) {
+        sc->nunblk++;
+        sc->ub[w->spos / 64] |= 1ull << (w->spos % 64);
+    }
     w->blk = (uint8_t)v;
     return v;
+}
+
+/* After the scheduler's list changed: positions and the mask again. */
+static void sched_reindex(gpu_sm *sm, gpu_sched *sc)
+{
+    memset(sc->ub, 0, (sm->c->max_warps + 63) / 64 * sizeof *sc->ub);
+    for (uint32_t i = 0; i < sc->n; i++) {
+        gpu_warp *w = &sm->warps[sc->w[i]];
+        w->spos = (uint16_t)i;
+        if (!w->blk) sc->ub[i / 64] |= 1ull << (i % 64);
+    }
 }
 
 /* ---- the fetch candidates: a bit per warp slot that fetch should look at ---- */
@@ -60,6 +77,7 @@ void gpu_sm_init(gpu_sm *sm, gpu *g, uint32_t id)
     for (uint32_t s = 0; s < c->nsched; s++) {
         sm->sched[s].w = tp_calloc(c->max_warps, sizeof(uint16_t));
         sm->sched[s].act = tp_calloc(c->max_warps, sizeof(uint16_t));
+        sm->sched[s].ub = tp_calloc((c->max_warps + 63) / 64, sizeof(uint64_t));
         sm->sched[s].last = sm->sched[s].last_pos = sm->sched[s].last_act = -1;
     }
     sm->ncu = c->oc[0] + c->oc[1] + c->oc[2];
@@ -83,6 +101,7 @@ void gpu_sm_free(gpu_sm *sm)
     for (uint32_t s = 0; s < sm->c->nsched; s++) {
         free(sm->sched[s].w);
         free(sm->sched[s].act);
+        free(sm->sched[s].ub);
     }
     free(sm->sched);
     free(sm->cu);
@@ -143,7 +162,9 @@ void gpu_sm_take_cta(gpu_sm *sm, exec_cta *ec, uint64_t now)
         w->age = sm->next_age++;
         w->sched = (uint8_t)(slot % c->nsched);
         gpu_sched_add(c, &sm->sched[w->sched], (uint16_t)slot);
-        sm->sched[w->sched].nunblk++;
+        w->spos = (uint16_t)(sm->sched[w->sched].n - 1);
+        w->blk = GPU_ST_NO_WARPS;
+        blk_set(sm, w, 0);
         fetch_update(sm, slot);
         sm->nwarps_live++;
     }
@@ -321,47 +342,70 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
         w->state = GPU_W_EXITED;
         w->nib = 0;
         gpu_sched_remove(sm->c, &sm->sched[w->sched], slot);
+        sched_reindex(sm, &sm->sched[w->sched]);
     }
     fetch_update(sm, slot);
     sm->changed = true;
     return true;
 }
 
+/* Issues from warp slot if it can go: up to sm.issue_width instructions, in order. */
+static uint32_t try_warp(gpu_sm *sm, uint16_t slot, uint64_t now)
+{
+    gpu_warp *w = &sm->warps[slot];
+    uint32_t issued = 0;
+    while (issued < sm->c->issue_width && w->state == GPU_W_ACTIVE && can_issue(sm, w, now) == GPU_ST_ISSUED) {
+        if (!issue(sm, slot, now)) break;
+        issued++;
+    }
+    return issued;
+}
+
 static void issue_stage(gpu_sm *sm, uint64_t now)
 {
     const gpu_cfg *c = sm->c;
+    uint32_t words = (c->max_warps + 63) / 64;
     for (uint32_t s = 0; s < c->nsched; s++) {
         gpu_sched *sc = &sm->sched[s];
         uint32_t n = gpu_sched_begin(c, sc);
         gpu_stall first = GPU_ST_NO_WARPS;
-        if (n && !sc->nunblk) {
-            /* every warp is blocked by something only an event can change */
-            gpu_warp *w = &sm->warps[gpu_sched_at(c, sc, 0)];
-            first = (gpu_stall)w->blk;
-            uint32_t pc = w->nib ? w->ib[0].pc : UINT32_MAX;
-            sm->slot_reason[s] = (uint8_t)first;
-            sm->slot_pc[s] = pc;
-            sm->issue[first]++;
-            if (c->stats_pc && pc != UINT32_MAX) gpu_pcrow(sm->lx, pc)->stall[first]++;
-            continue;
-        }
-        uint32_t first_pc = UINT32_MAX;
-        uint32_t issued = 0;
-        for (uint32_t i = 0; i < n && !issued; i++) {
-            uint16_t slot = gpu_sched_at(c, sc, i);
-            gpu_warp *w = &sm->warps[slot];
-            gpu_stall why = can_issue(sm, w, now);
-            if (i == 0) {
-                first = why;
-                first_pc = w->nib ? w->ib[0].pc : UINT32_MAX;
+        uint32_t first_pc = UINT32_MAX, issued = 0;
+        if (n) {
+            /* the first candidate: it is charged with an unused slot */
+            uint16_t f = gpu_sched_at(c, sc, 0);
+            gpu_warp *wf = &sm->warps[f];
+            first = can_issue(sm, wf, now);
+            first_pc = wf->nib ? wf->ib[0].pc : UINT32_MAX;
+            if (first == GPU_ST_ISSUED && !(issued = try_warp(sm, f, now))) first = GPU_ST_IBUFFER;
+            /* the others, in the policy's order, skipping warps with a cached block reason */
+            if (!issued && sc->nunblk) {
+                if (c->policy == GPU_SCHED_TWO_LEVEL) {
+                    for (uint32_t i = 1; i < n && !issued; i++) {
+                        uint16_t slot = gpu_sched_at(c, sc, i);
+                        if (!sm->warps[slot].blk) issued = try_warp(sm, slot, now);
+                    }
+                } else {
+                    /* GTO: positions 0.. (oldest first); LRR: from its start, wrapping */
+                    uint32_t start = c->policy == GPU_SCHED_LRR ? sc->start % n : 0;
+                    uint64_t m[16];
+                    uint32_t nw = words < 16 ? words : 16;
+                    memcpy(m, sc->ub, nw * sizeof *m);
+                    for (uint32_t pass = 0; pass < 2 && !issued; pass++) {
+                        uint32_t lo = pass ? 0 : start, hi = pass ? start : n;
+                        for (uint32_t wd = lo / 64; wd < nw && wd * 64 < hi && !issued; wd++) {
+                            uint64_t bits = m[wd];
+                            if (wd * 64 < lo) bits &= ~0ull << (lo - wd * 64);
+                            if (hi < wd * 64 + 64) bits &= (1ull << (hi - wd * 64)) - 1;
+                            while (bits && !issued) {
+                                uint32_t p = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+                                bits &= bits - 1;
+                                uint16_t slot = sc->w[p];
+                                if (slot != f) issued = try_warp(sm, slot, now);
+                            }
+                        }
+                    }
+                }
             }
-            if (why != GPU_ST_ISSUED) continue;
-            /* up to issue_width instructions of this warp, in order */
-            while (issued < c->issue_width && w->state == GPU_W_ACTIVE && can_issue(sm, w, now) == GPU_ST_ISSUED) {
-                if (!issue(sm, slot, now)) break;
-                issued++;
-            }
-            if (!issued && i == 0) first = GPU_ST_IBUFFER;
         }
         gpu_stall outcome = issued ? GPU_ST_ISSUED : first;
         sm->slot_reason[s] = (uint8_t)outcome;
