@@ -162,17 +162,13 @@ void gpu_2lev_issued(const gpu_cfg *c, gpu_sched *s, uint16_t w, bool long_laten
 
 /* What the LD/ST unit keeps of an issued memory instruction (its record). */
 typedef struct gpu_memop {
+    exec_rec rec;              /* exec_warp_step's record: space, per-lane addresses and spaces */
     uint16_t warp;
-    uint8_t space;             /* ptx_space of the record (first active lane) */
-    uint8_t mixed;             /* lanes hit different spaces: lspace holds each one's */
     uint16_t bytes;            /* per lane */
     uint8_t flags;             /* exec_sinfo flags */
     uint8_t wb;                /* has registers to write back */
-    uint32_t active;
-    uint32_t pc;
+    uint32_t active;           /* lanes that access memory (0 for textures: no addresses) */
     const exec_sinfo *si;
-    uint64_t addr[32];
-    uint8_t lspace[32];
     /* progress */
     uint32_t lines_left;       /* line requests not yet answered (loads, atomics) */
     uint64_t t_issue;
@@ -273,8 +269,9 @@ struct gpu_launchctx {
     uint64_t start;            /* cycle the launch started */
     uint64_t local_bytes;      /* per thread */
     gpu_kstats *ks;
-    gpu_pcstat *pcs;           /* stats.pc: per module pc (lazily allocated) */
-    uint32_t npcs_alloc, pc_base;
+    void *pcmap;               /* stats.pc: rows by pc outside the kernel's own range */
+    gpu_pcstat *pcdirect;      /* rows of the kernel's own pcs [pc_lo, pc_hi) */
+    uint32_t pc_lo, pc_hi;
     bool fault;
 };
 
@@ -286,6 +283,13 @@ struct gpu {
     gpu_mreq_pool pool;
     uint64_t cycle;            /* core cycles since the GPU was made */
 };
+
+/* The stats.pc row of a pc (gpu.c). */
+gpu_pcstat *gpu_pcrow_slow(gpu_launchctx *lx, uint32_t pc);
+static inline gpu_pcstat *gpu_pcrow(gpu_launchctx *lx, uint32_t pc)
+{
+    return pc - lx->pc_lo < lx->pc_hi - lx->pc_lo ? &lx->pcdirect[pc - lx->pc_lo] : gpu_pcrow_slow(lx, pc);
+}
 
 /* ---- SM operations (gpu/sm.c, gpu/ldst.c, gpu/opcoll.c) ------------------------------------ */
 

@@ -26,8 +26,6 @@
 #include "internal.h"
 #include <stdlib.h>
 
-gpu_pcstat *gpu_pcrow(gpu_launchctx *lx, uint32_t pc);
-
 /* ---- cached block reasons: each scheduler counts its warps without one ---- */
 
 static inline gpu_stall blk_set(gpu_sm *sm, gpu_warp *w, gpu_stall v)
@@ -299,30 +297,29 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
         return false;
     }
     const exec_sinfo *si = n.si;
-    exec_rec rec;
-    exec_warp_step(w->ew, now, &rec);
+    /* a memory instruction's record goes straight into what the LD/ST unit keeps */
+    gpu_memop *mop = gpu_is_mem(si) ? gpu_memop_get(sm) : NULL;
+    exec_rec local;
+    exec_rec *rp = mop ? &mop->rec : &local;
+    exec_warp_step(w->ew, now, rp);
+    const exec_rec rec_hdr = {rp->pc, rp->mask, rp->active, rp->events, rp->bar_id, rp->si, rp->space, {0}, {0}};
+    const exec_rec *rec = &rec_hdr;
     lx->ks->warp_insns++;
-    lx->ks->thread_insns += tp_popc32(rec.mask);
+    lx->ks->thread_insns += tp_popc32(rec->mask);
     if (sm->c->stats_pc) gpu_pcrow(lx, n.pc)->issued++;
-    gpu_memop *mop = NULL;
-    bool is_mem = gpu_is_mem(si) && (rec.active || si->unit == EXEC_U_TEX);
-    if (is_mem) {
-        mop = gpu_memop_get(sm);
+    if (mop && !rec->active && si->unit != EXEC_U_TEX) {
+        gpu_memop_put(sm, mop); /* every lane off: no access */
+        mop = NULL;
+    }
+    bool is_mem = mop != NULL;
+    if (mop) {
         mop->warp = slot;
-        mop->space = rec.space;
-        mop->mixed = (rec.events & EXEC_EV_MIXED_SPACE) != 0;
         mop->bytes = si->bytes;
         mop->flags = si->flags;
         mop->wb = si->ndst > 0;
-        mop->active = si->unit == EXEC_U_TEX ? 0 : rec.active;
-        mop->pc = n.pc;
+        mop->active = si->unit == EXEC_U_TEX ? 0 : rec->active;
         mop->si = si;
         mop->t_issue = now;
-        for (uint32_t m = mop->active; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            mop->addr[l] = rec.addr[l];
-            if (mop->mixed) mop->lspace[l] = rec.lspace[l];
-        }
         w->mem_inflight++;
     }
     if (si->ndst) gpu_sb_reserve(&w->sb, si, is_mem);
@@ -332,12 +329,12 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
     memmove(w->ib, w->ib + 1, w->nib * sizeof *w->ib);
     if (!w->nib) w->fetch_stop = 0;
     fetch_update(sm, slot);
-    bool long_lat = is_mem && (si->flags & EXEC_SI_LOAD) && rec.space != PTX_SP_SHARED;
+    bool long_lat = is_mem && (si->flags & EXEC_SI_LOAD) && rec->space != PTX_SP_SHARED;
     gpu_sched_issued(sm->c, &sm->sched[w->sched], slot, long_lat);
-    if (rec.events & EXEC_EV_FAULT) lx->fault = true;
-    if (rec.events & EXEC_EV_BAR_WAIT) w->state = GPU_W_BARRIER;
-    if (rec.events & EXEC_EV_BAR_RELEASE) wake_barrier(sm, w->cta);
-    if (rec.events & EXEC_EV_WARP_DONE) {
+    if (rec->events & EXEC_EV_FAULT) lx->fault = true;
+    if (rec->events & EXEC_EV_BAR_WAIT) w->state = GPU_W_BARRIER;
+    if (rec->events & EXEC_EV_BAR_RELEASE) wake_barrier(sm, w->cta);
+    if (rec->events & EXEC_EV_WARP_DONE) {
         blk_set(sm, w, GPU_ST_NO_WARPS); /* out of the scheduler's count for good */
         w->state = GPU_W_EXITED;
         w->nib = 0;
