@@ -21,6 +21,9 @@
 #include <stdlib.h>
 
 #define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
+/* four independent instructions: whatever came before is written back
+** (lat.int_add + 1 = 5 cycles) by the time the timed part starts */
+#define FILL "  mov.u32 %r30, 0;\n  mov.u32 %r31, 0;\n  mov.u32 %r32, 0;\n  mov.u32 %r33, 0;\n"
 
 typedef struct rig {
     exec_dev *dev;
@@ -71,9 +74,10 @@ static exec_status run(rig *r, const char *k, uint32_t grid, uint32_t block, uin
 static const char *chain_ptx = HDR
     ".visible .entry chain(.param .u64 out)\n"
     "{\n"
-    "  .reg .b32 %r<4>; .reg .b64 %rd<8>;\n"
+    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n"
     "  ld.param.u64 %rd1, [out];\n"
     "  mov.u32 %r1, 7;\n"
+    FILL
     "  mov.u64 %rd2, %clock64;\n"
     "  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n"
     "  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n"
@@ -87,9 +91,10 @@ static const char *chain_ptx = HDR
     /* the same adds, independent of each other */
     ".visible .entry indep(.param .u64 out)\n"
     "{\n"
-    "  .reg .b32 %r<12>; .reg .b64 %rd<8>;\n"
+    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n"
     "  ld.param.u64 %rd1, [out];\n"
     "  mov.u32 %r1, 7;\n"
+    FILL
     "  mov.u64 %rd2, %clock64;\n"
     "  add.s32 %r2, %r1, 1;\n  add.s32 %r3, %r1, 1;\n  add.s32 %r4, %r1, 1;\n  add.s32 %r5, %r1, 1;\n"
     "  add.s32 %r6, %r1, 1;\n  add.s32 %r7, %r1, 1;\n  add.s32 %r8, %r1, 1;\n  add.s32 %r9, %r1, 1;\n"
@@ -191,7 +196,7 @@ static void t_gto_vs_lrr(void)
 static const char *shm_ptx = HDR
     ".visible .entry shm(.param .u64 out, .param .u32 stride)\n"
     "{\n"
-    "  .reg .b32 %r<10>; .reg .b64 %rd<8>;\n"
+    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n"
     "  .shared .align 4 .b32 s[1024];\n"
     "  ld.param.u64 %rd1, [out];\n"
     "  ld.param.u32 %r9, [stride];\n"
@@ -200,6 +205,7 @@ static const char *shm_ptx = HDR
     "  shl.b32 %r3, %r2, 2;\n"
     "  mov.u32 %r4, s;\n"
     "  add.s32 %r5, %r4, %r3;\n"
+    FILL
     "  mov.u64 %rd2, %clock64;\n"
     "  ld.shared.u32 %r6, [%r5];\n"
     "  add.s32 %r7, %r6, 1;\n"
