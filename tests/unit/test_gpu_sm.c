@@ -122,12 +122,15 @@ static void t_dependent_chain(void)
     ** later, the second clock read the cycle after the last add:
     ** t1 - t0 = 1 + 9 * 5 + 1 = 47 */
     TT_EQ_U(clock_delta(&r, "chain", NULL, &ks), 47);
-    TT_EQ_U(ks.warp_insns, 18);
+    TT_EQ_U(ks.warp_insns, 22);
     gpu_kstats_free(&ks);
     rig_close(&r);
-    /* lat.int_add = 9: 1 + 9 * 10 + 1 = 92 */
+    /* lat.int_add = 9: the mov of %r1 issued at t0 - 5 (four fillers
+    ** between) writes back at t0 - 5 + 1 + 9 = t0 + 5, when the first add
+    ** issues; then 9 intervals of 10 and the clock read one cycle later:
+    ** t1 - t0 = 5 + 9 * 10 + 1 = 96 */
     if (!rig_open(&r, chain_ptx, "lat.int_add=9")) return;
-    TT_EQ_U(clock_delta(&r, "chain", NULL, &ks), 92);
+    TT_EQ_U(clock_delta(&r, "chain", NULL, &ks), 96);
     gpu_kstats_free(&ks);
     rig_close(&r);
 }
