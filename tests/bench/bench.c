@@ -63,37 +63,47 @@ static void put(bench *b, const void *v, uint32_t n, uint32_t align)
     b->psize += n;
 }
 
-int main(int argc, char **argv)
-{
-    const char *path = argc > 1 ? argv[1] : "tests/bench/bench.ptx";
-    size_t len;
-    char *src = slurp(path, &len);
-    if (!src) {
-        fprintf(stderr, "bench: cannot read %s\n", path);
-        return 1;
-    }
+enum { N = 1 << 20, MM = 256, W = 512, NB = 5 };
+
+typedef struct setup {
     tp_opts o;
+    exec_dev *d;
+    exec_mod *m;
+    char *src;
+    bench bs[NB];
+} setup;
+
+/* The device, the module and the kernels' buffers and parameters; full:
+** the whole option table (performance mode) instead of exec's own. */
+static bool setup_open(setup *S, const char *path, bool full)
+{
+    size_t len;
+    S->src = slurp(path, &len);
+    if (!S->src) {
+        fprintf(stderr, "bench: cannot read %s\n", path);
+        return false;
+    }
     tp_err e;
     tp_err_clear(&e);
-    exec_opts_init(&o);
-    tp_opts_set(&o, "device.global_mem", "1G", TP_SRC_OVERRIDE, &e);
-    exec_dev *d = exec_dev_create(&o, stdout, &e);
+    if (full) gpu_opts_init(&S->o);
+    else exec_opts_init(&S->o);
+    tp_opts_set(&S->o, "device.global_mem", "1G", TP_SRC_OVERRIDE, &e);
+    S->d = exec_dev_create(&S->o, stdout, &e);
     exec_status st;
-    exec_mod *m = d ? exec_mod_load(d, src, len, path, &st, &e) : NULL;
-    if (!m) {
+    S->m = S->d ? exec_mod_load(S->d, S->src, len, path, &st, &e) : NULL;
+    if (!S->m) {
         fprintf(stderr, "bench: %s\n", e.msg);
-        return 1;
+        return false;
     }
-    enum { N = 1 << 20, MM = 256, W = 512 };
+    exec_dev *d = S->d;
     uint64_t x = exec_mem_alloc(d, N * 4, 256), y = exec_mem_alloc(d, N * 4, 256);
     uint64_t A = exec_mem_alloc(d, MM * MM * 4, 256), B = exec_mem_alloc(d, MM * MM * 4, 256),
              C = exec_mem_alloc(d, MM * MM * 4, 256);
     float *px = exec_mem_host(d, x, N * 4), *pa = exec_mem_host(d, A, MM * MM * 4), *pb = exec_mem_host(d, B, MM * MM * 4);
     for (int i = 0; i < N; i++) px[i] = (float)(i % 1000) * 0.5f;
     for (int i = 0; i < MM * MM; i++) pa[i] = pb[i] = (float)(i % 17) * 0.25f;
-
-    bench bs[5];
-    memset(bs, 0, sizeof bs);
+    bench *bs = S->bs;
+    memset(bs, 0, sizeof S->bs);
     int iters = 256, n = N, mm = MM, w = W, h = W, maxit = 256;
     float a = 2.0f;
     bs[0] = (bench){"fma_loop", "compute f32", {256, 1, 1}, {256, 1, 1}, {0}, 0};
@@ -106,19 +116,62 @@ int main(int argc, char **argv)
     put(&bs[3], &A, 8, 8); put(&bs[3], &B, 8, 8); put(&bs[3], &C, 8, 8); put(&bs[3], &mm, 4, 4);
     bs[4] = (bench){"mandel", "divergent", {W / 16, W / 16, 1}, {16, 16, 1}, {0}, 0};
     put(&bs[4], &x, 8, 8); put(&bs[4], &w, 4, 4); put(&bs[4], &h, 4, 4); put(&bs[4], &maxit, 4, 4);
+    return true;
+}
+
+static void launch_of(const bench *b, exec_launch *l)
+{
+    memset(l, 0, sizeof *l);
+    memcpy(l->grid, b->grid, sizeof l->grid);
+    memcpy(l->block, b->block, sizeof l->block);
+    l->params = b->params;
+    l->params_bytes = b->psize;
+}
+
+/* bench --perf NAME PTX: one kernel in performance mode, one line out. */
+static int perf_one(const char *name, const char *path)
+{
+    setup S;
+    if (!setup_open(&S, path, true)) return 1;
+    for (int i = 0; i < NB; i++) {
+        bench *b = &S.bs[i];
+        if (strcmp(b->name, name) != 0) continue;
+        gpu *g = gpu_new(&S.o);
+        exec_launch l;
+        launch_of(b, &l);
+        exec_result r;
+        gpu_kstats ks;
+        memset(&ks, 0, sizeof ks);
+        double t0 = now();
+        gpu_launch(g, S.m, exec_mod_kernel(S.m, b->name), &l, &r, &ks, NULL, NULL);
+        double t = now() - t0;
+        if (r.status != EXEC_OK) {
+            printf("%-9s failed: %s", b->name, r.msg);
+            return 1;
+        }
+        printf("%-9s %12llu %10llu %8.3f %13.0f %12.0f", b->name, (unsigned long long)ks.warp_insns,
+               (unsigned long long)ks.cycles, t, (double)ks.warp_insns / t, (double)ks.cycles / t);
+        return 0;
+    }
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 4 && strcmp(argv[1], "--perf") == 0) return perf_one(argv[2], argv[3]);
+    const char *path = argc > 1 ? argv[1] : "tests/bench/bench.ptx";
+    setup S;
+    if (!setup_open(&S, path, false)) return 1;
+    exec_mod *m = S.m;
+    bench *bs = S.bs;
 
     printf("%-9s %-15s %-14s %14s %12s %8s %11s %13s\n", "kernel", "kind", "grid x block", "thread-insns",
            "warp-insns", "seconds", "Mthr-ins/s", "ns/warp-insn");
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < NB; i++) {
         bench *b = &bs[i];
         int k = exec_mod_kernel(m, b->name);
         exec_launch l;
-        memset(&l, 0, sizeof l);
-        memcpy(l.grid, b->grid, sizeof l.grid);
-        memcpy(l.block, b->block, sizeof l.block);
-        l.shared_dyn = 0;
-        l.params = b->params;
-        l.params_bytes = b->psize;
+        launch_of(b, &l);
         double best = 1e30;
         exec_result r;
         for (int rep = 0; rep < 2; rep++) {
@@ -142,70 +195,44 @@ int main(int argc, char **argv)
     printf("peak resident memory: %.1f MB (device memory allocated: %.1f MB)\n", ru.ru_maxrss / 1024.0,
            (2.0 * N * 4 + 3.0 * MM * MM * 4) / 1048576.0);
 
-    /* performance mode, one child process per kernel */
-    printf("\nperformance mode (GTX 480 model)\n");
+    /* performance mode: each kernel in a fresh process (this program again,
+    ** with --perf), so that its peak memory is its own */
+    printf("\nperformance mode (GTX 480 model), one process per kernel\n");
     printf("%-9s %12s %10s %8s %13s %12s %9s\n", "kernel", "warp-insns", "cycles", "seconds", "warp-insns/s",
            "cycles/s", "peak MB");
     fflush(stdout);
-    for (int i = 0; i < 5; i++) {
-        bench *b = &bs[i];
+    int status = 0;
+    for (int i = 0; i < NB; i++) {
         int fds[2];
         if (pipe(fds) != 0) return 1;
         pid_t pid = fork();
         if (pid == 0) {
             close(fds[0]);
-            tp_opts go;
-            gpu_opts_init(&go);
-            tp_opts_set(&go, "device.global_mem", "1G", TP_SRC_OVERRIDE, &e);
-            exec_dev *gd = exec_dev_create(&go, stdout, &e);
-            exec_mod *gm = gd ? exec_mod_load(gd, src, len, path, &st, &e) : NULL;
-            if (!gm) _exit(1);
-            /* the same buffers at the same addresses (allocation is deterministic) */
-            uint64_t ax = exec_mem_alloc(gd, N * 4, 256);
-            exec_mem_alloc(gd, N * 4, 256);
-            exec_mem_alloc(gd, MM * MM * 4, 256);
-            exec_mem_alloc(gd, MM * MM * 4, 256);
-            exec_mem_alloc(gd, MM * MM * 4, 256);
-            float *gx = exec_mem_host(gd, ax, N * 4);
-            for (int j = 0; j < N; j++) gx[j] = (float)(j % 1000) * 0.5f;
-            gpu *g = gpu_new(&go);
-            exec_launch l;
-            memset(&l, 0, sizeof l);
-            memcpy(l.grid, b->grid, sizeof l.grid);
-            memcpy(l.block, b->block, sizeof l.block);
-            l.params = b->params;
-            l.params_bytes = b->psize;
-            exec_result r;
-            gpu_kstats ks;
-            memset(&ks, 0, sizeof ks);
-            double t0 = now();
-            gpu_launch(g, gm, exec_mod_kernel(gm, b->name), &l, &r, &ks, NULL, NULL);
-            double t = now() - t0;
-            char line[256];
-            int ln = snprintf(line, sizeof line, "%-9s %12llu %10llu %8.3f %13.0f %12.0f", b->name,
-                              (unsigned long long)ks.warp_insns, (unsigned long long)ks.cycles, t,
-                              (double)ks.warp_insns / t, (double)ks.cycles / t);
-            if (r.status != EXEC_OK) ln = snprintf(line, sizeof line, "%-9s failed: %s", b->name, r.msg);
-            if (write(fds[1], line, (size_t)ln) != ln) _exit(1);
-            _exit(0);
+            dup2(fds[1], 1);
+            char *args[] = {argv[0], "--perf", (char *)bs[i].name, (char *)path, NULL};
+            execv("/proc/self/exe", args);
+            _exit(127);
         }
         close(fds[1]);
-        char line[256];
-        ssize_t got = read(fds[0], line, sizeof line - 1);
+        char line[2048];
+        ssize_t got = 0, k;
+        while (got < (ssize_t)sizeof line - 1 && (k = read(fds[0], line + got, sizeof line - 1 - (size_t)got)) > 0)
+            got += k;
         close(fds[0]);
-        int wst;
+        int wst = 0;
         struct rusage cru;
         wait4(pid, &wst, 0, &cru);
-        if (got <= 0) {
-            printf("%-9s (the child failed)\n", b->name);
+        line[got > 0 ? got : 0] = 0;
+        if (!WIFEXITED(wst) || WEXITSTATUS(wst) != 0) {
+            printf("%-9s failed %s\n", bs[i].name, line);
+            status = 1;
             continue;
         }
-        line[got] = 0;
         printf("%s %9.1f\n", line, cru.ru_maxrss / 1024.0);
     }
     exec_mod_unload(m);
-    exec_dev_destroy(d);
-    tp_opts_free(&o);
-    free(src);
-    return 0;
+    exec_dev_destroy(S.d);
+    tp_opts_free(&S.o);
+    free(S.src);
+    return status;
 }
