@@ -155,6 +155,7 @@ static void abort_launch(gpu *g)
         sm->ldst_cur = NULL;
         if (sm->l1d_retry) gpu_mreq_put(&g->pool, sm->l1d_retry);
         sm->l1d_retry = NULL;
+        sm->l1d_blocked = false;
         for (uint32_t t = 0; t < sm->npend; t++)
             if (sm->pend[t]) gpu_memop_put(sm, sm->pend[t]), sm->pend[t] = NULL;
         sm->npend = sm->npend_free = 0;
@@ -317,7 +318,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         ks->l1d_hits += a->hits - l1s[s].hits;
         ks->l1d_misses += a->misses - l1s[s].misses;
         ks->l1d_mshr_merges += a->mshr_merges - l1s[s].mshr_merges;
-        ks->l1d_reservation_fails += a->reservation_fails - l1s[s].reservation_fails;
+        ks->l1d_reservation_fails += a->reservation_fails - l1s[s].reservation_fails + sm->l1_resfail_skipped;
         ks->l1c_accesses += sm->l1c_accesses;
         ks->l1c_misses += sm->l1c_misses;
         ks->shared_accesses += sm->shared_accesses;

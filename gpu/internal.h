@@ -95,6 +95,7 @@ void gpu_sb_release(gpu_sb *sb, const exec_sinfo *si);
 
 typedef struct gpu_ibent {
     uint32_t pc;
+    uint8_t ock;               /* the collector kind it needs (gpu_ockind) */
     const exec_sinfo *si;
     uint64_t ready;            /* cycle it can issue (fetch latency) */
 } gpu_ibent;
@@ -243,6 +244,8 @@ typedef struct gpu_sm {
     uint32_t npend, cappend, *pend_free, npend_free;
     gpu_l1 *l1d, *l1c;
     gpu_mreq *l1d_retry;       /* a request the L1D refused (reservation failure) */
+    bool l1d_blocked;          /* ... and nothing that could change the answer has happened since */
+    uint64_t l1_resfail_skipped; /* cycles the refused request waited without asking again */
     uint32_t miss_rr;          /* which L1 may send to the memory system first */
     /* time */
     uint64_t wake;             /* the next cycle it must be ticked */

@@ -186,6 +186,11 @@ static bool send_line(gpu_sm *sm, uint64_t now)
     uint32_t i = sm->ldst_next;
     bool konst = i < sm->ldst_const_lines;
     gpu_mreq *r = sm->l1d_retry;
+    if (r && sm->l1d_blocked && !konst) {
+        /* refused, and no fill or departure since: it would be refused again */
+        sm->l1_resfail_skipped++;
+        return false;
+    }
     if (!r) {
         r = gpu_mreq_get(&sm->lx->g->pool);
         r->addr = sm->ldst_lines[i];
@@ -204,9 +209,11 @@ static bool send_line(gpu_sm *sm, uint64_t now)
     gpu_l1res res = gpu_l1_access(l1, r, now);
     if (res == GPU_L1_RESFAIL) {
         sm->l1d_retry = r;
+        sm->l1d_blocked = !konst;
         return false;
     }
     sm->l1d_retry = NULL;
+    sm->l1d_blocked = false;
     sm->mem_requests++;
     if (konst) {
         sm->l1c_accesses++;
@@ -220,14 +227,15 @@ void gpu_ldst_cycle(gpu_sm *sm, uint64_t now)
 {
     gpu_memop *m = sm->ldst_cur;
     if (!m) return;
-    sm->changed = true;
     if (sm->ldst_next < sm->ldst_nlines) {
-        send_line(sm, now);
+        if (send_line(sm, now)) sm->changed = true;
     } else if (sm->ldst_busy_left) {
         sm->ldst_busy_left--;
+        sm->changed = true;
     }
     if (sm->ldst_next < sm->ldst_nlines || sm->ldst_busy_left) return;
     /* all handed over: the unit takes the next instruction next cycle */
+    sm->changed = true;
     sm->ldst_cur = NULL;
     sm->ldst_free_at = now + 1;
     if (!m->lines_left) {
@@ -255,6 +263,7 @@ void gpu_ldst_replies(gpu_sm *sm, uint64_t now)
 {
     gpu_mreq *r;
     while ((r = gpu_memsys_pop(sm->lx->g->ms, sm->id, now))) {
+        if (r->src != SRC_L1C) sm->l1d_blocked = false;
         gpu_l1_fill(r->src == SRC_L1C ? sm->l1c : sm->l1d, r, now);
         sm->changed = true;
     }
@@ -274,6 +283,7 @@ void gpu_ldst_send(gpu_sm *sm, uint64_t now)
         r->t_sent = now;
         if (!gpu_memsys_can_accept(ms, sm->id, r)) continue;
         gpu_l1_pop_miss(l1);
+        if (l1 == sm->l1d) sm->l1d_blocked = false;
         gpu_memsys_accept(ms, r, now);
         sm->miss_rr++;
         sm->changed = true;
@@ -283,7 +293,8 @@ void gpu_ldst_send(gpu_sm *sm, uint64_t now)
 
 uint64_t gpu_ldst_next(const gpu_sm *sm, uint64_t now)
 {
-    if (sm->ldst_cur) return now + 1;
+    /* a refused request waits for a reply (which wakes the SM) or a departure from the miss queue */
+    if (sm->ldst_cur && !(sm->l1d_retry && sm->l1d_blocked)) return now + 1;
     if (gpu_l1_peek_miss(sm->l1d) || gpu_l1_peek_miss(sm->l1c)) return now + 1;
     uint64_t a = gpu_l1_next(sm->l1d), b = gpu_l1_next(sm->l1c);
     uint64_t n = a < b ? a : b;

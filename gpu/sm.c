@@ -124,6 +124,7 @@ void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now)
     sm->resident_warp_cycles = 0;
     sm->shared_accesses = sm->shared_conflict_cycles = sm->mem_requests = 0;
     sm->l1c_accesses = sm->l1c_misses = 0;
+    sm->l1_resfail_skipped = 0;
     sm->wake = now;
     sm->last_tick = now - 1;
     for (uint32_t s = 0; s < sm->c->nsched; s++) {
@@ -351,6 +352,9 @@ static uint32_t try_warp(gpu_sm *sm, uint16_t slot, uint64_t now)
 {
     gpu_warp *w = &sm->warps[slot];
     uint32_t issued = 0;
+    /* the cheap reasons first: a warp behind the first candidate is only
+    ** asked whether it can go, never why not */
+    if (w->blk || !w->nib || w->ib[0].ready > now || !sm->oc_free[w->ib[0].ock]) return 0;
     while (issued < sm->c->issue_width && w->state == GPU_W_ACTIVE && can_issue(sm, w, now) == GPU_ST_ISSUED) {
         if (!issue(sm, slot, now)) break;
         issued++;
@@ -445,7 +449,8 @@ static void fetch_stage(gpu_sm *sm, uint64_t now)
                 while (w->nib < c->ibuf) {
                     const exec_sinfo *si = exec_mod_sinfo(sm->lx->m, pc);
                     if (!si) break;
-                    w->ib[w->nib++] = (gpu_ibent){pc, si, now + c->fetch_lat};
+                    uint8_t ock = (uint8_t)(gpu_is_mem(si) ? GPU_OC_MEM : gpu_oc_kind_of(c, si, NULL));
+                    w->ib[w->nib++] = (gpu_ibent){pc, ock, si, now + c->fetch_lat};
                     blk_set(sm, w, 0);
                     if (stops_fetch(si)) {
                         w->fetch_stop = 1;
@@ -474,6 +479,7 @@ void gpu_sm_account_skip(gpu_sm *sm, uint64_t now)
             gpu_pcrow(sm->lx, sm->slot_pc[s])->stall[sm->slot_reason[s]] += k;
     }
     sm->resident_warp_cycles += k * sm->nwarps_live;
+    if (sm->l1d_retry && sm->l1d_blocked) sm->l1_resfail_skipped += k; /* it would have been refused every cycle */
     sm->last_tick = now - 1;
 }
 
