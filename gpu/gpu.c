@@ -145,8 +145,8 @@ static void abort_launch(gpu *g)
         for (int k = 0; k < GPU_OC_COUNT; k++) sm->oc_free[k] = g->c.oc[k];
         for (uint32_t q = 0; q < g->c.nsched; q++) {
             gpu_sched *sc = &sm->sched[q];
-            sc->n = sc->nact = sc->nunblk = 0;
-            memset(sc->ub, 0, (g->c.max_warps + 63) / 64 * sizeof *sc->ub);
+            sc->n = sc->nact = 0;
+            for (int k = 0; k < GPU_OC_COUNT; k++) memset(sc->ubk[k], 0, (g->c.max_warps + 63) / 64 * sizeof(uint64_t));
             sc->last = sc->last_pos = sc->last_act = -1;
         }
         sm->nctas = sm->nwarps_live = 0;

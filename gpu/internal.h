@@ -109,6 +109,7 @@ typedef struct gpu_warp {
     uint8_t fetch_stop;        /* the last entry may change the pc: fetch waits for it to issue */
     uint8_t sched;             /* its scheduler */
     uint16_t spos;             /* its position in the scheduler's list w[] */
+    uint8_t cls;               /* the kind whose candidate mask it is in (GPU_OC_COUNT: none) */
     uint8_t blk;               /* a cached reason it cannot issue (gpu_stall), valid until an
                                   event on this warp (write-back, fetch, barrier release,
                                   issue) clears it; 0: evaluate */
@@ -138,8 +139,9 @@ typedef struct gpu_sched {
     /* two-level: the active set is the first two_level_active of act[], the rest pending */
     uint16_t *act;
     uint32_t nact, nactive;
-    uint32_t nunblk;           /* its warps with no cached block reason (sm.c) */
-    uint64_t *ub;              /* a bit per position in w[]: that warp has no cached block reason */
+    /* per collector kind, a bit per position in w[]: that warp has no cached
+    ** block reason and its next instruction needs this kind (sm.c) */
+    uint64_t *ubk[GPU_OC_COUNT];
 } gpu_sched;
 
 /* Prepares this cycle's order; returns how many candidates there are. */

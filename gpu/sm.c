@@ -26,38 +26,59 @@
 #include "internal.h"
 #include <stdlib.h>
 
-/* ---- cached block reasons: each scheduler counts its warps without one ---- */
+/* ---- issue candidates: per scheduler and collector kind, the warps that may issue ----
+** A warp is a candidate of kind k when it is active, has no cached block
+** reason, and the instruction at the head of its buffer needs a collector of
+** kind k.  The issue stage looks only at candidates of kinds with a free
+** collector. */
+
+static inline void cand_bit(gpu_sched *sc, uint32_t k, uint32_t pos, bool on)
+{
+    uint64_t b = 1ull << (pos % 64);
+    if (on) sc->ubk[k][pos / 64] |= b;
+    else sc->ubk[k][pos / 64] &= ~b;
+}
+
+static void cand_update(gpu_sm *sm, gpu_warp *w)
+{
+    uint8_t cls = GPU_OC_COUNT;
+    if (w->state == GPU_W_ACTIVE && !w->blk && w->nib) cls = w->ib[0].ock;
+    if (cls == w->cls) return;
+    gpu_sched *sc = &sm->sched[w->sched];
+    if (w->cls < GPU_OC_COUNT) cand_bit(sc, w->cls, w->spos, false);
+    if (cls < GPU_OC_COUNT) cand_bit(sc, cls, w->spos, true);
+    w->cls = cls;
+}
 
 static inline gpu_stall blk_set(gpu_sm *sm, gpu_warp *w, gpu_stall v)
 {
-    gpu_sched *sc = &sm->sched[w->sched];
-    if (!w->blk && v) {
-        sc->nunblk--;
-        sc->ub[w->spos / 64] &= ~(1ull << (w->spos % 64));
-    } else if (w->blk && !v) {
-        sc->nunblk++;
-        sc->ub[w->spos / 64] |= 1ull << (w->spos % 64);
+    if (w->blk != (uint8_t)v) {
+        w->blk = (uint8_t)v;
+        cand_update(sm, w);
     }
-    w->blk = (uint8_t)v;
     return v;
 }
 
-/* After the scheduler's list changed: positions and the mask again. */
+/* After the scheduler's list changed: positions and masks again. */
 static void sched_reindex(gpu_sm *sm, gpu_sched *sc)
 {
-    memset(sc->ub, 0, (sm->c->max_warps + 63) / 64 * sizeof *sc->ub);
+    for (int k = 0; k < GPU_OC_COUNT; k++) memset(sc->ubk[k], 0, (sm->c->max_warps + 63) / 64 * sizeof(uint64_t));
     for (uint32_t i = 0; i < sc->n; i++) {
         gpu_warp *w = &sm->warps[sc->w[i]];
         w->spos = (uint16_t)i;
-        if (!w->blk) sc->ub[i / 64] |= 1ull << (i % 64);
+        if (w->cls < GPU_OC_COUNT) cand_bit(sc, w->cls, i, true);
     }
 }
 
 /* ---- the fetch candidates: a bit per warp slot that fetch should look at ---- */
 
+static void cand_update(gpu_sm *sm, gpu_warp *w);
+
+/* Also refreshes the warp's issue-candidate class (its buffer may have changed). */
 static void fetch_update(gpu_sm *sm, uint32_t slot)
 {
-    const gpu_warp *w = &sm->warps[slot];
+    gpu_warp *w = &sm->warps[slot];
+    if (w->state != GPU_W_FREE) cand_update(sm, w);
     uint64_t bit = 1ull << (slot % 64);
     if (w->state == GPU_W_ACTIVE && w->nib < sm->c->ibuf && !w->fetch_stop) sm->fetch_want[slot / 64] |= bit;
     else sm->fetch_want[slot / 64] &= ~bit;
@@ -75,7 +96,7 @@ void gpu_sm_init(gpu_sm *sm, gpu *g, uint32_t id)
     for (uint32_t s = 0; s < c->nsched; s++) {
         sm->sched[s].w = tp_calloc(c->max_warps, sizeof(uint16_t));
         sm->sched[s].act = tp_calloc(c->max_warps, sizeof(uint16_t));
-        sm->sched[s].ub = tp_calloc((c->max_warps + 63) / 64, sizeof(uint64_t));
+        for (int k = 0; k < GPU_OC_COUNT; k++) sm->sched[s].ubk[k] = tp_calloc((c->max_warps + 63) / 64, sizeof(uint64_t));
         sm->sched[s].last = sm->sched[s].last_pos = sm->sched[s].last_act = -1;
     }
     sm->ncu = c->oc[0] + c->oc[1] + c->oc[2];
@@ -99,7 +120,7 @@ void gpu_sm_free(gpu_sm *sm)
     for (uint32_t s = 0; s < sm->c->nsched; s++) {
         free(sm->sched[s].w);
         free(sm->sched[s].act);
-        free(sm->sched[s].ub);
+        for (int k = 0; k < GPU_OC_COUNT; k++) free(sm->sched[s].ubk[k]);
     }
     free(sm->sched);
     free(sm->cu);
@@ -162,8 +183,7 @@ void gpu_sm_take_cta(gpu_sm *sm, exec_cta *ec, uint64_t now)
         w->sched = (uint8_t)(slot % c->nsched);
         gpu_sched_add(c, &sm->sched[w->sched], (uint16_t)slot);
         w->spos = (uint16_t)(sm->sched[w->sched].n - 1);
-        w->blk = GPU_ST_NO_WARPS;
-        blk_set(sm, w, 0);
+        w->cls = GPU_OC_COUNT;
         fetch_update(sm, slot);
         sm->nwarps_live++;
     }
@@ -379,7 +399,10 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
             first_pc = wf->nib ? wf->ib[0].pc : UINT32_MAX;
             if (first == GPU_ST_ISSUED && !(issued = try_warp(sm, f, now))) first = GPU_ST_IBUFFER;
             /* the others, in the policy's order, skipping warps with a cached block reason */
-            if (!issued && sc->nunblk) {
+            uint32_t kinds = 0;
+            for (int k = 0; k < GPU_OC_COUNT; k++)
+                if (sm->oc_free[k]) kinds |= 1u << k;
+            if (!issued && kinds) {
                 if (c->policy == GPU_SCHED_TWO_LEVEL) {
                     for (uint32_t i = 1; i < n && !issued; i++) {
                         uint16_t slot = gpu_sched_at(c, sc, i);
@@ -390,7 +413,11 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
                     uint32_t start = c->policy == GPU_SCHED_LRR ? sc->start % n : 0;
                     uint64_t m[16];
                     uint32_t nw = words < 16 ? words : 16;
-                    memcpy(m, sc->ub, nw * sizeof *m);
+                    for (uint32_t wd = 0; wd < nw; wd++) {
+                        m[wd] = 0;
+                        for (int k = 0; k < GPU_OC_COUNT; k++)
+                            if (kinds >> k & 1) m[wd] |= sc->ubk[k][wd];
+                    }
                     for (uint32_t pass = 0; pass < 2 && !issued; pass++) {
                         uint32_t lo = pass ? 0 : start, hi = pass ? start : n;
                         for (uint32_t wd = lo / 64; wd < nw && wd * 64 < hi && !issued; wd++) {
