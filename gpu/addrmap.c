@@ -2,7 +2,7 @@
 #include "addrmap.h"
 
 void gpu_addrmap_init(gpu_addrmap *m, uint32_t channels, uint32_t subs, uint64_t interleave, uint64_t granule,
-                      uint32_t banks, uint32_t groups, uint64_t row_bytes)
+                      uint32_t banks, uint32_t groups, uint64_t bank_interleave, uint64_t row_bytes)
 {
     m->channels = channels ? channels : 1;
     m->subs = subs ? subs : 1;
@@ -12,6 +12,9 @@ void gpu_addrmap_init(gpu_addrmap *m, uint32_t channels, uint32_t subs, uint64_t
     m->banks = banks ? banks : 1;
     m->groups = groups ? groups : 1;
     m->row_bytes = row_bytes ? row_bytes : 1;
+    if (!bank_interleave || bank_interleave > m->row_bytes) bank_interleave = m->row_bytes;
+    while (m->row_bytes % bank_interleave) bank_interleave--;   /* a divisor of the row */
+    m->bank_interleave = bank_interleave;
 }
 
 static inline uint64_t local_of(const gpu_addrmap *m, uint64_t addr, uint32_t *ch)
@@ -33,10 +36,11 @@ void gpu_addrmap_decode(const gpu_addrmap *m, uint64_t addr, gpu_maddr *o)
     o->sub = (uint32_t)(g % m->subs);
     o->slice = o->channel * m->subs + o->sub;
     o->slice_addr = (g / m->subs) * m->granule + o->local % m->granule;
-    o->col = o->local % m->row_bytes;
-    uint64_t rb = o->local / m->row_bytes;
-    o->row = rb / m->banks;
-    o->bank = (uint32_t)((rb + o->row) % m->banks);
+    uint64_t k = m->bank_interleave, per_row = m->row_bytes / k;
+    uint64_t piece = o->local / k, rest = piece / m->banks;
+    o->row = rest / per_row;
+    o->col = (rest % per_row) * k + o->local % k;
+    o->bank = (uint32_t)((piece + o->row) % m->banks);
     o->group = o->bank % m->groups;
 }
 
@@ -63,7 +67,8 @@ uint64_t gpu_addrmap_from_slice(const gpu_addrmap *m, uint32_t slice, uint64_t s
 
 uint64_t gpu_addrmap_from_dram(const gpu_addrmap *m, uint32_t ch, uint32_t bank, uint64_t row, uint64_t col)
 {
+    uint64_t k = m->bank_interleave, per_row = m->row_bytes / k;
     uint64_t b0 = (bank + m->banks - row % m->banks) % m->banks;
-    uint64_t rb = row * m->banks + b0;
-    return from_local(m, ch, rb * m->row_bytes + col);
+    uint64_t piece = (row * per_row + col / k) * m->banks + b0;
+    return from_local(m, ch, piece * k + col % k);
 }

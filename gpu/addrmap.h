@@ -5,7 +5,8 @@
 ** and column.  Prefix gpu_addrmap_.
 **
 ** With C channels, channel interleave I, S slices per channel of granule G
-** (the L2 line), B banks in NG groups and R bytes per row:
+** (the L2 line), B banks in NG groups, bank interleave K and R bytes per
+** row (K divides R):
 **
 **   chunk   = addr / I
 **   channel = chunk mod C                      consecutive I-byte chunks
@@ -16,16 +17,21 @@
 **   slice   = channel * S + sub                between its slices
 **   slice_addr = (g / S) * G + local mod G     dense inside the slice, so
 **                                              the L2 uses all its sets
-**   col     = local mod R
-**   rb      = local / R                        R-byte pieces of the channel
-**   row     = rb / B                           go round the banks; each row
-**   bank    = (rb + row) mod B                 rotates the bank order, so
-**   group   = bank mod NG                      same-bank strides spread too
+**   piece   = local / K                        K-byte pieces of the channel
+**   rest    = piece / B                        go round the banks, so
+**   row     = rest / (R / K)                   consecutive pieces are in
+**   col     = (rest mod (R / K)) * K + local mod K   different banks and
+**   bank    = (piece + row) mod B              bank groups; each row rotates
+**   group   = bank mod NG                      the bank order, so same-bank
+**                                              strides spread too
 **
 ** Streaming through memory therefore visits every channel and slice in turn
-** (12 consecutive 128-byte lines hit the GTX 480's 12 slices), fills each
-** row of a bank (row-buffer hits) and then moves to the next bank, which is
-** in another bank group.  C need not be a power of two (the GTX 480 has 6).
+** (12 consecutive 128-byte lines hit the GTX 480's 12 slices), and inside a
+** channel every bank and bank group in turn (consecutive column commands
+** need only tCCD, not tCCDL), staying in one row of each bank for R bytes
+** of that bank (B * R bytes of the channel): row-buffer hits, and the
+** precharge/activate of one bank overlaps the other banks' transfers.
+** C need not be a power of two (the GTX 480 has 6).
 ** I is raised to a multiple of G when it is smaller (a line never straddles
 ** two channels).  Every step is invertible: gpu_addrmap_from_slice and
 ** gpu_addrmap_from_dram rebuild an address (L2 write-backs, tests).
@@ -37,7 +43,7 @@
 
 typedef struct gpu_addrmap {
     uint32_t channels, subs, banks, groups;
-    uint64_t interleave, granule, row_bytes;
+    uint64_t interleave, granule, bank_interleave, row_bytes;
 } gpu_addrmap;
 
 typedef struct gpu_maddr {
@@ -48,7 +54,7 @@ typedef struct gpu_maddr {
 } gpu_maddr;
 
 void gpu_addrmap_init(gpu_addrmap *m, uint32_t channels, uint32_t subs, uint64_t interleave, uint64_t granule,
-                      uint32_t banks, uint32_t groups, uint64_t row_bytes);
+                      uint32_t banks, uint32_t groups, uint64_t bank_interleave, uint64_t row_bytes);
 void gpu_addrmap_decode(const gpu_addrmap *m, uint64_t addr, gpu_maddr *out);
 uint32_t gpu_addrmap_slice(const gpu_addrmap *m, uint64_t addr);
 uint64_t gpu_addrmap_slice_addr(const gpu_addrmap *m, uint64_t addr);

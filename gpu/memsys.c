@@ -106,7 +106,7 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
 
     uint32_t line = OPT(OPT_L2_LINE);
     gpu_addrmap_init(&m->map, m->nch, m->nsub, OPT(OPT_ADDR_CHANNEL_INTERLEAVE), line, OPT(OPT_DRAM_BANKS),
-                     OPT(OPT_DRAM_BANK_GROUPS), OPT(OPT_DRAM_ROW_BYTES));
+                     OPT(OPT_DRAM_BANK_GROUPS), OPT(OPT_ADDR_BANK_INTERLEAVE), OPT(OPT_DRAM_ROW_BYTES));
 
     m->l2 = tp_calloc(m->nslice, sizeof *m->l2);
     mem_queue **slice_in = tp_calloc(m->nslice, sizeof *slice_in);

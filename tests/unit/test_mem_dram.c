@@ -44,7 +44,7 @@ static void rig_open(rig *g, const gpu_dramcfg *c)
     memset(g, 0, sizeof *g);
     gpu_mreq_pool_init(&g->pool);
     /* one channel, one slice: the channel-local address is the address */
-    gpu_addrmap_init(&g->map, 1, 1, 256, 128, c->banks, c->bank_groups, 4096);
+    gpu_addrmap_init(&g->map, 1, 1, 256, 128, c->banks, c->bank_groups, 256, 4096);
     g->cfg = *c;
     mem_queue_init(&g->port, 8);
     mem_queue *in[1] = {&g->port};

@@ -23,7 +23,7 @@ static void rig_open(rig *g, uint32_t slice_queue)
 {
     memset(g, 0, sizeof *g);
     gpu_mreq_pool_init(&g->pool);
-    gpu_addrmap_init(&g->map, 2, 2, 256, 128, 16, 4, 4096);
+    gpu_addrmap_init(&g->map, 2, 2, 256, 128, 16, 4, 256, 4096);
     mem_queue *in[4];
     for (int s = 0; s < 4; s++) {
         mem_queue_init(&g->slice[s], slice_queue);

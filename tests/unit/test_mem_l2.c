@@ -27,7 +27,7 @@ static void rig_open(rig *g, uint32_t out_cap, uint32_t queue)
 {
     memset(g, 0, sizeof *g);
     gpu_mreq_pool_init(&g->pool);
-    gpu_addrmap_init(&g->map, 1, 1, 256, 128, 16, 4, 4096);
+    gpu_addrmap_init(&g->map, 1, 1, 256, 128, 16, 4, 256, 4096);
     mem_queue_init(&g->out, out_cap);
     mem_queue_init(&g->fill, 116);
     gpu_l2cfg c = {.slice = 0, .port = 0, .size = 65536, .assoc = 8, .line = 128, .mshrs = 32, .mshr_merge = 4,
