@@ -24,6 +24,7 @@ typedef struct dent {
 
 typedef struct dbank {
     uint32_t head, tail, n;
+    uint32_t nhit;            /* requests in the list for the open row */
     bool open;
     uint64_t row;
     uint64_t act_ok, pre_ok, col_ok;
@@ -133,6 +134,7 @@ void gpu_dram_accept(gpu_dram *d, gpu_mreq *r, uint64_t cycle)
     q->write = r->kind == GPU_MR_STORE;
     q->opened = false;
     dbank *b = &d->b[q->bank];
+    if (b->open && b->row == q->row) b->nhit++;
     if (b->tail == NONE) b->head = i;
     else d->e[b->tail].next = i;
     b->tail = i;
@@ -149,7 +151,7 @@ enum { C_ACT, C_PRE, C_COL };
 /* The bank's candidate request (index) under the scheduling policy. */
 static uint32_t candidate(const gpu_dram *d, const dbank *b)
 {
-    if (!d->cfg.fcfs && b->open)
+    if (!d->cfg.fcfs && b->nhit)
         for (uint32_t i = b->head; i != NONE; i = d->e[i].next)
             if (d->e[i].row == b->row) return i;
     return b->head;
@@ -251,6 +253,8 @@ static void issue(gpu_dram *d, uint64_t c, uint32_t i, int cmd)
     if (cmd == C_ACT) {
         b->open = true;
         b->row = q->row;
+        b->nhit = 0;
+        for (uint32_t k = b->head; k != NONE; k = d->e[k].next) b->nhit += d->e[k].row == b->row;
         b->col_ok = c + cf->tRCD;
         b->pre_ok = umax(b->pre_ok, c + cf->tRAS);
         b->act_ok = umax(b->act_ok, c + cf->tRC);
@@ -262,6 +266,7 @@ static void issue(gpu_dram *d, uint64_t c, uint32_t i, int cmd)
     }
     if (cmd == C_PRE) {
         b->open = false;
+        b->nhit = 0;
         b->act_ok = umax(b->act_ok, c + cf->tRP);
         q->opened = true;
         d->st.precharges++;
@@ -270,6 +275,7 @@ static void issue(gpu_dram *d, uint64_t c, uint32_t i, int cmd)
     }
     uint64_t start = c + (q->write ? cf->tWL : cf->tCL), end = start + q->occ;
     uint64_t last = c + sat_sub(q->occ, d->burst_cycles);   /* the request's last burst */
+    b->nhit--;
     d->bus_free = end;
     d->ccd_ok = umax(d->ccd_ok, last + cf->tCCD);
     uint64_t *g = &d->ccdl_ok[q->bank % cf->bank_groups];

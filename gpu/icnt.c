@@ -12,6 +12,8 @@ typedef struct xbar {
     uint32_t *rr;             /* per output: the input granted last */
     uint32_t *best, *bestd;   /* per output, this cycle's winner so far */
     uint32_t *touched, ntouched;
+    const gpu_mreq **hd;      /* per input: the head whose route is cached */
+    uint32_t *hd_out;         /* ... and its output */
 } xbar;
 
 struct gpu_icnt {
@@ -39,6 +41,8 @@ static void xbar_init(xbar *x, uint32_t nin, uint32_t nout, uint32_t cap, bool r
     x->bestd = tp_calloc(nout, sizeof *x->bestd);
     for (uint32_t o = 0; o < nout; o++) x->bestd[o] = UINT32_MAX;
     x->touched = tp_calloc(nout, sizeof *x->touched);
+    x->hd = tp_calloc(nin, sizeof *x->hd);
+    x->hd_out = tp_calloc(nin, sizeof *x->hd_out);
 }
 
 static void xbar_free(xbar *x)
@@ -52,6 +56,8 @@ static void xbar_free(xbar *x)
     free(x->best);
     free(x->bestd);
     free(x->touched);
+    free(x->hd);
+    free(x->hd_out);
 }
 
 gpu_icnt *gpu_icnt_new(const gpu_icntcfg *cfg, const gpu_addrmap *map, mem_queue *const *slice_in)
@@ -99,11 +105,17 @@ uint32_t gpu_icnt_flits(const gpu_icnt *n, const gpu_mreq *r, bool reply)
     return f ? f : 1;
 }
 
-static inline uint32_t route(const gpu_icnt *n, const xbar *x, const gpu_mreq *r)
+/* The output input i's head r goes to (cached per head: routing a request
+** decodes its address). */
+static inline uint32_t route(const gpu_icnt *n, const xbar *x, uint32_t i, const gpu_mreq *r)
 {
+    if (x->hd[i] == r) return x->hd_out[i];
     uint32_t o = x->reply ? r->sm : gpu_addrmap_slice(n->map, r->addr);
     TP_ASSERT(o < x->nout);
-    return o < x->nout ? o : x->nout - 1;
+    if (o >= x->nout) o = x->nout - 1;
+    ((xbar *)x)->hd[i] = r;   /* a cache: not part of the crossbar's state */
+    x->hd_out[i] = o;
+    return o;
 }
 
 static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
@@ -112,7 +124,7 @@ static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
     for (uint32_t i = 0; i < x->nin; i++) {
         const gpu_mreq *r = mem_queue_peek(&x->in[i], t);
         if (!r || x->in_busy[i] > c) continue;
-        uint32_t o = route(n, x, r);
+        uint32_t o = route(n, x, i, r);
         if (x->out_busy[o] > c) continue;
         if (mem_queue_full(x->out[o])) {
             n->st.stall_cycles++;
@@ -130,6 +142,7 @@ static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
         uint32_t o = x->touched[k], i = x->best[o];
         x->bestd[o] = UINT32_MAX;
         gpu_mreq *r = mem_queue_pop(&x->in[i]);
+        x->hd[i] = NULL;
         uint32_t f = gpu_icnt_flits(n, r, x->reply);
         x->in_busy[i] = x->out_busy[o] = c + f;
         x->rr[o] = i;
@@ -155,7 +168,7 @@ static uint64_t xbar_next(const gpu_icnt *n, const xbar *x, uint64_t best)
     for (uint32_t i = 0; i < x->nin; i++) {
         const mem_queue *q = &x->in[i];
         if (mem_queue_empty(q)) continue;
-        uint32_t o = route(n, x, mem_queue_head(q));
+        uint32_t o = route(n, x, i, mem_queue_head(q));
         uint64_t t = mem_queue_head_ready(q);
         if (x->in_busy[i] * p > t) t = x->in_busy[i] * p;
         if (x->out_busy[o] * p > t) t = x->out_busy[o] * p;

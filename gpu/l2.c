@@ -181,7 +181,18 @@ static bool lookup(gpu_l2 *s, gpu_mreq *r, uint64_t t)
         s->st.mshr_merges++;
         return true;
     }
-    if (r->kind == GPU_MR_STORE && mem_cache_enabled(&s->tags)) {
+    if (r->kind == GPU_MR_STORE && !mem_cache_enabled(&s->tags)) {
+        /* no L2: the store goes on to DRAM as it is */
+        if (!miss_room(s)) goto refused;
+        if (!out_room(s, r, t)) return false;
+        gpu_mreq *w = dram_req(s, GPU_MR_STORE, r->addr, 0, t);
+        w->bytes = r->bytes;
+        mem_queue_push(&s->miss, w, t + 1);
+        finish(s, r, t);
+        s->st.misses++;
+        return true;
+    }
+    if (r->kind == GPU_MR_STORE) {
         /* write-allocate without a read; a dirty victim needs room in `miss` */
         const mem_cline *l = mem_cache_at(&s->tags, mem_cache_victim(&s->tags, key));
         if (l->valid && l->dirty && !miss_room(s)) goto refused;

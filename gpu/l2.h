@@ -36,6 +36,8 @@
 **             dirty) and the new line is dirty.  Freed, or acknowledged
 **             through `out` if want_ack.
 **      atomic performed here: as a load that also dirties the line.
+**      With no cache (size 0) loads and atomics always miss (MSHRs still
+**      merge) and stores go on to DRAM as they are.
 **      A lookup that cannot go on (no room in `out` for a hit's reply, no
 **      MSHR, merge limit, no room in `miss`) leaves the request at the head
 **      and is retried next cycle; each refused cycle is a reservation

@@ -47,6 +47,7 @@ struct gpu_memsys {
     uint64_t pc;              /* core period, time units */
     uint64_t p[ND];           /* domain periods */
     uint64_t k[ND];           /* first edge of each domain not yet run */
+    uint64_t wake[ND];        /* cached domain_wake (see gpu_memsys_tick) */
     uint64_t t_now;           /* time of the core cycle last ticked */
     gpu_memstats st;
 };
@@ -176,6 +177,7 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
     free(slice_in);
     for (uint32_t s = 0; s < m->nslice; s++)
         gpu_l2_connect(m->l2[s], gpu_icnt_reply_in(m->icnt, s), gpu_dram_ret(m->dram[s / m->nsub], s % m->nsub));
+    for (int d = 0; d < ND; d++) m->wake[d] = UINT64_MAX;
     return m;
 }
 
@@ -279,20 +281,31 @@ static void refresh_stats(gpu_memsys *m)
     }
 }
 
+/* Which domains' units a domain's tick may push into (their wakes can move
+** earlier): the interconnect feeds the slices, the slices feed the
+** interconnect and DRAM, DRAM feeds the slices.  A unit that finds a queue
+** full retries every cycle, so a consumer's pop never needs to wake its
+** producer; only pushes do. */
+static const uint8_t feeds[ND] = {
+    [D_ICNT] = 1u << D_ICNT | 1u << D_L2,
+    [D_L2] = 1u << D_ICNT | 1u << D_L2 | 1u << D_DRAM,
+    [D_DRAM] = 1u << D_L2 | 1u << D_DRAM,
+};
+
 void gpu_memsys_tick(gpu_memsys *m, uint64_t now)
 {
     uint64_t T = now * m->pc;
     TP_ASSERT(T >= m->t_now);
     m->t_now = T;
     m->st.dram_cycles = T / m->p[D_DRAM] * m->nch;
+    m->wake[D_ICNT] = domain_wake(m, D_ICNT);   /* the SMs may have pushed since */
     bool ran = false;
     for (;;) {
         int best = -1;
         uint64_t bt = UINT64_MAX, be = 0;
         for (int d = 0; d < ND; d++) {
-            uint64_t w = domain_wake(m, d);
-            if (w == UINT64_MAX) continue;
-            uint64_t e = edge_at(m, d, w), t = e * m->p[d];
+            if (m->wake[d] == UINT64_MAX) continue;
+            uint64_t e = edge_at(m, d, m->wake[d]), t = e * m->p[d];
             if (t < bt) {
                 bt = t;
                 be = e;
@@ -302,6 +315,8 @@ void gpu_memsys_tick(gpu_memsys *m, uint64_t now)
         if (best < 0 || bt > T) break;
         run_domain(m, best, be);
         m->k[best] = be + 1;
+        for (int d = 0; d < ND; d++)
+            if (feeds[best] >> d & 1) m->wake[d] = domain_wake(m, d);
         ran = true;
     }
     if (ran) refresh_stats(m);
@@ -311,7 +326,7 @@ uint64_t gpu_memsys_next(const gpu_memsys *m)
 {
     uint64_t best = UINT64_MAX;
     for (int d = 0; d < ND; d++) {
-        uint64_t w = domain_wake(m, d);
+        uint64_t w = d == D_ICNT ? domain_wake(m, d) : m->wake[d];
         if (w == UINT64_MAX) continue;
         uint64_t t = edge_at(m, d, w) * m->p[d];
         if (t < best) best = t;

@@ -335,6 +335,57 @@ static void stream(bool regions)
 static void t808_stream_bandwidth_sweep(void) { stream(false); }
 static void t809_stream_bandwidth_regions(void) { stream(true); }
 
+/* 810: clock-domain crossings at another ratio: core at 1400 MHz, icnt
+** and L2 at 700, DRAM at 924.  Reduced 50 : 25 : 25 : 33, L = 1650, periods
+** core 33, icnt 66, L2 66, DRAM 50.  An L2 hit accepted at core 100000
+** (time 3300000): icnt edge ceil(3300001 / 66) = 50001, arrival 50006
+** (time 3300396), lookup 120 core cycles = 3960 later at 3304356 = L2 edge
+** 50066, reply granted at icnt 50067, arrives 50067 + 8 = 50075 (time
+** 3304950) = core cycle 100150: 150 core cycles, i.e. 2 (hop) + 10 (5 icnt
+** cycles) + 120 (ROP, in core cycles) + 2 (hop) + 16 (8 icnt cycles). */
+static void t810_clock_ratio(void)
+{
+    rig g;
+    rig_open(&g, "clock.core_mhz=1400");
+    TT_CHECK(round_trip(&g, mk(&g, GPU_MR_LOAD, 0, BASE, 1), 0, 10000) != UINT64_MAX);
+    TT_EQ_U(round_trip(&g, mk(&g, GPU_MR_LOAD, 0, BASE, 2), 100000, 10000), 100150);
+    rig_close(&g);
+}
+
+/* 811: without an L2 (l2.slice_size = 0) every load is a DRAM read (two in
+** flight to one line still merge), and a store goes on to DRAM as a write;
+** FCFS scheduling runs the same requests. */
+static void t811_no_l2(void)
+{
+    for (int fcfs = 0; fcfs < 2; fcfs++) {
+        rig g;
+        rig_open(&g, fcfs ? "l2.slice_size=0 dram.scheduler=fcfs" : "l2.slice_size=0");
+        TT_CHECK(round_trip(&g, mk(&g, GPU_MR_LOAD, 0, BASE, 1), 0, 10000) != UINT64_MAX);
+        TT_CHECK(round_trip(&g, mk(&g, GPU_MR_LOAD, 0, BASE, 2), 1000, 10000) != UINT64_MAX);
+        gpu_memsys_accept(g.m, mk(&g, GPU_MR_LOAD, 0, BASE, 3), 2000);
+        gpu_memsys_accept(g.m, mk(&g, GPU_MR_LOAD, 1, BASE, 4), 2000);
+        gpu_memsys_accept(g.m, mk(&g, GPU_MR_STORE, 1, BASE + 128, 5), 2000);
+        uint32_t got = 0;
+        for (uint64_t now = 2000; now < 5000; now++) {
+            gpu_memsys_tick(g.m, now);
+            for (uint32_t sm = 0; sm < 2; sm++) {
+                gpu_mreq *p;
+                while ((p = gpu_memsys_pop(g.m, sm, now))) {
+                    gpu_mreq_put(&g.pool, p);
+                    got++;
+                }
+            }
+        }
+        TT_EQ_U(got, 2);
+        const gpu_memstats *s = gpu_memsys_stats(g.m);
+        TT_EQ_U(s->dram_reads, 3);
+        TT_EQ_U(s->l2_mshr_merges, 1);
+        TT_EQ_U(s->dram_writes, 1);
+        TT_EQ_U(s->l2_hits, 0);
+        rig_close(&g);
+    }
+}
+
 int main(void)
 {
     TT_RUN(t801_l2_miss_then_hit);
@@ -343,6 +394,8 @@ int main(void)
     TT_RUN(t805_address_map);
     TT_RUN(t806_port_full);
     TT_RUN(t807_deterministic);
+    TT_RUN(t810_clock_ratio);
+    TT_RUN(t811_no_l2);
     TT_RUN(t808_stream_bandwidth_sweep);
     TT_RUN(t809_stream_bandwidth_regions);
     return tt_done();
