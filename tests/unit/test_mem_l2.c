@@ -183,7 +183,10 @@ static void t604_writeback(void)
 {
     rig g;
     rig_open(&g, 16, 8);
-    for (uint32_t k = 0; k < 9; k++) send(&g, GPU_MR_STORE, BASE + SETSTRIDE * k, k, k);
+    for (uint32_t k = 0; k < 9; k++) {
+        send(&g, GPU_MR_STORE, BASE + SETSTRIDE * k, k, k);
+        run_to(&g, k + 1);
+    }
     run_to(&g, 200);
     mem_queue *miss = gpu_l2_miss(g.s);
     TT_EQ_U(mem_queue_count(miss), 1);
@@ -234,7 +237,7 @@ static void t605_queue_full(void)
     rig_close(&g);
 
     rig_open(&g, 16, 8);
-    for (uint32_t k = 0; k < 9; k++) send(&g, GPU_MR_LOAD, BASE + 128 * k, k, 0);
+    for (uint32_t k = 0; k < 8; k++) send(&g, GPU_MR_LOAD, BASE + 128 * k, k, 0);
     TT_CHECK(!gpu_l2_can_accept(g.s));   /* `in` holds 8 */
     run_to(&g, 1);                       /* one enters the ROP pipe */
     TT_CHECK(gpu_l2_can_accept(g.s));
@@ -270,7 +273,10 @@ static void t606_atomic_and_ack(void)
     free_all(&g, &g.out);
     /* evict everything in set 0: 8 more stores; the atomic's line goes first, dirty */
     g.now = 1000;
-    for (uint32_t k = 2; k < 10; k++) send(&g, GPU_MR_STORE, BASE + SETSTRIDE * k, k, 1000 + k);
+    for (uint32_t k = 2; k < 10; k++) {
+        send(&g, GPU_MR_STORE, BASE + SETSTRIDE * k, k, 1000 + k);
+        run_to(&g, 1000 + k + 1);
+    }
     run_to(&g, 2000);
     mem_queue *miss = gpu_l2_miss(g.s);
     TT_EQ_U(mem_queue_count(miss), 2);
