@@ -93,6 +93,14 @@ void gpu_icnt_free(gpu_icnt *n)
 }
 
 mem_queue *gpu_icnt_inject(gpu_icnt *n, uint32_t sm) { return &n->req.in[sm]; }
+bool gpu_icnt_can_accept(const gpu_icnt *n, uint32_t sm) { return sm < n->cfg.nsm && !mem_queue_full(&n->req.in[sm]); }
+
+void gpu_icnt_accept(gpu_icnt *n, gpu_mreq *r, uint64_t ready)
+{
+    TP_ASSERT(gpu_icnt_can_accept(n, r->sm));
+    mem_queue_push(&n->req.in[r->sm], r, ready);
+}
+
 mem_queue *gpu_icnt_reply_in(gpu_icnt *n, uint32_t slice) { return &n->rep.in[slice]; }
 mem_queue *gpu_icnt_eject(gpu_icnt *n, uint32_t sm) { return &n->eject[sm]; }
 const gpu_icntstats *gpu_icnt_stats(const gpu_icnt *n) { return &n->st; }

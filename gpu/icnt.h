@@ -56,6 +56,9 @@ gpu_icnt *gpu_icnt_new(const gpu_icntcfg *cfg, const gpu_addrmap *map, mem_queue
 void gpu_icnt_free(gpu_icnt *n);
 
 mem_queue *gpu_icnt_inject(gpu_icnt *n, uint32_t sm);
+/* SM sm's injection port has room; a request enters it, seen from `ready` on. */
+bool gpu_icnt_can_accept(const gpu_icnt *n, uint32_t sm);
+void gpu_icnt_accept(gpu_icnt *n, gpu_mreq *r, uint64_t ready);
 mem_queue *gpu_icnt_reply_in(gpu_icnt *n, uint32_t slice);
 mem_queue *gpu_icnt_eject(gpu_icnt *n, uint32_t sm);
 /* Flits of r as a request (reply false) or as a reply. */

@@ -195,15 +195,14 @@ void gpu_memsys_free(gpu_memsys *m)
 bool gpu_memsys_can_accept(const gpu_memsys *m, uint32_t sm, const gpu_mreq *r)
 {
     (void)r;
-    return sm < m->nsm && !mem_queue_full(gpu_icnt_inject(m->icnt, sm));
+    return gpu_icnt_can_accept(m->icnt, sm);
 }
 
 void gpu_memsys_accept(gpu_memsys *m, gpu_mreq *r, uint64_t now)
 {
-    TP_ASSERT(r->sm < m->nsm && !mem_queue_full(gpu_icnt_inject(m->icnt, r->sm)));
     r->t_sent = now;
     r->is_reply = 0;
-    mem_queue_push(gpu_icnt_inject(m->icnt, r->sm), r, now * m->pc + 1);
+    gpu_icnt_accept(m->icnt, r, now * m->pc + 1);
 }
 
 gpu_mreq *gpu_memsys_pop(gpu_memsys *m, uint32_t sm, uint64_t now)
