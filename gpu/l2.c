@@ -172,15 +172,6 @@ static bool lookup(gpu_l2 *s, gpu_mreq *r, uint64_t t)
         s->st.hits++;
         return true;
     }
-    int32_t e = mem_mshr_find(&s->mshr, line);
-    if (e >= 0) {
-        if (!mem_mshr_can_add(&s->mshr, (uint32_t)e)) goto refused;
-        mem_mshr_add(&s->mshr, (uint32_t)e, r);
-        if (writes) mem_mshr_at(&s->mshr, (uint32_t)e)->flags |= F_DIRTY;
-        s->st.misses++;
-        s->st.mshr_merges++;
-        return true;
-    }
     if (r->kind == GPU_MR_STORE && !mem_cache_enabled(&s->tags)) {
         /* no L2: the store goes on to DRAM as it is */
         if (!miss_room(s)) goto refused;
@@ -190,6 +181,15 @@ static bool lookup(gpu_l2 *s, gpu_mreq *r, uint64_t t)
         mem_queue_push(&s->miss, w, t + 1);
         finish(s, r, t);
         s->st.misses++;
+        return true;
+    }
+    int32_t e = mem_mshr_find(&s->mshr, line);
+    if (e >= 0) {
+        if (!mem_mshr_can_add(&s->mshr, (uint32_t)e)) goto refused;
+        mem_mshr_add(&s->mshr, (uint32_t)e, r);
+        if (writes) mem_mshr_at(&s->mshr, (uint32_t)e)->flags |= F_DIRTY;
+        s->st.misses++;
+        s->st.mshr_merges++;
         return true;
     }
     if (r->kind == GPU_MR_STORE) {
