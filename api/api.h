@@ -21,11 +21,12 @@
 ** host callbacks (cuLaunchHostFunc, cuStreamAddCallback) run after it is
 ** released.  The current-context stack is per thread.
 **
-** Time.  Each context has a simulated clock in core cycles.  A kernel adds
-** ceil(warp instructions / device.num_sms) cycles -- every SM issuing one warp
-** instruction per cycle -- and nothing else advances it.  Events record that
-** clock; cuEventElapsedTime converts cycles at device.clock_mhz.  Wall time
-** never enters a simulated quantity.
+** Time.  Each context has a simulated clock in core cycles (clock.core_mhz).
+** A kernel adds its cycles: in performance mode the timing model's, in
+** functional mode an estimate, ceil(warp instructions / device.num_sms) --
+** every SM issuing one warp instruction per cycle.  Nothing else advances
+** it.  Events record that clock; cuEventElapsedTime converts cycles at
+** clock.core_mhz.  Wall time never enters a simulated quantity.
 */
 #ifndef API_H
 #define API_H
@@ -35,6 +36,7 @@
 #include "../exec/exec.h"
 #include "../exec/options.h"
 #include "../gpu/options.h"
+#include "../gpu/gpu.h"
 
 /* Every function cuda.h declares is exported (default visibility); the
 ** version script api/libcuda.map then keeps only cu* names global. */
@@ -178,6 +180,8 @@ typedef struct api_launch_rec {
     uint32_t shared_dyn, regs;
     uint64_t warp_insns, thread_insns, cycles;
     CUresult status;
+    char *status_name, *mode;
+    gpu_kstats *perf;      /* performance mode: the timing model's statistics (owned) */
 } api_launch_rec;
 
 /* ---- the process-wide state --------------------------------------------------- */
@@ -190,6 +194,7 @@ typedef struct api_state {
     uint64_t next_id;      /* context/stream/buffer ids */
     api_map handles;       /* live handle -> (void *)kind */
     api_map allocs;        /* allocation base -> api_alloc */
+    gpu *gpu;              /* the timing model (performance mode), made at the first timed launch */
     /* statistics */
     char *stats_path;      /* TPSIM_STATS */
     api_launch_rec *launches;
@@ -291,8 +296,9 @@ CUresult api_status_result(exec_status s, bool *sticky);
 /* ---- statistics (stats.c) ------------------------------------------------------ */
 
 void api_stats_init(void);                 /* reads TPSIM_STATS, registers atexit */
+/* Records a launch; takes ownership of perf (performance-mode statistics, or NULL). */
 void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result *r,
-                      uint64_t cycles, CUresult status, double host_seconds);
+                      uint64_t cycles, CUresult status, double host_seconds, gpu_kstats *perf);
 
 /* ---- errors (core.c) ------------------------------------------------------------ */
 

@@ -3,18 +3,23 @@
 ** When TPSIM_STATS names a path, the process writes there at exit one JSON
 ** object:
 **   tpsim_version, config   (every option, resolved)
-**   kernels                 one object per launch that ran, in order: name,
-**                           grid, block, shared_dyn, regs_per_thread,
-**                           warp_instructions, thread_instructions,
-**                           cycles_estimate (functional mode has no timing:
-**                           the estimate of api.h, one warp instruction per
-**                           SM per cycle), status (a CUresult name)
+**   kernels                 one object per launch, in order: name, grid,
+**                           block, shared_dyn, regs_per_thread,
+**                           warp_instructions, thread_instructions, status
+**                           (a CUresult name), mode; then in functional mode
+**                           cycles_estimate (the estimate of api.h, one warp
+**                           instruction per SM per cycle), in performance
+**                           mode the timing model's statistics (gpu/kstats.c:
+**                           cycles, ipc, occupancy, issue-slot breakdown,
+**                           caches, DRAM, interconnect, stall_pcs, intervals)
 **   totals                  sums over all launches
 **   host                    wall time, simulation speed, peak memory
-** Everything outside "host" is simulated, so two runs of a program write
-** identical files apart from that member.  The file is written once,
-** completely, through a temporary file renamed into place.  At most
-** API_STATS_MAX_KERNELS launches are listed; the totals count them all.
+** Every kernel member comes from a statistics registry (base/stats.h): the
+** names are registered once, here and in gpu/kstats.c.  Everything outside
+** "host" is simulated, so two runs of a program write identical files apart
+** from that member.  The file is written once, completely, through a
+** temporary file renamed into place.  At most API_STATS_MAX_KERNELS
+** launches are listed; the totals count them all.
 */
 #include "api.h"
 #include <stdio.h>
@@ -26,6 +31,33 @@
 
 static void stats_write(void);
 
+/* The registries of a launch record: common members, the functional
+** estimate, the timing model's statistics (relative to a gpu_kstats). */
+static tp_stats reg_common, reg_func, reg_perf;
+static bool reg_ready;
+
+static void registries(void)
+{
+    if (reg_ready) return;
+    reg_ready = true;
+    tp_stats *c = &reg_common;
+    tp_stats_init(c);
+    tp_stats_add(c, "name", TP_STAT_STR, TP_STAT_AT(api_launch_rec, name), "kernel name");
+    tp_stats_add(c, "grid", TP_STAT_DIM3, TP_STAT_AT(api_launch_rec, grid), "grid dimensions");
+    tp_stats_add(c, "block", TP_STAT_DIM3, TP_STAT_AT(api_launch_rec, block), "block dimensions");
+    tp_stats_add(c, "shared_dyn", TP_STAT_U32, TP_STAT_AT(api_launch_rec, shared_dyn), "bytes of dynamic shared memory");
+    tp_stats_add(c, "regs_per_thread", TP_STAT_U32, TP_STAT_AT(api_launch_rec, regs), "registers per thread (occupancy)");
+    tp_stats_add(c, "warp_instructions", TP_STAT_U64, TP_STAT_AT(api_launch_rec, warp_insns), "warp instructions executed");
+    tp_stats_add(c, "thread_instructions", TP_STAT_U64, TP_STAT_AT(api_launch_rec, thread_insns), "thread instructions executed (active lanes)");
+    tp_stats_add(c, "status", TP_STAT_STR, TP_STAT_AT(api_launch_rec, status_name), "how the launch ended (a CUresult name)");
+    tp_stats_add(c, "mode", TP_STAT_STR, TP_STAT_AT(api_launch_rec, mode), "functional or performance");
+    tp_stats_init(&reg_func);
+    tp_stats_add(&reg_func, "cycles_estimate", TP_STAT_U64, TP_STAT_AT(api_launch_rec, cycles),
+                 "functional mode: warp instructions / SMs, an estimate (api.h)");
+    tp_stats_init(&reg_perf);
+    gpu_kstats_register(&reg_perf, 0);
+}
+
 void api_stats_init(void)
 {
     const char *p = getenv("TPSIM_STATS");
@@ -35,7 +67,7 @@ void api_stats_init(void)
 }
 
 void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result *r, uint64_t cycles,
-                      CUresult status, double host_seconds)
+                      CUresult status, double host_seconds, gpu_kstats *perf)
 {
     api_g.launches_total++;
     if (status) api_g.launches_failed++;
@@ -43,9 +75,10 @@ void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result
     api_g.thread_insns += r->thread_insns;
     api_g.cycles += cycles;
     api_g.t_launch += host_seconds;
-    if (!api_g.stats_path) return;
-    if (api_g.nlaunches == API_STATS_MAX_KERNELS) {
-        api_g.launches_dropped++;
+    if (!api_g.stats_path || api_g.nlaunches == API_STATS_MAX_KERNELS) {
+        if (api_g.stats_path) api_g.launches_dropped++;
+        if (perf) gpu_kstats_free(perf);
+        free(perf);
         return;
     }
     if (api_g.nlaunches == api_g.caplaunches) {
@@ -53,6 +86,7 @@ void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result
         api_g.launches = tp_realloc(api_g.launches, api_g.caplaunches * sizeof *api_g.launches);
     }
     api_launch_rec *k = &api_g.launches[api_g.nlaunches++];
+    memset(k, 0, sizeof *k);
     k->name = tp_strdup(f->pf->name);
     memcpy(k->grid, l->grid, sizeof k->grid);
     memcpy(k->block, l->block, sizeof k->block);
@@ -62,6 +96,10 @@ void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result
     k->thread_insns = r->thread_insns;
     k->cycles = cycles;
     k->status = status;
+    const char *st = api_result_name(status);
+    k->status_name = tp_strdup(st ? st : "CUDA_ERROR_UNKNOWN");
+    k->mode = tp_strdup(perf ? "performance" : "functional");
+    k->perf = perf;
 }
 
 static void config_json(tp_sbuf *b)
@@ -85,22 +123,15 @@ static void config_json(tp_sbuf *b)
 
 static void kernels_json(tp_sbuf *b)
 {
+    registries();
     tp_sbuf_puts(b, "[");
     for (uint32_t i = 0; i < api_g.nlaunches; i++) {
         const api_launch_rec *k = &api_g.launches[i];
         tp_sbuf_puts(b, i ? ",\n    {" : "\n    {");
-        tp_sbuf_puts(b, "\"name\": ");
-        tp_sbuf_json_str(b, k->name);
-        tp_sbuf_printf(b, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u]", k->grid[0], k->grid[1], k->grid[2],
-                       k->block[0], k->block[1], k->block[2]);
-        tp_sbuf_printf(b, ", \"shared_dyn\": %u, \"regs_per_thread\": %u", k->shared_dyn, k->regs);
-        tp_sbuf_printf(b, ", \"warp_instructions\": %llu, \"thread_instructions\": %llu, \"cycles_estimate\": %llu",
-                       (unsigned long long)k->warp_insns, (unsigned long long)k->thread_insns,
-                       (unsigned long long)k->cycles);
-        tp_sbuf_puts(b, ", \"status\": ");
-        const char *st = api_result_name(k->status);
-        tp_sbuf_json_str(b, st ? st : "CUDA_ERROR_UNKNOWN");
-        tp_sbuf_puts(b, "}");
+        tp_stats_json_members_at(&reg_common, k, b, 6, true);
+        if (k->perf) tp_stats_json_members_at(&reg_perf, k->perf, b, 6, false);
+        else tp_stats_json_members_at(&reg_func, k, b, 6, false);
+        tp_sbuf_puts(b, "\n    }");
     }
     tp_sbuf_puts(b, api_g.nlaunches ? "\n  ]" : "]");
 }
@@ -120,7 +151,7 @@ static void stats_write(void)
     config_json(&b);
     tp_sbuf_puts(&b, ",\n  \"kernels\": ");
     kernels_json(&b);
-    double ms = (double)api_g.cycles / ((double)api_opt(OPT_DEVICE_CLOCK_MHZ) * 1000.0);
+    double ms = (double)api_g.cycles / (tp_opt_f(&api_g.opts, OPT_CLOCK_CORE_MHZ) * 1000.0);
     tp_sbuf_printf(&b,
                    ",\n  \"totals\": {\"launches\": %llu, \"failed_launches\": %llu, \"kernels_not_listed\": %llu, "
                    "\"warp_instructions\": %llu, \"thread_instructions\": %llu, \"cycles_estimate\": %llu, "
