@@ -211,6 +211,11 @@ gpu_mreq *gpu_memsys_pop(gpu_memsys *m, uint32_t sm, uint64_t now)
     return mem_queue_peek(q, now * m->pc) ? mem_queue_pop(q) : NULL;
 }
 
+bool gpu_memsys_has_reply(const gpu_memsys *m, uint32_t sm, uint64_t now)
+{
+    return mem_queue_peek(gpu_icnt_eject(m->icnt, sm), now * m->pc) != NULL;
+}
+
 /* The earliest time at which a unit of domain d can change state. */
 static uint64_t domain_wake(const gpu_memsys *m, int d)
 {
