@@ -392,7 +392,7 @@ static void h_st(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t
         for (unsigned k = 0; k < vec; k++) {
             if (!rows[k]) continue;
             uint64_t v = rows[k][l];
-            if (memcmp(p + k * esz, &v, esz)) changed = true;
+            if (!changed && load_bytes(p + k * esz, esz, false) != exec_zext(v, esz * 8)) changed = true;
             memcpy(p + k * esz, &v, esz);
         }
     });

@@ -18,13 +18,16 @@
 uint32_t gpu_coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line, uint64_t *lines,
                       uint32_t *bytes)
 {
-    uint32_t n = 0;
+    uint32_t n = 0, last = 0;
     uint64_t mask = ~(uint64_t)(line - 1);
     for (uint32_t m = active; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         uint64_t a = addr[l] & mask;
         uint32_t k = 0;
-        while (k < n && lines[k] != a) k++;
+        if (n && lines[last] == a) k = last; /* neighbouring lanes mostly share a line */
+        else
+            while (k < n && lines[k] != a) k++;
+        last = k;
         if (k == n) {
             lines[n] = a;
             bytes[n] = 0;

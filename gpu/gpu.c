@@ -59,10 +59,9 @@ typedef struct pcmap {
     uint32_t caprows;
 } pcmap;
 
-static pcmap *pcm_of(gpu_launchctx *lx) { return (pcmap *)(void *)lx->pcs; }
+static pcmap *pcm_of(gpu_launchctx *lx) { return lx->pcmap; }
 
-gpu_pcstat *gpu_pcrow(gpu_launchctx *lx, uint32_t pc);
-gpu_pcstat *gpu_pcrow(gpu_launchctx *lx, uint32_t pc)
+gpu_pcstat *gpu_pcrow_slow(gpu_launchctx *lx, uint32_t pc)
 {
     pcmap *p = pcm_of(lx);
     if (p->n * 2 >= p->cap) {
@@ -136,12 +135,20 @@ static void abort_launch(gpu *g)
     for (uint32_t s = 0; s < g->c.nsm; s++) {
         gpu_sm *sm = &g->sm[s];
         for (uint32_t i = 0; i < g->c.max_warps; i++) sm->warps[i].state = GPU_W_FREE;
+        memset(sm->fetch_want, 0, (g->c.max_warps + 63) / 64 * sizeof *sm->fetch_want);
         for (uint32_t i = 0; i < g->c.max_ctas; i++) sm->ctas[i].ec = NULL;
         for (uint32_t i = 0; i < sm->ncu; i++) {
             if (sm->cu[i].busy && sm->cu[i].mop) gpu_memop_put(sm, sm->cu[i].mop);
             sm->cu[i].busy = 0;
         }
-        for (uint32_t q = 0; q < g->c.nsched; q++) sm->sched[q].n = sm->sched[q].nact = 0, sm->sched[q].last = -1;
+        sm->ncu_busy = 0;
+        for (int k = 0; k < GPU_OC_COUNT; k++) sm->oc_free[k] = g->c.oc[k];
+        for (uint32_t q = 0; q < g->c.nsched; q++) {
+            gpu_sched *sc = &sm->sched[q];
+            sc->n = sc->nact = sc->nunblk = 0;
+            memset(sc->ub, 0, (g->c.max_warps + 63) / 64 * sizeof *sc->ub);
+            sc->last = sc->last_pos = sc->last_act = -1;
+        }
         sm->nctas = sm->nwarps_live = 0;
         sm->nwb = 0;
         if (sm->ldst_cur) gpu_memop_put(sm, sm->ldst_cur);
@@ -219,7 +226,15 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     lx.ctas = exec_grid_ctas(grid);
     lx.local_bytes = exec_grid_local_bytes(grid);
     lx.ks = ks;
-    lx.pcs = (gpu_pcstat *)(void *)&pm;
+    lx.pcmap = &pm;
+    {
+        /* the kernel's own instructions have rows in an array */
+        const ptx_func *kf = &exec_mod_ptx(m)->funcs[kernel];
+        lx.pc_lo = kf->start;
+        lx.pc_hi = g->c.stats_pc ? kf->end : kf->start;
+        lx.pcdirect = tp_calloc(lx.pc_hi - lx.pc_lo + 1, sizeof *lx.pcdirect);
+        for (uint32_t pc = lx.pc_lo; pc < lx.pc_hi; pc++) lx.pcdirect[pc - lx.pc_lo].pc = pc;
+    }
     uint64_t start = g->cycle, now = start;
     lx.start = start;
     gpu_l1stats l1s0[1024];
@@ -321,6 +336,14 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     ks->dram_bandwidth_utilization = dc ? (double)(ms->dram_busy_cycles - ms0.dram_busy_cycles) / (double)dc : 0;
     ks->icnt_packets = ms->icnt_packets - ms0.icnt_packets;
     ks->icnt_stall_cycles = ms->icnt_stall_cycles - ms0.icnt_stall_cycles;
+    /* the rows with anything in them, by pc */
+    for (uint32_t pc = lx.pc_lo; pc < lx.pc_hi; pc++) {
+        const gpu_pcstat *d = &lx.pcdirect[pc - lx.pc_lo];
+        bool any = d->issued != 0;
+        for (int k = 0; k < GPU_ST_COUNT; k++) any = any || d->stall[k];
+        if (any) *gpu_pcrow_slow(&lx, pc) = *d;
+    }
+    free(lx.pcdirect);
     if (pm.n) {
         qsort(pm.rows, pm.n, sizeof *pm.rows, pc_cmp);
         const ptx_module *pp = exec_mod_ptx(m);

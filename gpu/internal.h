@@ -63,6 +63,15 @@ typedef struct gpu_cfg {
 
 void gpu_cfg_init(gpu_cfg *c, const tp_opts *o);
 
+/* Whether an instruction goes to the LD/ST unit: loads, stores and atomics
+** of every space but the kernel's parameters (which the hardware reads as
+** constant-bank operands, so they are integer work here), and textures. */
+static inline bool gpu_is_mem(const exec_sinfo *si)
+{
+    if (si->unit == EXEC_U_TEX) return true;
+    return si->unit == EXEC_U_MEM && (si->flags & (EXEC_SI_LOAD | EXEC_SI_STORE)) && si->space != PTX_SP_PARAM;
+}
+
 /* ---- scoreboard ------------------------------------------------------------------------ */
 
 /* Registers with a write in flight, per warp: a register (EXEC_R_* kind << 16
@@ -98,6 +107,10 @@ typedef struct gpu_warp {
     uint8_t nib;               /* ibuffer entries */
     uint8_t fetch_stop;        /* the last entry may change the pc: fetch waits for it to issue */
     uint8_t sched;             /* its scheduler */
+    uint16_t spos;             /* its position in the scheduler's list w[] */
+    uint8_t blk;               /* a cached reason it cannot issue (gpu_stall), valid until an
+                                  event on this warp (write-back, fetch, barrier release,
+                                  issue) clears it; 0: evaluate */
     uint32_t cta;              /* CTA slot */
     uint64_t age;              /* dispatch order on the SM (GTO: smaller is older) */
     uint32_t inflight;         /* issued instructions not written back */
@@ -118,40 +131,44 @@ typedef struct gpu_sched {
     uint16_t *w;               /* the scheduler's warps, oldest first */
     uint32_t n;
     int32_t last;              /* slot of the warp that issued last (-1 none) */
-    uint32_t rr;               /* LRR / two-level: round-robin position */
-    /* two-level: the active set is the first nactive of act[], the rest pending */
+    int32_t last_pos;          /* its index in w[] (-1 none) */
+    int32_t last_act;          /* its index in act[] (-1 none) */
+    uint32_t start;            /* LRR / two-level: this cycle's first position */
+    /* two-level: the active set is the first two_level_active of act[], the rest pending */
     uint16_t *act;
-    uint32_t nact;
+    uint32_t nact, nactive;
+    uint32_t nunblk;           /* its warps with no cached block reason (sm.c) */
+    uint64_t *ub;              /* a bit per position in w[]: that warp has no cached block reason */
 } gpu_sched;
 
-/* Writes the scheduler's warps in the order the policy would try them this
-** cycle; returns how many. */
-uint32_t gpu_sched_order(const gpu_cfg *c, gpu_sched *s, uint16_t *out);
+/* Prepares this cycle's order; returns how many candidates there are. */
+uint32_t gpu_sched_begin(const gpu_cfg *c, gpu_sched *s);
+/* The i-th candidate of this cycle (i < what gpu_sched_begin returned). */
+uint16_t gpu_sched_at(const gpu_cfg *c, const gpu_sched *s, uint32_t i);
 void gpu_sched_add(const gpu_cfg *c, gpu_sched *s, uint16_t w);
 void gpu_sched_remove(const gpu_cfg *c, gpu_sched *s, uint16_t w);
 /* The policy hears that w issued (long: a long-latency memory access). */
 void gpu_sched_issued(const gpu_cfg *c, gpu_sched *s, uint16_t w, bool long_latency);
 /* Policies, each in its own file. */
-uint32_t gpu_gto_order(gpu_sched *s, uint16_t *out);
-uint32_t gpu_lrr_order(gpu_sched *s, uint16_t *out);
-uint32_t gpu_2lev_order(const gpu_cfg *c, gpu_sched *s, uint16_t *out);
+uint32_t gpu_gto_begin(gpu_sched *s);
+uint16_t gpu_gto_at(const gpu_sched *s, uint32_t i);
+uint32_t gpu_lrr_begin(gpu_sched *s);
+uint16_t gpu_lrr_at(const gpu_sched *s, uint32_t i);
+uint32_t gpu_2lev_begin(const gpu_cfg *c, gpu_sched *s);
+uint16_t gpu_2lev_at(const gpu_sched *s, uint32_t i);
 void gpu_2lev_issued(const gpu_cfg *c, gpu_sched *s, uint16_t w, bool long_latency);
 
 /* ---- memory instructions in flight ------------------------------------------------------ */
 
 /* What the LD/ST unit keeps of an issued memory instruction (its record). */
 typedef struct gpu_memop {
+    exec_rec rec;              /* exec_warp_step's record: space, per-lane addresses and spaces */
     uint16_t warp;
-    uint8_t space;             /* ptx_space of the record (first active lane) */
-    uint8_t mixed;             /* lanes hit different spaces: lspace holds each one's */
     uint16_t bytes;            /* per lane */
     uint8_t flags;             /* exec_sinfo flags */
     uint8_t wb;                /* has registers to write back */
-    uint32_t active;
-    uint32_t pc;
+    uint32_t active;           /* lanes that access memory (0 for textures: no addresses) */
     const exec_sinfo *si;
-    uint64_t addr[32];
-    uint8_t lspace[32];
     /* progress */
     uint32_t lines_left;       /* line requests not yet answered (loads, atomics) */
     uint64_t t_issue;
@@ -197,11 +214,14 @@ typedef struct gpu_sm {
     uint32_t nctas, nwarps_live;
     uint64_t next_age;
     gpu_sched *sched;          /* nsched */
-    uint16_t *order;           /* scratch for gpu_sched_order */
     uint32_t fetch_rr;
+    uint64_t *fetch_want;      /* a bit per warp slot: active, room in its buffer, fetch not stopped */
     /* collectors and pipes */
     gpu_cu *cu;                /* all kinds, oc[0] + oc[1] + oc[2] */
     uint32_t ncu;
+    uint32_t oc_free[GPU_OC_COUNT]; /* free units of each kind */
+    uint16_t *cu_order;        /* busy units in issue order */
+    uint32_t ncu_busy;
     uint64_t cu_seq;
     uint64_t *pipe_free[GPU_P_COUNT]; /* per pipe: the cycle it takes its next instruction */
     uint32_t *bank_grants;     /* scratch: reads granted per bank this cycle */
@@ -249,8 +269,9 @@ struct gpu_launchctx {
     uint64_t start;            /* cycle the launch started */
     uint64_t local_bytes;      /* per thread */
     gpu_kstats *ks;
-    gpu_pcstat *pcs;           /* stats.pc: per module pc (lazily allocated) */
-    uint32_t npcs_alloc, pc_base;
+    void *pcmap;               /* stats.pc: rows by pc outside the kernel's own range */
+    gpu_pcstat *pcdirect;      /* rows of the kernel's own pcs [pc_lo, pc_hi) */
+    uint32_t pc_lo, pc_hi;
     bool fault;
 };
 
@@ -262,6 +283,13 @@ struct gpu {
     gpu_mreq_pool pool;
     uint64_t cycle;            /* core cycles since the GPU was made */
 };
+
+/* The stats.pc row of a pc (gpu.c). */
+gpu_pcstat *gpu_pcrow_slow(gpu_launchctx *lx, uint32_t pc);
+static inline gpu_pcstat *gpu_pcrow(gpu_launchctx *lx, uint32_t pc)
+{
+    return pc - lx->pc_lo < lx->pc_hi - lx->pc_lo ? &lx->pcdirect[pc - lx->pc_lo] : gpu_pcrow_slow(lx, pc);
+}
 
 /* ---- SM operations (gpu/sm.c, gpu/ldst.c, gpu/opcoll.c) ------------------------------------ */
 

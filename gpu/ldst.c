@@ -105,10 +105,6 @@ static uint64_t local_addr(const gpu_sm *sm, uint16_t warp, int lane, uint64_t o
            (uint64_t)lane * 4 + off % 4;
 }
 
-static uint8_t lane_space(const gpu_memop *m, int l)
-{
-    return m->mixed ? m->lspace[l] : m->space;
-}
 
 void gpu_ldst_accept(gpu_sm *sm, gpu_memop *m, uint64_t now)
 {
@@ -120,20 +116,31 @@ void gpu_ldst_accept(gpu_sm *sm, gpu_memop *m, uint64_t now)
     }
     uint32_t shared = 0, cached = 0, konst = 0;
     uint64_t a[32];
-    for (uint32_t mm = m->active; mm; mm &= mm - 1) {
-        int l = __builtin_ctz(mm);
-        switch (lane_space(m, l)) {
-        case PTX_SP_SHARED: shared |= 1u << l; a[l] = m->addr[l]; break;
-        case PTX_SP_LOCAL: cached |= 1u << l; a[l] = local_addr(sm, m->warp, l, m->addr[l]); break;
-        case PTX_SP_CONST: konst |= 1u << l; a[l] = m->addr[l]; break;
-        case PTX_SP_PARAM: konst |= 1u << l; a[l] = GPU_PARAM_BASE + m->addr[l]; break;
-        default: cached |= 1u << l; a[l] = m->addr[l]; break;
+    const exec_rec *rec = &m->rec;
+    const uint64_t *addr = rec->addr;
+    bool mixed = (rec->events & EXEC_EV_MIXED_SPACE) != 0;
+    if (!mixed && rec->space == PTX_SP_SHARED) {
+        shared = m->active;
+        addr = rec->addr;
+    } else if (!mixed && rec->space == PTX_SP_GLOBAL) {
+        cached = m->active;
+    } else {
+        for (uint32_t mm = m->active; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            switch (mixed ? rec->lspace[l] : rec->space) {
+            case PTX_SP_SHARED: shared |= 1u << l; a[l] = rec->addr[l]; break;
+            case PTX_SP_LOCAL: cached |= 1u << l; a[l] = local_addr(sm, m->warp, l, rec->addr[l]); break;
+            case PTX_SP_CONST: konst |= 1u << l; a[l] = rec->addr[l]; break;
+            case PTX_SP_PARAM: konst |= 1u << l; a[l] = GPU_PARAM_BASE + rec->addr[l]; break;
+            default: cached |= 1u << l; a[l] = rec->addr[l]; break;
+            }
         }
+        addr = a;
     }
     uint32_t busy = 0;
     uint64_t done_at = now;
     if (shared) {
-        uint32_t k = gpu_bank_conflicts(a, shared, m->bytes, c->shmem_banks);
+        uint32_t k = gpu_bank_conflicts(addr, shared, m->bytes, c->shmem_banks);
         sm->shared_accesses++;
         sm->shared_conflict_cycles += k - 1;
         busy += k;
@@ -143,20 +150,20 @@ void gpu_ldst_accept(gpu_sm *sm, gpu_memop *m, uint64_t now)
     uint32_t n = 0;
     uint32_t nconst = 0;
     if (konst) {
-        nconst = gpu_coalesce(a, konst, m->bytes, c->l1c.line, sm->ldst_lines, sm->ldst_line_bytes);
+        nconst = gpu_coalesce(addr, konst, m->bytes, c->l1c.line, sm->ldst_lines, sm->ldst_line_bytes);
         uint64_t dist[32];
         uint32_t nd = 0;
         for (uint32_t mm = konst; mm; mm &= mm - 1) {
             int l = __builtin_ctz(mm);
             uint32_t i = 0;
-            while (i < nd && dist[i] != a[l]) i++;
-            if (i == nd) dist[nd++] = a[l];
+            while (i < nd && dist[i] != addr[l]) i++;
+            if (i == nd) dist[nd++] = addr[l];
         }
         busy += nd > nconst ? nd - nconst : 0; /* serialisation beyond one line per cycle */
         n = nconst;
     }
     if (cached)
-        n += gpu_coalesce(a, cached, m->bytes, c->l1d.line, sm->ldst_lines + n, sm->ldst_line_bytes + n);
+        n += gpu_coalesce(addr, cached, m->bytes, c->l1d.line, sm->ldst_lines + n, sm->ldst_line_bytes + n);
     sm->ldst_nlines = n;
     sm->ldst_next = 0;
     sm->ldst_const_lines = nconst;
@@ -184,7 +191,7 @@ static bool send_line(gpu_sm *sm, uint64_t now)
         r->addr = sm->ldst_lines[i];
         r->bytes = sm->ldst_line_bytes[i];
         r->kind = (m->flags & EXEC_SI_ATOMIC) ? GPU_MR_ATOMIC : (m->flags & EXEC_SI_LOAD) ? GPU_MR_LOAD : GPU_MR_STORE;
-        r->space = konst ? GPU_MS_CONST : m->space == PTX_SP_LOCAL ? GPU_MS_LOCAL : GPU_MS_GLOBAL;
+        r->space = konst ? GPU_MS_CONST : m->rec.space == PTX_SP_LOCAL ? GPU_MS_LOCAL : GPU_MS_GLOBAL;
         r->sm = (uint16_t)sm->id;
         r->src = konst ? SRC_L1C : SRC_L1D;
         r->tag = sm->ldst_tag;

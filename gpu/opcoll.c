@@ -42,10 +42,7 @@ static uint32_t oc_first(const gpu_cfg *c, gpu_ockind k)
 
 bool gpu_oc_free(const gpu_sm *sm, gpu_ockind k)
 {
-    uint32_t f = oc_first(sm->c, k);
-    for (uint32_t i = f; i < f + sm->c->oc[k]; i++)
-        if (!sm->cu[i].busy) return true;
-    return false;
+    return sm->oc_free[k] != 0;
 }
 
 void gpu_oc_issue(gpu_sm *sm, uint16_t warp, uint32_t pc, const exec_sinfo *si, gpu_memop *mop, uint64_t now)
@@ -62,6 +59,8 @@ void gpu_oc_issue(gpu_sm *sm, uint16_t warp, uint32_t pc, const exec_sinfo *si, 
     TP_ASSERT(cu != NULL);
     if (!cu) return;
     cu->busy = 1;
+    sm->oc_free[k]--;
+    sm->cu_order[sm->ncu_busy++] = (uint16_t)(cu - sm->cu);
     cu->kind = (uint8_t)k;
     cu->warp = warp;
     cu->seq = sm->cu_seq++;
@@ -85,32 +84,20 @@ void gpu_oc_issue(gpu_sm *sm, uint16_t warp, uint32_t pc, const exec_sinfo *si, 
     cu->ii = c->ii[u][lc];
 }
 
-/* The busy units in issue order (at most ncu; insertion sort of a few). */
-static uint32_t by_age(const gpu_sm *sm, uint32_t *idx)
-{
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < sm->ncu; i++) {
-        if (!sm->cu[i].busy) continue;
-        uint32_t j = n++;
-        while (j > 0 && sm->cu[idx[j - 1]].seq > sm->cu[i].seq) {
-            idx[j] = idx[j - 1];
-            j--;
-        }
-        idx[j] = i;
-    }
-    return n;
-}
-
 void gpu_oc_cycle(gpu_sm *sm, uint64_t now)
 {
     const gpu_cfg *c = sm->c;
-    uint32_t idx[256];
-    uint32_t n = by_age(sm, idx);
+    uint32_t n = sm->ncu_busy;
     if (!n) return;
-    memset(sm->bank_grants, 0, c->rf_banks * sizeof *sm->bank_grants);
+    const uint16_t *idx = sm->cu_order; /* busy units, oldest first */
+    bool reads = false;
     for (uint32_t k = 0; k < n; k++) {
         gpu_cu *cu = &sm->cu[idx[k]];
         if (cu->t_issue >= now || cu->done == cu->nreads) continue;
+        if (!reads) {
+            memset(sm->bank_grants, 0, c->rf_banks * sizeof *sm->bank_grants);
+            reads = true;
+        }
         /* reads not yet done are bank[done..nreads); grant any whose bank is free */
         for (uint32_t r = cu->done; r < cu->nreads; r++) {
             uint16_t b = cu->bank[r];
@@ -123,24 +110,37 @@ void gpu_oc_cycle(gpu_sm *sm, uint64_t now)
         }
         sm->changed = true;
     }
+    uint32_t kept = 0;
     for (uint32_t k = 0; k < n; k++) {
         gpu_cu *cu = &sm->cu[idx[k]];
-        if (cu->t_issue >= now || cu->done < cu->nreads) continue;
-        if (cu->pipe == GPU_P_MEM) {
-            if (!gpu_ldst_can_accept(sm, now)) continue;
-            gpu_ldst_accept(sm, cu->mop, now);
-        } else {
-            uint32_t np = c->pipes[cu->pipe];
-            uint64_t *pf = sm->pipe_free[cu->pipe];
-            uint32_t p = 0;
-            while (p < np && pf[p] > now) p++;
-            if (p == np) continue;
-            pf[p] = now + cu->ii;
-            gpu_wb_push(sm, now + cu->lat, cu->warp, cu->si, false);
+        bool go = false;
+        if (cu->t_issue < now && cu->done == cu->nreads) {
+            if (cu->pipe == GPU_P_MEM) {
+                if (gpu_ldst_can_accept(sm, now)) {
+                    gpu_ldst_accept(sm, cu->mop, now);
+                    go = true;
+                }
+            } else {
+                uint32_t np = c->pipes[cu->pipe];
+                uint64_t *pf = sm->pipe_free[cu->pipe];
+                uint32_t p = 0;
+                while (p < np && pf[p] > now) p++;
+                if (p < np) {
+                    pf[p] = now + cu->ii;
+                    gpu_wb_push(sm, now + cu->lat, cu->warp, cu->si, false);
+                    go = true;
+                }
+            }
         }
-        cu->busy = 0;
-        sm->changed = true;
+        if (go) {
+            cu->busy = 0;
+            sm->oc_free[cu->kind]++;
+            sm->changed = true;
+        } else {
+            sm->cu_order[kept++] = idx[k];
+        }
     }
+    sm->ncu_busy = kept;
 }
 
 uint64_t gpu_oc_next(const gpu_sm *sm, uint64_t now)

@@ -1,18 +1,37 @@
 /*
 ** sched.c -- the warps of one scheduler and the choice of policy.  Each
 ** scheduler keeps its warps oldest first (the order CTAs were dispatched,
-** warps within a CTA by index); the policies (sched_gto.c, sched_lrr.c,
-** sched_2lev.c) only say in which order to try them this cycle.  The issue
-** stage (sm.c) takes the first warp in that order that can issue.
+** warps within a CTA by index); a policy (sched_gto.c, sched_lrr.c,
+** sched_2lev.c) only says which warp is the i-th to try this cycle:
+** gpu_sched_begin prepares the cycle and returns how many candidates there
+** are, gpu_sched_at(i) names them in order.  The issue stage (sm.c) takes
+** the first that can issue.  Nothing is built per cycle: the candidates are
+** positions in the scheduler's lists.
 */
 #include "internal.h"
 
-uint32_t gpu_sched_order(const gpu_cfg *c, gpu_sched *s, uint16_t *out)
+static int32_t pos_of(const uint16_t *a, uint32_t n, int32_t w)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if ((int32_t)a[i] == w) return (int32_t)i;
+    return -1;
+}
+
+uint32_t gpu_sched_begin(const gpu_cfg *c, gpu_sched *s)
 {
     switch (c->policy) {
-    case GPU_SCHED_LRR: return gpu_lrr_order(s, out);
-    case GPU_SCHED_TWO_LEVEL: return gpu_2lev_order(c, s, out);
-    default: return gpu_gto_order(s, out);
+    case GPU_SCHED_LRR: return gpu_lrr_begin(s);
+    case GPU_SCHED_TWO_LEVEL: return gpu_2lev_begin(c, s);
+    default: return gpu_gto_begin(s);
+    }
+}
+
+uint16_t gpu_sched_at(const gpu_cfg *c, const gpu_sched *s, uint32_t i)
+{
+    switch (c->policy) {
+    case GPU_SCHED_LRR: return gpu_lrr_at(s, i);
+    case GPU_SCHED_TWO_LEVEL: return gpu_2lev_at(s, i);
+    default: return gpu_gto_at(s, i);
     }
 }
 
@@ -39,10 +58,16 @@ void gpu_sched_remove(const gpu_cfg *c, gpu_sched *s, uint16_t w)
     drop(s->w, &s->n, w);
     drop(s->act, &s->nact, w);
     if (s->last == (int32_t)w) s->last = -1;
+    s->last_pos = pos_of(s->w, s->n, s->last);
+    s->last_act = pos_of(s->act, s->nact, s->last);
 }
 
 void gpu_sched_issued(const gpu_cfg *c, gpu_sched *s, uint16_t w, bool long_latency)
 {
-    s->last = w;
+    if (s->last != (int32_t)w) {
+        s->last = w;
+        s->last_pos = pos_of(s->w, s->n, w);
+    }
     if (c->policy == GPU_SCHED_TWO_LEVEL) gpu_2lev_issued(c, s, w, long_latency);
+    s->last_act = pos_of(s->act, s->nact, s->last);
 }

@@ -8,20 +8,15 @@
 */
 #include "internal.h"
 
-uint32_t gpu_2lev_order(const gpu_cfg *c, gpu_sched *s, uint16_t *out)
+uint32_t gpu_2lev_begin(const gpu_cfg *c, gpu_sched *s)
 {
     uint32_t na = s->nact < c->two_level_active ? s->nact : c->two_level_active;
-    if (!na) return 0;
-    uint32_t start = 0;
-    if (s->last >= 0)
-        for (uint32_t i = 0; i < na; i++)
-            if ((int32_t)s->act[i] == s->last) {
-                start = i + 1;
-                break;
-            }
-    for (uint32_t i = 0; i < na; i++) out[i] = s->act[(start + i) % na];
+    s->nactive = na;
+    s->start = s->last_act >= 0 && (uint32_t)s->last_act < na ? (uint32_t)s->last_act + 1 : 0;
     return na;
 }
+
+uint16_t gpu_2lev_at(const gpu_sched *s, uint32_t i) { return s->act[(s->start + i) % s->nactive]; }
 
 void gpu_2lev_issued(const gpu_cfg *c, gpu_sched *s, uint16_t w, bool long_latency)
 {
@@ -30,7 +25,6 @@ void gpu_2lev_issued(const gpu_cfg *c, gpu_sched *s, uint16_t w, bool long_laten
         if (s->act[i] == w) {
             memmove(s->act + i, s->act + i + 1, (s->nact - i - 1) * sizeof *s->act);
             s->act[s->nact - 1] = w;
-            s->last = -1;
             return;
         }
 }

@@ -2,15 +2,17 @@
 ** sched_gto.c -- greedy-then-oldest: keep issuing from the warp that issued
 ** last while it can; otherwise the oldest warp that can.  (Rogers et al.,
 ** MICRO 2012; the policy of the GTX 480 model in the RegMutex and WarpPool
-** papers.)
+** papers.)  Candidate 0 is the last warp, then the list oldest first
+** without it.
 */
 #include "internal.h"
 
-uint32_t gpu_gto_order(gpu_sched *s, uint16_t *out)
+uint32_t gpu_gto_begin(gpu_sched *s) { return s->n; }
+
+uint16_t gpu_gto_at(const gpu_sched *s, uint32_t i)
 {
-    uint32_t k = 0;
-    if (s->last >= 0) out[k++] = (uint16_t)s->last;
-    for (uint32_t i = 0; i < s->n; i++)
-        if ((int32_t)s->w[i] != s->last) out[k++] = s->w[i];
-    return k;
+    if (s->last_pos < 0) return s->w[i];
+    if (i == 0) return (uint16_t)s->last;
+    i--;
+    return s->w[(int32_t)i < s->last_pos ? i : i + 1];
 }

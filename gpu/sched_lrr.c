@@ -4,15 +4,10 @@
 */
 #include "internal.h"
 
-uint32_t gpu_lrr_order(gpu_sched *s, uint16_t *out)
+uint32_t gpu_lrr_begin(gpu_sched *s)
 {
-    uint32_t start = 0;
-    if (s->last >= 0)
-        for (uint32_t i = 0; i < s->n; i++)
-            if ((int32_t)s->w[i] == s->last) {
-                start = i + 1;
-                break;
-            }
-    for (uint32_t i = 0; i < s->n; i++) out[i] = s->w[(start + i) % s->n];
+    s->start = s->last_pos >= 0 ? (uint32_t)s->last_pos + 1 : 0;
     return s->n;
 }
+
+uint16_t gpu_lrr_at(const gpu_sched *s, uint32_t i) { return s->w[(s->start + i) % s->n]; }

@@ -26,7 +26,42 @@
 #include "internal.h"
 #include <stdlib.h>
 
-gpu_pcstat *gpu_pcrow(gpu_launchctx *lx, uint32_t pc);
+/* ---- cached block reasons: each scheduler counts its warps without one ---- */
+
+static inline gpu_stall blk_set(gpu_sm *sm, gpu_warp *w, gpu_stall v)
+{
+    gpu_sched *sc = &sm->sched[w->sched];
+    if (!w->blk && v) {
+        sc->nunblk--;
+        sc->ub[w->spos / 64] &= ~(1ull << (w->spos % 64));
+    } else if (w->blk && !v) {
+        sc->nunblk++;
+        sc->ub[w->spos / 64] |= 1ull << (w->spos % 64);
+    }
+    w->blk = (uint8_t)v;
+    return v;
+}
+
+/* After the scheduler's list changed: positions and the mask again. */
+static void sched_reindex(gpu_sm *sm, gpu_sched *sc)
+{
+    memset(sc->ub, 0, (sm->c->max_warps + 63) / 64 * sizeof *sc->ub);
+    for (uint32_t i = 0; i < sc->n; i++) {
+        gpu_warp *w = &sm->warps[sc->w[i]];
+        w->spos = (uint16_t)i;
+        if (!w->blk) sc->ub[i / 64] |= 1ull << (i % 64);
+    }
+}
+
+/* ---- the fetch candidates: a bit per warp slot that fetch should look at ---- */
+
+static void fetch_update(gpu_sm *sm, uint32_t slot)
+{
+    const gpu_warp *w = &sm->warps[slot];
+    uint64_t bit = 1ull << (slot % 64);
+    if (w->state == GPU_W_ACTIVE && w->nib < sm->c->ibuf && !w->fetch_stop) sm->fetch_want[slot / 64] |= bit;
+    else sm->fetch_want[slot / 64] &= ~bit;
+}
 
 void gpu_sm_init(gpu_sm *sm, gpu *g, uint32_t id)
 {
@@ -40,13 +75,16 @@ void gpu_sm_init(gpu_sm *sm, gpu *g, uint32_t id)
     for (uint32_t s = 0; s < c->nsched; s++) {
         sm->sched[s].w = tp_calloc(c->max_warps, sizeof(uint16_t));
         sm->sched[s].act = tp_calloc(c->max_warps, sizeof(uint16_t));
-        sm->sched[s].last = -1;
+        sm->sched[s].ub = tp_calloc((c->max_warps + 63) / 64, sizeof(uint64_t));
+        sm->sched[s].last = sm->sched[s].last_pos = sm->sched[s].last_act = -1;
     }
-    sm->order = tp_calloc(c->max_warps, sizeof *sm->order);
     sm->ncu = c->oc[0] + c->oc[1] + c->oc[2];
     sm->cu = tp_calloc(sm->ncu, sizeof *sm->cu);
+    for (int k = 0; k < GPU_OC_COUNT; k++) sm->oc_free[k] = c->oc[k];
+    sm->cu_order = tp_calloc(sm->ncu + 1, sizeof *sm->cu_order);
     for (int p = 0; p < GPU_P_COUNT; p++) sm->pipe_free[p] = tp_calloc(c->pipes[p] + 1, sizeof(uint64_t));
     sm->bank_grants = tp_calloc(c->rf_banks, sizeof *sm->bank_grants);
+    sm->fetch_want = tp_calloc((c->max_warps + 63) / 64, sizeof *sm->fetch_want);
     sm->slot_reason = tp_calloc(c->nsched, 1);
     sm->slot_pc = tp_calloc(c->nsched, sizeof *sm->slot_pc);
     sm->l1d = gpu_l1_new(&c->l1d, &g->pool);
@@ -61,12 +99,14 @@ void gpu_sm_free(gpu_sm *sm)
     for (uint32_t s = 0; s < sm->c->nsched; s++) {
         free(sm->sched[s].w);
         free(sm->sched[s].act);
+        free(sm->sched[s].ub);
     }
     free(sm->sched);
-    free(sm->order);
     free(sm->cu);
+    free(sm->cu_order);
     for (int p = 0; p < GPU_P_COUNT; p++) free(sm->pipe_free[p]);
     free(sm->bank_grants);
+    free(sm->fetch_want);
     free(sm->slot_reason);
     free(sm->slot_pc);
     free(sm->wb);
@@ -120,6 +160,10 @@ void gpu_sm_take_cta(gpu_sm *sm, exec_cta *ec, uint64_t now)
         w->age = sm->next_age++;
         w->sched = (uint8_t)(slot % c->nsched);
         gpu_sched_add(c, &sm->sched[w->sched], (uint16_t)slot);
+        w->spos = (uint16_t)(sm->sched[w->sched].n - 1);
+        w->blk = GPU_ST_NO_WARPS;
+        blk_set(sm, w, 0);
+        fetch_update(sm, slot);
         sm->nwarps_live++;
     }
     sm->changed = true;
@@ -172,6 +216,7 @@ static void warp_finish(gpu_sm *sm, uint16_t slot)
 {
     gpu_warp *w = &sm->warps[slot];
     w->state = GPU_W_FREE;
+    fetch_update(sm, slot);
     sm->nwarps_live--;
     gpu_ctaslot *ct = &sm->ctas[w->cta];
     if (--ct->live == 0) {
@@ -188,6 +233,7 @@ void gpu_sm_writeback(gpu_sm *sm, uint16_t slot, const exec_sinfo *si, bool mem,
     (void)now;
     gpu_warp *w = &sm->warps[slot];
     if (si->ndst) gpu_sb_release(&w->sb, si);
+    if (w->state == GPU_W_ACTIVE || w->state == GPU_W_BARRIER) blk_set(sm, w, 0);
     w->inflight--;
     if (mem) w->mem_inflight--;
     if (w->state == GPU_W_EXITED && !w->inflight) warp_finish(sm, slot);
@@ -201,21 +247,23 @@ static bool stops_fetch(const exec_sinfo *si)
     return (si->flags & (EXEC_SI_BRANCH | EXEC_SI_BARRIER)) || si->unit == EXEC_U_CTRL || si->unit == EXEC_U_SYNC;
 }
 
-/* Whether warp w can issue its next instruction now (GPU_ST_ISSUED), or why not. */
-static gpu_stall can_issue(const gpu_sm *sm, const gpu_warp *w, uint64_t now)
+/* Whether warp w can issue its next instruction now (GPU_ST_ISSUED), or why
+** not.  Reasons that only an event on the warp can change are cached. */
+static gpu_stall can_issue(gpu_sm *sm, gpu_warp *w, uint64_t now)
 {
-    if (w->state == GPU_W_BARRIER) return GPU_ST_BARRIER;
-    if (!w->nib || w->ib[0].ready > now) return GPU_ST_IBUFFER;
+    if (w->blk) return (gpu_stall)w->blk;
+    if (w->state == GPU_W_BARRIER) return blk_set(sm, w, GPU_ST_BARRIER);
+    if (!w->nib) return blk_set(sm, w, GPU_ST_IBUFFER);
+    if (w->ib[0].ready > now) return GPU_ST_IBUFFER;
     const exec_sinfo *si = w->ib[0].si;
-    if ((si->flags & EXEC_SI_FENCE) && w->mem_inflight) return GPU_ST_BARRIER;
+    if ((si->flags & EXEC_SI_FENCE) && w->mem_inflight) return blk_set(sm, w, GPU_ST_BARRIER);
     switch (gpu_sb_check(&w->sb, si)) {
-    case 1: return GPU_ST_RAW;
-    case 2: return GPU_ST_MEMORY;
-    case 3: return GPU_ST_RAW;
+    case 1: return blk_set(sm, w, GPU_ST_RAW);
+    case 2: return blk_set(sm, w, GPU_ST_MEMORY);
+    case 3: return blk_set(sm, w, GPU_ST_RAW);
     default: break;
     }
-    bool mem = (si->unit == EXEC_U_MEM && (si->flags & (EXEC_SI_LOAD | EXEC_SI_STORE))) || si->unit == EXEC_U_TEX;
-    gpu_ockind k = mem ? GPU_OC_MEM : gpu_oc_kind_of(sm->c, si, NULL);
+    gpu_ockind k = gpu_is_mem(si) ? GPU_OC_MEM : gpu_oc_kind_of(sm->c, si, NULL);
     if (!gpu_oc_free(sm, k)) return GPU_ST_BUSY_UNIT;
     return GPU_ST_ISSUED;
 }
@@ -226,7 +274,11 @@ static void wake_barrier(gpu_sm *sm, uint32_t cta)
         gpu_warp *w = &sm->warps[i];
         if (w->state != GPU_W_BARRIER || w->cta != cta) continue;
         exec_next n;
-        if (exec_warp_next(w->ew, &n) != EXEC_WS_BARRIER) w->state = GPU_W_ACTIVE;
+        if (exec_warp_next(w->ew, &n) != EXEC_WS_BARRIER) {
+            w->state = GPU_W_ACTIVE;
+            blk_set(sm, w, 0);
+            fetch_update(sm, i);
+        }
     }
 }
 
@@ -237,37 +289,37 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
     gpu_launchctx *lx = sm->lx;
     gpu_warp *w = &sm->warps[slot];
     exec_next n;
+    blk_set(sm, w, 0);
     if (exec_warp_next(w->ew, &n) != EXEC_WS_READY || n.pc != w->ib[0].pc) {
         w->nib = 0;
         w->fetch_stop = 0;
+        fetch_update(sm, slot);
         return false;
     }
     const exec_sinfo *si = n.si;
-    exec_rec rec;
-    exec_warp_step(w->ew, now, &rec);
+    /* a memory instruction's record goes straight into what the LD/ST unit keeps */
+    gpu_memop *mop = gpu_is_mem(si) ? gpu_memop_get(sm) : NULL;
+    exec_rec local;
+    exec_rec *rp = mop ? &mop->rec : &local;
+    exec_warp_step(w->ew, now, rp);
+    const exec_rec rec_hdr = {rp->pc, rp->mask, rp->active, rp->events, rp->bar_id, rp->si, rp->space, {0}, {0}};
+    const exec_rec *rec = &rec_hdr;
     lx->ks->warp_insns++;
-    lx->ks->thread_insns += tp_popc32(rec.mask);
+    lx->ks->thread_insns += tp_popc32(rec->mask);
     if (sm->c->stats_pc) gpu_pcrow(lx, n.pc)->issued++;
-    gpu_memop *mop = NULL;
-    bool is_mem = si->unit == EXEC_U_TEX ||
-                  (si->unit == EXEC_U_MEM && (si->flags & (EXEC_SI_LOAD | EXEC_SI_STORE)) && rec.active);
-    if (is_mem) {
-        mop = gpu_memop_get(sm);
+    if (mop && !rec->active && si->unit != EXEC_U_TEX) {
+        gpu_memop_put(sm, mop); /* every lane off: no access */
+        mop = NULL;
+    }
+    bool is_mem = mop != NULL;
+    if (mop) {
         mop->warp = slot;
-        mop->space = rec.space;
-        mop->mixed = (rec.events & EXEC_EV_MIXED_SPACE) != 0;
         mop->bytes = si->bytes;
         mop->flags = si->flags;
         mop->wb = si->ndst > 0;
-        mop->active = si->unit == EXEC_U_TEX ? 0 : rec.active;
-        mop->pc = n.pc;
+        mop->active = si->unit == EXEC_U_TEX ? 0 : rec->active;
         mop->si = si;
         mop->t_issue = now;
-        for (uint32_t m = mop->active; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            mop->addr[l] = rec.addr[l];
-            if (mop->mixed) mop->lspace[l] = rec.lspace[l];
-        }
         w->mem_inflight++;
     }
     if (si->ndst) gpu_sb_reserve(&w->sb, si, is_mem);
@@ -276,44 +328,81 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
     w->nib--;
     memmove(w->ib, w->ib + 1, w->nib * sizeof *w->ib);
     if (!w->nib) w->fetch_stop = 0;
-    bool long_lat = is_mem && (si->flags & EXEC_SI_LOAD) && rec.space != PTX_SP_SHARED;
+    fetch_update(sm, slot);
+    bool long_lat = is_mem && (si->flags & EXEC_SI_LOAD) && rec->space != PTX_SP_SHARED;
     gpu_sched_issued(sm->c, &sm->sched[w->sched], slot, long_lat);
-    if (rec.events & EXEC_EV_FAULT) lx->fault = true;
-    if (rec.events & EXEC_EV_BAR_WAIT) w->state = GPU_W_BARRIER;
-    if (rec.events & EXEC_EV_BAR_RELEASE) wake_barrier(sm, w->cta);
-    if (rec.events & EXEC_EV_WARP_DONE) {
+    if (rec->events & EXEC_EV_FAULT) lx->fault = true;
+    if (rec->events & EXEC_EV_BAR_WAIT) w->state = GPU_W_BARRIER;
+    if (rec->events & EXEC_EV_BAR_RELEASE) wake_barrier(sm, w->cta);
+    if (rec->events & EXEC_EV_WARP_DONE) {
+        blk_set(sm, w, GPU_ST_NO_WARPS); /* out of the scheduler's count for good */
         w->state = GPU_W_EXITED;
         w->nib = 0;
         gpu_sched_remove(sm->c, &sm->sched[w->sched], slot);
+        sched_reindex(sm, &sm->sched[w->sched]);
     }
+    fetch_update(sm, slot);
     sm->changed = true;
     return true;
+}
+
+/* Issues from warp slot if it can go: up to sm.issue_width instructions, in order. */
+static uint32_t try_warp(gpu_sm *sm, uint16_t slot, uint64_t now)
+{
+    gpu_warp *w = &sm->warps[slot];
+    uint32_t issued = 0;
+    while (issued < sm->c->issue_width && w->state == GPU_W_ACTIVE && can_issue(sm, w, now) == GPU_ST_ISSUED) {
+        if (!issue(sm, slot, now)) break;
+        issued++;
+    }
+    return issued;
 }
 
 static void issue_stage(gpu_sm *sm, uint64_t now)
 {
     const gpu_cfg *c = sm->c;
+    uint32_t words = (c->max_warps + 63) / 64;
     for (uint32_t s = 0; s < c->nsched; s++) {
         gpu_sched *sc = &sm->sched[s];
-        uint32_t n = gpu_sched_order(c, sc, sm->order);
+        uint32_t n = gpu_sched_begin(c, sc);
         gpu_stall first = GPU_ST_NO_WARPS;
-        uint32_t first_pc = UINT32_MAX;
-        uint32_t issued = 0;
-        for (uint32_t i = 0; i < n && !issued; i++) {
-            uint16_t slot = sm->order[i];
-            gpu_warp *w = &sm->warps[slot];
-            gpu_stall why = can_issue(sm, w, now);
-            if (i == 0) {
-                first = why;
-                first_pc = w->nib ? w->ib[0].pc : UINT32_MAX;
+        uint32_t first_pc = UINT32_MAX, issued = 0;
+        if (n) {
+            /* the first candidate: it is charged with an unused slot */
+            uint16_t f = gpu_sched_at(c, sc, 0);
+            gpu_warp *wf = &sm->warps[f];
+            first = can_issue(sm, wf, now);
+            first_pc = wf->nib ? wf->ib[0].pc : UINT32_MAX;
+            if (first == GPU_ST_ISSUED && !(issued = try_warp(sm, f, now))) first = GPU_ST_IBUFFER;
+            /* the others, in the policy's order, skipping warps with a cached block reason */
+            if (!issued && sc->nunblk) {
+                if (c->policy == GPU_SCHED_TWO_LEVEL) {
+                    for (uint32_t i = 1; i < n && !issued; i++) {
+                        uint16_t slot = gpu_sched_at(c, sc, i);
+                        if (!sm->warps[slot].blk) issued = try_warp(sm, slot, now);
+                    }
+                } else {
+                    /* GTO: positions 0.. (oldest first); LRR: from its start, wrapping */
+                    uint32_t start = c->policy == GPU_SCHED_LRR ? sc->start % n : 0;
+                    uint64_t m[16];
+                    uint32_t nw = words < 16 ? words : 16;
+                    memcpy(m, sc->ub, nw * sizeof *m);
+                    for (uint32_t pass = 0; pass < 2 && !issued; pass++) {
+                        uint32_t lo = pass ? 0 : start, hi = pass ? start : n;
+                        for (uint32_t wd = lo / 64; wd < nw && wd * 64 < hi && !issued; wd++) {
+                            uint64_t bits = m[wd];
+                            if (wd * 64 < lo) bits &= ~0ull << (lo - wd * 64);
+                            if (hi < wd * 64 + 64) bits &= (1ull << (hi - wd * 64)) - 1;
+                            while (bits && !issued) {
+                                uint32_t p = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+                                bits &= bits - 1;
+                                uint16_t slot = sc->w[p];
+                                if (slot != f) issued = try_warp(sm, slot, now);
+                            }
+                        }
+                    }
+                }
             }
-            if (why != GPU_ST_ISSUED) continue;
-            /* up to issue_width instructions of this warp, in order */
-            while (issued < c->issue_width && w->state == GPU_W_ACTIVE && can_issue(sm, w, now) == GPU_ST_ISSUED) {
-                if (!issue(sm, slot, now)) break;
-                issued++;
-            }
-            if (!issued && i == 0) first = GPU_ST_IBUFFER;
         }
         gpu_stall outcome = issued ? GPU_ST_ISSUED : first;
         sm->slot_reason[s] = (uint8_t)outcome;
@@ -328,32 +417,48 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
 static void fetch_stage(gpu_sm *sm, uint64_t now)
 {
     const gpu_cfg *c = sm->c;
-    uint32_t done = 0;
-    for (uint32_t k = 0; k < c->max_warps && done < c->fetch_width; k++) {
-        uint32_t slot = (sm->fetch_rr + k) % c->max_warps;
-        gpu_warp *w = &sm->warps[slot];
-        if (w->state != GPU_W_ACTIVE || w->nib >= c->ibuf || w->fetch_stop) continue;
-        uint32_t pc;
-        if (w->nib) {
-            pc = w->ib[w->nib - 1].pc + 1;
-        } else {
-            exec_next n;
-            if (exec_warp_next(w->ew, &n) != EXEC_WS_READY) continue;
-            pc = n.pc;
-        }
-        while (w->nib < c->ibuf) {
-            const exec_sinfo *si = exec_mod_sinfo(sm->lx->m, pc);
-            if (!si) break;
-            w->ib[w->nib++] = (gpu_ibent){pc, si, now + c->fetch_lat};
-            if (stops_fetch(si)) {
-                w->fetch_stop = 1;
-                break;
+    uint32_t done = 0, words = (c->max_warps + 63) / 64;
+    /* candidates in round-robin order from fetch_rr */
+    for (uint32_t pass = 0; pass < 2 && done < c->fetch_width; pass++) {
+        for (uint32_t wd = 0; wd < words && done < c->fetch_width; wd++) {
+            uint64_t m = sm->fetch_want[wd];
+            uint32_t lo = wd * 64;
+            if (pass == 0) { /* slots at or after fetch_rr */
+                if (lo + 64 <= sm->fetch_rr) continue;
+                if (sm->fetch_rr > lo) m &= ~0ull << (sm->fetch_rr - lo);
+            } else { /* slots before fetch_rr */
+                if (lo >= sm->fetch_rr) break;
+                if (sm->fetch_rr < lo + 64) m &= (1ull << (sm->fetch_rr - lo)) - 1;
             }
-            pc++;
+            while (m && done < c->fetch_width) {
+                uint32_t slot = lo + (uint32_t)__builtin_ctzll(m);
+                m &= m - 1;
+                gpu_warp *w = &sm->warps[slot];
+                uint32_t pc;
+                if (w->nib) {
+                    pc = w->ib[w->nib - 1].pc + 1;
+                } else {
+                    exec_next n;
+                    if (exec_warp_next(w->ew, &n) != EXEC_WS_READY) continue;
+                    pc = n.pc;
+                }
+                while (w->nib < c->ibuf) {
+                    const exec_sinfo *si = exec_mod_sinfo(sm->lx->m, pc);
+                    if (!si) break;
+                    w->ib[w->nib++] = (gpu_ibent){pc, si, now + c->fetch_lat};
+                    blk_set(sm, w, 0);
+                    if (stops_fetch(si)) {
+                        w->fetch_stop = 1;
+                        break;
+                    }
+                    pc++;
+                }
+                fetch_update(sm, slot);
+                done++;
+                sm->fetch_rr = (slot + 1) % c->max_warps;
+                sm->changed = true;
+            }
         }
-        done++;
-        sm->fetch_rr = slot + 1;
-        sm->changed = true;
     }
 }
 
@@ -399,7 +504,7 @@ uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now)
         if (t < next) next = t;
         t = gpu_ldst_next(sm, now);
         if (t < next) next = t;
-        for (uint32_t i = 0; i < sm->c->max_warps; i++) {
+        for (uint32_t i = 0; sm->c->fetch_lat > 1 && i < sm->c->max_warps; i++) {
             const gpu_warp *w = &sm->warps[i];
             if (w->state == GPU_W_ACTIVE && w->nib && w->ib[0].ready > now && w->ib[0].ready < next)
                 next = w->ib[0].ready;

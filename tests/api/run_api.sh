@@ -154,8 +154,7 @@ device.const_mem=32k exec.stack_bytes=2048 exec.max_warp_insns=1000000000" \
 TPSIM_OPTIONS="device.cc=9.0" run config_cc90 "$C" cc90 cc=90 sm90=1
 printf '# a test configuration\ninclude = gtx480\ndevice.num_sms = 7\ndevice.name = file device\n' >"$tmp/t.cfg"
 TPSIM_CONFIG="$tmp/t.cfg" run config_file "$C" file sms=7 name="file device" l2=786432
-TPSIM_MODE=performance run config_performance "$C" performance sms=15
-has api_performance_message "$tmp/config_performance.err" "performance"
+TPSIM_MODE=performance TPSIM_STATS="$tmp/perf.json" run config_performance "$C" performance sms=15
 TPSIM_OPTIONS="device.num_sms=0" run config_bad_value "$C" bad_value init=1
 has api_bad_value_message "$tmp/config_bad_value.err" "device.num_sms"
 TPSIM_OPTIONS="device.nosuch=3" run config_bad_key "$C" bad_key init=1
@@ -169,7 +168,7 @@ QUIET=1 TPSIM_STATS="$tmp/s2.json" run stats_run2 "$T/t_launch"
 if [ -f "$tmp/s1.json" ] && [ -f "$tmp/s2.json" ]; then
     ok=1
     for k in '"tpsim_version": ' '"config": {' '"device.num_sms": 15' '"device.cc": 7.5' '"mode": "functional"' \
-        '"kernels": [' '"name": "add1", "grid": [' '"block": [' '"shared_dyn": 1024' '"regs_per_thread": ' \
+        '"kernels": [' '"name": "add1",' '"grid": [' '"block": [' '"shared_dyn": 1024' '"regs_per_thread": ' \
         '"warp_instructions": ' '"thread_instructions": ' '"status": "CUDA_SUCCESS"' '"totals": {"launches": ' \
         '"host": {"wall_seconds": ' '"thread_instructions_per_second": ' '"max_rss_kb": '; do
         grep -qF -- "$k" "$tmp/s1.json" || { fail stats_keys "no $k"; ok=0; }
@@ -185,7 +184,16 @@ else
     fail stats_written "no statistics file"
 fi
 QUIET=1 TPSIM_STATS="$tmp/s3.json" TPSIM_OPTIONS="exec.spin_limit=200000" run stats_sticky "$T/t_sticky"
-has stats_failed_launch "$tmp/s3.json" '"name": "bad", "grid": [1, 1, 1], "block": [1, 1, 1]'
+has stats_failed_launch "$tmp/s3.json" '"name": "bad",'
 has stats_failed_status "$tmp/s3.json" '"status": "CUDA_ERROR_ILLEGAL_ADDRESS"'
+
+# performance mode: the launch has the timing model's statistics
+QUIET=1 TPSIM_MODE=performance TPSIM_STATS="$tmp/s4.json" run stats_perf_run "$T/t_launch"
+ok=1
+for k in '"mode": "performance"' '"cycles": ' '"ipc": ' '"occupancy_limit": ' '"achieved_occupancy": ' \
+    '"issue": {' '"l1d": {' '"l2": {' '"dram": {' '"icnt": {' '"stall_pcs": ['; do
+    grep -qF -- "$k" "$tmp/s4.json" 2>/dev/null || { fail stats_perf_keys "no $k"; ok=0; }
+done
+[ $ok = 1 ] && pass stats_perf_keys
 
 exit $failed

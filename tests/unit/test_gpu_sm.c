@@ -1,0 +1,279 @@
+/*
+** test_gpu_sm.c -- exact-cycle scenarios of the SM model (gpu/), each a tiny
+** PTX kernel that reads %clock64 (which reads the cycle exec_warp_step is
+** given: the instruction's issue cycle) around the work it measures, run by
+** gpu_launch on the GTX 480 defaults with the options named in each test.
+**
+** The conventions the golden numbers follow (gpu/internal.h):
+**   - an instruction issued at t reads its operands at t + 1 and dispatches
+**     then; a pipeline of latency L writes back at t + 1 + L, when a
+**     dependent instruction may issue: a dependent chain issues every L + 1
+**     cycles;
+**   - one scheduler issues at most one instruction per cycle; a warp issues
+**     in order;
+**   - the instruction buffer holds sm.ibuffer (2) entries, refilled by fetch
+**     in the cycle after the one that freed them (sm.fetch_latency 1): a warp
+**     with independent instructions issues one per cycle.
+*/
+#include "tests/unit/tt.h"
+#include "exec/exec.h"
+#include "gpu/gpu.h"
+#include <stdlib.h>
+
+#define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
+/* four independent instructions: whatever came before is written back
+** (lat.int_add + 1 = 5 cycles) by the time the timed part starts */
+#define FILL "  mov.u32 %r30, 0;\n  mov.u32 %r31, 0;\n  mov.u32 %r32, 0;\n  mov.u32 %r33, 0;\n"
+
+typedef struct rig {
+    exec_dev *dev;
+    gpu *g;
+    exec_mod *m;
+    tp_opts o;
+} rig;
+
+static bool rig_open(rig *r, const char *ptx, const char *opts)
+{
+    tp_err e;
+    tp_err_clear(&e);
+    gpu_opts_init(&r->o);
+    if (opts && !tp_opts_set_list(&r->o, opts, TP_SRC_OVERRIDE, &e)) {
+        printf("bad options: %s\n", e.msg);
+        return false;
+    }
+    r->dev = exec_dev_create(&r->o, stdout, &e);
+    if (!r->dev) return false;
+    exec_status st;
+    r->m = exec_mod_load(r->dev, ptx, strlen(ptx), "sm.ptx", &st, &e);
+    if (!r->m) {
+        printf("    load failed: %s\n", e.msg);
+        return false;
+    }
+    r->g = gpu_new(&r->o);
+    return true;
+}
+
+static void rig_close(rig *r)
+{
+    gpu_free(r->g);
+    exec_mod_unload(r->m);
+    exec_dev_destroy(r->dev);
+    tp_opts_free(&r->o);
+}
+
+/* Launches kernel k (one u64 parameter) and returns its status. */
+static exec_status run(rig *r, const char *k, uint32_t grid, uint32_t block, uint64_t p0, gpu_kstats *ks)
+{
+    exec_launch l = {{grid, 1, 1}, {block, 1, 1}, 0, &p0, 8};
+    exec_result res;
+    memset(ks, 0, sizeof *ks);
+    return gpu_launch(r->g, r->m, exec_mod_kernel(r->m, k), &l, &res, ks, NULL, NULL);
+}
+
+/* out[0] = clock after - clock before, around 10 dependent integer adds. */
+static const char *chain_ptx = HDR
+    ".visible .entry chain(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, 7;\n"
+    FILL
+    "  mov.u64 %rd2, %clock64;\n"
+    "  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n"
+    "  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n"
+    "  mov.u64 %rd3, %clock64;\n"
+    "  sub.s64 %rd4, %rd3, %rd2;\n"
+    "  st.global.u64 [%rd1], %rd4;\n"
+    "  st.global.u32 [%rd1+8], %r1;\n"
+    "  ret;\n"
+    "}\n"
+    /* the same adds, independent of each other */
+    ".visible .entry indep(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, 7;\n"
+    FILL
+    "  mov.u64 %rd2, %clock64;\n"
+    "  add.s32 %r2, %r1, 1;\n  add.s32 %r3, %r1, 1;\n  add.s32 %r4, %r1, 1;\n  add.s32 %r5, %r1, 1;\n"
+    "  add.s32 %r6, %r1, 1;\n  add.s32 %r7, %r1, 1;\n  add.s32 %r8, %r1, 1;\n  add.s32 %r9, %r1, 1;\n"
+    "  add.s32 %r10, %r1, 1;\n  add.s32 %r11, %r1, 1;\n"
+    "  mov.u64 %rd3, %clock64;\n"
+    "  sub.s64 %rd4, %rd3, %rd2;\n"
+    "  st.global.u64 [%rd1], %rd4;\n"
+    "  ret;\n"
+    "}\n";
+
+static uint64_t clock_delta(rig *r, const char *k, const char *opts_unused, gpu_kstats *ks)
+{
+    (void)opts_unused;
+    uint64_t out = exec_mem_alloc(r->dev, 64, 256);
+    TT_EQ_I(run(r, k, 1, 32, out, ks), EXEC_OK);
+    return *(uint64_t *)exec_mem_host(r->dev, out, 8);
+}
+
+static void t_dependent_chain(void)
+{
+    rig r;
+    if (!rig_open(&r, chain_ptx, NULL)) return;
+    gpu_kstats ks;
+    /* the first add issues at t0 + 1, each next one lat.int_add + 1 = 5 cycles
+    ** later, the second clock read the cycle after the last add:
+    ** t1 - t0 = 1 + 9 * 5 + 1 = 47 */
+    TT_EQ_U(clock_delta(&r, "chain", NULL, &ks), 47);
+    TT_EQ_U(ks.warp_insns, 22);
+    gpu_kstats_free(&ks);
+    rig_close(&r);
+    /* lat.int_add = 9: the mov of %r1 issued at t0 - 5 (four fillers
+    ** between) writes back at t0 - 5 + 1 + 9 = t0 + 5, when the first add
+    ** issues; then 9 intervals of 10 and the clock read one cycle later:
+    ** t1 - t0 = 5 + 9 * 10 + 1 = 96 */
+    if (!rig_open(&r, chain_ptx, "lat.int_add=9")) return;
+    TT_EQ_U(clock_delta(&r, "chain", NULL, &ks), 96);
+    gpu_kstats_free(&ks);
+    rig_close(&r);
+}
+
+static void t_independent(void)
+{
+    rig r;
+    if (!rig_open(&r, chain_ptx, NULL)) return;
+    gpu_kstats ks;
+    /* ten independent adds issue in consecutive cycles: t1 - t0 = 11 */
+    TT_EQ_U(clock_delta(&r, "indep", NULL, &ks), 11);
+    gpu_kstats_free(&ks);
+    rig_close(&r);
+}
+
+/* Two warps on one scheduler (sm.schedulers=1), each timing 10 independent
+** adds: out[w] = t1 - t0 of warp w, out[2 + w] = t0 of warp w. */
+static const char *two_ptx = HDR
+    ".visible .entry two(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<12>; .reg .b64 %rd<10>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  shr.u32 %r1, %r1, 5;\n"
+    "  mul.wide.u32 %rd5, %r1, 8;\n"
+    "  add.s64 %rd6, %rd1, %rd5;\n"
+    "  mov.u64 %rd2, %clock64;\n"
+    "  add.s32 %r2, %r1, 1;\n  add.s32 %r3, %r1, 1;\n  add.s32 %r4, %r1, 1;\n  add.s32 %r5, %r1, 1;\n"
+    "  add.s32 %r6, %r1, 1;\n  add.s32 %r7, %r1, 1;\n  add.s32 %r8, %r1, 1;\n  add.s32 %r9, %r1, 1;\n"
+    "  add.s32 %r10, %r1, 1;\n  add.s32 %r11, %r1, 1;\n"
+    "  mov.u64 %rd3, %clock64;\n"
+    "  sub.s64 %rd4, %rd3, %rd2;\n"
+    "  st.global.u64 [%rd6], %rd4;\n"
+    "  st.global.u64 [%rd6+16], %rd2;\n"
+    "  ret;\n"
+    "}\n";
+
+static void t_gto_vs_lrr(void)
+{
+    rig r;
+    gpu_kstats ks;
+    uint64_t *o;
+    uint64_t out;
+    /* GTO: the older warp keeps the scheduler while it can issue -- its 10
+    ** adds go in consecutive cycles (11), and the younger warp waits behind it */
+    if (!rig_open(&r, two_ptx, "sm.schedulers=1 sm.scheduler=gto")) return;
+    out = exec_mem_alloc(r.dev, 64, 256);
+    TT_EQ_I(run(&r, "two", 1, 64, out, &ks), EXEC_OK);
+    o = exec_mem_host(r.dev, out, 32);
+    TT_EQ_U(o[0], 11);
+    TT_CHECK(o[3] > o[2] + 11); /* warp 1 started timing after warp 0 finished its adds */
+    gpu_kstats_free(&ks);
+    rig_close(&r);
+    /* LRR: the two warps alternate, so each one's 10 adds span about twice as long */
+    if (!rig_open(&r, two_ptx, "sm.schedulers=1 sm.scheduler=lrr")) return;
+    out = exec_mem_alloc(r.dev, 64, 256);
+    TT_EQ_I(run(&r, "two", 1, 64, out, &ks), EXEC_OK);
+    o = exec_mem_host(r.dev, out, 32);
+    TT_CHECK(o[0] >= 20 && o[1] >= 20);
+    gpu_kstats_free(&ks);
+    rig_close(&r);
+}
+
+/* Shared memory: a load whose lanes are `stride` words apart, then a
+** dependent add; out[0] = t1 - t0 around the load and the add. */
+static const char *shm_ptx = HDR
+    ".visible .entry shm(.param .u64 out, .param .u32 stride)\n"
+    "{\n"
+    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n"
+    "  .shared .align 4 .b32 s[1024];\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  ld.param.u32 %r9, [stride];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mul.lo.s32 %r2, %r1, %r9;\n"
+    "  shl.b32 %r3, %r2, 2;\n"
+    "  mov.u32 %r4, s;\n"
+    "  add.s32 %r5, %r4, %r3;\n"
+    FILL
+    "  mov.u64 %rd2, %clock64;\n"
+    "  ld.shared.u32 %r6, [%r5];\n"
+    "  add.s32 %r7, %r6, 1;\n"
+    "  mov.u64 %rd3, %clock64;\n"
+    "  sub.s64 %rd4, %rd3, %rd2;\n"
+    "  st.global.u64 [%rd1], %rd4;\n"
+    "  ret;\n"
+    "}\n";
+
+static uint64_t shm_time(uint32_t stride)
+{
+    rig r;
+    if (!rig_open(&r, shm_ptx, NULL)) return 0;
+    uint64_t out = exec_mem_alloc(r.dev, 64, 256);
+    struct { uint64_t out; uint32_t stride; } p = {out, stride};
+    exec_launch l = {{1, 1, 1}, {32, 1, 1}, 0, &p, 12};
+    exec_result res;
+    gpu_kstats ks;
+    memset(&ks, 0, sizeof ks);
+    TT_EQ_I(gpu_launch(r.g, r.m, 0, &l, &res, &ks, NULL, NULL), EXEC_OK);
+    uint64_t t = *(uint64_t *)exec_mem_host(r.dev, out, 8);
+    gpu_kstats_free(&ks);
+    rig_close(&r);
+    return t;
+}
+
+static void t_shared_bank_conflicts(void)
+{
+    /* the load issues at t0 + 1 and dispatches at t0 + 2; with a k-way
+    ** conflict its data is there at t0 + 2 + (k - 1) + shmem.latency (26),
+    ** when the add issues; the clock read issues the cycle after:
+    ** t1 - t0 = 2 + (k - 1) + 26 + 1 = 28 + k */
+    TT_EQ_U(shm_time(1), 29);      /* stride 1: no conflict */
+    TT_EQ_U(shm_time(2), 30);      /* 2 words per bank: 2-way */
+    TT_EQ_U(shm_time(4), 32);      /* 4-way */
+    TT_EQ_U(shm_time(32), 60);     /* all lanes in bank 0: 32-way */
+    TT_EQ_U(shm_time(33), 29);     /* stride 33: every lane its own bank */
+    TT_EQ_U(shm_time(0), 29);      /* one word for all: broadcast */
+}
+
+static void t_deterministic(void)
+{
+    rig r;
+    gpu_kstats a, b;
+    if (!rig_open(&r, two_ptx, NULL)) return;
+    uint64_t out = exec_mem_alloc(r.dev, 64, 256);
+    TT_EQ_I(run(&r, "two", 3, 64, out, &a), EXEC_OK);
+    rig_close(&r);
+    if (!rig_open(&r, two_ptx, NULL)) return;
+    out = exec_mem_alloc(r.dev, 64, 256);
+    TT_EQ_I(run(&r, "two", 3, 64, out, &b), EXEC_OK);
+    TT_EQ_U(a.cycles, b.cycles);
+    TT_EQ_U(a.warp_insns, b.warp_insns);
+    TT_CHECK(memcmp(a.issue, b.issue, sizeof a.issue) == 0);
+    gpu_kstats_free(&a);
+    gpu_kstats_free(&b);
+    rig_close(&r);
+}
+
+int main(void)
+{
+    TT_RUN(t_dependent_chain);
+    TT_RUN(t_independent);
+    TT_RUN(t_gto_vs_lrr);
+    TT_RUN(t_shared_bank_conflicts);
+    TT_RUN(t_deterministic);
+    return tt_done();
+}
