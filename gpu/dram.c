@@ -25,6 +25,7 @@ typedef struct dent {
 typedef struct dbank {
     uint32_t head, tail, n;
     uint32_t nhit;            /* requests in the list for the open row */
+    uint32_t cand;            /* cached candidate (NONE: to be found again) */
     bool open;
     uint64_t row;
     uint64_t act_ok, pre_ok, col_ok;
@@ -76,7 +77,7 @@ gpu_dram *gpu_dram_new(const gpu_dramcfg *cfg, const gpu_addrmap *map, gpu_mreq_
     d->e = tp_calloc(c->queue, sizeof *d->e);
     for (uint32_t i = 0; i < c->queue; i++) d->e[i].next = i + 1 < c->queue ? i + 1 : NONE;
     d->b = tp_calloc(c->banks, sizeof *d->b);
-    for (uint32_t i = 0; i < c->banks; i++) d->b[i].head = d->b[i].tail = NONE;
+    for (uint32_t i = 0; i < c->banks; i++) d->b[i].head = d->b[i].tail = d->b[i].cand = NONE;
     d->ccdl_ok = tp_calloc(c->bank_groups, sizeof *d->ccdl_ok);
     d->burst_cycles = (c->burst + c->data_rate - 1) / c->data_rate;
     d->cmd_wake = UINT64_MAX;
@@ -139,6 +140,7 @@ void gpu_dram_accept(gpu_dram *d, gpu_mreq *r, uint64_t cycle)
     else d->e[b->tail].next = i;
     b->tail = i;
     b->n++;
+    b->cand = NONE;
     d->n++;
     if (cycle < d->cmd_wake) d->cmd_wake = cycle;
 }
@@ -148,13 +150,20 @@ static inline uint64_t sat_sub(uint64_t a, uint64_t b) { return a > b ? a - b : 
 
 enum { C_ACT, C_PRE, C_COL };
 
-/* The bank's candidate request (index) under the scheduling policy. */
+/* The bank's candidate request (index) under the scheduling policy; cached
+** until the bank's list or row changes (a cache: scan is const). */
 static uint32_t candidate(const gpu_dram *d, const dbank *b)
 {
+    if (b->cand != NONE) return b->cand;
+    uint32_t c = b->head;
     if (!d->cfg.fcfs && b->nhit)
         for (uint32_t i = b->head; i != NONE; i = d->e[i].next)
-            if (d->e[i].row == b->row) return i;
-    return b->head;
+            if (d->e[i].row == b->row) {
+                c = i;
+                break;
+            }
+    ((dbank *)b)->cand = c;
+    return c;
 }
 
 /* Earliest cycle the candidate's next command may issue; *cmd gets which. */
@@ -250,6 +259,7 @@ static void issue(gpu_dram *d, uint64_t c, uint32_t i, int cmd)
     dent *q = &d->e[i];
     dbank *b = &d->b[q->bank];
     d->cmd_ok = c + 1;
+    b->cand = NONE;
     if (cmd == C_ACT) {
         b->open = true;
         b->row = q->row;
