@@ -78,8 +78,8 @@ void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
                          opt_u(o, OPT_L1D_LATENCY), opt_u(o, OPT_L1D_MSHRS), opt_u(o, OPT_L1D_MSHR_MERGE),
                          opt_u(o, OPT_L1D_MISS_QUEUE), tp_opt_i(o, OPT_L1D_CACHE_GLOBAL) != 0};
     c->l1c = (gpu_l1cfg){opt_u(o, OPT_L1C_SIZE), opt_u(o, OPT_L1C_ASSOC), opt_u(o, OPT_L1C_LINE),
-                         opt_u(o, OPT_L1C_LATENCY), opt_u(o, OPT_L1C_MSHRS), opt_u(o, OPT_L1D_MSHR_MERGE),
-                         opt_u(o, OPT_L1D_MISS_QUEUE), true};
+                         opt_u(o, OPT_L1C_LATENCY), opt_u(o, OPT_L1C_MSHRS), opt_u(o, OPT_L1C_MSHR_MERGE),
+                         opt_u(o, OPT_L1C_MISS_QUEUE), true};
     c->shmem_banks = opt_u(o, OPT_SHMEM_BANKS);
     c->shmem_lat = opt_u(o, OPT_SHMEM_LATENCY);
     c->stats_pc = tp_opt_i(o, OPT_STATS_PC) != 0;

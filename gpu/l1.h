@@ -26,6 +26,7 @@
 #define GPU_L1_H
 
 #include "mreq.h"
+#include "../base/opt.h"
 
 typedef struct gpu_l1cfg {
     uint32_t size, assoc, line;   /* bytes, ways, bytes (size 0: no cache, everything misses and bypasses) */
@@ -75,5 +76,10 @@ void gpu_l1_invalidate(gpu_l1 *c);
 uint64_t gpu_l1_next(const gpu_l1 *c);
 bool gpu_l1_idle(const gpu_l1 *c);
 const gpu_l1stats *gpu_l1_stats(const gpu_l1 *c);
+
+/* The configurations of gpu/mem_options.def: the L1 data cache (l1d.*) and
+** the constant cache (l1c.*). */
+void gpu_l1_cfg_l1d(const tp_opts *o, gpu_l1cfg *cfg);
+void gpu_l1_cfg_l1c(const tp_opts *o, gpu_l1cfg *cfg);
 
 #endif

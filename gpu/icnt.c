@@ -1,0 +1,201 @@
+/* icnt.c -- the interconnect's two crossbars (see icnt.h).  Both directions
+** are one `xbar`, which differs only in how a packet is routed. */
+#include "icnt.h"
+#include <stdlib.h>
+
+typedef struct xbar {
+    uint32_t nin, nout;
+    bool reply;               /* routes by r->sm; else by the address's slice */
+    mem_queue *in;            /* owned */
+    mem_queue **out;          /* destination queues */
+    uint64_t *in_busy, *out_busy;   /* first cycle each port is free */
+    uint32_t *rr;             /* per output: the input granted last */
+    uint32_t *best, *bestd;   /* per output, this cycle's winner so far */
+    uint32_t *touched, ntouched;
+    const gpu_mreq **hd;      /* per input: the head whose route is cached */
+    uint32_t *hd_out;         /* ... and its output */
+} xbar;
+
+struct gpu_icnt {
+    gpu_icntcfg cfg;
+    const gpu_addrmap *map;
+    xbar req, rep;
+    mem_queue *eject;         /* owned, nsm */
+    uint64_t t_min;           /* time after the last tick */
+    gpu_icntstats st;
+};
+
+static void xbar_init(xbar *x, uint32_t nin, uint32_t nout, uint32_t cap, bool reply)
+{
+    x->nin = nin;
+    x->nout = nout;
+    x->reply = reply;
+    x->in = tp_calloc(nin, sizeof *x->in);
+    for (uint32_t i = 0; i < nin; i++) mem_queue_init(&x->in[i], cap);
+    x->out = tp_calloc(nout, sizeof *x->out);
+    x->in_busy = tp_calloc(nin, sizeof *x->in_busy);
+    x->out_busy = tp_calloc(nout, sizeof *x->out_busy);
+    x->rr = tp_calloc(nout, sizeof *x->rr);
+    for (uint32_t o = 0; o < nout; o++) x->rr[o] = nin - 1;   /* input 0 first */
+    x->best = tp_calloc(nout, sizeof *x->best);
+    x->bestd = tp_calloc(nout, sizeof *x->bestd);
+    for (uint32_t o = 0; o < nout; o++) x->bestd[o] = UINT32_MAX;
+    x->touched = tp_calloc(nout, sizeof *x->touched);
+    x->hd = tp_calloc(nin, sizeof *x->hd);
+    x->hd_out = tp_calloc(nin, sizeof *x->hd_out);
+}
+
+static void xbar_free(xbar *x)
+{
+    for (uint32_t i = 0; i < x->nin; i++) mem_queue_free(&x->in[i]);
+    free(x->in);
+    free(x->out);
+    free(x->in_busy);
+    free(x->out_busy);
+    free(x->rr);
+    free(x->best);
+    free(x->bestd);
+    free(x->touched);
+    free(x->hd);
+    free(x->hd_out);
+}
+
+gpu_icnt *gpu_icnt_new(const gpu_icntcfg *cfg, const gpu_addrmap *map, mem_queue *const *slice_in)
+{
+    gpu_icnt *n = tp_calloc(1, sizeof *n);
+    n->cfg = *cfg;
+    gpu_icntcfg *c = &n->cfg;
+    if (!c->nsm) c->nsm = 1;
+    if (!c->nslice) c->nslice = 1;
+    if (!c->latency) c->latency = 1;
+    if (!c->flit_bytes) c->flit_bytes = 1;
+    if (!c->period) c->period = 1;
+    n->map = map;
+    xbar_init(&n->req, c->nsm, c->nslice, c->queue, false);
+    xbar_init(&n->rep, c->nslice, c->nsm, c->queue, true);
+    n->eject = tp_calloc(c->nsm, sizeof *n->eject);
+    for (uint32_t s = 0; s < c->nsm; s++) {
+        mem_queue_init(&n->eject[s], c->eject_queue);
+        n->rep.out[s] = &n->eject[s];
+    }
+    for (uint32_t s = 0; s < c->nslice; s++) n->req.out[s] = slice_in[s];
+    return n;
+}
+
+void gpu_icnt_free(gpu_icnt *n)
+{
+    if (!n) return;
+    xbar_free(&n->req);
+    xbar_free(&n->rep);
+    for (uint32_t s = 0; s < n->cfg.nsm; s++) mem_queue_free(&n->eject[s]);
+    free(n->eject);
+    free(n);
+}
+
+mem_queue *gpu_icnt_inject(gpu_icnt *n, uint32_t sm) { return &n->req.in[sm]; }
+bool gpu_icnt_can_accept(const gpu_icnt *n, uint32_t sm) { return sm < n->cfg.nsm && !mem_queue_full(&n->req.in[sm]); }
+
+void gpu_icnt_accept(gpu_icnt *n, gpu_mreq *r, uint64_t ready)
+{
+    TP_ASSERT(gpu_icnt_can_accept(n, r->sm));
+    mem_queue_push(&n->req.in[r->sm], r, ready);
+}
+
+mem_queue *gpu_icnt_reply_in(gpu_icnt *n, uint32_t slice) { return &n->rep.in[slice]; }
+mem_queue *gpu_icnt_eject(gpu_icnt *n, uint32_t sm) { return &n->eject[sm]; }
+const gpu_icntstats *gpu_icnt_stats(const gpu_icnt *n) { return &n->st; }
+
+uint32_t gpu_icnt_flits(const gpu_icnt *n, const gpu_mreq *r, bool reply)
+{
+    bool data = reply ? r->kind != GPU_MR_STORE : r->kind != GPU_MR_LOAD;
+    uint32_t bytes = n->cfg.ctrl_bytes + (data ? r->bytes : 0);
+    uint32_t f = (bytes + n->cfg.flit_bytes - 1) / n->cfg.flit_bytes;
+    return f ? f : 1;
+}
+
+/* The output input i's head r goes to (cached per head: routing a request
+** decodes its address). */
+static inline uint32_t route(const gpu_icnt *n, const xbar *x, uint32_t i, const gpu_mreq *r)
+{
+    if (x->hd[i] == r) return x->hd_out[i];
+    uint32_t o = x->reply ? r->sm : gpu_addrmap_slice(n->map, r->addr);
+    TP_ASSERT(o < x->nout);
+    if (o >= x->nout) o = x->nout - 1;
+    ((xbar *)x)->hd[i] = r;   /* a cache: not part of the crossbar's state */
+    x->hd_out[i] = o;
+    return o;
+}
+
+static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
+{
+    x->ntouched = 0;
+    for (uint32_t i = 0; i < x->nin; i++) {
+        const gpu_mreq *r = mem_queue_peek(&x->in[i], t);
+        if (!r || x->in_busy[i] > c) continue;
+        uint32_t o = route(n, x, i, r);
+        if (x->out_busy[o] > c) continue;
+        if (mem_queue_full(x->out[o])) {
+            n->st.stall_cycles++;
+            mem_queue_stall(x->out[o], t);
+            continue;
+        }
+        uint32_t d = (i + x->nin - x->rr[o] - 1) % x->nin;
+        if (x->bestd[o] == UINT32_MAX) x->touched[x->ntouched++] = o;
+        if (d < x->bestd[o]) {
+            x->bestd[o] = d;
+            x->best[o] = i;
+        }
+    }
+    for (uint32_t k = 0; k < x->ntouched; k++) {
+        uint32_t o = x->touched[k], i = x->best[o];
+        x->bestd[o] = UINT32_MAX;
+        gpu_mreq *r = mem_queue_pop(&x->in[i]);
+        x->hd[i] = NULL;
+        uint32_t f = gpu_icnt_flits(n, r, x->reply);
+        x->in_busy[i] = x->out_busy[o] = c + f;
+        x->rr[o] = i;
+        mem_queue_push(x->out[o], r, (c + n->cfg.latency + f - 1) * n->cfg.period);
+        n->st.packets++;
+        n->st.flits += f;
+        if (x->reply) n->st.reply_packets++;
+        else n->st.req_packets++;
+    }
+}
+
+void gpu_icnt_tick(gpu_icnt *n, uint64_t c)
+{
+    uint64_t t = c * n->cfg.period;
+    xbar_tick(n, &n->req, c, t);
+    xbar_tick(n, &n->rep, c, t);
+    n->t_min = t + 1;
+}
+
+static uint64_t xbar_next(const gpu_icnt *n, const xbar *x, uint64_t best)
+{
+    uint64_t p = n->cfg.period;
+    for (uint32_t i = 0; i < x->nin; i++) {
+        const mem_queue *q = &x->in[i];
+        if (mem_queue_empty(q)) continue;
+        uint32_t o = route(n, x, i, mem_queue_head(q));
+        uint64_t t = mem_queue_head_ready(q);
+        if (x->in_busy[i] * p > t) t = x->in_busy[i] * p;
+        if (x->out_busy[o] * p > t) t = x->out_busy[o] * p;
+        if (t < n->t_min) t = n->t_min;
+        if (t < best) best = t;
+    }
+    return best;
+}
+
+uint64_t gpu_icnt_next(const gpu_icnt *n)
+{
+    return xbar_next(n, &n->rep, xbar_next(n, &n->req, UINT64_MAX));
+}
+
+bool gpu_icnt_idle(const gpu_icnt *n)
+{
+    for (uint32_t i = 0; i < n->req.nin; i++)
+        if (!mem_queue_empty(&n->req.in[i])) return false;
+    for (uint32_t i = 0; i < n->rep.nin; i++)
+        if (!mem_queue_empty(&n->rep.in[i])) return false;
+    return true;
+}

@@ -1,0 +1,74 @@
+/*
+** icnt.h -- the interconnect: two crossbars, SM ports -> L2 slices
+** (requests) and L2 slices -> SM ports (replies).  Prefix gpu_icnt_.
+** Time is counted in interconnect cycles; `period` converts a cycle to the
+** memory system's common time base, in which queue ready times are written.
+**
+**   SM --inject[sm]--> [request crossbar] --> slice_in[s] (the L2's queue)
+**   L2 --reply_in[s]--> [reply crossbar]  --> eject[sm] --> SM
+**
+** The input queues (inject: cfg.queue packets per SM; reply_in: cfg.queue
+** per slice) and the SM ejection queues (cfg.eject_queue) are owned here;
+** the slices' input queues are not (gpu_icnt_new takes them).
+**
+** A packet of B bytes is F = ceil(B / flit_bytes) flits:
+**   request: a load is ctrl_bytes; a store or atomic ctrl_bytes + bytes
+**   reply:   a load or atomic ctrl_bytes + bytes; a store's ack ctrl_bytes
+** Each cycle c, every input whose head packet is ready and whose port is
+** free asks for the output it is routed to (requests: the slice of r->addr
+** by the address map; replies: r->sm).  An output that is free and whose
+** destination queue has room grants one asker, round robin from the input
+** after the one it granted last.  The granted packet holds its input port
+** and its output port for F cycles (one flit per port per cycle) and is
+** pushed into the destination queue at once (it holds its slot from now:
+** credit flow control), ready at
+**     time(c + latency + F - 1)
+** (the head flit takes `latency` cycles, the tail follows F - 1 later).
+** A head that is ready, on a free input port and a free output port, but
+** finds its destination queue full, waits; each such cycle counts in
+** stall_cycles (and in the destination queue's full_cycles).  Inputs are
+** FIFO: a blocked head blocks the packets behind it.
+*/
+#ifndef GPU_ICNT_H
+#define GPU_ICNT_H
+
+#include "mreq.h"
+#include "addrmap.h"
+#include "../mem/queue.h"
+
+typedef struct gpu_icntcfg {
+    uint32_t nsm, nslice;
+    uint32_t latency, flit_bytes, ctrl_bytes;
+    uint32_t queue, eject_queue;
+    uint64_t period;              /* time units per interconnect cycle */
+} gpu_icntcfg;
+
+typedef struct gpu_icntstats {
+    uint64_t packets, flits;      /* both directions */
+    uint64_t req_packets, reply_packets;
+    uint64_t stall_cycles;        /* input-cycles a head waited for room in its destination */
+} gpu_icntstats;
+
+typedef struct gpu_icnt gpu_icnt;
+
+/* slice_in: cfg->nslice queues (the slices' inputs). */
+gpu_icnt *gpu_icnt_new(const gpu_icntcfg *cfg, const gpu_addrmap *map, mem_queue *const *slice_in);
+void gpu_icnt_free(gpu_icnt *n);
+
+mem_queue *gpu_icnt_inject(gpu_icnt *n, uint32_t sm);
+/* SM sm's injection port has room; a request enters it, seen from `ready` on. */
+bool gpu_icnt_can_accept(const gpu_icnt *n, uint32_t sm);
+void gpu_icnt_accept(gpu_icnt *n, gpu_mreq *r, uint64_t ready);
+mem_queue *gpu_icnt_reply_in(gpu_icnt *n, uint32_t slice);
+mem_queue *gpu_icnt_eject(gpu_icnt *n, uint32_t sm);
+/* Flits of r as a request (reply false) or as a reply. */
+uint32_t gpu_icnt_flits(const gpu_icnt *n, const gpu_mreq *r, bool reply);
+
+void gpu_icnt_tick(gpu_icnt *n, uint64_t cycle);
+/* The earliest time (time base) at which a tick can move a packet. */
+uint64_t gpu_icnt_next(const gpu_icnt *n);
+/* No packet in an input queue (ejection queues are the SMs' to empty). */
+bool gpu_icnt_idle(const gpu_icnt *n);
+const gpu_icntstats *gpu_icnt_stats(const gpu_icnt *n);
+
+#endif

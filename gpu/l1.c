@@ -1,0 +1,288 @@
+/*
+** l1.c -- the SM-side cache of l1.h: the L1 data cache and, with other
+** parameters, the constant cache.  Built from mem/cache (tags, LRU),
+** mem/mshr (misses in flight, merging) and mem/queue (miss queue).
+**
+** Decisions l1.h leaves to the implementation:
+**   - A load miss sends down a request of the cache's own (from the pool):
+**     the whole line (addr aligned, bytes = line), tag = the MSHR index,
+**     sm/src/space copied from the first miss.  The caller's requests wait
+**     in the MSHR and come out of pop_done, unchanged, at the fill.  Loads
+**     that do not allocate (global loads without cache_global, or no cache
+**     at all) also fetch whole lines and merge the same way.
+**   - Stores and atomics travel themselves: the caller's request goes into
+**     the miss queue (SENT).  A reply to one (an atomic, or a store with
+**     want_ack) is that request, returned by pop_done from the fill cycle.
+**   - Local stores are absorbed: a hit dirties the line; a miss allocates
+**     it dirty without fetching it (write-validate: the cache keeps no
+**     data, and no later read needs the bytes that were not written).  Both
+**     return HIT: the store completes, and comes out of pop_done, at
+**     now + latency; the statistics count the miss as a miss.  With no cache
+**     (size 0) local stores write through like global ones.
+**   - Miss-queue space: misses, stores, atomics and the write-back of a
+**     dirty victim chosen by a local store may use miss_queue entries.  A
+**     fill may evict a dirty line too, and a fill cannot be refused, so the
+**     queue has mshrs more entries reserved for those write-backs: every
+**     fill frees an MSHR, so (entries used) + (MSHRs busy) never exceeds
+**     miss_queue + mshrs, and the reserved room is always there.
+**   - Statistics: accesses = accepted requests of every kind; hits = loads
+**     and stores that found their line; misses = the other accepted ones
+**     (merged loads, bypassing loads, stores to absent lines, atomics);
+**     reservation_fails = refused attempts (each retry counts again).
+**   - pop_done returns hits (in access order) and fill releases (in fill
+**     order); when both have one ready, the earlier ready time first, a
+**     hit on a tie.
+*/
+#include "l1.h"
+#include "options.h"
+#include "../mem/cache.h"
+#include "../mem/mshr.h"
+#include "../mem/queue.h"
+#include <stdlib.h>
+
+enum { F_ALLOC = 1 };   /* MSHR flag: install the line at the fill */
+
+struct gpu_l1 {
+    gpu_l1cfg cfg;
+    gpu_mreq_pool *pool;
+    mem_cache tags;
+    mem_mshr mshr;
+    mem_queue missq;      /* capacity miss_queue + mshrs (see above) */
+    mem_queue hits;       /* requests that hit: ready = access + latency */
+    mem_queue fills;      /* requests released by fills: ready = fill cycle */
+    gpu_l1stats st;
+};
+
+gpu_l1 *gpu_l1_new(const gpu_l1cfg *cfg, gpu_mreq_pool *pool)
+{
+    gpu_l1 *c = tp_calloc(1, sizeof *c);
+    c->cfg = *cfg;
+    if (!c->cfg.line) c->cfg.line = 128;
+    if (!c->cfg.mshrs) c->cfg.mshrs = 1;
+    if (!c->cfg.mshr_merge) c->cfg.mshr_merge = 1;
+    if (!c->cfg.miss_queue) c->cfg.miss_queue = 1;
+    c->pool = pool;
+    mem_cache_init(&c->tags, c->cfg.size, c->cfg.assoc, c->cfg.line);
+    mem_mshr_init(&c->mshr, c->cfg.mshrs, c->cfg.mshr_merge);
+    mem_queue_init(&c->missq, c->cfg.miss_queue + c->cfg.mshrs);
+    mem_queue_init(&c->hits, c->cfg.latency + 2);
+    mem_queue_init(&c->fills, c->cfg.mshr_merge + 1);
+    return c;
+}
+
+void gpu_l1_free(gpu_l1 *c)
+{
+    if (!c) return;
+    /* requests still inside belong to the pool, which outlives the cache */
+    mem_cache_free(&c->tags);
+    mem_mshr_free(&c->mshr);
+    mem_queue_free(&c->missq);
+    mem_queue_free(&c->hits);
+    mem_queue_free(&c->fills);
+    free(c);
+}
+
+static inline bool missq_room(const gpu_l1 *c) { return mem_queue_count(&c->missq) < c->cfg.miss_queue; }
+
+static gpu_l1res refuse(gpu_l1 *c)
+{
+    c->st.reservation_fails++;
+    return GPU_L1_RESFAIL;
+}
+
+/* Sends the dirty line in slot down as a whole-line store. */
+static void write_back(gpu_l1 *c, uint32_t slot, const gpu_mreq *like, uint64_t now)
+{
+    mem_cline *l = mem_cache_at(&c->tags, slot);
+    gpu_mreq *w = gpu_mreq_get(c->pool);
+    w->addr = l->tag;
+    w->bytes = c->cfg.line;
+    w->kind = GPU_MR_STORE;
+    w->space = GPU_MS_LOCAL;
+    w->sm = like->sm;
+    w->src = like->src;
+    w->t_sent = now;
+    mem_queue_push(&c->missq, w, now);
+    c->st.writebacks++;
+}
+
+static bool allocating(const gpu_l1 *c, const gpu_mreq *r)
+{
+    return mem_cache_enabled(&c->tags) && (r->space != GPU_MS_GLOBAL || c->cfg.cache_global);
+}
+
+static gpu_l1res load(gpu_l1 *c, gpu_mreq *r, uint64_t now)
+{
+    uint64_t line = r->addr - r->addr % c->cfg.line;
+    int32_t slot = mem_cache_find(&c->tags, line);
+    if (slot >= 0) {
+        mem_cache_touch(&c->tags, (uint32_t)slot);
+        mem_queue_push_grow(&c->hits, r, now + c->cfg.latency);
+        c->st.accesses++;
+        c->st.hits++;
+        return GPU_L1_HIT;
+    }
+    bool alloc = allocating(c, r);
+    int32_t e = mem_mshr_find(&c->mshr, line);
+    if (e >= 0) {
+        if (!mem_mshr_can_add(&c->mshr, (uint32_t)e)) return refuse(c);
+        mem_mshr_add(&c->mshr, (uint32_t)e, r);
+        if (alloc) mem_mshr_at(&c->mshr, (uint32_t)e)->flags |= F_ALLOC;
+        c->st.accesses++;
+        c->st.misses++;
+        c->st.mshr_merges++;
+        if (!alloc) c->st.bypass_loads++;
+        return GPU_L1_MERGED;
+    }
+    if (mem_mshr_full(&c->mshr) || !missq_room(c)) return refuse(c);
+    uint32_t i = mem_mshr_alloc(&c->mshr, line);
+    mem_mshr_add(&c->mshr, i, r);
+    if (alloc) mem_mshr_at(&c->mshr, i)->flags |= F_ALLOC;
+    gpu_mreq *q = gpu_mreq_get(c->pool);
+    q->addr = line;
+    q->bytes = c->cfg.line;
+    q->kind = GPU_MR_LOAD;
+    q->space = r->space;
+    q->sm = r->sm;
+    q->src = r->src;
+    q->tag = i;
+    q->t_sent = now;
+    mem_queue_push(&c->missq, q, now);
+    c->st.accesses++;
+    c->st.misses++;
+    if (!alloc) c->st.bypass_loads++;
+    return GPU_L1_MISS;
+}
+
+static gpu_l1res store(gpu_l1 *c, gpu_mreq *r, uint64_t now)
+{
+    int32_t slot = mem_cache_find(&c->tags, r->addr);
+    if (r->space == GPU_MS_LOCAL && mem_cache_enabled(&c->tags)) {
+        if (slot < 0) {
+            uint32_t v = mem_cache_victim(&c->tags, r->addr);
+            const mem_cline *l = mem_cache_at(&c->tags, v);
+            if (l->valid && l->dirty) {
+                if (!missq_room(c)) return refuse(c);
+                write_back(c, v, r, now);
+            }
+            mem_cache_insert(&c->tags, v, r->addr);
+            slot = (int32_t)v;
+            c->st.misses++;
+        } else {
+            mem_cache_touch(&c->tags, (uint32_t)slot);
+            c->st.hits++;
+        }
+        mem_cache_set_dirty(&c->tags, (uint32_t)slot, true);
+        mem_queue_push_grow(&c->hits, r, now + c->cfg.latency);
+        c->st.accesses++;
+        c->st.stores++;
+        return GPU_L1_HIT;
+    }
+    /* write-through, no write-allocate; a hit keeps (and refreshes) the line */
+    if (!missq_room(c)) return refuse(c);
+    if (slot >= 0) {
+        mem_cache_touch(&c->tags, (uint32_t)slot);
+        c->st.hits++;
+    } else {
+        c->st.misses++;
+    }
+    r->t_sent = now;
+    mem_queue_push(&c->missq, r, now);
+    c->st.accesses++;
+    c->st.stores++;
+    return GPU_L1_SENT;
+}
+
+gpu_l1res gpu_l1_access(gpu_l1 *c, gpu_mreq *r, uint64_t now)
+{
+    switch (r->kind) {
+    case GPU_MR_LOAD: return load(c, r, now);
+    case GPU_MR_STORE: return store(c, r, now);
+    default:
+        if (!missq_room(c)) return refuse(c);
+        r->t_sent = now;
+        mem_queue_push(&c->missq, r, now);
+        c->st.accesses++;
+        c->st.misses++;
+        c->st.atomics++;
+        return GPU_L1_SENT;
+    }
+}
+
+gpu_mreq *gpu_l1_pop_done(gpu_l1 *c, uint64_t now)
+{
+    uint64_t h = mem_queue_head_ready(&c->hits), f = mem_queue_head_ready(&c->fills);
+    if (h <= now && h <= f) return mem_queue_pop(&c->hits);
+    if (f <= now) return mem_queue_pop(&c->fills);
+    return NULL;
+}
+
+gpu_mreq *gpu_l1_peek_miss(gpu_l1 *c) { return mem_queue_head(&c->missq); }
+
+void gpu_l1_pop_miss(gpu_l1 *c)
+{
+    TP_ASSERT(!mem_queue_empty(&c->missq));
+    mem_queue_pop(&c->missq);
+}
+
+void gpu_l1_fill(gpu_l1 *c, gpu_mreq *reply, uint64_t now)
+{
+    if (reply->kind != GPU_MR_LOAD) {   /* an atomic, or a store that wanted an ack */
+        mem_queue_push_grow(&c->fills, reply, now);
+        return;
+    }
+    uint32_t i = reply->tag;
+    mem_mshr_entry *e = mem_mshr_at(&c->mshr, i);
+    TP_ASSERT(i < c->mshr.entries && e->valid && e->addr == reply->addr);
+    if ((e->flags & F_ALLOC) && mem_cache_find(&c->tags, e->addr) < 0) {
+        uint32_t v = mem_cache_victim(&c->tags, e->addr);
+        const mem_cline *l = mem_cache_at(&c->tags, v);
+        if (l->valid && l->dirty) write_back(c, v, reply, now);   /* the reserved room */
+        mem_cache_insert(&c->tags, v, e->addr);
+    }
+    while (mem_mshr_waiting(&c->mshr, i)) mem_queue_push_grow(&c->fills, mem_mshr_take(&c->mshr, i), now);
+    mem_mshr_release(&c->mshr, i);
+    gpu_mreq_put(c->pool, reply);
+}
+
+void gpu_l1_invalidate(gpu_l1 *c) { mem_cache_invalidate_all(&c->tags); }
+
+uint64_t gpu_l1_next(const gpu_l1 *c)
+{
+    uint64_t h = mem_queue_head_ready(&c->hits), f = mem_queue_head_ready(&c->fills);
+    return h < f ? h : f;
+}
+
+bool gpu_l1_idle(const gpu_l1 *c)
+{
+    return mem_queue_empty(&c->hits) && mem_queue_empty(&c->fills) && c->mshr.used == 0 &&
+           mem_queue_empty(&c->missq);
+}
+
+const gpu_l1stats *gpu_l1_stats(const gpu_l1 *c) { return &c->st; }
+
+void gpu_l1_cfg_l1d(const tp_opts *o, gpu_l1cfg *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->size = (uint32_t)tp_opt_i(o, OPT_L1D_SIZE);
+    cfg->assoc = (uint32_t)tp_opt_i(o, OPT_L1D_ASSOC);
+    cfg->line = (uint32_t)tp_opt_i(o, OPT_L1D_LINE);
+    cfg->latency = (uint32_t)tp_opt_i(o, OPT_L1D_LATENCY);
+    cfg->mshrs = (uint32_t)tp_opt_i(o, OPT_L1D_MSHRS);
+    cfg->mshr_merge = (uint32_t)tp_opt_i(o, OPT_L1D_MSHR_MERGE);
+    cfg->miss_queue = (uint32_t)tp_opt_i(o, OPT_L1D_MISS_QUEUE);
+    cfg->cache_global = tp_opt_i(o, OPT_L1D_CACHE_GLOBAL) != 0;
+}
+
+void gpu_l1_cfg_l1c(const tp_opts *o, gpu_l1cfg *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->size = (uint32_t)tp_opt_i(o, OPT_L1C_SIZE);
+    cfg->assoc = (uint32_t)tp_opt_i(o, OPT_L1C_ASSOC);
+    cfg->line = (uint32_t)tp_opt_i(o, OPT_L1C_LINE);
+    cfg->latency = (uint32_t)tp_opt_i(o, OPT_L1C_LATENCY);
+    cfg->mshrs = (uint32_t)tp_opt_i(o, OPT_L1C_MSHRS);
+    cfg->mshr_merge = (uint32_t)tp_opt_i(o, OPT_L1C_MSHR_MERGE);
+    cfg->miss_queue = (uint32_t)tp_opt_i(o, OPT_L1C_MISS_QUEUE);
+    cfg->cache_global = true;
+}

@@ -1,0 +1,361 @@
+/*
+** memsys.c -- the memory system of memsys.h, put together from
+** gpu/icnt.c, gpu/l2.c, gpu/dram.c and gpu/addrmap.c, and its clocks.
+**
+** Clocks.  The core, interconnect, L2 and DRAM clocks (clock.*_mhz) are
+** resolved to integer frequencies (1 kHz steps, coarser only if their
+** ratios would not fit), divided by their common divisor, and a common time
+** base is chosen in which every period is an integer: with L the least
+** common multiple of the reduced frequencies, a cycle of a clock of
+** frequency f lasts L / f time units.  Edge k of a domain is at k * period;
+** core cycle n is at n * core period.  GTX 480: 700, 700, 700, 924 MHz ->
+** 25 : 25 : 25 : 33 -> L = 825, periods 33, 33, 33, 25.  Every comparison
+** is between integers, so nothing drifts however long a run is.
+**
+** gpu_memsys_tick(now) runs, in time order, every domain edge at or before
+** the time of core cycle now; edges at the same time run interconnect
+** first, then the L2 slices, then the DRAM channels; units of a domain run
+** in index order.  A domain runs only at edges where one of its units can
+** change state (its `next`); the others are skipped without cost, and so
+** is everything when nothing is in flight.  Latencies given in core cycles
+** (l2.latency, dram.latency) are converted to time units exactly.
+**
+** The SM side: gpu_memsys_accept pushes into SM sm's injection queue, ready
+** one time unit later (so the interconnect takes it at its first edge
+** after the accepting core cycle, whatever order the caller ticks in);
+** gpu_memsys_pop takes from SM sm's ejection queue what has arrived by the
+** time of core cycle now.
+*/
+#include "memsys.h"
+#include "options.h"
+#include "addrmap.h"
+#include "icnt.h"
+#include "l2.h"
+#include "dram.h"
+#include <math.h>
+#include <stdlib.h>
+
+enum { D_ICNT, D_L2, D_DRAM, ND };
+
+struct gpu_memsys {
+    uint32_t nsm, nch, nsub, nslice;
+    gpu_mreq_pool *pool;
+    gpu_addrmap map;
+    gpu_icnt *icnt;
+    gpu_l2 **l2;
+    gpu_dram **dram;
+    uint64_t pc;              /* core period, time units */
+    uint64_t p[ND];           /* domain periods */
+    uint64_t k[ND];           /* first edge of each domain not yet run */
+    uint64_t wake[ND];        /* cached domain_wake (see gpu_memsys_tick) */
+    uint64_t t_now;           /* time of the core cycle last ticked */
+    gpu_memstats st;
+};
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Periods (time units per cycle) of the clocks mhz[0..3]. */
+static void resolve_clocks(const double *mhz, uint64_t *period)
+{
+    static const double scale[] = {1000, 100, 10, 1, 0.1, 0.01, 0.001};
+    for (uint32_t s = 0; s < TP_ARRAY_LEN(scale); s++) {
+        uint64_t f[4], g = 0, l = 1;
+        for (int i = 0; i < 4; i++) {
+            double v = llround(mhz[i] * scale[s]);
+            f[i] = v < 1 ? 1 : (uint64_t)v;
+            g = gcd(g, f[i]);
+        }
+        bool ok = true;
+        for (int i = 0; i < 4 && ok; i++) {
+            f[i] /= g;
+            l = l / gcd(l, f[i]) * f[i];
+            ok = l <= (1u << 24);
+        }
+        if (!ok) continue;
+        for (int i = 0; i < 4; i++) period[i] = l / f[i];
+        return;
+    }
+    for (int i = 0; i < 4; i++) period[i] = 1;   /* unreachable for the option ranges */
+}
+
+#define OPT(id) ((uint32_t)tp_opt_i(o, id))
+
+gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
+{
+    gpu_memsys *m = tp_calloc(1, sizeof *m);
+    m->nsm = nsm ? nsm : 1;
+    m->nch = OPT(OPT_DRAM_CHANNELS);
+    m->nsub = OPT(OPT_L2_SLICES_PER_CHANNEL);
+    m->nslice = m->nch * m->nsub;
+    m->pool = pool;
+    double mhz[4] = {tp_opt_f(o, OPT_CLOCK_CORE_MHZ), tp_opt_f(o, OPT_CLOCK_ICNT_MHZ), tp_opt_f(o, OPT_CLOCK_L2_MHZ),
+                     tp_opt_f(o, OPT_CLOCK_DRAM_MHZ)};
+    uint64_t per[4];
+    resolve_clocks(mhz, per);
+    m->pc = per[0];
+    m->p[D_ICNT] = per[1];
+    m->p[D_L2] = per[2];
+    m->p[D_DRAM] = per[3];
+
+    uint32_t line = OPT(OPT_L2_LINE);
+    gpu_addrmap_init(&m->map, m->nch, m->nsub, OPT(OPT_ADDR_CHANNEL_INTERLEAVE), line, OPT(OPT_DRAM_BANKS),
+                     OPT(OPT_DRAM_BANK_GROUPS), OPT(OPT_ADDR_BANK_INTERLEAVE), OPT(OPT_DRAM_ROW_BYTES));
+
+    m->l2 = tp_calloc(m->nslice, sizeof *m->l2);
+    mem_queue **slice_in = tp_calloc(m->nslice, sizeof *slice_in);
+    for (uint32_t s = 0; s < m->nslice; s++) {
+        gpu_l2cfg c = {
+            .slice = s,
+            .port = s % m->nsub,
+            .size = (uint64_t)tp_opt_i(o, OPT_L2_SLICE_SIZE),
+            .assoc = OPT(OPT_L2_ASSOC),
+            .line = line,
+            .mshrs = OPT(OPT_L2_MSHRS),
+            .mshr_merge = OPT(OPT_L2_MSHR_MERGE),
+            .queue = OPT(OPT_L2_QUEUE),
+            .period = m->p[D_L2],
+            .rop_latency = (uint64_t)tp_opt_i(o, OPT_L2_LATENCY) * m->pc,
+        };
+        m->l2[s] = gpu_l2_new(&c, &m->map, pool);
+        slice_in[s] = gpu_l2_in(m->l2[s]);
+    }
+
+    m->dram = tp_calloc(m->nch, sizeof *m->dram);
+    mem_queue **ports = tp_calloc(m->nsub, sizeof *ports);
+    for (uint32_t ch = 0; ch < m->nch; ch++) {
+        gpu_dramcfg c = {
+            .channel = ch,
+            .banks = OPT(OPT_DRAM_BANKS),
+            .bank_groups = OPT(OPT_DRAM_BANK_GROUPS),
+            .bus_bytes = OPT(OPT_DRAM_BUS_BYTES),
+            .burst = OPT(OPT_DRAM_BURST),
+            .data_rate = OPT(OPT_DRAM_DATA_RATE),
+            .queue = OPT(OPT_DRAM_QUEUE),
+            .return_queue = OPT(OPT_DRAM_RETURN_QUEUE),
+            .ports = m->nsub,
+            .fcfs = tp_opt_i(o, OPT_DRAM_SCHEDULER) == 1,
+            .tRCD = OPT(OPT_DRAM_T_RCD),
+            .tRP = OPT(OPT_DRAM_T_RP),
+            .tRAS = OPT(OPT_DRAM_T_RAS),
+            .tRC = OPT(OPT_DRAM_T_RC),
+            .tCL = OPT(OPT_DRAM_T_CL),
+            .tWL = OPT(OPT_DRAM_T_WL),
+            .tCCD = OPT(OPT_DRAM_T_CCD),
+            .tCCDL = OPT(OPT_DRAM_T_CCDL),
+            .tRRD = OPT(OPT_DRAM_T_RRD),
+            .tWR = OPT(OPT_DRAM_T_WR),
+            .tCDLR = OPT(OPT_DRAM_T_CDLR),
+            .tRTPL = OPT(OPT_DRAM_T_RTPL),
+            .turnaround = OPT(OPT_DRAM_TURNAROUND),
+            .period = m->p[D_DRAM],
+            .latency = (uint64_t)tp_opt_i(o, OPT_DRAM_LATENCY) * m->pc,
+        };
+        for (uint32_t p = 0; p < m->nsub; p++) ports[p] = gpu_l2_miss(m->l2[ch * m->nsub + p]);
+        m->dram[ch] = gpu_dram_new(&c, &m->map, pool, ports);
+    }
+    free(ports);
+
+    gpu_icntcfg ic = {
+        .nsm = m->nsm,
+        .nslice = m->nslice,
+        .latency = OPT(OPT_ICNT_LATENCY),
+        .flit_bytes = OPT(OPT_ICNT_FLIT_BYTES),
+        .ctrl_bytes = OPT(OPT_ICNT_CTRL_BYTES),
+        .queue = OPT(OPT_ICNT_QUEUE),
+        .eject_queue = OPT(OPT_ICNT_EJECT_QUEUE),
+        .period = m->p[D_ICNT],
+    };
+    m->icnt = gpu_icnt_new(&ic, &m->map, slice_in);
+    free(slice_in);
+    for (uint32_t s = 0; s < m->nslice; s++)
+        gpu_l2_connect(m->l2[s], gpu_icnt_reply_in(m->icnt, s), gpu_dram_ret(m->dram[s / m->nsub], s % m->nsub));
+    for (int d = 0; d < ND; d++) m->wake[d] = UINT64_MAX;
+    return m;
+}
+
+void gpu_memsys_free(gpu_memsys *m)
+{
+    if (!m) return;
+    gpu_icnt_free(m->icnt);
+    for (uint32_t s = 0; s < m->nslice; s++) gpu_l2_free(m->l2[s]);
+    for (uint32_t c = 0; c < m->nch; c++) gpu_dram_free(m->dram[c]);
+    free(m->l2);
+    free(m->dram);
+    free(m);
+}
+
+bool gpu_memsys_can_accept(const gpu_memsys *m, uint32_t sm, const gpu_mreq *r)
+{
+    (void)r;
+    return gpu_icnt_can_accept(m->icnt, sm);
+}
+
+void gpu_memsys_accept(gpu_memsys *m, gpu_mreq *r, uint64_t now)
+{
+    r->t_sent = now;
+    r->is_reply = 0;
+    gpu_icnt_accept(m->icnt, r, now * m->pc + 1);
+}
+
+gpu_mreq *gpu_memsys_pop(gpu_memsys *m, uint32_t sm, uint64_t now)
+{
+    mem_queue *q = gpu_icnt_eject(m->icnt, sm);
+    return mem_queue_peek(q, now * m->pc) ? mem_queue_pop(q) : NULL;
+}
+
+bool gpu_memsys_has_reply(const gpu_memsys *m, uint32_t sm, uint64_t now)
+{
+    return mem_queue_peek(gpu_icnt_eject(m->icnt, sm), now * m->pc) != NULL;
+}
+
+/* The earliest time at which a unit of domain d can change state. */
+static uint64_t domain_wake(const gpu_memsys *m, int d)
+{
+    uint64_t w = UINT64_MAX;
+    if (d == D_ICNT) return gpu_icnt_next(m->icnt);
+    if (d == D_L2) {
+        for (uint32_t s = 0; s < m->nslice; s++) {
+            uint64_t t = gpu_l2_next(m->l2[s]);
+            if (t < w) w = t;
+        }
+        return w;
+    }
+    for (uint32_t c = 0; c < m->nch; c++) {
+        uint64_t t = gpu_dram_next(m->dram[c]);
+        if (t < w) w = t;
+    }
+    return w;
+}
+
+/* The first edge of domain d at or after time w, not before its next unrun edge. */
+static inline uint64_t edge_at(const gpu_memsys *m, int d, uint64_t w)
+{
+    uint64_t e = (w + m->p[d] - 1) / m->p[d];
+    return e > m->k[d] ? e : m->k[d];
+}
+
+static void run_domain(gpu_memsys *m, int d, uint64_t e)
+{
+    uint64_t t = e * m->p[d];
+    if (d == D_ICNT) {
+        gpu_icnt_tick(m->icnt, e);
+    } else if (d == D_L2) {
+        for (uint32_t s = 0; s < m->nslice; s++)
+            if (gpu_l2_next(m->l2[s]) <= t) gpu_l2_tick(m->l2[s], e);
+    } else {
+        for (uint32_t c = 0; c < m->nch; c++)
+            if (gpu_dram_next(m->dram[c]) <= t) gpu_dram_tick(m->dram[c], e);
+    }
+}
+
+static void refresh_stats(gpu_memsys *m)
+{
+    gpu_memstats *s = &m->st;
+    const gpu_icntstats *ic = gpu_icnt_stats(m->icnt);
+    s->icnt_packets = ic->packets;
+    s->icnt_flits = ic->flits;
+    s->icnt_stall_cycles = ic->stall_cycles;
+    s->l2_accesses = s->l2_hits = s->l2_misses = s->l2_writebacks = 0;
+    s->l2_mshr_merges = s->l2_reservation_fails = 0;
+    for (uint32_t i = 0; i < m->nslice; i++) {
+        const gpu_l2stats *l = gpu_l2_stats(m->l2[i]);
+        s->l2_accesses += l->accesses;
+        s->l2_hits += l->hits;
+        s->l2_misses += l->misses;
+        s->l2_writebacks += l->writebacks;
+        s->l2_mshr_merges += l->mshr_merges;
+        s->l2_reservation_fails += l->reservation_fails;
+    }
+    s->dram_reads = s->dram_writes = s->dram_activates = s->dram_row_buffer_hits = s->dram_busy_cycles = 0;
+    for (uint32_t c = 0; c < m->nch; c++) {
+        const gpu_dramstats *d = gpu_dram_stats(m->dram[c]);
+        s->dram_reads += d->reads;
+        s->dram_writes += d->writes;
+        s->dram_activates += d->activates;
+        s->dram_row_buffer_hits += d->row_hits;
+        s->dram_busy_cycles += d->busy_cycles;
+    }
+}
+
+/* Which domains' units a domain's tick may push into (their wakes can move
+** earlier): the interconnect feeds the slices, the slices feed the
+** interconnect and DRAM, DRAM feeds the slices.  A unit that finds a queue
+** full retries every cycle, so a consumer's pop never needs to wake its
+** producer; only pushes do. */
+static const uint8_t feeds[ND] = {
+    [D_ICNT] = 1u << D_ICNT | 1u << D_L2,
+    [D_L2] = 1u << D_ICNT | 1u << D_L2 | 1u << D_DRAM,
+    [D_DRAM] = 1u << D_L2 | 1u << D_DRAM,
+};
+
+void gpu_memsys_tick(gpu_memsys *m, uint64_t now)
+{
+    uint64_t T = now * m->pc;
+    TP_ASSERT(T >= m->t_now);
+    m->t_now = T;
+    m->st.dram_cycles = T / m->p[D_DRAM] * m->nch;
+    m->wake[D_ICNT] = domain_wake(m, D_ICNT);   /* the SMs may have pushed since */
+    bool ran = false;
+    for (;;) {
+        int best = -1;
+        uint64_t bt = UINT64_MAX, be = 0;
+        for (int d = 0; d < ND; d++) {
+            if (m->wake[d] == UINT64_MAX) continue;
+            uint64_t e = edge_at(m, d, m->wake[d]), t = e * m->p[d];
+            if (t < bt) {
+                bt = t;
+                be = e;
+                best = d;
+            }
+        }
+        if (best < 0 || bt > T) break;
+        run_domain(m, best, be);
+        m->k[best] = be + 1;
+        for (int d = 0; d < ND; d++)
+            if (feeds[best] >> d & 1) m->wake[d] = domain_wake(m, d);
+        ran = true;
+    }
+    if (ran) refresh_stats(m);
+}
+
+uint64_t gpu_memsys_next(const gpu_memsys *m)
+{
+    uint64_t best = UINT64_MAX;
+    for (int d = 0; d < ND; d++) {
+        uint64_t w = d == D_ICNT ? domain_wake(m, d) : m->wake[d];
+        if (w == UINT64_MAX) continue;
+        uint64_t t = edge_at(m, d, w) * m->p[d];
+        if (t < best) best = t;
+    }
+    for (uint32_t sm = 0; sm < m->nsm; sm++) {
+        uint64_t r = mem_queue_head_ready(gpu_icnt_eject(m->icnt, sm));
+        if (r < best) best = r;
+    }
+    if (best == UINT64_MAX) return best;
+    uint64_t n = (best + m->pc - 1) / m->pc;   /* the first core cycle at or after it */
+    return n;
+}
+
+bool gpu_memsys_idle(const gpu_memsys *m)
+{
+    if (!gpu_icnt_idle(m->icnt)) return false;
+    for (uint32_t sm = 0; sm < m->nsm; sm++)
+        if (!mem_queue_empty(gpu_icnt_eject(m->icnt, sm))) return false;
+    for (uint32_t s = 0; s < m->nslice; s++)
+        if (!gpu_l2_idle(m->l2[s])) return false;
+    for (uint32_t c = 0; c < m->nch; c++)
+        if (!gpu_dram_idle(m->dram[c])) return false;
+    return true;
+}
+
+const gpu_memstats *gpu_memsys_stats(const gpu_memsys *m) { return &m->st; }
+
+uint32_t gpu_memsys_slice_of(const gpu_memsys *m, uint64_t addr) { return gpu_addrmap_slice(&m->map, addr); }

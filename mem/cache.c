@@ -1,0 +1,82 @@
+/* cache.c -- a set-associative tag array with LRU (see cache.h). */
+#include "cache.h"
+#include <stdlib.h>
+
+void mem_cache_init(mem_cache *c, uint64_t size, uint32_t ways, uint32_t line)
+{
+    memset(c, 0, sizeof *c);
+    c->ways = ways ? ways : 1;
+    c->line = line ? line : 1;
+    if (size == 0) return;
+    uint64_t sets = size / ((uint64_t)c->ways * c->line);
+    c->sets = sets ? (uint32_t)sets : 1;
+    c->l = tp_calloc((size_t)c->sets * c->ways, sizeof *c->l);
+}
+
+void mem_cache_free(mem_cache *c)
+{
+    free(c->l);
+    c->l = NULL;
+    c->sets = 0;
+}
+
+static inline uint32_t set_base(const mem_cache *c, uint64_t addr)
+{
+    return (uint32_t)((addr / c->line) % c->sets) * c->ways;
+}
+
+int32_t mem_cache_find(const mem_cache *c, uint64_t addr)
+{
+    if (!c->sets) return -1;
+    uint64_t tag = mem_cache_line_of(c, addr);
+    uint32_t b = set_base(c, addr);
+    for (uint32_t w = 0; w < c->ways; w++)
+        if (c->l[b + w].valid && c->l[b + w].tag == tag) return (int32_t)(b + w);
+    return -1;
+}
+
+void mem_cache_touch(mem_cache *c, uint32_t slot) { c->l[slot].stamp = ++c->clock; }
+
+uint32_t mem_cache_victim(const mem_cache *c, uint64_t addr)
+{
+    TP_ASSERT(c->sets);
+    uint32_t b = set_base(c, addr), v = b;
+    for (uint32_t w = 0; w < c->ways; w++) {
+        const mem_cline *l = &c->l[b + w];
+        if (!l->valid) return b + w;
+        if (l->stamp < c->l[v].stamp) v = b + w;
+    }
+    return v;
+}
+
+void mem_cache_insert(mem_cache *c, uint32_t slot, uint64_t addr)
+{
+    mem_cline *l = &c->l[slot];
+    TP_ASSERT(slot / c->ways == set_base(c, addr) / c->ways);
+    if (l->valid && l->dirty) c->ndirty--;
+    l->tag = mem_cache_line_of(c, addr);
+    l->valid = true;
+    l->dirty = false;
+    l->stamp = ++c->clock;
+}
+
+void mem_cache_set_dirty(mem_cache *c, uint32_t slot, bool dirty)
+{
+    mem_cline *l = &c->l[slot];
+    TP_ASSERT(l->valid);
+    if (l->dirty != dirty) c->ndirty += dirty ? 1u : (uint32_t)-1;
+    l->dirty = dirty;
+}
+
+void mem_cache_invalidate(mem_cache *c, uint32_t slot)
+{
+    mem_cline *l = &c->l[slot];
+    if (l->valid && l->dirty) c->ndirty--;
+    l->valid = l->dirty = false;
+}
+
+void mem_cache_invalidate_all(mem_cache *c)
+{
+    for (uint32_t i = 0; i < c->sets * c->ways; i++) c->l[i].valid = c->l[i].dirty = false;
+    c->ndirty = 0;
+}

@@ -1,0 +1,508 @@
+/* test_mem_dram.c -- one GDDR5 channel (gpu/dram.c) between mock
+** neighbours, exact to the command cycle.  Every golden number is derived
+** in a comment from the GTX 480 timings of gpu/mem_options.def:
+**   tRCD 12  tRP 12  tRAS 28  tRC 40  tCL 12  tWL 4  tCCD 2  tCCDL 3
+**   tRRD 6  tWR 12  tCDLR 5  tRTPL 2  turnaround 2
+**   burst 8, data rate 4, bus 8 bytes: a 128-byte request is 2 bursts of
+**   64 B, n = 2 * 8 / 4 = 4 data-bus cycles, its last burst 2 cycles after
+**   its column command; a 32-byte request is 1 burst, n = 2.
+** The channel runs with period 1 (time = DRAM cycles) and no fixed latency
+** unless a test says otherwise, so a read's return-queue ready time is the
+** end of its data: RD + tCL + n. */
+#include "tests/unit/tt.h"
+#include "gpu/dram.h"
+
+typedef struct rig {
+    gpu_mreq_pool pool;
+    gpu_addrmap map;
+    gpu_dramcfg cfg;
+    gpu_dram *d;
+    mem_queue port;
+    gpu_dramcmd tr[256];
+    uint64_t now;     /* next cycle to run */
+} rig;
+
+static void cfg_gtx480(gpu_dramcfg *c)
+{
+    memset(c, 0, sizeof *c);
+    c->banks = 16;
+    c->bank_groups = 4;
+    c->bus_bytes = 8;
+    c->burst = 8;
+    c->data_rate = 4;
+    c->queue = 64;
+    c->return_queue = 116;
+    c->ports = 1;
+    c->tRCD = 12, c->tRP = 12, c->tRAS = 28, c->tRC = 40, c->tCL = 12, c->tWL = 4;
+    c->tCCD = 2, c->tCCDL = 3, c->tRRD = 6, c->tWR = 12, c->tCDLR = 5, c->tRTPL = 2, c->turnaround = 2;
+    c->period = 1;
+    c->latency = 0;
+}
+
+static void rig_open(rig *g, const gpu_dramcfg *c)
+{
+    memset(g, 0, sizeof *g);
+    gpu_mreq_pool_init(&g->pool);
+    /* one channel, one slice: the channel-local address is the address */
+    gpu_addrmap_init(&g->map, 1, 1, 256, 128, c->banks, c->bank_groups, 256, 4096);
+    g->cfg = *c;
+    mem_queue_init(&g->port, 8);
+    mem_queue *in[1] = {&g->port};
+    g->d = gpu_dram_new(&g->cfg, &g->map, &g->pool, in);
+    gpu_dram_trace(g->d, g->tr, 256);
+}
+
+static void rig_close(rig *g)
+{
+    mem_queue *r = gpu_dram_ret(g->d, 0);
+    while (!mem_queue_empty(r)) gpu_mreq_put(&g->pool, mem_queue_pop(r));
+    gpu_dram_free(g->d);
+    mem_queue_free(&g->port);
+    TT_EQ_U(g->pool.live, 0);
+    gpu_mreq_pool_free(&g->pool);
+}
+
+static gpu_mreq *req(rig *g, bool write, uint32_t bank, uint64_t row, uint32_t bytes)
+{
+    gpu_mreq *r = gpu_mreq_get(&g->pool);
+    r->kind = write ? GPU_MR_STORE : GPU_MR_LOAD;
+    r->addr = gpu_addrmap_from_dram(&g->map, 0, bank, row, 0);
+    r->bytes = bytes;
+    return r;
+}
+
+/* Accepts a request directly at the rig's current cycle. */
+static gpu_mreq *put(rig *g, bool write, uint32_t bank, uint64_t row, uint32_t bytes)
+{
+    gpu_mreq *r = req(g, write, bank, row, bytes);
+    gpu_dram_accept(g->d, r, g->now);
+    return r;
+}
+
+/* Runs cycles [now, end) the way the memory system does: only at the
+** cycles gpu_dram_next names. */
+static void run_to(rig *g, uint64_t end)
+{
+    for (;;) {
+        uint64_t t = gpu_dram_next(g->d);
+        if (t < g->now) t = g->now;
+        if (t >= end) break;
+        gpu_dram_tick(g->d, t);
+        g->now = t + 1;
+    }
+    g->now = end;
+}
+
+/* Ready time of the k-th read in the return queue. */
+static uint64_t ret_ready(rig *g, uint32_t k)
+{
+    mem_queue *r = gpu_dram_ret(g->d, 0);
+    return k < mem_queue_count(r) ? mem_queue_at(r, k)->ready : UINT64_MAX;
+}
+
+#define CMD(k, kind_, bank_, cycle_)                                           \
+    do {                                                                       \
+        TT_EQ_U(g.tr[k].kind, kind_);                                          \
+        TT_EQ_U(g.tr[k].bank, bank_);                                          \
+        TT_EQ_U(g.tr[k].cycle, cycle_);                                        \
+    } while (0)
+
+enum { ACT = GPU_DRAM_ACT, PRE = GPU_DRAM_PRE, RD = GPU_DRAM_RD, WR = GPU_DRAM_WR };
+
+/* 501: a read to a closed bank is a row miss: ACT at once, RD tRCD later,
+** data tCL after the RD for n = 4 cycles.
+**   ACT 0, RD 0 + 12 = 12, data [24, 28): ready 28 = tRCD + tCL + 4. */
+static void t501_row_miss(void)
+{
+    gpu_dramcfg c;
+    cfg_gtx480(&c);
+    rig g;
+    rig_open(&g, &c);
+    put(&g, false, 3, 7, 128);
+    run_to(&g, 200);
+    TT_EQ_U(gpu_dram_traced(g.d), 2);
+    CMD(0, ACT, 3, 0);
+    CMD(1, RD, 3, 12);
+    TT_EQ_U(ret_ready(&g, 0), 28);
+    TT_EQ_U(gpu_dram_stats(g.d)->row_hits, 0);
+    TT_EQ_U(gpu_dram_stats(g.d)->activates, 1);
+    TT_EQ_U(gpu_dram_stats(g.d)->busy_cycles, 4);
+    rig_close(&g);
+}
+
+/* 502: a read to the open row is a row hit: RD at once, ready tCL + 4 = 16
+** later.  At 100 (row 7 of bank 3 open since 501's ACT at 0): RD 100,
+** ready 116. */
+static void t502_row_hit(void)
+{
+    gpu_dramcfg c;
+    cfg_gtx480(&c);
+    rig g;
+    rig_open(&g, &c);
+    put(&g, false, 3, 7, 128);
+    run_to(&g, 100);
+    put(&g, false, 3, 7, 128);
+    run_to(&g, 300);
+    TT_EQ_U(gpu_dram_traced(g.d), 3);
+    CMD(2, RD, 3, 100);
+    TT_EQ_U(ret_ready(&g, 1), 116);
+    TT_EQ_U(gpu_dram_stats(g.d)->row_hits, 1);
+    rig_close(&g);
+}
+
+/* 503: a read to another row of an open bank is a row conflict: PRE, ACT
+** tRP later, RD tRCD after that.  Bank 3 row 7 opened at 0 (ACT 0, RD 12);
+** at 200 a read of row 8: PRE 200 (tRAS from 0 and tRTPL from the last
+** burst at 14 long past), ACT 212, RD 224, ready 224 + 16 = 240:
+** tRP + tRCD + tCL + 4 = 40 cycles. */
+static void t503_row_conflict(void)
+{
+    gpu_dramcfg c;
+    cfg_gtx480(&c);
+    rig g;
+    rig_open(&g, &c);
+    put(&g, false, 3, 7, 128);
+    run_to(&g, 200);
+    put(&g, false, 3, 8, 128);
+    run_to(&g, 400);
+    TT_EQ_U(gpu_dram_traced(g.d), 5);
+    CMD(2, PRE, 3, 200);
+    CMD(3, ACT, 3, 212);
+    CMD(4, RD, 3, 224);
+    TT_EQ_U(ret_ready(&g, 1), 240);
+    TT_EQ_U(gpu_dram_stats(g.d)->precharges, 1);
+    rig_close(&g);
+}
+
+/* 504: back-to-back conflict in one bank: tRAS and tRC bind.  Rows 7 and 8
+** of bank 3 both at 0: ACT 0, RD(7) 12, PRE at ACT + tRAS = 28 (the read's
+** last burst 14 + tRTPL = 16 is earlier), ACT at max(PRE + tRP, ACT + tRC)
+** = max(40, 40) = 40, RD(8) 52, ready 52 + 16 = 68. */
+static void t504_tras_trc(void)
+{
+    gpu_dramcfg c;
+    cfg_gtx480(&c);
+    rig g;
+    rig_open(&g, &c);
+    put(&g, false, 3, 7, 128);
+    put(&g, false, 3, 8, 128);
+    run_to(&g, 400);
+    TT_EQ_U(gpu_dram_traced(g.d), 5);
+    CMD(0, ACT, 3, 0);
+    CMD(1, RD, 3, 12);
+    CMD(2, PRE, 3, 28);
+    CMD(3, ACT, 3, 40);
+    CMD(4, RD, 3, 52);
+    TT_EQ_U(ret_ready(&g, 0), 28);
+    TT_EQ_U(ret_ready(&g, 1), 68);
+    rig_close(&g);
+}
+
+/* Opens row `row` of each bank in mask with one read each, then lets the
+** channel go quiet; returns with now = 1000, trace cleared. */
+static void warm(rig *g, uint32_t mask, uint64_t row)
+{
+    for (uint32_t b = 0; b < 16; b++)
+        if (mask >> b & 1) put(g, false, b, row, 128);
+    run_to(g, 1000);
+    gpu_dram_trace(g->d, g->tr, 256);
+    mem_queue *r = gpu_dram_ret(g->d, 0);
+    while (!mem_queue_empty(r)) gpu_mreq_put(&g->pool, mem_queue_pop(r));
+}
+
+/* 505: FR-FCFS serves a younger row hit before an older row miss; FCFS
+** does not.  Bank 0 has row 0 open; at 1000 A (row 1, older) then B
+** (row 0, a hit) arrive.
+**   FR-FCFS: RD(B) 1000 (ready 1016); PRE for A at max(ACT 0 + tRAS, B's
+**     last burst 1002 + tRTPL) = 1004, ACT 1016, RD(A) 1028 (ready 1044).
+**   FCFS: PRE 1000, ACT 1012, RD(A) 1024 (ready 1040); B now conflicts:
+**     PRE at max(ACT 1012 + tRAS = 1040, A's last burst 1026 + 2), ACT at
+**     max(1040 + tRP, 1012 + tRC) = 1052, RD(B) 1064 (ready 1080). */
+static void t505_frfcfs_vs_fcfs(void)
+{
+    for (int fcfs = 0; fcfs < 2; fcfs++) {
+        gpu_dramcfg c;
+        cfg_gtx480(&c);
+        c.fcfs = fcfs;
+        rig g;
+        rig_open(&g, &c);
+        warm(&g, 1, 0);
+        gpu_mreq *a = put(&g, false, 0, 1, 128);
+        gpu_mreq *b = put(&g, false, 0, 0, 128);
+        run_to(&g, 2000);
+        mem_queue *r = gpu_dram_ret(g.d, 0);
+        TT_EQ_U(mem_queue_count(r), 2);
+        if (!fcfs) {
+            TT_EQ_U(gpu_dram_traced(g.d), 4);
+            CMD(0, RD, 0, 1000);
+            CMD(1, PRE, 0, 1004);
+            CMD(2, ACT, 0, 1016);
+            CMD(3, RD, 0, 1028);
+            TT_CHECK(mem_queue_at(r, 0)->p == b && mem_queue_at(r, 1)->p == a);
+            TT_EQ_U(ret_ready(&g, 0), 1016);
+            TT_EQ_U(ret_ready(&g, 1), 1044);
+        } else {
+            TT_EQ_U(gpu_dram_traced(g.d), 6);
+            CMD(0, PRE, 0, 1000);
+            CMD(1, ACT, 0, 1012);
+            CMD(2, RD, 0, 1024);
+            CMD(3, PRE, 0, 1040);
+            CMD(4, ACT, 0, 1052);
+            CMD(5, RD, 0, 1064);
+            TT_CHECK(mem_queue_at(r, 0)->p == a && mem_queue_at(r, 1)->p == b);
+            TT_EQ_U(ret_ready(&g, 0), 1040);
+            TT_EQ_U(ret_ready(&g, 1), 1080);
+        }
+        rig_close(&g);
+    }
+}
+
+/* 506: tRRD between activates of different banks.  Banks 0 and 1 closed,
+** two reads at 0: ACT(0) 0, ACT(1) at 0 + tRRD = 6, RD(0) 12, RD(1) 18. */
+static void t506_trrd(void)
+{
+    gpu_dramcfg c;
+    cfg_gtx480(&c);
+    rig g;
+    rig_open(&g, &c);
+    put(&g, false, 0, 0, 128);
+    put(&g, false, 1, 0, 128);
+    run_to(&g, 200);
+    TT_EQ_U(gpu_dram_traced(g.d), 4);
+    CMD(0, ACT, 0, 0);
+    CMD(1, ACT, 1, 6);
+    CMD(2, RD, 0, 12);
+    CMD(3, RD, 1, 18);
+    rig_close(&g);
+}
+
+/* 507: column spacing.  32-byte reads (one burst, n = 2, so the data bus
+** allows a column command every 2 cycles) to open rows:
+**   banks 0 and 4 (group 0 both): RD 1000, RD 1000 + tCCDL = 1003;
+**   banks 0 and 1 (groups 0, 1):  RD 1100, RD 1100 + tCCD  = 1102. */
+static void t507_tccd_tccdl(void)
+{
+    gpu_dramcfg c;
+    cfg_gtx480(&c);
+    rig g;
+    rig_open(&g, &c);
+    warm(&g, 1u << 0 | 1u << 1 | 1u << 4, 0);
+    put(&g, false, 0, 0, 32);
+    put(&g, false, 4, 0, 32);
+    run_to(&g, 1100);
+    put(&g, false, 0, 0, 32);
+    put(&g, false, 1, 0, 32);
+    run_to(&g, 1200);
+    TT_EQ_U(gpu_dram_traced(g.d), 4);
+    CMD(0, RD, 0, 1000);
+    CMD(1, RD, 4, 1003);
+    CMD(2, RD, 0, 1100);
+    CMD(3, RD, 1, 1102);
+    rig_close(&g);
+}
+
+/* 508: data-bus occupancy.  128-byte reads alternating bank groups (banks
+** 0, 1, 2, 3, 0, 1, 2, 3) to open rows: each holds the bus n = 128 / (8 *
+** 4) = 4 cycles, and tCCD from the previous request's last burst (c + 2 +
+** 2) allows the same spacing: RD k at 1000 + 4k, ready 1016 + 4k, busy 32
+** cycles for 8 reads.  Within one bank group (banks 0, 4, 8, 12) tCCDL
+** counts from the last burst: c + 2 + 3, so 5 cycles apart. */
+static void t508_bus_occupancy(void)
+{
+    gpu_dramcfg c;
+    cfg_gtx480(&c);
+    rig g;
+    rig_open(&g, &c);
+    warm(&g, 0xffff, 0);
+    uint64_t busy0 = gpu_dram_stats(g.d)->busy_cycles;
+    for (uint32_t k = 0; k < 8; k++) put(&g, false, k % 4, 0, 128);
+    run_to(&g, 1200);
+    TT_EQ_U(gpu_dram_traced(g.d), 8);
+    for (uint32_t k = 0; k < 8; k++) {
+        TT_EQ_U(g.tr[k].cycle, 1000 + 4 * k);
+        TT_EQ_U(ret_ready(&g, k), 1016 + 4 * k);
+    }
+    TT_EQ_U(gpu_dram_stats(g.d)->busy_cycles - busy0, 32);
+    mem_queue *r = gpu_dram_ret(g.d, 0);
+    while (!mem_queue_empty(r)) gpu_mreq_put(&g.pool, mem_queue_pop(r));
+    gpu_dram_trace(g.d, g.tr, 256);
+    for (uint32_t k = 0; k < 4; k++) put(&g, false, 4 * k, 0, 128);
+    run_to(&g, 1400);
+    TT_EQ_U(gpu_dram_traced(g.d), 4);
+    for (uint32_t k = 0; k < 4; k++) TT_EQ_U(g.tr[k].cycle, 1200 + 5 * k);
+    rig_close(&g);
+}
+
+/* 509: read/write turnaround (open rows in banks 0 and 1, 128 bytes).
+**   read 0 at 1000 (data [1012, 1016)), then a write to bank 1: its data may
+**   start turnaround = 2 cycles after the read's, at 1018, so WR at
+**   1018 - tWL = 1014;
+**   write to bank 1 at 1100 (data [1104, 1108)), then a read of bank 0: RD
+**   waits for the end of write data + tCDLR: 1108 + 5 = 1113. */
+static void t509_turnaround(void)
+{
+    gpu_dramcfg c;
+    cfg_gtx480(&c);
+    rig g;
+    rig_open(&g, &c);
+    warm(&g, 3, 0);
+    uint64_t live = g.pool.live;
+    put(&g, false, 0, 0, 128);
+    put(&g, true, 1, 0, 128);
+    run_to(&g, 1100);
+    put(&g, true, 1, 0, 128);
+    put(&g, false, 0, 0, 128);
+    run_to(&g, 1200);
+    TT_EQ_U(gpu_dram_traced(g.d), 4);
+    CMD(0, RD, 0, 1000);
+    CMD(1, WR, 1, 1014);
+    CMD(2, WR, 1, 1100);
+    CMD(3, RD, 0, 1113);
+    TT_EQ_U(gpu_dram_stats(g.d)->writes, 2);
+    /* writes are not answered: the two went back to the pool */
+    TT_EQ_U(g.pool.live, live + 2);
+    TT_EQ_U(mem_queue_count(gpu_dram_ret(g.d, 0)), 2);
+    rig_close(&g);
+}
+
+/* 510: write recovery: a write to bank 0 row 0 at 1000 (data [1004, 1008))
+** then a read of row 1: PRE waits for the end of write data + tWR = 1020,
+** ACT 1032, RD 1044. */
+static void t510_twr(void)
+{
+    gpu_dramcfg c;
+    cfg_gtx480(&c);
+    rig g;
+    rig_open(&g, &c);
+    warm(&g, 1, 0);
+    put(&g, true, 0, 0, 128);
+    put(&g, false, 0, 1, 128);
+    run_to(&g, 1200);
+    TT_EQ_U(gpu_dram_traced(g.d), 4);
+    CMD(0, WR, 0, 1000);
+    CMD(1, PRE, 0, 1020);
+    CMD(2, ACT, 0, 1032);
+    CMD(3, RD, 0, 1044);
+    rig_close(&g);
+}
+
+/* 511: the ports: one request taken per cycle, and it may issue at once.
+** Two reads to closed banks 0 and 1 ready at 10 in the port queue: the
+** first is taken at 10 (ACT 10), the second at 11, ACT at 10 + tRRD = 16.
+** The fixed latency (30 here) is added to the ready time: RD(0) at 22,
+** ready 22 + 16 + 30 = 68.  A full scheduler queue (2 entries) leaves the
+** third request in the port and counts the cycles it waited: requests are
+** taken at the start of a cycle, RD(0) frees an entry during cycle 22, so
+** it waits in cycles 12..22 = 11 and is taken at 23. */
+static void t511_ports_and_queue(void)
+{
+    gpu_dramcfg c;
+    cfg_gtx480(&c);
+    c.queue = 2;
+    c.latency = 30;
+    rig g;
+    rig_open(&g, &c);
+    mem_queue_push(&g.port, req(&g, false, 0, 0, 128), 10);
+    mem_queue_push(&g.port, req(&g, false, 1, 0, 128), 10);
+    mem_queue_push(&g.port, req(&g, false, 2, 0, 128), 10);
+    run_to(&g, 200);
+    CMD(0, ACT, 0, 10);
+    CMD(1, ACT, 1, 16);
+    CMD(2, RD, 0, 22);
+    TT_EQ_U(ret_ready(&g, 0), 68);
+    TT_EQ_U(gpu_dram_stats(g.d)->queue_full_cycles, 11);
+    /* the third, taken at 23 (RD(0) issued at 22 after that cycle's
+    ** take), activates at max(23, ACT(1) + tRRD = 22) = 23 */
+    CMD(3, ACT, 2, 23);
+    rig_close(&g);
+}
+
+/* 512: a bounded return queue holds reads back.  return_queue = 2 and a
+** long fixed latency (1000): two reads to open row 0 of bank 0 issue at
+** 1000 and 1005 (same bank: tCCDL from the last burst); the third waits
+** until the consumer takes one, at 1100, and issues then. */
+static void t512_return_queue(void)
+{
+    gpu_dramcfg c;
+    cfg_gtx480(&c);
+    c.return_queue = 2;
+    c.latency = 1000;
+    rig g;
+    rig_open(&g, &c);
+    warm(&g, 1, 0);
+    for (int k = 0; k < 3; k++) put(&g, false, 0, 0, 128);
+    run_to(&g, 1100);
+    TT_EQ_U(gpu_dram_traced(g.d), 2);
+    CMD(0, RD, 0, 1000);
+    CMD(1, RD, 0, 1005);
+    /* blocked from 1010 (tCCDL after the second) to 1099 */
+    TT_EQ_U(gpu_dram_stats(g.d)->return_stall_cycles, 90);
+    gpu_mreq_put(&g.pool, mem_queue_pop(gpu_dram_ret(g.d, 0)));
+    run_to(&g, 1200);
+    TT_EQ_U(gpu_dram_traced(g.d), 3);
+    CMD(2, RD, 0, 1100);
+    rig_close(&g);
+}
+
+/* 513: skipping idle cycles changes nothing: a mixed sequence run cycle by
+** cycle and run at gpu_dram_next's cycles issue the same commands. */
+static void t513_skip_equals_step(void)
+{
+    gpu_dramcmd a[256];
+    uint32_t na = 0;
+    for (int skip = 0; skip < 2; skip++) {
+        gpu_dramcfg c;
+        cfg_gtx480(&c);
+        rig g;
+        rig_open(&g, &c);
+        uint32_t x = 12345;
+        for (uint64_t t = 0; t < 3000; t++) {
+            if (t % 37 == 0 && gpu_dram_can_accept(g.d)) {
+                x = x * 1103515245u + 12345u;
+                gpu_mreq *r = req(&g, (x >> 8) % 4 == 0, (x >> 12) % 16, (x >> 20) % 3, 128);
+                gpu_dram_accept(g.d, r, t);
+            }
+            if (!skip || gpu_dram_next(g.d) <= t) gpu_dram_tick(g.d, t);
+            mem_queue *r = gpu_dram_ret(g.d, 0);
+            while (mem_queue_peek(r, t)) gpu_mreq_put(&g.pool, mem_queue_pop(r));
+        }
+        for (uint64_t t = 3000; !gpu_dram_idle(g.d) && t < 10000; t++) {
+            gpu_dram_tick(g.d, t);
+            mem_queue *r = gpu_dram_ret(g.d, 0);
+            while (mem_queue_peek(r, t)) gpu_mreq_put(&g.pool, mem_queue_pop(r));
+        }
+        TT_CHECK(gpu_dram_idle(g.d));
+        uint32_t n = gpu_dram_traced(g.d);
+        if (!skip) {
+            memcpy(a, g.tr, sizeof a);
+            na = n;
+            TT_CHECK(n > 100);
+        } else {
+            TT_EQ_U(n, na);
+            for (uint32_t k = 0; k < n && k < 256; k++) {
+                TT_EQ_U(g.tr[k].cycle, a[k].cycle);
+                TT_EQ_U(g.tr[k].kind, a[k].kind);
+                TT_EQ_U(g.tr[k].bank, a[k].bank);
+            }
+        }
+        rig_close(&g);
+    }
+}
+
+int main(void)
+{
+    TT_RUN(t501_row_miss);
+    TT_RUN(t502_row_hit);
+    TT_RUN(t503_row_conflict);
+    TT_RUN(t504_tras_trc);
+    TT_RUN(t505_frfcfs_vs_fcfs);
+    TT_RUN(t506_trrd);
+    TT_RUN(t507_tccd_tccdl);
+    TT_RUN(t508_bus_occupancy);
+    TT_RUN(t509_turnaround);
+    TT_RUN(t510_twr);
+    TT_RUN(t511_ports_and_queue);
+    TT_RUN(t512_return_queue);
+    TT_RUN(t513_skip_equals_step);
+    return tt_done();
+}

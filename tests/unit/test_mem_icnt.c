@@ -1,0 +1,207 @@
+/* test_mem_icnt.c -- the interconnect (gpu/icnt.c) between mock SMs and
+** mock L2 slices, exact to the cycle.  Configuration: the GTX 480 values
+** of gpu/mem_options.def: latency 5 cycles, 40-byte flits, 8 control
+** bytes, 16-packet input queues, 8-packet ejection queues; period 1 (time =
+** interconnect cycles).  Packet sizes: a load request is 8 bytes, 1 flit;
+** a 128-byte reply 136 bytes, ceil(136 / 40) = 4 flits.  A packet granted
+** at cycle c arrives at c + latency + flits - 1. */
+#include "tests/unit/tt.h"
+#include "gpu/icnt.h"
+
+enum { LAT = 5 };
+
+typedef struct rig {
+    gpu_mreq_pool pool;
+    gpu_addrmap map;
+    mem_queue slice[4];
+    gpu_icnt *n;
+    uint64_t now;
+} rig;
+
+/* 3 SMs, 4 slices (2 channels x 2): lines 0, 1, 2, 3 of memory go to slices 0, 1, 2, 3 */
+static void rig_open(rig *g, uint32_t slice_queue)
+{
+    memset(g, 0, sizeof *g);
+    gpu_mreq_pool_init(&g->pool);
+    gpu_addrmap_init(&g->map, 2, 2, 256, 128, 16, 4, 256, 4096);
+    mem_queue *in[4];
+    for (int s = 0; s < 4; s++) {
+        mem_queue_init(&g->slice[s], slice_queue);
+        in[s] = &g->slice[s];
+    }
+    gpu_icntcfg c = {.nsm = 3, .nslice = 4, .latency = LAT, .flit_bytes = 40, .ctrl_bytes = 8, .queue = 16,
+                     .eject_queue = 8, .period = 1};
+    g->n = gpu_icnt_new(&c, &g->map, in);
+}
+
+static void free_all(rig *g, mem_queue *q)
+{
+    while (!mem_queue_empty(q)) gpu_mreq_put(&g->pool, mem_queue_pop(q));
+}
+
+static void rig_close(rig *g)
+{
+    for (int s = 0; s < 4; s++) {
+        free_all(g, &g->slice[s]);
+        free_all(g, gpu_icnt_reply_in(g->n, (uint32_t)s));
+        mem_queue_free(&g->slice[s]);
+    }
+    for (uint32_t sm = 0; sm < 3; sm++) {
+        free_all(g, gpu_icnt_eject(g->n, sm));
+        free_all(g, gpu_icnt_inject(g->n, sm));
+    }
+    gpu_icnt_free(g->n);
+    TT_EQ_U(g->pool.live, 0);
+    gpu_mreq_pool_free(&g->pool);
+}
+
+static gpu_mreq *mk(rig *g, int kind, uint32_t sm, uint32_t line, uint32_t bytes)
+{
+    gpu_mreq *r = gpu_mreq_get(&g->pool);
+    r->kind = (uint8_t)kind;
+    r->sm = (uint16_t)sm;
+    r->addr = 0x200000000000ull + 128ull * line;
+    r->bytes = bytes;
+    return r;
+}
+
+/* Runs cycles [now, end) at the cycles gpu_icnt_next names. */
+static void run_to(rig *g, uint64_t end)
+{
+    for (;;) {
+        uint64_t t = gpu_icnt_next(g->n);
+        if (t < g->now) t = g->now;
+        if (t >= end) break;
+        gpu_icnt_tick(g->n, t);
+        g->now = t + 1;
+    }
+    g->now = end;
+}
+
+static uint64_t ready_at(mem_queue *q, uint32_t k) { return k < mem_queue_count(q) ? mem_queue_at(q, k)->ready : UINT64_MAX; }
+
+/* 701: a load request injected ready at 1 (an SM accepted it at 0) is
+** granted at 1 and arrives at slice 2 at 1 + 5 + 1 - 1 = 6; a 128-byte
+** reply from slice 2 ready at 10 reaches the SM at 10 + 5 + 4 - 1 = 18. */
+static void t701_latency(void)
+{
+    rig g;
+    rig_open(&g, 8);
+    TT_EQ_U(0x200000000000ull / 128 % 4, 0);   /* line numbers map as said above */
+    gpu_mreq *r = mk(&g, GPU_MR_LOAD, 1, 2, 128);
+    TT_EQ_U(gpu_icnt_flits(g.n, r, false), 1);
+    TT_EQ_U(gpu_icnt_flits(g.n, r, true), 4);
+    mem_queue_push(gpu_icnt_inject(g.n, 1), r, 1);
+    TT_EQ_U(gpu_icnt_next(g.n), 1);
+    run_to(&g, 10);
+    TT_EQ_U(mem_queue_count(&g.slice[2]), 1);
+    TT_EQ_U(ready_at(&g.slice[2], 0), 6);
+    mem_queue_pop(&g.slice[2]);
+    r->is_reply = 1;
+    mem_queue_push(gpu_icnt_reply_in(g.n, 2), r, 10);
+    run_to(&g, 100);
+    TT_EQ_U(ready_at(gpu_icnt_eject(g.n, 1), 0), 18);
+    TT_EQ_U(gpu_icnt_stats(g.n)->packets, 2);
+    TT_EQ_U(gpu_icnt_stats(g.n)->flits, 5);
+    TT_CHECK(gpu_icnt_idle(g.n));
+    TT_EQ_U(gpu_icnt_next(g.n), UINT64_MAX);
+    rig_close(&g);
+}
+
+/* 702: bandwidth in flits: a 4-flit reply holds its input and its output
+** port 4 cycles.  All replies ready at 0:
+**   slice 0 -> SM 0 and slice 0 -> SM 1: one input: granted at 0 and 4,
+**     arriving 8 and 12;
+**   slice 1 -> SM 2 and slice 2 -> SM 2: one output: 0 and 4 again;
+**   slice 3 -> SM 0 is granted at 4 (SM 0's port is busy until 4 with
+**     slice 0's reply), arriving 12. */
+static void t702_bandwidth(void)
+{
+    rig g;
+    rig_open(&g, 8);
+    mem_queue_push(gpu_icnt_reply_in(g.n, 0), mk(&g, GPU_MR_LOAD, 0, 0, 128), 0);
+    mem_queue_push(gpu_icnt_reply_in(g.n, 0), mk(&g, GPU_MR_LOAD, 1, 0, 128), 0);
+    mem_queue_push(gpu_icnt_reply_in(g.n, 1), mk(&g, GPU_MR_LOAD, 2, 0, 128), 0);
+    mem_queue_push(gpu_icnt_reply_in(g.n, 2), mk(&g, GPU_MR_LOAD, 2, 0, 128), 0);
+    mem_queue_push(gpu_icnt_reply_in(g.n, 3), mk(&g, GPU_MR_LOAD, 0, 0, 128), 0);
+    run_to(&g, 100);
+    TT_EQ_U(ready_at(gpu_icnt_eject(g.n, 0), 0), 8);
+    TT_EQ_U(ready_at(gpu_icnt_eject(g.n, 0), 1), 12);
+    TT_EQ_U(ready_at(gpu_icnt_eject(g.n, 1), 0), 12);
+    TT_EQ_U(ready_at(gpu_icnt_eject(g.n, 2), 0), 8);
+    TT_EQ_U(ready_at(gpu_icnt_eject(g.n, 2), 1), 12);
+    TT_EQ_U(gpu_icnt_stats(g.n)->flits, 20);
+    rig_close(&g);
+}
+
+/* 703: a full destination stalls the head and counts it.  Slice queues of
+** 2 entries that nobody empties; SM 0 sends 4 one-flit requests to slice 0,
+** ready at 0: granted at 0 and 1; from cycle 2 the third waits at its head
+** with the slice's queue full: running to 20 counts cycles 2..19 = 18, in
+** the interconnect's stall_cycles and in the queue's full_cycles. */
+static void t703_queue_full(void)
+{
+    rig g;
+    rig_open(&g, 2);
+    for (int k = 0; k < 4; k++) mem_queue_push(gpu_icnt_inject(g.n, 0), mk(&g, GPU_MR_LOAD, 0, 0, 128), 0);
+    run_to(&g, 20);
+    TT_EQ_U(mem_queue_count(&g.slice[0]), 2);
+    TT_EQ_U(ready_at(&g.slice[0], 0), LAT);
+    TT_EQ_U(ready_at(&g.slice[0], 1), 1 + LAT);
+    TT_EQ_U(gpu_icnt_stats(g.n)->stall_cycles, 18);
+    TT_EQ_U(g.slice[0].full_cycles, 18);
+    /* the slice takes one at 20: the third goes at 20, arrives 25 */
+    gpu_mreq_put(&g.pool, mem_queue_pop(&g.slice[0]));
+    run_to(&g, 21);
+    TT_EQ_U(ready_at(&g.slice[0], 1), 20 + LAT);
+    /* a full injection queue is what the SM sees as "cannot accept" */
+    mem_queue *inj = gpu_icnt_inject(g.n, 1);
+    for (int k = 0; k < 16; k++) mem_queue_push(inj, mk(&g, GPU_MR_LOAD, 1, 1, 128), 100);
+    TT_CHECK(mem_queue_full(inj));
+    rig_close(&g);
+}
+
+/* 704: round robin: SMs 0, 1, 2 each send two one-flit requests to slice
+** 0, all ready at 0; the output grants one per cycle, SM 0, 1, 2, 0, 1, 2. */
+static void t704_round_robin(void)
+{
+    rig g;
+    rig_open(&g, 8);
+    for (uint32_t sm = 0; sm < 3; sm++)
+        for (int k = 0; k < 2; k++) mem_queue_push(gpu_icnt_inject(g.n, sm), mk(&g, GPU_MR_LOAD, sm, 0, 128), 0);
+    run_to(&g, 50);
+    TT_EQ_U(mem_queue_count(&g.slice[0]), 6);
+    for (uint32_t k = 0; k < 6; k++) {
+        const mem_qent *e = mem_queue_at(&g.slice[0], k);
+        TT_EQ_U(((gpu_mreq *)e->p)->sm, k % 3);
+        TT_EQ_U(e->ready, k + LAT);
+    }
+    rig_close(&g);
+}
+
+/* 705: packet sizes: a 128-byte store request carries its data (136 B, 4
+** flits); a 4-byte atomic 12 B, 1 flit; a store's ack 8 B, 1 flit; an
+** atomic's reply 12 B, 1 flit. */
+static void t705_packet_sizes(void)
+{
+    rig g;
+    rig_open(&g, 8);
+    gpu_mreq *s = mk(&g, GPU_MR_STORE, 0, 0, 128), *a = mk(&g, GPU_MR_ATOMIC, 0, 0, 4);
+    TT_EQ_U(gpu_icnt_flits(g.n, s, false), 4);
+    TT_EQ_U(gpu_icnt_flits(g.n, s, true), 1);
+    TT_EQ_U(gpu_icnt_flits(g.n, a, false), 1);
+    TT_EQ_U(gpu_icnt_flits(g.n, a, true), 1);
+    gpu_mreq_put(&g.pool, s);
+    gpu_mreq_put(&g.pool, a);
+    rig_close(&g);
+}
+
+int main(void)
+{
+    TT_RUN(t701_latency);
+    TT_RUN(t702_bandwidth);
+    TT_RUN(t703_queue_full);
+    TT_RUN(t704_round_robin);
+    TT_RUN(t705_packet_sizes);
+    return tt_done();
+}

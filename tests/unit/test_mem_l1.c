@@ -1,0 +1,514 @@
+/* test_mem_l1.c -- the SM-side cache (gpu/l1.c) between a mock LD/ST unit
+** and a mock memory system, exact to the cycle, and the generic pieces it is
+** built from (mem/queue, mem/cache, mem/mshr).
+**
+** Configuration: the GTX 480 L1D of gpu/mem_options.def: 16 KB, 4 ways,
+** 128-byte lines -> 16384 / (4 * 128) = 32 sets, so addresses 32 * 128 =
+** 4096 bytes apart share a set; hit latency 35; 32 MSHRs of 8 requests;
+** miss queue 8. */
+#include "tests/unit/tt.h"
+#include "gpu/l1.h"
+#include "gpu/options.h"
+#include "mem/cache.h"
+#include "mem/mshr.h"
+#include "mem/queue.h"
+
+enum { LAT = 35, SETSTRIDE = 4096 };
+#define BASE 0x200000000000ull
+
+typedef struct rig {
+    gpu_mreq_pool pool;
+    gpu_l1cfg cfg;
+    gpu_l1 *c;
+} rig;
+
+static void rig_open(rig *g, bool cache_global)
+{
+    tp_opts o;
+    gpu_opts_init(&o);
+    gpu_l1_cfg_l1d(&o, &g->cfg);
+    tp_opts_free(&o);
+    g->cfg.cache_global = cache_global;
+    gpu_mreq_pool_init(&g->pool);
+    g->c = gpu_l1_new(&g->cfg, &g->pool);
+}
+
+static void rig_close(rig *g)
+{
+    gpu_l1_free(g->c);
+    gpu_mreq_pool_free(&g->pool);
+}
+
+static gpu_mreq *mk(rig *g, int kind, int space, uint64_t addr, uint32_t tag)
+{
+    gpu_mreq *r = gpu_mreq_get(&g->pool);
+    r->kind = (uint8_t)kind;
+    r->space = (uint8_t)space;
+    r->addr = addr;
+    r->bytes = 128;
+    r->tag = tag;
+    r->sm = 3;
+    r->src = 1;
+    return r;
+}
+
+static gpu_l1res acc(rig *g, int kind, int space, uint64_t addr, uint32_t tag, uint64_t now)
+{
+    gpu_mreq *r = mk(g, kind, space, addr, tag);
+    gpu_l1res res = gpu_l1_access(g->c, r, now);
+    if (res == GPU_L1_RESFAIL) gpu_mreq_put(&g->pool, r);
+    return res;
+}
+
+/* Takes the head of the miss queue (the memory system accepting it). */
+static gpu_mreq *take_miss(rig *g)
+{
+    gpu_mreq *m = gpu_l1_peek_miss(g->c);
+    if (m) gpu_l1_pop_miss(g->c);
+    return m;
+}
+
+/* The memory system answers a request it took. */
+static void answer(rig *g, gpu_mreq *m, uint64_t now)
+{
+    m->is_reply = 1;
+    gpu_l1_fill(g->c, m, now);
+}
+
+/* Pops and frees everything done by `now`; returns how many. */
+static uint32_t drain(rig *g, uint64_t now)
+{
+    uint32_t n = 0;
+    gpu_mreq *r;
+    while ((r = gpu_l1_pop_done(g->c, now))) {
+        gpu_mreq_put(&g->pool, r);
+        n++;
+    }
+    return n;
+}
+
+/* Brings a load line into the cache: miss at t, fill at t + 1. */
+static void warm(rig *g, int space, uint64_t addr, uint64_t t)
+{
+    TT_EQ_U(acc(g, GPU_MR_LOAD, space, addr, 0, t), GPU_L1_MISS);
+    answer(g, take_miss(g), t + 1);
+    TT_EQ_U(drain(g, t + 1), 1);
+}
+
+/* ---- the generic pieces ---- */
+
+static void t300_queue(void)
+{
+    mem_queue q;
+    mem_queue_init(&q, 2);
+    int a, b, c;
+    TT_CHECK(mem_queue_empty(&q));
+    mem_queue_push(&q, &a, 5);
+    mem_queue_push(&q, &b, 3);
+    TT_CHECK(mem_queue_full(&q));
+    mem_queue_stall(&q, 7);
+    mem_queue_stall(&q, 7);   /* same time: counted once */
+    mem_queue_stall(&q, 8);
+    TT_EQ_U(q.full_cycles, 2);
+    TT_CHECK(mem_queue_peek(&q, 4) == NULL);   /* FIFO: the head hides b */
+    TT_CHECK(mem_queue_peek(&q, 5) == &a);
+    TT_CHECK(mem_queue_pop(&q) == &a);
+    mem_queue_push(&q, &c, 9);                 /* wraps around */
+    TT_CHECK(mem_queue_pop(&q) == &b);
+    mem_queue_push_grow(&q, &a, 10);
+    mem_queue_push_grow(&q, &b, 11);           /* grows: keeps order */
+    TT_EQ_U(q.cap, 4);
+    TT_CHECK(mem_queue_pop(&q) == &c && mem_queue_pop(&q) == &a && mem_queue_pop(&q) == &b);
+    TT_EQ_U(q.pushes, 5);
+    mem_queue_free(&q);
+}
+
+static void t301_cache_lru(void)
+{
+    mem_cache c;
+    mem_cache_init(&c, 1024, 4, 128);   /* 2 sets of 4 */
+    TT_EQ_U(c.sets, 2);
+    /* set 0: lines 0, 256, 512, 768; victims are invalid ways first */
+    for (uint64_t k = 0; k < 4; k++) {
+        uint32_t v = mem_cache_victim(&c, k * 256);
+        TT_EQ_U(v, k);
+        mem_cache_insert(&c, v, k * 256 + 5);
+    }
+    TT_EQ_I(mem_cache_find(&c, 256 + 100), 1);
+    TT_EQ_I(mem_cache_find(&c, 128), -1);
+    mem_cache_touch(&c, 0);                     /* order now 256, 512, 768, 0 */
+    TT_EQ_U(mem_cache_victim(&c, 1024), 1);
+    mem_cache_set_dirty(&c, 1, true);
+    TT_EQ_U(c.ndirty, 1);
+    mem_cache_insert(&c, 1, 1024);              /* clean again */
+    TT_EQ_U(c.ndirty, 0);
+    TT_EQ_U(mem_cache_victim(&c, 0), 2);
+    mem_cache_invalidate(&c, 3);
+    TT_EQ_U(mem_cache_victim(&c, 0), 3);
+    mem_cache_free(&c);
+    mem_cache_init(&c, 0, 4, 128);
+    TT_CHECK(!mem_cache_enabled(&c));
+    TT_EQ_I(mem_cache_find(&c, 0), -1);
+    mem_cache_free(&c);
+}
+
+static void t302_mshr(void)
+{
+    mem_mshr m;
+    mem_mshr_init(&m, 2, 3);
+    int x[4];
+    uint32_t a = mem_mshr_alloc(&m, 128);
+    TT_EQ_I(mem_mshr_find(&m, 128), a);
+    TT_EQ_I(mem_mshr_find(&m, 256), -1);
+    for (int k = 0; k < 3; k++) {
+        TT_CHECK(mem_mshr_can_add(&m, a));
+        mem_mshr_add(&m, a, &x[k]);
+    }
+    TT_CHECK(!mem_mshr_can_add(&m, a));
+    mem_mshr_alloc(&m, 256);
+    TT_CHECK(mem_mshr_full(&m));
+    TT_CHECK(mem_mshr_take(&m, a) == &x[0] && mem_mshr_take(&m, a) == &x[1]);
+    TT_EQ_U(mem_mshr_waiting(&m, a), 1);
+    mem_mshr_release(&m, a);
+    TT_CHECK(!mem_mshr_full(&m));
+    TT_EQ_I(mem_mshr_find(&m, 128), -1);
+    mem_mshr_free(&m);
+}
+
+/* ---- the L1 ---- */
+
+/* 401: a hit accessed at 100 is returned at 100 + 35 = 135, not before. */
+static void t401_hit_latency(void)
+{
+    rig g;
+    rig_open(&g, true);
+    warm(&g, GPU_MS_GLOBAL, BASE, 0);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 64, 7, 100), GPU_L1_HIT);
+    TT_EQ_U(gpu_l1_next(g.c), 100 + LAT);
+    TT_CHECK(gpu_l1_pop_done(g.c, 100 + LAT - 1) == NULL);
+    gpu_mreq *r = gpu_l1_pop_done(g.c, 100 + LAT);
+    TT_CHECK(r && r->tag == 7);
+    gpu_mreq_put(&g.pool, r);
+    TT_CHECK(gpu_l1_idle(g.c));
+    TT_EQ_U(gpu_l1_next(g.c), UINT64_MAX);
+    const gpu_l1stats *s = gpu_l1_stats(g.c);
+    TT_EQ_U(s->accesses, 2);
+    TT_EQ_U(s->hits, 1);
+    TT_EQ_U(s->misses, 1);
+    rig_close(&g);
+}
+
+/* 402: a miss puts one whole-line request into the miss queue at once (the
+** caller's request stays in the MSHR); 403: a second miss to the line
+** merges and sends nothing. */
+static void t402_miss_and_merge(void)
+{
+    rig g;
+    rig_open(&g, true);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 4096 + 40, 1, 10), GPU_L1_MISS);
+    gpu_mreq *m = gpu_l1_peek_miss(g.c);
+    TT_CHECK(m != NULL);
+    TT_EQ_U(m->addr, BASE + 4096);
+    TT_EQ_U(m->bytes, 128);
+    TT_EQ_U(m->kind, GPU_MR_LOAD);
+    TT_EQ_U(m->sm, 3);
+    TT_EQ_U(m->src, 1);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 4096 + 100, 2, 11), GPU_L1_MERGED);
+    TT_CHECK(take_miss(&g) == m);
+    TT_CHECK(gpu_l1_peek_miss(g.c) == NULL);   /* the merge sent nothing */
+    TT_EQ_U(gpu_l1_stats(g.c)->mshr_merges, 1);
+    answer(&g, m, 50);
+    TT_EQ_U(drain(&g, 50), 2);
+    rig_close(&g);
+}
+
+/* 404: one MSHR takes 8 requests (the miss and 7 merges); the 9th is a
+** reservation failure, and counted. */
+static void t404_merge_limit(void)
+{
+    rig g;
+    rig_open(&g, true);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE, 0, 0), GPU_L1_MISS);
+    for (uint32_t k = 1; k < 8; k++) TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 4 * k, k, k), GPU_L1_MERGED);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 64, 8, 8), GPU_L1_RESFAIL);
+    TT_EQ_U(gpu_l1_stats(g.c)->reservation_fails, 1);
+    TT_EQ_U(gpu_l1_stats(g.c)->accesses, 8);
+    answer(&g, take_miss(&g), 20);
+    TT_EQ_U(drain(&g, 20), 8);
+    rig_close(&g);
+}
+
+/* 405: all 32 MSHRs busy: a 33rd line is refused (counted) until a fill
+** frees one.  The mock memory system takes every miss at once, so only the
+** MSHRs limit. */
+static void t405_mshrs_full(void)
+{
+    rig g;
+    rig_open(&g, true);
+    gpu_mreq *sent[32];
+    for (uint32_t k = 0; k < 32; k++) {
+        TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 128 * k, k, k), GPU_L1_MISS);
+        sent[k] = take_miss(&g);
+    }
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 128 * 32, 32, 40), GPU_L1_RESFAIL);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 128 * 32, 32, 41), GPU_L1_RESFAIL);
+    TT_EQ_U(gpu_l1_stats(g.c)->reservation_fails, 2);
+    /* a request to a line already in flight still merges */
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 8, 99, 42), GPU_L1_MERGED);
+    answer(&g, sent[5], 50);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 128 * 32, 32, 50), GPU_L1_MISS);
+    sent[5] = take_miss(&g);
+    for (uint32_t k = 0; k < 32; k++) answer(&g, sent[k], 60);
+    TT_EQ_U(drain(&g, 60), 34);
+    TT_CHECK(gpu_l1_idle(g.c));
+    rig_close(&g);
+}
+
+/* 406: a full miss queue (8 entries, nobody taking them) refuses the 9th
+** miss. */
+static void t406_miss_queue_full(void)
+{
+    rig g;
+    rig_open(&g, true);
+    for (uint32_t k = 0; k < 8; k++) TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 128 * k, k, 0), GPU_L1_MISS);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 128 * 8, 8, 1), GPU_L1_RESFAIL);
+    TT_EQ_U(acc(&g, GPU_MR_STORE, GPU_MS_GLOBAL, BASE + 128 * 9, 9, 1), GPU_L1_RESFAIL);
+    TT_EQ_U(gpu_l1_stats(g.c)->reservation_fails, 2);
+    gpu_mreq *m = take_miss(&g);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 128 * 8, 8, 2), GPU_L1_MISS);
+    answer(&g, m, 3);
+    while ((m = take_miss(&g))) answer(&g, m, 3);
+    TT_EQ_U(drain(&g, 3), 9);
+    rig_close(&g);
+}
+
+/* 407: a fill at 500 releases every merged request at 500, in arrival
+** order, and nothing before. */
+static void t407_fill_releases_all(void)
+{
+    rig g;
+    rig_open(&g, true);
+    for (uint32_t k = 0; k < 3; k++) acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 32 * k, 10 + k, k);
+    gpu_mreq *m = take_miss(&g);
+    TT_CHECK(gpu_l1_pop_done(g.c, 499) == NULL);
+    answer(&g, m, 500);
+    TT_EQ_U(gpu_l1_next(g.c), 500);
+    for (uint32_t k = 0; k < 3; k++) {
+        gpu_mreq *r = gpu_l1_pop_done(g.c, 500);
+        TT_CHECK(r && r->tag == 10 + k);
+        if (r) gpu_mreq_put(&g.pool, r);
+    }
+    TT_CHECK(gpu_l1_pop_done(g.c, 500) == NULL);
+    /* the line is now cached: a hit at 501 is done at 536 */
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE, 0, 501), GPU_L1_HIT);
+    TT_EQ_U(gpu_l1_next(g.c), 501 + LAT);
+    drain(&g, 1000);
+    rig_close(&g);
+}
+
+/* 408: LRU order in one set of 4 ways: lines A B C D brought in in that
+** order, A touched again, then E evicts B (the least recently used). */
+static void t408_lru_eviction(void)
+{
+    rig g;
+    rig_open(&g, true);
+    for (uint64_t k = 0; k < 4; k++) warm(&g, GPU_MS_GLOBAL, BASE + SETSTRIDE * k, 10 * k);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE, 0, 100), GPU_L1_HIT);           /* A */
+    TT_EQ_U(drain(&g, 100 + LAT), 1);
+    warm(&g, GPU_MS_GLOBAL, BASE + SETSTRIDE * 4, 200);                                 /* E */
+    drain(&g, 1000);
+    uint64_t t = 1000;
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + SETSTRIDE * 0, 0, t++), GPU_L1_HIT);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + SETSTRIDE * 2, 0, t++), GPU_L1_HIT);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + SETSTRIDE * 3, 0, t++), GPU_L1_HIT);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + SETSTRIDE * 4, 0, t++), GPU_L1_HIT);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + SETSTRIDE * 1, 0, t++), GPU_L1_MISS);   /* B is gone */
+    answer(&g, take_miss(&g), t);
+    drain(&g, 2000);
+    rig_close(&g);
+}
+
+/* 409: local memory is write-back: stores dirty their lines (done at
+** t + 35), a fifth line in the set evicts the least recently used dirty
+** one as a 128-byte store through the miss queue; a fill can evict a dirty
+** line too, into the room kept for it. */
+static void t409_local_writeback(void)
+{
+    rig g;
+    rig_open(&g, true);
+    uint64_t L = 0x100100000000ull;
+    for (uint64_t k = 0; k < 4; k++) TT_EQ_U(acc(&g, GPU_MR_STORE, GPU_MS_LOCAL, L + SETSTRIDE * k, k, k), GPU_L1_HIT);
+    TT_CHECK(gpu_l1_peek_miss(g.c) == NULL);            /* absorbed: nothing goes down */
+    TT_EQ_U(gpu_l1_next(g.c), LAT);
+    TT_EQ_U(drain(&g, 3 + LAT), 4);
+    TT_EQ_U(gpu_l1_stats(g.c)->misses, 4);              /* allocated, not found */
+    TT_EQ_U(acc(&g, GPU_MR_STORE, GPU_MS_LOCAL, L + SETSTRIDE * 0 + 8, 9, 50), GPU_L1_HIT);   /* line 0 now MRU */
+    TT_EQ_U(acc(&g, GPU_MR_STORE, GPU_MS_LOCAL, L + SETSTRIDE * 4, 10, 51), GPU_L1_HIT);      /* evicts line 1 */
+    gpu_mreq *w = take_miss(&g);
+    TT_CHECK(w != NULL);
+    if (w) {
+        TT_EQ_U(w->kind, GPU_MR_STORE);
+        TT_EQ_U(w->addr, L + SETSTRIDE * 1);
+        TT_EQ_U(w->bytes, 128);
+        TT_EQ_U(w->space, GPU_MS_LOCAL);
+        gpu_mreq_put(&g.pool, w);
+    }
+    TT_EQ_U(gpu_l1_stats(g.c)->writebacks, 1);
+    /* a local load of a sixth line misses; its fill evicts line 2 (dirty) */
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_LOCAL, L + SETSTRIDE * 5, 11, 60), GPU_L1_MISS);
+    answer(&g, take_miss(&g), 70);
+    w = take_miss(&g);
+    TT_CHECK(w && w->kind == GPU_MR_STORE && w->addr == L + SETSTRIDE * 2);
+    if (w) gpu_mreq_put(&g.pool, w);
+    TT_EQ_U(gpu_l1_stats(g.c)->writebacks, 2);
+    TT_EQ_U(drain(&g, 1000), 3);
+    /* invalidation drops dirty lines without writing them back */
+    gpu_l1_invalidate(g.c);
+    TT_EQ_U(acc(&g, GPU_MR_STORE, GPU_MS_LOCAL, L + SETSTRIDE * 6, 12, 1000), GPU_L1_HIT);
+    TT_CHECK(gpu_l1_peek_miss(g.c) == NULL);
+    drain(&g, 2000);
+    rig_close(&g);
+}
+
+/* 410: global stores write through without allocating: the request itself
+** goes down (SENT), a later load of that line misses; a store that hits
+** keeps the line. */
+static void t410_global_store(void)
+{
+    rig g;
+    rig_open(&g, true);
+    gpu_mreq *s = mk(&g, GPU_MR_STORE, GPU_MS_GLOBAL, BASE + 4096, 1);
+    TT_EQ_U(gpu_l1_access(g.c, s, 5), GPU_L1_SENT);
+    TT_CHECK(take_miss(&g) == s);
+    gpu_mreq_put(&g.pool, s);   /* what the L2 does with a store that wants no ack */
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 4096, 2, 6), GPU_L1_MISS);
+    answer(&g, take_miss(&g), 7);
+    TT_EQ_U(acc(&g, GPU_MR_STORE, GPU_MS_GLOBAL, BASE + 4096, 3, 8), GPU_L1_SENT);
+    gpu_mreq_put(&g.pool, take_miss(&g));
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 4096, 4, 9), GPU_L1_HIT);
+    const gpu_l1stats *st = gpu_l1_stats(g.c);
+    TT_EQ_U(st->stores, 2);
+    TT_EQ_U(st->hits, 2);       /* the second store and the last load */
+    TT_EQ_U(st->writebacks, 0);
+    TT_EQ_U(drain(&g, 100), 2);
+    /* a store that wants an ack comes back through fill at the fill cycle */
+    s = mk(&g, GPU_MR_STORE, GPU_MS_GLOBAL, BASE, 5);
+    s->want_ack = 1;
+    TT_EQ_U(gpu_l1_access(g.c, s, 200), GPU_L1_SENT);
+    answer(&g, take_miss(&g), 300);
+    TT_CHECK(gpu_l1_pop_done(g.c, 299) == NULL);
+    TT_CHECK(gpu_l1_pop_done(g.c, 300) == s);
+    gpu_mreq_put(&g.pool, s);
+    rig_close(&g);
+}
+
+/* 411: atomics bypass the tags: sent down themselves even when the line is
+** cached, answered at the fill cycle, and the line stays. */
+static void t411_atomic_bypass(void)
+{
+    rig g;
+    rig_open(&g, true);
+    warm(&g, GPU_MS_GLOBAL, BASE, 0);
+    gpu_mreq *a = mk(&g, GPU_MR_ATOMIC, GPU_MS_GLOBAL, BASE + 12, 6);
+    a->bytes = 4;
+    TT_EQ_U(gpu_l1_access(g.c, a, 10), GPU_L1_SENT);
+    TT_CHECK(take_miss(&g) == a);
+    answer(&g, a, 400);
+    TT_CHECK(gpu_l1_pop_done(g.c, 399) == NULL);
+    TT_CHECK(gpu_l1_pop_done(g.c, 400) == a);
+    gpu_mreq_put(&g.pool, a);
+    TT_EQ_U(gpu_l1_stats(g.c)->atomics, 1);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE, 0, 401), GPU_L1_HIT);
+    drain(&g, 1000);
+    rig_close(&g);
+}
+
+/* 412: without cache_global, global loads use MSHRs (and merge) but do not
+** allocate; local loads still do. */
+static void t412_no_global_caching(void)
+{
+    rig g;
+    rig_open(&g, false);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE, 0, 0), GPU_L1_MISS);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 4, 1, 1), GPU_L1_MERGED);
+    answer(&g, take_miss(&g), 10);
+    TT_EQ_U(drain(&g, 10), 2);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE, 2, 11), GPU_L1_MISS);
+    answer(&g, take_miss(&g), 12);
+    TT_EQ_U(gpu_l1_stats(g.c)->bypass_loads, 3);
+    TT_EQ_U(drain(&g, 12), 1);
+    warm(&g, GPU_MS_LOCAL, 0x100100000000ull, 20);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_LOCAL, 0x100100000000ull, 3, 30), GPU_L1_HIT);
+    drain(&g, 100);
+    rig_close(&g);
+}
+
+/* 413: the constant cache is the same unit with l1c.* (8 KB, 2 ways,
+** 64-byte lines, 8 cycles, 2 MSHRs of 32): a third distinct line in flight
+** is refused, a 64-byte-line request is sent for a miss. */
+static void t413_constant_cache(void)
+{
+    tp_opts o;
+    gpu_opts_init(&o);
+    gpu_l1cfg cfg;
+    gpu_l1_cfg_l1c(&o, &cfg);
+    tp_opts_free(&o);
+    TT_EQ_U(cfg.size, 8192);
+    TT_EQ_U(cfg.line, 64);
+    gpu_mreq_pool pool;
+    gpu_mreq_pool_init(&pool);
+    gpu_l1 *c = gpu_l1_new(&cfg, &pool);
+    gpu_mreq *m[2];
+    for (int k = 0; k < 2; k++) {
+        gpu_mreq *r = gpu_mreq_get(&pool);
+        r->kind = GPU_MR_LOAD;
+        r->space = GPU_MS_CONST;
+        r->addr = BASE + 64 * (uint64_t)k + 4;
+        TT_EQ_U(gpu_l1_access(c, r, 0), GPU_L1_MISS);
+        m[k] = gpu_l1_peek_miss(c);
+        gpu_l1_pop_miss(c);
+        TT_EQ_U(m[k]->bytes, 64);
+        TT_EQ_U(m[k]->addr, BASE + 64 * (uint64_t)k);
+    }
+    gpu_mreq *r = gpu_mreq_get(&pool);
+    r->kind = GPU_MR_LOAD;
+    r->space = GPU_MS_CONST;
+    r->addr = BASE + 128;
+    TT_EQ_U(gpu_l1_access(c, r, 1), GPU_L1_RESFAIL);
+    gpu_l1_fill(c, m[0], 20);
+    gpu_l1_fill(c, m[1], 20);
+    TT_EQ_U(gpu_l1_access(c, r, 21), GPU_L1_MISS);
+    gpu_mreq *third = gpu_l1_peek_miss(c);
+    gpu_l1_pop_miss(c);
+    gpu_l1_fill(c, third, 22);
+    gpu_mreq *d;
+    uint32_t n = 0;
+    while ((d = gpu_l1_pop_done(c, 22))) {
+        gpu_mreq_put(&pool, d);
+        n++;
+    }
+    TT_EQ_U(n, 3);
+    TT_EQ_U(pool.live, 0);
+    gpu_l1_free(c);
+    gpu_mreq_pool_free(&pool);
+}
+
+int main(void)
+{
+    TT_RUN(t300_queue);
+    TT_RUN(t301_cache_lru);
+    TT_RUN(t302_mshr);
+    TT_RUN(t401_hit_latency);
+    TT_RUN(t402_miss_and_merge);
+    TT_RUN(t404_merge_limit);
+    TT_RUN(t405_mshrs_full);
+    TT_RUN(t406_miss_queue_full);
+    TT_RUN(t407_fill_releases_all);
+    TT_RUN(t408_lru_eviction);
+    TT_RUN(t409_local_writeback);
+    TT_RUN(t410_global_store);
+    TT_RUN(t411_atomic_bypass);
+    TT_RUN(t412_no_global_caching);
+    TT_RUN(t413_constant_cache);
+    return tt_done();
+}

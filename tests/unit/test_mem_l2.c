@@ -1,0 +1,298 @@
+/* test_mem_l2.c -- one L2 slice (gpu/l2.c) between a mock interconnect and
+** a mock DRAM channel, exact to the cycle.  Configuration: the GTX 480
+** slice of gpu/mem_options.def: 64 KB, 8 ways, 128-byte lines -> 64 sets
+** (lines 64 * 128 = 8192 bytes apart share a set); ROP latency 120; 32
+** MSHRs of 4 requests; queues of 8.  Period 1 (time = L2 cycles); one
+** channel with one slice, so the slice-local address is the address.
+**
+** Timing rules of l2.h used below: a request seen in `in` at cycle a enters
+** the ROP pipe at a and is looked up at a + 120; a reply pushed at cycle c
+** is ready at c + 1; a DRAM request pushed into `miss` at c is ready at
+** c + 1; a fill ready at f is taken at f and releases its requests at f. */
+#include "tests/unit/tt.h"
+#include "gpu/l2.h"
+
+enum { ROP = 120, SETSTRIDE = 8192 };
+#define BASE 0x200000000000ull
+
+typedef struct rig {
+    gpu_mreq_pool pool;
+    gpu_addrmap map;
+    mem_queue out, fill;
+    gpu_l2 *s;
+    uint64_t now;
+} rig;
+
+static void rig_open(rig *g, uint32_t out_cap, uint32_t queue)
+{
+    memset(g, 0, sizeof *g);
+    gpu_mreq_pool_init(&g->pool);
+    gpu_addrmap_init(&g->map, 1, 1, 256, 128, 16, 4, 256, 4096);
+    mem_queue_init(&g->out, out_cap);
+    mem_queue_init(&g->fill, 116);
+    gpu_l2cfg c = {.slice = 0, .port = 0, .size = 65536, .assoc = 8, .line = 128, .mshrs = 32, .mshr_merge = 4,
+                   .queue = queue, .period = 1, .rop_latency = ROP};
+    g->s = gpu_l2_new(&c, &g->map, &g->pool);
+    gpu_l2_connect(g->s, &g->out, &g->fill);
+}
+
+static void free_all(rig *g, mem_queue *q)
+{
+    while (!mem_queue_empty(q)) gpu_mreq_put(&g->pool, mem_queue_pop(q));
+}
+
+static void rig_close(rig *g)
+{
+    free_all(g, &g->out);
+    free_all(g, &g->fill);
+    free_all(g, gpu_l2_miss(g->s));
+    gpu_l2_free(g->s);
+    mem_queue_free(&g->out);
+    mem_queue_free(&g->fill);
+    gpu_mreq_pool_free(&g->pool);
+}
+
+static gpu_mreq *mk(rig *g, int kind, uint64_t addr, uint32_t tag)
+{
+    gpu_mreq *r = gpu_mreq_get(&g->pool);
+    r->kind = (uint8_t)kind;
+    r->addr = addr;
+    r->bytes = 128;
+    r->tag = tag;
+    return r;
+}
+
+/* The interconnect delivers r, seen by the slice from cycle `at` on. */
+static gpu_mreq *send(rig *g, int kind, uint64_t addr, uint32_t tag, uint64_t at)
+{
+    gpu_mreq *r = mk(g, kind, addr, tag);
+    TT_CHECK(gpu_l2_can_accept(g->s));
+    gpu_l2_accept(g->s, r, at);
+    return r;
+}
+
+static void run_to(rig *g, uint64_t end)
+{
+    for (;;) {
+        uint64_t t = gpu_l2_next(g->s);
+        if (t < g->now) t = g->now;
+        if (t >= end) break;
+        gpu_l2_tick(g->s, t);
+        g->now = t + 1;
+    }
+    g->now = end;
+}
+
+/* The mock DRAM answers the head of the miss queue, ready at `at`. */
+static gpu_mreq *dram_answer(rig *g, uint64_t at)
+{
+    gpu_mreq *d = mem_queue_pop(gpu_l2_miss(g->s));
+    mem_queue_push(&g->fill, d, at);
+    return d;
+}
+
+/* Brings `addr` into the slice as a load miss answered at once. */
+static void warm(rig *g, uint64_t addr)
+{
+    send(g, GPU_MR_LOAD, addr, 0, g->now);
+    run_to(g, g->now + ROP + 1);
+    dram_answer(g, g->now);
+    run_to(g, g->now + 1);
+    free_all(g, &g->out);
+}
+
+/* 601: a hit seen at 1000 is looked up at 1120 and its reply is ready for
+** the interconnect at 1121. */
+static void t601_hit_latency(void)
+{
+    rig g;
+    rig_open(&g, 16, 8);
+    warm(&g, BASE);
+    g.now = 1000;
+    gpu_mreq *r = send(&g, GPU_MR_LOAD, BASE + 32, 9, 1000);
+    run_to(&g, 1000 + ROP);
+    TT_CHECK(mem_queue_empty(&g.out));
+    run_to(&g, 2000);
+    TT_EQ_U(mem_queue_count(&g.out), 1);
+    TT_CHECK(mem_queue_at(&g.out, 0)->p == r && r->is_reply);
+    TT_EQ_U(mem_queue_at(&g.out, 0)->ready, 1000 + ROP + 1);
+    TT_EQ_U(gpu_l2_stats(g.s)->hits, 1);
+    TT_EQ_U(gpu_l2_stats(g.s)->accesses, 2);
+    TT_CHECK(gpu_l2_idle(g.s));
+    rig_close(&g);
+}
+
+/* 602: a miss sends one whole-line read to DRAM; later misses to the line
+** merge and send nothing; the fill releases them all.
+**   loads of one line seen at 0, 1, 2: lookups at 120 (miss: read pushed,
+**   ready 121), 121, 122 (merged).  The read answered at 300: the three
+**   replies are ready at 301. */
+static void t602_miss_merge(void)
+{
+    rig g;
+    rig_open(&g, 16, 8);
+    for (uint32_t k = 0; k < 3; k++) send(&g, GPU_MR_LOAD, BASE + 4096 + 8 * k, k, k);
+    run_to(&g, 300);
+    mem_queue *miss = gpu_l2_miss(g.s);
+    TT_EQ_U(mem_queue_count(miss), 1);
+    gpu_mreq *d = mem_queue_head(miss);
+    TT_EQ_U(d->kind, GPU_MR_LOAD);
+    TT_EQ_U(d->addr, BASE + 4096);
+    TT_EQ_U(d->bytes, 128);
+    TT_EQ_U(mem_queue_at(miss, 0)->ready, ROP + 1);
+    dram_answer(&g, 300);
+    run_to(&g, 400);
+    TT_EQ_U(mem_queue_count(&g.out), 3);
+    for (uint32_t k = 0; k < 3; k++) {
+        TT_EQ_U(((gpu_mreq *)mem_queue_at(&g.out, k)->p)->tag, k);
+        TT_EQ_U(mem_queue_at(&g.out, k)->ready, 301);
+    }
+    const gpu_l2stats *st = gpu_l2_stats(g.s);
+    TT_EQ_U(st->misses, 3);
+    TT_EQ_U(st->mshr_merges, 2);
+    TT_EQ_U(st->dram_reads, 1);
+    rig_close(&g);
+}
+
+/* 603: the merge limit: five loads of one line seen at 0..4; the fifth's
+** lookup at 124 is refused (4 per MSHR) every cycle until the fill at 300
+** installs the line (fill before lookup in a cycle): cycles 124..299 = 176
+** reservation failures; at 300 it hits. */
+static void t603_merge_limit(void)
+{
+    rig g;
+    rig_open(&g, 16, 8);
+    for (uint32_t k = 0; k < 5; k++) send(&g, GPU_MR_LOAD, BASE, k, k);
+    run_to(&g, 300);
+    TT_EQ_U(gpu_l2_stats(g.s)->reservation_fails, 176);
+    dram_answer(&g, 300);
+    run_to(&g, 400);
+    TT_EQ_U(mem_queue_count(&g.out), 5);
+    TT_EQ_U(mem_queue_at(&g.out, 4)->ready, 301);
+    TT_EQ_U(gpu_l2_stats(g.s)->hits, 1);
+    rig_close(&g);
+}
+
+/* 604: write-back, write-allocate.  Nine 128-byte stores to lines of one
+** set (8 ways) seen at 0..8: each allocates its line dirty without reading
+** DRAM; the ninth (lookup at 128) evicts the least recently used, the
+** first, as a whole-line store to DRAM (ready 129).  Then a load of a
+** tenth line in the set misses; its fill evicts the second (dirty) line,
+** into the room kept for fills. */
+static void t604_writeback(void)
+{
+    rig g;
+    rig_open(&g, 16, 8);
+    for (uint32_t k = 0; k < 9; k++) {
+        send(&g, GPU_MR_STORE, BASE + SETSTRIDE * k, k, k);
+        run_to(&g, k + 1);
+    }
+    run_to(&g, 200);
+    mem_queue *miss = gpu_l2_miss(g.s);
+    TT_EQ_U(mem_queue_count(miss), 1);
+    gpu_mreq *w = mem_queue_head(miss);
+    TT_EQ_U(w->kind, GPU_MR_STORE);
+    TT_EQ_U(w->addr, BASE);
+    TT_EQ_U(w->bytes, 128);
+    TT_EQ_U(mem_queue_at(miss, 0)->ready, ROP + 8 + 1);
+    TT_CHECK(mem_queue_empty(&g.out));   /* stores are not answered */
+    free_all(&g, miss);
+    g.now = 200;
+    send(&g, GPU_MR_LOAD, BASE + SETSTRIDE * 9, 0, 200);
+    run_to(&g, 400);
+    TT_EQ_U(mem_queue_count(miss), 1);
+    dram_answer(&g, 400);
+    run_to(&g, 401);
+    TT_EQ_U(mem_queue_count(miss), 1);
+    w = mem_queue_head(miss);
+    TT_CHECK(w->kind == GPU_MR_STORE && w->addr == BASE + SETSTRIDE * 1);
+    TT_EQ_U(gpu_l2_stats(g.s)->writebacks, 2);
+    TT_EQ_U(gpu_l2_stats(g.s)->dram_reads, 1);
+    rig_close(&g);
+}
+
+/* 605: full queues.  (a) `out` of 2 entries that nobody empties: four hits
+** seen at 1000..1003 look up at 1120..1123; the first two reply, the third
+** is held from 1122 on: running to 1130 counts cycles 1122..1129 = 8.
+** (b) `miss` of 8 entries that nobody takes: the ninth distinct miss is
+** refused (a reservation failure each cycle) and the queue counts it. */
+static void t605_queue_full(void)
+{
+    rig g;
+    rig_open(&g, 2, 8);
+    for (uint32_t k = 0; k < 4; k++) {
+        gpu_mreq *r = mk(&g, GPU_MR_STORE, BASE + 128 * k, k);   /* allocate the lines */
+        gpu_l2_accept(g.s, r, 0);
+    }
+    run_to(&g, 200);
+    g.now = 1000;
+    for (uint32_t k = 0; k < 4; k++) send(&g, GPU_MR_LOAD, BASE + 128 * k, k, 1000 + k);
+    run_to(&g, 1130);
+    TT_EQ_U(mem_queue_count(&g.out), 2);
+    TT_EQ_U(gpu_l2_stats(g.s)->stall_cycles, 8);
+    TT_EQ_U(g.out.full_cycles, 8);
+    free_all(&g, &g.out);
+    run_to(&g, 1200);
+    TT_EQ_U(mem_queue_count(&g.out), 2);
+    rig_close(&g);
+
+    rig_open(&g, 16, 8);
+    for (uint32_t k = 0; k < 8; k++) send(&g, GPU_MR_LOAD, BASE + 128 * k, k, 0);
+    TT_CHECK(!gpu_l2_can_accept(g.s));   /* `in` holds 8 */
+    run_to(&g, 1);                       /* one enters the ROP pipe */
+    TT_CHECK(gpu_l2_can_accept(g.s));
+    send(&g, GPU_MR_LOAD, BASE + 128 * 8, 8, 1);
+    run_to(&g, 200);
+    /* lookups at 120..127 fill `miss`; the ninth (seen 1, in the pipe at 8,
+    ** looked up at 128) is refused at 128..199 */
+    TT_EQ_U(mem_queue_count(gpu_l2_miss(g.s)), 8);
+    TT_EQ_U(gpu_l2_stats(g.s)->reservation_fails, 72);
+    TT_EQ_U(gpu_l2_miss(g.s)->full_cycles, 72);
+    rig_close(&g);
+}
+
+/* 606: atomics are performed at the slice: a miss goes to DRAM like a load
+** and makes the filled line dirty (a later eviction writes it back); a
+** store that wants an ack is answered. */
+static void t606_atomic_and_ack(void)
+{
+    rig g;
+    rig_open(&g, 16, 8);
+    gpu_mreq *a = send(&g, GPU_MR_ATOMIC, BASE + 4, 1, 0);
+    run_to(&g, 200);
+    dram_answer(&g, 200);
+    run_to(&g, 300);
+    TT_CHECK(mem_queue_count(&g.out) == 1 && mem_queue_head(&g.out) == a);
+    TT_EQ_U(mem_queue_at(&g.out, 0)->ready, 201);
+    gpu_mreq *s = mk(&g, GPU_MR_STORE, BASE + 8192, 2);
+    s->want_ack = 1;
+    gpu_l2_accept(g.s, s, 300);
+    run_to(&g, 500);
+    TT_CHECK(mem_queue_count(&g.out) == 2 && mem_queue_at(&g.out, 1)->p == s);
+    TT_EQ_U(mem_queue_at(&g.out, 1)->ready, 300 + ROP + 1);
+    free_all(&g, &g.out);
+    /* evict everything in set 0: 8 more stores; the atomic's line goes first, dirty */
+    g.now = 1000;
+    for (uint32_t k = 2; k < 10; k++) {
+        send(&g, GPU_MR_STORE, BASE + SETSTRIDE * k, k, 1000 + k);
+        run_to(&g, 1000 + k + 1);
+    }
+    run_to(&g, 2000);
+    mem_queue *miss = gpu_l2_miss(g.s);
+    TT_EQ_U(mem_queue_count(miss), 2);
+    TT_EQ_U(((gpu_mreq *)mem_queue_at(miss, 0)->p)->addr, BASE);
+    TT_EQ_U(((gpu_mreq *)mem_queue_at(miss, 1)->p)->addr, BASE + SETSTRIDE);
+    TT_EQ_U(gpu_l2_stats(g.s)->atomics, 1);
+    rig_close(&g);
+}
+
+int main(void)
+{
+    TT_RUN(t601_hit_latency);
+    TT_RUN(t602_miss_merge);
+    TT_RUN(t603_merge_limit);
+    TT_RUN(t604_writeback);
+    TT_RUN(t605_queue_full);
+    TT_RUN(t606_atomic_and_ack);
+    return tt_done();
+}

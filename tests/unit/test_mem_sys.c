@@ -1,0 +1,402 @@
+/* test_mem_sys.c -- the whole memory system (gpu/memsys.c) from mock SMs:
+** exact round trips through every clock domain, the address mapping,
+** determinism, and DRAM bandwidth under streaming.
+**
+** Default (GTX 480) options of gpu/mem_options.def and gpu/options.def:
+**   clocks core 700, icnt 700, L2 700, DRAM 924 MHz: reduced 25:25:25:33,
+**     common time base L = 825 units, periods 33, 33, 33, 25 (memsys.c);
+**     core cycle n is at time 33n, DRAM cycle k at 25k.
+**   icnt.latency 5, 40-byte flits, 8 control bytes: a load request is 1
+**     flit, a 128-byte reply 136 B = 4 flits; a packet granted at icnt
+**     cycle c arrives at c + 5 + flits - 1.
+**   l2.latency 120 core cycles (= 120 L2 cycles here).
+**   DRAM: tRCD 12, tCL 12, a 128-byte read holds the bus 4 cycles;
+**     dram.latency 100 core cycles = 3300 time units.
+**   A queue entry pushed at time t is seen from t + 1 on (ready > t). */
+#include "tests/unit/tt.h"
+#include "gpu/memsys.h"
+#include "gpu/options.h"
+
+#define BASE 0x200000000000ull
+enum { NSM = 15 };
+
+typedef struct rig {
+    tp_opts o;
+    gpu_mreq_pool pool;
+    gpu_memsys *m;
+} rig;
+
+static void rig_open(rig *g, const char *kv)
+{
+    gpu_opts_init(&g->o);
+    tp_err e;
+    tp_err_clear(&e);
+    if (kv) TT_CHECK(tp_opts_set_list(&g->o, kv, TP_SRC_OVERRIDE, &e));
+    gpu_mreq_pool_init(&g->pool);
+    g->m = gpu_memsys_new(&g->o, NSM, &g->pool);
+}
+
+static void rig_close(rig *g)
+{
+    TT_CHECK(gpu_memsys_idle(g->m));
+    gpu_memsys_free(g->m);
+    TT_EQ_U(g->pool.live, 0);
+    gpu_mreq_pool_free(&g->pool);
+    tp_opts_free(&g->o);
+}
+
+static gpu_mreq *mk(rig *g, int kind, uint32_t sm, uint64_t addr, uint32_t tag)
+{
+    gpu_mreq *r = gpu_mreq_get(&g->pool);
+    r->kind = (uint8_t)kind;
+    r->space = GPU_MS_GLOBAL;
+    r->sm = (uint16_t)sm;
+    r->addr = addr;
+    r->bytes = 128;
+    r->tag = tag;
+    return r;
+}
+
+/* Sends one request at core cycle `at` and returns the core cycle its
+** reply pops (UINT64_MAX: none within `limit` cycles).  Ticks only at the
+** cycles gpu_memsys_next names, as a top-level loop that skips idle time
+** would. */
+static uint64_t round_trip(rig *g, gpu_mreq *r, uint64_t at, uint64_t limit)
+{
+    TT_CHECK(gpu_memsys_can_accept(g->m, r->sm, r));
+    gpu_memsys_accept(g->m, r, at);
+    uint64_t now = at;
+    while (now < at + limit) {
+        gpu_memsys_tick(g->m, now);
+        gpu_mreq *p = gpu_memsys_pop(g->m, r->sm, now);
+        if (p) {
+            TT_CHECK(p == r && p->is_reply);
+            gpu_mreq_put(&g->pool, p);
+            return now;
+        }
+        uint64_t n = gpu_memsys_next(g->m);
+        if (n == UINT64_MAX) break;
+        now = n > now ? n : now + 1;
+    }
+    return UINT64_MAX;
+}
+
+/* Runs until nothing is in flight (stores leave no reply). */
+static void settle(rig *g, uint64_t from)
+{
+    for (uint64_t now = from; !gpu_memsys_idle(g->m) && now < from + 100000; now++) gpu_memsys_tick(g->m, now);
+}
+
+/* 801: an L2 miss served by DRAM, from a cold system, accepted at core 0:
+**   icnt cycle 1 (time 33 >= 0 * 33 + 1): granted, 1 flit, arrives at the
+**     slice at 1 + 5 = 6;
+**   L2 cycle 6: into the ROP pipe; lookup at 6 + 120 = 126 (time 4158):
+**     miss, DRAM read ready 4159;
+**   DRAM cycle ceil(4159 / 25) = 167 (time 4175): taken, ACT (bank closed);
+**     RD at 167 + tRCD = 179; data 191..195; ready 195 * 25 + 3300 = 8175;
+**   L2 cycle ceil(8175 / 33) = 248 (time 8184): fill, reply ready 8185;
+**   icnt cycle 249: granted, 4 flits, arrives 249 + 5 + 3 = 257.
+** The SM pops it at core cycle 257.
+** 802: the same line again at core 100000 is an L2 hit:
+**   icnt n+1, slice n+6, lookup n+126, icnt n+127, arrival n+127+5+3:
+**   135 core cycles = 2 hops + 2 x 5 (icnt) + 120 (ROP) + 3 (reply tail).
+** Idle time between the two costs nothing and changes nothing; a hit
+** after 10^9 idle cycles takes 135 cycles too. */
+static void t801_l2_miss_then_hit(void)
+{
+    rig g;
+    rig_open(&g, NULL);
+    TT_EQ_U(gpu_memsys_next(g.m), UINT64_MAX);
+    TT_EQ_U(round_trip(&g, mk(&g, GPU_MR_LOAD, 0, BASE, 1), 0, 10000), 257);
+    const gpu_memstats *s = gpu_memsys_stats(g.m);
+    TT_EQ_U(s->l2_misses, 1);
+    TT_EQ_U(s->dram_reads, 1);
+    TT_EQ_U(s->dram_activates, 1);
+    TT_EQ_U(s->dram_busy_cycles, 4);
+    TT_EQ_U(s->icnt_packets, 2);
+    TT_EQ_U(s->icnt_flits, 5);
+    TT_EQ_U(gpu_memsys_next(g.m), UINT64_MAX);
+    TT_EQ_U(round_trip(&g, mk(&g, GPU_MR_LOAD, 3, BASE + 64, 2), 100000, 10000), 100000 + 135);
+    TT_EQ_U(s->l2_hits, 1);
+    TT_EQ_U(round_trip(&g, mk(&g, GPU_MR_LOAD, 14, BASE, 3), 1000000000, 10000), 1000000000 + 135);
+    /* DRAM cycles elapsed by core cycle 10^9 + 135, over 6 channels */
+    TT_EQ_U(s->dram_cycles, (1000000135ull * 33 / 25) * 6);
+    rig_close(&g);
+}
+
+/* 803: the miss round trip depends on where the L2's edge falls among the
+** DRAM's: accepted at core 1, lookup at L2 127 (time 4191, read ready
+** 4192), DRAM cycle ceil(4192 / 25) = 168, ACT 168, RD 180, data ends 196,
+** ready 4900 + 3300 = 8200, L2 cycle ceil(8200 / 33) = 249, arrival
+** 250 + 8 = 258: 257 cycles after acceptance again.  Accepted at core 3:
+** lookup 129 (time 4257, ready 4258), DRAM ceil(4258 / 25) = 171, data
+** ends 199, ready 4975 + 3300 = 8275, L2 ceil(8275 / 33) = 251, arrival
+** 252 + 8 = 260: 257 again.  And at core 2: lookup 128 (4224 -> 4225),
+** DRAM ceil(4225 / 25) = 169, data ends 197, ready 8225, L2 ceil(8225 / 33)
+** = 250 (8250), arrival 259: 257. */
+static void t803_miss_phases(void)
+{
+    static const uint64_t at[] = {1, 2, 3};
+    for (uint32_t k = 0; k < 3; k++) {
+        rig g;
+        rig_open(&g, NULL);
+        TT_EQ_U(round_trip(&g, mk(&g, GPU_MR_LOAD, 0, BASE, 1), at[k], 10000), at[k] + 257);
+        rig_close(&g);
+    }
+}
+
+/* 804: stores are performed at the L2 and not answered; one that wants an
+** ack is answered: accepted at 0, a 136-byte request (4 flits) granted at
+** icnt 1 arrives at 1 + 5 + 3 = 9, looked up at 129 (write-allocate, no
+** DRAM read), ack (1 flit) granted at 130, arrives 135. */
+static void t804_stores(void)
+{
+    rig g;
+    rig_open(&g, NULL);
+    gpu_mreq *s = mk(&g, GPU_MR_STORE, 2, BASE + 4096, 1);
+    gpu_memsys_accept(g.m, s, 0);
+    settle(&g, 0);
+    TT_EQ_U(g.pool.live, 0);
+    TT_EQ_U(gpu_memsys_stats(g.m)->l2_accesses, 1);
+    TT_EQ_U(gpu_memsys_stats(g.m)->dram_reads, 0);
+    s = mk(&g, GPU_MR_STORE, 2, BASE + 8192, 2);
+    s->want_ack = 1;
+    TT_EQ_U(round_trip(&g, s, 0 + 200000, 10000), 200000 + 135);
+    rig_close(&g);
+}
+
+/* 805: consecutive 128-byte lines go round the channels two at a time (the
+** 256-byte interleave) and alternate between a channel's two slices, so 12
+** consecutive lines use all 12 slices.  BASE = 2^45 is chunk 2^37 of 256
+** bytes, and 2^37 mod 6 = 2: line k is in channel (2 + k / 2) mod 6, slice
+** channel * 2 + k mod 2. */
+static void t805_address_map(void)
+{
+    rig g;
+    rig_open(&g, NULL);
+    uint32_t seen = 0;
+    for (uint32_t k = 0; k < 12; k++) {
+        uint32_t s = gpu_memsys_slice_of(g.m, BASE + 128ull * k);
+        TT_EQ_U(s, ((2 + k / 2) % 6) * 2 + k % 2);
+        seen |= 1u << s;
+    }
+    TT_EQ_U(seen, 0xfff);
+    rig_close(&g);
+}
+
+/* 806: a full injection port refuses (icnt.queue = 16 packets). */
+static void t806_port_full(void)
+{
+    rig g;
+    rig_open(&g, NULL);
+    for (uint32_t k = 0; k < 16; k++) {
+        gpu_mreq *r = mk(&g, GPU_MR_LOAD, 5, BASE + 128ull * k, k);
+        TT_CHECK(gpu_memsys_can_accept(g.m, 5, r));
+        gpu_memsys_accept(g.m, r, 0);
+    }
+    gpu_mreq *r = mk(&g, GPU_MR_LOAD, 5, BASE, 99);
+    TT_CHECK(!gpu_memsys_can_accept(g.m, 5, r));
+    TT_CHECK(gpu_memsys_can_accept(g.m, 6, r));
+    gpu_mreq_put(&g.pool, r);
+    uint32_t got = 0;
+    for (uint64_t now = 0; now < 5000; now++) {
+        gpu_memsys_tick(g.m, now);
+        gpu_mreq *p;
+        while ((p = gpu_memsys_pop(g.m, 5, now))) {
+            gpu_mreq_put(&g.pool, p);
+            got++;
+        }
+    }
+    TT_EQ_U(got, 16);
+    rig_close(&g);
+}
+
+/* A mixed workload from every SM; returns a digest of (sm, tag, cycle) of
+** every reply, in order, and copies the statistics.  skip: tick only at
+** the cycles gpu_memsys_next names (and where something is accepted). */
+static uint64_t workload(bool skip, gpu_memstats *out)
+{
+    rig g;
+    rig_open(&g, NULL);
+    uint64_t digest = 1469598103934665603ull;
+    uint32_t x = 2463534242u, tag = 0;
+    for (uint64_t now = 0; now < 30000; now++) {
+        bool acted = false;
+        for (uint32_t sm = 0; sm < NSM && now < 20000; sm++) {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            if (x % 8 != 0) continue;
+            uint64_t addr = BASE + 128ull * ((x >> 8) % 16384);
+            int kind = (x >> 4) % 8 == 0 ? GPU_MR_STORE : (x >> 4) % 16 == 1 ? GPU_MR_ATOMIC : GPU_MR_LOAD;
+            gpu_mreq *r = mk(&g, kind, sm, addr, tag++);
+            if (kind == GPU_MR_ATOMIC) r->bytes = 4;
+            if (!gpu_memsys_can_accept(g.m, sm, r)) {
+                gpu_mreq_put(&g.pool, r);
+                continue;
+            }
+            gpu_memsys_accept(g.m, r, now);
+            acted = true;
+        }
+        if (!skip || acted || gpu_memsys_next(g.m) <= now) gpu_memsys_tick(g.m, now);
+        for (uint32_t sm = 0; sm < NSM; sm++) {
+            gpu_mreq *p;
+            while ((p = gpu_memsys_pop(g.m, sm, now))) {
+                digest = (digest ^ (p->sm * 1000003ull + p->tag * 7919ull + now)) * 1099511628211ull;
+                gpu_mreq_put(&g.pool, p);
+            }
+        }
+    }
+    for (uint64_t now = 30000; !gpu_memsys_idle(g.m) && now < 100000; now++) gpu_memsys_tick(g.m, now);
+    gpu_memsys_tick(g.m, 100000);   /* the same end of time for both ways of ticking */
+    *out = *gpu_memsys_stats(g.m);
+    rig_close(&g);
+    return digest;
+}
+
+/* 807: deterministic: the same workload twice gives identical replies and
+** statistics, and skipping idle cycles changes nothing. */
+static void t807_deterministic(void)
+{
+    gpu_memstats a, b, c;
+    uint64_t da = workload(false, &a), db = workload(false, &b), dc = workload(true, &c);
+    TT_EQ_U(da, db);
+    TT_EQ_U(da, dc);
+    TT_CHECK(memcmp(&a, &b, sizeof a) == 0);
+    TT_CHECK(memcmp(&a, &c, sizeof a) == 0);
+    TT_CHECK(a.l2_hits > 0 && a.l2_misses > 0 && a.dram_writes > 0 && a.l2_mshr_merges > 0);
+}
+
+/* 808: streaming saturates DRAM.  Every SM streams loads over distinct
+** lines as fast as its port takes them, either (sweep) all SMs together
+** over one array, SM s taking lines s, s + 15, s + 30 ..., or (regions)
+** each SM over its own 64 MB region: 15 streams at once.  Peak: each
+** channel moves bus_bytes * data_rate = 8 * 4 = 32 bytes per DRAM cycle, a
+** 128-byte line per 4 cycles; 6 channels at 924 MHz against a 700 MHz core:
+**     6 * 32 / 128 * 924 / 700 = 1.98 lines per core cycle (177.4 GB/s).
+** Measured over core cycles [10000, 40000), after the pipes have filled,
+** the delivered lines must be within 5% of that, and never above it.  What
+** can be lost: cycles where no ready row hit is left in a bank group other
+** than the last one's (tCCDL: 5 cycles for a line instead of 4), and row
+** switches (tRP + tRCD = 24 cycles in a bank) when the other banks have
+** nothing ready meanwhile.  The 256-byte bank interleave keeps many banks
+** and all groups busy, so both stay rare even at 50% row hits (regions:
+** 15 streams share every bank). */
+static void stream(bool regions)
+{
+    rig g;
+    rig_open(&g, NULL);
+    uint64_t next_line[NSM] = {0}, got = 0, t0 = 10000, t1 = 40000;
+    uint64_t busy0 = 0, cyc0 = 0;
+    for (uint64_t now = 0; now < t1; now++) {
+        for (uint32_t sm = 0; sm < NSM; sm++) {
+            uint64_t line = regions ? ((uint64_t)sm << 19) + next_line[sm] : next_line[sm] * NSM + sm;
+            gpu_mreq *r = mk(&g, GPU_MR_LOAD, sm, BASE + 128 * line, 0);
+            if (gpu_memsys_can_accept(g.m, sm, r)) {
+                gpu_memsys_accept(g.m, r, now);
+                next_line[sm]++;
+            } else {
+                gpu_mreq_put(&g.pool, r);
+            }
+        }
+        gpu_memsys_tick(g.m, now);
+        if (now == t0) {
+            busy0 = gpu_memsys_stats(g.m)->dram_busy_cycles;
+            cyc0 = gpu_memsys_stats(g.m)->dram_cycles;
+        }
+        for (uint32_t sm = 0; sm < NSM; sm++) {
+            gpu_mreq *p;
+            while ((p = gpu_memsys_pop(g.m, sm, now))) {
+                if (now >= t0) got++;
+                gpu_mreq_put(&g.pool, p);
+            }
+        }
+    }
+    double rate = (double)got / (double)(t1 - t0), peak = 6.0 * 32 / 128 * 924 / 700;
+    const gpu_memstats *s = gpu_memsys_stats(g.m);
+    double util = (double)(s->dram_busy_cycles - busy0) / (double)(s->dram_cycles - cyc0);
+    printf("    %s: %.4f lines/core cycle, peak %.4f (%.1f%%), DRAM bus busy %.1f%%, row hits %.1f%%\n",
+           regions ? "regions" : "sweep", rate, peak, 100 * rate / peak, 100 * util,
+           100.0 * (double)s->dram_row_buffer_hits / (double)s->dram_reads);
+    TT_CHECK(rate >= 0.95 * peak);
+    TT_CHECK(rate <= peak * 1.001);
+    TT_CHECK(util >= 0.95 && util <= 1.0);
+    /* drain: stop issuing, take every reply */
+    for (uint64_t now = t1; !gpu_memsys_idle(g.m) && now < t1 + 100000; now++) {
+        gpu_memsys_tick(g.m, now);
+        for (uint32_t sm = 0; sm < NSM; sm++) {
+            gpu_mreq *p;
+            while ((p = gpu_memsys_pop(g.m, sm, now))) gpu_mreq_put(&g.pool, p);
+        }
+    }
+    rig_close(&g);
+}
+
+static void t808_stream_bandwidth_sweep(void) { stream(false); }
+static void t809_stream_bandwidth_regions(void) { stream(true); }
+
+/* 810: clock-domain crossings at another ratio: core at 1400 MHz, icnt
+** and L2 at 700, DRAM at 924.  Reduced 50 : 25 : 25 : 33, L = 1650, periods
+** core 33, icnt 66, L2 66, DRAM 50.  An L2 hit accepted at core 100000
+** (time 3300000): icnt edge ceil(3300001 / 66) = 50001, arrival 50006
+** (time 3300396), lookup 120 core cycles = 3960 later at 3304356 = L2 edge
+** 50066, reply granted at icnt 50067, arrives 50067 + 8 = 50075 (time
+** 3304950) = core cycle 100150: 150 core cycles, i.e. 2 (hop) + 10 (5 icnt
+** cycles) + 120 (ROP, in core cycles) + 2 (hop) + 16 (8 icnt cycles). */
+static void t810_clock_ratio(void)
+{
+    rig g;
+    rig_open(&g, "clock.core_mhz=1400");
+    TT_CHECK(round_trip(&g, mk(&g, GPU_MR_LOAD, 0, BASE, 1), 0, 10000) != UINT64_MAX);
+    TT_EQ_U(round_trip(&g, mk(&g, GPU_MR_LOAD, 0, BASE, 2), 100000, 10000), 100150);
+    rig_close(&g);
+}
+
+/* 811: without an L2 (l2.slice_size = 0) every load is a DRAM read (two in
+** flight to one line still merge), and a store goes on to DRAM as a write;
+** FCFS scheduling runs the same requests. */
+static void t811_no_l2(void)
+{
+    for (int fcfs = 0; fcfs < 2; fcfs++) {
+        rig g;
+        rig_open(&g, fcfs ? "l2.slice_size=0 dram.scheduler=fcfs" : "l2.slice_size=0");
+        TT_CHECK(round_trip(&g, mk(&g, GPU_MR_LOAD, 0, BASE, 1), 0, 10000) != UINT64_MAX);
+        TT_CHECK(round_trip(&g, mk(&g, GPU_MR_LOAD, 0, BASE, 2), 1000, 10000) != UINT64_MAX);
+        gpu_memsys_accept(g.m, mk(&g, GPU_MR_LOAD, 0, BASE, 3), 2000);
+        gpu_memsys_accept(g.m, mk(&g, GPU_MR_LOAD, 1, BASE, 4), 2000);
+        gpu_memsys_accept(g.m, mk(&g, GPU_MR_STORE, 1, BASE + 128, 5), 2000);
+        uint32_t got = 0;
+        for (uint64_t now = 2000; now < 5000; now++) {
+            gpu_memsys_tick(g.m, now);
+            for (uint32_t sm = 0; sm < 2; sm++) {
+                gpu_mreq *p;
+                while ((p = gpu_memsys_pop(g.m, sm, now))) {
+                    gpu_mreq_put(&g.pool, p);
+                    got++;
+                }
+            }
+        }
+        TT_EQ_U(got, 2);
+        const gpu_memstats *s = gpu_memsys_stats(g.m);
+        TT_EQ_U(s->dram_reads, 3);
+        TT_EQ_U(s->l2_mshr_merges, 1);
+        TT_EQ_U(s->dram_writes, 1);
+        TT_EQ_U(s->l2_hits, 0);
+        rig_close(&g);
+    }
+}
+
+int main(void)
+{
+    TT_RUN(t801_l2_miss_then_hit);
+    TT_RUN(t803_miss_phases);
+    TT_RUN(t804_stores);
+    TT_RUN(t805_address_map);
+    TT_RUN(t806_port_full);
+    TT_RUN(t807_deterministic);
+    TT_RUN(t810_clock_ratio);
+    TT_RUN(t811_no_l2);
+    TT_RUN(t808_stream_bandwidth_sweep);
+    TT_RUN(t809_stream_bandwidth_regions);
+    return tt_done();
+}
