@@ -143,7 +143,15 @@ $(API_TEST_BIN): $(API_TEST_DIR)/%: tests/api/%.c $(API_TEST_DEP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' \
-	    $(LDSAN) -lm -lpthread
+	    $(LDSAN) -lm -lpthread -ldl
+# libtpcaller.so: a shared library that calls the driver as NVIDIA's closed
+# libraries do (tests/api/caller_lib.c); t_fail loads it from its directory.
+$(API_TEST_DIR)/libtpcaller.so: tests/api/caller_lib.c $(LIBCUDA)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -shared -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' \
+	    $(LDSAN) -ldl
+$(API_TEST_DIR)/t_fail: $(API_TEST_DIR)/libtpcaller.so
 $(API_PTDS_BIN): $(API_TEST_DIR)/ptds/%: tests/api/%.c $(API_TEST_DEP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")

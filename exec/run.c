@@ -440,10 +440,10 @@ exec_status exec_launch_kernel(exec_mod *m, int kernel, const exec_launch *l, ex
     exec_kinfo *ki = exec_kernel_info(m, (uint32_t)kernel);
     uint64_t shared = ki->shared_static;
     if (l->shared_dyn) shared = TP_ALIGN_UP(shared, ki->dyn_align) + l->shared_dyn;
-    if (shared > (uint64_t)tp_opt_i(o, OPT_DEVICE_SHARED_PER_BLOCK))
+    if (shared > (uint64_t)exec_opt_shared_optin(o))
         return invalid(r, EXEC_ERR_INVALID_VALUE, "kernel '%s' needs %llu bytes of shared memory per block (%u static + %u dynamic); the device allows %lld",
                        kf->name, (unsigned long long)shared, ki->shared_static, l->shared_dyn,
-                       (long long)tp_opt_i(o, OPT_DEVICE_SHARED_PER_BLOCK));
+                       (long long)exec_opt_shared_optin(o));
     uint32_t regs = exec_kernel_regs(m, (uint32_t)kernel);
     uint32_t runit = (uint32_t)tp_opt_i(o, OPT_DEVICE_REG_ALLOC_UNIT);
     uint64_t cta_warps = (threads + 31) / 32;
