@@ -11,7 +11,8 @@
 ** TPSIM_OPTIONS already set, so that -o wins).  The program keeps tpsim's
 ** stdin, stdout and stderr; tpsim exits with its status (128 + the signal
 ** number if a signal ended it).  At the end tpsim reads the statistics file
-** the library wrote (a temporary one unless --stats names one) and prints
+** the library wrote (a temporary one unless --stats or TPSIM_STATS names
+** one) and prints
 ** on stderr a per-kernel summary (not with --no-summary), then every CUDA
 ** call that returned an error to the program: entry point, kernel, calling
 ** library, error, how many times, and why in words (always: no failure goes
@@ -616,6 +617,9 @@ int cli_run(int argc, char **argv)
     }
 #endif
     char tmp_stats[64] = "";
+    /* a statistics file named in the environment is kept, like --stats */
+    char *env_stats = getenv("TPSIM_STATS") && *getenv("TPSIM_STATS") ? tp_strdup(getenv("TPSIM_STATS")) : NULL;
+    if (!stats) stats = env_stats;
     if (stats) {
         setenv("TPSIM_STATS", stats, 1);
     } else {
@@ -662,5 +666,6 @@ int cli_run(int argc, char **argv)
         summary(stats ? stats : tmp_stats, !quiet);
     }
     if (tmp_stats[0]) unlink(tmp_stats);
+    free(env_stats);
     return rc;
 }

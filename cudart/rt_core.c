@@ -107,7 +107,9 @@ cudaError_t rt_ret_at(const char *api, const void *caller, cudaError_t e)
     if (e != cudaSuccess && e != cudaErrorNotReady) {
         tls_last = e;
         const char *why = tls_why[0] ? tls_why : NULL, *kernel = tls_kernel[0] ? tls_kernel : NULL;
-        if (!why && dr && rt_err((CUresult)dr) == e) why = dw;
+        /* the driver call that failed in this runtime call says why (every
+        ** runtime call takes the driver's record, so it is this call's) */
+        if (!why && dr && dw[0]) why = dw;
         if (!kernel && dr && dk[0]) kernel = dk;
         if (!why) why = cudaGetErrorString(e);
         if (t) t->note_failure(api, cudaGetErrorName(e), kernel, why, caller);

@@ -2,7 +2,7 @@
 ** t_mem.c -- device, host and managed allocations, cuMemGetInfo accounting,
 ** copies and memsets of large and odd sizes, 2D/3D copies and pointer
 ** attributes, with the errors of each.  Needs no kernel; runs with the
-** default configuration (1536 MiB of device memory).
+** default configuration (rtx2060: 6 GB of device memory).
 */
 #include "api_test.h"
 #include <unistd.h>

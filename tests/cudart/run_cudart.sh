@@ -202,6 +202,13 @@ if [ -x "$T/t_rt" ]; then
     grep -qE "^ +1 +[0-9]+ +[0-9]+  bad \(1 failed\)$" "$tmp/run_rt.err" && pass run_summary_failed ||
         fail run_summary_failed "$(grep -E ' bad' "$tmp/run_rt.err")"
     has run_stats_file "$tmp/rt.json" '"name": "scale"'
+    # --no-summary drops the kernel table, not the failed calls; a
+    # statistics file named by TPSIM_STATS is written and kept
+    TPSIM_STATS="$tmp/env.json" "$TPSIM" run --no-summary -- "$T/t_rt" >/dev/null 2>"$tmp/quiet.err"
+    has run_quiet_failures "$tmp/quiet.err" " CUDA calls returned an error:"
+    if grep -q "kernels, .* launches" "$tmp/quiet.err"; then fail run_quiet_no_table "the kernel table was printed"
+    else pass run_quiet_no_table; fi
+    has run_env_stats_kept "$tmp/env.json" '"failures": ['
 fi
 
 # ---- with nvcc: relocatable device code, each compression mode -----------------------------
