@@ -125,6 +125,16 @@ $(BUILD)/tests/kernels/runner: $(KRUN_SRC) $(wildcard tests/kernels/*.h) $(LIBCU
 
 unit: $(UNIT_BIN) $(KRUN_BIN)
 
+# The validation workloads' host programs (tests/polybench: PolyBench-style
+# kernels checked against the CPU; tests/ubench: microbenchmarks that time
+# themselves), plain driver-API programs built like the kernel runner.
+VALID_BIN := $(BUILD)/tests/polybench/polybench $(BUILD)/tests/ubench/ubench
+$(VALID_BIN): $(BUILD)/tests/%: tests/%.c $(LIBCUDA)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
+unit: $(VALID_BIN)
+
 # tests/api: driver-API test programs, built like the kernel runner (against
 # CUDA's own cuda.h when installed) and run by tests/api/run_api.sh; t_mem
 # and t_launch are built a second time as per-thread default stream programs

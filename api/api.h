@@ -25,20 +25,23 @@
 ** numbers (api_why, api_why_kernel); API_LOCKED records every error that
 ** reaches the program (fail.c), and `tpsim run` prints them at exit.
 **
-** Time.  Each context has a simulated clock in core cycles.  A kernel adds
-** ceil(warp instructions / device.num_sms) cycles -- every SM issuing one warp
-** instruction per cycle -- and nothing else advances it.  Events record that
-** clock; cuEventElapsedTime converts cycles at device.clock_mhz.  Wall time
-** never enters a simulated quantity.
+** Time.  Each context has a simulated clock in core cycles (clock.core_mhz).
+** A kernel adds its cycles: in performance mode the timing model's, in
+** functional mode an estimate, ceil(warp instructions / device.num_sms) --
+** every SM issuing one warp instruction per cycle.  Nothing else advances
+** it.  Events record that clock; cuEventElapsedTime converts cycles at
+** clock.core_mhz.  Wall time never enters a simulated quantity.
 */
 #ifndef API_H
 #define API_H
 
 #include "../base/tp.h"
 #include "../base/sbuf.h"
+#include "../base/stats.h"
 #include "../exec/exec.h"
 #include "../exec/options.h"
 #include "../gpu/options.h"
+#include "../gpu/gpu.h"
 
 /* Every function cuda.h declares is exported (default visibility); the
 ** version script api/libcuda.map then keeps only cu* names global. */
@@ -182,8 +185,9 @@ typedef struct api_launch_rec {
     uint32_t shared_dyn, regs;
     uint64_t warp_insns, thread_insns, cycles;
     CUresult status;
-    char *status_name;   /* a refusal by the runtime: its cudaError_t name (else NULL) */
-    char *reason;        /* a failed launch: why, in words (else NULL) */
+    char *status_name, *mode;   /* status: a CUresult name, or the runtime's cudaError_t name for a launch it refused */
+    char *reason;          /* a failed or refused launch: why, in words (else NULL) */
+    gpu_kstats *perf;      /* performance mode: the timing model's statistics (owned) */
 } api_launch_rec;
 
 /* ---- the process-wide state --------------------------------------------------- */
@@ -196,6 +200,7 @@ typedef struct api_state {
     uint64_t next_id;      /* context/stream/buffer ids */
     api_map handles;       /* live handle -> (void *)kind */
     api_map allocs;        /* allocation base -> api_alloc */
+    gpu *gpu;              /* the timing model (performance mode), made at the first timed launch */
     /* statistics */
     char *stats_path;      /* TPSIM_STATS */
     api_launch_rec *launches;
@@ -257,6 +262,9 @@ typedef struct api_fail {
 /* The failures recorded so far, in first-seen order; *unlisted counts those
 ** past the list's limit. */
 const api_fail *api_fail_list(uint32_t *n, uint64_t *unlisted);
+/* Registers the list in s (absolute): "failures", a table of api, error,
+** kernel, caller, reason, count (stats.c dumps it). */
+void api_fail_register(tp_stats *s);
 /* The private table of rtiface.h. */
 const void *api_rtiface_table(void);
 
@@ -336,8 +344,9 @@ CUresult api_status_result(exec_status s, bool *sticky);
 /* ---- statistics (stats.c) ------------------------------------------------------ */
 
 void api_stats_init(void);                 /* reads TPSIM_STATS, registers atexit (once) */
+/* Records a launch; takes ownership of perf (performance-mode statistics, or NULL). */
 void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result *r,
-                      uint64_t cycles, CUresult status, double host_seconds);
+                      uint64_t cycles, CUresult status, double host_seconds, gpu_kstats *perf);
 /* A launch refused before it ran: status is a CUresult, or (status_name
 ** non-NULL) the runtime's error. */
 void api_stats_refused(const char *kernel, const uint32_t grid[3], const uint32_t block[3], uint32_t shared_dyn,

@@ -191,11 +191,6 @@ static CUresult init(unsigned flags)
         tp_opts_free(&o);
         return CUDA_ERROR_INVALID_VALUE;
     }
-    if (tp_opt_i(&o, OPT_MODE) != 0) {
-        api_msg("mode=performance is not available yet (the timing model is still to come); "
-                "running the functional model");
-        tp_opts_set(&o, "mode", "functional", TP_SRC_OVERRIDE, &e);
-    }
     api_g.opts = o;
     api_g.next_id = 1;
     api_g.t_start = api_now();

@@ -115,6 +115,25 @@ void api_fail_add(const char *api, const char *error, const char *kernel, const 
     api_unlock();
 }
 
+static api_fail *fail_rows = fails;   /* the table's row pointer */
+static tp_stat_col fail_cols[6];
+static tp_stat_table fail_table;
+
+void api_fail_register(tp_stats *s)
+{
+    static const struct { const char *name; tp_stat_kind kind; size_t off; } cols[6] = {
+        {"api", TP_STAT_STR, offsetof(api_fail, api)},      {"error", TP_STAT_STR, offsetof(api_fail, error)},
+        {"kernel", TP_STAT_STR, offsetof(api_fail, kernel)}, {"caller", TP_STAT_STR, offsetof(api_fail, lib)},
+        {"reason", TP_STAT_STR, offsetof(api_fail, why)},   {"count", TP_STAT_U64, offsetof(api_fail, count)},
+    };
+    for (int i = 0; i < 6; i++) fail_cols[i] = (tp_stat_col){cols[i].name, cols[i].kind, cols[i].off};
+    fail_table = (tp_stat_table){fail_cols, 6, sizeof(api_fail), (size_t)(uintptr_t)&fail_rows,
+                                 (size_t)(uintptr_t)&nfails};
+    tp_stats_table(s, "failures", &fail_table,
+                   "CUDA calls that returned an error to the program: entry point, error, kernel, calling "
+                   "library (\"\" for the program), reason, count");
+}
+
 const api_fail *api_fail_list(uint32_t *n, uint64_t *not_listed)
 {
     *n = nfails;

@@ -13,6 +13,7 @@
 #include "api.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 CUresult api_status_result(exec_status s, bool *sticky)
 {
@@ -43,25 +44,12 @@ CUresult api_status_result(exec_status s, bool *sticky)
 
 int api_occupancy(const api_func *f, int block_threads, size_t dyn_shared)
 {
-    if (block_threads <= 0 || (uint32_t)block_threads > f->attr.max_threads) return 0;
-    int64_t warps = (block_threads + 31) / 32;
-    int64_t n = api_opt(OPT_DEVICE_MAX_CTAS_PER_SM);
-    n = TP_MIN(n, api_opt(OPT_DEVICE_MAX_THREADS_PER_SM) / (warps * 32));
-    if (f->attr.regs) {
-        int64_t unit = api_opt(OPT_DEVICE_REG_ALLOC_UNIT);
-        int64_t per_block = (int64_t)TP_ALIGN_UP((uint64_t)f->attr.regs * 32, (uint64_t)unit) * warps;
-        if (per_block > api_opt(OPT_DEVICE_REGS_PER_BLOCK)) return 0;
-        n = TP_MIN(n, api_opt(OPT_DEVICE_REGS_PER_SM) / per_block);
-    }
+    if (block_threads <= 0 || (uint32_t)block_threads > f->attr.max_threads || dyn_shared > UINT32_MAX) return 0;
     /* a launch the driver would refuse has no blocks resident */
     if (dyn_shared > f->max_dyn_shared) return 0;
-    uint64_t smem = (uint64_t)f->attr.shared_static + dyn_shared;
-    if (smem > (uint64_t)exec_opt_shared_optin(&api_g.opts)) return 0;
-    if (smem) {
-        uint64_t alloc = TP_ALIGN_UP(smem, (uint64_t)api_opt(OPT_DEVICE_SHARED_ALLOC_UNIT));
-        n = TP_MIN(n, (int64_t)((uint64_t)api_opt(OPT_DEVICE_SHARED_PER_SM) / alloc));
-    }
-    return (int)TP_MAX(n, 0);
+    exec_occ o;
+    exec_occupancy(f->mod->em, (int)f->kidx, (uint32_t)block_threads, (uint32_t)dyn_shared, &o);
+    return (int)o.ctas_per_sm;
 }
 
 static CUresult occ_blocks(int *nb, CUfunction h, int bs, size_t dyn, unsigned flags)
@@ -151,6 +139,27 @@ CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunc
 }
 
 /* ---- launches ----------------------------------------------------------------- */
+
+/* Performance mode on a terminal: a live line per running kernel on stderr,
+** at most twice a second, after the kernel has run for half a second. */
+typedef struct progress_state {
+    double t0, last;
+    bool shown;
+} progress_state;
+
+static void progress(void *arg, const char *kernel, uint64_t done, uint64_t ctas, uint64_t cycles, uint64_t winsns)
+{
+    progress_state *p = arg;
+    double now = api_now();
+    if (now - p->last < 0.5) return;
+    p->last = now;
+    double secs = now - p->t0;
+    fprintf(stderr, "\r\033[K[tpsim] %s: %llu/%llu CTAs, %llu cycles, %.2fM warp insts/s", kernel,
+            (unsigned long long)done, (unsigned long long)ctas, (unsigned long long)cycles,
+            secs > 0 ? (double)winsns / secs / 1e6 : 0.0);
+    fflush(stderr);
+    p->shown = true;
+}
 
 typedef struct launch_req {
     CUfunction h;
@@ -374,7 +383,18 @@ static CUresult launch_run(const launch_req *q, api_func **fp, bool *ran)
     exec_result *res = tp_calloc(1, sizeof *res);
     *ran = true;
     double t0 = api_now();
-    exec_status st = exec_launch_kernel(f->mod->em, f->kidx, &l, res);
+    exec_status st;
+    gpu_kstats *perf = NULL;
+    bool timed = api_opt(OPT_MODE) == 1 && api_g.launches_total >= (uint64_t)api_opt(OPT_FASTFORWARD_KERNELS);
+    if (timed && !api_g.gpu) api_g.gpu = gpu_new(&api_g.opts);
+    if (timed) {
+        perf = tp_calloc(1, sizeof *perf);
+        progress_state ps = {t0, t0, false};
+        st = gpu_launch(api_g.gpu, f->mod->em, (int)f->kidx, &l, res, perf, isatty(2) ? progress : NULL, &ps);
+        if (ps.shown) fputs("\r\033[K", stderr);
+    } else {
+        st = exec_launch_kernel(f->mod->em, f->kidx, &l, res);
+    }
     double dt = api_now() - t0;
     if (buf != small) free(buf);
     if (l.grid_workspace) exec_mem_free(api_g.dev, l.grid_workspace);
@@ -382,9 +402,9 @@ static CUresult launch_run(const launch_req *q, api_func **fp, bool *ran)
     bool sticky;
     r = api_status_result(st, &sticky);
     uint64_t sms = (uint64_t)api_opt(OPT_DEVICE_NUM_SMS);
-    uint64_t cycles = (res->warp_insns + sms - 1) / sms;
+    uint64_t cycles = perf ? perf->cycles : (res->warp_insns + sms - 1) / sms;
     c->clock += cycles;
-    api_stats_launch(f, &l, res, cycles, r, dt);
+    api_stats_launch(f, &l, res, cycles, r, dt, perf);
     if (r) {
         const char *name = api_result_name(r);
         if (res->msg[0]) api_msg("%s (%s)", res->msg, name);

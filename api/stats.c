@@ -5,24 +5,29 @@
 **   tpsim_version, config   (every option, resolved)
 **   kernels                 one object per launch, in order: name, grid,
 **                           block, shared_dyn, regs_per_thread,
-**                           warp_instructions, thread_instructions,
-**                           cycles_estimate (functional mode has no timing:
-**                           the estimate of api.h, one warp instruction per
-**                           SM per cycle), status (a CUresult name, or the
-**                           runtime's cudaError_t name for a launch it
-**                           refused itself); a failed or refused launch
-**                           also has its reason
+**                           warp_instructions, thread_instructions, status
+**                           (a CUresult name, or the runtime's cudaError_t
+**                           name for a launch it refused itself), mode; a
+**                           failed or refused launch's reason; then in
+**                           functional mode
+**                           cycles_estimate (the estimate of api.h, one warp
+**                           instruction per SM per cycle), in performance
+**                           mode the timing model's statistics (gpu/kstats.c:
+**                           cycles, ipc, occupancy, issue-slot breakdown,
+**                           caches, DRAM, interconnect, stall_pcs, intervals)
 **   failures                every CUDA call that returned an error to the
-**                           program (fail.c), once per distinct failure:
-**                           api, error, kernel, caller (the library that
-**                           made the call, null for the program), reason,
-**                           count
+**                           program (fail.c), once per distinct failure: api,
+**                           error, kernel, caller (the library that made the
+**                           call; "" for the program and where no kernel),
+**                           reason, count
 **   totals                  sums over all launches; failed_calls
 **   host                    wall time, simulation speed, peak memory
-** Everything outside "host" is simulated, so two runs of a program write
-** identical files apart from that member.  The file is written once,
-** completely, through a temporary file renamed into place.  At most
-** API_STATS_MAX_KERNELS launches are listed; the totals count them all.
+** Every kernel member comes from a statistics registry (base/stats.h): the
+** names are registered once, here and in gpu/kstats.c.  Everything outside
+** "host" is simulated, so two runs of a program write identical files apart
+** from that member.  The file is written once, completely, through a
+** temporary file renamed into place.  At most API_STATS_MAX_KERNELS
+** launches are listed; the totals count them all.
 */
 #include "api.h"
 #include <stdio.h>
@@ -34,9 +39,42 @@
 
 static void stats_write(void);
 
+/* The registries of a launch record: common members, a failed launch's
+** reason, the functional estimate, the timing model's statistics (relative
+** to a gpu_kstats); and the failed calls (absolute: fail.c's table). */
+static tp_stats reg_common, reg_failed, reg_func, reg_perf, reg_failures;
+static bool reg_ready;
+
+static void registries(void)
+{
+    if (reg_ready) return;
+    reg_ready = true;
+    tp_stats *c = &reg_common;
+    tp_stats_init(c);
+    tp_stats_add(c, "name", TP_STAT_STR, TP_STAT_AT(api_launch_rec, name), "kernel name");
+    tp_stats_add(c, "grid", TP_STAT_DIM3, TP_STAT_AT(api_launch_rec, grid), "grid dimensions");
+    tp_stats_add(c, "block", TP_STAT_DIM3, TP_STAT_AT(api_launch_rec, block), "block dimensions");
+    tp_stats_add(c, "shared_dyn", TP_STAT_U32, TP_STAT_AT(api_launch_rec, shared_dyn), "bytes of dynamic shared memory");
+    tp_stats_add(c, "regs_per_thread", TP_STAT_U32, TP_STAT_AT(api_launch_rec, regs), "registers per thread (occupancy)");
+    tp_stats_add(c, "warp_instructions", TP_STAT_U64, TP_STAT_AT(api_launch_rec, warp_insns), "warp instructions executed");
+    tp_stats_add(c, "thread_instructions", TP_STAT_U64, TP_STAT_AT(api_launch_rec, thread_insns), "thread instructions executed (active lanes)");
+    tp_stats_add(c, "status", TP_STAT_STR, TP_STAT_AT(api_launch_rec, status_name), "how the launch ended (a CUresult name)");
+    tp_stats_add(c, "mode", TP_STAT_STR, TP_STAT_AT(api_launch_rec, mode), "functional or performance");
+    tp_stats_init(&reg_failed);
+    tp_stats_add(&reg_failed, "reason", TP_STAT_STR, TP_STAT_AT(api_launch_rec, reason),
+                 "why the launch failed or was refused, in words with the numbers");
+    tp_stats_init(&reg_func);
+    tp_stats_add(&reg_func, "cycles_estimate", TP_STAT_U64, TP_STAT_AT(api_launch_rec, cycles),
+                 "functional mode: warp instructions / SMs, an estimate (api.h)");
+    tp_stats_init(&reg_perf);
+    gpu_kstats_register(&reg_perf, 0);
+    tp_stats_init(&reg_failures);
+    api_fail_register(&reg_failures);
+}
+
 void api_stats_init(void)
 {
-    static bool done;
+    static bool done;   /* cuInit, or the first failure (before any cuInit) */
     if (done) return;
     done = true;
     const char *p = getenv("TPSIM_STATS");
@@ -45,42 +83,8 @@ void api_stats_init(void)
     atexit(stats_write);
 }
 
-/* A new launch record, or NULL past the file's limit. */
-static api_launch_rec *new_rec(void)
-{
-    if (!api_g.stats_path) return NULL;
-    if (api_g.nlaunches == API_STATS_MAX_KERNELS) {
-        api_g.launches_dropped++;
-        return NULL;
-    }
-    if (api_g.nlaunches == api_g.caplaunches) {
-        api_g.caplaunches = api_g.caplaunches ? api_g.caplaunches * 2 : 64;
-        api_g.launches = tp_realloc(api_g.launches, api_g.caplaunches * sizeof *api_g.launches);
-    }
-    api_launch_rec *k = &api_g.launches[api_g.nlaunches++];
-    memset(k, 0, sizeof *k);
-    return k;
-}
-
-void api_stats_refused(const char *kernel, const uint32_t grid[3], const uint32_t block[3], uint32_t shared_dyn,
-                       uint32_t regs, CUresult status, const char *status_name, const char *why)
-{
-    api_g.launches_total++;
-    api_g.launches_failed++;
-    api_launch_rec *k = new_rec();
-    if (!k) return;
-    k->name = tp_strdup(kernel ? kernel : "?");
-    memcpy(k->grid, grid, sizeof k->grid);
-    memcpy(k->block, block, sizeof k->block);
-    k->shared_dyn = shared_dyn;
-    k->regs = regs;
-    k->status = status;
-    k->status_name = status_name ? tp_strdup(status_name) : NULL;
-    k->reason = why && why[0] ? tp_strdup(why) : NULL;
-}
-
 void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result *r, uint64_t cycles,
-                      CUresult status, double host_seconds)
+                      CUresult status, double host_seconds, gpu_kstats *perf)
 {
     api_g.launches_total++;
     if (status) api_g.launches_failed++;
@@ -88,8 +92,18 @@ void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result
     api_g.thread_insns += r->thread_insns;
     api_g.cycles += cycles;
     api_g.t_launch += host_seconds;
-    api_launch_rec *k = new_rec();
-    if (!k) return;
+    if (!api_g.stats_path || api_g.nlaunches == API_STATS_MAX_KERNELS) {
+        if (api_g.stats_path) api_g.launches_dropped++;
+        if (perf) gpu_kstats_free(perf);
+        free(perf);
+        return;
+    }
+    if (api_g.nlaunches == api_g.caplaunches) {
+        api_g.caplaunches = api_g.caplaunches ? api_g.caplaunches * 2 : 64;
+        api_g.launches = tp_realloc(api_g.launches, api_g.caplaunches * sizeof *api_g.launches);
+    }
+    api_launch_rec *k = &api_g.launches[api_g.nlaunches++];
+    memset(k, 0, sizeof *k);
     k->name = tp_strdup(f->pf->name);
     memcpy(k->grid, l->grid, sizeof k->grid);
     memcpy(k->block, l->block, sizeof k->block);
@@ -99,7 +113,38 @@ void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result
     k->thread_insns = r->thread_insns;
     k->cycles = cycles;
     k->status = status;
+    const char *st = api_result_name(status);
+    k->status_name = tp_strdup(st ? st : "CUDA_ERROR_UNKNOWN");
+    k->mode = tp_strdup(perf ? "performance" : "functional");
+    k->perf = perf;
     if (status && r->msg[0]) k->reason = tp_strdup(r->msg);
+}
+
+void api_stats_refused(const char *kernel, const uint32_t grid[3], const uint32_t block[3], uint32_t shared_dyn,
+                       uint32_t regs, CUresult status, const char *status_name, const char *why)
+{
+    api_g.launches_total++;
+    api_g.launches_failed++;
+    if (!api_g.stats_path || api_g.nlaunches == API_STATS_MAX_KERNELS) {
+        if (api_g.stats_path) api_g.launches_dropped++;
+        return;
+    }
+    if (api_g.nlaunches == api_g.caplaunches) {
+        api_g.caplaunches = api_g.caplaunches ? api_g.caplaunches * 2 : 64;
+        api_g.launches = tp_realloc(api_g.launches, api_g.caplaunches * sizeof *api_g.launches);
+    }
+    api_launch_rec *k = &api_g.launches[api_g.nlaunches++];
+    memset(k, 0, sizeof *k);
+    k->name = tp_strdup(kernel ? kernel : "?");
+    memcpy(k->grid, grid, sizeof k->grid);
+    memcpy(k->block, block, sizeof k->block);
+    k->shared_dyn = shared_dyn;
+    k->regs = regs;
+    k->status = status;
+    const char *st = status_name ? status_name : api_result_name(status);
+    k->status_name = tp_strdup(st ? st : "CUDA_ERROR_UNKNOWN");
+    k->mode = tp_strdup(api_g.opts.v && api_opt(OPT_MODE) == 1 ? "performance" : "functional");
+    k->reason = why && why[0] ? tp_strdup(why) : NULL;
 }
 
 static void config_json(tp_sbuf *b)
@@ -123,59 +168,18 @@ static void config_json(tp_sbuf *b)
 
 static void kernels_json(tp_sbuf *b)
 {
+    registries();
     tp_sbuf_puts(b, "[");
     for (uint32_t i = 0; i < api_g.nlaunches; i++) {
         const api_launch_rec *k = &api_g.launches[i];
         tp_sbuf_puts(b, i ? ",\n    {" : "\n    {");
-        tp_sbuf_puts(b, "\"name\": ");
-        tp_sbuf_json_str(b, k->name);
-        tp_sbuf_printf(b, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u]", k->grid[0], k->grid[1], k->grid[2],
-                       k->block[0], k->block[1], k->block[2]);
-        tp_sbuf_printf(b, ", \"shared_dyn\": %u, \"regs_per_thread\": %u", k->shared_dyn, k->regs);
-        tp_sbuf_printf(b, ", \"warp_instructions\": %llu, \"thread_instructions\": %llu, \"cycles_estimate\": %llu",
-                       (unsigned long long)k->warp_insns, (unsigned long long)k->thread_insns,
-                       (unsigned long long)k->cycles);
-        tp_sbuf_puts(b, ", \"status\": ");
-        const char *st = k->status_name ? k->status_name : api_result_name(k->status);
-        tp_sbuf_json_str(b, st ? st : "CUDA_ERROR_UNKNOWN");
-        if (k->reason) {
-            tp_sbuf_puts(b, ", \"reason\": ");
-            tp_sbuf_json_str(b, k->reason);
-        }
-        tp_sbuf_puts(b, "}");
+        tp_stats_json_members_at(&reg_common, k, b, 6, true);
+        if (k->reason) tp_stats_json_members_at(&reg_failed, k, b, 6, false);
+        if (k->perf) tp_stats_json_members_at(&reg_perf, k->perf, b, 6, false);
+        else tp_stats_json_members_at(&reg_func, k, b, 6, false);
+        tp_sbuf_puts(b, "\n    }");
     }
     tp_sbuf_puts(b, api_g.nlaunches ? "\n  ]" : "]");
-}
-
-static void json_str_or_null(tp_sbuf *b, const char *s)
-{
-    if (s) tp_sbuf_json_str(b, s);
-    else tp_sbuf_puts(b, "null");
-}
-
-/* The failed calls (fail.c); *total receives their count. */
-static void failures_json(tp_sbuf *b, uint64_t *total)
-{
-    uint32_t n;
-    uint64_t unlisted;
-    const api_fail *f = api_fail_list(&n, &unlisted);
-    *total = unlisted;
-    tp_sbuf_puts(b, "[");
-    for (uint32_t i = 0; i < n; i++) {
-        tp_sbuf_puts(b, i ? ",\n    {\"api\": " : "\n    {\"api\": ");
-        tp_sbuf_json_str(b, f[i].api);
-        tp_sbuf_puts(b, ", \"error\": ");
-        tp_sbuf_json_str(b, f[i].error);
-        tp_sbuf_puts(b, ", \"kernel\": ");
-        json_str_or_null(b, f[i].kernel);
-        tp_sbuf_puts(b, ", \"caller\": ");
-        json_str_or_null(b, f[i].lib);
-        tp_sbuf_puts(b, ", \"reason\": ");
-        tp_sbuf_json_str(b, f[i].why);
-        tp_sbuf_printf(b, ", \"count\": %llu}", (unsigned long long)f[i].count);
-        *total += f[i].count;
-    }
-    tp_sbuf_puts(b, n ? "\n  ]" : "]");
 }
 
 static void stats_write(void)
@@ -193,10 +197,13 @@ static void stats_write(void)
     config_json(&b);
     tp_sbuf_puts(&b, ",\n  \"kernels\": ");
     kernels_json(&b);
+    tp_stats_json_members_at(&reg_failures, NULL, &b, 0, false);
+    uint32_t nfail;
     uint64_t failed_calls;
-    tp_sbuf_puts(&b, ",\n  \"failures\": ");
-    failures_json(&b, &failed_calls);
-    double mhz = api_g.opts.v ? (double)api_opt(OPT_DEVICE_CLOCK_MHZ) : 0.0;
+    const api_fail *fl = api_fail_list(&nfail, &failed_calls);
+    for (uint32_t i = 0; i < nfail; i++) failed_calls += fl[i].count;
+    /* cuInit may never have succeeded (the failures are then all there is) */
+    double mhz = api_g.opts.v ? tp_opt_f(&api_g.opts, OPT_CLOCK_CORE_MHZ) : 0.0;
     double ms = mhz > 0 ? (double)api_g.cycles / (mhz * 1000.0) : 0.0;
     tp_sbuf_printf(&b,
                    ",\n  \"totals\": {\"launches\": %llu, \"failed_launches\": %llu, \"kernels_not_listed\": %llu, "

@@ -4,7 +4,7 @@
 ** ordering token: cuStreamQuery and cuEventQuery always find the work done,
 ** and synchronizing only reports the context's sticky error.  An event
 ** records its context's simulated clock (see api.h); cuEventElapsedTime is
-** the difference in milliseconds at device.clock_mhz.
+** the difference in milliseconds at clock.core_mhz.
 */
 #include "api.h"
 #include <stdlib.h>
@@ -471,7 +471,7 @@ static CUresult elapsed(float *ms, CUevent a, CUevent b)
     if (a->ctx != b->ctx) return CUDA_ERROR_INVALID_HANDLE;
     if (a->ctx->sticky) return a->ctx->sticky;
     double cycles = (double)b->clock - (double)a->clock;
-    *ms = (float)(cycles / ((double)api_opt(OPT_DEVICE_CLOCK_MHZ) * 1000.0));
+    *ms = (float)(cycles / (tp_opt_f(&api_g.opts, OPT_CLOCK_CORE_MHZ) * 1000.0));
     return CUDA_SUCCESS;
 }
 

@@ -1,4 +1,4 @@
-/* stats.c -- statistics registry. */
+/* stats.c -- statistics registry (see stats.h). */
 #include "stats.h"
 #include <inttypes.h>
 #include <math.h>
@@ -13,7 +13,7 @@ void tp_stats_free(tp_stats *s)
     tp_stats_init(s);
 }
 
-static void add(tp_stats *s, const char *name, tp_stat_kind k, const void *p, const char *doc)
+void tp_stats_add(tp_stats *s, const char *name, tp_stat_kind k, const void *p, const char *doc)
 {
     TP_ASSERT(tp_stats_find(s, name) == NULL);
     if (s->n == s->cap) {
@@ -27,11 +27,12 @@ static void add(tp_stats *s, const char *name, tp_stat_kind k, const void *p, co
     st->p = p;
 }
 
-void tp_stats_u64(tp_stats *s, const char *n, const uint64_t *p, const char *d) { add(s, n, TP_STAT_U64, p, d); }
-void tp_stats_i64(tp_stats *s, const char *n, const int64_t *p, const char *d) { add(s, n, TP_STAT_I64, p, d); }
-void tp_stats_f64(tp_stats *s, const char *n, const double *p, const char *d) { add(s, n, TP_STAT_F64, p, d); }
-void tp_stats_str(tp_stats *s, const char *n, char *const *p, const char *d) { add(s, n, TP_STAT_STR, p, d); }
-void tp_stats_dim3(tp_stats *s, const char *n, const uint32_t *p, const char *d) { add(s, n, TP_STAT_DIM3, p, d); }
+void tp_stats_u64(tp_stats *s, const char *n, const uint64_t *p, const char *d) { tp_stats_add(s, n, TP_STAT_U64, p, d); }
+void tp_stats_i64(tp_stats *s, const char *n, const int64_t *p, const char *d) { tp_stats_add(s, n, TP_STAT_I64, p, d); }
+void tp_stats_f64(tp_stats *s, const char *n, const double *p, const char *d) { tp_stats_add(s, n, TP_STAT_F64, p, d); }
+void tp_stats_str(tp_stats *s, const char *n, char *const *p, const char *d) { tp_stats_add(s, n, TP_STAT_STR, p, d); }
+void tp_stats_dim3(tp_stats *s, const char *n, const uint32_t *p, const char *d) { tp_stats_add(s, n, TP_STAT_DIM3, p, d); }
+void tp_stats_table(tp_stats *s, const char *n, const tp_stat_table *t, const char *d) { tp_stats_add(s, n, TP_STAT_TABLE, t, d); }
 
 const tp_stat *tp_stats_find(const tp_stats *s, const char *name)
 {
@@ -40,49 +41,195 @@ const tp_stat *tp_stats_find(const tp_stats *s, const char *name)
     return NULL;
 }
 
-static void value(const tp_stat *st, tp_sbuf *out, bool json)
+/* Where a value lives: p itself (absolute), or base + p (relative). */
+static const void *at(const void *base, const void *p)
 {
-    switch (st->kind) {
-    case TP_STAT_U64: tp_sbuf_printf(out, "%" PRIu64, *(const uint64_t *)st->p); break;
-    case TP_STAT_I64: tp_sbuf_printf(out, "%" PRId64, *(const int64_t *)st->p); break;
+    return base ? (const char *)base + (uintptr_t)p : p;
+}
+
+static void scalar(tp_stat_kind kind, const void *v, tp_sbuf *out, bool json)
+{
+    switch (kind) {
+    case TP_STAT_U64: tp_sbuf_printf(out, "%" PRIu64, *(const uint64_t *)v); break;
+    case TP_STAT_U32: tp_sbuf_printf(out, "%" PRIu32, *(const uint32_t *)v); break;
+    case TP_STAT_I64: tp_sbuf_printf(out, "%" PRId64, *(const int64_t *)v); break;
     case TP_STAT_F64: {
-        double v = *(const double *)st->p;
-        if (json && !isfinite(v)) tp_sbuf_puts(out, "null");
-        else tp_sbuf_printf(out, "%.6g", v);
+        double d = *(const double *)v;
+        if (json && !isfinite(d)) tp_sbuf_puts(out, "null");
+        else tp_sbuf_printf(out, "%.6g", d);
         break;
     }
     case TP_STAT_STR: {
-        const char *v = *(char *const *)st->p;
-        if (json) tp_sbuf_json_str(out, v ? v : "");
-        else tp_sbuf_puts(out, v ? v : "");
+        const char *str = *(char *const *)v;
+        if (json) tp_sbuf_json_str(out, str ? str : "");
+        else tp_sbuf_puts(out, str ? str : "");
         break;
     }
     case TP_STAT_DIM3: {
-        const uint32_t *d = st->p;
+        const uint32_t *d = v;
         if (json) tp_sbuf_printf(out, "[%u, %u, %u]", d[0], d[1], d[2]);
         else tp_sbuf_printf(out, "(%u,%u,%u)", d[0], d[1], d[2]);
         break;
     }
+    case TP_STAT_TABLE: break;
     }
 }
 
-void tp_stats_text(const tp_stats *s, tp_sbuf *out)
+static void table_rows(const tp_stat_table *t, const void *base, const void **rows, uint32_t *n)
+{
+    *rows = *(const void *const *)at(base, (const void *)(uintptr_t)t->rows_at);
+    *n = *(const uint32_t *)at(base, (const void *)(uintptr_t)t->count_at);
+    if (!*rows) *n = 0;
+}
+
+void tp_stats_text_at(const tp_stats *s, const void *base, tp_sbuf *out)
 {
     for (uint32_t i = 0; i < s->n; i++) {
-        tp_sbuf_printf(out, "%s: ", s->a[i].name);
-        value(&s->a[i], out, false);
+        const tp_stat *st = &s->a[i];
+        tp_sbuf_printf(out, "%s: ", st->name);
+        if (st->kind == TP_STAT_TABLE) {
+            const void *rows;
+            uint32_t n;
+            table_rows(st->p, base, &rows, &n);
+            tp_sbuf_printf(out, "%u rows", n);
+        } else {
+            scalar(st->kind, at(base, st->p), out, false);
+        }
         tp_sbuf_putc(out, '\n');
     }
 }
 
-void tp_stats_json(const tp_stats *s, tp_sbuf *out, int indent)
+void tp_stats_text(const tp_stats *s, tp_sbuf *out) { tp_stats_text_at(s, NULL, out); }
+
+/* ---- JSON with dotted names nested ------------------------------------------------ */
+
+typedef struct nest {
+    const char *path[16];      /* open object names (pointers into the names) */
+    size_t len[16];
+    int depth;
+    int indent;
+    bool first;                /* no member written at the current depth yet */
+} nest;
+
+static void newline(tp_sbuf *out, int indent)
+{
+    tp_sbuf_putc(out, '\n');
+    for (int i = 0; i < indent; i++) tp_sbuf_putc(out, ' ');
+}
+
+/* Opens and closes objects so that the leaf of `name` goes at the right
+** depth; returns the leaf name. */
+static const char *nest_to(nest *n, const char *name, tp_sbuf *out)
+{
+    const char *comp[16];
+    size_t clen[16];
+    int nc = 0;
+    const char *p = name;
+    for (;;) {
+        const char *dot = strchr(p, '.');
+        if (!dot || nc == 15) break;
+        comp[nc] = p;
+        clen[nc] = (size_t)(dot - p);
+        nc++;
+        p = dot + 1;
+    }
+    int keep = 0;
+    while (keep < n->depth && keep < nc && n->len[keep] == clen[keep] && !memcmp(n->path[keep], comp[keep], clen[keep]))
+        keep++;
+    while (n->depth > keep) {
+        n->depth--;
+        newline(out, n->indent + 2 * (n->depth + 1));
+        tp_sbuf_putc(out, '}');
+        n->first = false;
+    }
+    while (n->depth < nc) {
+        if (!n->first) tp_sbuf_putc(out, ',');
+        newline(out, n->indent + 2 * (n->depth + 1));
+        tp_sbuf_putc(out, '"');
+        tp_sbuf_put(out, comp[n->depth], clen[n->depth]);
+        tp_sbuf_puts(out, "\": {");
+        n->path[n->depth] = comp[n->depth];
+        n->len[n->depth] = clen[n->depth];
+        n->depth++;
+        n->first = true;
+    }
+    if (!n->first) tp_sbuf_putc(out, ',');
+    newline(out, n->indent + 2 * (n->depth + 1));
+    n->first = false;
+    return p;
+}
+
+static void nest_close(nest *n, tp_sbuf *out)
+{
+    while (n->depth > 0) {
+        n->depth--;
+        newline(out, n->indent + 2 * (n->depth + 1));
+        tp_sbuf_putc(out, '}');
+    }
+}
+
+static void table_json(const tp_stat_table *t, const void *base, tp_sbuf *out)
+{
+    const void *rows;
+    uint32_t n;
+    table_rows(t, base, &rows, &n);
+    tp_sbuf_putc(out, '[');
+    for (uint32_t r = 0; r < n; r++) {
+        const char *row = (const char *)rows + (size_t)r * t->row_size;
+        tp_sbuf_puts(out, r ? ", {" : "{");
+        /* one line per row: nested members without newlines */
+        const char *open = NULL;
+        size_t olen = 0;
+        bool first = true;
+        for (uint32_t c = 0; c < t->ncols; c++) {
+            const char *name = t->cols[c].name, *dot = strchr(name, '.');
+            if (open && (!dot || (size_t)(dot - name) != olen || memcmp(name, open, olen))) {
+                tp_sbuf_putc(out, '}');
+                open = NULL;
+            }
+            if (!first) tp_sbuf_puts(out, ", ");
+            first = false;
+            if (dot && !open) {
+                open = name;
+                olen = (size_t)(dot - name);
+                tp_sbuf_putc(out, '"');
+                tp_sbuf_put(out, name, olen);
+                tp_sbuf_puts(out, "\": {");
+            }
+            tp_sbuf_json_str(out, dot ? dot + 1 : name);
+            tp_sbuf_puts(out, ": ");
+            scalar(t->cols[c].kind, row + t->cols[c].off, out, true);
+        }
+        if (open) tp_sbuf_putc(out, '}');
+        tp_sbuf_putc(out, '}');
+    }
+    tp_sbuf_putc(out, ']');
+}
+
+bool tp_stats_json_members_at(const tp_stats *s, const void *base, tp_sbuf *out, int indent, bool first)
+{
+    nest n;
+    memset(&n, 0, sizeof n);
+    n.indent = indent - 2;
+    n.first = first;
+    for (uint32_t i = 0; i < s->n; i++) {
+        const tp_stat *st = &s->a[i];
+        const char *leaf = nest_to(&n, st->name, out);
+        tp_sbuf_json_str(out, leaf);
+        tp_sbuf_puts(out, ": ");
+        if (st->kind == TP_STAT_TABLE) table_json(st->p, base, out);
+        else scalar(st->kind, at(base, st->p), out, true);
+    }
+    nest_close(&n, out);
+    return s->n > 0;
+}
+
+void tp_stats_json_at(const tp_stats *s, const void *base, tp_sbuf *out, int indent)
 {
     tp_sbuf_puts(out, "{");
-    for (uint32_t i = 0; i < s->n; i++) {
-        tp_sbuf_printf(out, "%s\n%*s", i ? "," : "", indent + 2, "");
-        tp_sbuf_json_str(out, s->a[i].name);
-        tp_sbuf_puts(out, ": ");
-        value(&s->a[i], out, true);
-    }
-    tp_sbuf_printf(out, "\n%*s}", indent, "");
+    tp_stats_json_members_at(s, base, out, indent + 2, true);
+    newline(out, indent);
+    tp_sbuf_putc(out, '}');
 }
+
+void tp_stats_json(const tp_stats *s, tp_sbuf *out, int indent) { tp_stats_json_at(s, NULL, out, indent); }

@@ -345,10 +345,11 @@ static double j_num(const jval *o, const char *key)
     return v && v->t == J_NUM ? v->num : 0;
 }
 
+/* A string member; NULL when it is absent, null or empty. */
 static const char *j_str(const jval *o, const char *key)
 {
     const jval *v = j_get(o, key);
-    return v && v->t == J_STR ? v->str : NULL;
+    return v && v->t == J_STR && v->str[0] ? v->str : NULL;
 }
 
 /* The failed CUDA calls of the statistics file's "failures", as

@@ -2,7 +2,7 @@
 ** vec.c -- `tpsim vec`: run a VMIPS program on the vector machine.
 **
 **   tpsim vec [--config NAME|FILE] [-o KEY=VALUE]... [--set NAME=VALUE]...
-**             [--print LABEL[:COUNT]]... [--trace] [--svg FILE] PROGRAM.s
+**             [--print LABEL[:COUNT[:FMT]]]... [--trace] [--svg FILE] PROGRAM.s
 **   tpsim vec [--config ...] [-o ...] [--set ...] --sweep NAME=A..B[:STEP]
 **             --flops-per-element K [--scalar SCALAR.s] PROGRAM.s
 **   tpsim vec --list-options
@@ -14,12 +14,18 @@
 **   of that name).
 ** - Output: with --trace, the lecture's table (vector/trace.c); then the
 **   statistics as "key: value" lines (vector/run.c), among them
-**   "cycles: N"; then, for each --print, COUNT doubles from LABEL, one per
-**   line, printed with %.17g.  --svg writes the SVG timeline to FILE.
+**   "cycles: N" and the operations per element width; then, for each
+**   --print, COUNT values from LABEL (1 by default), one per line, as FMT:
+**   f64 (the default: doubles printed with %.17g), i64, u64, x64 ("0x" and
+**   16 hex digits), i32, u32, i16, u16, i8, u8 (decimal); consecutive
+**   values are the format's size apart.  --svg writes the SVG timeline to
+**   FILE.
 ** - --sweep runs the program for each NAME = A, A+STEP, ..., B and prints a
 **   header line, then "n Tn MFLOPS" rows (a fourth column Tscalar with
 **   --scalar), then "R_inf: X MFLOPS (...)", "N_half: N" and, with --scalar,
-**   "N_v: N" (vector/sweep.c defines them).
+**   "N_v: N"; then, for each element width W at which the program did
+**   operations, "R_inf.W: X MOPS (from n = A and B)" and "N_half.W: N"
+**   (vector/sweep.c defines them).
 ** - Exit status: 0 on success, 1 on an error in a configuration, option,
 **   program or run ("file:line:col: message" on stderr), 2 on a bad command
 **   line.
@@ -33,15 +39,26 @@
 
 #define TRACE_ROWS 200000
 
+/* --print formats: name, bytes, and how the bits are written */
+typedef enum { PF_F64, PF_I64, PF_U64, PF_X64, PF_I32, PF_U32, PF_I16, PF_U16, PF_I8, PF_U8 } pfmt;
+static const struct {
+    const char *name;
+    unsigned bytes;
+    bool is_signed;
+} pformats[] = {{"f64", 8, false}, {"i64", 8, true}, {"u64", 8, false}, {"x64", 8, false}, {"i32", 4, true},
+                {"u32", 4, false}, {"i16", 2, true}, {"u16", 2, false}, {"i8", 1, true}, {"u8", 1, false}};
+
 typedef struct vprint {
     const char *label;
     int64_t count;
+    int fmt; /* pfmt */
 } vprint;
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: tpsim vec [--config NAME|FILE] [-o KEY=VALUE]... [--set NAME=VALUE]...\n"
-               "                 [--print LABEL[:COUNT]]... [--trace] [--svg FILE] PROGRAM.s\n"
+               "                 [--print LABEL[:COUNT[:FMT]]]... [--trace] [--svg FILE] PROGRAM.s\n"
+               "                 (FMT: f64 i64 u64 x64 i32 u32 i16 u16 i8 u8)\n"
                "       tpsim vec [...] --sweep NAME=A..B[:STEP] --flops-per-element K [--scalar SCALAR.s] PROGRAM.s\n"
                "       tpsim vec --list-options\n");
 }
@@ -151,6 +168,17 @@ static int do_sweep(const char *spec, const char *fpe, const char *scalar, const
             if (r.nv >= 0) printf("N_v: %lld\n", (long long)r.nv);
             else printf("N_v: none in %lld..%lld\n", (long long)from, (long long)to);
         }
+        for (unsigned k = 0; k < 4; k++) {
+            if (!r.pts.n || !r.pts.a[r.pts.n - 1].ops[k]) continue;
+            unsigned w = 8u << k;
+            if (r.rinf_w[k] > 0)
+                printf("R_inf.%u: %.6g MOPS (from n = %lld and %lld)\n", w, r.rinf_w[k], (long long)r.rinf_w_n1[k],
+                       (long long)r.rinf_w_n2[k]);
+            else
+                printf("R_inf.%u: unknown (needs two points with growing Tn and operations)\n", w);
+            if (r.nhalf_w[k] >= 0) printf("N_half.%u: %lld\n", w, (long long)r.nhalf_w[k]);
+            else printf("N_half.%u: none in %lld..%lld\n", w, (long long)from, (long long)to);
+        }
     }
     vec_sweep_free(&r);
     free(text);
@@ -167,19 +195,52 @@ static int print_values(const vec_prog *p, const vec_mach *m, const vprint *pr, 
             fprintf(stderr, "tpsim vec: --print %s: the program has no data label '%s'\n", pr[i].label, pr[i].label);
             return 1;
         }
+        unsigned n = pformats[pr[i].fmt].bytes;
         for (int64_t k = 0; k < pr[i].count; k++) {
             uint64_t bits;
-            double d;
-            if (!vec_mach_read(m, (uint64_t)s->value + 8 * (uint64_t)k, &bits)) {
+            if (!vec_mach_read_n(m, (uint64_t)s->value + n * (uint64_t)k, n, &bits)) {
                 fprintf(stderr, "tpsim vec: --print %s:%lld: element %lld is outside memory\n", pr[i].label,
                         (long long)pr[i].count, (long long)k);
                 return 1;
             }
-            memcpy(&d, &bits, 8);
-            printf("%.17g\n", d);
+            if (pr[i].fmt == PF_F64) {
+                double d;
+                memcpy(&d, &bits, 8);
+                printf("%.17g\n", d);
+            } else if (pr[i].fmt == PF_X64) {
+                printf("0x%016llx\n", (unsigned long long)bits);
+            } else if (pformats[pr[i].fmt].is_signed) {
+                int64_t v = n == 8 ? (int64_t)bits : (int64_t)(bits ^ ((uint64_t)1 << (8 * n - 1))) - ((int64_t)1 << (8 * n - 1));
+                printf("%lld\n", (long long)v);
+            } else {
+                printf("%llu\n", (unsigned long long)bits);
+            }
         }
     }
     return 0;
+}
+
+/* LABEL[:COUNT[:FMT]] */
+static bool parse_print(const char *val, vprint *p)
+{
+    p->count = 1;
+    p->fmt = PF_F64;
+    const char *colon = strchr(val, ':');
+    if (!colon) {
+        p->label = tp_strdup(val);
+        return true;
+    }
+    const char *colon2 = strchr(colon + 1, ':');
+    char *count = colon2 ? tp_strndup(colon + 1, (size_t)(colon2 - colon - 1)) : tp_strdup(colon + 1);
+    bool ok = colon > val && parse_i64(count, &p->count) && p->count >= 1;
+    free(count);
+    if (ok && colon2) {
+        ok = false;
+        for (size_t k = 0; k < TP_ARRAY_LEN(pformats); k++)
+            if (!strcmp(colon2 + 1, pformats[k].name)) p->fmt = (int)k, ok = true;
+    }
+    if (ok) p->label = tp_strndup(val, (size_t)(colon - val));
+    return ok;
 }
 
 int cli_vec(int argc, char **argv)
@@ -225,14 +286,15 @@ int cli_vec(int argc, char **argv)
             s.name = tp_strndup(val, (size_t)(eq - val));
             tp_vec_push(&sets, s);
         } else if (TAKE("--print")) {
-            vprint p = {NULL, 1};
-            const char *colon = strchr(val, ':');
-            if (colon && (!parse_i64(colon + 1, &p.count) || p.count < 1)) {
-                fprintf(stderr, "tpsim vec: --print takes LABEL[:COUNT] with COUNT >= 1, got '%s'\n", val);
+            vprint p;
+            if (!parse_print(val, &p)) {
+                fprintf(stderr,
+                        "tpsim vec: --print takes LABEL[:COUNT[:FMT]] with COUNT >= 1 and FMT one of f64 i64 u64 x64 "
+                        "i32 u32 i16 u16 i8 u8, got '%s'\n",
+                        val);
                 rc = 2;
                 break;
             }
-            p.label = colon ? tp_strndup(val, (size_t)(colon - val)) : tp_strdup(val);
             tp_vec_push(&prints, p);
         } else if (!strcmp(a, "--trace")) {
             trace = true;

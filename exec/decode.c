@@ -54,6 +54,129 @@ static void rewrite_imm(exec_mod *m, crow_map *h, ptx_opnd *o)
     if (o->kind == PTX_OK_IMM) o->r = crow_get(m, h, (uint64_t)o->imm);
 }
 
+/* ---- static facts for timing models (exec_sinfo) ------------------------------ */
+
+static bool any_f64(const ptx_insn *in)
+{
+    return in->type == PTX_T_F64 || in->type2 == PTX_T_F64;
+}
+
+static void sinfo_class(const ptx_insn *in, const exec_dinsn *d, exec_sinfo *si)
+{
+    const ptx_opinfo *oi = &ptx_ops[in->op];
+    bool flt = ptx_type_is_float((ptx_type)in->type) || ptx_type_is_float((ptx_type)in->type2);
+    uint8_t unit = EXEC_U_INT, lc = EXEC_L_ADD, fl = 0;
+    switch (oi->unit) {
+    case PTX_UNIT_ARITH:
+        unit = any_f64(in) ? EXEC_U_DP : flt ? EXEC_U_FP : EXEC_U_INT;
+        switch (in->op) {
+        case PTX_OP_MUL: case PTX_OP_MUL24: lc = EXEC_L_MUL; break;
+        case PTX_OP_MAD: case PTX_OP_MAD24: case PTX_OP_MADC: case PTX_OP_FMA:
+        case PTX_OP_DP4A: case PTX_OP_DP2A: lc = EXEC_L_MAD; break;
+        case PTX_OP_DIV: case PTX_OP_REM: lc = EXEC_L_DIV; break;
+        default: lc = EXEC_L_ADD; break;
+        }
+        break;
+    case PTX_UNIT_INT: unit = EXEC_U_INT; break;
+    case PTX_UNIT_SFU:
+        if (any_f64(in)) unit = EXEC_U_DP, lc = EXEC_L_DIV; /* rcp/sqrt .f64: iterative on the FP64 pipe */
+        else unit = EXEC_U_SFU, lc = EXEC_L_SFU;
+        break;
+    case PTX_UNIT_MEM: unit = EXEC_U_MEM; lc = EXEC_L_MEM; break;
+    case PTX_UNIT_TEX: unit = EXEC_U_TEX; lc = EXEC_L_MEM; break;
+    case PTX_UNIT_CTRL: unit = EXEC_U_CTRL; lc = EXEC_L_CTRL; break;
+    case PTX_UNIT_SYNC: unit = EXEC_U_SYNC; lc = EXEC_L_CTRL; break;
+    }
+    if (oi->flags & PTX_F_LOAD) fl |= EXEC_SI_LOAD;
+    if (oi->flags & PTX_F_STORE) fl |= EXEC_SI_STORE;
+    if (oi->flags & PTX_F_ATOMIC) fl |= EXEC_SI_ATOMIC | EXEC_SI_LOAD | EXEC_SI_STORE;
+    if (oi->flags & (PTX_F_BRANCH | PTX_F_CALL | PTX_F_RET | PTX_F_EXIT) || in->op == PTX_OP_BRX) fl |= EXEC_SI_BRANCH;
+    if (oi->flags & PTX_F_WARP) fl |= EXEC_SI_WARPWIDE;
+    if (in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER) {
+        if (in->m.sub == PTX_SUB_WARPSYNC) fl |= EXEC_SI_WARPWIDE;
+        else fl |= EXEC_SI_BARRIER;
+    }
+    if (in->op == PTX_OP_MEMBAR || in->op == PTX_OP_FENCE) fl |= EXEC_SI_FENCE;
+    if (in->op == PTX_OP_PREFETCH || in->op == PTX_OP_PREFETCHU) fl &= (uint8_t)~(EXEC_SI_LOAD | EXEC_SI_STORE);
+    si->unit = unit;
+    si->lclass = lc;
+    si->flags = fl;
+    if (unit == EXEC_U_MEM && (fl & (EXEC_SI_LOAD | EXEC_SI_STORE))) {
+        si->space = d->space;
+        unsigned vec = in->m.vec ? in->m.vec : 1;
+        si->bytes = (uint16_t)(d->size * vec);
+    }
+}
+
+enum { SI_MAXREGS = 24 };
+
+static bool si_has(const exec_opreg *a, uint32_t n, exec_opreg x)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (a[i].r == x.r && a[i].kind == x.kind) return true;
+    return false;
+}
+
+/* Fills m->si for every instruction of function fn, with register lists
+** from ptx_insn_regs (the lists liveness uses), predicates and CC added. */
+static void sinfo_func(exec_mod *m, const ptx_func *fn, exec_opreg **pool, uint32_t *npool, uint32_t *cap)
+{
+    ptx_regocc oc[SI_MAXREGS + 8];
+    for (uint32_t pc = fn->start; pc < fn->end; pc++) {
+        const ptx_insn *in = &m->ptx->insns[pc];
+        exec_sinfo *si = &m->si[pc];
+        sinfo_class(in, &m->d[pc], si);
+        uint32_t k = ptx_insn_regs(m->ptx, fn, in, PTX_REGS_PREDS, oc, TP_ARRAY_LEN(oc));
+        if (k > TP_ARRAY_LEN(oc)) {
+            si->flags |= EXEC_SI_REGS_PARTIAL;
+            k = TP_ARRAY_LEN(oc);
+        }
+        exec_opreg dst[SI_MAXREGS + 1], src[SI_MAXREGS + 2];
+        uint32_t nd = 0, ns = 0;
+        for (uint32_t j = 0; j < k; j++) {
+            bool pred = oc[j].kind == PTX_RO_PDEF || oc[j].kind == PTX_RO_PUSE;
+            bool def = oc[j].kind == PTX_RO_DEF || oc[j].kind == PTX_RO_PDEF;
+            exec_opreg x = {(uint16_t)oc[j].row, pred ? EXEC_R_PRED : EXEC_R_REG,
+                            pred ? 0 : (uint8_t)ptx_row_units(fn, oc[j].row)};
+            if (def) {
+                if (!si_has(dst, nd, x) && nd < SI_MAXREGS) dst[nd++] = x;
+            } else if (!si_has(src, ns, x) && ns < SI_MAXREGS) {
+                src[ns++] = x;
+            }
+        }
+        exec_opreg cc = {0, EXEC_R_CC, 0};
+        if (in->m.flags & PTX_MF_CC) dst[nd++] = cc;
+        if (ptx_ops[in->op].flags & PTX_F_CARRYIN) src[ns++] = cc;
+        si->ndst = (uint8_t)nd;
+        si->nsrc = (uint8_t)ns;
+        if (*npool + nd + ns > *cap) {
+            *cap = (*cap + nd + ns) * 2;
+            *pool = tp_realloc(*pool, *cap * sizeof **pool);
+        }
+        if (nd) memcpy(*pool + *npool, dst, nd * sizeof *dst);
+        if (ns) memcpy(*pool + *npool + nd, src, ns * sizeof *src);
+        si->regs = (const exec_opreg *)(uintptr_t)*npool; /* an index until the pool stops moving */
+        *npool += nd + ns;
+    }
+}
+
+static void sinfo_module(exec_mod *m)
+{
+    const ptx_module *p = m->ptx;
+    m->si = tp_calloc(p->ninsns ? p->ninsns : 1, sizeof *m->si);
+    exec_opreg *pool = NULL;
+    uint32_t npool = 0, cap = 0;
+    for (uint32_t f = 0; f < p->nfuncs; f++)
+        if (!p->funcs[f].is_decl) sinfo_func(m, &p->funcs[f], &pool, &npool, &cap);
+    m->siregs = pool ? pool : tp_malloc(sizeof *pool);
+    for (uint32_t pc = 0; pc < p->ninsns; pc++) m->si[pc].regs = m->siregs + (uintptr_t)m->si[pc].regs;
+}
+
+const exec_sinfo *exec_mod_sinfo(const exec_mod *m, uint32_t pc)
+{
+    return pc < m->ptx->ninsns ? &m->si[pc] : NULL;
+}
+
 /* ---- unsupported forms fault when executed, not when loaded ---------------- */
 
 static void h_unsupported(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
@@ -127,6 +250,7 @@ bool exec_decode_module(exec_mod *m, tp_err *e)
             exec_mem_set_abase(fn, in, d);
         }
     }
+    sinfo_module(m);
     return true;
 }
 
@@ -181,8 +305,7 @@ void exec_fill_sregs(exec_warp *w, const exec_dinsn *d)
         case PTX_SR_GLOBALTIMER:
         case PTX_SR_GLOBALTIMER_LO:
         case PTX_SR_GLOBALTIMER_HI: {
-            uint64_t mhz = (uint64_t)tp_opt_i(&g->dev->opts, OPT_DEVICE_CLOCK_MHZ);
-            uint64_t ns = g->clock * 1000 / (mhz ? mhz : 1);
+            uint64_t ns = (uint64_t)((double)g->clock * 1000.0 / g->clock_mhz);
             v = sr == PTX_SR_GLOBALTIMER ? ns : sr == PTX_SR_GLOBALTIMER_LO ? (uint32_t)ns : ns >> 32;
             break;
         }

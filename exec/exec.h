@@ -91,6 +91,7 @@ exec_mod *exec_mod_load(exec_dev *d, const char *ptx, size_t len, const char *na
                         exec_status *status, tp_err *e);
 void exec_mod_unload(exec_mod *m);
 const ptx_module *exec_mod_ptx(const exec_mod *m);
+exec_dev *exec_mod_dev(const exec_mod *m);
 /* Index of the kernel (.entry) named name, or -1. */
 int exec_mod_kernel(const exec_mod *m, const char *name);
 /* Device address and size of a module-scope .global or .const variable. */
@@ -160,11 +161,208 @@ typedef struct exec_result {
     uint32_t regs_per_thread;
 } exec_result;
 
+/* ---- occupancy ---------------------------------------------------------------
+** How many CTAs of a kernel one SM holds at once, and which resource limits
+** it.  The one place this is computed: the CUDA occupancy API, the
+** functional driver and the timing model's CTA dispatch all call it. */
+typedef enum exec_occ_limit {
+    EXEC_OCC_CTAS,      /* device.max_ctas_per_sm */
+    EXEC_OCC_WARPS,     /* device.max_threads_per_sm */
+    EXEC_OCC_REGS,      /* device.regs_per_sm, allocated per warp in units of device.reg_alloc_unit */
+    EXEC_OCC_SHARED,    /* device.shared_per_sm, allocated per CTA in units of device.shared_alloc_unit */
+    EXEC_OCC_NONE,      /* the block cannot run at all (too many threads, registers or shared bytes) */
+} exec_occ_limit;
+
+typedef struct exec_occ {
+    uint32_t ctas_per_sm;    /* 0 when the block cannot run */
+    exec_occ_limit limit;    /* the smallest bound (ties: the earlier in the enum) */
+    uint32_t by_ctas, by_warps, by_regs, by_shared; /* each resource's own bound (UINT32_MAX: none) */
+    uint32_t regs_per_thread;
+    uint32_t regs_per_cta;   /* after allocation rounding */
+    uint32_t shared_per_cta; /* bytes, static + dynamic, before rounding */
+    uint32_t warps_per_cta;
+} exec_occ;
+
+const char *exec_occ_limit_name(exec_occ_limit l);   /* "ctas", "warps", "registers", "shared", "none" */
+/* Occupancy of `kernel` with blocks of block_threads threads and dyn_shared
+** bytes of dynamic shared memory, on this device's configuration. */
+void exec_occupancy(exec_mod *m, int kernel, uint32_t block_threads, uint32_t dyn_shared, exec_occ *o);
 /* CTAs of this kernel the whole device holds at once with this launch's
 ** block size and dynamic shared memory (occupancy per SM x SMs). */
 uint32_t exec_max_resident_ctas(exec_mod *m, int kernel, const exec_launch *l);
 
-/* Runs the kernel over the whole grid.  Returns r->status. */
+/* Runs the kernel over the whole grid in functional mode (exec/functional.c,
+** a driver over the stepping interface below).  Returns r->status. */
 exec_status exec_launch_kernel(exec_mod *m, int kernel, const exec_launch *l, exec_result *r);
+
+/* ---- stepping: the door to the functional model --------------------------------
+** A timing model drives execution one warp instruction at a time and decides
+** which CTA runs on which SM and when each warp issues:
+**
+**   exec_grid_open      check the launch, lay out the kernel (as exec_launch_kernel does)
+**   exec_cta_start      the next CTA in linear order (x fastest) becomes resident on an SM
+**   exec_warp_next      what the warp runs next: its pc and that instruction's static facts
+**   exec_warp_step      execute exactly that instruction, at a given cycle, and describe it
+**   exec_cta_release    a finished CTA gives back its slot
+**   exec_grid_close     the launch's result (status, message, counters)
+**
+** Execution is functional-first: an instruction's effects (registers,
+** memory, barriers) happen entirely inside exec_warp_step; the caller only
+** chooses the order and the cycle.  %clock and %clock64 read the cycle given
+** to exec_warp_step.  Any interleaving the caller chooses gives a legal
+** execution; the same choices give the same results.
+**
+** Static facts of an instruction (exec_sinfo) are computed once, at decode,
+** from the same register lists liveness uses (ptx_insn_regs). */
+
+typedef struct exec_grid exec_grid;
+typedef struct exec_cta exec_cta;
+typedef struct exec_warp exec_warp;
+
+/* What kind of work an instruction is (the timing model maps these to its
+** pipelines, latencies and initiation intervals). */
+typedef enum exec_unit {
+    EXEC_U_INT,    /* integer arithmetic, logic, shifts, moves, compares on integers, warp votes */
+    EXEC_U_FP,     /* FP32 and FP16 arithmetic, compares and conversions */
+    EXEC_U_DP,     /* FP64 arithmetic (and conversions to or from f64) */
+    EXEC_U_SFU,    /* transcendentals, reciprocals and square roots (FP32) */
+    EXEC_U_MEM,    /* ld, ldu, st, atom, red, prefetch, cvta, isspacep */
+    EXEC_U_TEX,    /* texture and surface instructions */
+    EXEC_U_CTRL,   /* bra, brx, call, ret, exit, trap, and the function-end pseudo instruction */
+    EXEC_U_SYNC,   /* bar/barrier, membar/fence, nanosleep */
+    EXEC_U_COUNT
+} exec_unit;
+
+typedef enum exec_lclass {
+    EXEC_L_ADD,    /* the short class: add, logic, move, compare, convert ... */
+    EXEC_L_MUL,
+    EXEC_L_MAD,    /* multiply-add and fma */
+    EXEC_L_DIV,    /* divide, remainder (and f64 rcp/sqrt) */
+    EXEC_L_SFU,
+    EXEC_L_MEM,
+    EXEC_L_CTRL,
+    EXEC_L_COUNT
+} exec_lclass;
+
+/* A register an instruction reads or writes.  Registers are the rows of the
+** function's register table (ptx_insn_regs), predicates their own numbers,
+** and the carry flag CC.CF one pseudo register. */
+enum { EXEC_R_REG = 0, EXEC_R_PRED = 1, EXEC_R_CC = 2 };
+typedef struct exec_opreg {
+    uint16_t r;      /* row, predicate index, 0 for CC */
+    uint8_t kind;    /* EXEC_R_* */
+    uint8_t units;   /* 32-bit registers it occupies: 1, 2 (64-bit) or 4 (b128); 0 for predicates and CC */
+} exec_opreg;
+
+enum {
+    EXEC_SI_LOAD = 1u << 0,     /* reads memory (ld, ldu, atom, tex, suld) */
+    EXEC_SI_STORE = 1u << 1,    /* writes memory (st, atom, red, sust) */
+    EXEC_SI_ATOMIC = 1u << 2,   /* atom, red */
+    EXEC_SI_BRANCH = 1u << 3,   /* may change the pc other than to pc + 1 */
+    EXEC_SI_BARRIER = 1u << 4,  /* bar/barrier (CTA-wide) */
+    EXEC_SI_FENCE = 1u << 5,    /* membar/fence */
+    EXEC_SI_WARPWIDE = 1u << 6, /* reads other lanes (shfl, vote, match, redux) */
+    EXEC_SI_REGS_PARTIAL = 1u << 7, /* more registers than listed (a call's arguments): wait for all */
+};
+
+typedef struct exec_sinfo {
+    uint8_t unit;      /* exec_unit */
+    uint8_t lclass;    /* exec_lclass */
+    uint8_t ndst;      /* regs[0 .. ndst): written */
+    uint8_t nsrc;      /* regs[ndst .. ndst + nsrc): read (the guard predicate included) */
+    uint8_t flags;     /* EXEC_SI_* */
+    uint8_t space;     /* memory instructions: the ptx_space named (PTX_SP_GENERIC for generic) */
+    uint16_t bytes;    /* memory instructions: bytes per lane (all vector elements) */
+    const exec_opreg *regs;
+} exec_sinfo;
+
+/* Static facts of instruction pc of the module (module-global pc). */
+const exec_sinfo *exec_mod_sinfo(const exec_mod *m, uint32_t pc);
+
+/* What one exec_warp_step did. */
+enum {
+    EXEC_EV_BAR_WAIT = 1u << 0,     /* the warp now waits at barrier bar_id */
+    EXEC_EV_BAR_RELEASE = 1u << 1,  /* a barrier of the CTA opened: warps that waited may run */
+    EXEC_EV_WARP_DONE = 1u << 2,    /* the warp has no lanes left */
+    EXEC_EV_CTA_DONE = 1u << 3,     /* ... and it was the CTA's last: exec_cta_release it */
+    EXEC_EV_FAULT = 1u << 4,        /* the grid stopped with an error (exec_grid_status) */
+    EXEC_EV_YIELD = 1u << 5,        /* nanosleep: the warp asks to let others run */
+    EXEC_EV_WAIT_CONVERGE = 1u << 6,/* exec.its: the lanes' group waits to converge; another group runs */
+    EXEC_EV_MIXED_SPACE = 1u << 7,  /* a generic access whose lanes hit different spaces: see lspace */
+};
+
+/* Per-lane addresses of a memory access, each in the space it hits (generic
+** addresses resolved; local addresses are offsets in the lane's own local
+** memory, shared ones offsets in the CTA's shared memory, parameter ones
+** offsets in the kernel's parameter buffer, global and constant ones device
+** addresses).  Lanes outside `active` are not filled. */
+typedef struct exec_rec {
+    uint32_t pc;          /* module-global pc */
+    uint32_t mask;        /* lanes at this pc (the SIMT entry's mask) */
+    uint32_t active;      /* lanes that executed it (mask and the guard) */
+    uint32_t events;      /* EXEC_EV_* */
+    uint32_t bar_id;      /* EXEC_EV_BAR_WAIT */
+    const exec_sinfo *si;
+    /* memory instructions that executed in at least one lane: */
+    uint8_t space;        /* PTX_SP_GLOBAL, _SHARED, _LOCAL, _CONST or _PARAM (the first active lane's when mixed) */
+    uint8_t lspace[32];   /* EXEC_EV_MIXED_SPACE only: each active lane's space */
+    uint64_t addr[32];
+} exec_rec;
+
+typedef enum exec_wstate {
+    EXEC_WS_READY,        /* has an instruction to run (exec_warp_next filled it in) */
+    EXEC_WS_BARRIER,      /* waits at a CTA barrier */
+    EXEC_WS_DONE,         /* finished */
+} exec_wstate;
+
+typedef struct exec_next {
+    uint32_t pc;
+    uint32_t mask;        /* lanes at the pc (before the guard) */
+    const exec_sinfo *si;
+} exec_next;
+
+/* Checks and lays out a launch like exec_launch_kernel.  On failure returns
+** NULL with r->status and r->msg set. */
+exec_grid *exec_grid_open(exec_mod *m, int kernel, const exec_launch *l, exec_result *r);
+uint64_t exec_grid_ctas(const exec_grid *g);           /* CTAs in the grid */
+uint64_t exec_grid_ctas_started(const exec_grid *g);
+const exec_occ *exec_grid_occ(const exec_grid *g);      /* this launch's occupancy */
+uint32_t exec_grid_warps_per_cta(const exec_grid *g);
+uint32_t exec_grid_local_bytes(const exec_grid *g);     /* local memory per thread */
+const char *exec_grid_kernel_name(const exec_grid *g);
+exec_status exec_grid_status(const exec_grid *g);
+/* The watchdogs, to be called now and then (every few thousand
+** instructions): livelock (exec.spin_limit instructions without a change to
+** memory, a finished warp or an opened barrier), exec.max_warp_insns, and --
+** when the caller says it is stuck (it can run nothing and start no CTA) --
+** barrier deadlock.  They stop the grid with a report that says what every
+** resident warp was doing.  Returns the grid's status. */
+exec_status exec_grid_watchdog(exec_grid *g, bool stuck);
+/* The clock %globaltimer counts in (default: device.clock_mhz). */
+void exec_grid_set_clock_mhz(exec_grid *g, double mhz);
+/* Ends the launch; fills r (status, message, counters); frees the grid. */
+exec_status exec_grid_close(exec_grid *g, exec_result *r);
+
+/* Starts the next CTA of the grid on SM sm (reported as %smid); NULL when
+** every CTA has started.  The caller decides how many are resident. */
+exec_cta *exec_cta_start(exec_grid *g, uint32_t sm);
+uint32_t exec_cta_nwarps(const exec_cta *c);
+exec_warp *exec_cta_warp(exec_cta *c, uint32_t i);
+uint64_t exec_cta_linear(const exec_cta *c);     /* the CTA's linear index in the grid */
+bool exec_cta_done(const exec_cta *c);
+/* Gives a finished CTA's slot back (its memory is reused by later CTAs). */
+void exec_cta_release(exec_cta *c);
+
+uint32_t exec_warp_index(const exec_warp *w);    /* within its CTA */
+/* Brings the warp to its next instruction (finished reconvergence entries are
+** popped, exec.its groups switched) and says what it is. */
+exec_wstate exec_warp_next(exec_warp *w, exec_next *n);
+/* Executes the instruction exec_warp_next named, as at core cycle `cycle`;
+** rec (may be NULL) receives what happened.  The warp must be READY. */
+void exec_warp_step(exec_warp *w, uint64_t cycle, exec_rec *rec);
+/* The functional fast path: runs up to budget instructions of the warp
+** without records (%clock counts warp instructions), stopping early when it
+** waits, finishes or yields.  Returns how many ran. */
+uint32_t exec_warp_run(exec_warp *w, uint32_t budget);
 
 #endif

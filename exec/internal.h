@@ -67,7 +67,7 @@ struct exec_dev {
     exec_free_rng *frees;  /* freed ranges below top, sorted by base */
     uint32_t nfrees, capfrees;
     size_t page;
-    void *slots;           /* CTA slots kept between launches (run.c) */
+    void *slots;           /* CTA slots kept between launches (grid.c) */
     void *textab;          /* texture and surface objects (tex.c) */
 };
 
@@ -127,6 +127,9 @@ struct exec_mod {
     ptx_insn *xi;
     ptx_opnd *xpool;
     exec_dinsn *d;            /* parallel to ptx->insns */
+    exec_sinfo *si;           /* parallel to ptx->insns: static facts for timing models */
+    exec_opreg *siregs;       /* the register lists si[].regs point into */
+    uint64_t *oob_seen;       /* exec.oob=warn: a bit per pc already reported */
     uint64_t *crows;          /* constant rows, 32 lanes each */
     uint32_t ncrows;
     uint64_t *var_addr;       /* device address of each module .global/.const variable (0 otherwise) */
@@ -138,11 +141,11 @@ struct exec_mod {
 
 /* ---- launch ---------------------------------------------------------------- */
 
-typedef struct exec_cta exec_cta;
-
 enum { EXEC_NBAR = 16 };
 
-typedef struct exec_grid {
+typedef struct exec_slot exec_slot;
+
+struct exec_grid {
     exec_mod *m;
     exec_dev *dev;
     const ptx_func *kf;
@@ -157,22 +160,30 @@ typedef struct exec_grid {
     uint32_t local_per_thread;/* bytes of local memory per thread (frames + stack) */
     uint32_t shared_bytes;    /* per CTA */
     exec_status status;
-    char *msg;                /* error message (buffer of 1024) */
+    char msg[1024];           /* error message */
     bool trace;
     uint64_t warp_insns, thread_insns;
     uint64_t since_progress;  /* warp instructions since memory last changed etc. */
     uint64_t spin_limit, max_insns;
     uint32_t quantum;
-    uint64_t clock;           /* %clock64 source: warp instructions executed so far */
+    uint64_t clock;           /* %clock64 source: the cycle given to exec_warp_step, or
+                                 warp instructions executed so far (exec_warp_run) */
+    double clock_mhz;         /* turns clock into %globaltimer nanoseconds */
     uint32_t nsm;
     uint64_t gridid;
     uint64_t cache_lo, cache_hi; /* last device allocation an access hit */
-    uint32_t resident;        /* CTAs interleaved at once */
+    exec_occ occ;             /* this launch's occupancy */
+    exec_slot **res;          /* resident CTAs' slots (unordered) */
+    uint32_t nres, capres;
+    exec_rec *rec;            /* exec_warp_step's record while an instruction runs, else NULL */
+    bool oob_warn;            /* exec.oob=warn */
+    uint8_t oob_buf[32];      /* exec.oob=warn: what out-of-bounds accesses read and write */
+    uint32_t bar_releases;    /* barriers opened so far (exec_bar_check) */
     bool yield;               /* the running warp asked to let others run */
     bool its;                 /* independent thread scheduling (exec.its) */
     uint64_t heap_used, heap_limit; /* device-side malloc */
     uint32_t envreg[3];       /* %envreg0..2 (cooperative launches: the grid workspace address) */
-} exec_grid;
+};
 
 /* A SIMT stack entry.  With independent thread scheduling (exec.its) the
 ** entries are instead the warp's thread groups (its.c): lanes sharing a pc and
@@ -255,6 +266,20 @@ struct exec_cta {
     exec_bar bar[EXEC_NBAR];
     uint8_t *local;           /* all lanes' local memory */
     uint32_t sm;              /* %smid reported */
+    exec_grid *g;
+    exec_slot *slot;
+};
+
+/* A CTA slot: a resident CTA and its buffers, kept by the device between
+** launches (grid.c), so a program that launches many small kernels does not
+** allocate and fault in fresh memory every time. */
+struct exec_slot {
+    exec_cta cta;
+    bool busy;
+    uint32_t res_idx;         /* index in the grid's res[] while busy */
+    uint32_t cap_warps;
+    uint32_t sh_cap;
+    size_t local_cap;
 };
 
 /* ---- helpers used by the semantics files ------------------------------- */
@@ -370,7 +395,7 @@ uint8_t *exec_lane_ptr(exec_warp *w, int lane, int space, uint64_t addr, unsigne
 /* Notes that simulated memory changed (resets the livelock watchdog). */
 static inline void exec_progress(exec_warp *w) { w->g->since_progress = 0; }
 
-/* Frees the CTA slots a device keeps between launches (run.c). */
+/* Frees the CTA slots a device keeps between launches (grid.c). */
 void exec_slots_free(exec_dev *d);
 
 /* Device memory internals (mem.c). */
@@ -387,6 +412,9 @@ void exec_fill_sregs(exec_warp *w, const exec_dinsn *d);
 
 /* Trace one instruction (trace.c). */
 void exec_trace(exec_warp *w, const ptx_insn *in, uint32_t mask);
+/* Stops the grid with a report of what every resident warp is doing: a
+** barrier deadlock, or (deadlock false) a livelock (fault.c). */
+void exec_stuck_report(exec_grid *g, bool deadlock);
 /* Describes the instruction at pc: "pc N (text) [file:line]". */
 void exec_describe_pc(const exec_mod *m, uint32_t pc, tp_sbuf *out);
 

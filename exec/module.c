@@ -33,6 +33,9 @@ static void mod_free(exec_mod *m)
     free(m->xi);
     free(m->xpool);
     free(m->d);
+    free(m->si);
+    free(m->oob_seen);
+    free(m->siregs);
     free(m->crows);
     free(m->name);
     free(m);
@@ -40,6 +43,7 @@ static void mod_free(exec_mod *m)
 
 void exec_mod_unload(exec_mod *m) { mod_free(m); }
 const ptx_module *exec_mod_ptx(const exec_mod *m) { return m->ptx; }
+exec_dev *exec_mod_dev(const exec_mod *m) { return m->dev; }
 
 uint64_t exec_func_addr(uint32_t fidx) { return EXEC_FUNC_ADDR_BASE + 16ull * fidx; }
 

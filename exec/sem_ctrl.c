@@ -158,6 +158,7 @@ void exec_bar_check(exec_cta *c, uint32_t id)
         exec_progress(w);
     }
     memset(b, 0, sizeof *b);
+    c->g->bar_releases++;
 }
 
 static uint32_t first_val(const exec_warp *w, const ptx_opnd *o, uint32_t m)

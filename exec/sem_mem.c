@@ -104,6 +104,30 @@ static const char *space_word(int space)
     }
 }
 
+/* exec.oob=warn: the access goes on as on a GPU, which does not check
+** bounds within its mapped pages.  Each instruction is reported once per
+** module; a load reads zeros, a store (or an atomic's write) goes to a sink. */
+static uint8_t *oob_go_on(exec_warp *w, int lane, int space, uint64_t addr, unsigned size, bool write,
+                          const char *why)
+{
+    exec_grid *g = w->g;
+    exec_mod *m = g->m;
+    uint32_t pc = exec_top(w)->pc;
+    if (!m->oob_seen) m->oob_seen = tp_calloc((m->ptx->ninsns + 63) / 64 + 1, sizeof(uint64_t));
+    if (!(m->oob_seen[pc / 64] >> (pc % 64) & 1)) {
+        m->oob_seen[pc / 64] |= 1ull << (pc % 64);
+        tp_sbuf b;
+        tp_sbuf_init(&b);
+        exec_describe_pc(m, pc, &b);
+        fprintf(stderr, "tpsim: warning: out-of-bounds %u-byte %s %s address 0x%llx (%s) in kernel '%s', thread %u of block (%u,%u,%u), %s; going on (exec.oob=warn: loads read zeros, stores are dropped; reported once per instruction)\n",
+                size, write ? "store to" : "load from", space_word(space), (unsigned long long)addr, why,
+                g->kf->name, w->tid0 + (uint32_t)lane, w->cta->id[0], w->cta->id[1], w->cta->id[2], tp_sbuf_str(&b));
+        tp_sbuf_free(&b);
+    }
+    memset(g->oob_buf, 0, sizeof g->oob_buf);
+    return g->oob_buf;
+}
+
 uint8_t *exec_lane_ptr(exec_warp *w, int lane, int space, uint64_t addr, unsigned size, bool write)
 {
     exec_grid *g = w->g;
@@ -136,6 +160,7 @@ uint8_t *exec_lane_ptr(exec_warp *w, int lane, int space, uint64_t addr, unsigne
         if (!a) {
             char why[200];
             describe_global(g->dev, addr, size, why, sizeof why);
+            if (g->oob_warn) return oob_go_on(w, lane, space, addr, size, write, why);
             exec_fault(w, lane, EXEC_ERR_ILLEGAL_ADDRESS, "out-of-bounds %u-byte %s %s address 0x%llx (%s)",
                        size, what, space_word(space), (unsigned long long)addr, why);
             return NULL;
@@ -192,7 +217,37 @@ static inline uint8_t *lane_ptr(exec_warp *w, int l, int space, uint64_t a, unsi
     return exec_lane_ptr(w, l, space, a, size, write);
 }
 
-/* Per-lane addresses of an address operand; returns the state space. */
+/* For exec_warp_step's record: each active lane's address in the space it
+** hits (generic addresses resolved through the windows). */
+static void record_addrs(exec_warp *w, int space, uint32_t m, const uint64_t *addr)
+{
+    exec_rec *rec = w->g->rec;
+    if (space != PTX_SP_GENERIC) {
+        rec->space = (uint8_t)space;
+        EXEC_LANES(m, rec->addr[l] = addr[l]);
+        return;
+    }
+    int first = -1;
+    bool mixed = false;
+    EXEC_LANES(m, {
+        uint64_t a = addr[l];
+        int sp = PTX_SP_GLOBAL;
+        if (a - EXEC_WIN_SHARED < EXEC_WIN_SIZE) sp = PTX_SP_SHARED, a -= EXEC_WIN_SHARED;
+        else if (a - EXEC_WIN_LOCAL < EXEC_WIN_SIZE) sp = PTX_SP_LOCAL, a -= EXEC_WIN_LOCAL;
+        else if (a - EXEC_WIN_PARAM < EXEC_WIN_SIZE) sp = PTX_SP_PARAM, a -= EXEC_WIN_PARAM;
+        rec->addr[l] = a;
+        rec->lspace[l] = (uint8_t)sp;
+        if (first < 0) first = sp;
+        else if (sp != first) mixed = true;
+    });
+    rec->space = (uint8_t)(first < 0 ? PTX_SP_GLOBAL : first);
+    if (mixed) rec->events |= EXEC_EV_MIXED_SPACE;
+}
+
+/* Per-lane addresses of an address operand; returns the state space.  A
+** 32-bit base register makes a 32-bit address: base + offset wraps in 32
+** bits, as the hardware's address arithmetic does; shared and local
+** addresses are 32-bit offsets whatever the base's width. */
 static int lane_addrs(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, const ptx_opnd *a,
                       uint32_t m, uint64_t *addr)
 {
@@ -200,7 +255,8 @@ static int lane_addrs(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, con
     if (a->base == PTX_AB_REG) {
         const uint64_t *b = w->fp + (size_t)a->r * 32;
         uint64_t off = (uint64_t)a->imm;
-        if (d->abase32) EXEC_LANES(m, addr[l] = (uint32_t)b[l] + off);
+        if (d->abase32 || space == PTX_SP_SHARED || space == PTX_SP_LOCAL)
+            EXEC_LANES(m, addr[l] = (uint32_t)(b[l] + off));
         else EXEC_LANES(m, addr[l] = b[l] + off);
         if (space == PTX_SP_PARAM) {
             /* A parameter address in a register: the kernel's parameter buffer,
@@ -208,7 +264,6 @@ static int lane_addrs(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, con
             if (w->cf != 0) space = PTX_SP_LOCAL;
             else EXEC_LANES(m, if (addr[l] - EXEC_WIN_PARAM < EXEC_WIN_SIZE) addr[l] -= EXEC_WIN_PARAM);
         }
-        if (d->abase32 && space == PTX_SP_GENERIC) EXEC_LANES(m, addr[l] = (uint32_t)addr[l]);
     } else {
         uint64_t v = (uint64_t)a->imm;
         if (a->base == PTX_AB_SYM) {
@@ -224,6 +279,7 @@ static int lane_addrs(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, con
         }
         EXEC_LANES(m, addr[l] = v);
     }
+    if (TP_UNLIKELY(w->g->rec != NULL)) record_addrs(w, space, m, addr);
     (void)in;
     return space;
 }

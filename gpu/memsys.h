@@ -41,6 +41,8 @@ void gpu_memsys_free(gpu_memsys *m);
 bool gpu_memsys_can_accept(const gpu_memsys *m, uint32_t sm, const gpu_mreq *r);
 void gpu_memsys_accept(gpu_memsys *m, gpu_mreq *r, uint64_t now);
 gpu_mreq *gpu_memsys_pop(gpu_memsys *m, uint32_t sm, uint64_t now);
+/* Whether pop(sm, now) would return a reply (the launch loop wakes the SM). */
+bool gpu_memsys_has_reply(const gpu_memsys *m, uint32_t sm, uint64_t now);
 
 /* Runs every clock domain up to (and including) its edges at or before the
 ** time of core cycle now.  Calls must not go back in time; core cycles

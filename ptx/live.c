@@ -59,23 +59,24 @@ static uint32_t row_of(const ptx_func *f, int32_t r)
     return (uint32_t)r;
 }
 
-/* One register occurrence in an instruction. */
-enum { OCC_DEF, OCC_SRC /* plain source operand */, OCC_ADDR /* address base */,
-       OCC_OTHER /* vector element, call target or argument */ };
-typedef struct occ { uint32_t row; uint8_t kind; } occ;
-
-/* Register occurrences of in, in operand order; returns how many (at most cap). */
-static uint32_t occurrences(const ptx_module *m, const ptx_func *f, const ptx_insn *in, occ *out, uint32_t cap)
+uint32_t ptx_insn_regs(const ptx_module *m, const ptx_func *f, const ptx_insn *in, uint32_t flags,
+                       ptx_regocc *out, uint32_t cap)
 {
     uint32_t n = 0;
-#define PUT(rw, k) do { uint32_t r_ = row_of(f, rw); if (r_ != UINT32_MAX && n < cap) out[n++] = (occ){r_, k}; } while (0)
+    bool preds = (flags & PTX_REGS_PREDS) != 0;
+#define PUT(rw, k) do { uint32_t r_ = row_of(f, rw); if (r_ != UINT32_MAX) { if (n < cap) out[n] = (ptx_regocc){r_, k}; n++; } } while (0)
+#define PUTP(p, k) do { if (n < cap) out[n] = (ptx_regocc){(uint32_t)(p), k}; n++; } while (0)
+    if (preds && in->guard >= 0) PUTP(in->guard, PTX_RO_PUSE);
     for (uint32_t k = 0; k < in->nopnd && k < PTX_MAX_OPND; k++) {
         const ptx_opnd *o = &in->o[k];
         bool dst = k < in->ndst;
         switch (o->kind) {
-        case PTX_OK_REG: PUT(o->r, dst ? OCC_DEF : OCC_SRC); break;
+        case PTX_OK_REG: PUT(o->r, dst ? PTX_RO_DEF : PTX_RO_SRC); break;
+        case PTX_OK_PRED:
+            if (preds && o->r >= 0) PUTP(o->r, dst ? PTX_RO_PDEF : PTX_RO_PUSE);
+            break;
         case PTX_OK_ADDR:
-            if (o->base == PTX_AB_REG) PUT(o->r, OCC_ADDR);
+            if (o->base == PTX_AB_REG) PUT(o->r, PTX_RO_ADDR);
             break;
         case PTX_OK_VEC:
         case PTX_OK_CALL:
@@ -83,15 +84,26 @@ static uint32_t occurrences(const ptx_module *m, const ptx_func *f, const ptx_in
             for (uint32_t j = 0; j < o->n; j++) {
                 const ptx_opnd *e = &m->pool[o->r + j];
                 bool d = o->kind == PTX_OK_CALL ? (int64_t)j < o->imm : dst;
-                if (e->kind == PTX_OK_REG) PUT(e->r, d ? OCC_DEF : OCC_OTHER);
-                else if (e->kind == PTX_OK_ADDR && e->base == PTX_AB_REG) PUT(e->r, OCC_ADDR);
+                if (e->kind == PTX_OK_REG) PUT(e->r, d ? PTX_RO_DEF : PTX_RO_OTHER);
+                else if (e->kind == PTX_OK_ADDR && e->base == PTX_AB_REG) PUT(e->r, PTX_RO_ADDR);
+                else if (e->kind == PTX_OK_PRED && preds && e->r >= 0) PUTP(e->r, d ? PTX_RO_PDEF : PTX_RO_PUSE);
             }
             break;
         default: break;
         }
     }
 #undef PUT
+#undef PUTP
     return n;
+}
+
+/* The lists liveness works on: registers only, at most cap of them. */
+typedef ptx_regocc occ;
+enum { OCC_DEF = PTX_RO_DEF, OCC_SRC = PTX_RO_SRC, OCC_ADDR = PTX_RO_ADDR, OCC_OTHER = PTX_RO_OTHER };
+static uint32_t occurrences(const ptx_module *m, const ptx_func *f, const ptx_insn *in, occ *out, uint32_t cap)
+{
+    uint32_t n = ptx_insn_regs(m, f, in, 0, out, cap);
+    return n < cap ? n : cap;
 }
 
 static void push_uniq(u32vec *v, uint32_t from, uint32_t r)

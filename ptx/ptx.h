@@ -487,6 +487,25 @@ const char *ptx_sym_name(const ptx_module *m, const ptx_func *f, int32_t sym);
 ** false.  Predicates are not registers and never appear here.  A b128
 ** register (two rows) is represented by its first row everywhere below. */
 
+/* One register an instruction names, in operand order (ptx_insn_regs). */
+typedef enum ptx_rokind {
+    PTX_RO_DEF,     /* a destination (vector elements and a call's register results too) */
+    PTX_RO_SRC,     /* a plain source operand */
+    PTX_RO_ADDR,    /* an address base */
+    PTX_RO_OTHER,   /* a vector element source, a call's target or argument register */
+    PTX_RO_PDEF,    /* a predicate written (only with PTX_REGS_PREDS) */
+    PTX_RO_PUSE,    /* a predicate read, the guard first (only with PTX_REGS_PREDS) */
+} ptx_rokind;
+typedef struct ptx_regocc { uint32_t row; uint8_t kind; } ptx_regocc;
+enum { PTX_REGS_PREDS = 1u << 0 };
+/* The registers instruction in of f reads and writes, as rows (first rows of
+** b128 registers), in operand order; with PTX_REGS_PREDS also its predicates
+** (row = predicate index).  Fills at most cap entries and returns how many
+** there are (which may exceed cap).  Liveness is computed from these lists;
+** the functional model derives each instruction's static facts from them. */
+uint32_t ptx_insn_regs(const ptx_module *m, const ptx_func *f, const ptx_insn *in, uint32_t flags,
+                       ptx_regocc *out, uint32_t cap);
+
 /* 32-bit register units of a row: 1 for a register of 32 bits or less, 2
 ** for 64 bits, 4 for the first row of a b128 and 0 for its second row. */
 uint32_t ptx_row_units(const ptx_func *f, uint32_t row);

@@ -28,9 +28,21 @@ static bool data_grow(vasm *a, const vasm_cur *c, uint32_t pos, uint64_t n)
     return true;
 }
 
-static void put64(uint8_t *p, uint64_t v)
+static void put_int(uint8_t *p, uint64_t v, uint32_t n)
 {
-    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+    for (uint32_t i = 0; i < n; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put64(uint8_t *p, uint64_t v) { put_int(p, v, 8); }
+
+/* Whether v fits in n bytes, read as signed or as unsigned. */
+static bool int_fits(vasm *a, const vasm_cur *c, uint32_t pos, int64_t v, uint32_t n)
+{
+    if (n >= 8) return true;
+    int64_t lo = -((int64_t)1 << (8 * n - 1)), hi = ((int64_t)1 << (8 * n)) - 1;
+    if (v >= lo && v <= hi) return true;
+    return vasm_err(a, c, pos, "value %lld does not fit in %u bits (%lld..%lld)", (long long)v, 8 * n, (long long)lo,
+                    (long long)hi);
 }
 
 static bool need_data(vasm *a, const vasm_cur *c, uint32_t pos, const char *dir)
@@ -139,8 +151,10 @@ static bool directive(vasm *a, vasm_cur *c, uint32_t pos, uint32_t n)
             if (!vasm_sep(a, c)) return false;
         }
     }
-    if (!strcmp(name, ".word")) {
-        if (!need_data(a, c, pos, ".word")) return false;
+    uint32_t isize = !strcmp(name, ".word") ? 8 : !strcmp(name, ".word32") ? 4 : !strcmp(name, ".word16") ? 2
+                   : !strcmp(name, ".byte") ? 1 : 0;
+    if (isize) {
+        if (!need_data(a, c, pos, name)) return false;
         for (;;) {
             vasm_skip_ws(c);
             uint32_t vpos = c->i;
@@ -148,13 +162,15 @@ static bool directive(vasm *a, vasm_cur *c, uint32_t pos, uint32_t n)
             int64_t v;
             vasm_ectx x = {true, &undef, NULL, 0};
             if (vasm_peek(c) == '#') c->i++;
-            if (!vasm_expr(a, c, &x, &v) || !data_grow(a, c, vpos, 8)) return false;
+            if (!vasm_expr(a, c, &x, &v) || !data_grow(a, c, vpos, isize)) return false;
             if (undef) {
-                vasm_pword w = {c->s, c->n, c->line, vpos, a->dsize};
+                vasm_pword w = {c->s, c->n, c->line, vpos, a->dsize, isize};
                 tp_vec_push(&a->words, w);
+            } else if (!int_fits(a, c, vpos, v, isize)) {
+                return false;
             }
-            put64(a->data + a->dsize, (uint64_t)v);
-            a->dsize += 8;
+            put_int(a->data + a->dsize, (uint64_t)v, isize);
+            a->dsize += isize;
             if (vasm_at_end(c)) return true;
             if (!vasm_sep(a, c)) return false;
         }
@@ -240,13 +256,36 @@ static bool pass1_line(vasm *a, vasm_cur *c)
 
 /* ---- pass 2: operands ---- */
 
-/* Arithmetic families: the VV, VS (V op F) and SV (F op V) opcodes. */
-static const int fam[4][3] = {
-    {VEC_OP_ADDV, VEC_OP_ADDVS, -1},
-    {VEC_OP_SUBV, VEC_OP_SUBVS, VEC_OP_SUBSV},
-    {VEC_OP_MULV, VEC_OP_MULVS, -1},
-    {VEC_OP_DIVV, VEC_OP_DIVVS, VEC_OP_DIVSV},
-};
+/* The family of a vector arithmetic or compare opcode, from the names of
+** vec_ops.def: fam[0] the VV form (stem "XV"), fam[1] the VS form ("XVS"),
+** fam[2] the SV form ("XSV"), each with op's suffix (".D", ".I", ...); -1
+** where the table has none.  Returns which member op is. */
+static int family(int op, int fam[3])
+{
+    const vec_opinfo *oi = &vec_ops[op];
+    const char *nm = oi->name, *dot = strchr(nm, '.');
+    const char *suffix = dot ? dot : "";
+    size_t stem = dot ? (size_t)(dot - nm) : strlen(nm);
+    int member = oi->form == VEC_FM_VVV || oi->form == VEC_FM_VV ? 0
+                 : oi->form == VEC_FM_VFV || oi->form == VEC_FM_VRS ? 2 : 1;
+    size_t base = stem - (member == 0 ? 1 : 2);
+    static const char *marks[3] = {"V", "VS", "SV"};
+    for (int k = 0; k < 3; k++) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "%.*s%s%s", (int)base, nm, marks[k], suffix);
+        fam[k] = vec_op_find(buf);
+    }
+    TP_ASSERT(fam[member] == op);
+    return member;
+}
+
+/* The scalar register kind of a family: F for .D, R otherwise. */
+static int family_scalar(const int fam[3])
+{
+    for (int k = 0; k < 3; k++)
+        if (fam[k] >= 0 && (vec_ops[fam[k]].flags & VEC_FL_D)) return VEC_RK_F;
+    return VEC_RK_R;
+}
 
 static bool arith(vasm *a, vasm_cur *c, vec_insn *in)
 {
@@ -259,31 +298,35 @@ static bool arith(vasm *a, vasm_cur *c, vec_insn *in)
     vasm_skip_ws(c);
     ypos = c->i;
     if (!vasm_reg(a, c, VEC_RK_NONE, &y)) return false;
-    int f = 0, v = 0;
-    for (f = 0; f < 4; f++)
-        for (v = 0; v < 3; v++)
-            if (fam[f][v] == in->op) goto found;
-found:
-    TP_ASSERT(f < 4);
-    if (x.kind != VEC_RK_V && x.kind != VEC_RK_F) return vasm_err(a, c, xpos, "expected a vector or FP register");
-    if (y.kind != VEC_RK_V && y.kind != VEC_RK_F) return vasm_err(a, c, ypos, "expected a vector or FP register");
-    if (x.kind == VEC_RK_F && y.kind == VEC_RK_F)
-        return vasm_err(a, c, ypos, "%s needs a vector operand", vec_ops[in->op].name);
+    int fam[3], v = family(in->op, fam), sk = family_scalar(fam);
+    bool fp = sk == VEC_RK_F;
+    const char *what = fp ? "expected a vector or FP register" : "expected a vector or integer register";
+    if (x.kind != VEC_RK_V && x.kind != sk) return vasm_err(a, c, xpos, "%s", what);
+    if (y.kind != VEC_RK_V && y.kind != sk) return vasm_err(a, c, ypos, "%s", what);
+    if (x.kind == sk && y.kind == sk) return vasm_err(a, c, ypos, "%s needs a vector operand", vec_ops[in->op].name);
     int want = x.kind == VEC_RK_V && y.kind == VEC_RK_V ? 0 : x.kind == VEC_RK_V ? 1 : 2;
-    bool commutes = fam[f][2] < 0;
+    bool commutes = fam[2] < 0;
     if (v == 0) { /* ADDV.D & co take whatever the operands say */
         v = want == 2 && commutes ? 1 : want;
+        if (fam[v] < 0)
+            return vasm_err(a, c, want == 1 ? ypos : xpos, "%s has no form with a scalar operand",
+                            vec_ops[in->op].name);
     } else if (want == 0) {
-        return vasm_err(a, c, v == 1 ? ypos : xpos, "%s takes a scalar F register here (%s operates on two vectors)",
-                        vec_ops[in->op].name, vec_ops[fam[f][0]].name);
+        return vasm_err(a, c, v == 1 ? ypos : xpos, "%s takes a scalar %s register here (%s operates on two vectors)",
+                        vec_ops[in->op].name, fp ? "F" : "R", vec_ops[fam[0]].name);
     } else if (want != v && !(commutes && want == 2)) {
-        return vasm_err(a, c, xpos, "%s computes %s: write %s (or use %s)", vec_ops[in->op].name,
-                        v == 1 ? "Vs op Fs" : "Fs op Vt", v == 1 ? "Vd,Vs,Fs" : "Vd,Fs,Vt",
-                        vec_ops[fam[f][v == 1 ? 2 : 1]].name);
+        char vs[16], sv[16];
+        snprintf(vs, sizeof vs, "Vs op %ss", fp ? "F" : "R");
+        snprintf(sv, sizeof sv, "%ss op Vt", fp ? "F" : "R");
+        char fvs[16], fsv[16];
+        snprintf(fvs, sizeof fvs, "Vd,Vs,%ss", fp ? "F" : "R");
+        snprintf(fsv, sizeof fsv, "Vd,%ss,Vt", fp ? "F" : "R");
+        return vasm_err(a, c, xpos, "%s computes %s: write %s (or use %s)", vec_ops[in->op].name, v == 1 ? vs : sv,
+                        v == 1 ? fvs : fsv, vec_ops[fam[v == 1 ? 2 : 1]].name);
     }
-    in->op = (uint16_t)fam[f][v];
+    in->op = (uint16_t)fam[v];
     in->d = d.num;
-    if (v == 1 && x.kind == VEC_RK_F) { /* commuted: Vd,Fs,Vt */
+    if (v == 1 && x.kind == sk) { /* commuted: Vd,Fs,Vt */
         in->a = y.num, in->b = x.num;
     } else {
         in->a = x.num, in->b = y.num;
@@ -299,11 +342,74 @@ static bool compare(vasm *a, vasm_cur *c, vec_insn *in)
     vasm_skip_ws(c);
     ypos = c->i;
     if (!vasm_reg(a, c, VEC_RK_NONE, &y)) return false;
-    bool vs = in->op >= VEC_OP_SEQVS;
-    if (y.kind == VEC_RK_F && !vs) in->op = (uint16_t)(in->op + (VEC_OP_SEQVS - VEC_OP_SEQV)), vs = true;
-    if (vs && y.kind != VEC_RK_F) return vasm_err(a, c, ypos, "%s compares with a scalar: expected an FP register (F0-F31)", vec_ops[in->op].name);
-    if (!vs && y.kind != VEC_RK_V) return vasm_err(a, c, ypos, "expected a vector or FP register");
+    int fam[3], sk;
+    bool vs = family(in->op, fam) == 1;
+    sk = family_scalar(fam);
+    if (y.kind == sk && !vs && fam[1] >= 0) in->op = (uint16_t)fam[1], vs = true;
+    if (vs && y.kind != sk)
+        return vasm_err(a, c, ypos, "%s compares with a scalar: expected %s", vec_ops[in->op].name,
+                        sk == VEC_RK_F ? "an FP register (F0-F31)" : "an integer register (R0-R31)");
+    if (!vs && y.kind != VEC_RK_V)
+        return vasm_err(a, c, ypos, "%s", sk == VEC_RK_F ? "expected a vector or FP register"
+                                                        : "expected a vector or integer register");
     in->a = x.num, in->b = y.num;
+    return true;
+}
+
+/* A vector control register: VLR, VPW (MTC1 and MFC1) or MVL (MFC1 only). */
+static bool ctl_reg(vasm *a, vasm_cur *c, bool write, uint8_t *kind)
+{
+    char tb[40];
+    vasm_skip_ws(c);
+    uint32_t pos = c->i, n = vasm_word(c);
+    char up[4] = {0};
+    for (uint32_t k = 0; k < n && k < 3; k++) up[k] = (char)toupper((unsigned char)c->s[pos + k]);
+    if (n == 3 && (!strcmp(up, "VPW") || !strcmp(up, "MVL"))) {
+        if (write && up[0] == 'M')
+            return vasm_err(a, c, pos, "MVL is read-only: it follows VPW (MVL = mvl * 64 / VPW)");
+        *kind = up[0] == 'M' ? VEC_RK_MVL : VEC_RK_VPW;
+        c->i = pos + n;
+        return true;
+    }
+    vec_reg r;
+    const vec_sym *sy = n ? vasm_sym_find(a, c->s + pos, n) : NULL;
+    if (n && ((vasm_reg_word(c->s + pos, n, &r) == 1 && r.kind == VEC_RK_VLR) ||
+              (sy && sy->kind == VEC_SYM_REG && sy->reg.kind == VEC_RK_VLR))) {
+        *kind = VEC_RK_VLR;
+        c->i = pos + n;
+        return true;
+    }
+    return vasm_err(a, c, pos, "expected %s, got '%s'", write ? "VLR or VPW" : "VLR, VPW or MVL", vasm_tok(c, pos, tb));
+}
+
+/* Whether the next operand is register-shaped (a register or a name for one). */
+static bool reg_next(vasm *a, vasm_cur *c)
+{
+    vec_reg r;
+    vasm_skip_ws(c);
+    uint32_t pos = c->i, n = vasm_word(c);
+    const vec_sym *sy = n ? vasm_sym_find(a, c->s + pos, n) : NULL;
+    return n && (vasm_reg_word(c->s + pos, n, &r) != 0 || (sy && sy->kind == VEC_SYM_REG));
+}
+
+/* The last operand of MTC1, FFX and VVX: a register of `kind` (into in->field) or
+** an immediate in lo..hi (in->imm, in->alt = 1). */
+static bool reg_or_imm(vasm *a, vasm_cur *c, vec_insn *in, int kind, uint8_t *field, int64_t lo, int64_t hi,
+                       const char *what)
+{
+    vec_reg r;
+    if (reg_next(a, c)) {
+        if (!vasm_reg(a, c, kind, &r)) return false;
+        *field = r.num;
+        return true;
+    }
+    vasm_skip_ws(c);
+    uint32_t pos = c->i;
+    in->alt = 1;
+    if (!vasm_imm(a, c, &in->imm)) return false;
+    if (in->imm < lo || in->imm > hi)
+        return vasm_err(a, c, pos, "%s %lld is outside %lld..%lld", what, (long long)in->imm, (long long)lo,
+                        (long long)hi);
     return true;
 }
 
@@ -338,17 +444,35 @@ static bool operands(vasm *a, vasm_cur *c, vec_insn *in)
     case VEC_FM_RMEM: return REG(VEC_RK_R, d) && SEP && vasm_mem(a, c, &in->imm, &in->a);
     case VEC_FM_FMEM: return REG(VEC_RK_F, d) && SEP && vasm_mem(a, c, &in->imm, &in->a);
     case VEC_FM_FFF: return REG(VEC_RK_F, d) && SEP && REG(VEC_RK_F, a) && SEP && REG(VEC_RK_F, b);
+    case VEC_FM_FFX:
+        return REG(VEC_RK_F, d) && SEP && REG(VEC_RK_F, a) && SEP &&
+               reg_or_imm(a, c, in, VEC_RK_F, &in->b, 0, 255, "shift count");
     case VEC_FM_RL: return REG(VEC_RK_R, a) && SEP && vasm_label(a, c, &in->imm);
     case VEC_FM_RRL: return REG(VEC_RK_R, a) && SEP && REG(VEC_RK_R, b) && SEP && vasm_label(a, c, &in->imm);
     case VEC_FM_L: return vasm_label(a, c, &in->imm);
-    case VEC_FM_MTC1: return vasm_reg(a, c, VEC_RK_VLR, &s) && SEP && REG(VEC_RK_R, a);
-    case VEC_FM_MFC1: return REG(VEC_RK_R, d) && SEP && vasm_reg(a, c, VEC_RK_VLR, &s);
+    case VEC_FM_MTC1: {
+        if (!ctl_reg(a, c, true, &in->b) || !SEP) return false;
+        vasm_skip_ws(c);
+        uint32_t pos = c->i;
+        if (!reg_or_imm(a, c, in, VEC_RK_R, &in->a, INT64_MIN, INT64_MAX, "")) return false;
+        if (in->alt && in->b == VEC_RK_VPW && in->imm != 8 && in->imm != 16 && in->imm != 32 && in->imm != 64)
+            return vasm_err(a, c, pos, "VPW takes 8, 16, 32 or 64, got %lld", (long long)in->imm);
+        if (in->alt && in->b == VEC_RK_VLR && in->imm < 0)
+            return vasm_err(a, c, pos, "VLR takes 0..MVL, got %lld", (long long)in->imm);
+        return true;
+    }
+    case VEC_FM_MFC1: return REG(VEC_RK_R, d) && SEP && ctl_reg(a, c, false, &in->b);
     case VEC_FM_MVTM: return vasm_reg(a, c, VEC_RK_VM, &s) && SEP && REG(VEC_RK_F, a);
     case VEC_FM_MVFM: return REG(VEC_RK_F, d) && SEP && vasm_reg(a, c, VEC_RK_VM, &s);
     case VEC_FM_POP: return REG(VEC_RK_R, d) && SEP && vasm_reg(a, c, VEC_RK_VM, &s);
     case VEC_FM_VVV:
     case VEC_FM_VVF:
-    case VEC_FM_VFV: return arith(a, c, in);
+    case VEC_FM_VFV:
+    case VEC_FM_VVR:
+    case VEC_FM_VRS: return arith(a, c, in);
+    case VEC_FM_VVX:
+        return REG(VEC_RK_V, d) && SEP && REG(VEC_RK_V, a) && SEP &&
+               reg_or_imm(a, c, in, VEC_RK_R, &in->b, 0, 63, "shift count");
     case VEC_FM_VR: return REG(VEC_RK_V, d) && SEP && vasm_vbase(a, c, &in->imm, &in->a);
     case VEC_FM_RV: return vasm_vbase(a, c, &in->imm, &in->a) && SEP && REG(VEC_RK_V, d);
     case VEC_FM_VRR:
@@ -364,7 +488,8 @@ static bool operands(vasm *a, vasm_cur *c, vec_insn *in)
         return vasm_expect(a, c, '(') && REG(VEC_RK_R, a) && vasm_expect(a, c, '+') && REG(VEC_RK_V, b) &&
                vasm_expect(a, c, ')') && SEP && REG(VEC_RK_V, d);
     case VEC_FM_VV:
-    case VEC_FM_VF: return compare(a, c, in);
+    case VEC_FM_VF:
+    case VEC_FM_VSR: return compare(a, c, in);
     case VEC_FM_VX: {
         if (!REG(VEC_RK_V, d) || !SEP) return false;
         vasm_skip_ws(c);
@@ -471,8 +596,8 @@ bool vec_asm(vec_prog *p, const char *text, size_t len, const char *file, const 
         int64_t v;
         if (vasm_peek(&c) == '#') c.i++;
         vasm_ectx x = {0};
-        ok = vasm_expr(&a, &c, &x, &v);
-        if (ok) put64(a.data + w->off, (uint64_t)v);
+        ok = vasm_expr(&a, &c, &x, &v) && int_fits(&a, &c, w->pos, v, w->size);
+        if (ok) put_int(a.data + w->off, (uint64_t)v, w->size);
     }
     if (ok) {
         p->ninsn = a.ins.n;

@@ -13,21 +13,32 @@
 **   and constants are not.  Registers: R0-R31 (R0 reads 0), F0-F31, V0-V63
 **   (up to the machine's vregs), VLR, VM.
 ** - Values: decimal or 0x hex integers, data labels (their byte address),
-**   .equ constants, combined with + - * and parentheses (usual precedence).
+**   .equ constants, combined with + - * / and parentheses (usual
+**   precedence; / divides integers, truncating toward zero).
 **   An immediate is "#value" (the '#' may be left out).  Scalar memory:
 **   "off(Rn)", "label", "label(Rn)", "(Rn)".  Vector memory: "Rn" (or
 **   "off(Rn)") for LV/SV, "(Rs,Rt)" for LVWS/SVWS, "(Rs+Vi)" for LVI/SVI.
-**   Branch targets are code labels.
+**   Branch targets are code labels.  Vector control registers (MTC1 and
+**   MFC1 only): VLR, VPW, and MVL (read-only).  "MTC1 VLR,#n" and
+**   "MTC1 VPW,#16" take an immediate too; a VPW immediate must be 8, 16,
+**   32 or 64.  Packed shifts take Ft or "#0..255", vector shifts Rt or
+**   "#0..63".
 ** - Directives: .data, .text (.code), .double, .word (64-bit integers, as in
-**   WinMIPS64), .space BYTES, .align N (to 2^N bytes), .equ NAME, VALUE
-**   (VALUE may be a register: NAME then stands for it, e.g. ".equ Rx, R1").
-**   .equ, .space and .align use only names defined above them; .word and
-**   instructions may use any.  .data starts at address 0 and grows.
+**   WinMIPS64), .word32, .word16, .byte (narrower integers: signed or
+**   unsigned values that fit, e.g. .byte -128..255), .space BYTES, .align N
+**   (to 2^N bytes), .equ NAME, VALUE (VALUE may be a register: NAME then
+**   stands for it, e.g. ".equ Rx, R1").  .equ, .space and .align use only
+**   names defined above them; .word & co and instructions may use any.
+**   .data starts at address 0 and grows.
 ** - Mnemonic conveniences: DADDIU = DADDUI; a vector mnemonic without ".D"
-**   gets it (ADDV = ADDV.D); ADDV.D/SUBV.D/MULV.D/DIVV.D with a scalar F
-**   operand become the VS/SV form (MULV.D V2,F0,V1 = MULVS.D V2,V1,F0), and
-**   ADDVS.D/MULVS.D take the F register in either place; a compare SxxV.D
-**   with an F operand becomes SxxVS.D.
+**   gets it (ADDV = ADDV.D); a vector arithmetic mnemonic of a VV/VS/SV
+**   family (ADDV.D, SUBV.I, ADDV.US, ANDV ...; the families come from the
+**   names in vec_ops.def) with a scalar operand becomes its VS or SV form
+**   (MULV.D V2,F0,V1 = MULVS.D V2,V1,F0; SUBV.I V1,R2,V3 = SUBSV.I), and a
+**   VS form of a family without an SV form (it commutes) takes the scalar
+**   in either place; the scalar is an F register for .D, an R register
+**   otherwise.  A compare SxxV.D (.I, .U) with a scalar operand becomes
+**   SxxVS.D (.I, .U).
 */
 #ifndef VEC_ASM_H
 #define VEC_ASM_H
@@ -48,10 +59,11 @@ typedef struct vasm_pend { /* an instruction seen in pass 1 */
     uint32_t mlen;
 } vasm_pend;
 
-typedef struct vasm_pword { /* a .word value with a forward reference */
+typedef struct vasm_pword { /* a .word (.byte ...) value with a forward reference */
     const char *s;
     uint32_t n, line, pos;
     uint64_t off;
+    uint32_t size;         /* bytes */
 } vasm_pword;
 
 typedef struct vasm {

@@ -275,14 +275,24 @@ static bool term(vasm *a, vasm_cur *c, const vasm_ectx *x, int64_t *v)
     for (;;) {
         uint32_t save = c->i;
         vasm_skip_ws(c);
-        if (vasm_peek(c) != '*') {
+        int op = vasm_peek(c);
+        if (op != '*' && op != '/') {
             c->i = save;
             return true;
         }
         uint32_t pos = c->i++;
         int64_t w;
         if (!unary(a, c, x, &w)) return false;
-        if (__builtin_mul_overflow(*v, w, v)) return vasm_err(a, c, pos, "arithmetic overflow");
+        if (op == '*') {
+            if (__builtin_mul_overflow(*v, w, v)) return vasm_err(a, c, pos, "arithmetic overflow");
+        } else if (w == 0) {
+            if (!(x->lenient && x->undef[0])) return vasm_err(a, c, pos, "division by zero");
+            *v = 0; /* an undefined name: pass 2 evaluates it again */
+        } else if (*v == INT64_MIN && w == -1) {
+            return vasm_err(a, c, pos, "arithmetic overflow");
+        } else {
+            *v /= w; /* truncating toward zero */
+        }
     }
 }
 

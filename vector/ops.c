@@ -1,12 +1,20 @@
-/* ops.c -- the opcode table (vec_ops.def) and the facts derived from it. */
+/* ops.c -- the opcode table (vec_ops.def) and the facts derived from it:
+** units, and what each instruction reads and writes (from its form). */
 #include "vec.h"
 #include <stdio.h>
 
 const vec_opinfo vec_ops[VEC_NOPS] = {
-#define X(id, name, form, cls, flags, doc) {name, form, cls, flags, doc},
+#define X(id, name, form, cls, flags, sem, w, doc) {name, form, cls, flags, sem, w, doc},
 #include "vec_ops.def"
 #undef X
 };
+
+int vec_op_find(const char *name)
+{
+    for (int op = 0; op < VEC_NOPS; op++)
+        if (!strcmp(vec_ops[op].name, name)) return op;
+    return -1;
+}
 
 int vec_cls_unit(int cls)
 {
@@ -17,6 +25,19 @@ int vec_cls_unit(int cls)
     case VEC_C_VLOGIC: return VEC_UNIT_LOGIC;
     default: return VEC_UNIT_LSU0;
     }
+}
+
+uint32_t vec_int_units(void)
+{
+    bool used[VEC_UNIT_LSU0] = {false};
+    uint32_t n = 0;
+    for (int op = 0; op < VEC_NOPS; op++) {
+        const vec_opinfo *oi = &vec_ops[op];
+        if (!vec_cls_vector(oi->cls) || oi->cls == VEC_C_VLSU || (oi->flags & VEC_FL_D) || oi->sem == VEC_E_NONE) continue;
+        int u = vec_cls_unit(oi->cls);
+        if (!used[u]) used[u] = true, n++;
+    }
+    return n;
 }
 
 const char *vec_unit_name(int unit, char buf[16])
@@ -68,17 +89,31 @@ void vec_insn_deps(vec_insn *in)
         break;
     }
     case VEC_FM_FFF: dst(in, VEC_RK_F, in->d), src(in, VEC_RK_F, in->a), src(in, VEC_RK_F, in->b); break;
+    case VEC_FM_FFX:
+        dst(in, VEC_RK_F, in->d), src(in, VEC_RK_F, in->a);
+        if (!in->alt) src(in, VEC_RK_F, in->b);
+        break;
     case VEC_FM_RL: src(in, VEC_RK_R, in->a); break;
     case VEC_FM_RRL: src(in, VEC_RK_R, in->a), src(in, VEC_RK_R, in->b); break;
     case VEC_FM_L: break;
-    case VEC_FM_MTC1: dst(in, VEC_RK_VLR, 0), src(in, VEC_RK_R, in->a); break;
-    case VEC_FM_MFC1: dst(in, VEC_RK_R, in->d), src(in, VEC_RK_VLR, 0); break;
+    case VEC_FM_MTC1:
+        dst(in, in->b, 0);
+        if (!in->alt) src(in, VEC_RK_R, in->a);
+        if (in->b == VEC_RK_VPW) src(in, VEC_RK_VLR, 0); /* checked against the new MVL */
+        break;
+    case VEC_FM_MFC1: dst(in, VEC_RK_R, in->d), src(in, in->b == VEC_RK_VLR ? VEC_RK_VLR : VEC_RK_VPW, 0); break;
     case VEC_FM_MVTM: dst(in, VEC_RK_VM, 0), src(in, VEC_RK_F, in->a); break;
     case VEC_FM_MVFM: dst(in, VEC_RK_F, in->d), src(in, VEC_RK_VM, 0); break;
     case VEC_FM_POP: dst(in, VEC_RK_R, in->d), src(in, VEC_RK_VM, 0), src(in, VEC_RK_VLR, 0); break;
     case VEC_FM_VVV: dst(in, VEC_RK_V, in->d), src(in, VEC_RK_V, in->a), src(in, VEC_RK_V, in->b); break;
     case VEC_FM_VVF: dst(in, VEC_RK_V, in->d), src(in, VEC_RK_V, in->a), src(in, VEC_RK_F, in->b); break;
     case VEC_FM_VFV: dst(in, VEC_RK_V, in->d), src(in, VEC_RK_F, in->a), src(in, VEC_RK_V, in->b); break;
+    case VEC_FM_VVR: dst(in, VEC_RK_V, in->d), src(in, VEC_RK_V, in->a), src(in, VEC_RK_R, in->b); break;
+    case VEC_FM_VRS: dst(in, VEC_RK_V, in->d), src(in, VEC_RK_R, in->a), src(in, VEC_RK_V, in->b); break;
+    case VEC_FM_VVX:
+        dst(in, VEC_RK_V, in->d), src(in, VEC_RK_V, in->a);
+        if (!in->alt) src(in, VEC_RK_R, in->b);
+        break;
     case VEC_FM_VR: dst(in, VEC_RK_V, in->d), src(in, VEC_RK_R, in->a); break;
     case VEC_FM_RV: src(in, VEC_RK_R, in->a), src(in, VEC_RK_V, in->d); break;
     case VEC_FM_VRR: dst(in, VEC_RK_V, in->d), src(in, VEC_RK_R, in->a), src(in, VEC_RK_R, in->b); break;
@@ -87,6 +122,7 @@ void vec_insn_deps(vec_insn *in)
     case VEC_FM_RVV: src(in, VEC_RK_R, in->a), src(in, VEC_RK_V, in->b), src(in, VEC_RK_V, in->d); break;
     case VEC_FM_VV: dst(in, VEC_RK_VM, 0), src(in, VEC_RK_V, in->a), src(in, VEC_RK_V, in->b); break;
     case VEC_FM_VF: dst(in, VEC_RK_VM, 0), src(in, VEC_RK_V, in->a), src(in, VEC_RK_F, in->b); break;
+    case VEC_FM_VSR: dst(in, VEC_RK_VM, 0), src(in, VEC_RK_V, in->a), src(in, VEC_RK_R, in->b); break;
     case VEC_FM_VX:
         dst(in, VEC_RK_V, in->d);
         if (!in->alt) src(in, VEC_RK_R, in->a);

@@ -7,14 +7,19 @@
 **   adds branch_penalty bubbles.
 ** - Scalar instructions: a result is readable 1 + latency cycles after issue
 **   (latency 0 for integer ALU and moves, scalar.lat_load for loads,
-**   scalar.lat_fadd / _fmul / _fdiv for FP; DMUL has the multiply latency).
-**   POP and MVFM wait for VM's last element; MTC1 VLR and the VM writers
-**   (MVTM, CVM) take effect the cycle after they issue, a VM writer only
-**   once every earlier reader of VM has read it.
+**   scalar.lat_fadd / _fmul / _fdiv for FP; DMUL has the multiply latency;
+**   packed instructions run on the media unit with scalar.lat_media, their
+**   multiplies with scalar.lat_media_mul).  POP and MVFM wait for VM's last
+**   element; MTC1 VLR and the VM writers (MVTM, CVM) take effect the cycle
+**   after they issue, a VM writer only once every earlier reader of VM has
+**   read it.  MTC1 VPW issues only once every earlier vector instruction
+**   has produced its last result (the vector unit drains: elements of
+**   different widths never chain) and takes effect the cycle after.
 ** - Vector instructions: a unit (add, mul, div, logical, or the least busy of
-**   lsu_count load/store units) takes `lanes` elements per cycle and is
-**   free again the cycle after its last element entered (ceil(VL/lanes)
-**   cycles without stalls).  Element i enters at e[i] and has its result at
+**   lsu_count load/store units) takes lanes * 64/VPW elements per cycle
+**   (each 64-bit lane does 64/VPW element operations) and is free again the
+**   cycle after its last element entered (ceil(VL*VPW/(64*lanes)) cycles
+**   without stalls).  Element i enters at e[i] and has its result at
 **   e[i] + start-up (vec_elems, internal.h, gives the rules):
 **     - RAW without chaining: the instruction issues only after the cycle of
 **       its sources' last results;
@@ -23,15 +28,16 @@
 **       on the producer's first result and never overtakes it;
 **     - WAR and WAW: element i's result lands after the element was last
 **       read and after its previous result;
-**     - memory: each load/store unit generates `lanes` addresses per cycle;
-**       with mem_banks > 0 the bank rules of textbook.c apply, all units
-**       sharing the banks (earlier instructions reserve first) and the data
-**       arriving mem_latency after the access; memory order holds word by
-**       word: an element that touches a word an earlier, still active
-**       vector instruction touches, where one of the two stores, accesses
-**       memory at least one cycle after the earlier access.  Scalar loads
-**       and stores wait for overlapping vector stores (a scalar store also
-**       for loads) to complete.
+**     - memory: each load/store unit generates `lanes` word addresses per
+**       cycle, narrow elements in one aligned word sharing one (the word
+**       and bank rules of textbook.c and internal.h); with mem_banks > 0
+**       all units share the banks (earlier instructions reserve first) and
+**       the data arrives mem_latency after the access; memory order holds
+**       byte by byte: an element whose bytes overlap those of an element of
+**       an earlier, still active vector instruction, where one of the two
+**       stores, accesses memory at least one cycle after the earlier
+**       access.  Scalar loads and stores wait for overlapping vector stores
+**       (a scalar store also for loads) to complete.
 ** - cycles = one past the last cycle in which an instruction issued or a
 **   result was produced.
 */
@@ -42,20 +48,22 @@ typedef struct plmem {     /* a vector memory instruction still active */
     uint64_t lo, hi;        /* bytes touched */
     uint64_t done;          /* 1 + last result */
     bool store;
+    uint32_t eb;            /* bytes per element */
     uint32_t n;             /* its active elements, by address: */
     uint64_t *addr, *t;     /* address and access cycle */
 } plmem;
 
 typedef struct pl {
     vec_timing base;
-    uint32_t mvl, lanes, lsu_count, nregs;   /* nregs: vregs + 1 (VM last) */
+    uint32_t mvl, lanes, lsu_count, nregs;   /* mvl: elements at 8 bits; nregs: vregs + 1 (VM last) */
     bool chaining, banked;
     uint32_t lat[VEC_C_VLOGIC + 1];          /* vector start-ups */
-    uint32_t slat[VEC_C_MOVE + 1];           /* scalar latencies */
+    uint32_t slat[VEC_C_VLSU];               /* scalar latencies */
     uint64_t branch_penalty;
     uint64_t t;                              /* earliest issue of the next instruction */
     uint64_t end;                            /* 1 + last cycle anything happens */
-    uint64_t rr[32], fr[32], vlr;            /* cycle from which a scalar value is readable */
+    uint64_t rr[32], fr[32], vlr, vpw;       /* cycle from which a scalar value is readable */
+    uint64_t vdone;                          /* 1 + the last result of any vector instruction */
     uint64_t *w, *wmin, *rmin;               /* per register and element (see step) */
     uint64_t *vready, *rdone;                /* per register: 1 + last result, 1 + last read */
     uint64_t ufree[VEC_UNIT_MAX];
@@ -90,27 +98,28 @@ static void prune(pl *p, uint64_t s)
     p->mem.n = k;
 }
 
-/* Memory order, word by word: p->mready[i] = 1 + the latest access of an
-** earlier active instruction to a word element i overlaps (where one of
-** them stores).  Returns false when nothing constrains. */
+/* Memory order, byte by byte: p->mready[i] = 1 + the latest access of an
+** earlier active instruction to an element whose bytes overlap element i's
+** (where one of them stores).  Returns false when nothing constrains. */
 static bool mem_order(pl *p, const vec_dyn *d, bool store)
 {
     bool any = false;
+    uint32_t eb = d->vpw / 8;
     memset(p->mready, 0, d->vl * sizeof *p->mready);
     for (uint32_t k = 0; k < p->mem.n; k++) {
         const plmem *m = &p->mem.a[k];
         if (!(store || m->store) || !overlaps(m, d->lo, d->hi)) continue;
         for (uint32_t i = 0; i < d->vl; i++) {
             if (!vec_vm_bit(d->act, i)) continue;
-            uint64_t a = d->addr[i], lo = a >= 7 ? a - 7 : 0;
-            /* the first element with address >= lo, then those below a + 8 */
+            uint64_t a = d->addr[i], lo = a >= m->eb - 1 ? a - (m->eb - 1) : 0;
+            /* the first element with address >= lo, then those below a + eb */
             uint32_t l = 0, h = m->n;
             while (l < h) {
                 uint32_t mid = (l + h) / 2;
                 if (m->addr[mid] < lo) l = mid + 1;
                 else h = mid;
             }
-            for (uint32_t j = l; j < m->n && m->addr[j] < a + 8; j++)
+            for (uint32_t j = l; j < m->n && m->addr[j] < a + eb; j++)
                 if (m->t[j] + 1 > p->mready[i]) p->mready[i] = m->t[j] + 1, any = true;
         }
     }
@@ -120,7 +129,7 @@ static bool mem_order(pl *p, const vec_dyn *d, bool store)
 /* Remembers a vector memory instruction's accesses, sorted by address. */
 static void mem_push(pl *p, const vec_dyn *d, bool store, uint64_t done)
 {
-    plmem m = {d->lo, d->hi, done, store, 0, NULL, NULL};
+    plmem m = {d->lo, d->hi, done, store, d->vpw / 8, 0, NULL, NULL};
     m.addr = tp_malloc(d->nact * sizeof *m.addr + 1);
     m.t = tp_malloc(d->nact * sizeof *m.t + 1);
     for (uint32_t i = 0; i < d->vl; i++) {
@@ -142,8 +151,10 @@ static void scalar_step(pl *p, const vec_dyn *d)
         if (r->kind == VEC_RK_R) s = mx(s, p->rr[r->num]);
         else if (r->kind == VEC_RK_F) s = mx(s, p->fr[r->num]);
         else if (r->kind == VEC_RK_VLR) s = mx(s, p->vlr);
+        else if (r->kind == VEC_RK_VPW) s = mx(s, p->vpw);
         else if (r->kind == VEC_RK_VM) s = mx(s, p->vready[p->nregs - 1]);
     }
+    if (in->dst.kind == VEC_RK_VPW) s = mx(s, p->vdone); /* the vector unit drains */
     if ((oi->cls == VEC_C_LOAD || oi->cls == VEC_C_STORE) && d->lo < d->hi) {
         bool store = oi->cls == VEC_C_STORE;
         for (uint32_t i = 0; i < p->mem.n; i++)
@@ -156,6 +167,7 @@ static void scalar_step(pl *p, const vec_dyn *d)
     case VEC_RK_R: p->rr[in->dst.num] = ready; break;
     case VEC_RK_F: p->fr[in->dst.num] = ready; break;
     case VEC_RK_VLR: p->vlr = s + 1; break;
+    case VEC_RK_VPW: p->vpw = s + 1; break;
     case VEC_RK_VM:
         for (uint32_t i = 0; i < p->mvl; i++) {
             p->w[(size_t)vm * p->mvl + i] = s;
@@ -179,7 +191,7 @@ static void vector_step(pl *p, const vec_dyn *d)
     if (mem)
         for (uint32_t k = 1; k < p->lsu_count; k++)
             if (p->ufree[VEC_UNIT_LSU0 + k] < p->ufree[inst]) inst = VEC_UNIT_LSU0 + (int)k;
-    uint64_t s = mx(mx(p->t, p->ufree[inst]), p->vlr);
+    uint64_t s = mx(mx(mx(p->t, p->ufree[inst]), p->vlr), p->vpw);
     vec_elem_req q;
     memset(&q, 0, sizeof q);
     for (uint32_t k = 0; k < in->nsrc; k++) {
@@ -201,12 +213,16 @@ static void vector_step(pl *p, const vec_dyn *d)
     q.s = s;
     q.vl = d->vl;
     q.lanes = p->lanes;
+    q.per = 64 / d->vpw;
     q.lat = p->lat[oi->cls];
-    if (mem && p->banked) {
-        mem_banks_retire(&p->banks, s);
-        q.banks = &p->banks;
+    if (mem) {
         q.addr = d->addr;
         q.act = d->act;
+        q.ebytes = d->vpw / 8;
+        if (p->banked) {
+            mem_banks_retire(&p->banks, s);
+            q.banks = &p->banks;
+        }
     }
     p->base.st.bank_stalls += vec_elems(&q, p->e, p->r);
     vec_trow row = {in, d->pc, d->vl, 0, s, 0, 0, 0, 0, (uint8_t)inst};
@@ -229,6 +245,7 @@ static void vector_step(pl *p, const vec_dyn *d)
         }
         if (mem && d->lo < d->hi) mem_push(p, d, store, last + 1);
         p->end = mx(p->end, last + 1);
+        p->vdone = mx(p->vdone, last + 1);
         row.first = p->r[0], row.last = last;
         row.efirst = p->e[0], row.elast = elast;
     }
@@ -275,7 +292,7 @@ vec_timing *vec_pipelined_new(const tp_opts *o, vec_trace *trace)
     p->base.finish = pl_finish;
     p->base.destroy = pl_destroy;
     p->base.trace = trace;
-    p->mvl = (uint32_t)tp_opt_i(o, VEC_OPT_MVL);
+    p->mvl = (uint32_t)tp_opt_i(o, VEC_OPT_MVL) * 8;
     p->lanes = (uint32_t)tp_opt_i(o, VEC_OPT_LANES);
     p->lsu_count = (uint32_t)tp_opt_i(o, VEC_OPT_LSU_COUNT);
     p->nregs = (uint32_t)tp_opt_i(o, VEC_OPT_VREGS) + 1;
@@ -287,6 +304,8 @@ vec_timing *vec_pipelined_new(const tp_opts *o, vec_trace *trace)
     p->slat[VEC_C_FADD] = (uint32_t)tp_opt_i(o, VEC_OPT_SLAT_FADD);
     p->slat[VEC_C_FMUL] = p->slat[VEC_C_IMUL] = (uint32_t)tp_opt_i(o, VEC_OPT_SLAT_FMUL);
     p->slat[VEC_C_FDIV] = (uint32_t)tp_opt_i(o, VEC_OPT_SLAT_FDIV);
+    p->slat[VEC_C_MEDIA] = (uint32_t)tp_opt_i(o, VEC_OPT_SLAT_MEDIA);
+    p->slat[VEC_C_MMUL] = (uint32_t)tp_opt_i(o, VEC_OPT_SLAT_MMUL);
     if (p->banked) {
         p->lat[VEC_C_VLSU] = (uint32_t)tp_opt_i(o, VEC_OPT_MEM_LATENCY);
         mem_banks_init(&p->banks, (uint32_t)tp_opt_i(o, VEC_OPT_MEM_BANKS), (uint32_t)tp_opt_i(o, VEC_OPT_BANK_BUSY), 8);

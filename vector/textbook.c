@@ -8,8 +8,10 @@
 **   closed T becomes the cycle after its last result: convoys run back to
 **   back, never overlapping.
 ** - An instruction started at s with start-up L on VL elements produces its
-**   first result at s+L and its last at s+L+ceil(VL/lanes)-1 (the element
-**   schedule is vec_elems, internal.h).
+**   first result at s+L and its last at s+L+ceil(VL/(lanes*64/VPW))-1: a
+**   64-bit lane does 64/VPW element operations per cycle, so a chime covers
+**   VL*VPW/(64*lanes) cycles (the element schedule is vec_elems,
+**   internal.h).
 ** - An instruction joins the current convoy unless
 **     (a) the convoy already uses its unit (add, mul, div, logical; memory
 **         instructions share lsu_count load/store units),
@@ -25,19 +27,23 @@
 **   With chaining=1 a dependent instruction joins, and its element i starts
 **   when its producer's element i is produced, so its start-up adds to the
 **   producer's (a chain's start-up is the sum along it).
-** - MTC1 VLR, instructions that write VM (MVTM, CVM and the compares, the
-**   latter after joining) and branches close the convoy.
+** - MTC1 VLR and MTC1 VPW, instructions that write VM (MVTM, CVM and the
+**   compares, the latter after joining) and branches close the convoy.
 ** - Scalar instructions take no time, except that each executed conditional
 **   branch adds tloop to T (the strip-mined loop's overhead), after closing
 **   the convoy.  Jumps (J) close the convoy and add nothing.
-** - Memory banks (mem_banks > 0): element i of a load/store issues at the
-**   first cycle at least one after element i-1's (with lanes > 1: after
-**   element i-lanes', and not before element i-1's) at which its bank,
-**   (address/8) mod mem_banks, is free; a bank is busy for bank_busy cycles
-**   from an issue; the element's data arrives mem_latency cycles after its
-**   issue (mem_latency replaces startup.load).  Memory instructions of one
-**   convoy take banks in program order: the earlier reserves first.
-**   Elements masked off by VM take their issue slot but no bank.
+** - Memory is accessed in aligned 8-byte words: an element inside the word
+**   of the previous active element, issuing in the same cycle, shares its
+**   access (narrow elements at unit stride: 64/VPW per word); each lane
+**   makes one access per cycle.  Memory banks (mem_banks > 0): an access
+**   issues at the first cycle at least one after element i-1's (with
+**   lanes > 1: after element i-lanes', and not before element i-1's) at
+**   which its bank, (address/8) mod mem_banks, is free; a bank is busy for
+**   bank_busy cycles from an issue; the element's data arrives mem_latency
+**   cycles after its issue (mem_latency replaces startup.load).  Memory
+**   instructions of one convoy take banks in program order: the earlier
+**   reserves first.  Elements masked off by VM take their issue slot but no
+**   bank.
 ** - An instruction with VLR = 0 has no elements and takes no time.
 ** - cycles = T at the end of the program.
 */
@@ -46,7 +52,7 @@
 
 typedef struct tb {
     vec_timing base;
-    uint32_t mvl, lanes, lsu_count, nregs; /* nregs: vregs + 1 (VM is the last) */
+    uint32_t mvl, lanes, lsu_count, nregs; /* mvl: elements at the narrowest width; nregs: vregs + 1 (VM last) */
     bool chaining, banked;
     uint32_t lat[VEC_C_VLOGIC + 1];         /* start-up of each vector class */
     uint64_t tloop;
@@ -131,15 +137,17 @@ static void tb_step(vec_timing *base, const vec_dyn *d)
     q.s = t->cstart;
     q.vl = d->vl;
     q.lanes = t->lanes;
+    q.per = 64 / d->vpw;
     q.lat = t->lat[oi->cls]; /* mem_latency for memory when banked */
     for (uint32_t k = 0; k < in->nsrc; k++) {
         int g = reg_index(t, &in->src[k]);
         if (g >= 0 && t->wr[g]) q.ready[q.nready++] = t->res + (size_t)g * t->mvl;
     }
-    if (mem && t->banked) {
-        q.banks = &t->banks;
+    if (mem) {
         q.addr = d->addr;
         q.act = d->act;
+        q.ebytes = d->vpw / 8;
+        if (t->banked) q.banks = &t->banks;
     }
     base->st.bank_stalls += vec_elems(&q, t->e, t->r);
     int inst = unit == VEC_UNIT_LSU0 ? VEC_UNIT_LSU0 + (int)t->lsu_used++ : unit;
@@ -191,7 +199,7 @@ vec_timing *vec_textbook_new(const tp_opts *o, vec_trace *trace)
     t->base.finish = tb_finish;
     t->base.destroy = tb_destroy;
     t->base.trace = trace;
-    t->mvl = (uint32_t)tp_opt_i(o, VEC_OPT_MVL);
+    t->mvl = (uint32_t)tp_opt_i(o, VEC_OPT_MVL) * 8;
     t->lanes = (uint32_t)tp_opt_i(o, VEC_OPT_LANES);
     t->lsu_count = (uint32_t)tp_opt_i(o, VEC_OPT_LSU_COUNT);
     t->nregs = (uint32_t)tp_opt_i(o, VEC_OPT_VREGS) + 1;

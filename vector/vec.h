@@ -46,17 +46,21 @@ typedef enum vec_form {
     VEC_FM_RMEM, /* Rt, off(Rs)          d=Rt (loaded or stored) a=Rs imm=off */
     VEC_FM_FMEM, /* Ft, off(Rs)          d=Ft a=Rs imm=off */
     VEC_FM_FFF,  /* Fd, Fs, Ft           d a b */
+    VEC_FM_FFX,  /* Fd, Fs, Ft|#imm      d a b | imm, alt=1 for #imm (packed shifts) */
     VEC_FM_RL,   /* Rs, label            a imm=target pc */
     VEC_FM_RRL,  /* Rs, Rt, label        a b imm=target pc */
     VEC_FM_L,    /* label                imm=target pc */
-    VEC_FM_MTC1, /* VLR, Rs              a */
-    VEC_FM_MFC1, /* Rd, VLR              d */
+    VEC_FM_MTC1, /* VLR|VPW, Rs|#imm     b=VEC_RK_VLR or VEC_RK_VPW, a | imm, alt=1 for #imm */
+    VEC_FM_MFC1, /* Rd, VLR|VPW|MVL      d b=VEC_RK_VLR, VEC_RK_VPW or VEC_RK_MVL */
     VEC_FM_MVTM, /* VM, Fs               a */
     VEC_FM_MVFM, /* Fd, VM               d */
     VEC_FM_POP,  /* Rd, VM               d */
     VEC_FM_VVV,  /* Vd, Vs, Vt           d a b */
     VEC_FM_VVF,  /* Vd, Vs, Fs           d a b=F */
     VEC_FM_VFV,  /* Vd, Fs, Vt           d a=F b */
+    VEC_FM_VVR,  /* Vd, Vs, Rt           d a b=R */
+    VEC_FM_VRS,  /* Vd, Rs, Vt           d a=R b */
+    VEC_FM_VVX,  /* Vd, Vs, Rt|#imm      d a b=R | imm, alt=1 for #imm (shifts) */
     VEC_FM_VR,   /* Vd, Rs               d a (imm=offset, from "off(Rs)") */
     VEC_FM_RV,   /* Rs, Vt               a d=Vt (stored) */
     VEC_FM_VRR,  /* Vd, (Rs,Rt)          d a b=stride register */
@@ -65,6 +69,7 @@ typedef enum vec_form {
     VEC_FM_RVV,  /* (Rs+Vi), Vt          a b d=Vt (stored) */
     VEC_FM_VV,   /* Vs, Vt               a b */
     VEC_FM_VF,   /* Vs, Fs               a b=F */
+    VEC_FM_VSR,  /* Vs, Rt               a b=R */
     VEC_FM_VX,   /* Vd, Rs|#imm          d a | imm, alt=1 for #imm */
 } vec_form;
 
@@ -73,6 +78,7 @@ typedef enum vec_cls {
     VEC_C_INT, VEC_C_IMUL, VEC_C_LOAD, VEC_C_STORE,
     VEC_C_FADD, VEC_C_FMUL, VEC_C_FDIV,
     VEC_C_BRANCH, VEC_C_JUMP, VEC_C_MOVE,
+    VEC_C_MEDIA, VEC_C_MMUL,  /* packed (MMX) instructions: the media unit */
     /* vector classes: everything from here on runs on a vector unit */
     VEC_C_VLSU, VEC_C_VADD, VEC_C_VMUL, VEC_C_VDIV, VEC_C_VLOGIC,
 } vec_cls;
@@ -81,12 +87,43 @@ enum {
     VEC_FL_FLOP = 1 << 0,   /* one FLOP per active element (or per scalar op) */
     VEC_FL_MASKED = 1 << 1, /* honours VM */
     VEC_FL_WVM = 1 << 2,    /* writes VM */
-    VEC_FL_WVLR = 1 << 3,   /* writes VLR */
+    VEC_FL_WVLR = 1 << 3,   /* writes a vector control register (VLR or VPW) */
     VEC_FL_STORE = 1 << 4,  /* writes memory */
+    VEC_FL_D = 1 << 5,      /* 64-bit FP elements: a run-time error unless VPW = 64 */
 };
 
+/* Element operations: what one element (of a vector instruction at width
+** VPW, or of a packed instruction at the table's width) computes from its
+** operands x and y.  vec_alu (alu.c) is the only place that knows widths:
+** operands arrive zero-extended from w bits and results are truncated to w
+** bits.  "s" means the bits read as a signed (two's complement) number, "u"
+** as unsigned. */
+typedef enum vec_sem {
+    VEC_E_NONE,                      /* not an element operation */
+    VEC_E_ADD, VEC_E_SUB,            /* wrapping: x + y, x - y mod 2^w */
+    VEC_E_ADDSS, VEC_E_SUBSS,        /* signed saturating: clamped to [-2^(w-1), 2^(w-1)-1] */
+    VEC_E_ADDUS, VEC_E_SUBUS,        /* unsigned saturating: clamped to [0, 2^w-1] */
+    VEC_E_MULLO,                     /* low w bits of x * y (the same signed or unsigned) */
+    VEC_E_MULHI,                     /* high w bits of s(x) * s(y) (the 2w-bit product) */
+    VEC_E_AND, VEC_E_ANDN, VEC_E_OR, VEC_E_XOR, /* ANDN: ~x & y */
+    VEC_E_SLL, VEC_E_SRL, VEC_E_SRA, /* x shifted by y (the whole count, unsigned):
+                                        y >= w gives 0 (SLL, SRL) or w copies of the sign bit (SRA) */
+    VEC_E_EQ, VEC_E_NE, VEC_E_GT, VEC_E_LT, VEC_E_GE, VEC_E_LE, /* 1 or 0; signed */
+    VEC_E_GTU, VEC_E_LTU, VEC_E_GEU, VEC_E_LEU,                 /* 1 or 0; unsigned */
+    VEC_E_FADD, VEC_E_FSUB, VEC_E_FMUL, VEC_E_FDIV,             /* IEEE double (w = 64) */
+    VEC_E_FEQ, VEC_E_FNE, VEC_E_FGT, VEC_E_FLT, VEC_E_FGE, VEC_E_FLE, /* 1 or 0 */
+    /* packed shapes (vec_packed), not element-wise: */
+    VEC_E_PACKSS,  /* w-bit elements of x then y, each clamped signed to w/2 bits */
+    VEC_E_PACKUS,  /* ... clamped from signed w bits to unsigned w/2 bits */
+    VEC_E_UNPKL,   /* low halves interleaved: x0 y0 x1 y1 ... (w-bit elements) */
+    VEC_E_UNPKH,   /* high halves interleaved */
+    VEC_E_MADD,    /* 2w-bit element k = s(x2k)*s(y2k) + s(x2k+1)*s(y2k+1), wrapping */
+    /* scalar loads of w bits: */
+    VEC_E_SX, VEC_E_ZX,              /* sign- or zero-extended to 64 bits */
+} vec_sem;
+
 typedef enum vec_op {
-#define X(id, name, form, cls, flags, doc) id,
+#define X(id, name, form, cls, flags, sem, w, doc) id,
 #include "vec_ops.def"
 #undef X
     VEC_NOPS
@@ -96,9 +133,24 @@ typedef struct vec_opinfo {
     const char *name;
     uint8_t form, cls;
     uint16_t flags;
+    uint8_t sem;  /* vec_sem */
+    uint8_t w;    /* bits: of a packed element, of a scalar memory access; 0: VPW (vector) or none */
     const char *doc;
 } vec_opinfo;
 extern const vec_opinfo vec_ops[VEC_NOPS];
+/* The opcode named exactly `name` (upper case, as in the table), or -1. */
+int vec_op_find(const char *name);
+
+/* Element operations (alu.c).  x and y are w-bit values (w = 8, 16, 32 or
+** 64), zero-extended; so is the result.  The shift count y is taken whole. */
+uint64_t vec_alu(int sem, unsigned w, uint64_t x, uint64_t y);
+/* A packed (MMX) instruction on two 64-bit registers: sem on each w-bit
+** element (compares give all ones or all zeros), or one of the packed
+** shapes.  Intel's destination operand is x, its source y. */
+uint64_t vec_packed(int sem, unsigned w, uint64_t x, uint64_t y);
+/* Result elements of a packed instruction and their width (run.c counts
+** them as operations). */
+unsigned vec_packed_width(int sem, unsigned w);
 
 /* Vector units.  A machine has one add, mul, div and logical unit and
 ** lsu_count load/store units, numbered VEC_UNIT_LSU0 + k. */
@@ -106,12 +158,17 @@ enum { VEC_UNIT_ADD, VEC_UNIT_MUL, VEC_UNIT_DIV, VEC_UNIT_LOGIC, VEC_UNIT_LSU0, 
 static inline bool vec_cls_vector(int cls) { return cls >= VEC_C_VLSU; }
 /* VEC_UNIT_* of a vector class (VEC_UNIT_LSU0 for all memory). */
 int vec_cls_unit(int cls);
+/* Vector units that run integer element operations (some instruction of
+** vec_ops.def with an element operation that is not .D runs there). */
+uint32_t vec_int_units(void);
 /* "add", "mul", "div", "logical", "lsu0".. */
 const char *vec_unit_name(int unit, char buf[16]);
 
 /* ---- programs ---- */
 
-typedef enum vec_rkind { VEC_RK_NONE, VEC_RK_R, VEC_RK_F, VEC_RK_V, VEC_RK_VLR, VEC_RK_VM } vec_rkind;
+/* VPW: the element width of vector instructions; MVL names the read-only
+** maximum vector length, which follows VPW (only MFC1 reads it). */
+typedef enum vec_rkind { VEC_RK_NONE, VEC_RK_R, VEC_RK_F, VEC_RK_V, VEC_RK_VLR, VEC_RK_VM, VEC_RK_VPW, VEC_RK_MVL } vec_rkind;
 typedef struct vec_reg {
     uint8_t kind; /* vec_rkind */
     uint8_t num;
@@ -178,10 +235,16 @@ char *vec_read_file(const char *path, size_t *len);
 
 typedef struct vec_mach {
     const vec_prog *prog;
-    uint32_t mvl, vregs, vmwords; /* vmwords: 64-bit words of VM */
+    uint32_t mvl64;               /* option mvl: elements per register at VPW = 64 */
+    uint32_t vpw;                 /* element width in bits: 8, 16, 32 or 64 */
+    uint32_t mvl;                 /* MVL at the current VPW: mvl64 * 64 / vpw */
+    uint32_t mvl_max;             /* MVL at 8 bits (mvl64 * 8): VM bits, scratch sizes */
+    uint32_t vregs, vmwords;      /* vmwords: 64-bit words of VM (mvl_max bits) */
+    uint8_t vpw_ok;               /* bit k: VPW = 8 << k is allowed (options vpw.*) */
     int64_t r[32];
-    uint64_t f[32];               /* bits of doubles */
-    uint64_t *v;                  /* v[reg * mvl + i]: raw 64-bit elements */
+    uint64_t f[32];               /* bits of doubles (or of packed integers) */
+    uint64_t *v;                  /* register n is the mvl64 words v[n * mvl64 ..]; element i
+                                     at width w is its bits [i*w, i*w + w) (word i*w/64) */
     uint64_t *vm;                 /* bit i: element i */
     uint32_t vlr;
     uint8_t *mem;
@@ -193,14 +256,33 @@ typedef struct vec_mach {
     uint64_t *act;                /* scratch: active elements of the last instruction */
 } vec_mach;
 
+/* Element i (w bits, zero-extended) of the register at reg, and its store. */
+static inline uint64_t vec_elem_get(const uint64_t *reg, uint32_t i, unsigned w)
+{
+    if (w == 64) return reg[i];
+    uint32_t per = 64 / w;
+    return (reg[i / per] >> ((i % per) * w)) & (((uint64_t)1 << w) - 1);
+}
+static inline void vec_elem_set(uint64_t *reg, uint32_t i, unsigned w, uint64_t x)
+{
+    if (w == 64) {
+        reg[i] = x;
+        return;
+    }
+    uint32_t per = 64 / w, sh = (i % per) * w;
+    uint64_t m = (((uint64_t)1 << w) - 1) << sh;
+    reg[i / per] = (reg[i / per] & ~m) | ((x << sh) & m);
+}
+
 /* One executed instruction, as the timing models see it. */
 typedef struct vec_dyn {
     const vec_insn *in;
     uint32_t pc;
     uint32_t vl;           /* VLR when it executed (vector instructions) */
+    uint32_t vpw;          /* VPW when it executed (vector instructions): element bits */
     uint32_t nact;         /* elements < vl it operated on (VM bit 1, or all) */
     const uint64_t *act;   /* bitset of those elements */
-    const uint64_t *addr;  /* vector memory: byte address of each element < vl */
+    const uint64_t *addr;  /* vector memory: byte address of each element < vl (vpw/8 bytes each) */
     uint64_t lo, hi;       /* memory: bytes [lo, hi) touched; lo == hi when none */
     bool taken;            /* branches */
 } vec_dyn;
@@ -217,6 +299,12 @@ void vec_mach_free(vec_mach *m);
 vec_step vec_mach_step(vec_mach *m, vec_dyn *d, tp_err *e);
 /* The 64-bit word at addr, if addr..addr+7 is in memory. */
 bool vec_mach_read(const vec_mach *m, uint64_t addr, uint64_t *bits);
+/* The n-byte (1..8) little-endian value at addr, zero-extended, if it is in memory. */
+bool vec_mach_read_n(const vec_mach *m, uint64_t addr, unsigned n, uint64_t *bits);
+/* Index of an element width in per-width arrays: 8 -> 0, 16 -> 1, 32 -> 2, 64 -> 3. */
+static inline unsigned vec_wi(unsigned w) { return w == 8 ? 0 : w == 16 ? 1 : w == 32 ? 2 : 3; }
+/* Whether options o allow VPW = w (8, 16, 32, 64). */
+bool vec_vpw_allowed(const tp_opts *o, unsigned w);
 static inline bool vec_vm_bit(const uint64_t *vm, uint32_t i) { return (vm[i >> 6] >> (i & 63)) & 1; }
 
 /* ---- timing ---- */
@@ -270,7 +358,9 @@ typedef struct vec_run {
     int timing;                       /* VEC_TIMING_* */
     char *timing_name;
     uint64_t insns, scalar_insns, vector_insns, elements, flops, branches;
+    uint64_t ops[4];                  /* element operations per width (vec_wi), see run.c */
     double mflops, util[VEC_UNIT_MAX];
+    double mops[4], peak_mops[4];
     tp_stats stats;                   /* all of the above, by name */
 } vec_run;
 
@@ -307,6 +397,7 @@ typedef struct vec_sweep_pt {
     uint64_t t;          /* cycles of the vector program */
     uint64_t ts;         /* cycles of the scalar program (0: none) */
     double mflops;       /* flops_per_element * n * clock / t */
+    uint64_t ops[4];     /* element operations per width (vec_wi) */
 } vec_sweep_pt;
 
 typedef struct vec_sweep_res {
@@ -315,11 +406,16 @@ typedef struct vec_sweep_res {
     int64_t rinf_n1, rinf_n2;/* the points R_inf comes from */
     int64_t nhalf;           /* -1: not reached in the sweep */
     int64_t nv;              /* -1: no scalar program, or never faster */
+    /* per element width (vec_wi), from the operations counted (run.c):
+    ** R_inf in MOPS (0: no operations at that width) and N_1/2 (-1) */
+    double rinf_w[4];
+    int64_t rinf_w_n1[4], rinf_w_n2[4], nhalf_w[4];
 } vec_sweep_res;
 
 bool vec_sweep(const vec_sweep_cfg *c, vec_sweep_res *r, tp_err *e);
 void vec_sweep_free(vec_sweep_res *r);
-/* R_inf, N_1/2 and N_v from the points (vec_sweep calls it). */
+/* R_inf, N_1/2 and N_v from the points (vec_sweep calls it); mvl is the
+** option (the MVL at 64 bits). */
 void vec_sweep_metrics(vec_sweep_res *r, uint32_t mvl, double clock_mhz, double flops_per_element);
 
 #endif

@@ -264,7 +264,7 @@ static void t_errors(void)
         {"ADDVS.D V1,V2,V3\n", "t.s:1:15: ADDVS.D takes a scalar F register here (ADDV.D operates on two vectors)"},
         {"MULV.D V1,F1,F2\n", "t.s:1:14: MULV.D needs a vector operand"},
         {"SEQVS.D V1,V2\n", "t.s:1:12: SEQVS.D compares with a scalar: expected an FP register (F0-F31)"},
-        {"MTC1 R1,VLR\n", "t.s:1:6: expected VLR, got 'R1'"},
+        {"MTC1 R1,VLR\n", "t.s:1:6: expected VLR or VPW, got 'R1'"},
         {"POP R1,V1\n", "t.s:1:8: expected VM, got 'V1'"},
         {"DADDU R32,R1,R2\n", "t.s:1:7: no register 'R32' (R0-R31, F0-F31, V0-V7)"},
         {"LV V1,R1\x01\n", "t.s:1:9: unexpected '?' after the operands"},

@@ -394,6 +394,171 @@ static void t_deterministic(void)
     }
 }
 
+
+/* ---- element widths: a 64-bit lane does 64/VPW element operations per
+** cycle, memory is accessed in 8-byte words ---- */
+
+/* The textbook chime at VPW bits is VL * VPW / (64 * lanes) cycles: 64
+** elements take 64 cycles at 64 bits, 32 at 32, 16 at 16 (a quarter) and 8
+** at 8, after the add's start-up of 6.  Scalar instructions take no time. */
+static void t_width_chime(void)
+{
+    TT_EQ_U(vt_cycles("ADDV.I V1,V2,V3\n", NULL, TB), 6 + 64);
+    TT_EQ_U(vt_cycles("MTC1 VPW,#32\nADDV.I V1,V2,V3\n", NULL, TB), 6 + 32);
+    TT_EQ_U(vt_cycles("MTC1 VPW,#16\nADDV.I V1,V2,V3\n", NULL, TB), 6 + 16);
+    TT_EQ_U(vt_cycles("MTC1 VPW,#8\nADDV.I V1,V2,V3\n", NULL, TB), 6 + 8);
+    /* 256 16-bit elements are the bits of 64 64-bit ones: the same chime */
+    TT_EQ_U(vt_cycles("MTC1 VPW,#16\nDADDUI R1,R0,#256\nMTC1 VLR,R1\nADDV.I V1,V2,V3\n", NULL, TB), 6 + 64);
+    /* 4 lanes: 64 16-bit elements in 64 / 16 = 4 cycles; VIRAM-1's 128 in 8 */
+    TT_EQ_U(vt_cycles("MTC1 VPW,#16\nADDV.I V1,V2,V3\n", "lanes=4", TB), 6 + 4);
+    TT_EQ_U(vt_cycles("MTC1 VPW,#16\nDADDUI R1,R0,#128\nMTC1 VLR,R1\nADDV.I V1,V2,V3\n", "mvl=32 lanes=4", TB), 6 + 8);
+    /* the same trace row: first result at 6, last at 6 + 15 */
+    vec_prog p;
+    tp_err e;
+    tp_opts o;
+    vt_opts(&o, NULL);
+    TT_CHECK(vt_asm(&p, "MTC1 VPW,#16\nMULV.I V1,V2,V3\nADDV.I V4,V1,V5\n", 8, NULL, 0, &e));
+    vec_run r;
+    TT_CHECK(vec_run_program(&r, &p, &o, TB, 100, &e));
+    ROW(r, 0, 0, 7, 7 + 15);
+    /* unchained: the dependent add in the next convoy, 7 + 16 + 6 + 16 */
+    ROW(r, 1, 23, 29, 29 + 15);
+    TT_EQ_U(r.st.cycles, 45);
+    vec_run_free(&r);
+    vec_prog_free(&p);
+    tp_opts_free(&o);
+    /* chained: 7 + 6 + 16 (the lecture's chain, at a quarter of the chime) */
+    TT_EQ_U(vt_cycles("MTC1 VPW,#16\nMULV.I V1,V2,V3\nADDV.I V4,V1,V5\n", "chaining=1", TB), 7 + 6 + 16);
+    /* pipelined: MTC1 VPW issues at 0 and holds from 1; the add issues at 1
+    ** and its 64 elements enter 4 a cycle at 1..16: last result 16 + 6 */
+    TT_EQ_U(vt_cycles("MTC1 VPW,#16\nADDV.I V1,V2,V3\n", NULL, PL), 16 + 6 + 1);
+    TT_EQ_U(vt_cycles("ADDV.I V1,V2,V3\n", NULL, PL), 63 + 6 + 1);
+    TT_EQ_U(vt_cycles("MTC1 VPW,#8\nADDV.I V1,V2,V3\n", "lanes=2", PL), 1 + 3 + 6 + 1); /* 64 / 16 a cycle */
+}
+
+/* Banks see 8-byte words, not elements (8 banks, busy 6, latency 12). */
+static void t_width_banks(void)
+{
+    const char *banks = "mem_banks=8 bank_busy=6 mem_latency=12";
+    /* 64 64-bit elements: 64 words, one a cycle: 12 + 64 */
+    TT_EQ_U(vt_cycles("LV V1,R0\n", banks, TB), 12 + 64);
+    /* 64 bytes are 8 words, banks 0..7, one access a cycle: the last word
+    ** at 7, its result at 19 */
+    TT_EQ_U(vt_cycles("MTC1 VPW,#8\nLV V1,R0\n", banks, TB), 7 + 12 + 1);
+    /* 64 16-bit elements are 16 words: word 8 finds bank 0 free again (used
+    ** at 0, busy to 5): the last word at 15 */
+    TT_EQ_U(vt_cycles("MTC1 VPW,#16\nLV V1,R0\n", banks, TB), 15 + 12 + 1);
+    /* 16-bit elements 8 bytes apart are a word each: the 64-bit pace */
+    TT_EQ_U(vt_cycles("MTC1 VPW,#16\nDADDUI R2,R0,#8\nLVWS V1,(R0,R2)\n", banks, TB), 63 + 12 + 1);
+    /* bytes 64 apart (8 words) all hit bank 0: one every 6 cycles */
+    vec_prog p;
+    tp_err e;
+    tp_opts o;
+    vt_opts(&o, banks);
+    TT_CHECK(vt_asm(&p, "MTC1 VPW,#8\nDADDUI R2,R0,#64\nLVWS V1,(R0,R2)\n", 8, NULL, 0, &e));
+    vec_run r;
+    TT_CHECK(vec_run_program(&r, &p, &o, TB, 10, &e));
+    TT_EQ_U(r.st.cycles, 6 * 63 + 12 + 1);
+    TT_EQ_U(r.st.bank_stalls, 5 * 63);
+    vec_run_free(&r);
+    vec_prog_free(&p);
+    tp_opts_free(&o);
+    /* ideal memory, 16-bit elements from byte 2: word 0 holds elements 0..2,
+    ** word k elements 4k-1..4k+2, one word a cycle: element 63 (bytes
+    ** 128..129) in word 16 at cycle 16 */
+    TT_EQ_U(vt_cycles("MTC1 VPW,#16\nDADDUI R1,R0,#2\nLV V1,R1\n", NULL, TB), 16 + 12 + 1);
+    TT_EQ_U(vt_cycles("MTC1 VPW,#16\nLV V1,R0\n", NULL, TB), 15 + 12 + 1);
+    /* pipelined: the load issues at 1 (after MTC1 VPW): 1 + 15 + 12 + 1 */
+    TT_EQ_U(vt_cycles("MTC1 VPW,#16\nLV V1,R0\n", banks, PL), 1 + 15 + 12 + 1);
+    /* a scatter of 8-bit elements 1 byte apart but in reverse word order
+    ** still shares words: 64 bytes from 63 down to 0 */
+    TT_EQ_U(vt_cycles("MTC1 VPW,#8\nDADDUI R1,R0,#63\nDADDUI R2,R0,#-1\nSVWS (R1,R2),V1\n", banks, TB), 7 + 12 + 1);
+}
+
+/* MTC1 VPW: the textbook model closes the convoy; the pipelined machine
+** drains the vector unit first. */
+static void t_width_drain(void)
+{
+    /* textbook: LV alone (0..75), then the add at 76 + 6 + 15 */
+    TT_EQ_U(vt_cycles("LV V1,R0\nMTC1 VPW,#16\nADDV.I V2,V3,V4\n", NULL, TB), 76 + 6 + 16);
+    TT_EQ_U(vt_cycles("LV V1,R0\nADDV.I V2,V3,V4\n", NULL, TB), 76);
+    /* pipelined: LV's last result at 75, so MTC1 VPW issues at 76, the add at
+    ** 77 with its elements at 77..92: last result 98 */
+    TT_EQ_U(vt_cycles("LV V1,R0\nMTC1 VPW,#16\nADDV.I V2,V3,V4\n", NULL, PL), 98 + 1);
+    TT_EQ_U(vt_cycles("LV V1,R0\nADDV.I V2,V3,V4\n", NULL, PL), 76);
+    /* MFC1 MVL waits for nothing but VPW */
+    TT_EQ_U(vt_cycles("MTC1 VPW,#16\nMFC1 R1,MVL\n", NULL, PL), 2);
+}
+
+/* The media unit: PMULLW's result is usable 3 cycles after its issue
+** (latency 2), other packed results the next cycle (latency 0). */
+static void t_media_latency(void)
+{
+    TT_EQ_U(vt_cycles("PMULLW F4,F0,F2\nPADDW F6,F4,F4\n", NULL, PL), 3 + 1);
+    TT_EQ_U(vt_cycles("PMULLW F4,F0,F2\nPADDW F6,F4,F4\n", "scalar.lat_media_mul=0", PL), 2);
+    TT_EQ_U(vt_cycles("PADDW F4,F0,F2\nPADDW F6,F4,F4\n", NULL, PL), 2);
+    TT_EQ_U(vt_cycles("PADDW F4,F0,F2\nPADDW F6,F4,F4\n", "scalar.lat_media=1", PL), 4);
+    TT_EQ_U(vt_cycles("PMADDWD F4,F0,F2\nPSRLQ F6,F4,#32\n", NULL, PL), 4);
+    /* a packed load-to-use: L.D's latency 1 */
+    TT_EQ_U(vt_cycles("L.D F0,0(R0)\nPADDB F1,F0,F0\n", NULL, PL), 3);
+    /* the textbook model gives scalar (and packed) code no time */
+    TT_EQ_U(vt_cycles("PMULLW F4,F0,F2\nPADDW F6,F4,F4\n", NULL, TB), 0);
+}
+
+/* R_inf and N_1/2 per width: an add of N elements at W bits takes
+** 6 + ceil(N * W / 64) cycles (textbook), so at 16 bits (MVL 256, swept
+** n = 4..256 by 4) R_inf.16 = (256 - 4) * 500 / (70 - 7) = 2000 MOPS, four
+** times the 500 at 64 bits, and N_1/2.16 = 24: 2n * 63 >= 252 (6 + n/4)
+** from n = 24.  At 64 bits: 63 * 500 / 63 = 500, N_1/2.64 = 6. */
+static void t_width_sweep(void)
+{
+    const char *text = ".equ N, 4\n.equ W, 16\nMTC1 VPW,#W\nDADDUI R1,R0,#N\nMTC1 VLR,R1\nADDV.I V1,V2,V3\n";
+    tp_opts o;
+    vt_opts(&o, "timing=textbook");
+    vec_sweep_cfg c = {text, "w.s", strlen(text), NULL, NULL, 0, &o, NULL, 0, "N", 4, 256, 4, 1.0};
+    vec_sweep_res r;
+    tp_err e;
+    tp_err_clear(&e);
+    TT_CHECK(vec_sweep(&c, &r, &e));
+    TT_CHECK(r.rinf_w[1] == 2000.0);
+    TT_EQ_I(r.rinf_w_n1[1], 4); TT_EQ_I(r.rinf_w_n2[1], 256);
+    TT_EQ_I(r.nhalf_w[1], 24);
+    TT_CHECK(r.rinf_w[3] == 0); TT_EQ_I(r.nhalf_w[3], -1);
+    TT_EQ_U(r.pts.a[5].ops[1], 24);
+    vec_sweep_free(&r);
+    vec_equ_set w64[] = {{"W", 64}};
+    vec_sweep_cfg c2 = {text, "w.s", strlen(text), NULL, NULL, 0, &o, w64, 1, "N", 1, 64, 1, 1.0};
+    TT_CHECK(vec_sweep(&c2, &r, &e));
+    TT_CHECK(r.rinf_w[3] == 500.0);
+    TT_EQ_I(r.nhalf_w[3], 6);
+    TT_CHECK(r.rinf_w[1] == 0);
+    vec_sweep_free(&r);
+    tp_opts_free(&o);
+}
+
+/* peak_mops.W: 3 integer units (add, multiply, logical) x lanes x 64/W x clock. */
+static void t_peak(void)
+{
+    TT_EQ_U(vec_int_units(), 3);
+    tp_opts o;
+    tp_err e;
+    tp_err_clear(&e);
+    vec_opts_init(&o);
+    TT_CHECK(tp_opts_load_config(&o, "viram1", &e));
+    vec_prog p;
+    TT_CHECK(vt_asm(&p, "NOP\n", 32, NULL, 0, &e));
+    vec_run r;
+    TT_CHECK(vec_run_program(&r, &p, &o, -1, 0, &e));
+    TT_CHECK(r.peak_mops[0] == 0); /* no 8-bit mode */
+    TT_CHECK(r.peak_mops[1] == 3.0 * 4 * 4 * 200);
+    TT_CHECK(r.peak_mops[3] == 3.0 * 4 * 1 * 200);
+    TT_CHECK(tp_stats_find(&r.stats, "peak_mops.8") == NULL);
+    TT_CHECK(tp_stats_find(&r.stats, "peak_mops.16") != NULL);
+    vec_run_free(&r);
+    vec_prog_free(&p);
+    tp_opts_free(&o);
+}
+
 int main(void)
 {
     TT_RUN(t_tb_daxpy);
@@ -410,5 +575,11 @@ int main(void)
     TT_RUN(t_pl_banks);
     TT_RUN(t_banks_unit);
     TT_RUN(t_deterministic);
+    TT_RUN(t_width_chime);
+    TT_RUN(t_width_banks);
+    TT_RUN(t_width_drain);
+    TT_RUN(t_media_latency);
+    TT_RUN(t_width_sweep);
+    TT_RUN(t_peak);
     return tt_done();
 }

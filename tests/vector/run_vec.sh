@@ -149,4 +149,58 @@ status unknown_flag 2 $?
 status missing_file 1 $?
 "$TPSIM" vec --sweep N=1..2 --flops-per-element 2 --trace $EX/daxpy.s >/dev/null 2>&1
 status sweep_trace 2 $?
+# element widths: a saturating add of 64 bytes at VPW = 8; --print formats
+cat >"$tmp/w.s" <<'EOF'
+        .equ N, 64
+        .data
+x:      .byte 250, 251, 252, 253, 254, 255, 0, 1
+        .space 56
+y:      .space 64
+q:      .word -2
+        .text
+        MTC1 VPW,#8
+        DADDUI R1,R0,#N
+        MTC1 VLR,R1
+        DADDUI R2,R0,#x
+        LV V1,R2
+        DADDUI R3,R0,#10
+        ADDVS.US V2,V1,R3
+        DADDUI R2,R0,#y
+        SV R2,V2
+EOF
+"$TPSIM" vec $TB --print y:8:u8 --print x:2:i8 --print q:1:x64 --print q:1:i16 --print x:1:u16 \
+    "$tmp/w.s" >"$tmp/out" 2>&1
+status width_exit 0 $?
+# 64 bytes are 8 cycles of one 64-bit lane: convoys LV 0..19, ADDVS.US
+# 20..33, SV 34..53 (start-ups 12, 6, 12)
+has width_cycles "$tmp/out" "cycles: 54"
+has width_ops8 "$tmp/out" "ops.8: 64"
+has width_ops64 "$tmp/out" "ops.64: 0"
+# peak at 8 bits: 3 integer units x 1 lane x 8 x 500 MHz
+has width_peak8 "$tmp/out" "peak_mops.8: 12000"
+tail -13 "$tmp/out" >"$tmp/tail"
+printf '255\n255\n255\n255\n255\n255\n10\n11\n-6\n-5\n0xfffffffffffffffe\n-2\n64506\n' >"$tmp/want"
+if cmp -s "$tmp/want" "$tmp/tail"; then echo "PASS vec_print_formats"; else
+    echo "FAIL vec_print_formats:"; diff "$tmp/want" "$tmp/tail" | head -20; fi
+"$TPSIM" vec --print y:2:f32 "$tmp/w.s" >/dev/null 2>"$tmp/err"
+status print_bad_format 2 $?
+matches print_bad_format_msg "$tmp/err" "FMT one of f64 i64 u64 x64 i32 u32 i16 u16 i8 u8"
+"$TPSIM" vec --print y::u8 "$tmp/w.s" >/dev/null 2>&1
+status print_empty_count 2 $?
+# VIRAM-1 has no 8-bit mode; its peaks per width (3 integer units x 4 lanes x 64/W x 200 MHz)
+"$TPSIM" vec --config viram1 "$tmp/w.s" >"$tmp/out" 2>"$tmp/err"
+status viram1_no8_exit 1 $?
+has viram1_no8_msg "$tmp/err" "$tmp/w.s:8:9: MTC1 VPW,#8: this machine has no 8-bit elements (option vpw.8 = 0)"
+"$TPSIM" vec --config viram1 $EX/chain.s >"$tmp/out" 2>&1
+has viram1_peak16 "$tmp/out" "peak_mops.16: 9600"
+has viram1_peak64 "$tmp/out" "peak_mops.64: 2400"
+if grep -q '^peak_mops.8:' "$tmp/out"; then echo "FAIL vec_viram1_no_peak8"; else echo "PASS vec_viram1_no_peak8"; fi
+# R_inf and N_1/2 per width: T(n) = 30 + 3n/8 (three convoys of n/8 cycles
+# and start-ups 12 + 6 + 12); n2 = 512 = MVL at 8 bits, so n1 = 8:
+# R_inf.8 = 504 x 500 / 189 = 1333.33 MOPS; N_1/2.8: 2n x 189 >= 504 (30 + 3n/8) from n = 80
+"$TPSIM" vec $TB --sweep N=8..512:8 --flops-per-element 1 "$tmp/w.s" >"$tmp/out" 2>&1
+status width_sweep_exit 0 $?
+has width_sweep_rinf "$tmp/out" "R_inf.8: 1333.33 MOPS (from n = 8 and 512)"
+has width_sweep_nhalf "$tmp/out" "N_half.8: 80"
+if grep -q '^R_inf.64' "$tmp/out"; then echo "FAIL vec_width_sweep_only8"; else echo "PASS vec_width_sweep_only8"; fi
 exit 0

@@ -1,0 +1,87 @@
+/*
+** cfg.c -- the options of a configuration turned once into the plain numbers
+** the timing model reads in its loops (gpu_cfg), including the mapping of
+** each kind of work (exec_unit, exec_lclass) to a pipeline with its latency
+** and initiation interval:
+**
+**   INT  add/mul/mad/div   lat.int_*, ii.int_*   on the INT pipes, or SP when sm.int_units = 0
+**   FP   add/mul/mad/div   lat.fp_*,  ii.fp_*    SP
+**   DP   add/mul/mad/div   lat.dp_*,  ii.dp_*    DP pipes, or SP when sm.dp_units = 0
+**   SFU                    lat.sfu,   ii.sfu     SFU
+**   CTRL, SYNC             lat.branch, 1         SP
+**   MEM, TEX               the LD/ST unit (gpu/ldst.c)
+*/
+#include "internal.h"
+
+static uint32_t opt_u(const tp_opts *o, int id) { return (uint32_t)tp_opt_i(o, id); }
+
+static void set(gpu_cfg *c, int unit, int lc, gpu_pipe p, uint32_t lat, uint32_t ii)
+{
+    c->pipe_of[unit][lc] = (uint8_t)p;
+    c->lat[unit][lc] = lat;
+    c->ii[unit][lc] = ii ? ii : 1;
+}
+
+void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
+{
+    memset(c, 0, sizeof *c);
+    c->nsm = opt_u(o, OPT_DEVICE_NUM_SMS);
+    c->core_mhz = tp_opt_f(o, OPT_CLOCK_CORE_MHZ);
+    c->max_warps = opt_u(o, OPT_DEVICE_MAX_THREADS_PER_SM) / 32;
+    if (!c->max_warps) c->max_warps = 1;
+    c->max_ctas = opt_u(o, OPT_DEVICE_MAX_CTAS_PER_SM);
+    c->nsched = opt_u(o, OPT_SM_SCHEDULERS);
+    c->issue_width = opt_u(o, OPT_SM_ISSUE_WIDTH);
+    c->ibuf = opt_u(o, OPT_SM_IBUFFER);
+    if (c->ibuf > GPU_IBUF_MAX) c->ibuf = GPU_IBUF_MAX;
+    c->fetch_width = opt_u(o, OPT_SM_FETCH_WIDTH);
+    c->fetch_lat = opt_u(o, OPT_SM_FETCH_LATENCY);
+    c->policy = (gpu_policy)tp_opt_i(o, OPT_SM_SCHEDULER);
+    c->two_level_active = opt_u(o, OPT_SM_TWO_LEVEL_ACTIVE);
+    c->pipes[GPU_P_SP] = opt_u(o, OPT_SM_SP_UNITS);
+    c->pipes[GPU_P_SFU] = opt_u(o, OPT_SM_SFU_UNITS);
+    c->pipes[GPU_P_DP] = opt_u(o, OPT_SM_DP_UNITS);
+    c->pipes[GPU_P_INT] = opt_u(o, OPT_SM_INT_UNITS);
+    c->pipes[GPU_P_MEM] = opt_u(o, OPT_SM_LDST_UNITS);
+    c->rf_banks = opt_u(o, OPT_SM_RF_BANKS);
+    c->rf_ports = opt_u(o, OPT_SM_RF_PORTS);
+    c->oc[GPU_OC_SP] = opt_u(o, OPT_SM_OC_SP);
+    c->oc[GPU_OC_SFU] = opt_u(o, OPT_SM_OC_SFU);
+    c->oc[GPU_OC_MEM] = opt_u(o, OPT_SM_OC_MEM);
+
+    gpu_pipe ip = c->pipes[GPU_P_INT] ? GPU_P_INT : GPU_P_SP;
+    gpu_pipe dp = c->pipes[GPU_P_DP] ? GPU_P_DP : GPU_P_SP;
+    static const int lcs[4] = {EXEC_L_ADD, EXEC_L_MUL, EXEC_L_MAD, EXEC_L_DIV};
+    static const int il[4] = {OPT_LAT_INT_ADD, OPT_LAT_INT_MUL, OPT_LAT_INT_MAD, OPT_LAT_INT_DIV};
+    static const int ii_[4] = {OPT_II_INT_ADD, OPT_II_INT_MUL, OPT_II_INT_MAD, OPT_II_INT_DIV};
+    static const int fl[4] = {OPT_LAT_FP_ADD, OPT_LAT_FP_MUL, OPT_LAT_FP_MAD, OPT_LAT_FP_DIV};
+    static const int fi[4] = {OPT_II_FP_ADD, OPT_II_FP_MUL, OPT_II_FP_MAD, OPT_II_FP_DIV};
+    static const int dl[4] = {OPT_LAT_DP_ADD, OPT_LAT_DP_MUL, OPT_LAT_DP_MAD, OPT_LAT_DP_DIV};
+    static const int di[4] = {OPT_II_DP_ADD, OPT_II_DP_MUL, OPT_II_DP_MAD, OPT_II_DP_DIV};
+    /* Defaults for every pair, then the classes that mean something. */
+    for (int u = 0; u < EXEC_U_COUNT; u++)
+        for (int l = 0; l < EXEC_L_COUNT; l++) set(c, u, l, GPU_P_SP, opt_u(o, OPT_LAT_INT_ADD), 1);
+    for (int k = 0; k < 4; k++) {
+        set(c, EXEC_U_INT, lcs[k], ip, opt_u(o, il[k]), opt_u(o, ii_[k]));
+        set(c, EXEC_U_FP, lcs[k], GPU_P_SP, opt_u(o, fl[k]), opt_u(o, fi[k]));
+        set(c, EXEC_U_DP, lcs[k], dp, opt_u(o, dl[k]), opt_u(o, di[k]));
+    }
+    for (int l = 0; l < EXEC_L_COUNT; l++) {
+        set(c, EXEC_U_SFU, l, GPU_P_SFU, opt_u(o, OPT_LAT_SFU), opt_u(o, OPT_II_SFU));
+        set(c, EXEC_U_CTRL, l, GPU_P_SP, opt_u(o, OPT_LAT_BRANCH), 1);
+        set(c, EXEC_U_SYNC, l, GPU_P_SP, opt_u(o, OPT_LAT_BRANCH), 1);
+        set(c, EXEC_U_MEM, l, GPU_P_MEM, 1, 1);
+        set(c, EXEC_U_TEX, l, GPU_P_MEM, 1, 1);
+    }
+
+    c->l1d = (gpu_l1cfg){opt_u(o, OPT_L1D_SIZE), opt_u(o, OPT_L1D_ASSOC), opt_u(o, OPT_L1D_LINE),
+                         opt_u(o, OPT_L1D_LATENCY), opt_u(o, OPT_L1D_MSHRS), opt_u(o, OPT_L1D_MSHR_MERGE),
+                         opt_u(o, OPT_L1D_MISS_QUEUE), tp_opt_i(o, OPT_L1D_CACHE_GLOBAL) != 0};
+    c->l1c = (gpu_l1cfg){opt_u(o, OPT_L1C_SIZE), opt_u(o, OPT_L1C_ASSOC), opt_u(o, OPT_L1C_LINE),
+                         opt_u(o, OPT_L1C_LATENCY), opt_u(o, OPT_L1C_MSHRS), opt_u(o, OPT_L1D_MSHR_MERGE),
+                         opt_u(o, OPT_L1D_MISS_QUEUE), true};
+    c->shmem_banks = opt_u(o, OPT_SHMEM_BANKS);
+    c->shmem_lat = opt_u(o, OPT_SHMEM_LATENCY);
+    c->stats_pc = tp_opt_i(o, OPT_STATS_PC) != 0;
+    c->stats_interval = (uint64_t)tp_opt_i(o, OPT_STATS_INTERVAL);
+}

@@ -1,0 +1,62 @@
+/*
+** coalesce.c -- the intra-warp coalescer and the shared-memory bank model.
+**
+** Coalescing (Fermi, L1-cached accesses): the active lanes' accesses are
+** grouped by cache line; the warp instruction becomes one request per
+** distinct line, in the order of the lowest lane touching each line.  An
+** access never spans two lines (addresses are aligned to their size, sizes
+** are at most 16 bytes per lane, lines at least 32).
+**
+** Shared memory: 4-byte words interleave over the banks (word w in bank
+** w mod banks).  Lanes that read the same word share one access (broadcast);
+** distinct words in one bank take one cycle each.  An access of 8 or 16 bytes
+** per lane touches 2 or 4 consecutive words.  The access takes as many
+** cycles as the busiest bank has distinct words.
+*/
+#include "internal.h"
+
+uint32_t gpu_coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line, uint64_t *lines,
+                      uint32_t *bytes)
+{
+    uint32_t n = 0;
+    uint64_t mask = ~(uint64_t)(line - 1);
+    for (uint32_t m = active; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        uint64_t a = addr[l] & mask;
+        uint32_t k = 0;
+        while (k < n && lines[k] != a) k++;
+        if (k == n) {
+            lines[n] = a;
+            bytes[n] = 0;
+            n++;
+        }
+        bytes[k] += size;
+    }
+    for (uint32_t k = 0; k < n; k++)
+        if (bytes[k] > line) bytes[k] = line;
+    return n;
+}
+
+uint32_t gpu_bank_conflicts(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t banks)
+{
+    uint64_t words[32 * 4];
+    uint32_t nw = 0, per = size > 4 ? size / 4 : 1;
+    for (uint32_t m = active; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        for (uint32_t k = 0; k < per; k++) {
+            uint64_t w = addr[l] / 4 + k;
+            uint32_t i = 0;
+            while (i < nw && words[i] != w) i++;
+            if (i == nw) words[nw++] = w;
+        }
+    }
+    uint32_t worst = 1;
+    uint32_t count[1024];
+    uint32_t nb = banks > 1024 ? 1024 : (banks ? banks : 1);
+    memset(count, 0, nb * sizeof *count);
+    for (uint32_t i = 0; i < nw; i++) {
+        uint32_t b = (uint32_t)(words[i] % nb);
+        if (++count[b] > worst) worst = count[b];
+    }
+    return worst;
+}

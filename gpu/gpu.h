@@ -1,0 +1,110 @@
+/*
+** gpu.h -- the cycle-level timing model of a SIMT GPU (performance mode).
+** Module prefix: gpu_.  The only header api/ includes from gpu/.
+**
+** A gpu lives as long as the device: its memory system (L2 contents, DRAM
+** row buffers) carries over from one kernel to the next, its L1s are
+** invalidated between kernels.  gpu_launch runs one kernel launch to its
+** end, driving the functional model through exec.h's stepping interface
+** (functional-first: an instruction's effects happen when it issues), and
+** fills the kernel's statistics (gpu_kstats).  Deterministic: the same
+** launches on the same configuration give the same cycles and statistics.
+**
+** The model (docs/TIMING.md):
+**   CTA dispatch: the next CTA (linear order) goes to the next SM, round
+**     robin, while the SM has room (exec_occupancy); a finished CTA's slot
+**     takes the next one.
+**   SM: fetch into per-warp instruction buffers; schedulers (GTO, LRR,
+**     two-level) issue from warps whose operands are ready (scoreboard) to
+**     operand collectors (register-file banks), which dispatch to pipelines
+**     (SP, SFU, DP, INT, LD/ST) with a latency and an initiation interval
+**     per class; barriers; warps and CTAs complete when their last results
+**     are written back.
+**   LD/ST: the intra-warp coalescer (one request per cache line), shared
+**     memory with bank conflicts, the constant cache, the L1 data cache.
+**   Below: interconnect, L2 slices, DRAM (gpu/memsys.h).
+*/
+#ifndef GPU_H
+#define GPU_H
+
+#include "../exec/exec.h"
+#include "../base/stats.h"
+#include "options.h"
+
+typedef struct gpu gpu;
+
+/* Why a scheduler's issue slot went unused (one per scheduler per cycle). */
+typedef enum gpu_stall {
+    GPU_ST_ISSUED,      /* not a stall: an instruction issued */
+    GPU_ST_MEMORY,      /* the oldest candidate waits for a register a memory access will write */
+    GPU_ST_RAW,         /* ... for a register an arithmetic instruction will write */
+    GPU_ST_BUSY_UNIT,   /* its operands are ready but no collector or pipeline takes it */
+    GPU_ST_BARRIER,     /* it waits at a barrier (or a fence) */
+    GPU_ST_IBUFFER,     /* it has no decoded instruction yet (fetch, a branch) */
+    GPU_ST_NO_WARPS,    /* the scheduler has no warp */
+    GPU_ST_COUNT
+} gpu_stall;
+const char *gpu_stall_name(gpu_stall s);   /* "issued", "memory", "raw", "busy_unit", "barrier", "ibuffer", "no_warps" */
+
+/* One row of the per-instruction stall table (stats.pc). */
+typedef struct gpu_pcstat {
+    uint32_t pc;              /* within the kernel's module (module-global) */
+    uint64_t issued;          /* warp instructions issued at this pc */
+    uint64_t stall[GPU_ST_COUNT]; /* scheduler cycles lost with this pc at the head of the chosen warp */
+    char *text;               /* the instruction as PTX, with its function and line (owned) */
+} gpu_pcstat;
+
+/* One row of the timeline (stats.interval). */
+typedef struct gpu_interval {
+    uint64_t cycle;           /* end of the interval, cycles since the kernel started */
+    uint64_t warp_insns, thread_insns;
+    uint64_t l1d_misses, l2_misses, dram_reads, dram_writes;
+    uint64_t resident_warps;  /* summed over SMs and cycles of the interval */
+} gpu_interval;
+
+/* Per-kernel statistics of performance mode.  Every field is registered by
+** name in gpu_kstats_register (the names are the statistics JSON's). */
+typedef struct gpu_kstats {
+    uint64_t cycles;          /* core cycles from the launch to the last write-back */
+    uint64_t warp_insns, thread_insns;
+    double ipc;               /* thread instructions per cycle, whole GPU */
+    uint64_t regs_per_thread, ctas_per_sm;
+    char *occupancy_limit;    /* "registers", "shared", "warps", "ctas" */
+    double achieved_occupancy;/* mean resident warps per SM per cycle / warps an SM holds */
+    uint64_t issue[GPU_ST_COUNT]; /* scheduler cycles by outcome (issue.issued, issue.memory ...) */
+    uint64_t l1d_accesses, l1d_hits, l1d_misses, l1d_mshr_merges, l1d_reservation_fails;
+    uint64_t l1c_accesses, l1c_misses;
+    uint64_t shared_accesses, shared_bank_conflict_cycles;
+    uint64_t l2_accesses, l2_hits, l2_misses;
+    uint64_t dram_reads, dram_writes, dram_row_buffer_hits;
+    double dram_bandwidth_utilization; /* fraction of DRAM cycles the data buses carried data */
+    uint64_t icnt_packets, icnt_stall_cycles;
+    uint64_t mem_requests;    /* line requests the LD/ST units sent to the L1s */
+    uint64_t sim_cycles_skipped; /* cycles the simulator skipped because nothing could happen (host figure of merit, deterministic) */
+    gpu_pcstat *pcs;          /* stats.pc: rows for pcs with any count, by pc */
+    uint32_t npcs;
+    gpu_interval *intervals;  /* stats.interval: one row per interval */
+    uint32_t nintervals;
+} gpu_kstats;
+
+/* Registers every field of a gpu_kstats at offset base (within the record
+** the registry describes; see base/stats.h, relative registries). */
+void gpu_kstats_register(tp_stats *s, size_t base);
+void gpu_kstats_free(gpu_kstats *k);
+
+/* Builds the GPU of a configuration (the whole option table, gpu/options.h). */
+gpu *gpu_new(const tp_opts *o);
+void gpu_free(gpu *g);
+
+/* Called now and then during a launch (about every 2^16 cycles) with the
+** progress so far; may be NULL. */
+typedef void (*gpu_progress_fn)(void *arg, const char *kernel, uint64_t ctas_done, uint64_t ctas,
+                                uint64_t cycles, uint64_t warp_insns);
+
+/* Runs a launch in performance mode.  r is filled as exec_launch_kernel
+** fills it (status, message, counters); ks (zeroed by the caller) receives
+** the timing statistics.  Returns r->status. */
+exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, exec_result *r, gpu_kstats *ks,
+                       gpu_progress_fn progress, void *arg);
+
+#endif

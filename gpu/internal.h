@@ -1,0 +1,340 @@
+/*
+** internal.h -- the timing model's private structures: the configuration as
+** plain numbers, an SM and its parts.  Only gpu/ includes this.
+**
+** An SM, from the front:
+**
+**   fetch -> ibuffer (per warp) -> scheduler (per warp group) -> issue
+**     [exec_warp_step: the instruction's effects happen here]
+**   -> operand collector unit (reads source registers from the register-
+**      file banks, one read per bank and port per cycle, oldest unit first)
+**   -> pipeline (SP, SFU, DP, INT: latency and initiation interval per class;
+**      LD/ST: the memory unit, gpu/ldst.c)
+**   -> write-back (the scoreboard releases the destination registers)
+**
+** Timing conventions (the exact-cycle tests rely on them):
+**   - an instruction issued at cycle t reads its operands at t + 1 at the
+**     earliest (one cycle more per bank conflict), and is dispatched to its
+**     pipeline in the cycle its last operand is read, if a pipe is free;
+**   - a pipeline with latency L writes back an instruction dispatched at d
+**     at d + L; a dependent instruction may issue in that cycle, so a chain
+**     of dependent instructions without conflicts issues every L + 1 cycles;
+**   - a pipe that took an instruction at d takes the next at d + II;
+**   - within one cycle an SM does, in this order: memory replies into the
+**     L1s, finished loads, write-backs, operand collection and dispatch, the
+**     LD/ST unit, issue, fetch, then hands L1 misses to the memory system.
+*/
+#ifndef GPU_INTERNAL_H
+#define GPU_INTERNAL_H
+
+#include "gpu.h"
+#include "mreq.h"
+#include "l1.h"
+#include "memsys.h"
+
+/* ---- configuration ----------------------------------------------------------------- */
+
+/* Pipelines an SM has. */
+typedef enum gpu_pipe { GPU_P_SP, GPU_P_SFU, GPU_P_DP, GPU_P_INT, GPU_P_MEM, GPU_P_COUNT } gpu_pipe;
+/* Operand collector kinds. */
+typedef enum gpu_ockind { GPU_OC_SP, GPU_OC_SFU, GPU_OC_MEM, GPU_OC_COUNT } gpu_ockind;
+typedef enum gpu_policy { GPU_SCHED_GTO, GPU_SCHED_LRR, GPU_SCHED_TWO_LEVEL } gpu_policy;
+
+enum { GPU_IBUF_MAX = 16, GPU_SB_MAX = 64, GPU_MAX_READS = 32 };
+
+typedef struct gpu_cfg {
+    uint32_t nsm;
+    double core_mhz;
+    uint32_t max_warps, max_ctas;         /* per SM (device.max_threads_per_sm / 32, device.max_ctas_per_sm) */
+    uint32_t nsched, issue_width, ibuf, fetch_width, fetch_lat;
+    gpu_policy policy;
+    uint32_t two_level_active;
+    uint32_t pipes[GPU_P_COUNT];           /* pipes of each kind (0: that work runs elsewhere) */
+    uint32_t rf_banks, rf_ports;
+    uint32_t oc[GPU_OC_COUNT];
+    /* per (exec_unit, exec_lclass): the pipe, latency and interval */
+    uint8_t pipe_of[EXEC_U_COUNT][EXEC_L_COUNT];
+    uint32_t lat[EXEC_U_COUNT][EXEC_L_COUNT], ii[EXEC_U_COUNT][EXEC_L_COUNT];
+    gpu_l1cfg l1d, l1c;
+    uint32_t shmem_banks, shmem_lat;
+    bool stats_pc;
+    uint64_t stats_interval;
+} gpu_cfg;
+
+void gpu_cfg_init(gpu_cfg *c, const tp_opts *o);
+
+/* Whether an instruction goes to the LD/ST unit: loads, stores and atomics
+** of every space but the kernel's parameters (which the hardware reads as
+** constant-bank operands, so they are integer work here), and textures. */
+static inline bool gpu_is_mem(const exec_sinfo *si)
+{
+    if (si->unit == EXEC_U_TEX) return true;
+    return si->unit == EXEC_U_MEM && (si->flags & (EXEC_SI_LOAD | EXEC_SI_STORE)) && si->space != PTX_SP_PARAM;
+}
+
+/* ---- scoreboard ------------------------------------------------------------------------ */
+
+/* Registers with a write in flight, per warp: a register (EXEC_R_* kind << 16
+** | number) is pending between the issue of an instruction that writes it and
+** that instruction's write-back.  At most GPU_SB_MAX at once. */
+typedef struct gpu_sb {
+    uint32_t id[GPU_SB_MAX];
+    uint8_t mem[GPU_SB_MAX];   /* written by a memory access (stall accounting) */
+    uint32_t n;
+} gpu_sb;
+
+static inline uint32_t gpu_sb_key(const exec_opreg *r) { return (uint32_t)r->kind << 16 | r->r; }
+/* 0: none of si's registers is pending; 1: one is, written by arithmetic; 2:
+** by a memory access; 3: the scoreboard is full or si lists only part of its
+** registers while some are pending. */
+int gpu_sb_check(const gpu_sb *sb, const exec_sinfo *si);
+void gpu_sb_reserve(gpu_sb *sb, const exec_sinfo *si, bool mem);
+void gpu_sb_release(gpu_sb *sb, const exec_sinfo *si);
+
+/* ---- warps, CTAs --------------------------------------------------------------------- */
+
+typedef struct gpu_ibent {
+    uint32_t pc;
+    const exec_sinfo *si;
+    uint64_t ready;            /* cycle it can issue (fetch latency) */
+} gpu_ibent;
+
+enum { GPU_W_FREE, GPU_W_ACTIVE, GPU_W_BARRIER, GPU_W_EXITED };
+
+typedef struct gpu_warp {
+    exec_warp *ew;
+    uint8_t state;             /* GPU_W_* */
+    uint8_t nib;               /* ibuffer entries */
+    uint8_t fetch_stop;        /* the last entry may change the pc: fetch waits for it to issue */
+    uint8_t sched;             /* its scheduler */
+    uint8_t blk;               /* a cached reason it cannot issue (gpu_stall), valid until an
+                                  event on this warp (write-back, fetch, barrier release,
+                                  issue) clears it; 0: evaluate */
+    uint32_t cta;              /* CTA slot */
+    uint64_t age;              /* dispatch order on the SM (GTO: smaller is older) */
+    uint32_t inflight;         /* issued instructions not written back */
+    uint32_t mem_inflight;     /* ... of them memory accesses */
+    gpu_ibent ib[GPU_IBUF_MAX];
+    gpu_sb sb;
+} gpu_warp;
+
+typedef struct gpu_ctaslot {
+    exec_cta *ec;              /* NULL: free */
+    uint32_t nwarps, live;     /* warps; warps not yet finished in timing */
+    uint32_t warp0;            /* its warps' slots: every slot w with warps[w].cta == this one */
+} gpu_ctaslot;
+
+/* ---- schedulers (gpu/sched_*.c) --------------------------------------------------------- */
+
+typedef struct gpu_sched {
+    uint16_t *w;               /* the scheduler's warps, oldest first */
+    uint32_t n;
+    int32_t last;              /* slot of the warp that issued last (-1 none) */
+    int32_t last_pos;          /* its index in w[] (-1 none) */
+    int32_t last_act;          /* its index in act[] (-1 none) */
+    uint32_t start;            /* LRR / two-level: this cycle's first position */
+    /* two-level: the active set is the first two_level_active of act[], the rest pending */
+    uint16_t *act;
+    uint32_t nact, nactive;
+} gpu_sched;
+
+/* Prepares this cycle's order; returns how many candidates there are. */
+uint32_t gpu_sched_begin(const gpu_cfg *c, gpu_sched *s);
+/* The i-th candidate of this cycle (i < what gpu_sched_begin returned). */
+uint16_t gpu_sched_at(const gpu_cfg *c, const gpu_sched *s, uint32_t i);
+void gpu_sched_add(const gpu_cfg *c, gpu_sched *s, uint16_t w);
+void gpu_sched_remove(const gpu_cfg *c, gpu_sched *s, uint16_t w);
+/* The policy hears that w issued (long: a long-latency memory access). */
+void gpu_sched_issued(const gpu_cfg *c, gpu_sched *s, uint16_t w, bool long_latency);
+/* Policies, each in its own file. */
+uint32_t gpu_gto_begin(gpu_sched *s);
+uint16_t gpu_gto_at(const gpu_sched *s, uint32_t i);
+uint32_t gpu_lrr_begin(gpu_sched *s);
+uint16_t gpu_lrr_at(const gpu_sched *s, uint32_t i);
+uint32_t gpu_2lev_begin(const gpu_cfg *c, gpu_sched *s);
+uint16_t gpu_2lev_at(const gpu_sched *s, uint32_t i);
+void gpu_2lev_issued(const gpu_cfg *c, gpu_sched *s, uint16_t w, bool long_latency);
+
+/* ---- memory instructions in flight ------------------------------------------------------ */
+
+/* What the LD/ST unit keeps of an issued memory instruction (its record). */
+typedef struct gpu_memop {
+    uint16_t warp;
+    uint8_t space;             /* ptx_space of the record (first active lane) */
+    uint8_t mixed;             /* lanes hit different spaces: lspace holds each one's */
+    uint16_t bytes;            /* per lane */
+    uint8_t flags;             /* exec_sinfo flags */
+    uint8_t wb;                /* has registers to write back */
+    uint32_t active;
+    uint32_t pc;
+    const exec_sinfo *si;
+    uint64_t addr[32];
+    uint8_t lspace[32];
+    /* progress */
+    uint32_t lines_left;       /* line requests not yet answered (loads, atomics) */
+    uint64_t t_issue;
+    uint64_t t_done;           /* the earliest write-back (shared memory, serialisation) */
+    struct gpu_memop *next;    /* free list */
+} gpu_memop;
+
+/* ---- operand collector units -------------------------------------------------------------- */
+
+typedef struct gpu_cu {
+    uint8_t busy, kind;
+    uint16_t warp;
+    uint8_t nreads, done;      /* reads needed, reads done */
+    uint16_t bank[GPU_MAX_READS];
+    uint64_t seq;              /* issue order (arbitration: oldest first) */
+    uint64_t t_issue;
+    uint32_t pc;
+    const exec_sinfo *si;
+    gpu_memop *mop;            /* memory instructions */
+    uint8_t pipe;              /* gpu_pipe it goes to */
+    uint32_t lat, ii;
+} gpu_cu;
+
+/* ---- write-back events ---------------------------------------------------------------------- */
+
+typedef struct gpu_wb {
+    uint64_t cycle, seq;
+    uint16_t warp;
+    uint8_t mem;
+    const exec_sinfo *si;
+} gpu_wb;
+
+/* ---- the SM ------------------------------------------------------------------------------ */
+
+typedef struct gpu_launchctx gpu_launchctx;
+
+typedef struct gpu_sm {
+    uint32_t id;
+    const gpu_cfg *c;
+    gpu_launchctx *lx;         /* the launch running */
+    gpu_warp *warps;           /* max_warps slots */
+    gpu_ctaslot *ctas;         /* max_ctas slots */
+    uint32_t nctas, nwarps_live;
+    uint64_t next_age;
+    gpu_sched *sched;          /* nsched */
+    uint32_t fetch_rr;
+    uint64_t *fetch_want;      /* a bit per warp slot: active, room in its buffer, fetch not stopped */
+    /* collectors and pipes */
+    gpu_cu *cu;                /* all kinds, oc[0] + oc[1] + oc[2] */
+    uint32_t ncu;
+    uint32_t oc_free[GPU_OC_COUNT]; /* free units of each kind */
+    uint16_t *cu_order;        /* busy units in issue order */
+    uint32_t ncu_busy;
+    uint64_t cu_seq;
+    uint64_t *pipe_free[GPU_P_COUNT]; /* per pipe: the cycle it takes its next instruction */
+    uint32_t *bank_grants;     /* scratch: reads granted per bank this cycle */
+    /* write-backs (a binary heap by cycle, then seq) */
+    gpu_wb *wb;
+    uint32_t nwb, capwb;
+    uint64_t wb_seq;
+    /* LD/ST unit */
+    gpu_memop *ldst_cur;       /* instruction being processed */
+    uint64_t *ldst_lines;      /* its line addresses (and per-line bytes for stores) */
+    uint32_t *ldst_line_bytes;
+    uint32_t ldst_nlines, ldst_next; /* lines; next to send */
+    uint32_t ldst_const_lines; /* the first ones go to the constant cache */
+    uint32_t ldst_tag;         /* the pending-load tag of its requests */
+    uint32_t ldst_busy_left;   /* cycles the unit is still busy (shared-memory conflicts, constant serialisation) */
+    uint64_t ldst_free_at;
+    gpu_memop *mop_free;
+    gpu_memop **pend;          /* loads waiting for lines, indexed by request tag */
+    uint32_t npend, cappend, *pend_free, npend_free;
+    gpu_l1 *l1d, *l1c;
+    gpu_mreq *l1d_retry;       /* a request the L1D refused (reservation failure) */
+    uint32_t miss_rr;          /* which L1 may send to the memory system first */
+    /* time */
+    uint64_t wake;             /* the next cycle it must be ticked */
+    uint64_t last_tick;        /* the last cycle it was ticked */
+    bool changed;              /* the tick changed state */
+    uint32_t finished;         /* CTAs that finished in this tick */
+    uint8_t *slot_reason;      /* per scheduler: outcome of the last tick (repeated over skipped cycles) */
+    uint32_t *slot_pc;         /* per scheduler: pc charged with the stall (UINT32_MAX none) */
+    /* statistics */
+    uint64_t issue[GPU_ST_COUNT];
+    uint64_t resident_warp_cycles;
+    uint64_t shared_accesses, shared_conflict_cycles, mem_requests, l1c_accesses, l1c_misses;
+} gpu_sm;
+
+/* ---- the launch ------------------------------------------------------------------------------ */
+
+struct gpu_launchctx {
+    gpu *g;
+    exec_grid *grid;
+    exec_mod *m;
+    const exec_occ *occ;
+    uint32_t ctas_per_sm;
+    uint64_t ctas, ctas_done;
+    uint64_t start;            /* cycle the launch started */
+    uint64_t local_bytes;      /* per thread */
+    gpu_kstats *ks;
+    gpu_pcstat *pcs;           /* stats.pc: per module pc (lazily allocated) */
+    uint32_t npcs_alloc, pc_base;
+    bool fault;
+};
+
+struct gpu {
+    gpu_cfg c;
+    tp_opts opts;
+    gpu_sm *sm;
+    gpu_memsys *ms;
+    gpu_mreq_pool pool;
+    uint64_t cycle;            /* core cycles since the GPU was made */
+};
+
+/* ---- SM operations (gpu/sm.c, gpu/ldst.c, gpu/opcoll.c) ------------------------------------ */
+
+void gpu_sm_init(gpu_sm *sm, gpu *g, uint32_t id);
+void gpu_sm_free(gpu_sm *sm);
+/* Prepares the SM for a launch (L1s invalidated, statistics zeroed). */
+void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now);
+bool gpu_sm_can_take_cta(const gpu_sm *sm);
+void gpu_sm_take_cta(gpu_sm *sm, exec_cta *ec, uint64_t now);
+/* One cycle.  Returns the number of CTAs that finished in it. */
+uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now);
+bool gpu_sm_idle(const gpu_sm *sm);
+/* Accounts the cycles (last_tick, now) that were skipped with nothing happening. */
+void gpu_sm_account_skip(gpu_sm *sm, uint64_t now);
+
+/* Operand collectors and pipelines. */
+bool gpu_oc_free(const gpu_sm *sm, gpu_ockind k);
+void gpu_oc_issue(gpu_sm *sm, uint16_t warp, uint32_t pc, const exec_sinfo *si, gpu_memop *mop, uint64_t now);
+void gpu_oc_cycle(gpu_sm *sm, uint64_t now);
+gpu_ockind gpu_oc_kind_of(const gpu_cfg *c, const exec_sinfo *si, gpu_memop *mop);
+/* The earliest cycle a waiting collector can move (UINT64_MAX none). */
+uint64_t gpu_oc_next(const gpu_sm *sm, uint64_t now);
+
+/* Write-backs. */
+void gpu_wb_push(gpu_sm *sm, uint64_t cycle, uint16_t warp, const exec_sinfo *si, bool mem);
+/* The instruction's results are written: its registers are free. */
+void gpu_sm_writeback(gpu_sm *sm, uint16_t warp, const exec_sinfo *si, bool mem, uint64_t now);
+
+/* LD/ST unit. */
+void gpu_ldst_init(gpu_sm *sm);
+void gpu_ldst_free(gpu_sm *sm);
+bool gpu_ldst_can_accept(const gpu_sm *sm, uint64_t now);
+void gpu_ldst_accept(gpu_sm *sm, gpu_memop *mop, uint64_t now);
+void gpu_ldst_cycle(gpu_sm *sm, uint64_t now);
+/* Memory replies and L1 completions (start of the cycle); L1 misses to the
+** memory system (end of the cycle). */
+void gpu_ldst_replies(gpu_sm *sm, uint64_t now);
+void gpu_ldst_send(gpu_sm *sm, uint64_t now);
+uint64_t gpu_ldst_next(const gpu_sm *sm, uint64_t now);
+bool gpu_ldst_idle(const gpu_sm *sm);
+gpu_memop *gpu_memop_get(gpu_sm *sm);
+void gpu_memop_put(gpu_sm *sm, gpu_memop *m);
+
+/* The intra-warp coalescer and the shared-memory bank model (gpu/coalesce.c). */
+/* Distinct lines (addr & ~(line-1)) the active lanes of addr touch, in
+** order of the first lane touching each; bytes[i] = bytes of line i the
+** lanes touch (each lane: size bytes).  Returns the count (<= 32). */
+uint32_t gpu_coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line, uint64_t *lines,
+                      uint32_t *bytes);
+/* Cycles a shared-memory access takes: the largest number of distinct
+** 4-byte words the active lanes touch in one bank (lanes reading the same
+** word share it); 1 at least. */
+uint32_t gpu_bank_conflicts(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t banks);
+
+#endif

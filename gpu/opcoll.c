@@ -1,0 +1,159 @@
+/*
+** opcoll.c -- operand collectors, register-file banks and the pipelines.
+**
+** An issued instruction takes a free collector unit of its kind (SP for
+** integer, FP32, FP64, control and synchronisation work; SFU; MEM for the
+** LD/ST unit).  No free unit of the kind: the instruction cannot issue.  The
+** unit reads the instruction's source registers: 32-bit register k of row r
+** of warp slot w lives in bank (r + k + w) mod sm.rf_banks; each bank serves
+** sm.rf_ports reads per cycle, to the oldest units first (issue order); a
+** unit reads from the cycle after its issue on, any of its reads whose bank
+** is free.  Predicates and the carry flag live elsewhere and cost no read.
+** Once every read is done the unit dispatches, in the same cycle, to a free
+** pipe of its kind (a pipe that took an instruction at d is free again at
+** d + II) or to the LD/ST unit; it waits while none is free.  A pipeline
+** writes back at dispatch + latency (gpu_wb_push).
+*/
+#include "internal.h"
+
+/* The unit an instruction really uses: cvta and isspacep are address
+** arithmetic, and a memory instruction whose lanes are all off does no
+** access; both are integer work. */
+static int eff_unit(const exec_sinfo *si, const gpu_memop *mop)
+{
+    if ((si->unit == EXEC_U_MEM || si->unit == EXEC_U_TEX) && !mop) return EXEC_U_INT;
+    return si->unit;
+}
+
+gpu_ockind gpu_oc_kind_of(const gpu_cfg *c, const exec_sinfo *si, gpu_memop *mop)
+{
+    int u = eff_unit(si, mop);
+    if (u == EXEC_U_MEM || u == EXEC_U_TEX) return GPU_OC_MEM;
+    int lc = u == EXEC_U_INT && (si->unit == EXEC_U_MEM || si->unit == EXEC_U_TEX) ? EXEC_L_ADD : si->lclass;
+    return c->pipe_of[u][lc] == GPU_P_SFU ? GPU_OC_SFU : GPU_OC_SP;
+}
+
+static uint32_t oc_first(const gpu_cfg *c, gpu_ockind k)
+{
+    uint32_t f = 0;
+    for (int i = 0; i < (int)k; i++) f += c->oc[i];
+    return f;
+}
+
+bool gpu_oc_free(const gpu_sm *sm, gpu_ockind k)
+{
+    return sm->oc_free[k] != 0;
+}
+
+void gpu_oc_issue(gpu_sm *sm, uint16_t warp, uint32_t pc, const exec_sinfo *si, gpu_memop *mop, uint64_t now)
+{
+    const gpu_cfg *c = sm->c;
+    gpu_ockind k = gpu_oc_kind_of(c, si, mop);
+    uint32_t f = oc_first(c, k);
+    gpu_cu *cu = NULL;
+    for (uint32_t i = f; i < f + c->oc[k]; i++)
+        if (!sm->cu[i].busy) {
+            cu = &sm->cu[i];
+            break;
+        }
+    TP_ASSERT(cu != NULL);
+    if (!cu) return;
+    cu->busy = 1;
+    sm->oc_free[k]--;
+    sm->cu_order[sm->ncu_busy++] = (uint16_t)(cu - sm->cu);
+    cu->kind = (uint8_t)k;
+    cu->warp = warp;
+    cu->seq = sm->cu_seq++;
+    cu->t_issue = now;
+    cu->pc = pc;
+    cu->si = si;
+    cu->mop = mop;
+    cu->nreads = 0;
+    cu->done = 0;
+    for (uint32_t i = si->ndst; i < (uint32_t)si->ndst + si->nsrc; i++) {
+        const exec_opreg *r = &si->regs[i];
+        if (r->kind != EXEC_R_REG) continue;
+        uint32_t units = r->units ? r->units : 1;
+        for (uint32_t u = 0; u < units && cu->nreads < GPU_MAX_READS; u++)
+            cu->bank[cu->nreads++] = (uint16_t)((r->r + u + warp) % c->rf_banks);
+    }
+    int u = eff_unit(si, mop);
+    int lc = u == EXEC_U_INT && (si->unit == EXEC_U_MEM || si->unit == EXEC_U_TEX) ? EXEC_L_ADD : si->lclass;
+    cu->pipe = c->pipe_of[u][lc];
+    cu->lat = c->lat[u][lc];
+    cu->ii = c->ii[u][lc];
+}
+
+void gpu_oc_cycle(gpu_sm *sm, uint64_t now)
+{
+    const gpu_cfg *c = sm->c;
+    uint32_t n = sm->ncu_busy;
+    if (!n) return;
+    const uint16_t *idx = sm->cu_order; /* busy units, oldest first */
+    bool reads = false;
+    for (uint32_t k = 0; k < n; k++) {
+        gpu_cu *cu = &sm->cu[idx[k]];
+        if (cu->t_issue >= now || cu->done == cu->nreads) continue;
+        if (!reads) {
+            memset(sm->bank_grants, 0, c->rf_banks * sizeof *sm->bank_grants);
+            reads = true;
+        }
+        /* reads not yet done are bank[done..nreads); grant any whose bank is free */
+        for (uint32_t r = cu->done; r < cu->nreads; r++) {
+            uint16_t b = cu->bank[r];
+            if (sm->bank_grants[b] >= c->rf_ports) continue;
+            sm->bank_grants[b]++;
+            uint16_t t = cu->bank[cu->done];
+            cu->bank[cu->done] = b;
+            cu->bank[r] = t;
+            cu->done++;
+        }
+        sm->changed = true;
+    }
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        gpu_cu *cu = &sm->cu[idx[k]];
+        bool go = false;
+        if (cu->t_issue < now && cu->done == cu->nreads) {
+            if (cu->pipe == GPU_P_MEM) {
+                if (gpu_ldst_can_accept(sm, now)) {
+                    gpu_ldst_accept(sm, cu->mop, now);
+                    go = true;
+                }
+            } else {
+                uint32_t np = c->pipes[cu->pipe];
+                uint64_t *pf = sm->pipe_free[cu->pipe];
+                uint32_t p = 0;
+                while (p < np && pf[p] > now) p++;
+                if (p < np) {
+                    pf[p] = now + cu->ii;
+                    gpu_wb_push(sm, now + cu->lat, cu->warp, cu->si, false);
+                    go = true;
+                }
+            }
+        }
+        if (go) {
+            cu->busy = 0;
+            sm->oc_free[cu->kind]++;
+            sm->changed = true;
+        } else {
+            sm->cu_order[kept++] = idx[k];
+        }
+    }
+    sm->ncu_busy = kept;
+}
+
+uint64_t gpu_oc_next(const gpu_sm *sm, uint64_t now)
+{
+    uint64_t next = UINT64_MAX;
+    for (uint32_t i = 0; i < sm->ncu; i++) {
+        const gpu_cu *cu = &sm->cu[i];
+        if (!cu->busy) continue;
+        if (cu->t_issue >= now || cu->done < cu->nreads || cu->pipe == GPU_P_MEM) return now + 1;
+        /* waits for a pipe: the earliest one free */
+        const uint64_t *pf = sm->pipe_free[cu->pipe];
+        for (uint32_t p = 0; p < sm->c->pipes[cu->pipe]; p++)
+            if (pf[p] < next) next = pf[p];
+    }
+    return next <= now ? now + 1 : next;
+}

@@ -1,0 +1,456 @@
+/*
+** sm.c -- one streaming multiprocessor: warp and CTA slots, fetch, issue,
+** write-back, and the order of the stages within a cycle (internal.h).
+**
+** Fetch: up to sm.fetch_width warps per cycle, round robin, each filling its
+** instruction buffer (sm.ibuffer entries) with consecutive instructions from
+** its next pc (exec_warp_next), ready after sm.fetch_latency cycles.  Fetch
+** stops after an instruction that may change the pc (branches, calls,
+** returns, exits, barriers) until it has issued, because tpsim does not
+** predict branches; an entry whose pc turns out not to be the warp's next
+** (the SIMT stack reconverged elsewhere) is dropped with the rest of the
+** buffer when the warp tries to issue it.
+**
+** Issue: each scheduler tries its warps in the policy's order and issues the
+** first instruction that can go: the warp is not at a barrier, the entry is
+** ready, no register it reads or writes is pending (scoreboard), a fence
+** finds no memory access of the warp in flight, and a collector of its kind
+** is free.  Issuing executes it (exec_warp_step at this cycle).  An unused
+** slot is charged to the first warp in the policy's order, with the reason
+** it could not go (gpu_stall), and to its pc.
+**
+** A warp that has executed its last instruction finishes when its last
+** result is written back; a CTA finishes with its last warp and gives its
+** slot back at once.
+*/
+#include "internal.h"
+#include <stdlib.h>
+
+gpu_pcstat *gpu_pcrow(gpu_launchctx *lx, uint32_t pc);
+
+/* ---- the fetch candidates: a bit per warp slot that fetch should look at ---- */
+
+static void fetch_update(gpu_sm *sm, uint32_t slot)
+{
+    const gpu_warp *w = &sm->warps[slot];
+    uint64_t bit = 1ull << (slot % 64);
+    if (w->state == GPU_W_ACTIVE && w->nib < sm->c->ibuf && !w->fetch_stop) sm->fetch_want[slot / 64] |= bit;
+    else sm->fetch_want[slot / 64] &= ~bit;
+}
+
+void gpu_sm_init(gpu_sm *sm, gpu *g, uint32_t id)
+{
+    const gpu_cfg *c = &g->c;
+    memset(sm, 0, sizeof *sm);
+    sm->id = id;
+    sm->c = c;
+    sm->warps = tp_calloc(c->max_warps, sizeof *sm->warps);
+    sm->ctas = tp_calloc(c->max_ctas, sizeof *sm->ctas);
+    sm->sched = tp_calloc(c->nsched, sizeof *sm->sched);
+    for (uint32_t s = 0; s < c->nsched; s++) {
+        sm->sched[s].w = tp_calloc(c->max_warps, sizeof(uint16_t));
+        sm->sched[s].act = tp_calloc(c->max_warps, sizeof(uint16_t));
+        sm->sched[s].last = sm->sched[s].last_pos = sm->sched[s].last_act = -1;
+    }
+    sm->ncu = c->oc[0] + c->oc[1] + c->oc[2];
+    sm->cu = tp_calloc(sm->ncu, sizeof *sm->cu);
+    for (int k = 0; k < GPU_OC_COUNT; k++) sm->oc_free[k] = c->oc[k];
+    sm->cu_order = tp_calloc(sm->ncu + 1, sizeof *sm->cu_order);
+    for (int p = 0; p < GPU_P_COUNT; p++) sm->pipe_free[p] = tp_calloc(c->pipes[p] + 1, sizeof(uint64_t));
+    sm->bank_grants = tp_calloc(c->rf_banks, sizeof *sm->bank_grants);
+    sm->fetch_want = tp_calloc((c->max_warps + 63) / 64, sizeof *sm->fetch_want);
+    sm->slot_reason = tp_calloc(c->nsched, 1);
+    sm->slot_pc = tp_calloc(c->nsched, sizeof *sm->slot_pc);
+    sm->l1d = gpu_l1_new(&c->l1d, &g->pool);
+    sm->l1c = gpu_l1_new(&c->l1c, &g->pool);
+    gpu_ldst_init(sm);
+}
+
+void gpu_sm_free(gpu_sm *sm)
+{
+    free(sm->warps);
+    free(sm->ctas);
+    for (uint32_t s = 0; s < sm->c->nsched; s++) {
+        free(sm->sched[s].w);
+        free(sm->sched[s].act);
+    }
+    free(sm->sched);
+    free(sm->cu);
+    free(sm->cu_order);
+    for (int p = 0; p < GPU_P_COUNT; p++) free(sm->pipe_free[p]);
+    free(sm->bank_grants);
+    free(sm->fetch_want);
+    free(sm->slot_reason);
+    free(sm->slot_pc);
+    free(sm->wb);
+    gpu_l1_free(sm->l1d);
+    gpu_l1_free(sm->l1c);
+    gpu_ldst_free(sm);
+}
+
+void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now)
+{
+    sm->lx = lx;
+    gpu_l1_invalidate(sm->l1d);
+    gpu_l1_invalidate(sm->l1c);
+    memset(sm->issue, 0, sizeof sm->issue);
+    sm->resident_warp_cycles = 0;
+    sm->shared_accesses = sm->shared_conflict_cycles = sm->mem_requests = 0;
+    sm->l1c_accesses = sm->l1c_misses = 0;
+    sm->wake = now;
+    sm->last_tick = now - 1;
+    for (uint32_t s = 0; s < sm->c->nsched; s++) {
+        sm->slot_reason[s] = GPU_ST_NO_WARPS;
+        sm->slot_pc[s] = UINT32_MAX;
+    }
+}
+
+bool gpu_sm_can_take_cta(const gpu_sm *sm)
+{
+    const gpu_launchctx *lx = sm->lx;
+    uint32_t need = exec_grid_warps_per_cta(lx->grid);
+    return sm->nctas < lx->ctas_per_sm && sm->nctas < sm->c->max_ctas && sm->nwarps_live + need <= sm->c->max_warps;
+}
+
+void gpu_sm_take_cta(gpu_sm *sm, exec_cta *ec, uint64_t now)
+{
+    const gpu_cfg *c = sm->c;
+    uint32_t cs = 0;
+    while (cs < c->max_ctas && sm->ctas[cs].ec) cs++;
+    TP_ASSERT(cs < c->max_ctas);
+    gpu_ctaslot *ct = &sm->ctas[cs];
+    ct->ec = ec;
+    ct->nwarps = ct->live = exec_cta_nwarps(ec);
+    sm->nctas++;
+    uint32_t slot = 0;
+    for (uint32_t i = 0; i < ct->nwarps; i++) {
+        while (sm->warps[slot].state != GPU_W_FREE) slot++;
+        gpu_warp *w = &sm->warps[slot];
+        memset(w, 0, sizeof *w);
+        w->ew = exec_cta_warp(ec, i);
+        w->state = GPU_W_ACTIVE;
+        w->cta = cs;
+        w->age = sm->next_age++;
+        w->sched = (uint8_t)(slot % c->nsched);
+        gpu_sched_add(c, &sm->sched[w->sched], (uint16_t)slot);
+        fetch_update(sm, slot);
+        sm->nwarps_live++;
+    }
+    sm->changed = true;
+    sm->wake = now;
+}
+
+/* ---- write-backs ------------------------------------------------------------------------ */
+
+static bool wb_before(const gpu_wb *a, const gpu_wb *b)
+{
+    return a->cycle < b->cycle || (a->cycle == b->cycle && a->seq < b->seq);
+}
+
+void gpu_wb_push(gpu_sm *sm, uint64_t cycle, uint16_t warp, const exec_sinfo *si, bool mem)
+{
+    if (sm->nwb == sm->capwb) {
+        sm->capwb = sm->capwb ? sm->capwb * 2 : 64;
+        sm->wb = tp_realloc(sm->wb, sm->capwb * sizeof *sm->wb);
+    }
+    gpu_wb e = {cycle, sm->wb_seq++, warp, mem, si};
+    uint32_t i = sm->nwb++;
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (!wb_before(&e, &sm->wb[p])) break;
+        sm->wb[i] = sm->wb[p];
+        i = p;
+    }
+    sm->wb[i] = e;
+}
+
+static gpu_wb wb_pop(gpu_sm *sm)
+{
+    gpu_wb top = sm->wb[0];
+    gpu_wb last = sm->wb[--sm->nwb];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        const gpu_wb *best = &last;
+        if (l < sm->nwb && wb_before(&sm->wb[l], best)) m = l, best = &sm->wb[l];
+        if (r < sm->nwb && wb_before(&sm->wb[r], best)) m = r;
+        if (m == i) break;
+        sm->wb[i] = sm->wb[m];
+        i = m;
+    }
+    if (sm->nwb) sm->wb[i] = last;
+    return top;
+}
+
+static void warp_finish(gpu_sm *sm, uint16_t slot)
+{
+    gpu_warp *w = &sm->warps[slot];
+    w->state = GPU_W_FREE;
+    fetch_update(sm, slot);
+    sm->nwarps_live--;
+    gpu_ctaslot *ct = &sm->ctas[w->cta];
+    if (--ct->live == 0) {
+        exec_cta_release(ct->ec);
+        ct->ec = NULL;
+        sm->nctas--;
+        sm->finished++;
+    }
+    sm->changed = true;
+}
+
+void gpu_sm_writeback(gpu_sm *sm, uint16_t slot, const exec_sinfo *si, bool mem, uint64_t now)
+{
+    (void)now;
+    gpu_warp *w = &sm->warps[slot];
+    if (si->ndst) gpu_sb_release(&w->sb, si);
+    w->blk = 0;
+    w->inflight--;
+    if (mem) w->mem_inflight--;
+    if (w->state == GPU_W_EXITED && !w->inflight) warp_finish(sm, slot);
+    sm->changed = true;
+}
+
+/* ---- issue ---------------------------------------------------------------------------------- */
+
+static bool stops_fetch(const exec_sinfo *si)
+{
+    return (si->flags & (EXEC_SI_BRANCH | EXEC_SI_BARRIER)) || si->unit == EXEC_U_CTRL || si->unit == EXEC_U_SYNC;
+}
+
+/* Whether warp w can issue its next instruction now (GPU_ST_ISSUED), or why
+** not.  Reasons that only an event on the warp can change are cached. */
+static gpu_stall can_issue(const gpu_sm *sm, gpu_warp *w, uint64_t now)
+{
+    if (w->blk) return (gpu_stall)w->blk;
+    if (w->state == GPU_W_BARRIER) return (gpu_stall)(w->blk = GPU_ST_BARRIER);
+    if (!w->nib) return (gpu_stall)(w->blk = GPU_ST_IBUFFER);
+    if (w->ib[0].ready > now) return GPU_ST_IBUFFER;
+    const exec_sinfo *si = w->ib[0].si;
+    if ((si->flags & EXEC_SI_FENCE) && w->mem_inflight) return (gpu_stall)(w->blk = GPU_ST_BARRIER);
+    switch (gpu_sb_check(&w->sb, si)) {
+    case 1: return (gpu_stall)(w->blk = GPU_ST_RAW);
+    case 2: return (gpu_stall)(w->blk = GPU_ST_MEMORY);
+    case 3: return (gpu_stall)(w->blk = GPU_ST_RAW);
+    default: break;
+    }
+    gpu_ockind k = gpu_is_mem(si) ? GPU_OC_MEM : gpu_oc_kind_of(sm->c, si, NULL);
+    if (!gpu_oc_free(sm, k)) return GPU_ST_BUSY_UNIT;
+    return GPU_ST_ISSUED;
+}
+
+static void wake_barrier(gpu_sm *sm, uint32_t cta)
+{
+    for (uint32_t i = 0; i < sm->c->max_warps; i++) {
+        gpu_warp *w = &sm->warps[i];
+        if (w->state != GPU_W_BARRIER || w->cta != cta) continue;
+        exec_next n;
+        if (exec_warp_next(w->ew, &n) != EXEC_WS_BARRIER) {
+            w->state = GPU_W_ACTIVE;
+            w->blk = 0;
+            fetch_update(sm, i);
+        }
+    }
+}
+
+/* Issues w's next instruction: executes it and sends it on.  false: the
+** buffered instruction was not the warp's next after all (dropped). */
+static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
+{
+    gpu_launchctx *lx = sm->lx;
+    gpu_warp *w = &sm->warps[slot];
+    exec_next n;
+    w->blk = 0;
+    if (exec_warp_next(w->ew, &n) != EXEC_WS_READY || n.pc != w->ib[0].pc) {
+        w->nib = 0;
+        w->fetch_stop = 0;
+        fetch_update(sm, slot);
+        return false;
+    }
+    const exec_sinfo *si = n.si;
+    exec_rec rec;
+    exec_warp_step(w->ew, now, &rec);
+    lx->ks->warp_insns++;
+    lx->ks->thread_insns += tp_popc32(rec.mask);
+    if (sm->c->stats_pc) gpu_pcrow(lx, n.pc)->issued++;
+    gpu_memop *mop = NULL;
+    bool is_mem = gpu_is_mem(si) && (rec.active || si->unit == EXEC_U_TEX);
+    if (is_mem) {
+        mop = gpu_memop_get(sm);
+        mop->warp = slot;
+        mop->space = rec.space;
+        mop->mixed = (rec.events & EXEC_EV_MIXED_SPACE) != 0;
+        mop->bytes = si->bytes;
+        mop->flags = si->flags;
+        mop->wb = si->ndst > 0;
+        mop->active = si->unit == EXEC_U_TEX ? 0 : rec.active;
+        mop->pc = n.pc;
+        mop->si = si;
+        mop->t_issue = now;
+        for (uint32_t m = mop->active; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            mop->addr[l] = rec.addr[l];
+            if (mop->mixed) mop->lspace[l] = rec.lspace[l];
+        }
+        w->mem_inflight++;
+    }
+    if (si->ndst) gpu_sb_reserve(&w->sb, si, is_mem);
+    w->inflight++;
+    gpu_oc_issue(sm, slot, n.pc, si, mop, now);
+    w->nib--;
+    memmove(w->ib, w->ib + 1, w->nib * sizeof *w->ib);
+    if (!w->nib) w->fetch_stop = 0;
+    fetch_update(sm, slot);
+    bool long_lat = is_mem && (si->flags & EXEC_SI_LOAD) && rec.space != PTX_SP_SHARED;
+    gpu_sched_issued(sm->c, &sm->sched[w->sched], slot, long_lat);
+    if (rec.events & EXEC_EV_FAULT) lx->fault = true;
+    if (rec.events & EXEC_EV_BAR_WAIT) w->state = GPU_W_BARRIER;
+    if (rec.events & EXEC_EV_BAR_RELEASE) wake_barrier(sm, w->cta);
+    if (rec.events & EXEC_EV_WARP_DONE) {
+        w->state = GPU_W_EXITED;
+        w->nib = 0;
+        gpu_sched_remove(sm->c, &sm->sched[w->sched], slot);
+    }
+    fetch_update(sm, slot);
+    sm->changed = true;
+    return true;
+}
+
+static void issue_stage(gpu_sm *sm, uint64_t now)
+{
+    const gpu_cfg *c = sm->c;
+    for (uint32_t s = 0; s < c->nsched; s++) {
+        gpu_sched *sc = &sm->sched[s];
+        uint32_t n = gpu_sched_begin(c, sc);
+        gpu_stall first = GPU_ST_NO_WARPS;
+        uint32_t first_pc = UINT32_MAX;
+        uint32_t issued = 0;
+        for (uint32_t i = 0; i < n && !issued; i++) {
+            uint16_t slot = gpu_sched_at(c, sc, i);
+            gpu_warp *w = &sm->warps[slot];
+            gpu_stall why = can_issue(sm, w, now);
+            if (i == 0) {
+                first = why;
+                first_pc = w->nib ? w->ib[0].pc : UINT32_MAX;
+            }
+            if (why != GPU_ST_ISSUED) continue;
+            /* up to issue_width instructions of this warp, in order */
+            while (issued < c->issue_width && w->state == GPU_W_ACTIVE && can_issue(sm, w, now) == GPU_ST_ISSUED) {
+                if (!issue(sm, slot, now)) break;
+                issued++;
+            }
+            if (!issued && i == 0) first = GPU_ST_IBUFFER;
+        }
+        gpu_stall outcome = issued ? GPU_ST_ISSUED : first;
+        sm->slot_reason[s] = (uint8_t)outcome;
+        sm->slot_pc[s] = issued ? UINT32_MAX : first_pc;
+        sm->issue[outcome]++;
+        if (!issued && c->stats_pc && first_pc != UINT32_MAX) gpu_pcrow(sm->lx, first_pc)->stall[outcome]++;
+    }
+}
+
+/* ---- fetch -------------------------------------------------------------------------------------- */
+
+static void fetch_stage(gpu_sm *sm, uint64_t now)
+{
+    const gpu_cfg *c = sm->c;
+    uint32_t done = 0, words = (c->max_warps + 63) / 64;
+    /* candidates in round-robin order from fetch_rr */
+    for (uint32_t pass = 0; pass < 2 && done < c->fetch_width; pass++) {
+        for (uint32_t wd = 0; wd < words && done < c->fetch_width; wd++) {
+            uint64_t m = sm->fetch_want[wd];
+            uint32_t lo = wd * 64;
+            if (pass == 0) { /* slots at or after fetch_rr */
+                if (lo + 64 <= sm->fetch_rr) continue;
+                if (sm->fetch_rr > lo) m &= ~0ull << (sm->fetch_rr - lo);
+            } else { /* slots before fetch_rr */
+                if (lo >= sm->fetch_rr) break;
+                if (sm->fetch_rr < lo + 64) m &= (1ull << (sm->fetch_rr - lo)) - 1;
+            }
+            while (m && done < c->fetch_width) {
+                uint32_t slot = lo + (uint32_t)__builtin_ctzll(m);
+                m &= m - 1;
+                gpu_warp *w = &sm->warps[slot];
+                uint32_t pc;
+                if (w->nib) {
+                    pc = w->ib[w->nib - 1].pc + 1;
+                } else {
+                    exec_next n;
+                    if (exec_warp_next(w->ew, &n) != EXEC_WS_READY) continue;
+                    pc = n.pc;
+                }
+                while (w->nib < c->ibuf) {
+                    const exec_sinfo *si = exec_mod_sinfo(sm->lx->m, pc);
+                    if (!si) break;
+                    w->ib[w->nib++] = (gpu_ibent){pc, si, now + c->fetch_lat};
+                    w->blk = 0;
+                    if (stops_fetch(si)) {
+                        w->fetch_stop = 1;
+                        break;
+                    }
+                    pc++;
+                }
+                fetch_update(sm, slot);
+                done++;
+                sm->fetch_rr = (slot + 1) % c->max_warps;
+                sm->changed = true;
+            }
+        }
+    }
+}
+
+/* ---- the cycle ------------------------------------------------------------------------------------- */
+
+void gpu_sm_account_skip(gpu_sm *sm, uint64_t now)
+{
+    if (now <= sm->last_tick + 1) return;
+    uint64_t k = now - sm->last_tick - 1;
+    for (uint32_t s = 0; s < sm->c->nsched; s++) {
+        sm->issue[sm->slot_reason[s]] += k;
+        if (sm->c->stats_pc && sm->slot_pc[s] != UINT32_MAX && sm->slot_reason[s] != GPU_ST_ISSUED)
+            gpu_pcrow(sm->lx, sm->slot_pc[s])->stall[sm->slot_reason[s]] += k;
+    }
+    sm->resident_warp_cycles += k * sm->nwarps_live;
+    sm->last_tick = now - 1;
+}
+
+uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now)
+{
+    gpu_sm_account_skip(sm, now);
+    sm->finished = 0;
+    sm->changed = false;
+    gpu_ldst_replies(sm, now);
+    while (sm->nwb && sm->wb[0].cycle <= now) {
+        gpu_wb e = wb_pop(sm);
+        gpu_sm_writeback(sm, e.warp, e.si, e.mem, now);
+    }
+    gpu_oc_cycle(sm, now);
+    gpu_ldst_cycle(sm, now);
+    issue_stage(sm, now);
+    fetch_stage(sm, now);
+    gpu_ldst_send(sm, now);
+    sm->resident_warp_cycles += sm->nwarps_live;
+    sm->last_tick = now;
+    /* When nothing changed, nothing will until a timed event. */
+    if (sm->changed) {
+        sm->wake = now + 1;
+    } else {
+        uint64_t next = UINT64_MAX;
+        if (sm->nwb && sm->wb[0].cycle < next) next = sm->wb[0].cycle;
+        uint64_t t = gpu_oc_next(sm, now);
+        if (t < next) next = t;
+        t = gpu_ldst_next(sm, now);
+        if (t < next) next = t;
+        for (uint32_t i = 0; sm->c->fetch_lat > 1 && i < sm->c->max_warps; i++) {
+            const gpu_warp *w = &sm->warps[i];
+            if (w->state == GPU_W_ACTIVE && w->nib && w->ib[0].ready > now && w->ib[0].ready < next)
+                next = w->ib[0].ready;
+        }
+        sm->wake = next <= now ? now + 1 : next;
+    }
+    return sm->finished;
+}
+
+bool gpu_sm_idle(const gpu_sm *sm)
+{
+    return sm->nwarps_live == 0 && sm->nwb == 0 && gpu_ldst_idle(sm);
+}

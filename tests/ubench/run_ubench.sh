@@ -1,0 +1,81 @@
+#!/bin/sh
+# run_ubench.sh -- runs tpsim's microbenchmarks (tests/ubench) through the
+# driver API and prints one line per measurement: "PASS ubench_NAME" or
+# "FAIL ubench_NAME: reason".  tests/run.sh runs it; by hand:
+#
+#   BUILD=build sh tests/ubench/run_ubench.sh
+#
+# The program ($BUILD/tests/ubench/ubench) checks every kernel's functional
+# result itself (a wrong result prints "FAIL NAME: why").  In functional mode
+# (TPSIM_MODE unset or "functional") %clock64 counts warp instructions, so
+# each measurement is an exact instruction count per operation; it must equal
+# its line in functional.expected, which pins the timed loops to what the
+# formulas in the .cu headers assume (a regenerated PTX that changes a loop
+# shows up here).  In any other mode only the functional checks apply, and a
+# measurement must be a positive number.  One more run, ubench_params, checks
+# that non-default cache and bank parameters (the GTX 480's 48 KB L1
+# alternative, 64-byte lines, 16 banks) give working chases and chains.
+# UB_TIMEOUT (seconds, default 300) bounds each run when timeout(1) exists.
+BUILD=${BUILD:-build}
+here=$(dirname "$0")
+prog="$BUILD/tests/ubench/ubench"
+limit=${UB_TIMEOUT:-300}
+
+if [ ! -x "$prog" ]; then
+    echo "FAIL ubench: $prog is not built (make unit)"
+    exit 1
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+run() {  # run OUT ARGS...: the program with a time limit; status in OUT.rc
+    o=$1
+    shift
+    if command -v timeout >/dev/null 2>&1; then
+        timeout "$limit" "$prog" --ptx "$here" "$@" >"$o" 2>"$o.err"
+    else
+        "$prog" --ptx "$here" "$@" >"$o" 2>"$o.err"
+    fi
+    echo $? >"$o.rc"
+}
+
+mode=${TPSIM_MODE:-functional}
+names=$("$prog" --list) || { echo "FAIL ubench: $prog --list failed"; exit 1; }
+run "$tmp/all"
+for n in $names; do
+    line=$(grep -E "^(FAIL )?$n[: ]" "$tmp/all" | head -n 1)
+    case "$line" in
+    "")
+        why=$(head -c 300 "$tmp/all.err" | tr '\n' ' ')
+        echo "FAIL ubench_$n: no result (exit status $(cat "$tmp/all.rc"))${why:+: $why}"
+        ;;
+    "FAIL "*) echo "FAIL ubench_${line#FAIL }" ;;
+    *)
+        if [ "$mode" = functional ]; then
+            want=$(grep -E "^$n " "$here/functional.expected")
+            if [ "$line" = "$want" ]; then
+                echo "PASS ubench_$n"
+            else
+                echo "FAIL ubench_$n: got \"$line\", functional.expected says \"$want\" (functional mode: warp instructions per operation)"
+            fi
+        else
+            v=$(echo "$line" | awk '{print $2}')
+            if awk -v v="$v" 'BEGIN { exit !(v + 0 > 0) }'; then
+                echo "PASS ubench_$n"
+            else
+                echo "FAIL ubench_$n: not a positive measurement: $line"
+            fi
+        fi
+        ;;
+    esac
+done
+
+run "$tmp/params" --only 'lat_*,shmem_*,thr_fp32_fma' --l1 48k --l2 1536k --line 64 --stride 64 --banks 16 \
+    --steps 256 --iters 2 --warps 8
+if [ "$(cat "$tmp/params.rc")" -eq 0 ] && ! grep -q '^FAIL' "$tmp/params"; then
+    echo "PASS ubench_params"
+else
+    why=$(cat "$tmp/params" "$tmp/params.err" | grep -v '^[a-z_0-9]* [0-9.]* ' | head -c 300 | tr '\n' ' ')
+    echo "FAIL ubench_params: non-default parameters failed (exit status $(cat "$tmp/params.rc")): $why"
+fi
+exit 0
