@@ -83,13 +83,13 @@ $(TPSIM): $(CLI_OBJ) $(LIBCORE)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(LIBCORE) $(LDSAN) $(LDLIBS)
 
 # libcuda.so.1: the driver API.  It carries the whole core inside it, so it
-# needs no other library of the build at run time; libzstd decodes the
-# compressed PTX of nvcc's fatbinaries (api/fatbin.c).
+# needs no other library of the build at run time; libzstd and liblz4 decode
+# the compressed PTX of nvcc's fatbinaries (api/fatbin.c).
 $(LIBCUDA): $(API_OBJ) $(LIBCORE) api/libcuda.map
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=api/libcuda.map \
-	    -o $@ $(API_OBJ) $(LIBCORE) $(LDSAN) $(LDLIBS) -lzstd
+	    -o $@ $(API_OBJ) $(LIBCORE) $(LDSAN) $(LDLIBS) -lzstd -llz4
 	@ln -sf libcuda.so.1 $(BUILD)/lib/libcuda.so
 
 # libcudart.so.13: the CUDA runtime API, a client of libcuda.so.1 (found next
@@ -153,7 +153,15 @@ $(API_TEST_BIN): $(API_TEST_DIR)/%: tests/api/%.c $(API_TEST_DEP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' \
-	    $(LDSAN) -lm -lpthread
+	    $(LDSAN) -lm -lpthread -ldl
+# libtpcaller.so: a shared library that calls the driver as NVIDIA's closed
+# libraries do (tests/api/caller_lib.c); t_fail loads it from its directory.
+$(API_TEST_DIR)/libtpcaller.so: tests/api/caller_lib.c $(LIBCUDA)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -shared -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' \
+	    $(LDSAN) -ldl
+$(API_TEST_DIR)/t_fail: $(API_TEST_DIR)/libtpcaller.so
 $(API_PTDS_BIN): $(API_TEST_DIR)/ptds/%: tests/api/%.c $(API_TEST_DEP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
@@ -198,11 +206,11 @@ $(RT_TEST_DIR)/t_rt: tests/cudart/t_rt.c tests/unit/tt.h cudart/include/cuda_run
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -Icudart/include -o $@ $< -L$(BUILD)/lib -lcudart -Wl,-rpath,'$$ORIGIN/../../lib' \
-	    $(LDSAN) -lzstd -ldl
+	    $(LDSAN) -lzstd -llz4 -ldl
 $(RT_TEST_DIR)/t_fatbin: tests/cudart/t_fatbin.c api/fatbin.c api/fatbin.h tests/unit/tt.h $(LIBCORE)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< api/fatbin.c $(LIBCORE) $(LDSAN) $(LDLIBS) -lzstd
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< api/fatbin.c $(LIBCORE) $(LDSAN) $(LDLIBS) -lzstd -llz4
 $(RT_TEST_DIR)/rt_abi.h: cudart/include/cuda_runtime_api.h tests/cudart/rt_abi_list.sh
 	@mkdir -p $(dir $@)
 	$(Q)sh tests/cudart/rt_abi_list.sh $< $@
@@ -245,7 +253,7 @@ $(BUILD)/fuzz/libfuzzcore.a: $(FUZZ_OBJ)
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/fuzz/libfuzzcore.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZ    $@")
-	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/fuzz/libfuzzcore.a -lm -lpthread -lzstd
+	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/fuzz/libfuzzcore.a -lm -lpthread -lzstd -llz4
 fuzz: $(FUZZ_BIN)
 fuzz-run: fuzz
 	@sh tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)

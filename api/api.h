@@ -21,6 +21,10 @@
 ** host callbacks (cuLaunchHostFunc, cuStreamAddCallback) run after it is
 ** released.  The current-context stack is per thread.
 **
+** Failures.  An entry point that refuses a call says why in words with the
+** numbers (api_why, api_why_kernel); API_LOCKED records every error that
+** reaches the program (fail.c), and `tpsim run` prints them at exit.
+**
 ** Time.  Each context has a simulated clock in core cycles (clock.core_mhz).
 ** A kernel adds its cycles: in performance mode the timing model's, in
 ** functional mode an estimate, ceil(warp instructions / device.num_sms) --
@@ -33,6 +37,7 @@
 
 #include "../base/tp.h"
 #include "../base/sbuf.h"
+#include "../base/stats.h"
 #include "../exec/exec.h"
 #include "../exec/options.h"
 #include "../gpu/options.h"
@@ -180,7 +185,8 @@ typedef struct api_launch_rec {
     uint32_t shared_dyn, regs;
     uint64_t warp_insns, thread_insns, cycles;
     CUresult status;
-    char *status_name, *mode;
+    char *status_name, *mode;   /* status: a CUresult name, or the runtime's cudaError_t name for a launch it refused */
+    char *reason;          /* a failed or refused launch: why, in words (else NULL) */
     gpu_kstats *perf;      /* performance mode: the timing model's statistics (owned) */
 } api_launch_rec;
 
@@ -208,22 +214,59 @@ extern api_state api_g;
 
 void api_lock(void);
 void api_unlock(void);
+/* The body of every exported entry point: `API_LOCKED(impl(args));` runs
+** impl under the lock and returns its result; when the outermost entry
+** point of the calling thread returns an error, fail.c records it with the
+** entry point's name (__func__) and the address it was called from. */
 #define API_LOCKED(call)                                                       \
     do {                                                                       \
-        api_lock();                                                            \
+        api_enter();                                                           \
         CUresult api_r_ = (call);                                              \
-        api_unlock();                                                          \
-        return api_r_;                                                         \
+        return api_leave(__func__, api_r_, __builtin_return_address(0));       \
     } while (0)
+void api_enter(void);
+CUresult api_leave(const char *fn, CUresult r, const void *caller);
 
 /* Host seconds since an arbitrary origin (CLOCK_MONOTONIC). */
 double api_now(void);
 
 /* Prints "tpsim: message" on stderr. */
 void api_msg(const char *fmt, ...) TP_PRINTF(1, 2);
-/* Prints "tpsim: NAME is not supported yet" once per name; returns
+/* An entry point tpsim does not implement, called from caller: prints
+** "tpsim: NAME is not supported yet" once per name (naming the library that
+** called it when that is not the program), records the failure and returns
 ** CUDA_ERROR_NOT_SUPPORTED. */
-CUresult api_unsupported(const char *name, int *once);
+CUresult api_unsupported(const char *name, int *once, const void *caller);
+
+/* ---- failures (fail.c) -----------------------------------------------------------
+** The reason the current call fails, in words with the numbers ("block of
+** 1024 threads x 64 registers needs 65536 registers, the device allows
+** 32768 per block"); the first reason set in a call is kept.  A call that
+** gives none is recorded with its error's description. */
+void api_why(const char *fmt, ...) TP_PRINTF(1, 2);
+/* The kernel the current call is about. */
+void api_why_kernel(const char *name);
+/* The current call's reason so far, or NULL. */
+const char *api_why_text(void);
+/* The generation of the device's limits, for messages: "Turing", "Fermi". */
+static inline const char *api_arch(void) { return tp_opt_s(&api_g.opts, OPT_DEVICE_ARCH); }
+/* Records a failure: entry point (a _vN/_ptds/_ptsz suffix is dropped),
+** error name, kernel or NULL, reason, and the address it was called from
+** (naming the calling library when it is not the program). */
+void api_fail_add(const char *api, const char *error, const char *kernel, const char *why, const void *caller);
+
+typedef struct api_fail {
+    char *api, *error, *kernel, *lib, *why;   /* kernel and lib may be NULL */
+    uint64_t count;
+} api_fail;
+/* The failures recorded so far, in first-seen order; *unlisted counts those
+** past the list's limit. */
+const api_fail *api_fail_list(uint32_t *n, uint64_t *unlisted);
+/* Registers the list in s (absolute): "failures", a table of api, error,
+** kernel, caller, reason, count (stats.c dumps it). */
+void api_fail_register(tp_stats *s);
+/* The private table of rtiface.h. */
+const void *api_rtiface_table(void);
 
 /* ---- handles ----------------------------------------------------------------- */
 
@@ -284,6 +327,11 @@ void api_tex_free_ctx(api_ctx *c);         /* destroys c's arrays and texture/su
 /* ---- streams and events (stream.c) ---------------------------------------------- */
 
 void api_stream_destroy(api_stream *s);
+/* An access-policy window (stream or launch attribute) the device takes:
+** num_bytes up to device.access_policy_max_window (0 on devices without
+** one, below compute capability 8.0; an empty window always passes), a hit
+** ratio in [0, 1], known properties, and a miss that does not persist. */
+CUresult api_window_check(const CUaccessPolicyWindow *w);
 void api_event_destroy(api_event *e);
 
 /* ---- launches (launch.c) ---------------------------------------------------- */
@@ -295,14 +343,19 @@ CUresult api_status_result(exec_status s, bool *sticky);
 
 /* ---- statistics (stats.c) ------------------------------------------------------ */
 
-void api_stats_init(void);                 /* reads TPSIM_STATS, registers atexit */
+void api_stats_init(void);                 /* reads TPSIM_STATS, registers atexit (once) */
 /* Records a launch; takes ownership of perf (performance-mode statistics, or NULL). */
 void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result *r,
                       uint64_t cycles, CUresult status, double host_seconds, gpu_kstats *perf);
+/* A launch refused before it ran: status is a CUresult, or (status_name
+** non-NULL) the runtime's error. */
+void api_stats_refused(const char *kernel, const uint32_t grid[3], const uint32_t block[3], uint32_t shared_dyn,
+                       uint32_t regs, CUresult status, const char *status_name, const char *why);
 
 /* ---- errors (core.c) ------------------------------------------------------------ */
 
 const char *api_result_name(CUresult r);   /* NULL if r is no CUresult */
+const char *api_result_desc(CUresult r);   /* its description, NULL if r is no CUresult */
 
 /* Option values of the configuration. */
 static inline int64_t api_opt(int id) { return tp_opt_i(&api_g.opts, id); }

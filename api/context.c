@@ -18,11 +18,23 @@ static _Thread_local int tls_n;
 
 CUresult api_current(api_ctx **c, bool sticky)
 {
-    if (!api_g.initialized) return CUDA_ERROR_NOT_INITIALIZED;
-    if (tls_n == 0) return CUDA_ERROR_INVALID_CONTEXT;
+    if (!api_g.initialized) {
+        api_why("cuInit has not succeeded");
+        return CUDA_ERROR_NOT_INITIALIZED;
+    }
+    if (tls_n == 0) {
+        api_why("no context is current on this thread");
+        return CUDA_ERROR_INVALID_CONTEXT;
+    }
     api_ctx *top = tls_stack[tls_n - 1];
-    if (top->dead) return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+    if (top->dead) {
+        api_why("the current context was destroyed");
+        return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+    }
     *c = top;
+    if (sticky && top->sticky)
+        api_why("an earlier error (%s) left the context unusable until it is destroyed or reset",
+                api_result_name(top->sticky));
     return sticky ? top->sticky : CUDA_SUCCESS;
 }
 
@@ -326,10 +338,21 @@ static CUresult set_limit(CUlimit limit, size_t value)
     case CU_LIMIT_MAX_L2_FETCH_GRANULARITY:
         if (value > 128 || (value & (value - 1))) return CUDA_ERROR_INVALID_VALUE;
         break;
-    case CU_LIMIT_PERSISTING_L2_CACHE_SIZE:
-        /* the device reports no persisting L2 (MAX_PERSISTING_L2_CACHE_SIZE 0) */
-        if (value != 0) return CUDA_ERROR_UNSUPPORTED_LIMIT;
+    case CU_LIMIT_PERSISTING_L2_CACHE_SIZE: {
+        /* device.persisting_l2_max: 0 on devices without persisting L2 (below 8.0) */
+        int64_t max = api_opt(OPT_DEVICE_PERSISTING_L2_MAX);
+        if (max == 0 && value != 0) {
+            api_why("%s GPUs have no L2 set-aside for persisting accesses (device.persisting_l2_max = 0)",
+                    tp_opt_s(&api_g.opts, OPT_DEVICE_ARCH));
+            return CUDA_ERROR_UNSUPPORTED_LIMIT;
+        }
+        if (value > (uint64_t)max) {
+            api_why("a persisting L2 set-aside of %zu bytes; the device allows %lld (device.persisting_l2_max)", value,
+                    (long long)max);
+            return CUDA_ERROR_INVALID_VALUE;
+        }
         break;
+    }
     case CU_LIMIT_SHMEM_SIZE:
     case CU_LIMIT_CIG_ENABLED:
     case CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED: return CUDA_ERROR_UNSUPPORTED_LIMIT;

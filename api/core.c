@@ -1,5 +1,6 @@
 /* core.c -- process state, locking, handles, cuInit, versions and error names. */
 #include "api.h"
+#include "../base/dso.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,14 +31,18 @@ void api_msg(const char *fmt, ...)
     fflush(stderr);
 }
 
-CUresult api_unsupported(const char *name, int *once)
+CUresult api_unsupported(const char *name, int *once, const void *caller)
 {
+    char lib[256];
+    bool from_lib = tp_dso_lib_name(caller, lib, sizeof lib);
     api_lock();
     if (!*once) {
         *once = 1;
-        api_msg("%s is not supported yet", name);
+        if (from_lib) api_msg("%s is not supported yet (called from %s)", name, lib);
+        else api_msg("%s is not supported yet", name);
     }
     api_unlock();
+    api_fail_add(name, "CUDA_ERROR_NOT_SUPPORTED", NULL, "tpsim does not implement this entry point", caller);
     return CUDA_ERROR_NOT_SUPPORTED;
 }
 
@@ -201,12 +206,14 @@ static CUresult init(unsigned flags)
 
 CUresult cuInit(unsigned int Flags) { API_LOCKED(init(Flags)); }
 
-CUresult cuDriverGetVersion(int *driverVersion)
+static CUresult driver_version(int *v)
 {
-    if (!driverVersion) return CUDA_ERROR_INVALID_VALUE;
-    *driverVersion = API_DRIVER_VERSION;
+    if (!v) return CUDA_ERROR_INVALID_VALUE;
+    *v = API_DRIVER_VERSION;
     return CUDA_SUCCESS;
 }
+
+CUresult cuDriverGetVersion(int *driverVersion) { API_LOCKED(driver_version(driverVersion)); }
 
 /* ---- error names ---------------------------------------------------------- */
 
@@ -221,7 +228,7 @@ const char *api_result_name(CUresult r)
     return NULL;
 }
 
-static const char *result_desc(CUresult r)
+const char *api_result_desc(CUresult r)
 {
     switch ((int)r) {
 #define X(name, val, desc) \
@@ -232,19 +239,16 @@ static const char *result_desc(CUresult r)
     return NULL;
 }
 
-CUresult cuGetErrorName(CUresult error, const char **pStr)
+static CUresult error_text(CUresult error, const char **pStr, bool name)
 {
     if (!pStr) return CUDA_ERROR_INVALID_VALUE;
-    *pStr = api_result_name(error);
+    *pStr = name ? api_result_name(error) : api_result_desc(error);
+    if (!*pStr) api_why("%d is not a CUresult", (int)error);
     return *pStr ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
-CUresult cuGetErrorString(CUresult error, const char **pStr)
-{
-    if (!pStr) return CUDA_ERROR_INVALID_VALUE;
-    *pStr = result_desc(error);
-    return *pStr ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
-}
+CUresult cuGetErrorName(CUresult error, const char **pStr) { API_LOCKED(error_text(error, pStr, true)); }
+CUresult cuGetErrorString(CUresult error, const char **pStr) { API_LOCKED(error_text(error, pStr, false)); }
 
 /* ---- the profiler control calls (cudaProfiler.h): nothing to start ---------- */
 
@@ -257,5 +261,5 @@ CUresult cuProfilerInitialize(const char *configFile, const char *outputFile, in
     (void)configFile, (void)outputFile, (void)outputMode;
     return CUDA_SUCCESS;
 }
-CUresult cuProfilerStart(void) { return api_check_init(); }
-CUresult cuProfilerStop(void) { return api_check_init(); }
+CUresult cuProfilerStart(void) { API_LOCKED(api_check_init()); }
+CUresult cuProfilerStop(void) { API_LOCKED(api_check_init()); }

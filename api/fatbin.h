@@ -59,9 +59,10 @@ bool api_fatbin_is(const void *image);
 char *api_fatbin_ptx(const void *image, size_t size, unsigned cc, size_t *len, unsigned *sm, char **why,
                      api_fatbin_err *err);
 
-/* Decoders of the two compressed payload formats.  Each writes exactly
-** out_size bytes or fails (false): a malformed or truncated input, or one
-** that decodes to another size. */
+/* Decoders of the two compressed payload formats, over the system's liblz4
+** (LZ4_decompress_safe) and libzstd.  Each writes exactly out_size bytes or
+** fails (false): a malformed or truncated input, one that decodes to another
+** size, or an empty one. */
 bool api_lz4_block_decode(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size);
 bool api_zstd_decode(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size);
 

@@ -1,7 +1,9 @@
 /* launch.c -- kernel launches and the occupancy calculator.
 **
 ** A launch is checked the way the driver checks it, then runs to the end
-** inside the call (exec_launch_kernel).  Errors that poison a real context
+** inside the call (exec_launch_kernel).  A refused launch says why, with the
+** numbers and the limit (option) it exceeds, in the failure account
+** (fail.c), and is listed in the statistics file with its status.  Errors that poison a real context
 ** (an illegal or misaligned address, a trap or failed assert, a stack
 ** overflow, a livelock or deadlock, the instruction limit) are sticky: the
 ** context returns them from every later call that uses it, until it is
@@ -43,6 +45,8 @@ CUresult api_status_result(exec_status s, bool *sticky)
 int api_occupancy(const api_func *f, int block_threads, size_t dyn_shared)
 {
     if (block_threads <= 0 || (uint32_t)block_threads > f->attr.max_threads || dyn_shared > UINT32_MAX) return 0;
+    /* a launch the driver would refuse has no blocks resident */
+    if (dyn_shared > f->max_dyn_shared) return 0;
     exec_occ o;
     exec_occupancy(f->mod->em, (int)f->kidx, (uint32_t)block_threads, (uint32_t)dyn_shared, &o);
     return (int)o.ctas_per_sm;
@@ -121,7 +125,8 @@ static CUresult occ_dyn_smem(size_t *out, CUfunction h, int nblocks, int bs)
     if (api_occupancy(f, bs, 0) < nblocks) return CUDA_SUCCESS;
     int64_t unit = api_opt(OPT_DEVICE_SHARED_ALLOC_UNIT);
     int64_t per = api_opt(OPT_DEVICE_SHARED_PER_SM) / nblocks / unit * unit - (int64_t)f->attr.shared_static;
-    int64_t cap = api_opt(OPT_DEVICE_SHARED_PER_BLOCK) - (int64_t)f->attr.shared_static;
+    int64_t cap = exec_opt_shared_optin(&api_g.opts) - (int64_t)f->attr.shared_static;
+    cap = TP_MIN(cap, (int64_t)f->max_dyn_shared);
     per = TP_MIN(per, cap);
     *out = per > 0 ? (size_t)per : 0;
     return CUDA_SUCCESS;
@@ -166,33 +171,99 @@ typedef struct launch_req {
     api_event *completion;   /* CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT */
 } launch_req;
 
+/* Registers a block of `threads` threads needs at `regs` per thread: each
+** warp's allocation rounds up to device.reg_alloc_unit. */
+static uint64_t block_regs(uint32_t regs, uint64_t threads)
+{
+    uint64_t unit = (uint64_t)api_opt(OPT_DEVICE_REG_ALLOC_UNIT);
+    return TP_ALIGN_UP((uint64_t)regs * 32, unit ? unit : 1) * ((threads + 31) / 32);
+}
+
 static CUresult check_dims(const api_func *f, const launch_req *q)
 {
     int64_t maxtpb = api_opt(OPT_DEVICE_MAX_THREADS_PER_BLOCK);
     const uint32_t *b = q->block, *g = q->grid;
-    if (!b[0] || !b[1] || !b[2] || !g[0] || !g[1] || !g[2]) return CUDA_ERROR_INVALID_VALUE;
-    if (b[0] > TP_MIN(maxtpb, 1024) || b[1] > TP_MIN(maxtpb, 1024) || b[2] > TP_MIN(maxtpb, 64))
+    if (!b[0] || !b[1] || !b[2] || !g[0] || !g[1] || !g[2]) {
+        api_why("grid (%u, %u, %u), block (%u, %u, %u): every dimension must be at least 1", g[0], g[1], g[2], b[0],
+                b[1], b[2]);
         return CUDA_ERROR_INVALID_VALUE;
+    }
+    static const char xyz[3] = {'x', 'y', 'z'};
+    for (int i = 0; i < 3; i++) {
+        int64_t lim = TP_MIN(maxtpb, i < 2 ? 1024 : 64);
+        if (b[i] > lim) {
+            api_why("block dimension %c of %u exceeds %lld (%s)", xyz[i], b[i], (long long)lim,
+                    i < 2 ? "device.max_threads_per_block" : "64 in z on every CUDA GPU");
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+    }
     uint64_t threads = (uint64_t)b[0] * b[1] * b[2];
-    if (threads > (uint64_t)maxtpb) return CUDA_ERROR_INVALID_VALUE;
-    if (g[0] > (uint64_t)api_opt(OPT_DEVICE_MAX_GRID_X) || g[1] > (uint64_t)api_opt(OPT_DEVICE_MAX_GRID_YZ) ||
-        g[2] > (uint64_t)api_opt(OPT_DEVICE_MAX_GRID_YZ))
+    if (threads > (uint64_t)maxtpb) {
+        api_why("block (%u, %u, %u) has %llu threads, the device allows %lld per block (%s limit "
+                "device.max_threads_per_block)", b[0], b[1], b[2], (unsigned long long)threads, (long long)maxtpb,
+                api_arch());
         return CUDA_ERROR_INVALID_VALUE;
+    }
+    for (int i = 0; i < 3; i++) {
+        int64_t lim = api_opt(i ? OPT_DEVICE_MAX_GRID_YZ : OPT_DEVICE_MAX_GRID_X);
+        if (g[i] > (uint64_t)lim) {
+            api_why("grid dimension %c of %u exceeds %lld (%s)", xyz[i], g[i], (long long)lim,
+                    i ? "device.max_grid_yz" : "device.max_grid_x");
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+    }
     const ptx_func *pf = f->pf;
     if (pf->reqntid[0]) {
         uint32_t ry = pf->reqntid[1] ? pf->reqntid[1] : 1, rz = pf->reqntid[2] ? pf->reqntid[2] : 1;
-        if (b[0] != pf->reqntid[0] || b[1] != ry || b[2] != rz) return CUDA_ERROR_INVALID_VALUE;
+        if (b[0] != pf->reqntid[0] || b[1] != ry || b[2] != rz) {
+            api_why("the kernel requires blocks of (%u, %u, %u) threads (.reqntid), not (%u, %u, %u)", pf->reqntid[0],
+                    ry, rz, b[0], b[1], b[2]);
+            return CUDA_ERROR_INVALID_VALUE;
+        }
     }
     if (pf->maxntid[0]) {
         uint64_t m = (uint64_t)pf->maxntid[0] * (pf->maxntid[1] ? pf->maxntid[1] : 1) *
                      (pf->maxntid[2] ? pf->maxntid[2] : 1);
-        if (threads > m) return CUDA_ERROR_INVALID_VALUE;
+        if (threads > m) {
+            api_why("block of %llu threads: the kernel allows at most %llu (.maxntid)", (unsigned long long)threads,
+                    (unsigned long long)m);
+            return CUDA_ERROR_INVALID_VALUE;
+        }
     }
-    /* a block too large for the kernel's registers: exec/ reports it
-    ** (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES) with the numbers */
-    if ((uint64_t)f->attr.shared_static + q->shared > (uint64_t)api_opt(OPT_DEVICE_SHARED_PER_BLOCK) ||
-        q->shared > f->max_dyn_shared)
+    uint64_t shared = (uint64_t)f->attr.shared_static + q->shared;
+    int64_t optin = exec_opt_shared_optin(&api_g.opts), per_block = api_opt(OPT_DEVICE_SHARED_PER_BLOCK);
+    if (shared > (uint64_t)optin) {
+        api_why("block needs %llu bytes of shared memory (%u static + %u dynamic), the device allows %lld per block "
+                "(%s limit %s)", (unsigned long long)shared, f->attr.shared_static, q->shared, (long long)optin,
+                api_arch(), optin > per_block ? "device.shared_per_block_optin" : "device.shared_per_block");
         return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (q->shared > f->max_dyn_shared) {
+        if (shared > (uint64_t)per_block && (int64_t)f->max_dyn_shared + f->attr.shared_static <= per_block)
+            api_why("block needs %llu bytes of shared memory (%u static + %u dynamic), the device allows %lld per "
+                    "block (%s limit device.shared_per_block) unless the kernel opts in to up to %lld with "
+                    "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (cudaFuncAttributeMaxDynamicSharedMemorySize)",
+                    (unsigned long long)shared, f->attr.shared_static, q->shared, (long long)per_block, api_arch(),
+                    (long long)optin);
+        else
+            api_why("%u bytes of dynamic shared memory exceed the kernel's limit of %u "
+                    "(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)", q->shared, f->max_dyn_shared);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    /* registers: a block must fit in the register file (the hardware's
+    ** CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES) */
+    uint64_t need = block_regs(f->attr.regs, threads);
+    int64_t have = api_opt(OPT_DEVICE_REGS_PER_BLOCK);
+    if (need > (uint64_t)have) {
+        char unit[96] = "";
+        if (need != (uint64_t)f->attr.regs * threads)
+            snprintf(unit, sizeof unit, " (allocated per warp in units of %lld)",
+                     (long long)api_opt(OPT_DEVICE_REG_ALLOC_UNIT));
+        api_why("block of %llu threads x %u registers needs %llu registers%s, the device allows %lld per block "
+                "(%s limit device.regs_per_block)", (unsigned long long)threads, f->attr.regs,
+                (unsigned long long)need, unit, (long long)have, api_arch());
+        return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+    }
     return CUDA_SUCCESS;
 }
 
@@ -200,7 +271,10 @@ static CUresult check_dims(const api_func *f, const launch_req *q)
 static CUresult build_params(const api_func *f, void **params, void **extra, uint8_t *buf)
 {
     const ptx_func *pf = f->pf;
-    if (params && extra) return CUDA_ERROR_INVALID_VALUE;
+    if (params && extra) {
+        api_why("both kernelParams and extra are given; a launch takes one of them");
+        return CUDA_ERROR_INVALID_VALUE;
+    }
     if (extra) {
         void *ptr = NULL;
         size_t *size = NULL;
@@ -208,25 +282,43 @@ static CUresult build_params(const api_func *f, void **params, void **extra, uin
             if (extra[i] == CU_LAUNCH_PARAM_END) break;
             if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER) ptr = extra[i + 1];
             else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE) size = extra[i + 1];
-            else return CUDA_ERROR_INVALID_VALUE;
-            if (i > 64) return CUDA_ERROR_INVALID_VALUE;
+            else {
+                api_why("extra[%d] is not a CU_LAUNCH_PARAM_* key", i);
+                return CUDA_ERROR_INVALID_VALUE;
+            }
+            if (i > 64) {
+                api_why("extra has no CU_LAUNCH_PARAM_END in its first 64 entries");
+                return CUDA_ERROR_INVALID_VALUE;
+            }
         }
         if (pf->param_bytes == 0) return CUDA_SUCCESS;
-        if (!ptr || !size || *size < pf->param_bytes) return CUDA_ERROR_INVALID_VALUE;
+        if (!ptr || !size || *size < pf->param_bytes) {
+            api_why("the kernel takes %u bytes of parameters; extra gives %s", pf->param_bytes,
+                    !ptr || !size ? "no buffer and size" : "a smaller buffer");
+            return CUDA_ERROR_INVALID_VALUE;
+        }
         memcpy(buf, ptr, pf->param_bytes);
         return CUDA_SUCCESS;
     }
     if (pf->nparams == 0) return CUDA_SUCCESS;
-    if (!params) return CUDA_ERROR_INVALID_VALUE;
+    if (!params) {
+        api_why("the kernel takes %u parameters and kernelParams is NULL", pf->nparams);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
     for (uint32_t i = 0; i < pf->nparams; i++) {
         const ptx_param *p = &pf->params[i];
-        if (!params[i]) return CUDA_ERROR_INVALID_VALUE;
+        if (!params[i]) {
+            api_why("kernelParams[%u] is NULL", i);
+            return CUDA_ERROR_INVALID_VALUE;
+        }
         memcpy(buf + p->offset, params[i], p->size);
     }
     return CUDA_SUCCESS;
 }
 
-static CUresult launch(const launch_req *q)
+/* Checks and runs a launch; *fp receives the kernel once it is known and
+** *ran is set once exec/ runs it (and api_stats_launch lists it). */
+static CUresult launch_run(const launch_req *q, api_func **fp, bool *ran)
 {
     api_ctx *c;
     api_func *f;
@@ -234,15 +326,31 @@ static CUresult launch(const launch_req *q)
     CUresult r = api_current(&c, true);
     if (r) return r;
     if ((r = api_func_arg(q->h, &f))) return r;
-    if (f->mod->ctx->dead) return CUDA_ERROR_CONTEXT_IS_DESTROYED;
-    if (!f->mod->lib && f->mod->ctx != c) return CUDA_ERROR_INVALID_HANDLE;
-    if ((r = api_stream_arg(c, q->stream, &s))) return r;
+    *fp = f;
+    api_why_kernel(f->pf->name);
+    if (f->mod->ctx->dead) {
+        api_why("the kernel's context was destroyed");
+        return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+    }
+    if (!f->mod->lib && f->mod->ctx != c) {
+        api_why("the kernel belongs to another context than the current one");
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    if ((r = api_stream_arg(c, q->stream, &s))) {
+        api_why("the stream is not one of the current context's");
+        return r;
+    }
     if ((r = check_dims(f, q))) return r;
     if (q->cooperative) {
         uint64_t blocks = (uint64_t)q->grid[0] * q->grid[1] * q->grid[2];
-        uint64_t fit = (uint64_t)api_occupancy(f, (int)(q->block[0] * q->block[1] * q->block[2]), q->shared) *
-                       (uint64_t)api_opt(OPT_DEVICE_NUM_SMS);
-        if (blocks > fit) return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+        int per_sm = api_occupancy(f, (int)(q->block[0] * q->block[1] * q->block[2]), q->shared);
+        uint64_t fit = (uint64_t)per_sm * (uint64_t)api_opt(OPT_DEVICE_NUM_SMS);
+        if (blocks > fit) {
+            api_why("cooperative launch of %llu blocks: at most %llu are resident at once (%d per SM x %lld SMs)",
+                    (unsigned long long)blocks, (unsigned long long)fit, per_sm,
+                    (long long)api_opt(OPT_DEVICE_NUM_SMS));
+            return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+        }
     }
     uint8_t small[512];
     uint32_t pbytes = f->pf->param_bytes;
@@ -273,6 +381,7 @@ static CUresult launch(const launch_req *q)
         memcpy(exec_mem_host(api_g.dev, l.grid_workspace, 4), &ws_size, 4);
     }
     exec_result *res = tp_calloc(1, sizeof *res);
+    *ran = true;
     double t0 = api_now();
     exec_status st;
     gpu_kstats *perf = NULL;
@@ -300,6 +409,8 @@ static CUresult launch(const launch_req *q)
         const char *name = api_result_name(r);
         if (res->msg[0]) api_msg("%s (%s)", res->msg, name);
         else api_msg("kernel %s: %s (%s)", f->pf->name, exec_status_name(st), name);
+        if (res->msg[0]) api_why("%s", res->msg);
+        else api_why("%s", exec_status_name(st));
         if (sticky) c->sticky = r;
     }
     free(res);
@@ -307,6 +418,17 @@ static CUresult launch(const launch_req *q)
         q->completion->recorded = true;
         q->completion->clock = c->clock;
     }
+    return r;
+}
+
+/* A launch; one refused before it ran is listed in the statistics too. */
+static CUresult launch(const launch_req *q)
+{
+    api_func *f = NULL;
+    bool ran = false;
+    CUresult r = launch_run(q, &f, &ran);
+    if (r && f && !ran)
+        api_stats_refused(f->pf->name, q->grid, q->block, q->shared, f->attr.regs, r, NULL, api_why_text());
     return r;
 }
 
@@ -335,7 +457,10 @@ static CUresult launch_ex(const CUlaunchConfig *cfg, CUfunction f, void **params
 {
     CUresult r = api_check_init();
     if (r) return r;
-    if (!cfg || (cfg->numAttrs && !cfg->attrs)) return CUDA_ERROR_INVALID_VALUE;
+    if (!cfg || (cfg->numAttrs && !cfg->attrs)) {
+        api_why(!cfg ? "the launch configuration is NULL" : "numAttrs is %u and attrs is NULL", cfg ? cfg->numAttrs : 0);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
     launch_req q = {f, {cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ}, {cfg->blockDimX, cfg->blockDimY, cfg->blockDimZ},
                     cfg->sharedMemBytes, cfg->hStream, params, extra, false, NULL};
     for (unsigned i = 0; i < cfg->numAttrs; i++) {
@@ -347,21 +472,29 @@ static CUresult launch_ex(const CUlaunchConfig *cfg, CUfunction f, void **params
             unsigned x = a->value.clusterDim.x, y = a->value.clusterDim.y, z = a->value.clusterDim.z;
             if ((x | y | z) > 1) {
                 api_msg("cuLaunchKernelEx: thread block clusters need compute capability 9.0");
+                api_why("a cluster of (%u, %u, %u) blocks: thread block clusters need compute capability 9.0", x, y, z);
                 return CUDA_ERROR_NOT_SUPPORTED;
             }
             break;
         }
         case CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT: {
             CUevent e = a->value.launchCompletionEvent.event;
-            if (!api_handle_is(e, API_K_EVENT)) return CUDA_ERROR_INVALID_HANDLE;
+            if (!api_handle_is(e, API_K_EVENT)) {
+                api_why("the launch completion event is not an event");
+                return CUDA_ERROR_INVALID_HANDLE;
+            }
             q.completion = e;
             break;
         }
         case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT:
             if (!api_handle_is(a->value.programmaticEvent.event, API_K_EVENT)) return CUDA_ERROR_INVALID_HANDLE;
             break;
+        case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW: {
+            CUresult r2 = api_window_check(&a->value.accessPolicyWindow);
+            if (r2) return r2;
+            break;
+        }
         case CU_LAUNCH_ATTRIBUTE_IGNORE:
-        case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
         case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
         case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
         case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
@@ -371,7 +504,7 @@ static CUresult launch_ex(const CUlaunchConfig *cfg, CUfunction f, void **params
         case CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE:
         case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
         case CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING: break;   /* scheduling hints */
-        default: return CUDA_ERROR_INVALID_VALUE;
+        default: api_why("unknown launch attribute %d", (int)a->id); return CUDA_ERROR_INVALID_VALUE;
         }
     }
     return launch(&q);

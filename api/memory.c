@@ -32,7 +32,13 @@ api_alloc *api_alloc_find(uint64_t addr)
 CUresult api_alloc_new(api_ctx *c, uint64_t bytes, api_mem_kind kind, unsigned flags, uint64_t *out)
 {
     uint64_t a = exec_mem_alloc(api_g.dev, bytes, API_ALLOC_ALIGN);
-    if (!a) return CUDA_ERROR_OUT_OF_MEMORY;
+    if (!a) {
+        uint64_t f = 0, t = 0;
+        exec_mem_info(api_g.dev, &f, &t);
+        api_why("%llu bytes requested; %llu of the device's %llu are free (device.global_mem)",
+                (unsigned long long)bytes, (unsigned long long)f, (unsigned long long)t);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
     api_alloc *r = tp_calloc(1, sizeof *r);
     r->base = a;
     r->size = bytes;
@@ -75,7 +81,10 @@ static CUresult mem_alloc(CUdeviceptr *dptr, size_t bytes, api_mem_kind kind, un
     api_ctx *c;
     CUresult r = api_current(&c, true);
     if (r) return r;
-    if (!dptr || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
+    if (!dptr || bytes == 0) {
+        api_why(!dptr ? "the pointer to return the allocation in is NULL" : "an allocation of 0 bytes");
+        return CUDA_ERROR_INVALID_VALUE;
+    }
     uint64_t a;
     if ((r = api_alloc_new(c, bytes, kind, flags, &a))) return r;
     *dptr = a;
@@ -129,7 +138,15 @@ static CUresult mem_free(CUdeviceptr dptr)
     if (r) return r;
     if (dptr == 0) return CUDA_SUCCESS;
     api_alloc *a = api_map_get(&api_g.allocs, dptr);
-    if (!a || (a->kind != API_MEM_DEVICE && a->kind != API_MEM_MANAGED)) return CUDA_ERROR_INVALID_VALUE;
+    if (!a || (a->kind != API_MEM_DEVICE && a->kind != API_MEM_MANAGED)) {
+        api_alloc *in = api_alloc_find(dptr);
+        if (a) api_why("0x%llx is page-locked host memory or an array's, not a device allocation",
+                       (unsigned long long)dptr);
+        else if (in) api_why("0x%llx is inside the allocation at 0x%llx, not its start", (unsigned long long)dptr,
+                             (unsigned long long)in->base);
+        else api_why("0x%llx is not an allocation (never allocated, or already freed)", (unsigned long long)dptr);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
     api_alloc_release(a);
     return CUDA_SUCCESS;
 }
@@ -419,6 +436,21 @@ static void *any_range(uint64_t p, uint64_t n, bool *bad)
 
 typedef enum { CP_HTOD, CP_DTOH, CP_DTOD, CP_ANY } copy_kind;
 
+/* Says why [p, p+n) is no device range a copy can use ("destination"/"source").
+** Device addresses are the same in every run; host ones are not named. */
+static void why_range(const char *side, uint64_t p, uint64_t n)
+{
+    uint64_t base, bytes;
+    if (p == 0)
+        api_why("the %s is NULL", side);
+    else if (api_g.dev && exec_mem_find(api_g.dev, p, &base, &bytes))
+        api_why("the %s 0x%llx + %llu bytes runs past the end of its allocation (0x%llx, %llu bytes) by %llu", side,
+                (unsigned long long)p, (unsigned long long)n, (unsigned long long)base, (unsigned long long)bytes,
+                (unsigned long long)(p + n - (base + bytes)));
+    else   /* a host address (not printed: the statistics file stays the same from run to run) */
+        api_why("the %s is not device memory (no device allocation holds it)", side);
+}
+
 static CUresult copy(api_ctx *c, uint64_t dst, uint64_t src, size_t n, copy_kind k)
 {
     (void)c;
@@ -442,7 +474,11 @@ static CUresult copy(api_ctx *c, uint64_t dst, uint64_t src, size_t n, copy_kind
         d = any_range(dst, n, &bad_d), s = any_range(src, n, &bad_s);
         break;
     }
-    if (bad_d || bad_s) return CUDA_ERROR_INVALID_VALUE;
+    if (bad_d || bad_s) {
+        if (bad_d) why_range(k == CP_DTOH ? "host destination" : "destination", dst, n);
+        else why_range(k == CP_HTOD ? "host source" : "source", src, n);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
     memmove(d, s, n);
     return CUDA_SUCCESS;
 }

@@ -99,6 +99,7 @@ static img_kind image_kind(const void *image)
 static CUresult load_fail(jit_opts *j, CUresult r, const char *msg)
 {
     api_msg("%s", msg);
+    api_why("%s", msg);
     jit_log(j, true, msg);
     return r;
 }
@@ -372,7 +373,10 @@ static CUresult get_function(CUfunction *pf, CUmodule h, const char *name)
     if (r) return r;
     if (!pf || !name) return CUDA_ERROR_INVALID_VALUE;
     api_func *f = find_func(m, name);
-    if (!f) return CUDA_ERROR_NOT_FOUND;
+    if (!f) {
+        api_why("the module has no kernel named '%s'", name);
+        return CUDA_ERROR_NOT_FOUND;
+    }
     *pf = f;
     return CUDA_SUCCESS;
 }
@@ -413,7 +417,10 @@ static CUresult get_global(CUdeviceptr *dptr, size_t *bytes, api_mod *m, const c
 {
     if (!name) return CUDA_ERROR_INVALID_VALUE;
     uint64_t a, n;
-    if (!exec_mod_global(m->em, name, &a, &n)) return CUDA_ERROR_NOT_FOUND;
+    if (!exec_mod_global(m->em, name, &a, &n)) {
+        api_why("the module has no variable named '%s'", name);
+        return CUDA_ERROR_NOT_FOUND;
+    }
     if (dptr) *dptr = a;
     if (bytes) *bytes = (size_t)n;
     return CUDA_SUCCESS;
@@ -437,7 +444,10 @@ CUresult api_func_arg(CUfunction h, api_func **f)
 {
     CUresult r = api_check_init();
     if (r) return r;
-    if (!api_handle_is(h, API_K_FUNC)) return CUDA_ERROR_INVALID_HANDLE;
+    if (!api_handle_is(h, API_K_FUNC)) {
+        api_why(h ? "the function handle is not a kernel of a loaded module" : "the function handle is NULL");
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
     *f = h;
     return CUDA_SUCCESS;
 }
@@ -487,8 +497,15 @@ static CUresult func_set(api_func *f, CUfunction_attribute a, int v)
 {
     switch (a) {
     case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: {
-        int64_t limit = api_opt(OPT_DEVICE_SHARED_PER_BLOCK) - (int64_t)f->attr.shared_static;
-        if (v < 0 || v > limit) return CUDA_ERROR_INVALID_VALUE;
+        /* a kernel opts in to more than device.shared_per_block */
+        int64_t limit = exec_opt_shared_optin(&api_g.opts) - (int64_t)f->attr.shared_static;
+        if (v < 0 || v > limit) {
+            api_why("%d bytes of dynamic shared memory: the kernel (%u static bytes) may use at most %lld "
+                    "(%s limit device.shared_per_block_optin = %lld)",
+                    v, f->attr.shared_static, (long long)limit, tp_opt_s(&api_g.opts, OPT_DEVICE_ARCH),
+                    (long long)exec_opt_shared_optin(&api_g.opts));
+            return CUDA_ERROR_INVALID_VALUE;
+        }
         f->max_dyn_shared = (uint32_t)v;
         return CUDA_SUCCESS;
     }

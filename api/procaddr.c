@@ -6,7 +6,10 @@
 ** itself (dlsym on its own handle), so the table holds names only.
 */
 #include "api.h"
+#include "rtiface.h"
+#include "../base/dso.h"
 #include <dlfcn.h>
+#include <stdio.h>
 
 typedef struct proc_ent {
     const char *name;
@@ -81,10 +84,43 @@ CUresult api_get_proc_v1(const char *symbol, void **pfn, int cudaVersion, cuuint
     API_LOCKED(get_proc(symbol, pfn, cudaVersion, flags, NULL));
 }
 
-/* Export tables are NVIDIA's private interface to its own runtime. */
+/* Export tables are private interfaces between a driver and its own
+** libraries.  tpsim's has one, for tpsim's runtime (rtiface.h); NVIDIA's
+** tables, which its closed libraries (cuBLAS, cuDNN ...) ask for, are not
+** provided: each table asked for is named once on stderr, with the library
+** that asked, and the call fails with CUDA_ERROR_NOT_SUPPORTED. */
+static CUresult export_table(const void **pp, const CUuuid *id, const void *caller)
+{
+    if (!pp || !id) return CUDA_ERROR_INVALID_VALUE;
+    static const char ours[16] = API_RTIFACE_UUID;
+    if (memcmp(id->bytes, ours, 16) == 0) {
+        *pp = api_rtiface_table();
+        return CUDA_SUCCESS;
+    }
+    *pp = NULL;
+    char u[40];
+    const unsigned char *b = (const unsigned char *)id->bytes;
+    snprintf(u, sizeof u, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
+             b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+    static char seen[32][16];
+    static unsigned nseen;
+    bool known = false;
+    for (unsigned i = 0; i < nseen && !known; i++) known = memcmp(seen[i], id->bytes, 16) == 0;
+    if (!known) {
+        if (nseen < 32) memcpy(seen[nseen++], id->bytes, 16);
+        char lib[256];
+        if (tp_dso_lib_name(caller, lib, sizeof lib))
+            api_msg("cuGetExportTable {%s} is not supported (called from %s): NVIDIA's private driver "
+                    "interfaces are not part of tpsim", u, lib);
+        else
+            api_msg("cuGetExportTable {%s} is not supported: NVIDIA's private driver interfaces are not part of "
+                    "tpsim", u);
+    }
+    api_why("NVIDIA's private export table {%s} is not provided by tpsim", u);
+    return CUDA_ERROR_NOT_SUPPORTED;
+}
+
 CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId)
 {
-    if (!ppExportTable || !pExportTableId) return CUDA_ERROR_INVALID_VALUE;
-    *ppExportTable = NULL;
-    return CUDA_ERROR_NOT_SUPPORTED;
+    API_LOCKED(export_table(ppExportTable, pExportTableId, __builtin_return_address(0)));
 }

@@ -6,13 +6,21 @@
 **   kernels                 one object per launch, in order: name, grid,
 **                           block, shared_dyn, regs_per_thread,
 **                           warp_instructions, thread_instructions, status
-**                           (a CUresult name), mode; then in functional mode
+**                           (a CUresult name, or the runtime's cudaError_t
+**                           name for a launch it refused itself), mode; a
+**                           failed or refused launch's reason; then in
+**                           functional mode
 **                           cycles_estimate (the estimate of api.h, one warp
 **                           instruction per SM per cycle), in performance
 **                           mode the timing model's statistics (gpu/kstats.c:
 **                           cycles, ipc, occupancy, issue-slot breakdown,
 **                           caches, DRAM, interconnect, stall_pcs, intervals)
-**   totals                  sums over all launches
+**   failures                every CUDA call that returned an error to the
+**                           program (fail.c), once per distinct failure: api,
+**                           error, kernel, caller (the library that made the
+**                           call; "" for the program and where no kernel),
+**                           reason, count
+**   totals                  sums over all launches; failed_calls
 **   host                    wall time, simulation speed, peak memory
 ** Every kernel member comes from a statistics registry (base/stats.h): the
 ** names are registered once, here and in gpu/kstats.c.  Everything outside
@@ -31,9 +39,10 @@
 
 static void stats_write(void);
 
-/* The registries of a launch record: common members, the functional
-** estimate, the timing model's statistics (relative to a gpu_kstats). */
-static tp_stats reg_common, reg_func, reg_perf;
+/* The registries of a launch record: common members, a failed launch's
+** reason, the functional estimate, the timing model's statistics (relative
+** to a gpu_kstats); and the failed calls (absolute: fail.c's table). */
+static tp_stats reg_common, reg_failed, reg_func, reg_perf, reg_failures;
 static bool reg_ready;
 
 static void registries(void)
@@ -51,15 +60,23 @@ static void registries(void)
     tp_stats_add(c, "thread_instructions", TP_STAT_U64, TP_STAT_AT(api_launch_rec, thread_insns), "thread instructions executed (active lanes)");
     tp_stats_add(c, "status", TP_STAT_STR, TP_STAT_AT(api_launch_rec, status_name), "how the launch ended (a CUresult name)");
     tp_stats_add(c, "mode", TP_STAT_STR, TP_STAT_AT(api_launch_rec, mode), "functional or performance");
+    tp_stats_init(&reg_failed);
+    tp_stats_add(&reg_failed, "reason", TP_STAT_STR, TP_STAT_AT(api_launch_rec, reason),
+                 "why the launch failed or was refused, in words with the numbers");
     tp_stats_init(&reg_func);
     tp_stats_add(&reg_func, "cycles_estimate", TP_STAT_U64, TP_STAT_AT(api_launch_rec, cycles),
                  "functional mode: warp instructions / SMs, an estimate (api.h)");
     tp_stats_init(&reg_perf);
     gpu_kstats_register(&reg_perf, 0);
+    tp_stats_init(&reg_failures);
+    api_fail_register(&reg_failures);
 }
 
 void api_stats_init(void)
 {
+    static bool done;   /* cuInit, or the first failure (before any cuInit) */
+    if (done) return;
+    done = true;
     const char *p = getenv("TPSIM_STATS");
     if (!p || !*p) return;
     api_g.stats_path = tp_strdup(p);
@@ -100,13 +117,41 @@ void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result
     k->status_name = tp_strdup(st ? st : "CUDA_ERROR_UNKNOWN");
     k->mode = tp_strdup(perf ? "performance" : "functional");
     k->perf = perf;
+    if (status && r->msg[0]) k->reason = tp_strdup(r->msg);
+}
+
+void api_stats_refused(const char *kernel, const uint32_t grid[3], const uint32_t block[3], uint32_t shared_dyn,
+                       uint32_t regs, CUresult status, const char *status_name, const char *why)
+{
+    api_g.launches_total++;
+    api_g.launches_failed++;
+    if (!api_g.stats_path || api_g.nlaunches == API_STATS_MAX_KERNELS) {
+        if (api_g.stats_path) api_g.launches_dropped++;
+        return;
+    }
+    if (api_g.nlaunches == api_g.caplaunches) {
+        api_g.caplaunches = api_g.caplaunches ? api_g.caplaunches * 2 : 64;
+        api_g.launches = tp_realloc(api_g.launches, api_g.caplaunches * sizeof *api_g.launches);
+    }
+    api_launch_rec *k = &api_g.launches[api_g.nlaunches++];
+    memset(k, 0, sizeof *k);
+    k->name = tp_strdup(kernel ? kernel : "?");
+    memcpy(k->grid, grid, sizeof k->grid);
+    memcpy(k->block, block, sizeof k->block);
+    k->shared_dyn = shared_dyn;
+    k->regs = regs;
+    k->status = status;
+    const char *st = status_name ? status_name : api_result_name(status);
+    k->status_name = tp_strdup(st ? st : "CUDA_ERROR_UNKNOWN");
+    k->mode = tp_strdup(api_g.opts.v && api_opt(OPT_MODE) == 1 ? "performance" : "functional");
+    k->reason = why && why[0] ? tp_strdup(why) : NULL;
 }
 
 static void config_json(tp_sbuf *b)
 {
     const tp_opts *o = &api_g.opts;
     tp_sbuf_puts(b, "{");
-    for (uint32_t i = 0; i < o->n; i++) {
+    for (uint32_t i = 0; o->v && i < o->n; i++) {
         tp_sbuf_puts(b, i ? ",\n    " : "\n    ");
         tp_sbuf_json_str(b, o->defs[i].name);
         tp_sbuf_puts(b, ": ");
@@ -118,7 +163,7 @@ static void config_json(tp_sbuf *b)
         case TP_OPT_ENUM: tp_sbuf_json_str(b, o->v[i].s ? o->v[i].s : ""); break;
         }
     }
-    tp_sbuf_puts(b, "\n  }");
+    tp_sbuf_puts(b, o->v && o->n ? "\n  }" : "}");
 }
 
 static void kernels_json(tp_sbuf *b)
@@ -129,6 +174,7 @@ static void kernels_json(tp_sbuf *b)
         const api_launch_rec *k = &api_g.launches[i];
         tp_sbuf_puts(b, i ? ",\n    {" : "\n    {");
         tp_stats_json_members_at(&reg_common, k, b, 6, true);
+        if (k->reason) tp_stats_json_members_at(&reg_failed, k, b, 6, false);
         if (k->perf) tp_stats_json_members_at(&reg_perf, k->perf, b, 6, false);
         else tp_stats_json_members_at(&reg_func, k, b, 6, false);
         tp_sbuf_puts(b, "\n    }");
@@ -151,14 +197,22 @@ static void stats_write(void)
     config_json(&b);
     tp_sbuf_puts(&b, ",\n  \"kernels\": ");
     kernels_json(&b);
-    double ms = (double)api_g.cycles / (tp_opt_f(&api_g.opts, OPT_CLOCK_CORE_MHZ) * 1000.0);
+    tp_stats_json_members_at(&reg_failures, NULL, &b, 0, false);
+    uint32_t nfail;
+    uint64_t failed_calls;
+    const api_fail *fl = api_fail_list(&nfail, &failed_calls);
+    for (uint32_t i = 0; i < nfail; i++) failed_calls += fl[i].count;
+    /* cuInit may never have succeeded (the failures are then all there is) */
+    double mhz = api_g.opts.v ? tp_opt_f(&api_g.opts, OPT_CLOCK_CORE_MHZ) : 0.0;
+    double ms = mhz > 0 ? (double)api_g.cycles / (mhz * 1000.0) : 0.0;
     tp_sbuf_printf(&b,
                    ",\n  \"totals\": {\"launches\": %llu, \"failed_launches\": %llu, \"kernels_not_listed\": %llu, "
                    "\"warp_instructions\": %llu, \"thread_instructions\": %llu, \"cycles_estimate\": %llu, "
-                   "\"simulated_ms_estimate\": %.6f}",
+                   "\"simulated_ms_estimate\": %.6f, \"failed_calls\": %llu}",
                    (unsigned long long)api_g.launches_total, (unsigned long long)api_g.launches_failed,
                    (unsigned long long)api_g.launches_dropped, (unsigned long long)api_g.warp_insns,
-                   (unsigned long long)api_g.thread_insns, (unsigned long long)api_g.cycles, ms);
+                   (unsigned long long)api_g.thread_insns, (unsigned long long)api_g.cycles, ms,
+                   (unsigned long long)failed_calls);
     struct rusage ru;
     long rss = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
     double wall = api_now() - api_g.t_start;

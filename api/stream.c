@@ -268,6 +268,34 @@ CUresult cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAtt
 }
 API_ALIAS(cuStreamGetAttribute, "cuStreamGetAttribute_ptsz");
 
+CUresult api_window_check(const CUaccessPolicyWindow *w)
+{
+    int64_t max = api_opt(OPT_DEVICE_ACCESS_POLICY_MAX_WINDOW);
+    if (w->num_bytes > (uint64_t)max) {
+        if (max == 0)
+            api_why("an access-policy window of %zu bytes: %s GPUs have none (device.access_policy_max_window = 0)",
+                    w->num_bytes, api_arch());
+        else
+            api_why("an access-policy window of %zu bytes; the device allows %lld (device.access_policy_max_window)",
+                    w->num_bytes, (long long)max);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!(w->hitRatio >= 0.0f && w->hitRatio <= 1.0f)) {
+        api_why("the access-policy window's hit ratio %g is not in [0, 1]", (double)w->hitRatio);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if ((unsigned)w->hitProp > CU_ACCESS_PROPERTY_PERSISTING || (unsigned)w->missProp > CU_ACCESS_PROPERTY_PERSISTING) {
+        api_why("the access-policy window's properties (%d, %d) are not CUaccessProperty values", (int)w->hitProp,
+                (int)w->missProp);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (w->missProp == CU_ACCESS_PROPERTY_PERSISTING) {
+        api_why("an access-policy window's misses cannot persist (missProp must be normal or streaming)");
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
 static CUresult stream_attr_set(CUstream h, CUstreamAttrID id, const CUstreamAttrValue *v)
 {
     api_ctx *c;
@@ -286,8 +314,7 @@ static CUresult stream_attr_set(CUstream h, CUstreamAttrID id, const CUstreamAtt
         s->sync_policy = v->syncPolicy;
         break;
     case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
-        if (!(v->accessPolicyWindow.hitRatio >= 0.0f && v->accessPolicyWindow.hitRatio <= 1.0f))
-            return CUDA_ERROR_INVALID_VALUE;
+        if ((r = api_window_check(&v->accessPolicyWindow))) return r;
         s->window = v->accessPolicyWindow;
         break;
     case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP: s->domain_map = v->memSyncDomainMap; break;
@@ -330,14 +357,13 @@ API_ALIAS(cuStreamCopyAttributes, "cuStreamCopyAttributes_ptsz");
 ** CUDA, but nothing breaks if it does). */
 CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags)
 {
-    api_lock();
+    api_enter();
     api_ctx *c;
     api_stream *s;
     CUresult r = stream_of(hStream, &c, &s);
     if (!r && (!callback || flags != 0)) r = CUDA_ERROR_INVALID_VALUE;
     CUresult status = r ? r : c->sticky;
-    api_unlock();
-    if (r) return r;
+    if (api_leave(__func__, r, __builtin_return_address(0))) return r;
     callback(hStream, status, userData);
     return CUDA_SUCCESS;
 }
@@ -345,14 +371,13 @@ API_ALIAS(cuStreamAddCallback, "cuStreamAddCallback_ptsz");
 
 CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
 {
-    api_lock();
+    api_enter();
     api_ctx *c;
     api_stream *s;
     CUresult r = stream_of(hStream, &c, &s);
     if (!r && !fn) r = CUDA_ERROR_INVALID_VALUE;
     if (!r) r = c->sticky;
-    api_unlock();
-    if (r) return r;
+    if (api_leave(__func__, r, __builtin_return_address(0))) return r;
     fn(userData);
     return CUDA_SUCCESS;
 }

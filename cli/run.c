@@ -11,8 +11,12 @@
 ** TPSIM_OPTIONS already set, so that -o wins).  The program keeps tpsim's
 ** stdin, stdout and stderr; tpsim exits with its status (128 + the signal
 ** number if a signal ended it).  At the end tpsim reads the statistics file
-** the library wrote (a temporary one unless --stats names one) and prints
-** a per-kernel summary on stderr.
+** the library wrote (a temporary one unless --stats or TPSIM_STATS names
+** one) and prints
+** on stderr a per-kernel summary (not with --no-summary), then every CUDA
+** call that returned an error to the program: entry point, kernel, calling
+** library, error, how many times, and why in words (always: no failure goes
+** unreported).
 **
 ** Before starting the program tpsim checks what it can and says what to do:
 ** the libraries must have been built (make), the program must exist and be
@@ -41,7 +45,8 @@ static void run_usage(FILE *f)
             "  --mode MODE          functional (default) or performance\n"
             "  --stats FILE         write the statistics (JSON) to FILE\n"
             "  -o KEY=VALUE         set an option (repeatable), e.g. -o device.num_sms=30\n"
-            "  --no-summary         do not print the per-kernel summary at exit\n");
+            "  --no-summary         do not print the per-kernel summary at exit (failed CUDA calls are\n"
+            "                       still listed)\n");
 }
 
 /* ---- locating things ------------------------------------------------------------ */
@@ -340,6 +345,41 @@ static double j_num(const jval *o, const char *key)
     return v && v->t == J_NUM ? v->num : 0;
 }
 
+/* A string member; NULL when it is absent, null or empty. */
+static const char *j_str(const jval *o, const char *key)
+{
+    const jval *v = j_get(o, key);
+    return v && v->t == J_STR && v->str[0] ? v->str : NULL;
+}
+
+/* The failed CUDA calls of the statistics file's "failures", as
+**   tpsim: 2 CUDA calls returned an error:
+**     cudaLaunchKernel (kernel k): cudaErrorLaunchOutOfResources, 1 time
+**         block of 1024 threads x 64 registers needs 65536 registers, ...  */
+static void failures(const jval *root)
+{
+    const jval *f = j_get(root, "failures");
+    uint64_t total = (uint64_t)j_num(j_get(root, "totals"), "failed_calls");
+    if (!f || f->t != J_ARR || (!f->n && !total)) return;
+    fprintf(stderr, "tpsim: %llu CUDA call%s returned an error:\n", (unsigned long long)total,
+            total == 1 ? "" : "s");
+    uint64_t listed = 0;
+    for (uint32_t i = 0; i < f->n; i++) {
+        const jval *e = &f->items[i];
+        const char *api = j_str(e, "api"), *err = j_str(e, "error"), *k = j_str(e, "kernel");
+        const char *lib = j_str(e, "caller"), *why = j_str(e, "reason");
+        uint64_t n = (uint64_t)j_num(e, "count");
+        listed += n;
+        fprintf(stderr, "  %s%s%s%s%s%s: %s, %llu time%s\n", api ? api : "?", k ? " (kernel " : "", k ? k : "",
+                k ? ")" : "", lib ? " from " : "", lib ? lib : "", err ? err : "?", (unsigned long long)n,
+                n == 1 ? "" : "s");
+        if (why) fprintf(stderr, "      %s\n", why);
+    }
+    if (total > listed)
+        fprintf(stderr, "  (%llu more failed calls, of kinds past the list's limit)\n",
+                (unsigned long long)(total - listed));
+}
+
 /* ---- the summary ---------------------------------------------------------------------- */
 
 typedef struct ksum {
@@ -347,11 +387,12 @@ typedef struct ksum {
     uint64_t launches, failed, warp, thread, cycles;
 } ksum;
 
-static void summary(const char *path)
+static void summary(const char *path, bool kernels_too)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        fprintf(stderr, "tpsim: no statistics: the program made no CUDA calls or did not exit normally\n");
+        if (kernels_too)
+            fprintf(stderr, "tpsim: no statistics: the program made no CUDA calls or did not exit normally\n");
         return;
     }
     tp_sbuf b;
@@ -367,6 +408,12 @@ static void summary(const char *path)
     const jval *mode = j_get(j_get(&root, "config"), "mode");
     if (j.bad || !kernels || kernels->t != J_ARR || !totals) {
         fprintf(stderr, "tpsim: the statistics file %s is not readable\n", path);
+        j_free(&root);
+        tp_sbuf_free(&b);
+        return;
+    }
+    if (!kernels_too) {
+        failures(&root);
         j_free(&root);
         tp_sbuf_free(&b);
         return;
@@ -415,6 +462,7 @@ static void summary(const char *path)
     if (dropped)
         fprintf(stderr, "  (%llu launches past the statistics file's limit are counted in the totals only)\n",
                 (unsigned long long)dropped);
+    failures(&root);
     free(ks);
     j_free(&root);
     tp_sbuf_free(&b);
@@ -570,9 +618,12 @@ int cli_run(int argc, char **argv)
     }
 #endif
     char tmp_stats[64] = "";
+    /* a statistics file named in the environment is kept, like --stats */
+    char *env_stats = getenv("TPSIM_STATS") && *getenv("TPSIM_STATS") ? tp_strdup(getenv("TPSIM_STATS")) : NULL;
+    if (!stats) stats = env_stats;
     if (stats) {
         setenv("TPSIM_STATS", stats, 1);
-    } else if (!quiet) {
+    } else {
         const char *td = getenv("TMPDIR");
         snprintf(tmp_stats, sizeof tmp_stats, "%s/tpsim-stats-XXXXXX", td && *td && strlen(td) < 32 ? td : "/tmp");
         int fd = mkstemp(tmp_stats);
@@ -608,13 +659,14 @@ int cli_run(int argc, char **argv)
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
     int rc = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
-    if (!quiet) {
-        if (WIFSIGNALED(status))
+    if (WIFSIGNALED(status)) {
+        if (!quiet)
             fprintf(stderr, "tpsim: %s was ended by signal %d (%s)\n", prog, WTERMSIG(status),
                     strsignal(WTERMSIG(status)));
-        else
-            summary(stats ? stats : tmp_stats);
+    } else if (stats || tmp_stats[0]) {
+        summary(stats ? stats : tmp_stats, !quiet);
     }
     if (tmp_stats[0]) unlink(tmp_stats);
+    free(env_stats);
     return rc;
 }

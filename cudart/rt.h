@@ -20,7 +20,11 @@
 **     sticky error that poisons the context after a kernel fault, returned
 **     by every later call until cudaDeviceReset;
 **   - CUDA arrays, channel descriptors and texture/surface object
-**     descriptors translated to the driver's.
+**     descriptors translated to the driver's;
+**   - the account of its failed calls: every runtime call that returns an
+**     error to the program is handed to the driver's account (api/fail.c,
+**     through the private table of api/rtiface.h) with the runtime's reason
+**     or, when a driver call it made failed, the driver's.
 **
 ** Locking: one recursive mutex serialises registration and module loading;
 ** everything else is serialised by the driver.
@@ -82,6 +86,7 @@ struct rt_fatbin {
     CUcontext mod_ctx;
     uint64_t mod_gen;
     cudaError_t load_error;/* a load that failed (reported once per generation) */
+    char *load_why;        /* and why, for every later call that meets it */
     uint64_t error_gen;
     rt_var **vars;         /* managed variables to point after each load */
     uint32_t nvars;
@@ -122,9 +127,23 @@ void rt_unlock(void);
 
 /* The runtime error for a driver result. */
 cudaError_t rt_err(CUresult r);
-/* Records e as the thread's last error (unless it is success) and
-** returns it: every entry point ends with `return rt_ret(e)`. */
-cudaError_t rt_ret(cudaError_t e);
+/* Records e as the thread's last error (unless it is success) and returns
+** it: every exported entry point ends with `return rt_ret(e)` (and only
+** they do: the macro names the entry point and the address it was called
+** from).  An error returned to a caller outside the runtime is recorded in
+** the failure account with its reason (rt_why, else the failed driver
+** call's, else the error's description). */
+#define rt_ret(e) rt_ret_at(__func__, __builtin_return_address(0), (e))
+cudaError_t rt_ret_at(const char *api, const void *caller, cudaError_t e);
+/* The reason the current runtime call fails, in words with the numbers
+** (the first one set is kept), and the kernel it is about. */
+void rt_why(const char *fmt, ...) TP_PRINTF(1, 2);
+void rt_why_kernel(const char *name);
+/* Takes the reason of the last failed driver call this thread made for the
+** runtime (false if there is none). */
+bool rt_driver_why(char *why, size_t n);
+/* A launch the runtime refuses itself, for the statistics file's list. */
+void rt_refused_launch(const char *kernel, dim3 grid, dim3 block, size_t shared, cudaError_t e);
 /* Makes sure the driver is initialized and a context is current on this
 ** thread (the primary context unless the program made another current);
 ** *ctx receives it.  With sticky, a poisoned context's error is returned. */
@@ -136,9 +155,11 @@ cudaError_t rt_begin(void);
 cudaError_t rt_check(CUresult r);
 /* Prints "tpsim: message" on stderr. */
 void rt_msg(const char *fmt, ...) TP_PRINTF(1, 2);
-/* Prints "tpsim: NAME is not supported yet" once per name; records and
-** returns cudaErrorNotSupported. */
-cudaError_t rt_unsupported(const char *name, int *once);
+/* An entry point tpsim does not implement, called from caller: prints
+** "tpsim: NAME is not supported yet" once per name (naming the calling
+** library when that is not the program); records and returns
+** cudaErrorNotSupported. */
+cudaError_t rt_unsupported(const char *name, int *once, const void *caller);
 
 /* ---- registration and launches (rt_register.c, rt_launch.c) --------------------------- */
 

@@ -36,11 +36,24 @@ cudaError_t cudaGetDevice(int *device)
 
 cudaError_t cudaSetDevice(int device) { return rt_ret(check_device(device)); }
 
+static cudaError_t set_device_flags(unsigned flags)
+{
+    if (flags & ~(unsigned)cudaDeviceMask) return cudaErrorInvalidValue;
+    unsigned sched = flags & cudaDeviceScheduleMask;
+    if (sched != 0 && sched != cudaDeviceScheduleSpin && sched != cudaDeviceScheduleYield &&
+        sched != cudaDeviceScheduleBlockingSync)
+        return cudaErrorInvalidValue;
+    cudaError_t e = rt_ctx(NULL, false);
+    if (e) return e;
+    rt_g.device_flags = flags | cudaDeviceMapHost;
+    return rt_err(cuDevicePrimaryCtxSetFlags(0, sched));
+}
+
 cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)
 {
     if (flags & ~(unsigned)cudaInitDeviceFlagsAreValid) return rt_ret(cudaErrorInvalidValue);
     cudaError_t e = check_device(device);
-    if (!e && (flags & cudaInitDeviceFlagsAreValid)) e = cudaSetDeviceFlags(deviceFlags);
+    if (!e && (flags & cudaInitDeviceFlagsAreValid)) e = set_device_flags(deviceFlags);
     return rt_ret(e);
 }
 
@@ -63,18 +76,7 @@ cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
     return rt_ret(e);
 }
 
-cudaError_t cudaSetDeviceFlags(unsigned int flags)
-{
-    if (flags & ~(unsigned)cudaDeviceMask) return rt_ret(cudaErrorInvalidValue);
-    unsigned sched = flags & cudaDeviceScheduleMask;
-    if (sched != 0 && sched != cudaDeviceScheduleSpin && sched != cudaDeviceScheduleYield &&
-        sched != cudaDeviceScheduleBlockingSync)
-        return rt_ret(cudaErrorInvalidValue);
-    cudaError_t e = rt_ctx(NULL, false);
-    if (e) return rt_ret(e);
-    rt_g.device_flags = flags | cudaDeviceMapHost;
-    return rt_ret(rt_err(cuDevicePrimaryCtxSetFlags(0, sched)));
-}
+cudaError_t cudaSetDeviceFlags(unsigned int flags) { return rt_ret(set_device_flags(flags)); }
 
 cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 {

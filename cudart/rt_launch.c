@@ -5,9 +5,11 @@
 ** __cudaPushCallConfiguration (at the call site), then in the kernel's host
 ** stub __cudaPopCallConfiguration, __cudaGetKernel (once) and
 ** __cudaLaunchKernel with the addresses of the arguments.  The launch is
-** checked the way the runtime checks it -- an impossible block or grid is
-** cudaErrorInvalidConfiguration, recorded as the last error since the stub
-** ignores the return value -- and then runs to its end in the driver.
+** checked the way the runtime checks it -- a block or grid beyond the
+** device's limits is cudaErrorInvalidConfiguration, recorded as the last
+** error since the stub ignores the return value -- and then runs to its end
+** in the driver, which checks what the kernel itself allows (registers:
+** cudaErrorLaunchOutOfResources).
 */
 #include "rt.h"
 #include <stdlib.h>
@@ -74,16 +76,30 @@ static cudaError_t check_config(CUfunction fn, dim3 g, dim3 b)
     limits();
     if (!lim_threads) return cudaErrorInitializationError;
     uint64_t threads = (uint64_t)b.x * b.y * b.z;
-    if (!b.x || !b.y || !b.z || !g.x || !g.y || !g.z) return cudaErrorInvalidConfiguration;
-    if (b.x > (unsigned)lim_block[0] || b.y > (unsigned)lim_block[1] || b.z > (unsigned)lim_block[2] ||
-        threads > (uint64_t)lim_threads)
+    if (!b.x || !b.y || !b.z || !g.x || !g.y || !g.z) {
+        rt_why("grid (%u, %u, %u), block (%u, %u, %u): every dimension must be at least 1", g.x, g.y, g.z, b.x, b.y,
+               b.z);
         return cudaErrorInvalidConfiguration;
-    if (g.x > (unsigned)lim_grid[0] || g.y > (unsigned)lim_grid[1] || g.z > (unsigned)lim_grid[2])
+    }
+    const unsigned bd[3] = {b.x, b.y, b.z}, gd[3] = {g.x, g.y, g.z};
+    for (int i = 0; i < 3; i++) {
+        if (bd[i] > (unsigned)lim_block[i]) {
+            rt_why("block dimension %c of %u exceeds the device's %d", "xyz"[i], bd[i], lim_block[i]);
+            return cudaErrorInvalidConfiguration;
+        }
+        if (gd[i] > (unsigned)lim_grid[i]) {
+            rt_why("grid dimension %c of %u exceeds the device's %d", "xyz"[i], gd[i], lim_grid[i]);
+            return cudaErrorInvalidConfiguration;
+        }
+    }
+    if (threads > (uint64_t)lim_threads) {
+        rt_why("block (%u, %u, %u) has %llu threads, the device allows %d per block", b.x, b.y, b.z,
+               (unsigned long long)threads, lim_threads);
         return cudaErrorInvalidConfiguration;
-    int max = 0;
-    if (cuFuncGetAttribute(&max, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn) == CUDA_SUCCESS && max > 0 &&
-        threads > (uint64_t)max)
-        return cudaErrorInvalidConfiguration;
+    }
+    /* what the kernel itself allows (its registers, .maxntid) the driver
+    ** checks: too many registers is cudaErrorLaunchOutOfResources */
+    (void)fn;
     return cudaSuccess;
 }
 
@@ -93,12 +109,25 @@ static cudaError_t launch(rt_func *f, dim3 g, dim3 b, void **args, size_t shared
 {
     cudaError_t e = rt_begin();
     if (e) return e;
-    if (!f) return cudaErrorInvalidDeviceFunction;
+    if (!f) {
+        rt_why("no kernel is registered for this host function");
+        return cudaErrorInvalidDeviceFunction;
+    }
+    rt_why_kernel(f->name);
     CUfunction fn;
     if ((e = rt_func_load(f, &fn))) return e;
-    if ((e = check_config(fn, g, b))) return e;
-    if (shared > 0xffffffffu) return cudaErrorInvalidValue;
-    if (nattrs && !attrs) return cudaErrorInvalidValue;
+    if ((e = check_config(fn, g, b))) {
+        rt_refused_launch(f->name, g, b, shared, e);
+        return e;
+    }
+    if (shared > 0xffffffffu) {
+        rt_why("%zu bytes of dynamic shared memory", shared);
+        return cudaErrorInvalidValue;
+    }
+    if (nattrs && !attrs) {
+        rt_why("%u launch attributes and a NULL attribute array", nattrs);
+        return cudaErrorInvalidValue;
+    }
     CUlaunchAttribute extra[1];
     CUlaunchConfig cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -125,18 +154,23 @@ RT_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
                                               size_t sharedMem, cudaStream_t stream);
 
 /* A cudaKernel_t of this runtime is its registration record. */
-cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
+static cudaError_t get_kernel(cudaKernel_t *kernel, const void *hostFun)
 {
-    if (!kernel) return rt_ret(cudaErrorInvalidValue);
+    if (!kernel) return cudaErrorInvalidValue;
     rt_func *f = rt_func_of(hostFun);
-    if (!f) return rt_ret(cudaErrorInvalidDeviceFunction);
+    if (!f) {
+        rt_why("no kernel is registered for this host function");
+        return cudaErrorInvalidDeviceFunction;
+    }
     *kernel = (cudaKernel_t)(void *)f;
     return cudaSuccess;
 }
 
+cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun) { return rt_ret(get_kernel(kernel, hostFun)); }
+
 cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr)
 {
-    return __cudaGetKernel(kernelPtr, entryFuncAddr);
+    return rt_ret(get_kernel(kernelPtr, entryFuncAddr));
 }
 
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
@@ -264,22 +298,26 @@ cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolP
 
 /* ---- occupancy, from the configured GPU ------------------------------------------------- */
 
+static cudaError_t occ_blocks(int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize, unsigned flags)
+{
+    if (!numBlocks) return cudaErrorInvalidValue;
+    CUfunction fn;
+    cudaError_t e = func_arg(func, &fn);
+    if (e) return e;
+    return rt_err(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, fn, blockSize, dynamicSMemSize,
+                                                                       flags));
+}
+
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func, int blockSize,
                                                                    size_t dynamicSMemSize, unsigned int flags)
 {
-    if (!numBlocks) return rt_ret(cudaErrorInvalidValue);
-    CUfunction fn;
-    cudaError_t e = func_arg(func, &fn);
-    if (e) return rt_ret(e);
-    return rt_ret(rt_err(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, fn, blockSize,
-                                                                             dynamicSMemSize, flags)));
+    return rt_ret(occ_blocks(numBlocks, func, blockSize, dynamicSMemSize, flags));
 }
 
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize,
                                                           size_t dynamicSMemSize)
 {
-    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize,
-                                                                  cudaOccupancyDefault);
+    return rt_ret(occ_blocks(numBlocks, func, blockSize, dynamicSMemSize, cudaOccupancyDefault));
 }
 
 cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func, int numBlocks,

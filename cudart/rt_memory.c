@@ -83,11 +83,11 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
     return rt_ret(rt_err(r));
 }
 
-cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
+static cudaError_t malloc_pitch(void **devPtr, size_t *pitch, size_t width, size_t height)
 {
-    if (!devPtr || !pitch) return rt_ret(cudaErrorInvalidValue);
+    if (!devPtr || !pitch) return cudaErrorInvalidValue;
     cudaError_t e = rt_begin();
-    if (e) return rt_ret(e);
+    if (e) return e;
     if (width == 0 || height == 0) {
         *devPtr = NULL;
         *pitch = 0;
@@ -96,7 +96,12 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t h
     CUdeviceptr p;
     CUresult r = cuMemAllocPitch(&p, pitch, width, height, 4);
     if (!r) *devPtr = (void *)(uintptr_t)p;
-    return rt_ret(rt_err(r));
+    return rt_err(r);
+}
+
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
+{
+    return rt_ret(malloc_pitch(devPtr, pitch, width, height));
 }
 
 cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent)
@@ -105,8 +110,8 @@ cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent
     size_t pitch = 0;
     void *p = NULL;
     if (extent.height && extent.depth > SIZE_MAX / extent.height) return rt_ret(cudaErrorInvalidValue);
-    cudaError_t e = cudaMallocPitch(&p, &pitch, extent.width, extent.height * extent.depth);
-    if (e) return e;
+    cudaError_t e = malloc_pitch(&p, &pitch, extent.width, extent.height * extent.depth);
+    if (e) return rt_ret(e);
     *pitchedDevPtr = (struct cudaPitchedPtr){p, pitch, extent.width, extent.height};
     return cudaSuccess;
 }
@@ -237,12 +242,18 @@ static bool kind_ok(enum cudaMemcpyKind k) { return (unsigned)k <= cudaMemcpyDef
 
 cudaError_t rt_copy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, bool async, cudaStream_t s)
 {
-    if (!kind_ok(kind)) return cudaErrorInvalidMemcpyDirection;
+    if (!kind_ok(kind)) {
+        rt_why("%d is not a cudaMemcpyKind", (int)kind);
+        return cudaErrorInvalidMemcpyDirection;
+    }
     if (count == 0) return cudaSuccess;
     CUresult r;
     switch (kind) {
     case cudaMemcpyHostToHost:
-        if (!dst || !src) return cudaErrorInvalidValue;
+        if (!dst || !src) {
+            rt_why("the %s of a host-to-host copy is NULL", !dst ? "destination" : "source");
+            return cudaErrorInvalidValue;
+        }
         memmove(dst, src, count);
         return cudaSuccess;
     case cudaMemcpyHostToDevice:

@@ -134,7 +134,7 @@ char __cudaInitModule(void **fatCubinHandle)
     void name(void)                                                            \
     {                                                                          \
         static int once;                                                       \
-        rt_unsupported(#name, &once);                                          \
+        rt_unsupported(#name, &once, __builtin_return_address(0));            \
     }
 RT_VOID_STUB(__cudaRegisterHostVar)
 RT_VOID_STUB(__cudaRegisterUnifiedTable)
@@ -143,7 +143,7 @@ RT_EXPORT cudaError_t __cudaGetProcAddress(void);
 cudaError_t __cudaGetProcAddress(void)
 {
     static int once;
-    return rt_unsupported("__cudaGetProcAddress", &once);
+    return rt_unsupported("__cudaGetProcAddress", &once, __builtin_return_address(0));
 }
 
 /* ---- lookups ---------------------------------------------------------------------- */
@@ -227,6 +227,7 @@ cudaError_t rt_fatbin_module(rt_fatbin *fb, CUmodule *out)
     }
     if (fb->load_error && fb->error_gen == rt_g.gen) {
         e = fb->load_error;
+        if (fb->load_why) rt_why("%s", fb->load_why);
         rt_unlock();
         return e;
     }
@@ -242,6 +243,12 @@ cudaError_t rt_fatbin_module(rt_fatbin *fb, CUmodule *out)
             e == cudaErrorNotSupported) {
             fb->load_error = e;   /* a broken image: say so once, not at every launch */
             fb->error_gen = rt_g.gen;
+            char why[1024];
+            if (rt_driver_why(why, sizeof why)) {
+                free(fb->load_why);
+                fb->load_why = tp_strdup(why);
+                rt_why("%s", why);
+            }
         }
         rt_unlock();
         return e;

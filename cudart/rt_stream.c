@@ -135,15 +135,20 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t l
 RT_ALIAS(cudaStreamAttachMemAsync, "cudaStreamAttachMemAsync_ptsz");
 
 /* Stream capture is not supported: no stream is ever capturing. */
-cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus)
+static cudaError_t is_capturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus)
 {
     cudaError_t e = rt_begin();
-    if (e) return rt_ret(e);
-    if (!pCaptureStatus) return rt_ret(cudaErrorInvalidValue);
+    if (e) return e;
+    if (!pCaptureStatus) return cudaErrorInvalidValue;
     CUstreamCaptureStatus st;
     CUresult r = cuStreamIsCapturing(stream, &st);
     if (!r) *pCaptureStatus = (enum cudaStreamCaptureStatus)st;
-    return rt_ret(rt_err(r));
+    return rt_err(r);
+}
+
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus)
+{
+    return rt_ret(is_capturing(stream, pCaptureStatus));
 }
 RT_ALIAS(cudaStreamIsCapturing, "cudaStreamIsCapturing_ptsz");
 
@@ -246,8 +251,8 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCapture
 {
     cudaError_t e = rt_begin();
     if (e) return rt_ret(e);
-    enum cudaStreamCaptureStatus st;
-    if ((e = cudaStreamIsCapturing(stream, &st))) return e;
+    enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+    if ((e = is_capturing(stream, &st))) return rt_ret(e);
     if (captureStatus_out) *captureStatus_out = st;
     if (id_out) *id_out = 0;
     if (graph_out) *(void **)graph_out = NULL;

@@ -128,24 +128,30 @@ cudaError_t cudaFreeArray(cudaArray_t array)
     return rt_ret(rt_err(cuArrayDestroy((CUarray)array)));
 }
 
-cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent, unsigned int *flags,
-                             cudaArray_t array)
+static cudaError_t array_info(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent, unsigned int *flags,
+                              cudaArray_t array)
 {
     cudaError_t e = rt_begin();
-    if (e) return rt_ret(e);
+    if (e) return e;
     CUDA_ARRAY3D_DESCRIPTOR ad;
     CUresult r = cuArray3DGetDescriptor(&ad, (CUarray)array);
-    if (r) return rt_ret(r == CUDA_ERROR_INVALID_HANDLE ? cudaErrorInvalidResourceHandle : rt_err(r));
+    if (r) return r == CUDA_ERROR_INVALID_HANDLE ? cudaErrorInvalidResourceHandle : rt_err(r);
     if (desc) *desc = from_format(ad.Format, ad.NumChannels);
     if (extent) *extent = (struct cudaExtent){ad.Width, ad.Height, ad.Depth};
     if (flags) *flags = ad.Flags;
     return cudaSuccess;
 }
 
+cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent, unsigned int *flags,
+                             cudaArray_t array)
+{
+    return rt_ret(array_info(desc, extent, flags, array));
+}
+
 cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array)
 {
     if (!desc) return rt_ret(cudaErrorInvalidValue);
-    return cudaArrayGetInfo(desc, NULL, NULL, (cudaArray_t)(uintptr_t)array);
+    return rt_ret(array_info(desc, NULL, NULL, (cudaArray_t)(uintptr_t)array));
 }
 
 /* ---- texture and surface objects ---------------------------------------------------- */

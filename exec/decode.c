@@ -311,6 +311,15 @@ void exec_fill_sregs(exec_warp *w, const exec_dinsn *d)
         }
         case PTX_SR_DYNAMIC_SMEM_SIZE: v = g->l.shared_dyn; break;
         case PTX_SR_TOTAL_SMEM_SIZE: v = g->shared_bytes; break;
+        /* no shared memory is reserved for the system: the aggregate is the
+        ** kernel's own, and the reserved window is empty at offset 0 */
+        case PTX_SR_AGGR_SMEM_SIZE: v = g->shared_bytes; break;
+        case PTX_SR_RESERVED_SMEM_OFFSET_BEGIN:
+        case PTX_SR_RESERVED_SMEM_OFFSET_END:
+        case PTX_SR_RESERVED_SMEM_OFFSET_CAP:
+        case PTX_SR_RESERVED_SMEM_OFFSET: v = 0; break;
+        /* kernels are not launched from device graphs */
+        case PTX_SR_CURRENT_GRAPH_EXEC: v = 0; break;
         case PTX_SR_CLUSTERID: v = c->id[comp]; break;
         case PTX_SR_NCLUSTERID: v = gd[comp]; break;
         case PTX_SR_CLUSTER_NCTAID: v = 1; break;

@@ -64,7 +64,7 @@ void exec_occupancy(exec_mod *m, int kernel, uint32_t block_threads, uint32_t dy
     o->warps_per_cta = warps;
     if (block_threads > (uint64_t)tp_opt_i(op, OPT_DEVICE_MAX_THREADS_PER_BLOCK) ||
         regs_cta > (uint64_t)tp_opt_i(op, OPT_DEVICE_REGS_PER_BLOCK) ||
-        shared > (uint64_t)tp_opt_i(op, OPT_DEVICE_SHARED_PER_BLOCK))
+        shared > (uint64_t)exec_opt_shared_optin(op))
         return;
     o->by_ctas = (uint32_t)tp_opt_i(op, OPT_DEVICE_MAX_CTAS_PER_SM);
     o->by_warps = (uint32_t)(tp_opt_i(op, OPT_DEVICE_MAX_THREADS_PER_SM) / ((int64_t)warps * 32));
@@ -454,10 +454,11 @@ exec_grid *exec_grid_open(exec_mod *m, int kernel, const exec_launch *l, exec_re
     exec_kinfo *ki = exec_kernel_info(m, (uint32_t)kernel);
     exec_occ occ;
     exec_occupancy(m, kernel, (uint32_t)threads, l->shared_dyn, &occ);
-    if (occ.shared_per_cta > (uint64_t)tp_opt_i(o, OPT_DEVICE_SHARED_PER_BLOCK))
+    /* the hardware's limit is the opt-in one; the API holds each kernel to its own */
+    if (occ.shared_per_cta > (uint64_t)exec_opt_shared_optin(o))
         return refuse(r, EXEC_ERR_INVALID_VALUE, "kernel '%s' needs %u bytes of shared memory per block (%u static + %u dynamic); the device allows %lld",
                       kf->name, occ.shared_per_cta, ki->shared_static, l->shared_dyn,
-                      (long long)tp_opt_i(o, OPT_DEVICE_SHARED_PER_BLOCK));
+                      (long long)exec_opt_shared_optin(o));
     if (occ.regs_per_cta > (uint64_t)tp_opt_i(o, OPT_DEVICE_REGS_PER_BLOCK))
         return refuse(r, EXEC_ERR_OUT_OF_RESOURCES, "kernel '%s' needs %u registers per thread: %u for a block of %llu threads, the device has %lld per block",
                       kf->name, occ.regs_per_thread, occ.regs_per_cta, (unsigned long long)threads,

@@ -14,7 +14,7 @@ void exec_opts_init(tp_opts *o) { tp_opts_init(o, exec_optdefs, OPT_COUNT, tp_bu
 bool exec_opts_apply_env(tp_opts *o, tp_err *e)
 {
     const char *cfg = getenv("TPSIM_CONFIG");
-    if (cfg && *cfg && !tp_opts_load_config(o, cfg, e)) return false;
+    if (!tp_opts_load_config(o, cfg && *cfg ? cfg : EXEC_DEFAULT_CONFIG, e)) return false;
     const char *list = getenv("TPSIM_OPTIONS");
     if (list && *list && !tp_opts_set_list(o, list, TP_SRC_OVERRIDE, e)) return false;
     const char *mode = getenv("TPSIM_MODE");

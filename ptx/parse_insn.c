@@ -270,7 +270,8 @@ uint32_t ptx_ps_pool_add(ptx_ps *P, const ptx_opnd *o, uint32_t n)
     return P->pool.n - n;
 }
 
-/* A special register: %tid.x, %laneid, %envreg3, %pm2. */
+/* A special register: %tid.x, %laneid, %envreg3, %pm2, %pm2_64 (component
+** 8 + 2), %reserved_smem_offset_1. */
 static void sreg_operand(ptx_ps *P, ptx_opnd *o)
 {
     const char *s = P->t.s;
@@ -284,13 +285,13 @@ static void sreg_operand(ptx_ps *P, ptx_opnd *o)
             found = i;
             break;
         }
-        if ((i == PTX_SR_ENVREG || i == PTX_SR_PM) && len > nl && memcmp(n, s, nl) == 0 &&
-            s[nl] >= '0' && s[nl] <= '9') {
+        if (ptx_sreg_family(i) && len > nl && memcmp(n, s, nl) == 0 && s[nl] >= '0' && s[nl] <= '9') {
             uint32_t k = nl, v = 0;
             while (k < len && s[k] >= '0' && s[k] <= '9' && v < 1000) v = v * 10 + (uint32_t)(s[k++] - '0');
-            if (k == len || (i == PTX_SR_PM && len - k == 3 && memcmp(s + k, "_64", 3) == 0)) {
+            bool pm64 = i == PTX_SR_PM && len - k == 3 && memcmp(s + k, "_64", 3) == 0;
+            if ((k == len || pm64) && v < ptx_sreg_family(i) && (k == nl + 1 || s[nl] != '0')) {
                 found = i;
-                comp = v;
+                comp = v + (pm64 ? 8 : 0);
                 break;
             }
         }
@@ -316,8 +317,10 @@ static void sreg_operand(ptx_ps *P, ptx_opnd *o)
 
 static bool starts_const(ptx_ps *P)
 {
+    uint64_t v;
     switch (P->t.kind) {
     case PTX_TK_INT: case PTX_TK_F32: case PTX_TK_F64: case PTX_TK_DBL: return true;
+    case PTX_TK_ID: return ptx_ps_predef_const(P, &v);
     case PTX_TK_PUNCT:
         if (P->t.c == '!') return ptx_ps_peek(P)->kind != PTX_TK_ID;
         return P->t.c == '-' || P->t.c == '+' || P->t.c == '(' || P->t.c == '~';
@@ -407,7 +410,7 @@ static void operand(ptx_ps *P, ptx_insn *in, ptx_type ity, unsigned allow, ptx_o
         o->flags = PTX_OF_NEG;
         return;
     }
-    if (P->t.kind == PTX_TK_ID) {
+    if (P->t.kind == PTX_TK_ID && !starts_const(P)) {
         ident_operand(P, in, allow, o);
         return;
     }
@@ -478,7 +481,8 @@ static void addr_operand(ptx_ps *P, ptx_opnd *o)
     memset(o, 0, sizeof *o);
     o->kind = PTX_OK_ADDR;
     ptx_ps_expect(P, '[');
-    if (P->t.kind == PTX_TK_ID) {
+    uint64_t pre;
+    if (P->t.kind == PTX_TK_ID && !ptx_ps_predef_const(P, &pre)) {
         uint32_t el;
         ptx_sym *s = ptx_ps_lookup(P, P->t.s, P->t.len, &el);
         if (!s) PTX_FAIL(P, "undefined identifier %s", ptx_ps_tokdesc(P));

@@ -246,6 +246,11 @@ typedef struct ptx_cval {
     double d;          /* DBL */
 } ptx_cval;
 void ptx_ps_const(ptx_ps *P, ptx_cval *v);
+/* True if the current token is the predefined constant WARP_SZ (ptx.h) and
+** no declaration shadows it; *v receives its value.  Constant expressions
+** take it as an integer; the operand, initializer and address parsers ask
+** here before treating an identifier as a name. */
+bool ptx_ps_predef_const(ptx_ps *P, uint64_t *v);
 /* Integer constant expression (fails on floats). */
 int64_t ptx_ps_int(ptx_ps *P);
 /* A constant's bits as an operand of type ty (see parse_insn.c). */

@@ -78,7 +78,8 @@ static void init_leaf(ptx_ps *P, const ishape *sh, uint64_t *idx)
         P->ibytes.n = (uint32_t)(off + sh->esize);
     }
     uint32_t line = P->t.line, col = P->t.col;
-    if (P->t.kind == PTX_TK_ID) {
+    uint64_t pre;
+    if (P->t.kind == PTX_TK_ID && !ptx_ps_predef_const(P, &pre)) {
         if (sh->esize != 4 && sh->esize != 8)
             PTX_FAIL(P, "address of %s in a .%s initializer (needs 4 or 8 bytes, or a byte mask)",
                      ptx_ps_tokdesc(P), ptx_types[sh->et].name);

@@ -176,7 +176,9 @@ static void put_opnd(const ptx_module *m, const ptx_func *f, const ptx_insn *in,
             return;
         }
         tp_sbuf_puts(out, ptx_sreg_names[o->r]);
-        if (o->r == PTX_SR_ENVREG || o->r == PTX_SR_PM) {
+        if (o->r == PTX_SR_PM) {
+            tp_sbuf_printf(out, "%" PRId64 "%s", o->imm & 7, o->imm >= 8 ? "_64" : "");
+        } else if (ptx_sreg_family(o->r)) {
             tp_sbuf_printf(out, "%" PRId64, o->imm);
         } else {
             bool xyz = false;

@@ -225,7 +225,17 @@ typedef struct ptx_mods {
     uint32_t flags; /* PTX_MF_* */
 } ptx_mods;
 
-/* ---- special registers ------------------------------------------------ */
+/* ---- predefined identifiers --------------------------------------------
+** The PTX ISA (section "Identifiers", table "Predefined Identifiers")
+** predefines one constant, WARP_SZ, and the special registers below, whose
+** names begin with '%'.  %envreg<32>, %pm<8> (and %pm<8>_64) and
+** %reserved_smem_offset_<2> are numbered families: the number is the
+** operand's component.
+**
+** WARP_SZ is an integer constant (the threads in a warp, 32): the parser
+** turns it into an immediate wherever a constant may stand, alone or in a
+** constant expression, unless a declaration of that name shadows it.  */
+#define PTX_WARP_SZ 32
 
 /*   X(ID, "name", has .x/.y/.z components) */
 #define PTX_SREGS(X)                                                           \
@@ -242,7 +252,13 @@ typedef struct ptx_mods {
     X(PM, "%pm", 0) X(CLUSTERID, "%clusterid", 1) X(NCLUSTERID, "%nclusterid", 1) \
     X(CLUSTER_CTAID, "%cluster_ctaid", 1) X(CLUSTER_NCTAID, "%cluster_nctaid", 1) \
     X(CLUSTER_CTARANK, "%cluster_ctarank", 0) X(CLUSTER_NCTARANK, "%cluster_nctarank", 0) \
-    X(IS_EXPLICIT_CLUSTER, "%is_explicit_cluster", 0)
+    X(IS_EXPLICIT_CLUSTER, "%is_explicit_cluster", 0)                         \
+    X(AGGR_SMEM_SIZE, "%aggr_smem_size", 0)                                    \
+    X(CURRENT_GRAPH_EXEC, "%current_graph_exec", 0)                            \
+    X(RESERVED_SMEM_OFFSET_BEGIN, "%reserved_smem_offset_begin", 0)            \
+    X(RESERVED_SMEM_OFFSET_END, "%reserved_smem_offset_end", 0)                \
+    X(RESERVED_SMEM_OFFSET_CAP, "%reserved_smem_offset_cap", 0)                \
+    X(RESERVED_SMEM_OFFSET, "%reserved_smem_offset_", 0)
 
 typedef enum ptx_sreg {
 #define X(id, name, xyz) PTX_SR_##id,
@@ -251,6 +267,12 @@ typedef enum ptx_sreg {
     PTX_SR_COUNT
 } ptx_sreg;
 extern const char *const ptx_sreg_names[PTX_SR_COUNT];
+/* The numbered families: %envreg<32>, %pm<8>, %reserved_smem_offset_<2>;
+** the count of members. */
+static inline unsigned ptx_sreg_family(int sr)
+{
+    return sr == PTX_SR_ENVREG ? 32 : sr == PTX_SR_PM ? 8 : sr == PTX_SR_RESERVED_SMEM_OFFSET ? 2 : 0;
+}
 
 /* ---- operands ----------------------------------------------------------- */
 

@@ -373,6 +373,15 @@ static int binop(ptx_ps *P, int *prec)
 
 static void c_expr(ptx_ps *P, ptx_cval *v, int minprec);
 
+bool ptx_ps_predef_const(ptx_ps *P, uint64_t *v)
+{
+    if (P->t.kind != PTX_TK_ID || !ptx_ps_tok_is(&P->t, "WARP_SZ")) return false;
+    uint32_t el;
+    if (ptx_ps_lookup(P, P->t.s, P->t.len, &el)) return false;
+    *v = PTX_WARP_SZ;
+    return true;
+}
+
 static void c_unary(ptx_ps *P, ptx_cval *v)
 {
     const ptx_tok t = P->t;
@@ -397,6 +406,15 @@ static void c_unary(ptx_ps *P, ptx_cval *v)
         ptx_ps_next(P);
         P->cdepth--;
         return;
+    case PTX_TK_ID:
+        if (ptx_ps_predef_const(P, &v->u)) {
+            v->kind = PTX_TK_INT;
+            v->is_unsigned = 0;
+            ptx_ps_next(P);
+            P->cdepth--;
+            return;
+        }
+        break;
     case PTX_TK_PUNCT:
         if (t.c == '(') {
             ptx_ps_next(P);

@@ -138,12 +138,40 @@ has api_sticky_message "$tmp/t_sticky.err" "in kernel 'bad', block (0,0,0), thre
 has api_sticky_message_code "$tmp/t_sticky.err" "(CUDA_ERROR_ILLEGAL_ADDRESS)"
 
 # ---- configurations ---------------------------------------------------------------
+# Without TPSIM_CONFIG (or with it empty) a process gets rtx2060: a GeForce
+# RTX 2060 as deviceQuery reports it, with compute capability 7.5's limits;
+# it has no persisting L2 and no access-policy window (those start with 8.0).
 C=$T/t_config
-TPSIM_OPTIONS="device.name=Named_by_option" run config_default "$C" default name=Named_by_option sms=15 cc=75 clock_khz=1401000 \
-    mem=1610612736 maxtpb=1024 stack=1024 heap=8388608 timeout=0 sm90=0
+RTX2060='name=tpsim GeForce RTX 2060 (simulated)'
+run config_rtx2060_default "$C" rtx2060_default "$RTX2060" sms=30 cc=75 clock_khz=1680000 \
+    mem_clock_khz=7001000 bus_bits=192 l2=3145728 mem=6442450944 maxtpb=1024 threads_sm=1024 ctas_sm=16 \
+    regs_sm=65536 regs_block=65536 shared_block=49152 shared_sm=65536 const=65536 grid_x=2147483647 grid_yz=65535 \
+    stack=1024 heap=8388608 timeout=0 sm90=0 l2persist=0 window=0
+TPSIM_CONFIG= run config_empty_is_default "$C" empty_is_default "$RTX2060" sms=30
+TPSIM_CONFIG=rtx2060 run config_rtx2060 "$C" rtx2060 "$RTX2060" sms=30 regs_block=65536
+TPSIM_OPTIONS="device.name=Named_by_option" run config_default "$C" default name=Named_by_option sms=30 cc=75 \
+    clock_khz=1680000 mem=6442450944 maxtpb=1024 stack=1024 heap=8388608 timeout=0 sm90=0
+# the papers' GTX 480 (Fermi limits), named explicitly
 TPSIM_CONFIG=gtx480 run config_gtx480 "$C" gtx480 name="tpsim GeForce GTX 480 (simulated)" \
     sms=15 cc=75 clock_khz=1401000 mem_clock_khz=1848000 bus_bits=384 l2=786432 mem=1610612736 \
-    threads_sm=1536 ctas_sm=8 regs_sm=32768 regs_block=32768 shared_block=49152 shared_sm=49152
+    threads_sm=1536 ctas_sm=8 regs_sm=32768 regs_block=32768 shared_block=49152 shared_sm=49152 l2persist=0 window=0
+# a configuration that declares a persisting L2 set-aside and an access-policy window
+TPSIM_OPTIONS="device.cc=8.0 device.persisting_l2_max=4M device.access_policy_max_window=128M" \
+    run config_persisting_l2 "$C" persisting_l2 cc=80 l2persist=4194304 window=134217728
+# every compute capability nvcc 13 targets is a valid device.cc (those of
+# nvcc 13.0, and whatever the installed nvcc lists)
+ccs="7.5 8.0 8.6 8.7 8.8 8.9 9.0 10.0 10.3 11.0 12.0 12.1"
+if [ -x /usr/local/cuda/bin/nvcc ]; then
+    ccs="$ccs $(/usr/local/cuda/bin/nvcc --list-gpu-arch 2>/dev/null | sed -n 's/^compute_\([0-9]*\)\([0-9]\)[a-z]*$/\1.\2/p')"
+fi
+bad_cc=""
+for cc in $(echo "$ccs" | tr ' ' '\n' | sort -u -t. -k1,1n -k2,2n); do
+    want=$(echo "$cc" | tr -d .)
+    TPSIM_OPTIONS="device.cc=$cc" QUIET=1 run "config_cc_$want" "$C" "cc_$want" cc="$want"
+    grep -q "^PASS config_cc_$want" "$tmp/config_cc_$want.out" || bad_cc="$bad_cc $cc"
+done
+if [ -z "$bad_cc" ]; then pass "config_cc_every_nvcc_target ($(echo $ccs | tr ' ' '\n' | sort -u -t. -k1,1n -k2,2n | tr '\n' ' '))"
+else fail config_cc_every_nvcc_target "refused:$bad_cc"; fi
 TPSIM_CONFIG=gtx480 TPSIM_OPTIONS="device.num_sms=4 device.clock_mhz=700" run config_gtx480_override "$C" \
     gtx480_override name="tpsim GeForce GTX 480 (simulated)" sms=4 clock_khz=700000
 TPSIM_OPTIONS="device.num_sms=20 device.cc=8.6 device.clock_mhz=1000 device.max_threads_per_block=512 \
@@ -154,7 +182,7 @@ device.const_mem=32k exec.stack_bytes=2048 exec.max_warp_insns=1000000000" \
 TPSIM_OPTIONS="device.cc=9.0" run config_cc90 "$C" cc90 cc=90 sm90=1
 printf '# a test configuration\ninclude = gtx480\ndevice.num_sms = 7\ndevice.name = file device\n' >"$tmp/t.cfg"
 TPSIM_CONFIG="$tmp/t.cfg" run config_file "$C" file sms=7 name="file device" l2=786432
-TPSIM_MODE=performance TPSIM_STATS="$tmp/perf.json" run config_performance "$C" performance sms=15
+TPSIM_MODE=performance TPSIM_STATS="$tmp/perf.json" run config_performance "$C" performance sms=30
 TPSIM_OPTIONS="device.num_sms=0" run config_bad_value "$C" bad_value init=1
 has api_bad_value_message "$tmp/config_bad_value.err" "device.num_sms"
 TPSIM_OPTIONS="device.nosuch=3" run config_bad_key "$C" bad_key init=1
@@ -167,10 +195,12 @@ QUIET=1 TPSIM_STATS="$tmp/s1.json" run stats_run1 "$T/t_launch"
 QUIET=1 TPSIM_STATS="$tmp/s2.json" run stats_run2 "$T/t_launch"
 if [ -f "$tmp/s1.json" ] && [ -f "$tmp/s2.json" ]; then
     ok=1
-    for k in '"tpsim_version": ' '"config": {' '"device.num_sms": 15' '"device.cc": 7.5' '"mode": "functional"' \
+    for k in '"tpsim_version": ' '"config": {' '"device.num_sms": 30' '"device.cc": 7.5' '"mode": "functional"' \
         '"kernels": [' '"name": "add1",' '"grid": [' '"block": [' '"shared_dyn": 1024' '"regs_per_thread": ' \
         '"warp_instructions": ' '"thread_instructions": ' '"status": "CUDA_SUCCESS"' '"totals": {"launches": ' \
-        '"host": {"wall_seconds": ' '"thread_instructions_per_second": ' '"max_rss_kb": '; do
+        '"host": {"wall_seconds": ' '"thread_instructions_per_second": ' '"max_rss_kb": ' '"failures": [' \
+        '"failed_calls": ' '"status": "CUDA_ERROR_INVALID_VALUE"' \
+        '"reason": "block (32, 32, 2) has 2048 threads, the device allows 1024 per block (Turing limit device.max_threads_per_block)"'; do
         grep -qF -- "$k" "$tmp/s1.json" || { fail stats_keys "no $k"; ok=0; }
     done
     [ $ok = 1 ] && pass stats_keys
@@ -195,5 +225,37 @@ for k in '"mode": "performance"' '"cycles": ' '"ipc": ' '"occupancy_limit": ' '"
     grep -qF -- "$k" "$tmp/s4.json" 2>/dev/null || { fail stats_perf_keys "no $k"; ok=0; }
 done
 [ $ok = 1 ] && pass stats_perf_keys
+
+# ---- the account of failed calls (api/fail.c) -------------------------------------
+# t_fail, on the GTX 480: a launch refused for its registers and a copy past
+# the end of an allocation (twice each), unimplemented entry points called
+# by the program and by libtpcaller.so, a private export table asked for by
+# that library.  It prints the reasons the statistics file must hold.
+QUIET=1 TPSIM_CONFIG=gtx480 TPSIM_STATS="$tmp/fail.json" run t_fail "$T/t_fail"
+if [ -f "$tmp/fail.json" ]; then
+    grep '^reason: ' "$tmp/t_fail.out" | sed 's/^reason: //' >"$tmp/fail.reasons"
+    if [ "$(wc -l <"$tmp/fail.reasons")" -ne 2 ]; then
+        fail fail_reasons "t_fail printed $(wc -l <"$tmp/fail.reasons") reasons, not 2"
+    fi
+    i=0
+    while IFS= read -r why; do
+        i=$((i + 1))
+        has "fail_reason_$i" "$tmp/fail.json" "\"reason\": \"$why\", \"count\": 2}"
+    done <"$tmp/fail.reasons"
+    has fail_launch_entry "$tmp/fail.json" '{"api": "cuLaunchKernel", "error": "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "kernel": "heavy", "caller": ""'
+    has fail_launch_listed "$tmp/fail.json" '"block": [1024, 1, 1],'
+    has fail_copy_entry "$tmp/fail.json" '{"api": "cuMemcpyHtoD", "error": "CUDA_ERROR_INVALID_VALUE", "kernel": "", "caller": ""'
+    has fail_unsupported_program "$tmp/fail.json" '{"api": "cuGraphicsUnregisterResource", "error": "CUDA_ERROR_NOT_SUPPORTED", "kernel": "", "caller": "", "reason": "tpsim does not implement this entry point", "count": 1}'
+    has fail_unsupported_library "$tmp/fail.json" '{"api": "cuGraphicsMapResources", "error": "CUDA_ERROR_NOT_SUPPORTED", "kernel": "", "caller": "libtpcaller.so", "reason": "tpsim does not implement this entry point", "count": 1}'
+    has fail_export_table "$tmp/fail.json" '{"api": "cuGetExportTable", "error": "CUDA_ERROR_NOT_SUPPORTED", "kernel": "", "caller": "libtpcaller.so", "reason": "NVIDIA'"'"'s private export table {6bd5fb6c-5bf4-e74a-8987-d93912fd9df9} is not provided by tpsim", "count": 2}'
+    has fail_totals "$tmp/fail.json" '"launches": 3, "failed_launches": 2,'
+    has fail_count "$tmp/fail.json" '"failed_calls": 8}'
+    n=$(grep -o '"api": ' "$tmp/fail.json" | wc -l)
+    if [ "$n" = 5 ]; then pass fail_nothing_else; else fail fail_nothing_else "$n failures listed, want 5"; fi
+else
+    fail fail_stats "no statistics file"
+fi
+has fail_export_table_message "$tmp/t_fail.err" "tpsim: cuGetExportTable {6bd5fb6c-5bf4-e74a-8987-d93912fd9df9} is not supported (called from libtpcaller.so)"
+has fail_unsupported_message "$tmp/t_fail.err" "tpsim: cuGraphicsMapResources is not supported yet (called from libtpcaller.so)"
 
 exit $failed

@@ -70,7 +70,7 @@ static void basic_device(void)
 
     size_t mem = 0;
     OK(cuDeviceTotalMem(&mem, 0));
-    TT_EQ_U(mem, 1536ull << 20);
+    TT_EQ_U(mem, 6ull << 30);   /* the default configuration, rtx2060: 6 GB */
     CK(cuDeviceTotalMem(NULL, 0), CUDA_ERROR_INVALID_VALUE);
     CK(cuDeviceTotalMem(&mem, 3), CUDA_ERROR_INVALID_DEVICE);
 
@@ -104,7 +104,7 @@ static void basic_device(void)
     TT_EQ_I(p.maxGridSize[1], 65535);
     TT_EQ_I(p.sharedMemPerBlock, 48 * 1024);
     TT_EQ_I(p.SIMDWidth, 32);
-    TT_EQ_I(p.clockRate, 1401000);
+    TT_EQ_I(p.clockRate, 1680000);   /* the RTX 2060's boost clock, in kHz */
 
     int can = 1;
     OK(cuDeviceCanAccessPeer(&can, 0, 0));
@@ -112,7 +112,9 @@ static void basic_device(void)
     CK(cuDeviceCanAccessPeer(&can, 0, 1), CUDA_ERROR_INVALID_DEVICE);
 }
 
-/* The defaults of exec/options.def, as CUDA reports them. */
+/* The default configuration (rtx2060: a GeForce RTX 2060, configs/rtx2060.cfg)
+** as CUDA reports it; the values are the card's published figures (deviceQuery
+** on an RTX 2060, the CUDA programming guide's limits for compute capability 7.5). */
 static void basic_attributes(void)
 {
     static const struct { CUdevice_attribute a; int v; } want[] = {
@@ -126,30 +128,33 @@ static void basic_attributes(void)
         {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, 49152},
         {CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY, 65536},
         {CU_DEVICE_ATTRIBUTE_WARP_SIZE, 32},
-        {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, 32768},
-        {CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 1401000},
-        {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 15},
+        {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, 65536},
+        {CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 1680000},
+        {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 30},
         {CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT, 0},
         {CU_DEVICE_ATTRIBUTE_INTEGRATED, 0},
         {CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY, 1},
         {CU_DEVICE_ATTRIBUTE_COMPUTE_MODE, CU_COMPUTEMODE_DEFAULT},
-        {CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, 1848000},
-        {CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, 384},
-        {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, 768 * 1024},
-        {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, 1536},
+        {CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, 7001000},
+        {CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, 192},
+        {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, 3 * 1024 * 1024},
+        {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, 1024},
         {CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING, 1},
         {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 7},
         {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 5},
-        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, 49152},
-        {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, 32768},
+        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, 65536},
+        {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, 65536},
         {CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, 1},
         {CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, 1},
-        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 49152},
-        {CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, 8},
+        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 65536},
+        {CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, 16},
         {CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, 1},
         {CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, 0},
         {CU_DEVICE_ATTRIBUTE_ECC_ENABLED, 0},
         {CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH, 0},
+        {CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, 0},
+        {CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE, 0},   /* none before 8.0 */
+        {CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE, 0},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         int v = -12345;
@@ -290,7 +295,7 @@ static void basic_limits(void)
 
     CUexecAffinityParam a;
     OK(cuCtxGetExecAffinity(&a, CU_EXEC_AFFINITY_TYPE_SM_COUNT));
-    TT_EQ_U(a.param.smCount.val, 15);
+    TT_EQ_U(a.param.smCount.val, 30);   /* the RTX 2060's SMs */
     OK(cuCtxDestroy(c));
     /* a new context starts from the defaults again */
     OK(cuCtxCreate(&c, NULL, 0, 0));

@@ -15,6 +15,11 @@
 **   mem           cuDeviceTotalMem
 **   stack, heap   the default CU_LIMIT_STACK_SIZE / CU_LIMIT_MALLOC_HEAP_SIZE
 **   sm90=0|1      whether an sm_90 module loads
+**   l2persist=N   MAX_PERSISTING_L2_CACHE_SIZE is N; CU_LIMIT_PERSISTING_L2_CACHE_SIZE
+**                 takes N and refuses N+1 (with N = 0: any non-zero size is
+**                 CUDA_ERROR_UNSUPPORTED_LIMIT)
+**   window=N      MAX_ACCESS_POLICY_WINDOW_SIZE is N; a stream and a launch take
+**                 an access-policy window of N bytes and refuse N+1
 ** With maxtpb, add1 is also launched with maxtpb threads (works) and, up to
 ** 1024, with one more (CUDA_ERROR_INVALID_VALUE).
 */
@@ -103,6 +108,69 @@ static void check_config(void)
             size_t v = 0;
             OK(cuCtxGetLimit(&v, key[0] == 's' ? CU_LIMIT_STACK_SIZE : CU_LIMIT_MALLOC_HEAP_SIZE));
             TT_EQ_U(v, (unsigned long long)want);
+        } else if (strcmp(key, "l2persist") == 0) {
+            int a = -1;
+            OK(cuDeviceGetAttribute(&a, CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE, 0));
+            TT_EQ_I(a, want);
+            size_t v = 1;
+            if (want) {
+                OK(cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, (size_t)want));
+                OK(cuCtxGetLimit(&v, CU_LIMIT_PERSISTING_L2_CACHE_SIZE));
+                TT_EQ_U(v, (unsigned long long)want);
+                CK(cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, (size_t)want + 1), CUDA_ERROR_INVALID_VALUE);
+                OK(cuCtxResetPersistingL2Cache());
+            } else {
+                CK(cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, 1), CUDA_ERROR_UNSUPPORTED_LIMIT);
+                OK(cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, 0));
+            }
+        } else if (strcmp(key, "window") == 0) {
+            int a = -1;
+            OK(cuDeviceGetAttribute(&a, CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE, 0));
+            TT_EQ_I(a, want);
+            CUdeviceptr buf;
+            OK(cuMemAlloc(&buf, 4096));
+            CUstream s;
+            OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+            CUstreamAttrValue sv, got;
+            memset(&sv, 0, sizeof sv);
+            sv.accessPolicyWindow.base_ptr = (void *)(uintptr_t)buf;
+            sv.accessPolicyWindow.hitRatio = 0.5f;
+            sv.accessPolicyWindow.hitProp = CU_ACCESS_PROPERTY_PERSISTING;
+            sv.accessPolicyWindow.missProp = CU_ACCESS_PROPERTY_STREAMING;
+            /* an empty window is always taken (it clears the stream's) */
+            OK(cuStreamSetAttribute(s, CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW, &sv));
+            sv.accessPolicyWindow.num_bytes = (size_t)want + 1;
+            CK(cuStreamSetAttribute(s, CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW, &sv), CUDA_ERROR_INVALID_VALUE);
+            CUmodule m;
+            CUfunction f;
+            OK(cuModuleLoadData(&m, at_ptx_add1));
+            OK(cuModuleGetFunction(&f, m, "add1"));
+            int n = 1;
+            void *args[] = {&buf, &n};
+            CUlaunchAttribute la;
+            memset(&la, 0, sizeof la);
+            la.id = CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW;
+            la.value.accessPolicyWindow = sv.accessPolicyWindow;
+            CUlaunchConfig cfg = {1, 1, 1, 32, 1, 1, 0, s, &la, 1};
+            CK(cuLaunchKernelEx(&cfg, f, args, NULL), CUDA_ERROR_INVALID_VALUE);
+            if (want) {
+                sv.accessPolicyWindow.num_bytes = (size_t)want;
+                OK(cuStreamSetAttribute(s, CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW, &sv));
+                OK(cuStreamGetAttribute(s, CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW, &got));
+                TT_EQ_U(got.accessPolicyWindow.num_bytes, (unsigned long long)want);
+                la.value.accessPolicyWindow = sv.accessPolicyWindow;
+                OK(cuLaunchKernelEx(&cfg, f, args, NULL));
+                /* a miss cannot persist, and the hit ratio is a fraction */
+                sv.accessPolicyWindow.missProp = CU_ACCESS_PROPERTY_PERSISTING;
+                CK(cuStreamSetAttribute(s, CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW, &sv), CUDA_ERROR_INVALID_VALUE);
+                sv.accessPolicyWindow.missProp = CU_ACCESS_PROPERTY_NORMAL;
+                sv.accessPolicyWindow.hitRatio = 1.5f;
+                CK(cuStreamSetAttribute(s, CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW, &sv), CUDA_ERROR_INVALID_VALUE);
+            }
+            OK(cuStreamSynchronize(s));
+            OK(cuStreamDestroy(s));
+            OK(cuModuleUnload(m));
+            OK(cuMemFree(buf));
         } else if (strcmp(key, "sm90") == 0) {
             CUmodule m;
             CUresult r = cuModuleLoadData(&m, ptx_sm90);

@@ -214,6 +214,18 @@ static void launch_dynamic_shared(void)
     OK(cuFuncSetAttribute(f_rev, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 512));
     CK(cuLaunchKernel(f_rev, 1, 1, 1, 256, 1, 1, 1024, 0, args, NULL), CUDA_ERROR_INVALID_VALUE);
     OK(cuLaunchKernel(f_rev, 1, 1, 1, 128, 1, 1, 512, 0, args, NULL));
+    /* beyond 48 KB only after opting in, up to the RTX 2060's 64 KB */
+    OK(cuFuncSetAttribute(f_rev, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 49152));
+    CK(cuLaunchKernel(f_rev, 1, 1, 1, 256, 1, 1, 49153, 0, args, NULL), CUDA_ERROR_INVALID_VALUE);
+    OK(cuFuncSetAttribute(f_rev, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 65536));
+    for (int i = 0; i < 256; i++) h[i] = i;
+    OK(cuMemcpyHtoD(p, h, sizeof h));
+    OK(cuLaunchKernel(f_rev, 1, 1, 1, 256, 1, 1, 65536, 0, args, NULL));
+    CK(cuLaunchKernel(f_rev, 1, 1, 1, 256, 1, 1, 65537, 0, args, NULL), CUDA_ERROR_INVALID_VALUE);
+    OK(cuMemcpyDtoH(h, p, sizeof h));
+    bad = 0;
+    for (int i = 0; i < 256; i++) bad += h[i] != 255 - i;
+    TT_EQ_I(bad, 0);
     OK(cuFuncSetAttribute(f_rev, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 49152));
     OK(cuMemFree(p));
 }
@@ -420,18 +432,19 @@ static void launch_host_work(void)
     TT_EQ_I(host_calls, 11);
 }
 
-/* Reference occupancy from the default configuration: 1536 threads, 8 CTAs,
-** 32768 registers (allocated per warp in units of 64) and 48 KiB of shared
-** memory (in units of 128) per SM. */
+/* Reference occupancy from the default configuration, rtx2060 (the CUDA
+** occupancy calculator's compute capability 7.5): 1024 threads, 16 CTAs,
+** 65536 registers (allocated per warp in units of 256) and 64 KiB of shared
+** memory (in units of 256) per SM. */
 static int ref_blocks(int regs, int bs, int smem)
 {
     int warps = (bs + 31) / 32;
-    int n = 8;
-    if (1536 / (warps * 32) < n) n = 1536 / (warps * 32);
-    int per_warp = (regs * 32 + 63) / 64 * 64;
-    if (regs && 32768 / (per_warp * warps) < n) n = 32768 / (per_warp * warps);
-    int alloc = (smem + 127) / 128 * 128;
-    if (smem && 49152 / alloc < n) n = 49152 / alloc;
+    int n = 16;
+    if (1024 / (warps * 32) < n) n = 1024 / (warps * 32);
+    int per_warp = (regs * 32 + 255) / 256 * 256;
+    if (regs && 65536 / (per_warp * warps) < n) n = 65536 / (per_warp * warps);
+    int alloc = (smem + 255) / 256 * 256;
+    if (smem && 65536 / alloc < n) n = 65536 / alloc;
     return n;
 }
 
@@ -450,6 +463,7 @@ static void launch_occupancy(void)
     int nb;
     CK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&nb, f_add1, 0, 0), CUDA_ERROR_INVALID_VALUE);
     CK(cuOccupancyMaxActiveBlocksPerMultiprocessor(NULL, f_add1, 32, 0), CUDA_ERROR_INVALID_VALUE);
+    /* more dynamic shared memory than the kernel may use without opting in */
     OK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&nb, f_add1, 32, 49153));
     TT_EQ_I(nb, 0);
     int grid = 0, bs = 0;
@@ -459,12 +473,15 @@ static void launch_occupancy(void)
     for (int b = 1024; b >= 32; b -= 32)
         if (ref_blocks(regs, b, 0) * b > best) best = ref_blocks(regs, b, 0) * b, best_bs = b;
     TT_EQ_I(bs, best_bs);
-    TT_EQ_I(grid, ref_blocks(regs, best_bs, 0) * 15);
+    TT_EQ_I(grid, ref_blocks(regs, best_bs, 0) * 30);   /* 30 SMs */
     OK(cuOccupancyMaxPotentialBlockSize(&grid, &bs, f_add1, NULL, 0, 100));
-    TT_EQ_I(bs, 96);
+    best = 0, best_bs = 0;
+    for (int b = 96; b >= 32; b -= 32)
+        if (ref_blocks(regs, b, 0) * b > best) best = ref_blocks(regs, b, 0) * b, best_bs = b;
+    TT_EQ_I(bs, best_bs);
     size_t dyn = 0;
     OK(cuOccupancyAvailableDynamicSMemPerBlock(&dyn, f_add1, 4, 128));
-    TT_EQ_U(dyn, 49152 / 4);
+    TT_EQ_U(dyn, 65536 / 4);
 }
 
 static void launch_ex(void)
@@ -500,9 +517,9 @@ static void launch_ex(void)
     CK(cuLaunchKernelEx(&cfg, f_add1, args, NULL), CUDA_ERROR_INVALID_VALUE);
     CK(cuLaunchKernelEx(NULL, f_add1, args, NULL), CUDA_ERROR_INVALID_VALUE);
     /* cooperative grids must be resident at once: 1024-thread blocks fit
-    ** one per SM (1536 threads), 15 SMs */
-    OK(cuLaunchCooperativeKernel(f_add1, 15, 1, 1, 1024, 1, 1, 0, 0, args));
-    CK(cuLaunchCooperativeKernel(f_add1, 16, 1, 1, 1024, 1, 1, 0, 0, args), CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
+    ** one per SM (1024 threads), 30 SMs on the default rtx2060 */
+    OK(cuLaunchCooperativeKernel(f_add1, 30, 1, 1, 1024, 1, 1, 0, 0, args));
+    CK(cuLaunchCooperativeKernel(f_add1, 31, 1, 1, 1024, 1, 1, 0, 0, args), CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
     OK(cuEventDestroy(done));
     OK(cuMemFree(a));
 }

@@ -52,6 +52,7 @@ hostthreads     -               hostthreads.cu
 lifecycle       -               lifecycle.cu
 zerocopy        -               zerocopy.cu
 gridsync        -               gridsync.cu
+failreport      -               failreport.cu
 multiarch       -gencode=arch=compute_75,code=compute_75+-gencode=arch=compute_80,code=compute_80+-gencode=arch=compute_86,code=compute_86  multiarch.cu
 sassonly        -gencode=arch=compute_75,code=sm_75  sassonly.cu
 static_cudart   -cudart+static  badlaunch.cu
@@ -61,11 +62,13 @@ EOF
 }
 
 # Further runs of built programs: name, binary, `tpsim run -o` settings
-# (joined by "+").  Every build above also runs once under its own name.
+# (joined by "+"; config=NAME is `--config NAME`).  Every build above also
+# runs once under its own name.
 extra_runs() {
     cat <<'EOF'
 multiarch_cc80  multiarch  device.cc=8.0
 multiarch_cc89  multiarch  device.cc=8.9
+failreport_gtx480  failreport  config=gtx480
 EOF
 }
 
@@ -173,7 +176,12 @@ run() {
     set -- "$1" "$2" "$(echo "$3" | tr '+' ' ')"
     opts=""
     if [ "$3" != "-" ]; then
-        for setting in $3; do opts="$opts -o $setting"; done
+        for setting in $3; do
+            case "$setting" in
+            config=*) opts="$opts --config ${setting#config=}" ;;
+            *) opts="$opts -o $setting" ;;
+            esac
+        done
     fi
     (
         cd "$out" || exit 1
@@ -224,6 +232,37 @@ check() {
             echo "FAIL cuda_$n: device printf output differs from devprintf.expected (sorted; < expected, > got): $first"
             return
         fi
+        ;;
+    failreport*)
+        # tpsim run lists every failed call at exit, with its reason: the
+        # allocation's address and the kernel's registers come from the
+        # program's output; the rest is the limits of the configuration.
+        a=$(sed -n 's/^allocation 0x//p' "$o")
+        dst=$(printf '%x' $((0x$a + 512)))
+        if [ "$n" = failreport ]; then
+            reg_line="" calls=4
+            shared="65540 bytes of shared memory (0 static + 65540 dynamic), the device allows 65536 per block (Turing limit device.shared_per_block_optin)"
+        else
+            regs=$(sed -n 's/^heavy: \([0-9]*\) registers.*/\1/p' "$o")
+            need=$(( (regs * 32 + 63) / 64 * 64 * 32 ))
+            reg_line="block of 1024 threads x $regs registers needs $need registers (allocated per warp in units of 64), the device allows 32768 per block (Fermi limit device.regs_per_block)"
+            calls=5
+            shared="49156 bytes of shared memory (0 static + 49156 dynamic), the device allows 49152 per block (Fermi limit device.shared_per_block)"
+        fi
+        for want in "tpsim: $calls CUDA calls returned an error:" \
+            "  cudaLaunchKernel (kernel shared_user): cudaErrorInvalidValue, 1 time" \
+            "      block needs $shared" \
+            "  cudaMemcpy: cudaErrorInvalidValue, 2 times" \
+            "      the destination 0x$dst + 1024 bytes runs past the end of its allocation (0x$a, 1024 bytes) by 512" \
+            "  cudaGraphicsUnregisterResource: cudaErrorNotSupported, 1 time" \
+            "      tpsim does not implement this entry point" \
+            ${reg_line:+"  cudaLaunchKernel (kernel heavy): cudaErrorLaunchOutOfResources, 1 time"} \
+            ${reg_line:+"      $reg_line"}; do
+            if ! grep -qxF -- "$want" "$e"; then
+                echo "FAIL cuda_$n: no line '$want' in the failure report ($(tail_of "$e" /dev/null 6))"
+                return
+            fi
+        done
         ;;
     sassonly)
         # tpsim simulates PTX: a binary without any must be refused clearly.

@@ -111,6 +111,14 @@ n=$(grep -c "holds only GPU machine code (a cubin for sm_75) and no PTX" "$tmp/t
 [ "$n" = 1 ] && pass cudart_sass_message_once || fail cudart_sass_message_once "printed $n times"
 has cudart_fault_message "$tmp/t_rt.err" "in kernel 'bad', block (0,0,0), thread (0,0,0)"
 
+# ---- tpsim config: the default configuration is marked -----------------------------------
+"$TPSIM" config --list >"$tmp/list.out" 2>&1
+has config_list_default "$tmp/list.out" " rtx2060 (the default)"
+has config_list_table_note "$tmp/list.out" "gets the built-in configuration rtx2060"
+"$TPSIM" config --show rtx2060 >"$tmp/show.out" 2>&1
+has config_show_rtx2060 "$tmp/show.out" "device.name = tpsim GeForce RTX 2060 (simulated)"
+has config_show_rtx2060_sms "$tmp/show.out" "device.num_sms = 30"
+
 # ---- tpsim run ------------------------------------------------------------------------
 LIBDIR=$(cd "$BUILD/lib" && pwd)
 "$TPSIM" run --no-summary -- sh -c 'exit 7'
@@ -176,14 +184,31 @@ if [ -x "$T/t_rt" ]; then
     rc=$?
     [ $rc = 0 ] && ! grep -q "^FAIL" "$tmp/run_rt.out" && pass run_runtime_program || fail run_runtime_program "status $rc"
     # scale: 3 launches in rt_launch, 1 in rt_symbols, 2 in rt_streams, 1
-    # after the reset; bad: 1, which failed (the refused ones never ran);
-    # fetch2d, surfwrite and k once, seven twice: 13 launches of 6 kernels
-    has run_summary_header "$tmp/run_rt.err" "tpsim: 6 kernels, 13 launches, "
-    grep -qE "^ +7 +[0-9]+ +[0-9]+  scale$" "$tmp/run_rt.err" && pass run_summary_kernel ||
+    # after the reset, and 6 the runtime refused (invalid configurations);
+    # bad: 1, which failed; fetch2d, surfwrite and k once, seven twice: 19
+    # launches of 6 kernels
+    has run_summary_header "$tmp/run_rt.err" "tpsim: 6 kernels, 19 launches, "
+    grep -qE "^ +13 +[0-9]+ +[0-9]+  scale \(6 failed\)$" "$tmp/run_rt.err" && pass run_summary_kernel ||
         fail run_summary_kernel "$(grep -E ' scale' "$tmp/run_rt.err")"
+    # the failed calls, each with its reason: a block of 1 x 1 x 65 threads
+    # (the limit in z is 64), a grid of 0 blocks, an unimplemented call
+    has run_failures_header "$tmp/run_rt.err" " CUDA calls returned an error:"
+    has run_failure_launch "$tmp/run_rt.err" "  cudaLaunchKernel (kernel scale): cudaErrorInvalidConfiguration, 1 time"
+    has run_failure_reason_z "$tmp/run_rt.err" "      block dimension z of 65 exceeds the device's 64"
+    has run_failure_reason_grid "$tmp/run_rt.err" "      grid (0, 1, 1), block (32, 1, 1): every dimension must be at least 1"
+    has run_failure_stub "$tmp/run_rt.err" "  cudaGraphCreate: cudaErrorNotSupported, "
+    has run_failure_refused_listed "$tmp/rt.json" '"status": "cudaErrorInvalidConfiguration", "reason": "block dimension z of 65 exceeds the device'"'"'s 64"}'
+    has run_failure_listed "$tmp/rt.json" '{"api": "cudaLaunchKernel", "error": "cudaErrorInvalidConfiguration", "kernel": "scale", "caller": null, "reason": "block dimension z of 65 exceeds the device'"'"'s 64", "count": 1}' 
     grep -qE "^ +1 +[0-9]+ +[0-9]+  bad \(1 failed\)$" "$tmp/run_rt.err" && pass run_summary_failed ||
         fail run_summary_failed "$(grep -E ' bad' "$tmp/run_rt.err")"
     has run_stats_file "$tmp/rt.json" '"name": "scale"'
+    # --no-summary drops the kernel table, not the failed calls; a
+    # statistics file named by TPSIM_STATS is written and kept
+    TPSIM_STATS="$tmp/env.json" "$TPSIM" run --no-summary -- "$T/t_rt" >/dev/null 2>"$tmp/quiet.err"
+    has run_quiet_failures "$tmp/quiet.err" " CUDA calls returned an error:"
+    if grep -q "kernels, .* launches" "$tmp/quiet.err"; then fail run_quiet_no_table "the kernel table was printed"
+    else pass run_quiet_no_table; fi
+    has run_env_stats_kept "$tmp/env.json" '"failures": ['
 fi
 
 # ---- with nvcc: relocatable device code, each compression mode -----------------------------

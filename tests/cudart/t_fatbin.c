@@ -3,11 +3,13 @@
 ** made (tests/cudart/fatbin/, regen.sh): zstd, LZ4 and uncompressed PTX
 ** decode to the same text; of several PTX targets the highest one not above
 ** the device's is chosen; a cubin-only fatbinary and damaged ones are
-** refused with the reason; the LZ4 decoder on hand-made blocks.
+** refused with the reason; the LZ4 decoder on hand-made and liblz4-made
+** blocks.
 **   t_fatbin DIR   (the directory of the .fatbin files)
 */
 #include "../../api/fatbin.h"
 #include "../unit/tt.h"
+#include <lz4.h>
 
 static const char *dir = "tests/cudart/fatbin";
 
@@ -161,35 +163,38 @@ static void fatbin_refused(void)
     free(b);
 }
 
-/* LZ4 blocks by hand: token (literals << 4 | match - 4), literals, offset. */
+/* The LZ4 decoder (liblz4 underneath): blocks made by liblz4's compressor
+** come back exactly; hand-made blocks (token: literals << 4 | match - 4,
+** literals, little-endian offset) check the size rule and the refusals. */
 static void fatbin_lz4(void)
 {
+    /* "ab", 8 bytes from 2 back (overlapping), then the last literals "hello" */
+    uint8_t a[] = {0x24, 'a', 'b', 2, 0, 0x50, 'h', 'e', 'l', 'l', 'o'};
     uint8_t out[32];
-    /* "ab", then 6 bytes from 2 back (overlapping), then literal "!" */
-    static const uint8_t a[] = {0x22, 'a', 'b', 2, 0, 0x10, '!'};
     memset(out, 0, sizeof out);
-    TT_CHECK(api_lz4_block_decode(a, sizeof a, out, 9));
-    TT_CHECK(memcmp(out, "abababab!", 9) == 0);
-    /* the same, but told to produce another size */
-    TT_CHECK(!api_lz4_block_decode(a, sizeof a, out, 10));
-    TT_CHECK(!api_lz4_block_decode(a, sizeof a, out, 8));
-    /* offset 0, and an offset before the start of the output */
-    static const uint8_t b[] = {0x22, 'a', 'b', 0, 0, 0x10, '!'};
-    TT_CHECK(!api_lz4_block_decode(b, sizeof b, out, 9));
-    static const uint8_t c[] = {0x22, 'a', 'b', 3, 0, 0x10, '!'};
-    TT_CHECK(!api_lz4_block_decode(c, sizeof c, out, 9));
-    /* literals past the end of the input; a cut offset */
-    static const uint8_t d[] = {0x50, 'a', 'b'};
-    TT_CHECK(!api_lz4_block_decode(d, sizeof d, out, 5));
-    static const uint8_t e[] = {0x22, 'a', 'b', 2};
-    TT_CHECK(!api_lz4_block_decode(e, sizeof e, out, 8));
-    /* a long literal run: 15 + 255 + 3 = 273 bytes */
-    uint8_t big[280], res[273];
-    big[0] = 0xF0, big[1] = 255, big[2] = 3;
-    for (int i = 0; i < 273; i++) big[3 + i] = (uint8_t)i;
-    TT_CHECK(api_lz4_block_decode(big, 276, res, 273));
-    TT_CHECK(res[0] == 0 && res[272] == (uint8_t)272);
-    TT_CHECK(!api_lz4_block_decode(big, 275, res, 273));   /* one literal short */
+    TT_CHECK(api_lz4_block_decode(a, sizeof a, out, 15));
+    TT_CHECK(memcmp(out, "abababababhello", 15) == 0);
+    /* told to produce another size: one byte more or less */
+    TT_CHECK(!api_lz4_block_decode(a, sizeof a, out, 16));
+    TT_CHECK(!api_lz4_block_decode(a, sizeof a, out, 14));
+    /* an offset before the start of the output; the input cut short; nothing */
+    a[3] = 3;
+    TT_CHECK(!api_lz4_block_decode(a, sizeof a, out, 15));
+    a[3] = 2;
+    TT_CHECK(!api_lz4_block_decode(a, sizeof a - 1, out, 15));
+    TT_CHECK(!api_lz4_block_decode(a, 0, out, 0));
+    /* PTX-like text through liblz4's own compressor: it finds the repeats */
+    char text[4096];
+    size_t n = 0;
+    for (int i = 0; n + 64 < sizeof text; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "    add.s32 %%r%d, %%r%d, %d;\n", i % 7, i % 5, i);
+    char z[LZ4_COMPRESSBOUND(4096)];
+    int zn = LZ4_compress_default(text, z, (int)n, (int)sizeof z);
+    TT_CHECK(zn > 0 && (size_t)zn < n / 2);
+    uint8_t back[4096];
+    TT_CHECK(api_lz4_block_decode((const uint8_t *)z, (size_t)zn, back, n));
+    TT_CHECK(memcmp(back, text, n) == 0);
+    TT_CHECK(!api_lz4_block_decode((const uint8_t *)z, (size_t)zn - 1, back, n));
 }
 
 int main(int argc, char **argv)

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <lz4.h>
 #include <zstd.h>
 #include "../unit/tt.h"
 
@@ -174,26 +175,34 @@ static void rt_device(void)
     OK(cudaGetLastError());
     OK(cudaGetDevice(&v));
     TT_EQ_I(v, 0);
-    /* the configured GPU: gtx480 defaults, device.num_sms from argv when set */
+    /* the default configuration, rtx2060: a GeForce RTX 2060's figures */
     struct cudaDeviceProp p;
     OK(cudaGetDeviceProperties(&p, 0));
-    TT_EQ_STR(p.name, "tpsim GeForce GTX 480 (simulated)");
+    TT_EQ_STR(p.name, "tpsim GeForce RTX 2060 (simulated)");
     TT_EQ_I(p.major, 7);
     TT_EQ_I(p.minor, 5);
     TT_EQ_I(p.warpSize, 32);
-    TT_EQ_U(p.totalGlobalMem, 1536ull << 20);
+    TT_EQ_I(p.multiProcessorCount, 30);
+    TT_EQ_U(p.totalGlobalMem, 6ull << 30);
     TT_EQ_U(p.sharedMemPerBlock, 49152);
-    TT_EQ_I(p.regsPerMultiprocessor, 32768);
-    TT_EQ_I(p.maxThreadsPerMultiProcessor, 1536);
+    TT_EQ_U(p.sharedMemPerBlockOptin, 65536);
+    TT_EQ_U(p.sharedMemPerMultiprocessor, 65536);
+    TT_EQ_I(p.regsPerMultiprocessor, 65536);
+    TT_EQ_I(p.regsPerBlock, 65536);
+    TT_EQ_I(p.maxThreadsPerMultiProcessor, 1024);
+    TT_EQ_I(p.maxBlocksPerMultiProcessor, 16);
     TT_EQ_I(p.maxThreadsPerBlock, 1024);
     TT_EQ_I(p.maxGridSize[1], 65535);
-    TT_EQ_I(p.l2CacheSize, 768 * 1024);
+    TT_EQ_I(p.l2CacheSize, 3 * 1024 * 1024);
+    TT_EQ_I(p.memoryBusWidth, 192);
+    TT_EQ_I(p.persistingL2CacheMaxSize, 0);   /* Turing has none */
+    TT_EQ_I(p.accessPolicyMaxWindowSize, 0);
     TT_EQ_I(p.managedMemory, 1);
     TT_EQ_I(p.unifiedAddressing, 1);
     OK(cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0));
     TT_EQ_I(v, p.multiProcessorCount);
     OK(cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, 0));
-    TT_EQ_I(v, 1401000);
+    TT_EQ_I(v, 1680000);
     CK(cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, 3), cudaErrorInvalidDevice);
     CK(cudaGetDeviceProperties(&p, 1), cudaErrorInvalidDevice);
     cudaGetLastError();
@@ -285,16 +294,17 @@ static void rt_launch(void)
     OK(cudaFuncGetAttributes(&fa, &stub_scale));
     TT_EQ_I(fa.ptxVersion, 75);
     TT_EQ_I(fa.binaryVersion, 75);
-    TT_CHECK(fa.numRegs > 0 && fa.numRegs <= 63);
+    TT_CHECK(fa.numRegs > 0 && fa.numRegs <= 255);
     TT_EQ_I(fa.maxThreadsPerBlock, 1024);
     TT_EQ_U(fa.sharedSizeBytes, 0);
     int blocks_sm = 0;
     OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_sm, &stub_scale, 256, 0));
-    /* 8 warps a block: min(8 CTAs, 1536 / 256 threads, 32768 registers / (regs * 32 to a multiple of 64, 8 warps)) */
-    int per_warp = (fa.numRegs * 32 + 63) / 64 * 64;
-    int want = 8;
-    if (1536 / 256 < want) want = 1536 / 256;
-    if (32768 / (per_warp * 8) < want) want = 32768 / (per_warp * 8);
+    /* 8 warps a block on the RTX 2060: min(16 CTAs, 1024 / 256 threads,
+    ** 65536 registers / (regs * 32 to a multiple of 256, 8 warps)) */
+    int per_warp = (fa.numRegs * 32 + 255) / 256 * 256;
+    int want = 16;
+    if (1024 / 256 < want) want = 1024 / 256;
+    if (65536 / (per_warp * 8) < want) want = 65536 / (per_warp * 8);
     TT_EQ_I(blocks_sm, want);
     OK(cudaFuncSetAttribute(&stub_scale, cudaFuncAttributeMaxDynamicSharedMemorySize, 1024));
     OK(cudaFuncGetAttributes(&fa, &stub_scale));
@@ -354,7 +364,7 @@ static void rt_memory(void)
 {
     size_t free0, total, free1;
     OK(cudaMemGetInfo(&free0, &total));
-    TT_EQ_U(total, 1536ull << 20);
+    TT_EQ_U(total, 6ull << 30);
     char *d, *pinned, *mapped;
     float *managed;
     OK(cudaMalloc((void **)&d, 1 << 20));
@@ -651,20 +661,15 @@ static void rt_fatbins(void)
     uint8_t *z = malloc(cap);
     size_t zn = ZSTD_compress(z, cap, ptx, n, 3);
     TT_CHECK(!ZSTD_isError(zn));
-    /* an LZ4 block of literals only: token 0xF0, the length past 15 in
-    ** 255-steps, the bytes */
-    uint8_t *l = malloc(n + 16);
-    size_t ln = 0, rest = n - 15;
-    l[ln++] = 0xF0;
-    for (; rest >= 255; rest -= 255) l[ln++] = 255;
-    l[ln++] = (uint8_t)rest;
-    memcpy(l + ln, ptx, n);
-    ln += n;
+    /* an LZ4 block, as nvcc's -compress-mode=speed makes it */
+    uint8_t *l = malloc((size_t)LZ4_compressBound((int)n));
+    int ln = LZ4_compress_default(ptx, (char *)l, (int)n, LZ4_compressBound((int)n));
+    TT_CHECK(ln > 0);
     static char stub_z, stub_l, stub_sass;
     static wrapper wz = {0x466243B1u, 1, NULL, NULL}, wl = {0x466243B1u, 1, NULL, NULL},
                    ws = {0x466243B1u, 1, NULL, NULL};
     wz.data = fatbin(1, 75, 0x8011, z, zn, n);
-    wl.data = fatbin(1, 75, 0x2011, l, ln, n);
+    wl.data = fatbin(1, 75, 0x2011, l, (size_t)ln, n);
     ws.data = fatbin(2, 75, 0x11, "\x7f" "ELF", 4, 0);
     void **hz = __cudaRegisterFatBinary(&wz), **hl = __cudaRegisterFatBinary(&wl), **hs = __cudaRegisterFatBinary(&ws);
     __cudaRegisterFunction(hz, &stub_z, "seven", "seven", -1, NULL, NULL, NULL, NULL, NULL);

@@ -287,11 +287,37 @@ static kt_res t_special_regs(kt_ctx *c)
     return KT_PASS;
 }
 
+/* ---- warp_size -------------------------------------------------------------------------
+** warpSize as nvcc compiles it when it cannot fold it: the predefined PTX
+** constant WARP_SZ.  Blocks of 96 threads, so a warp is never a block. */
+#define WSZ_N 4
+static kt_res t_warp_size(kt_ctx *c)
+{
+    enum { bs = 96, n = 3 * bs };
+    static uint32_t o[n * WSZ_N], e[n * WSZ_N];
+    for (int i = 0; i < n; i++) {
+        uint32_t t = (uint32_t)(i % bs);
+        e[i * WSZ_N + 0] = 32;
+        e[i * WSZ_N + 1] = t % 32;
+        e[i * WSZ_N + 2] = t / 32;
+        e[i * WSZ_N + 3] = 31 * 32 / 2;   /* lanes 0..31 summed by the butterfly */
+    }
+    CUmodule m; CUfunction f;
+    CUdeviceptr dO;
+    KT_TRY(kt_module(c, "warp.ptx", &m));
+    KT_TRY(kt_func(c, m, "warp_size", &f));
+    KT_TRY(kt_alloc(c, sizeof o, &dO));
+    KT_LAUNCH1(f, n / bs, bs, &dO);
+    KT_TRY(kt_download(c, o, dO, sizeof o));
+    return kt_cmp_u32(c, "warp_size (thread*4+word)", o, e, n * WSZ_N);
+}
+
 const kt_test kt_tests_warp[] = {
     {"shfl", t_shfl, 0},
     {"vote", t_vote, 0},
     {"partial_warp", t_partial_warp, 0},
     {"divergence", t_divergence, 0},
     {"special_regs", t_special_regs, 0},
+    {"warp_size", t_warp_size, 0},
     {0},
 };

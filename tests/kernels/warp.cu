@@ -180,3 +180,21 @@ extern "C" __global__ void special_regs(uint32_t *o, unsigned long long *clk)
     r[11] = c1 - c0;
     clk[3 * i] = t0; clk[3 * i + 1] = t1; clk[3 * i + 2] = t2;
 }
+
+// ---- warp_size: warpSize read where nvcc cannot fold it ------------------------
+// nvcc turns warpSize into the PTX ISA's predefined constant WARP_SZ
+// (`mov.u32 %r, WARP_SZ;`); the reduction, scan and HyperQ samples of
+// NVIDIA's cuda-samples read it this way.  Per thread: warpSize, the lane and
+// warp from it, and a width-warpSize tree sum of the lane numbers.
+#define WSZ_N 4
+extern "C" __global__ void warp_size(uint32_t *o)
+{
+    unsigned i = GTID;
+    uint32_t *r = o + (size_t)i * WSZ_N;
+    uint32_t s = threadIdx.x % warpSize;
+    for (int d = warpSize / 2; d > 0; d >>= 1) s += __shfl_xor_sync(FULL, s, d);
+    r[0] = warpSize;
+    r[1] = threadIdx.x % warpSize;
+    r[2] = threadIdx.x / warpSize;
+    r[3] = s;
+}

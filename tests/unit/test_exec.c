@@ -394,6 +394,72 @@ static void t_launch_validation(void)
     exec_mod_unload(m);
 }
 
+/* The PTX ISA's predefined identifiers executed: WARP_SZ (nvcc emits
+** `mov.u32 %r, WARP_SZ;` for warpSize) as a value and in an expression, and
+** the special registers about reserved shared memory and device graphs.
+** Thread t writes 8 words: WARP_SZ, t mod WARP_SZ, %laneid, WARP_SZ*2-1,
+** %aggr_smem_size, %total_smem_size, %reserved_smem_offset_begin ... _cap
+** (or-ed with _end, _0, _1), the low word of %current_graph_exec. */
+static const char *predef_ptx = HDR
+    ".visible .entry k(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<16>; .reg .b64 %rd<8>;\n"
+    "  .shared .align 4 .b8 sh[40];\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r2, WARP_SZ;\n"
+    "  rem.u32 %r3, %r1, WARP_SZ;\n"
+    "  mov.u32 %r4, %laneid;\n"
+    "  add.u32 %r5, %r2, WARP_SZ-1;\n"
+    "  mov.u32 %r6, %aggr_smem_size;\n"
+    "  mov.u32 %r7, %total_smem_size;\n"
+    "  mov.u32 %r8, %reserved_smem_offset_begin;\n"
+    "  mov.u32 %r9, %reserved_smem_offset_end;\n"
+    "  mov.u32 %r10, %reserved_smem_offset_cap;\n"
+    "  mov.u32 %r11, %reserved_smem_offset_0;\n"
+    "  mov.u32 %r12, %reserved_smem_offset_1;\n"
+    "  or.b32 %r8, %r8, %r9;\n"
+    "  or.b32 %r8, %r8, %r10;\n"
+    "  or.b32 %r8, %r8, %r11;\n"
+    "  or.b32 %r8, %r8, %r12;\n"
+    "  mov.u64 %rd2, %current_graph_exec;\n"
+    "  cvt.u32.u64 %r13, %rd2;\n"
+    "  st.shared.u32 [sh], %r1;\n"
+    "  mul.wide.u32 %rd3, %r1, 32;\n"
+    "  add.s64 %rd4, %rd1, %rd3;\n"
+    "  st.global.v4.u32 [%rd4], {%r2, %r3, %r4, %r5};\n"
+    "  st.global.v4.u32 [%rd4+16], {%r6, %r7, %r8, %r13};\n"
+    "  ret;\n"
+    "}\n";
+
+static void t_predefined_identifiers(void)
+{
+    exec_mod *m = load(dev, predef_ptx);
+    TT_CHECK(m != NULL);
+    if (!m) return;
+    uint64_t out = exec_mem_alloc(dev, 96 * 32, 256);
+    exec_result r;
+    TT_EQ_I(run1(m, "k", 1, 96, out, &r), EXEC_OK);
+    const uint32_t *o = exec_mem_host(dev, out, 96 * 32);
+    for (uint32_t t = 0; t < 96; t++) {
+        const uint32_t *q = o + t * 8;
+        TT_EQ_U(q[0], 32);
+        TT_EQ_U(q[1], t % 32);
+        TT_EQ_U(q[2], t % 32);
+        TT_EQ_U(q[3], 63);
+        TT_EQ_U(q[4], 40);   /* sh: 40 bytes, nothing reserved, no dynamic part */
+        TT_EQ_U(q[5], 40);
+        TT_EQ_U(q[6], 0);
+        TT_EQ_U(q[7], 0);
+    }
+    /* 25 instructions per warp: ld.param, 11 mov, rem and add, 4 or and cvt,
+    ** 3 stores with mul.wide and add.s64, ret; three warps, all lanes active */
+    TT_EQ_U(r.warp_insns, 3 * 25);
+    TT_EQ_U(r.thread_insns, 96 * 25);
+    exec_mem_free(dev, out);
+    exec_mod_unload(m);
+}
+
 static void t_bad_ptx_and_target(void)
 {
     tp_err e;
@@ -725,6 +791,7 @@ int main(void)
     TT_RUN(t_recursive_calls);
     TT_RUN(t_out_of_bounds);
     TT_RUN(t_launch_validation);
+    TT_RUN(t_predefined_identifiers);
     TT_RUN(t_bad_ptx_and_target);
     TT_RUN(t_intra_warp_livelock);
     TT_RUN(t_barrier_deadlock);

@@ -295,6 +295,62 @@ static void t_form_details(void)
         TT_EQ_I(in->o[1].imm, 7);
     }
     ptx_module_free(m);
+    /* the rest of the PTX ISA's predefined identifiers */
+    static const struct { const char *text; int sr; int comp; } sregs[] = {
+        {"mov.u32 %r1, %aggr_smem_size;", PTX_SR_AGGR_SMEM_SIZE, 0},
+        {"mov.u64 %rd1, %current_graph_exec;", PTX_SR_CURRENT_GRAPH_EXEC, 0},
+        {"mov.u32 %r1, %reserved_smem_offset_begin;", PTX_SR_RESERVED_SMEM_OFFSET_BEGIN, 0},
+        {"mov.u32 %r1, %reserved_smem_offset_end;", PTX_SR_RESERVED_SMEM_OFFSET_END, 0},
+        {"mov.u32 %r1, %reserved_smem_offset_cap;", PTX_SR_RESERVED_SMEM_OFFSET_CAP, 0},
+        {"mov.u32 %r1, %reserved_smem_offset_0;", PTX_SR_RESERVED_SMEM_OFFSET, 0},
+        {"mov.u32 %r1, %reserved_smem_offset_1;", PTX_SR_RESERVED_SMEM_OFFSET, 1},
+        {"mov.u32 %r1, %envreg31;", PTX_SR_ENVREG, 31},
+        {"mov.u32 %r1, %pm7;", PTX_SR_PM, 7},
+        {"mov.u64 %rd1, %pm2_64;", PTX_SR_PM, 8 + 2},
+        {"mov.u32 %r1, %nwarpid;", PTX_SR_NWARPID, 0},
+        {"mov.u32 %r1, %clock_hi;", PTX_SR_CLOCK_HI, 0},
+    };
+    for (size_t i = 0; i < TP_ARRAY_LEN(sregs); i++) {
+        if ((in = one(&m, sregs[i].text))) {
+            TT_EQ_U(in->o[1].kind, PTX_OK_SREG);
+            TT_EQ_I(in->o[1].r, sregs[i].sr);
+            TT_EQ_I(in->o[1].imm, sregs[i].comp);
+        } else {
+            tt_fail_msg(__FILE__, __LINE__, "%s: %s", sregs[i].text, err.msg);
+        }
+        ptx_module_free(m);
+    }
+    /* WARP_SZ as an absolute address and in an address offset */
+    if ((in = one(&m, "ld.global.u32 %r1, [WARP_SZ];"))) {
+        TT_EQ_U(in->o[1].base, PTX_AB_NONE);
+        TT_EQ_I(in->o[1].imm, 32);
+    }
+    ptx_module_free(m);
+    if ((in = one(&m, "ld.global.u32 %r1, [%rd3+WARP_SZ*4];"))) {
+        TT_EQ_U(in->o[1].base, PTX_AB_REG);
+        TT_EQ_I(in->o[1].imm, 128);
+    }
+    ptx_module_free(m);
+    /* in an initializer; and a declaration of that name shadows the constant */
+    m = parse(HEAD ".global .u32 ws[2] = {WARP_SZ, WARP_SZ/2};\n");
+    TT_CHECK(m != NULL);
+    if (m) {
+        TT_EQ_U(m->nvars, 1);
+        uint32_t w[2];
+        memcpy(w, m->vars[0].init, sizeof w);
+        TT_EQ_U(w[0], 32);
+        TT_EQ_U(w[1], 16);
+        ptx_module_free(m);
+    }
+    m = parse(HEAD ".global .u32 WARP_SZ;\n.entry k(.param .u64 p)\n{\n .reg .b64 %rd<2>;\n"
+                   " mov.u64 %rd1, WARP_SZ;\n ret;\n}\n");
+    TT_CHECK(m != NULL);
+    if (m) {
+        const ptx_insn *mv = &m->insns[m->funcs[ptx_find_func(m, "k")].start];
+        TT_EQ_U(mv->o[1].kind, PTX_OK_SYM);
+        TT_EQ_I(mv->o[1].r, 0);
+        ptx_module_free(m);
+    }
     if ((in = one(&m, "mov.u64 %rd1, f2;"))) {
         TT_EQ_U(in->o[1].kind, PTX_OK_FUNC);
         TT_EQ_I(in->o[1].r, ptx_find_func(m, "f2"));
@@ -450,6 +506,13 @@ static const immcase imms[] = {
     {"atom.global.add.f32 %f1, [%rd1], 1.0;", 2, 0x3F800000},
     {"bfe.u32 %r1, %r2, 8, 4;", 3, 4},
     {"bar.sync 1, 128;", 1, 128},
+    /* WARP_SZ, the PTX ISA's predefined constant: 32, alone and in expressions */
+    {"mov.u32 %r1, WARP_SZ;", 1, 32},
+    {"add.s32 %r1, %r2, WARP_SZ-1;", 2, 31},
+    {"shl.b32 %r1, %r2, (WARP_SZ >> 2) + 1;", 2, 9},
+    {"mov.u64 %rd1, -WARP_SZ;", 1, 0xFFFFFFFFFFFFFFE0ull},
+    {"mov.f32 %f1, WARP_SZ;", 1, 0x42000000},
+    {"st.global.u32 [%rd1], WARP_SZ;", 1, 32},
 };
 
 static void t_immediates(void)
@@ -558,6 +621,12 @@ static const errcase errs[] = {
     {K(" mov.u32 %r1, 0f3F80;"), "t.ptx:8:15: malformed f32 constant (0f needs 8 hex digits)"},
     {K(" mov.u32 %r1, 99999999999999999999;"), "t.ptx:8:15: integer constant does not fit in 64 bits"},
     {K(" mov.u32 %r1, %tid;"), "t.ptx:8:15: %tid needs a component .x, .y or .z"},
+    {K(" mov.u32 %r1, %envreg32;"), "t.ptx:8:15: undefined register '%envreg32'"},
+    {K(" mov.u32 %r1, %pm8;"), "t.ptx:8:15: undefined register '%pm8'"},
+    {K(" mov.u32 %r1, %reserved_smem_offset_2;"), "t.ptx:8:15: undefined register '%reserved_smem_offset_2'"},
+    {K(" mov.u32 %r1, %envreg01;"), "t.ptx:8:15: undefined register '%envreg01'"},
+    {K(" mov.u32 WARP_SZ, %r1;"), "t.ptx:8:10: expected a register, found 'WARP_SZ'"},
+    {K(" mov.u32 %r1, WARP_SIZE;"), "t.ptx:8:15: undefined identifier 'WARP_SIZE'"},
     {K(" .reg .b32 %r1;"), "t.ptx:8:12: redeclaration of '%r1'"},
     {K(" L:\n L:"), "t.ptx:9:2: redeclaration of 'L'"},
     {K(" call.uni nosuch, ();"), "t.ptx:8:11: undefined identifier 'nosuch'"},
@@ -744,6 +813,9 @@ static void t_printer(void)
         "cvt.rzi.sat.s32.f32 %r1, %f1;",
         "ld.global.u32 %r1, [%rd3+-8];",
         "ld.global.u32 %r1, [64];",
+        "mov.u32 %r1, %reserved_smem_offset_1;",
+        "mov.u64 %rd1, %pm3_64;",
+        "mov.u32 %r1, %envreg12;",
     };
     for (size_t i = 0; i < TP_ARRAY_LEN(texts); i++) {
         ptx_module *m;
@@ -761,8 +833,19 @@ static void t_printer(void)
         tp_sbuf_free(&sb);
         ptx_module_free(m);
     }
-    /* symbol names */
+    /* WARP_SZ is an immediate once parsed: it prints as its value */
     ptx_module *m;
+    const ptx_insn *in = one(&m, "mov.u32 %r1, WARP_SZ;");
+    TT_CHECK(in != NULL);
+    if (in) {
+        tp_sbuf sb;
+        tp_sbuf_init(&sb);
+        ptx_insn_print(m, &m->funcs[ptx_find_func(m, "forms")], in, &sb);
+        TT_EQ_STR(tp_sbuf_str(&sb), "mov.u32 %r1, 32;");
+        tp_sbuf_free(&sb);
+    }
+    ptx_module_free(m);
+    /* symbol names */
     if (one(&m, "ret;")) {
         const ptx_func *k = &m->funcs[ptx_find_func(m, "forms")];
         TT_EQ_STR(ptx_sym_name(m, k, PTX_SYM_PARAM + 1), "s");
