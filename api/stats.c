@@ -197,7 +197,7 @@ static void stats_write(void)
     config_json(&b);
     tp_sbuf_puts(&b, ",\n  \"kernels\": ");
     kernels_json(&b);
-    tp_stats_json_members_at(&reg_failures, NULL, &b, 0, false);
+    tp_stats_json_members_at(&reg_failures, NULL, &b, 2, false);
     uint32_t nfail;
     uint64_t failed_calls;
     const api_fail *fl = api_fail_list(&nfail, &failed_calls);

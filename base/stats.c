@@ -61,7 +61,8 @@ static void scalar(tp_stat_kind kind, const void *v, tp_sbuf *out, bool json)
     }
     case TP_STAT_STR: {
         const char *str = *(char *const *)v;
-        if (json) tp_sbuf_json_str(out, str ? str : "");
+        if (json && !str) tp_sbuf_puts(out, "null"); /* absent */
+        else if (json) tp_sbuf_json_str(out, str);
         else tp_sbuf_puts(out, str ? str : "");
         break;
     }

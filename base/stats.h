@@ -70,7 +70,8 @@ void tp_stats_add(tp_stats *s, const char *name, tp_stat_kind kind, const void *
 void tp_stats_u64(tp_stats *s, const char *name, const uint64_t *p, const char *doc);
 void tp_stats_i64(tp_stats *s, const char *name, const int64_t *p, const char *doc);
 void tp_stats_f64(tp_stats *s, const char *name, const double *p, const char *doc);
-/* p points to a char* that holds the string (may change before the dump). */
+/* p points to a char* that holds the string (may change before the dump);
+** a NULL string is JSON null (absent), "" in text. */
 void tp_stats_str(tp_stats *s, const char *name, char *const *p, const char *doc);
 void tp_stats_dim3(tp_stats *s, const char *name, const uint32_t *p3, const char *doc);
 void tp_stats_table(tp_stats *s, const char *name, const tp_stat_table *t, const char *doc);

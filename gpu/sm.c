@@ -148,6 +148,16 @@ void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now)
     sm->l1_resfail_skipped = 0;
     sm->wake = now;
     sm->last_tick = now - 1;
+    /* nothing of a launch's scheduling state carries into the next: identical
+    ** launches run identically (up to what the caches hold) */
+    sm->fetch_rr = 0;
+    sm->next_age = 0;
+    sm->miss_rr = 0;
+    for (uint32_t s = 0; s < sm->c->nsched; s++) {
+        gpu_sched *sc = &sm->sched[s];
+        sc->last = sc->last_pos = sc->last_act = -1;
+        sc->start = 0;
+    }
     for (uint32_t s = 0; s < sm->c->nsched; s++) {
         sm->slot_reason[s] = GPU_ST_NO_WARPS;
         sm->slot_pc[s] = UINT32_MAX;

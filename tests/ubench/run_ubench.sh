@@ -27,6 +27,10 @@ if [ ! -x "$prog" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# the expected counts and the formulas are the GTX 480's (15 SMs: how many
+# CTAs stream at once decides the bandwidth kernels' instruction mix)
+TPSIM_CONFIG=${TPSIM_CONFIG:-gtx480}
+export TPSIM_CONFIG
 
 run() {  # run OUT ARGS...: the program with a time limit; status in OUT.rc
     o=$1
