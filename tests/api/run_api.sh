@@ -242,12 +242,12 @@ if [ -f "$tmp/fail.json" ]; then
         i=$((i + 1))
         has "fail_reason_$i" "$tmp/fail.json" "\"reason\": \"$why\", \"count\": 2}"
     done <"$tmp/fail.reasons"
-    has fail_launch_entry "$tmp/fail.json" '{"api": "cuLaunchKernel", "error": "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "kernel": "heavy", "caller": ""'
+    has fail_launch_entry "$tmp/fail.json" '{"api": "cuLaunchKernel", "error": "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "kernel": "heavy", "caller": null'
     has fail_launch_listed "$tmp/fail.json" '"block": [1024, 1, 1],'
-    has fail_copy_entry "$tmp/fail.json" '{"api": "cuMemcpyHtoD", "error": "CUDA_ERROR_INVALID_VALUE", "kernel": "", "caller": ""'
-    has fail_unsupported_program "$tmp/fail.json" '{"api": "cuGraphicsUnregisterResource", "error": "CUDA_ERROR_NOT_SUPPORTED", "kernel": "", "caller": "", "reason": "tpsim does not implement this entry point", "count": 1}'
-    has fail_unsupported_library "$tmp/fail.json" '{"api": "cuGraphicsMapResources", "error": "CUDA_ERROR_NOT_SUPPORTED", "kernel": "", "caller": "libtpcaller.so", "reason": "tpsim does not implement this entry point", "count": 1}'
-    has fail_export_table "$tmp/fail.json" '{"api": "cuGetExportTable", "error": "CUDA_ERROR_NOT_SUPPORTED", "kernel": "", "caller": "libtpcaller.so", "reason": "NVIDIA'"'"'s private export table {6bd5fb6c-5bf4-e74a-8987-d93912fd9df9} is not provided by tpsim", "count": 2}'
+    has fail_copy_entry "$tmp/fail.json" '{"api": "cuMemcpyHtoD", "error": "CUDA_ERROR_INVALID_VALUE", "kernel": null, "caller": null'
+    has fail_unsupported_program "$tmp/fail.json" '{"api": "cuGraphicsUnregisterResource", "error": "CUDA_ERROR_NOT_SUPPORTED", "kernel": null, "caller": null, "reason": "tpsim does not implement this entry point", "count": 1}'
+    has fail_unsupported_library "$tmp/fail.json" '{"api": "cuGraphicsMapResources", "error": "CUDA_ERROR_NOT_SUPPORTED", "kernel": null, "caller": "libtpcaller.so", "reason": "tpsim does not implement this entry point", "count": 1}'
+    has fail_export_table "$tmp/fail.json" '{"api": "cuGetExportTable", "error": "CUDA_ERROR_NOT_SUPPORTED", "kernel": null, "caller": "libtpcaller.so", "reason": "NVIDIA'"'"'s private export table {6bd5fb6c-5bf4-e74a-8987-d93912fd9df9} is not provided by tpsim", "count": 2}'
     has fail_totals "$tmp/fail.json" '"launches": 3, "failed_launches": 2,'
     has fail_count "$tmp/fail.json" '"failed_calls": 8}'
     n=$(grep -o '"api": ' "$tmp/fail.json" | wc -l)
