@@ -302,10 +302,10 @@ static bool parse_column(sp *p, sw_column *c, const char *v, tp_loc vloc)
             if (!close) return fail(p, at(vloc, (size_t)(s - v)), "'[' without its ']'");
             if (close == s + 1) return fail(p, at(vloc, (size_t)(s - v)), "empty [pattern]");
             s = close + 1;
-            if (*s && *s != '.') return fail(p, at(vloc, (size_t)(s - v)), "expected '.' after ']'");
+            if (*s && *s != '.' && *s != '[') return fail(p, at(vloc, (size_t)(s - v)), "expected '.' or '[' after ']'");
         } else {
-            while (*s && *s != '.') {
-                if (*s == '[' || *s == ']') return fail(p, at(vloc, (size_t)(s - v)), "'%c' inside a path segment", *s);
+            while (*s && *s != '.' && *s != '[') {
+                if (*s == ']') return fail(p, at(vloc, (size_t)(s - v)), "']' without its '['");
                 s++;
             }
         }

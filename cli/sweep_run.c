@@ -358,7 +358,7 @@ static void store_result(const sw_file *f, const sw_plan *p, const sw_point *pt,
         tp_sbuf_printf(&msg, "timed out after %g s", o->timeout);
     } else if (code != 0) {
         char *ll = last_line(err);
-        bool oom = o->memory && (strstr(err, "out of memory") || strstr(err, "Cannot allocate memory") ||
+        bool oom = o->memory && (strstr(err, "out of memory") || strstr(err, "out of host memory") || strstr(err, "memory exhausted") || strstr(err, "Cannot allocate memory") ||
                                  strstr(err, "bad_alloc") || strstr(err, "CUDA_ERROR_OUT_OF_MEMORY"));
         st = oom ? SW_MEMORY : SW_FAILED;
         tp_sbuf_reset(&msg);
