@@ -356,14 +356,17 @@ int cli_sweep(int argc, char **argv)
     } else if (task >= 0) {
         rc = sw_slurm_task(&f, &p, &o, outabs, (uint32_t)task);
     } else {
+        bool *fresh = tp_calloc(p.n ? p.n : 1, sizeof *fresh);
         if (slurm) {
-            rc = sw_slurm_submit(&f, &p, &o, &so, file, outabs);
+            rc = sw_slurm_submit(&f, &p, &o, &so, file, outabs, fresh);
             if (rc != 0 || so.dry_run || so.no_wait) {
+                free(fresh);
                 sw_plan_free(&p);
                 sw_free(&f);
                 return rc;
             }
             gather = true;
+            o.fresh = fresh;
         }
         o.gather_only = gather;
         sw_result *res = tp_calloc(p.n ? p.n : 1, sizeof *res);
@@ -376,6 +379,7 @@ int cli_sweep(int argc, char **argv)
         }
         sw_results_free(res, p.n);
         free(res);
+        free(fresh);
     }
     sw_plan_free(&p);
     sw_free(&f);

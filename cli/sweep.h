@@ -227,6 +227,7 @@ typedef struct sw_runopts {
     bool retry_failed;      /* rerun cached results that are not ok */
     bool progress;          /* a live line on stderr */
     bool gather_only;       /* run nothing: missing results are SW_MISSING */
+    const bool *fresh;      /* with gather_only: the points this command had run elsewhere (Slurm) */
 } sw_runopts;
 
 /* Runs the points of the plan whose indices are listed (all when list is
@@ -294,10 +295,10 @@ typedef struct sw_slurmopts {
 } sw_slurmopts;
 
 /* Submits the points not yet cached as a job array and, unless no_wait,
-** waits for it; dry_run prints the script instead.  argv_sweep is the
-** command a task runs (tpsim sweep FILE --out DIR ...). */
+** waits for it; dry_run prints the script instead.  fresh[i] (p->n of
+** them) is set for each point submitted. */
 int sw_slurm_submit(const sw_file *f, const sw_plan *p, const sw_runopts *o, const sw_slurmopts *so,
-                    const char *sweep_path, const char *out);
+                    const char *sweep_path, const char *out, bool *fresh);
 /* A task of the array: runs its batch of points (the list file, entry id). */
 int sw_slurm_task(const sw_file *f, const sw_plan *p, const sw_runopts *o, const char *out, uint32_t task);
 

@@ -505,17 +505,19 @@ bool sw_run(const sw_file *f, const sw_plan *p, const uint32_t *list, uint32_t n
     uint32_t *todo = tp_calloc(total ? total : 1, sizeof *todo);
     uint32_t ntodo = 0, ncached = 0, nerror = 0;
     bool *ran = tp_calloc(p->n ? p->n : 1, sizeof *ran);
+    uint32_t done = 0;
     for (uint32_t i = 0; i < total; i++) {
         uint32_t idx = list ? list[i] : i;
         if (idx >= p->n) continue;
         const sw_point *pt = &p->pts[idx];
         if (pt->error) nerror++;
+        else if (o->gather_only && o->fresh && o->fresh[idx]) ran[idx] = true, done++;
         else if (o->gather_only || sw_cached(p, pt, o)) ncached++;
         else todo[ntodo++] = idx;
     }
     uint32_t jobs = o->jobs ? o->jobs : 1;
     slot *slots = tp_calloc(jobs, sizeof *slots);
-    uint32_t running = 0, next = 0, done = 0, failed = 0;
+    uint32_t running = 0, next = 0, failed = 0;
     double t0 = now_s(), busy = 0;
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);

@@ -75,11 +75,11 @@ static uint32_t count_results(const sw_plan *p, const uint32_t *todo, uint32_t n
 }
 
 int sw_slurm_submit(const sw_file *f, const sw_plan *p, const sw_runopts *o, const sw_slurmopts *so,
-                    const char *sweep_path, const char *out)
+                    const char *sweep_path, const char *out, bool *fresh)
 {
     uint32_t *todo = tp_calloc(p->n ? p->n : 1, sizeof *todo), n = 0;
     for (uint32_t i = 0; i < p->n; i++)
-        if (!p->pts[i].error && !sw_cached(p, &p->pts[i], o)) todo[n++] = i;
+        if (!p->pts[i].error && !sw_cached(p, &p->pts[i], o)) todo[n++] = i, fresh[i] = true;
     if (!n) {
         if (o->progress) fprintf(stderr, "tpsim sweep: every point has its result in the cache: nothing to submit\n");
         free(todo);
