@@ -130,11 +130,16 @@ sw_plotres sw_plot(const sw_table *t, const char **dims, uint32_t ndims, const s
     int *rx = tp_calloc(nr ? nr : 1, sizeof *rx), *rs = tp_calloc(nr ? nr : 1, sizeof *rs);
     tp_sbuf lab;
     tp_sbuf_init(&lab);
+    /* one varying dimension: the series are its values, the key's title its name */
+    int only = -1;
+    for (uint32_t d = 0; d < ndims; d++)
+        if (vary[d]) only = only == -1 ? (int)d : -2;
     for (uint32_t k = 0; k < nr; k++) {
         char **row = t->cell[rows[k]];
         tp_sbuf_reset(&lab);
         for (uint32_t d = 0; d < ndims; d++)
-            if (vary[d]) tp_sbuf_printf(&lab, "%s%s=%s", lab.len ? " " : "", dims[d], row[dcol[d]]);
+            if (vary[d] && only >= 0) tp_sbuf_puts(&lab, row[dcol[d]]);
+            else if (vary[d]) tp_sbuf_printf(&lab, "%s%s=%s", lab.len ? " " : "", dims[d], row[dcol[d]]);
         if (!lab.len) tp_sbuf_puts(&lab, s->y);
         int xi = find_str(xs, nx, row[xcol]);
         if (xi < 0) {
@@ -189,6 +194,11 @@ sw_plotres sw_plot(const sw_table *t, const char **dims, uint32_t ndims, const s
     tp_sbuf_puts(&gp, "\nset ylabel ");
     gp_str(&gp, s->ylabel ? s->ylabel : s->y);
     tp_sbuf_puts(&gp, "\nset grid ytics\nset key outside right top\nset border 3\nset tics nomirror\n");
+    if (only >= 0) {
+        tp_sbuf_puts(&gp, "set key title ");
+        gp_str(&gp, dims[only]);
+        tp_sbuf_putc(&gp, '\n');
+    }
     if (s->logy) tp_sbuf_puts(&gp, "set logscale y\n");
     else tp_sbuf_puts(&gp, "set yrange [0:*]\n");
     if (!numeric_x && (nx > 8 || longest > 8)) tp_sbuf_puts(&gp, "set xtics rotate by -30 left\n");
@@ -196,6 +206,8 @@ sw_plotres sw_plot(const sw_table *t, const char **dims, uint32_t ndims, const s
         tp_sbuf_puts(&gp, "set style data histogram\nset style histogram cluster gap 1\n"
                           "set style fill solid 0.85 border -1\nset boxwidth 0.9\n");
     }
+    /* point types that stay apart where lines overlap: circle, square, triangles, diamond, pentagon */
+    static const unsigned points[6] = {7, 5, 9, 11, 13, 15};
     tp_sbuf_printf(&gp, "plot ");
     for (uint32_t j = 0; j < ns; j++) {
         if (j) tp_sbuf_puts(&gp, ", \\\n     ");
@@ -203,9 +215,11 @@ sw_plotres sw_plot(const sw_table *t, const char **dims, uint32_t ndims, const s
         if (s->type == SW_FIG_BAR)
             tp_sbuf_printf(&gp, " using %u%s title columnheader(%u)", j + 2, j == 0 ? ":xtic(1)" : "", j + 2);
         else if (numeric_x)
-            tp_sbuf_printf(&gp, " using 1:%u with linespoints lw 2 pt 7 title columnheader(%u)", j + 2, j + 2);
+            tp_sbuf_printf(&gp, " using 1:%u with linespoints lw 2 pt %u ps 1.5 title columnheader(%u)", j + 2,
+                           points[j % 6], j + 2);
         else
-            tp_sbuf_printf(&gp, " using 0:%u:xtic(1) with linespoints lw 2 pt 7 title columnheader(%u)", j + 2, j + 2);
+            tp_sbuf_printf(&gp, " using 0:%u:xtic(1) with linespoints lw 2 pt %u ps 1.5 title columnheader(%u)", j + 2,
+                           points[j % 6], j + 2);
     }
     if (!ns) tp_sbuf_puts(&gp, "NaN notitle");
     tp_sbuf_putc(&gp, '\n');

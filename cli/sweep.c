@@ -9,7 +9,7 @@
 **   tpsim sweep FILE --slurm-task N  (what each task of the job array runs)
 **
 ** DIR (default NAME.out, NAME the sweep's name) holds the cache, the work
-** files of running points, runs.csv (per point: status, whether it came
+** files of running points, NAME-runs.csv (per point: status, whether it came
 ** from the cache, wall seconds, exit status, host -- the figures that
 ** differ from run to run) and, for Slurm, the job's script, task list and
 ** logs.  The results -- NAME.csv and the figures NAME-FIGURE.png (with
@@ -41,7 +41,7 @@ static void sweep_usage(FILE *f)
             "                        [--dry-run] [--no-wait]\n"
             "runs every point of a sweep file (docs/SWEEPS.md) and writes NAME.csv and its figures\n"
             "  -j N             points at a time (default: the number of cores)\n"
-            "  --out DIR        cache, work files, runs.csv, Slurm files (default NAME.out)\n"
+            "  --out DIR        cache, work files, NAME-runs.csv, Slurm files (default NAME.out)\n"
             "  --results DIR    where NAME.csv and the figures go (default: --out DIR)\n"
             "  --timeout S      wall-time limit per point (s, m or h; overrides the file's)\n"
             "  --memory B       memory limit per point (k, M, G; 0: none; overrides the file's)\n"
@@ -112,7 +112,7 @@ static bool write_text(const char *path, const tp_sbuf *b)
     return false;
 }
 
-/* runs.csv: what differs from run to run */
+/* NAME-runs.csv: what differs from run to run */
 static void runs_csv(const sw_plan *p, const sw_result *res, tp_sbuf *b)
 {
     tp_sbuf_puts(b, "point,status,cached,wall_s,exit,host\n");
@@ -125,7 +125,7 @@ static void runs_csv(const sw_plan *p, const sw_result *res, tp_sbuf *b)
     }
 }
 
-/* Writes NAME.csv, runs.csv and the figures; returns 0 or 1. */
+/* Writes NAME.csv, NAME-runs.csv and the figures; returns 0 or 1. */
 static int finish(const sw_file *f, const sw_plan *p, const sw_result *res, const char *out, const char *results,
                   bool plot, bool quiet)
 {
@@ -145,7 +145,7 @@ static int finish(const sw_file *f, const sw_plan *p, const sw_result *res, cons
     if (rc == 0 && !quiet) printf("%s\n", path);
     tp_sbuf_reset(&b);
     runs_csv(p, res, &b);
-    snprintf(path, sizeof path, "%s/runs.csv", out);
+    snprintf(path, sizeof path, "%s/%s-runs.csv", out, f->name);
     if (rc == 0 && sw_mkdirs(out) && !write_text(path, &b)) rc = 1;
     tp_sbuf_free(&b);
     /* counts by status */

@@ -112,8 +112,8 @@ same vec_j1_j3 "$V" "$tmp/v3/vec.csv"
 # a second run takes everything from the cache
 "$TPSIM" sweep "$here/vec.sweep" -j 2 --out "$tmp/v1" --no-plot >/dev/null 2>"$tmp/again"
 has vec_cached "$tmp/again" "tpsim sweep: 8 points: 0 run now, 8 from the cache, 0 could not start; 0s"
-n=$(grep -c ',ok,yes,' "$tmp/v1/runs.csv")
-[ "$n" = 8 ] && pass vec_runs_csv || fail vec_runs_csv "$n cached rows in runs.csv"
+n=$(grep -c ',ok,yes,' "$tmp/v1/vec-runs.csv")
+[ "$n" = 8 ] && pass vec_runs_csv || fail vec_runs_csv "$n cached rows in vec-runs.csv"
 same vec_cached_same "$V" "$tmp/v3/vec.csv"
 # a new axis value runs only the new points
 sed 's/^chaining = 0, 1$/chaining = 0, 1, off/' "$here/vec.sweep" >"$tmp/vec2.sweep"

@@ -128,8 +128,8 @@ if cmp -s "$d/local/vec.csv" "$d/slurm-out/vec.csv"; then pass csv_identical; el
 fi
 n=$(grep -c ',ok,$' "$d/slurm-out/vec.csv")
 [ "$n" = 8 ] && pass all_ok || fail all_ok "$n ok rows of 8"
-# the points ran on the cluster: runs.csv of the Slurm output says not from the cache
-n=$(grep -c ",ok,no," "$d/slurm-out/runs.csv")
+# the points ran on the cluster: vec-runs.csv of the Slurm output says not from the cache
+n=$(grep -c ",ok,no," "$d/slurm-out/vec-runs.csv")
 [ "$n" = 8 ] && pass ran_on_slurm || fail ran_on_slurm "$n points run by Slurm tasks"
 
 # --no-wait, then --gather
