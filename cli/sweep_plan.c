@@ -127,12 +127,14 @@ static char *base_path(const sw_file *f, const char *base)
     return tp_strdup(base);
 }
 
-/* Sets one option, the error at loc, naming the program's machine. */
-static bool set_at(tp_opts *o, const char *k, const char *v, tp_loc loc, const sw_program *g, tp_err *e)
+/* Sets one option; the error is at the key when the option does not exist,
+** else at the value, and names the program's machine. */
+static bool set_at(tp_opts *o, const char *k, const char *v, tp_loc kloc, tp_loc vloc, const sw_program *g, tp_err *e)
 {
     tp_err sub;
     tp_err_clear(&sub);
     if (tp_opts_set(o, k, v, TP_SRC_OVERRIDE, &sub)) return true;
+    tp_loc loc = tp_opts_find(o, k) < 0 ? kloc : vloc;
     char *hint = strstr(sub.msg, "'tpsim config --list' shows them all");
     if (hint && !is_gpu(g->kind))
         snprintf(hint, sizeof sub.msg - (size_t)(hint - sub.msg), "'tpsim vec --list-options' shows them all)");
@@ -165,11 +167,11 @@ static bool point_opts(const sw_file *f, const sw_point *pt, tp_opts *o, tp_err 
         }
     }
     for (uint32_t i = 0; i < c->nset; i++)
-        if (!set_at(o, c->set[i].key, c->set[i].val, c->set[i].loc, g, e)) return false;
+        if (!set_at(o, c->set[i].key, c->set[i].val, c->set[i].loc, c->set[i].vloc, g, e)) return false;
     for (uint32_t x = 0; x < f->naxes; x++) {
         const sw_axis *ax = &f->axes[x];
         for (uint32_t k = 0; k < ax->nopts; k++)
-            if (!set_at(o, ax->opts[k].key, ax->vals[k][pt->val[x]], ax->opts[k].vloc, g, e)) return false;
+            if (!set_at(o, ax->opts[k].key, ax->vals[k][pt->val[x]], ax->opts[k].loc, ax->opts[k].vloc, g, e)) return false;
     }
     return true;
 }

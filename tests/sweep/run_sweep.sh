@@ -82,9 +82,9 @@ printf '[programs p]\n' >"$E"
 err section "$E:1:2: unknown section 'programs' (sweep, program, config, axis, columns, derived, figure)"
 # options are checked against the program's machine, at their line
 printf '[program p]\ncuda = /bin/true\n[axis s]\nl1d.sizes = 16k\n[columns]\nc = cycles\n' >"$E"
-err option "$E:4:13: unknown option 'l1d.sizes' (did you mean 'l1d.size'? 'tpsim config --list' shows them all) (program p runs on the GPU)"
+err option "$E:4:1: unknown option 'l1d.sizes' (did you mean 'l1d.size'? 'tpsim config --list' shows them all) (program p runs on the GPU)"
 printf '[program v]\nvmips = x.s\n[config c]\nbase = vmips\nchaining = 2\n[columns]\nc = cycles\n' >"$E"
-err range "$E:5:1: option 'chaining': '2' is not a boolean (0/1, true/false, on/off) (program v runs on the vector machine)"
+err range "$E:5:12: option 'chaining': '2' is not a boolean (0/1, true/false, on/off) (program v runs on the vector machine)"
 
 # ---- vec.sweep: the cross product and derived columns --------------------------------------
 "$TPSIM" sweep "$here/vec.sweep" --list --out "$tmp/v1" >"$tmp/list" 2>&1
