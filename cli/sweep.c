@@ -203,7 +203,7 @@ static void list_points(const sw_file *f, const sw_plan *p, const sw_runopts *o)
     uint32_t cached = 0;
     for (uint32_t i = 0; i < p->n; i++) {
         const sw_point *pt = &p->pts[i];
-        const char *state = pt->error ? "error" : sw_cached(p, pt, o) ? "cached" : "to-run";
+        const char *state = pt->error ? "error" : sw_cached(f, p, pt, o) ? "cached" : "to-run";
         cached += !strcmp(state, "cached");
         printf("%5u  %-7s %.12s  %s", i, state, pt->key[0] ? pt->key : "-", pt->name);
         if (pt->error) printf("  (%s)", pt->error);

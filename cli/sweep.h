@@ -58,6 +58,7 @@ typedef struct sw_program {
     tp_loc cmd_loc;
     sw_words ptx;     /* ptx: the PTX files the runner loads */
     sw_words inputs;  /* other files whose content the results depend on */
+    double timeout;   /* seconds (timeout =); < 0: the sweep's */
 } sw_program;
 
 typedef struct sw_config {
@@ -237,7 +238,9 @@ typedef struct sw_runopts {
 bool sw_run(const sw_file *f, const sw_plan *p, const uint32_t *list, uint32_t nlist, const sw_runopts *o,
             sw_result *res);
 /* Whether point pt has a usable result in the cache (under o's rules). */
-bool sw_cached(const sw_plan *p, const sw_point *pt, const sw_runopts *o);
+bool sw_cached(const sw_file *f, const sw_plan *p, const sw_point *pt, const sw_runopts *o);
+/* The wall-time limit of a point: its program's timeout, else o's. */
+double sw_timeout(const sw_file *f, const sw_point *pt, const sw_runopts *o);
 void sw_results_free(sw_result *res, uint32_t n);
 
 /* ---- the table (sweep_table.c) ----------------------------------------------------- */

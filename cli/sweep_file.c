@@ -2,7 +2,8 @@
 ** sweep_file.c -- the sweep file: sections of "key = value" lines.
 **
 **   [sweep]            name, mode, timeout, memory, dir
-**   [program NAME]     cuda = PROG ARGS | ptx = FILES + run = RUNNER ARGS | vmips = FILE.s OPTIONS; inputs = FILES
+**   [program NAME]     cuda = PROG ARGS | ptx = FILES + run = RUNNER ARGS | vmips = FILE.s OPTIONS;
+**                      inputs = FILES; timeout = SECONDS
 **   [config NAME]      base = NAME|FILE, then OPTION = VALUE overrides
 **   [axis NAME]        [labels = L1, L2 ...], OPTION = V1, V2 ... (options of one axis vary together)
 **   [columns]          NAME = [sum|mean|min|max|count|first|last] PATH
@@ -593,7 +594,7 @@ static bool header(sp *p, char *s, tp_loc loc)
             if (!strcmp(f->progs[i].name, name)) return fail(p, nloc, "a second program named '%s'", name);
         {
             sw_program *g = push(p->a, &f->progs, &f->nprogs, sizeof *g);
-            g->name = nm, g->loc = loc, g->kind = SW_CUDA;
+            g->name = nm, g->loc = loc, g->kind = SW_CUDA, g->timeout = -1;
         }
         break;
     case S_CONFIG:
@@ -681,7 +682,12 @@ static bool line_program(sp *p, const char *k, const char *v, tp_loc kloc, tp_lo
         if (g->inputs.n) return fail(p, kloc, "a second inputs = line (list every file on one)");
         return split_value(p, v, vloc, &g->inputs, true);
     }
-    return fail(p, kloc, "unknown key '%s' in a program (cuda, ptx, run, vmips, inputs)", k);
+    if (!strcmp(k, "timeout")) {
+        if (!parse_duration(v, &g->timeout))
+            return fail(p, vloc, "timeout is seconds (a number, with s, m or h; 0: none), not '%s'", v);
+        return true;
+    }
+    return fail(p, kloc, "unknown key '%s' in a program (cuda, ptx, run, vmips, inputs, timeout)", k);
 }
 
 static bool option_name(sp *p, const char *k, tp_loc kloc)

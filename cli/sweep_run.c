@@ -31,7 +31,8 @@
 ** Reuse.  A cached result is used as it is, except: --rerun ignores the
 ** cache, --retry-failed runs again every result that is not ok, and a
 ** timeout or memory result is run again when the limit has been raised
-** since.
+** since.  A point's time limit is its program's timeout when it has one,
+** else the sweep's (or --timeout's).
 */
 #include "sweep.h"
 #include <errno.h>
@@ -191,7 +192,13 @@ static double json_num(const tp_json *root, const char *k)
     return v && v->type == TP_JSON_NUM ? v->num : 0;
 }
 
-bool sw_cached(const sw_plan *p, const sw_point *pt, const sw_runopts *o)
+double sw_timeout(const sw_file *f, const sw_point *pt, const sw_runopts *o)
+{
+    double t = f->progs[pt->prog].timeout;
+    return t >= 0 ? t : o->timeout;
+}
+
+bool sw_cached(const sw_file *f, const sw_plan *p, const sw_point *pt, const sw_runopts *o)
 {
     if (!pt->key[0] || o->rerun) return false;
     sw_result r = {0};
@@ -199,8 +206,8 @@ bool sw_cached(const sw_plan *p, const sw_point *pt, const sw_runopts *o)
     bool use = true;
     if (r.status != SW_OK && o->retry_failed) use = false;
     if (r.status == SW_TIMEOUT) {
-        double was = json_num(r.doc.root, "timeout_s");
-        if (o->timeout == 0 || o->timeout > was) use = false;
+        double was = json_num(r.doc.root, "timeout_s"), now = sw_timeout(f, pt, o);
+        if (now == 0 || now > was) use = false;
     }
     if (r.status == SW_MEMORY) {
         double was = json_num(r.doc.root, "memory");
@@ -355,7 +362,7 @@ static void store_result(const sw_file *f, const sw_plan *p, const sw_point *pt,
     if (fin->timed_out) {
         st = SW_TIMEOUT;
         tp_sbuf_reset(&msg);
-        tp_sbuf_printf(&msg, "timed out after %g s", o->timeout);
+        tp_sbuf_printf(&msg, "timed out after %g s", sw_timeout(f, pt, o));
     } else if (code != 0) {
         char *ll = last_line(err);
         bool oom = o->memory && (strstr(err, "out of memory") || strstr(err, "out of host memory") || strstr(err, "memory exhausted") || strstr(err, "Cannot allocate memory") ||
@@ -380,7 +387,7 @@ static void store_result(const sw_file *f, const sw_plan *p, const sw_point *pt,
     tp_sbuf_printf(&r, ",\"status\":\"%s\",\"message\":", sw_status_name(st));
     tp_sbuf_json_str(&r, tp_sbuf_str(&msg));
     tp_sbuf_printf(&r, ",\"exit\":%d,\"wall_s\":%.3f,\"timeout_s\":%.17g,\"memory\":%llu,\"host\":", code, fin->wall,
-                   o->timeout, (unsigned long long)o->memory);
+                   sw_timeout(f, pt, o), (unsigned long long)o->memory);
     tp_sbuf_json_str(&r, host);
     tp_sbuf_puts(&r, ",\"stderr_tail\":");
     size_t elen = strlen(err);
@@ -512,7 +519,7 @@ bool sw_run(const sw_file *f, const sw_plan *p, const uint32_t *list, uint32_t n
         const sw_point *pt = &p->pts[idx];
         if (pt->error) nerror++;
         else if (o->gather_only && o->fresh && o->fresh[idx]) ran[idx] = true, done++;
-        else if (o->gather_only || sw_cached(p, pt, o)) ncached++;
+        else if (o->gather_only || sw_cached(f, p, pt, o)) ncached++;
         else todo[ntodo++] = idx;
     }
     uint32_t jobs = o->jobs ? o->jobs : 1;
@@ -577,11 +584,13 @@ bool sw_run(const sw_file *f, const sw_plan *p, const uint32_t *list, uint32_t n
         }
         /* time limits */
         double t = now_s();
-        for (uint32_t s = 0; s < jobs; s++)
-            if (slots[s].pid && !slots[s].timed_out && o->timeout > 0 && t - slots[s].start > o->timeout) {
+        for (uint32_t s = 0; s < jobs; s++) {
+            double lim = slots[s].pid ? sw_timeout(f, &p->pts[slots[s].pt], o) : 0;
+            if (slots[s].pid && !slots[s].timed_out && lim > 0 && t - slots[s].start > lim) {
                 slots[s].timed_out = true;
                 kill(-slots[s].pid, SIGKILL);
             }
+        }
         if (tty) {
             char eta[32] = "?";
             if (done) fmt_time(busy / done * (double)(ntodo - done) / (double)TP_MIN(jobs, TP_MAX(1u, ntodo - done)), eta,

@@ -79,7 +79,7 @@ int sw_slurm_submit(const sw_file *f, const sw_plan *p, const sw_runopts *o, con
 {
     uint32_t *todo = tp_calloc(p->n ? p->n : 1, sizeof *todo), n = 0;
     for (uint32_t i = 0; i < p->n; i++)
-        if (!p->pts[i].error && !sw_cached(p, &p->pts[i], o)) todo[n++] = i, fresh[i] = true;
+        if (!p->pts[i].error && !sw_cached(f, p, &p->pts[i], o)) todo[n++] = i, fresh[i] = true;
     if (!n) {
         if (o->progress) fprintf(stderr, "tpsim sweep: every point has its result in the cache: nothing to submit\n");
         free(todo);
