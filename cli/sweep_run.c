@@ -4,7 +4,7 @@
 ** Workers.  Each point runs as its own process (its own process group, so a
 ** time-out kills everything it started), at most `jobs` at a time, with the
 ** working directory at the sweep's dir, standard input from /dev/null, its
-** output in OUT/work/KEY.PID/ (stdout, stderr, stats.json), no core dumps,
+** output in OUT/work/KEY.HOST.PID/ (stdout, stderr, stats.json), no core dumps,
 ** and a memory limit: RLIMIT_DATA, the bytes of writable private memory, so
 ** that the simulator's large PROT_NONE address reservations do not count
 ** (not in sanitizer builds, whose shadow memory would).  The TPSIM_*
@@ -219,6 +219,28 @@ bool sw_cached(const sw_file *f, const sw_plan *p, const sw_point *pt, const sw_
 
 /* ---- a point's outputs ---------------------------------------------------------------- */
 
+/* s as a JSON string; bytes that are not valid UTF-8 (a program's output
+** may have any) become '?', so that the result always reads back. */
+static void json_str_safe(tp_sbuf *b, const char *s)
+{
+    tp_sbuf t;
+    tp_sbuf_init(&t);
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned c = *p;
+        size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+        bool ok = n > 0;
+        for (size_t k = 1; ok && k < n; k++) ok = (p[k] & 0xc0) == 0x80;
+        /* overlong forms, surrogates and code points past U+10FFFF */
+        if (ok && n == 3 && ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] >= 0xa0))) ok = false;
+        if (ok && n == 4 && ((c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] >= 0x90))) ok = false;
+        if (ok) tp_sbuf_put(&t, p, n), p += n;
+        else tp_sbuf_putc(&t, '?'), p++;
+    }
+    tp_sbuf_json_str(b, tp_sbuf_str(&t));
+    tp_sbuf_free(&t);
+}
+
 /* Is s (to end or to a blank) a JSON number?  Its length, or 0. */
 static size_t json_number_len(const char *s)
 {
@@ -283,10 +305,10 @@ static void lines_to_json(const char *text, bool numbers_only, tp_sbuf *obj)
             seen[nseen++] = tp_strdup(name);
             if (!first) tp_sbuf_putc(obj, ',');
             first = false;
-            tp_sbuf_json_str(obj, name);
+            json_str_safe(obj, name);
             tp_sbuf_putc(obj, ':');
             if (vlen) tp_sbuf_put(obj, s, vlen);
-            else tp_sbuf_json_str(obj, s);
+            else json_str_safe(obj, s);
         }
         free(ln);
     }
@@ -383,15 +405,15 @@ static void store_result(const sw_file *f, const sw_plan *p, const sw_point *pt,
     tp_sbuf_puts(&r, "{\"tpsim_sweep_result\":1,\"key\":");
     tp_sbuf_json_str(&r, pt->key);
     tp_sbuf_puts(&r, ",\"point\":");
-    tp_sbuf_json_str(&r, pt->name);
+    json_str_safe(&r, pt->name);
     tp_sbuf_printf(&r, ",\"status\":\"%s\",\"message\":", sw_status_name(st));
-    tp_sbuf_json_str(&r, tp_sbuf_str(&msg));
+    json_str_safe(&r, tp_sbuf_str(&msg));
     tp_sbuf_printf(&r, ",\"exit\":%d,\"wall_s\":%.3f,\"timeout_s\":%.17g,\"memory\":%llu,\"host\":", code, fin->wall,
                    sw_timeout(f, pt, o), (unsigned long long)o->memory);
-    tp_sbuf_json_str(&r, host);
+    json_str_safe(&r, host);
     tp_sbuf_puts(&r, ",\"stderr_tail\":");
     size_t elen = strlen(err);
-    tp_sbuf_json_str(&r, elen > 2000 ? err + elen - 2000 : err);
+    json_str_safe(&r, elen > 2000 ? err + elen - 2000 : err);
     tp_sbuf_puts(&r, ",\"stdout\":{");
     lines_to_json(out, true, &r);
     tp_sbuf_puts(&r, "},\"stats\":");
@@ -539,9 +561,15 @@ bool sw_run(const sw_file *f, const sw_plan *p, const uint32_t *list, uint32_t n
             uint32_t s = 0;
             while (slots[s].pid) s++;
             const sw_point *pt = &p->pts[todo[next]];
-            size_t dn = strlen(p->work) + 100;
+            /* unique among the hosts and processes sharing OUT (Slurm tasks) */
+            char host[64] = "";
+            gethostname(host, sizeof host - 1);
+            host[sizeof host - 1] = 0;
+            for (char *h = host; *h; h++)
+                if (*h == '/') *h = '_';
+            size_t dn = strlen(p->work) + 200;
             char *dir = tp_malloc(dn);
-            snprintf(dir, dn, "%s/%s.%ld", p->work, pt->key, (long)getpid());
+            snprintf(dir, dn, "%s/%s.%s.%ld", p->work, pt->key, host, (long)getpid());
             rm_tree(dir);
             if (!sw_mkdirs(dir)) {
                 fprintf(stderr, "tpsim sweep: cannot make %s: %s\n", dir, strerror(errno));

@@ -184,6 +184,16 @@ same resume_same_csv "$tmp/s1/slow.csv" "$tmp/s2/slow.csv"
 n=$(grep -c ',ok,$' "$tmp/s1/slow.csv")
 [ "$n" = 6 ] && pass resume_all_ok || fail resume_all_ok "$n ok rows"
 
+# ---- odd output: bytes that are not UTF-8, commas and quotes in a message -------------------------
+cat >"$tmp/odd.sweep" <<'END'
+[program odd]
+cuda = /bin/sh -c "printf 'bad \\377 byte, \"quoted\"\\n' >&2; exit 4"
+[columns]
+c = kernels.*.cycles
+END
+"$TPSIM" sweep "$tmp/odd.sweep" --out "$tmp/o" --no-plot --quiet
+has odd_message "$tmp/o/odd.csv" 'odd/default,odd,default,,failed,"bad ? byte, ""quoted"" (exit status 4)"'
+
 # ---- the memory limit --------------------------------------------------------------------------
 if grep -qa AddressSanitizer "$TPSIM"; then
     echo "SKIP sweep_memory: a sanitizer build sets no memory limit"
