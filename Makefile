@@ -139,6 +139,15 @@ $(VALID_BIN): $(BUILD)/tests/%: tests/%.c $(LIBCUDA)
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
 unit: $(VALID_BIN)
 
+# tpsim-launch: a generic driver-API runner (tools/launch.c) -- one PTX
+# kernel with its arguments from the command line, e.g. a sweep's point.
+LAUNCH := $(BUILD)/bin/tpsim-launch
+$(LAUNCH): tools/launch.c $(LIBCUDA)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../lib' $(LDSAN)
+all: $(LAUNCH)
+
 # tests/api: driver-API test programs, built like the kernel runner (against
 # CUDA's own cuda.h when installed) and run by tests/api/run_api.sh; t_mem
 # and t_launch are built a second time as per-thread default stream programs

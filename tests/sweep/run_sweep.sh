@@ -141,11 +141,27 @@ has gpu_atax_rtx "$G" "atax/rtx2060,atax,rtx2060,2919936,1460224,2,_Z12atax_kern
 has gpu_bicg "$G" "bicg/gtx480,bicg,gtx480,2919936,1459712,2,_Z12bicg_kernel1iiPfS_S_,0,,1,ok,"
 if grep -q '^ubench/gtx480,ubench,gtx480,[0-9]*,,1,lat_int_add,0,1.0000,[0-9.]*,ok,$' "$G"; then pass gpu_stdout; else
     fail gpu_stdout "no ubench row with lat_int_add 1.0000"; grep ubench "$G"; fi
+# tpsim-launch's point: one launch; one failed call, the cuFuncGetParamInfo past the last
+# parameter by which it counts them
+if grep -q '^saxpy/gtx480,saxpy,gtx480,[0-9]*,,1,saxpy,1,,[0-9.]*,ok,$' "$G"; then pass gpu_launch; else
+    fail gpu_launch "no saxpy row with one launch"; grep saxpy "$G"; fi
 has gpu_failed "$G" "fails/gtx480,fails,gtx480,,,,,,,,failed,the program gave up (exit status 3)"
 has gpu_timeout "$G" "sleeps/rtx2060,sleeps,rtx2060,,,,,,,,timeout,timed out after 2 s"
 # a failing point is cached like the others; --retry-failed runs it again
 "$TPSIM" sweep "$here/gpu.sweep" -j 4 --out "$tmp/g" --no-plot --retry-failed >/dev/null 2>"$tmp/retry"
-starts gpu_retry "$tmp/retry" "tpsim sweep: 10 points: 4 run now, 6 from the cache, 0 could not start; "
+starts gpu_retry "$tmp/retry" "tpsim sweep: 12 points: 4 run now, 8 from the cache, 0 could not start; "
+
+# ---- tpsim-launch: the generic runner --------------------------------------------------------
+# y = 2 x + y with x = 1.0 and y = 0, 1, 2 ...: y[i] = 2 + i; the FNV-1a 64 checksums of
+# 4096 floats 1.0 and of 2.0, 3.0 ... 4097.0 were computed independently (Python's struct)
+"$BUILD/bin/tpsim-launch" examples/driver/saxpy.ptx saxpy --grid 16 --block 256 f32:2 buf:16k:ones buf:16k:seqf \
+    u32:4096 >"$tmp/launch" 2>&1
+has launch_x "$tmp/launch" "buf0 16384 checksum 0x3d89e8e4c474a325"
+has launch_y "$tmp/launch" "buf1 16384 checksum 0x684dec0eeb3d198d"
+"$BUILD/bin/tpsim-launch" examples/driver/saxpy.ptx saxpy f32:2 buf:16k u64:1 >"$tmp/launch" 2>&1
+st=$?
+has launch_checks_args "$tmp/launch" "tpsim-launch: saxpy takes 4 parameters, 3 given"
+[ "$st" = 2 ] && pass launch_status || fail launch_status "exit status $st for a bad argument list, want 2"
 
 # ---- resume: a sweep killed half-way ---------------------------------------------------------
 # Six slow points (the polybench runner on all its benchmarks but corr, functional);
