@@ -555,6 +555,8 @@ bool sw_run(const sw_file *f, const sw_plan *p, const uint32_t *list, uint32_t n
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     bool tty = o->progress && isatty(2);
+    char shown[200] = "";
+    double shown_at = 0;
     if (ntodo) sw_mkdirs(p->work);
     while ((next < ntodo || running) && !sw_stop) {
         while (running < jobs && next < ntodo && !sw_stop) {
@@ -619,12 +621,19 @@ bool sw_run(const sw_file *f, const sw_plan *p, const uint32_t *list, uint32_t n
                 kill(-slots[s].pid, SIGKILL);
             }
         }
-        if (tty) {
-            char eta[32] = "?";
+        if (tty && !(running < jobs && next < ntodo && !sw_stop)) {
+            /* redrawn when it changes (not while free workers are about to take
+            ** points), and every second for the estimate */
+            char eta[32] = "?", line[200];
             if (done) fmt_time(busy / done * (double)(ntodo - done) / (double)TP_MIN(jobs, TP_MAX(1u, ntodo - done)), eta,
                                sizeof eta);
-            fprintf(stderr, "\r\033[Ktpsim sweep: %u/%u done (%u cached), %u running, %u failed, about %s left",
-                    done + ncached, total, ncached, running, failed, done ? eta : "?");
+            snprintf(line, sizeof line, "tpsim sweep: %u/%u done (%u cached), %u running, %u failed, about %s left",
+                     done + ncached, total, ncached, running, failed, done ? eta : "?");
+            if (strcmp(line, shown) != 0 || t - shown_at >= 1.0) {
+                fprintf(stderr, "\r\033[K%s", line);
+                snprintf(shown, sizeof shown, "%s", line);
+                shown_at = t;
+            }
         }
         if (running) {
             struct timespec ts = {0, 20 * 1000 * 1000};
