@@ -199,6 +199,21 @@ starts resume_runs_rest "$tmp/resumed" "$(printf 'tpsim sweep: 6 points: %d run 
 same resume_same_csv "$tmp/s1/slow.csv" "$tmp/s2/slow.csv"
 n=$(grep -c ',ok,$' "$tmp/s1/slow.csv")
 [ "$n" = 6 ] && pass resume_all_ok || fail resume_all_ok "$n ok rows"
+# Ctrl-C (SIGINT): the running points are killed and their work removed, exit status 130
+"$TPSIM" sweep "$tmp/slow.sweep" -j 2 --out "$tmp/s3" --no-plot --quiet 2>"$tmp/int.err" &
+pid=$!
+i=0
+while [ "$(find "$tmp/s3/cache" -name '*.json' 2>/dev/null | wc -l)" -lt 1 ] && [ $i -lt 600 ]; do
+    sleep 0.05; i=$((i + 1))
+done
+kill -INT $pid
+wait $pid
+st=$?
+left=$(find "$tmp/s3/work" -mindepth 1 2>/dev/null | wc -l)
+[ "$st" = 130 ] && [ "$left" = 0 ] && pass interrupt || fail interrupt "exit status $st, $left work files left"
+has interrupt_message "$tmp/int.err" "tpsim sweep: interrupted; the finished points are kept: run the same command to resume"
+"$TPSIM" sweep "$tmp/slow.sweep" -j 2 --out "$tmp/s3" --no-plot --quiet
+same interrupt_resumed "$tmp/s1/slow.csv" "$tmp/s3/slow.csv"
 
 # ---- odd output: bytes that are not UTF-8, commas and quotes in a message -------------------------
 cat >"$tmp/odd.sweep" <<'END'
