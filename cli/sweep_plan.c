@@ -294,8 +294,7 @@ bool sw_plan_build(sw_plan *p, const sw_file *f, const char *tpsim, const char *
         if (ph->err && !pt->error) {
             size_t len = strlen(g->cmd.w[0]) + strlen(strerror(ph->err)) + 64;
             pt->error = tp_malloc(len);
-            snprintf(pt->error, len, "cannot read %s %s: %s", g->kind == SW_VMIPS ? "the program" : "the program",
-                     g->cmd.w[0], strerror(ph->err));
+            snprintf(pt->error, len, "cannot read the program %s: %s", g->cmd.w[0], strerror(ph->err));
         }
         tp_sbuf_printf(&k, "file %s %s\n", g->cmd.w[0], ph->hex);
         free(prog);

@@ -219,11 +219,15 @@ same interrupt_resumed "$tmp/s1/slow.csv" "$tmp/s3/slow.csv"
 cat >"$tmp/odd.sweep" <<'END'
 [program odd]
 cuda = /bin/sh -c "printf 'bad \\377 byte, \"quoted\"\\n' >&2; exit 4"
+[program absent]
+cuda = ./no-such-program
 [columns]
 c = kernels.*.cycles
 END
-"$TPSIM" sweep "$tmp/odd.sweep" --out "$tmp/o" --no-plot --quiet
+"$TPSIM" sweep "$tmp/odd.sweep" --out "$tmp/o" --no-plot >/dev/null 2>"$tmp/odd.err"
 has odd_message "$tmp/o/odd.csv" 'odd/default,odd,default,,failed,"bad ? byte, ""quoted"" (exit status 4)"'
+has odd_absent "$tmp/o/odd.csv" 'absent/default,absent,default,,error,cannot read the program ./no-such-program: No such file or directory'
+starts odd_could_not_start "$tmp/odd.err" "tpsim sweep: 2 points: 1 run now, 0 from the cache, 1 could not start; "
 
 # ---- the memory limit --------------------------------------------------------------------------
 if grep -qa AddressSanitizer "$TPSIM"; then
