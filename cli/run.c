@@ -25,7 +25,6 @@
 ** runtime statically, which tpsim cannot replace: -cudart shared).
 */
 #include "cli.h"
-#include "../base/json.h"
 #include "../base/sbuf.h"
 #include <elf.h>
 #include <errno.h>
@@ -184,37 +183,189 @@ done:
     return k;
 }
 
-/* ---- the statistics file (base/json.h) ------------------------------------------------- */
+/* ---- the statistics file: a small JSON reader ------------------------------------------- */
 
-static const tp_json *j_get(const tp_json *o, const char *key) { return tp_json_get(o, key); }
+typedef enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } jtype;
 
-static double j_num(const tp_json *o, const char *key)
+typedef struct jval {
+    jtype t;
+    double num;
+    char *str;                 /* J_STR */
+    struct jval *items;        /* J_ARR, J_OBJ: values */
+    char **keys;               /* J_OBJ */
+    uint32_t n;
+} jval;
+
+typedef struct jp {
+    const char *p, *e;
+    bool bad;
+} jp;
+
+static void j_ws(jp *j)
 {
-    const tp_json *v = tp_json_get(o, key);
-    return v && v->type == TP_JSON_NUM ? v->num : 0;
+    while (j->p < j->e && (*j->p == ' ' || *j->p == '\n' || *j->p == '\t' || *j->p == '\r')) j->p++;
+}
+
+static char *j_string(jp *j)
+{
+    tp_sbuf b;
+    tp_sbuf_init(&b);
+    j->p++;   /* the opening quote */
+    while (j->p < j->e && *j->p != '"') {
+        char c = *j->p++;
+        if (c == '\\' && j->p < j->e) {
+            char x = *j->p++;
+            switch (x) {
+            case 'n': c = '\n'; break;
+            case 't': c = '\t'; break;
+            case 'r': c = '\r'; break;
+            case 'b': c = '\b'; break;
+            case 'f': c = '\f'; break;
+            case 'u':   /* \uXXXX: ASCII only, else '?' */
+                if (j->e - j->p >= 4) {
+                    char hex[5] = {j->p[0], j->p[1], j->p[2], j->p[3], 0};
+                    long v = strtol(hex, NULL, 16);
+                    c = v > 0 && v < 128 ? (char)v : '?';
+                    j->p += 4;
+                }
+                break;
+            default: c = x; break;
+            }
+        }
+        tp_sbuf_put(&b, &c, 1);
+    }
+    if (j->p >= j->e) j->bad = true;
+    else j->p++;
+    return tp_sbuf_take(&b);
+}
+
+static void j_value(jp *j, jval *v, int depth);
+
+static void j_push(jval *v, jval *item, char *key)
+{
+    v->items = tp_realloc(v->items, (v->n + 1) * sizeof *v->items);
+    v->items[v->n] = *item;
+    if (v->t == J_OBJ) {
+        v->keys = tp_realloc(v->keys, (v->n + 1) * sizeof *v->keys);
+        v->keys[v->n] = key;
+    }
+    v->n++;
+}
+
+static void j_value(jp *j, jval *v, int depth)
+{
+    memset(v, 0, sizeof *v);
+    j_ws(j);
+    if (j->p >= j->e || depth > 64) {
+        j->bad = true;
+        return;
+    }
+    char c = *j->p;
+    if (c == '{' || c == '[') {
+        v->t = c == '{' ? J_OBJ : J_ARR;
+        char close = c == '{' ? '}' : ']';
+        j->p++;
+        j_ws(j);
+        if (j->p < j->e && *j->p == close) {
+            j->p++;
+            return;
+        }
+        while (!j->bad) {
+            char *key = NULL;
+            if (v->t == J_OBJ) {
+                j_ws(j);
+                if (j->p >= j->e || *j->p != '"') {
+                    j->bad = true;
+                    return;
+                }
+                key = j_string(j);
+                j_ws(j);
+                if (j->p >= j->e || *j->p != ':') {
+                    free(key);
+                    j->bad = true;
+                    return;
+                }
+                j->p++;
+            }
+            jval item;
+            j_value(j, &item, depth + 1);
+            j_push(v, &item, key);
+            j_ws(j);
+            if (j->p < j->e && *j->p == ',') {
+                j->p++;
+                continue;
+            }
+            if (j->p < j->e && *j->p == close) {
+                j->p++;
+                return;
+            }
+            j->bad = true;
+        }
+    } else if (c == '"') {
+        v->t = J_STR;
+        v->str = j_string(j);
+    } else if (c == 't' || c == 'f' || c == 'n') {
+        const char *w = c == 't' ? "true" : c == 'f' ? "false" : "null";
+        size_t n = strlen(w);
+        if ((size_t)(j->e - j->p) < n || memcmp(j->p, w, n) != 0) j->bad = true;
+        v->t = c == 'n' ? J_NULL : J_BOOL;
+        v->num = c == 't';
+        j->p += n;
+    } else {
+        char *end;
+        v->t = J_NUM;
+        v->num = strtod(j->p, &end);
+        if (end == j->p) j->bad = true;
+        j->p = end;
+    }
+}
+
+static void j_free(jval *v)
+{
+    for (uint32_t i = 0; i < v->n; i++) {
+        j_free(&v->items[i]);
+        if (v->keys) free(v->keys[i]);
+    }
+    free(v->items);
+    free(v->keys);
+    free(v->str);
+}
+
+static const jval *j_get(const jval *o, const char *key)
+{
+    if (!o || o->t != J_OBJ) return NULL;
+    for (uint32_t i = 0; i < o->n; i++)
+        if (strcmp(o->keys[i], key) == 0) return &o->items[i];
+    return NULL;
+}
+
+static double j_num(const jval *o, const char *key)
+{
+    const jval *v = j_get(o, key);
+    return v && v->t == J_NUM ? v->num : 0;
 }
 
 /* A string member; NULL when it is absent, null or empty. */
-static const char *j_str(const tp_json *o, const char *key)
+static const char *j_str(const jval *o, const char *key)
 {
-    const tp_json *v = tp_json_get(o, key);
-    return v && v->type == TP_JSON_STR && v->len ? v->text : NULL;
+    const jval *v = j_get(o, key);
+    return v && v->t == J_STR && v->str[0] ? v->str : NULL;
 }
 
 /* The failed CUDA calls of the statistics file's "failures", as
 **   tpsim: 2 CUDA calls returned an error:
 **     cudaLaunchKernel (kernel k): cudaErrorLaunchOutOfResources, 1 time
 **         block of 1024 threads x 64 registers needs 65536 registers, ...  */
-static void failures(const tp_json *root)
+static void failures(const jval *root)
 {
-    const tp_json *f = j_get(root, "failures");
+    const jval *f = j_get(root, "failures");
     uint64_t total = (uint64_t)j_num(j_get(root, "totals"), "failed_calls");
-    if (!f || f->type != TP_JSON_ARR || (!f->len && !total)) return;
+    if (!f || f->t != J_ARR || (!f->n && !total)) return;
     fprintf(stderr, "tpsim: %llu CUDA call%s returned an error:\n", (unsigned long long)total,
             total == 1 ? "" : "s");
     uint64_t listed = 0;
-    for (uint32_t i = 0; i < f->len; i++) {
-        const tp_json *e = &f->items[i];
+    for (uint32_t i = 0; i < f->n; i++) {
+        const jval *e = &f->items[i];
         const char *api = j_str(e, "api"), *err = j_str(e, "error"), *k = j_str(e, "kernel");
         const char *lib = j_str(e, "caller"), *why = j_str(e, "reason");
         uint64_t n = (uint64_t)j_num(e, "count");
@@ -250,33 +401,30 @@ static void summary(const char *path, bool kernels_too)
     size_t n;
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) tp_sbuf_put(&b, chunk, n);
     fclose(f);
-    tp_json_doc doc;
-    tp_err err;
-    tp_err_clear(&err);
-    bool good = tp_json_parse(&doc, tp_sbuf_str(&b), b.len, path, &err);
-    const tp_json *root = good ? doc.root : NULL;
-    const tp_json *kernels = j_get(root, "kernels"), *totals = j_get(root, "totals");
-    const tp_json *mode = j_get(j_get(root, "config"), "mode");
-    if (!good || !kernels || kernels->type != TP_JSON_ARR || !totals) {
-        fprintf(stderr, "tpsim: the statistics file %s is not readable%s%s\n", path, good ? "" : ": ",
-                good ? "" : err.msg);
-        if (good) tp_json_free(&doc);
+    jp j = {b.s, b.s + b.len, false};
+    jval root;
+    j_value(&j, &root, 0);
+    const jval *kernels = j_get(&root, "kernels"), *totals = j_get(&root, "totals");
+    const jval *mode = j_get(j_get(&root, "config"), "mode");
+    if (j.bad || !kernels || kernels->t != J_ARR || !totals) {
+        fprintf(stderr, "tpsim: the statistics file %s is not readable\n", path);
+        j_free(&root);
         tp_sbuf_free(&b);
         return;
     }
     if (!kernels_too) {
-        failures(root);
-        tp_json_free(&doc);
+        failures(&root);
+        j_free(&root);
         tp_sbuf_free(&b);
         return;
     }
-    bool perf = mode && mode->type == TP_JSON_STR && strcmp(mode->text, "performance") == 0;
+    bool perf = mode && mode->t == J_STR && strcmp(mode->str, "performance") == 0;
     ksum *ks = NULL;
     uint32_t nk = 0;
-    for (uint32_t i = 0; i < kernels->len; i++) {
-        const tp_json *k = &kernels->items[i];
-        const tp_json *nm = j_get(k, "name"), *st = j_get(k, "status");
-        const char *name = nm && nm->type == TP_JSON_STR ? nm->text : "?";
+    for (uint32_t i = 0; i < kernels->n; i++) {
+        const jval *k = &kernels->items[i];
+        const jval *nm = j_get(k, "name"), *st = j_get(k, "status");
+        const char *name = nm && nm->t == J_STR ? nm->str : "?";
         uint32_t x = 0;
         while (x < nk && strcmp(ks[x].name, name) != 0) x++;
         if (x == nk) {
@@ -285,7 +433,7 @@ static void summary(const char *path, bool kernels_too)
             ks[nk++].name = name;
         }
         ks[x].launches++;
-        if (st && st->type == TP_JSON_STR && strcmp(st->text, "CUDA_SUCCESS") != 0) ks[x].failed++;
+        if (st && st->t == J_STR && strcmp(st->str, "CUDA_SUCCESS") != 0) ks[x].failed++;
         ks[x].warp += (uint64_t)j_num(k, "warp_instructions");
         ks[x].thread += (uint64_t)j_num(k, "thread_instructions");
         ks[x].cycles += (uint64_t)(perf ? j_num(k, "cycles") : j_num(k, "cycles_estimate"));
@@ -314,9 +462,9 @@ static void summary(const char *path, bool kernels_too)
     if (dropped)
         fprintf(stderr, "  (%llu launches past the statistics file's limit are counted in the totals only)\n",
                 (unsigned long long)dropped);
-    failures(root);
+    failures(&root);
     free(ks);
-    tp_json_free(&doc);
+    j_free(&root);
     tp_sbuf_free(&b);
 }
 
