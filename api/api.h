@@ -341,6 +341,12 @@ int api_occupancy(const api_func *f, int block_threads, size_t dyn_shared);
 /* CUDA error for an exec/ status; *sticky says whether it poisons the context. */
 CUresult api_status_result(exec_status s, bool *sticky);
 
+/* Performance mode: a host-to-device copy wrote [dst, dst + n) (launch.c):
+** the timing model's L2 sees it (gpu_copy_in). */
+void api_copied_in(uint64_t dst, uint64_t n);
+/* The timing model, made on first use in performance mode (launch.c). */
+gpu *api_gpu(void);
+
 /* ---- statistics (stats.c) ------------------------------------------------------ */
 
 void api_stats_init(void);                 /* reads TPSIM_STATS, registers atexit (once) */
