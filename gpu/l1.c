@@ -63,6 +63,7 @@ gpu_l1 *gpu_l1_new(const gpu_l1cfg *cfg, gpu_mreq_pool *pool)
     if (!c->cfg.miss_queue) c->cfg.miss_queue = 1;
     c->pool = pool;
     mem_cache_init(&c->tags, c->cfg.size, c->cfg.assoc, c->cfg.line);
+    c->tags.hash = c->cfg.set_hash;
     mem_mshr_init(&c->mshr, c->cfg.mshrs, c->cfg.mshr_merge);
     mem_queue_init(&c->missq, c->cfg.miss_queue + c->cfg.mshrs);
     mem_queue_init(&c->hits, c->cfg.latency + 2);
@@ -272,6 +273,7 @@ void gpu_l1_cfg_l1d(const tp_opts *o, gpu_l1cfg *cfg)
     cfg->mshr_merge = (uint32_t)tp_opt_i(o, OPT_L1D_MSHR_MERGE);
     cfg->miss_queue = (uint32_t)tp_opt_i(o, OPT_L1D_MISS_QUEUE);
     cfg->cache_global = tp_opt_i(o, OPT_L1D_CACHE_GLOBAL) != 0;
+    cfg->set_hash = tp_opt_i(o, OPT_L1D_SET_INDEX) == 1;
 }
 
 void gpu_l1_cfg_l1c(const tp_opts *o, gpu_l1cfg *cfg)

@@ -34,6 +34,7 @@ typedef struct gpu_l1cfg {
     uint32_t mshrs, mshr_merge;   /* MSHR entries; requests one entry merges */
     uint32_t miss_queue;          /* entries */
     bool cache_global;            /* global loads allocate */
+    bool set_hash;                /* sets indexed by an XOR fold of the line address (mem/cache.h) */
 } gpu_l1cfg;
 
 typedef enum gpu_l1res {
