@@ -205,6 +205,9 @@ typedef struct api_state {
     char *stats_path;      /* TPSIM_STATS */
     api_launch_rec *launches;
     uint32_t nlaunches, caplaunches;
+    struct api_ksum *ksums;   /* per kernel name: the summary's rows (stats.c) */
+    uint32_t nksums;
+    char *summary_path;       /* TPSIM_SUMMARY: where `tpsim run` wants the text summary */
     uint64_t launches_total, launches_failed, launches_dropped;
     uint64_t warp_insns, thread_insns, cycles;
     double t_start, t_launch;  /* host seconds (monotonic) */
