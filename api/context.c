@@ -75,6 +75,12 @@ static void ctx_reset_state(api_ctx *c, unsigned flags)
     c->flags = flags;
     c->dead = false;
     c->sticky = CUDA_SUCCESS;
+    api_stream *l = &c->legacy;
+    l->ctx = c;
+    l->implicit = l->legacy = true;
+    if (!l->refs) l->refs = 1;   /* embedded: never freed */
+    l->sync_policy = CU_SYNC_POLICY_AUTO;
+    l->domain_map.remote = 1;
     for (int l = 0; l < CU_LIMIT_MAX; l++) c->limits[l] = limit_default((CUlimit)l);
     c->cache_cfg = CU_FUNC_CACHE_PREFER_NONE;
     c->shmem_cfg = CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE;
@@ -83,12 +89,23 @@ static void ctx_reset_state(api_ctx *c, unsigned flags)
 
 void api_ctx_teardown(api_ctx *c)
 {
+    api_drain(c);   /* destroying a context waits for its work, as cuCtxDestroy does */
+    api_capture_ctx_gone(c);
     while (c->mods) api_mod_destroy(c->mods);
     while (c->streams) api_stream_destroy(c->streams);
     while (c->events) api_event_destroy(c->events);
     api_tex_free_ctx(c);
+    api_pool_ctx_gone(c);
     api_alloc_free_ctx(c);
     c->sticky = CUDA_SUCCESS;
+    free(c->sticky_why);
+    free(c->sticky_kernel);
+    c->sticky_why = c->sticky_kernel = NULL;
+    free(c->pending.why);
+    free(c->pending.kernel);
+    memset(&c->pending, 0, sizeof c->pending);
+    c->faulted = false;
+    c->epoch++;
 }
 
 bool api_dev_set_opt(const char *name, uint64_t value)
@@ -290,13 +307,14 @@ static CUresult get_id(CUcontext ctx, unsigned long long *id)
 
 CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId) { API_LOCKED(get_id(ctx, ctxId)); }
 
-/* Work is done when it is issued: synchronizing only reports a sticky error. */
+/* Waits for every stream of the context; returns the first kernel error. */
 static CUresult synchronize(CUcontext ctx)
 {
     api_ctx *c;
     CUresult r = ctx ? api_ctx_arg(ctx, &c) : api_current(&c, false);
     if (r) return r;
-    return c->sticky;
+    if ((r = api_capture_unsafe(c, "cuCtxSynchronize"))) return r;
+    return api_wait_ctx(c);
 }
 
 CUresult cuCtxSynchronize(void) { API_LOCKED(synchronize(NULL)); }
@@ -462,12 +480,22 @@ static CUresult ctx_event(CUcontext ctx, CUevent ev, bool record)
     CUresult r = api_ctx_arg(ctx, &c);
     if (r) return r;
     if (!api_handle_is(ev, API_K_EVENT) || ev->ctx != c) return CUDA_ERROR_INVALID_HANDLE;
-    if (c->sticky) return c->sticky;
+    if (c->sticky) return api_ctx_result(c, 0);
+    /* the whole context's work so far: the device runs it in issue order,
+    ** so an operation issued now comes after all of it */
+    api_work w = {.kind = record ? API_W_RECORD : API_W_NOP};
     if (record) {
-        ev->recorded = true;
-        ev->clock = c->clock;
+        w.u.rec.ev = ev;
+        w.u.rec.gen = ++ev->gen;
+        ev->refs++;
+        ev->cap = NULL;
     }
-    return CUDA_SUCCESS;
+    r = api_issue(c, NULL, &w, record ? NULL : &ev, record ? 0 : 1, NULL);
+    if (r && record) {
+        ev->gen--;
+        ev->refs--;
+    }
+    return r;
 }
 
 CUresult cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent) { API_LOCKED(ctx_event(hCtx, hEvent, true)); }

@@ -8,10 +8,51 @@
 
 api_state api_g;
 
-static pthread_mutex_t api_mutex = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+/* The API lock: a plain mutex, made recursive by the holder's own count. */
+static pthread_mutex_t api_mutex = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local int api_depth;
 
-void api_lock(void) { pthread_mutex_lock(&api_mutex); }
-void api_unlock(void) { pthread_mutex_unlock(&api_mutex); }
+void api_lock(void)
+{
+    if (api_depth++ == 0) pthread_mutex_lock(&api_mutex);
+}
+
+void api_unlock(void)
+{
+    TP_ASSERT(api_depth > 0);
+    if (--api_depth == 0) pthread_mutex_unlock(&api_mutex);
+}
+
+int api_unlock_all(void)
+{
+    int d = api_depth;
+    if (d) {
+        api_depth = 0;
+        pthread_mutex_unlock(&api_mutex);
+    }
+    return d;
+}
+
+void api_relock(int depth)
+{
+    if (!depth) return;
+    pthread_mutex_lock(&api_mutex);
+    api_depth = depth;
+}
+
+void api_cond_wait(pthread_cond_t *cv)
+{
+    TP_ASSERT(api_depth > 0);
+    int d = api_depth;
+    api_depth = 0;
+    pthread_cond_wait(cv, &api_mutex);
+    api_depth = d;
+}
+
+static pthread_mutex_t dev_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+void api_dev_lock(void) { pthread_mutex_lock(&dev_mutex); }
+void api_dev_unlock(void) { pthread_mutex_unlock(&dev_mutex); }
 
 double api_now(void)
 {
@@ -158,7 +199,11 @@ CUresult api_ctx_arg(CUcontext h, api_ctx **c)
 CUresult api_stream_arg(api_ctx *c, CUstream h, api_stream **s)
 {
     *s = NULL;
-    if (h == NULL || h == CU_STREAM_LEGACY || h == CU_STREAM_PER_THREAD) return CUDA_SUCCESS;
+    if (h == NULL || h == CU_STREAM_LEGACY) return CUDA_SUCCESS;
+    if (h == CU_STREAM_PER_THREAD) {
+        *s = api_ptds(c);
+        return CUDA_SUCCESS;
+    }
     if (!api_handle_is(h, API_K_STREAM) || h->ctx != c) return CUDA_ERROR_INVALID_HANDLE;
     *s = h;
     return CUDA_SUCCESS;
@@ -169,7 +214,7 @@ CUresult api_need_dev(void)
     if (api_g.dev) return CUDA_SUCCESS;
     tp_err e;
     tp_err_clear(&e);
-    api_g.dev = exec_dev_create(&api_g.opts, NULL, &e);
+    api_g.dev = exec_dev_create(&api_g.opts, api_print_file(), &e);
     if (!api_g.dev) {
         api_msg("cannot create the simulated device: %s", e.msg);
         return CUDA_ERROR_OUT_OF_MEMORY;
@@ -193,6 +238,9 @@ static CUresult init(unsigned flags)
     }
     api_g.opts = o;
     api_g.next_id = 1;
+    api_g.next_seq = 1;
+    api_g.next_batch = 1;
+    api_g.async = api_opt(OPT_STREAM_ASYNC) != 0;
     api_g.t_start = api_now();
     api_ctx *p = &api_g.primary;
     p->primary = true;

@@ -174,15 +174,7 @@ static void progress(void *arg, const char *kernel, uint64_t done, uint64_t ctas
     p->shown = true;
 }
 
-typedef struct launch_req {
-    CUfunction h;
-    uint32_t grid[3], block[3];
-    uint32_t shared;
-    CUstream stream;
-    void **params, **extra;
-    bool cooperative;
-    api_event *completion;   /* CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT */
-} launch_req;
+typedef api_launch_req launch_req;
 
 /* Registers a block of `threads` threads needs at `regs` per thread: each
 ** warp's allocation rounds up to device.reg_alloc_unit. */
@@ -329,17 +321,13 @@ static CUresult build_params(const api_func *f, void **params, void **extra, uin
     return CUDA_SUCCESS;
 }
 
-/* Checks and runs a launch; *fp receives the kernel once it is known and
-** *ran is set once exec/ runs it (and api_stats_launch lists it). */
-static CUresult launch_run(const launch_req *q, api_func **fp, bool *ran)
+CUresult api_kernel_prepare(api_ctx *c, const api_launch_req *q, api_kwork *k)
 {
-    api_ctx *c;
     api_func *f;
-    api_stream *s;
-    CUresult r = api_current(&c, true);
-    if (r) return r;
+    CUresult r;
+    memset(k, 0, sizeof *k);
     if ((r = api_func_arg(q->h, &f))) return r;
-    *fp = f;
+    k->f = f;
     api_why_kernel(f->pf->name);
     if (f->mod->ctx->dead) {
         api_why("the kernel's context was destroyed");
@@ -348,10 +336,6 @@ static CUresult launch_run(const launch_req *q, api_func **fp, bool *ran)
     if (!f->mod->lib && f->mod->ctx != c) {
         api_why("the kernel belongs to another context than the current one");
         return CUDA_ERROR_INVALID_HANDLE;
-    }
-    if ((r = api_stream_arg(c, q->stream, &s))) {
-        api_why("the stream is not one of the current context's");
-        return r;
     }
     if ((r = check_dims(f, q))) return r;
     if (q->cooperative) {
@@ -364,41 +348,61 @@ static CUresult launch_run(const launch_req *q, api_func **fp, bool *ran)
                     (long long)api_opt(OPT_DEVICE_NUM_SMS));
             return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
         }
+        /* one grid workspace serves every cooperative launch: they run one at a time */
+        if (!api_g.coop_ws) {
+            api_dev_lock();
+            api_g.coop_ws = exec_mem_alloc(api_g.dev, 8, 256);
+            api_dev_unlock();
+            if (!api_g.coop_ws) return CUDA_ERROR_OUT_OF_MEMORY;
+        }
     }
-    uint8_t small[512];
     uint32_t pbytes = f->pf->param_bytes;
-    uint8_t *buf = pbytes <= sizeof small ? small : tp_malloc(pbytes);
-    memset(buf, 0, pbytes);
-    if ((r = build_params(f, q->params, q->extra, buf))) {
-        if (buf != small) free(buf);
+    k->params = tp_calloc(1, pbytes ? pbytes : 1);
+    k->pbytes = pbytes;
+    if ((r = build_params(f, q->params, q->extra, k->params))) {
+        free(k->params);
+        k->params = NULL;
         return r;
     }
-    api_dev_set_opt("exec.stack_bytes", c->limits[CU_LIMIT_STACK_SIZE]);
-    api_dev_set_opt("exec.heap_bytes", c->limits[CU_LIMIT_MALLOC_HEAP_SIZE]);
+    memcpy(k->grid, q->grid, sizeof k->grid);
+    memcpy(k->block, q->block, sizeof k->block);
+    k->shared = q->shared;
+    k->cooperative = q->cooperative;
+    k->stack = c->limits[CU_LIMIT_STACK_SIZE];
+    k->heap = c->limits[CU_LIMIT_MALLOC_HEAP_SIZE];
+    return CUDA_SUCCESS;
+}
 
+/* Runs on the device (queue.c): the kernel to its end, then its record. */
+void api_kernel_run(api_ctx *c, api_kwork *k)
+{
+    api_func *f = k->f;
     exec_launch l;
     memset(&l, 0, sizeof l);
-    memcpy(l.grid, q->grid, sizeof l.grid);
-    memcpy(l.block, q->block, sizeof l.block);
-    l.shared_dyn = q->shared;
-    l.params = buf;
-    l.params_bytes = pbytes;
-    /* a cooperative launch gets a zeroed grid workspace for grid.sync() */
-    if (q->cooperative) {
-        l.grid_workspace = exec_mem_alloc(api_g.dev, 8, 256);
-        if (!l.grid_workspace) {
-            if (buf != small) free(buf);
-            return CUDA_ERROR_OUT_OF_MEMORY;
-        }
-        const uint32_t ws_size = 8;
-        memcpy(exec_mem_host(api_g.dev, l.grid_workspace, 4), &ws_size, 4);
-    }
+    memcpy(l.grid, k->grid, sizeof l.grid);
+    memcpy(l.block, k->block, sizeof l.block);
+    l.shared_dyn = k->shared;
+    l.params = k->params;
+    l.params_bytes = k->pbytes;
     exec_result *res = tp_calloc(1, sizeof *res);
-    *ran = true;
+    gpu_kstats *perf = NULL;
+    api_lock();
+    bool timed = api_opt(OPT_MODE) == 1 && api_g.launches_total >= (uint64_t)api_opt(OPT_FASTFORWARD_KERNELS);
+    api_unlock();
+
+    api_dev_lock();
+    api_dev_set_opt("exec.stack_bytes", k->stack);
+    api_dev_set_opt("exec.heap_bytes", k->heap);
+    if (k->cooperative) {
+        /* the grid workspace, zeroed: u32 size, u32 barrier counter */
+        l.grid_workspace = api_g.coop_ws;
+        uint8_t *ws = exec_mem_host(api_g.dev, l.grid_workspace, 8);
+        const uint32_t ws_size = 8;
+        memset(ws, 0, 8);
+        memcpy(ws, &ws_size, 4);
+    }
     double t0 = api_now();
     exec_status st;
-    gpu_kstats *perf = NULL;
-    bool timed = api_opt(OPT_MODE) == 1 && api_g.launches_total >= (uint64_t)api_opt(OPT_FASTFORWARD_KERNELS);
     if (timed) {
         perf = tp_calloc(1, sizeof *perf);
         progress_state ps = {t0, t0, false};
@@ -408,39 +412,62 @@ static CUresult launch_run(const launch_req *q, api_func **fp, bool *ran)
         st = exec_launch_kernel(f->mod->em, f->kidx, &l, res);
     }
     double dt = api_now() - t0;
-    if (buf != small) free(buf);
-    if (l.grid_workspace) exec_mem_free(api_g.dev, l.grid_workspace);
+    api_dev_unlock();
 
     bool sticky;
-    r = api_status_result(st, &sticky);
+    CUresult r = api_status_result(st, &sticky);
     uint64_t sms = (uint64_t)api_opt(OPT_DEVICE_NUM_SMS);
     uint64_t cycles = perf ? perf->cycles : (res->warp_insns + sms - 1) / sms;
+    api_lock();
     c->clock += cycles;
     api_stats_launch(f, &l, res, cycles, r, dt, perf);
     if (r) {
         const char *name = api_result_name(r);
         if (res->msg[0]) api_msg("%s (%s)", res->msg, name);
         else api_msg("kernel %s: %s (%s)", f->pf->name, exec_status_name(st), name);
-        if (res->msg[0]) api_why("%s", res->msg);
-        else api_why("%s", exec_status_name(st));
-        if (sticky) c->sticky = r;
+        api_async_err *p = &c->pending;
+        if (!p->r) {
+            p->r = r;
+            p->sticky = sticky;
+            p->seq = api_op_seq_running();
+            p->why = tp_strdup(res->msg[0] ? res->msg : exec_status_name(st));
+            p->kernel = tp_strdup(f->pf->name);
+        }
+        if (sticky) c->faulted = true;
     }
+    api_unlock();
     free(res);
-    if (!r && q->completion) {
-        q->completion->recorded = true;
-        q->completion->clock = c->clock;
-    }
-    return r;
 }
 
-/* A launch; one refused before it ran is listed in the statistics too. */
+/* A launch: checked, then issued; one refused before it was issued is
+** listed in the statistics too. */
 static CUresult launch(const launch_req *q)
 {
-    api_func *f = NULL;
-    bool ran = false;
-    CUresult r = launch_run(q, &f, &ran);
-    if (r && f && !ran)
-        api_stats_refused(f->pf->name, q->grid, q->block, q->shared, f->attr.regs, r, NULL, api_why_text());
+    api_ctx *c;
+    api_stream *s;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if ((r = api_stream_arg(c, q->stream, &s))) {
+        api_why("the stream is not one of the current context's");
+        return r;
+    }
+    api_work w = {.kind = API_W_KERNEL};
+    r = api_kernel_prepare(c, q, &w.u.k);
+    if (r) {
+        if (w.u.k.f)
+            api_stats_refused(w.u.k.f->pf->name, q->grid, q->block, q->shared, w.u.k.f->attr.regs, r, NULL,
+                              api_why_text());
+        return r;
+    }
+    if (q->completion) {
+        w.u.k.completion = q->completion;
+        q->completion->refs++;
+        w.u.k.completion_gen = ++q->completion->gen;
+    }
+    if ((r = api_issue(c, s, &w, NULL, 0, NULL))) {
+        if (q->completion) q->completion->gen--;
+        api_work_free(&w);
+    }
     return r;
 }
 

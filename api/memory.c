@@ -1,4 +1,5 @@
-/* memory.c -- allocations, copies, memsets and pointer attributes.
+/* memory.c -- allocations, copies, memsets, pointer attributes, and the
+** index of device memory the API checks ranges against.
 **
 ** Every allocation -- device, page-locked host (cuMemAllocHost,
 ** cuMemHostAlloc) and managed -- comes from the simulated device's memory,
@@ -10,10 +11,15 @@
 ** keeps one record per allocation for the checks CUDA makes (which call may
 ** free it, its context, its flags).
 **
-** Copies and memsets run when they are issued, whatever the stream.  A
-** device range must lie inside one live allocation (a module's .global or
-** .const variables count); otherwise the call returns
+** Copies and memsets are checked when they are issued and run on the device
+** in stream order (queue.c); the synchronous forms issue on the legacy
+** stream and wait.  A device range must lie inside one live allocation (a
+** module's .global or .const variables count); otherwise the call returns
 ** CUDA_ERROR_INVALID_VALUE, as the driver does for a bad device pointer.
+** The checks read the API's own index of device memory (api_range_*),
+** never exec/'s table, which the device thread changes while a kernel
+** mallocs; freeing memory first waits for the device to finish with it,
+** as cuMemFree does.
 */
 #include "api.h"
 #include <stdlib.h>
@@ -22,19 +28,74 @@
 #define API_PITCH_ALIGN 512
 #define API_ALLOC_ALIGN 256
 
+/* ---- the index ----------------------------------------------------------------- */
+
+static uint32_t range_upper(uint64_t addr)
+{
+    uint32_t lo = 0, hi = api_g.nranges;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (api_g.ranges[mid].base <= addr) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+void api_range_add(uint64_t base, uint64_t size, api_alloc *a)
+{
+    if (api_g.nranges == api_g.capranges) {
+        api_g.capranges = api_g.capranges ? 2 * api_g.capranges : 64;
+        api_g.ranges = tp_realloc(api_g.ranges, api_g.capranges * sizeof *api_g.ranges);
+    }
+    uint32_t i = range_upper(base);
+    memmove(&api_g.ranges[i + 1], &api_g.ranges[i], (api_g.nranges - i) * sizeof *api_g.ranges);
+    api_g.ranges[i] = (api_range){base, size, a};
+    api_g.nranges++;
+}
+
+void api_range_del(uint64_t base)
+{
+    uint32_t i = range_upper(base);
+    if (i == 0 || api_g.ranges[i - 1].base != base) return;
+    memmove(&api_g.ranges[i - 1], &api_g.ranges[i], (api_g.nranges - i) * sizeof *api_g.ranges);
+    api_g.nranges--;
+}
+
+const api_range *api_range_find(uint64_t addr)
+{
+    uint32_t i = range_upper(addr);
+    if (i == 0) return NULL;
+    const api_range *r = &api_g.ranges[i - 1];
+    uint64_t len = r->size ? r->size : 1;
+    return addr - r->base < len ? r : NULL;
+}
+
+void *api_range_host(uint64_t addr, uint64_t n)
+{
+    if (n == 0 || addr + n < addr) return NULL;
+    const api_range *r = api_range_find(addr);
+    if (!r || addr - r->base >= r->size || n > r->size - (addr - r->base)) return NULL;
+    return (void *)(uintptr_t)addr;
+}
+
 api_alloc *api_alloc_find(uint64_t addr)
 {
-    uint64_t base, bytes;
-    if (!api_g.dev || !exec_mem_find(api_g.dev, addr, &base, &bytes)) return NULL;
-    return api_map_get(&api_g.allocs, base);
+    const api_range *r = api_range_find(addr);
+    return r ? r->a : NULL;
 }
+
+api_alloc *api_alloc_rec(uint64_t base) { return api_map_get(&api_g.allocs, base); }
 
 CUresult api_alloc_new(api_ctx *c, uint64_t bytes, api_mem_kind kind, unsigned flags, uint64_t *out)
 {
+    api_dev_lock();
     uint64_t a = exec_mem_alloc(api_g.dev, bytes, API_ALLOC_ALIGN);
+    api_dev_unlock();
     if (!a) {
         uint64_t f = 0, t = 0;
+        api_dev_lock();
         exec_mem_info(api_g.dev, &f, &t);
+        api_dev_unlock();
         api_why("%llu bytes requested; %llu of the device's %llu are free (device.global_mem)",
                 (unsigned long long)bytes, (unsigned long long)f, (unsigned long long)t);
         return CUDA_ERROR_OUT_OF_MEMORY;
@@ -47,6 +108,7 @@ CUresult api_alloc_new(api_ctx *c, uint64_t bytes, api_mem_kind kind, unsigned f
     r->id = api_g.next_id++;
     r->ctx = c;
     api_map_put(&api_g.allocs, a, r);
+    api_range_add(a, bytes, r);
     *out = a;
     return CUDA_SUCCESS;
 }
@@ -54,8 +116,11 @@ CUresult api_alloc_new(api_ctx *c, uint64_t bytes, api_mem_kind kind, unsigned f
 void api_alloc_release(api_alloc *r)
 {
     api_map_del(&api_g.allocs, r->base);
+    api_range_del(r->base);
+    api_dev_lock();
     if (r->kind == API_MEM_REGISTERED) exec_mem_unregister(api_g.dev, r->base);
     else exec_mem_free(api_g.dev, r->base);
+    api_dev_unlock();
     free(r);
 }
 
@@ -130,7 +195,8 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInByt
     API_LOCKED(alloc_pitch(dptr, pPitch, WidthInBytes, Height, ElementSizeBytes));
 }
 
-/* Freeing 0 succeeds and does nothing, as cudaFree(NULL) does. */
+/* Freeing 0 succeeds and does nothing, as cudaFree(NULL) does.  Like
+** cudaFree it waits for the device first (the memory may be in use). */
 static CUresult mem_free(CUdeviceptr dptr)
 {
     api_ctx *c;
@@ -138,6 +204,11 @@ static CUresult mem_free(CUdeviceptr dptr)
     if (r) return r;
     if (dptr == 0) return CUDA_SUCCESS;
     api_alloc *a = api_map_get(&api_g.allocs, dptr);
+    if (a && (a->kind == API_MEM_POOL || a->kind == API_MEM_GRAPH)) {
+        /* stream-ordered or graph memory: as cuMemFreeAsync on the legacy stream, then wait */
+        if ((r = api_free_async(c, NULL, a))) return r;
+        return api_wait_ctx(c);
+    }
     if (!a || (a->kind != API_MEM_DEVICE && a->kind != API_MEM_MANAGED)) {
         api_alloc *in = api_alloc_find(dptr);
         if (a) api_why("0x%llx is page-locked host memory or an array's, not a device allocation",
@@ -147,8 +218,9 @@ static CUresult mem_free(CUdeviceptr dptr)
         else api_why("0x%llx is not an allocation (never allocated, or already freed)", (unsigned long long)dptr);
         return CUDA_ERROR_INVALID_VALUE;
     }
+    api_drain(NULL);
     api_alloc_release(a);
-    return CUDA_SUCCESS;
+    return api_ctx_result(c, api_g.next_seq);
 }
 
 CUresult cuMemFree_v2(CUdeviceptr dptr) { API_LOCKED(mem_free(dptr)); }
@@ -182,6 +254,7 @@ static CUresult free_host(void *p)
     if (r) return r;
     api_alloc *a = api_map_get(&api_g.allocs, (uint64_t)(uintptr_t)p);
     if (!p || !a || a->kind != API_MEM_HOST) return CUDA_ERROR_INVALID_VALUE;
+    api_drain(NULL);
     api_alloc_release(a);
     return CUDA_SUCCESS;
 }
@@ -233,7 +306,10 @@ static CUresult host_register(void *p, size_t bytes, unsigned flags)
     if (flags & CU_MEMHOSTREGISTER_IOMEMORY) return CUDA_ERROR_NOT_SUPPORTED;
     uint64_t a = (uint64_t)(uintptr_t)p;
     if (api_alloc_find(a) || api_alloc_find(a + bytes - 1)) return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
-    if (!exec_mem_register(api_g.dev, a, bytes)) return CUDA_ERROR_INVALID_VALUE;
+    api_dev_lock();
+    bool ok = exec_mem_register(api_g.dev, a, bytes);
+    api_dev_unlock();
+    if (!ok) return CUDA_ERROR_INVALID_VALUE;
     api_alloc *rec = tp_calloc(1, sizeof *rec);
     rec->base = a;
     rec->size = bytes;
@@ -242,6 +318,7 @@ static CUresult host_register(void *p, size_t bytes, unsigned flags)
     rec->id = api_g.next_id++;
     rec->ctx = c;
     api_map_put(&api_g.allocs, a, rec);
+    api_range_add(a, bytes, rec);
     return CUDA_SUCCESS;
 }
 
@@ -259,6 +336,7 @@ static CUresult host_unregister(void *p)
     if (!p) return CUDA_ERROR_INVALID_VALUE;
     api_alloc *a = api_map_get(&api_g.allocs, (uint64_t)(uintptr_t)p);
     if (!a || a->kind != API_MEM_REGISTERED) return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+    api_drain(NULL);
     api_alloc_release(a);
     return CUDA_SUCCESS;
 }
@@ -272,7 +350,9 @@ static CUresult get_info(size_t *free_b, size_t *total_b)
     if (r) return r;
     if (!free_b || !total_b) return CUDA_ERROR_INVALID_VALUE;
     uint64_t f, t;
+    api_dev_lock();
     exec_mem_info(api_g.dev, &f, &t);
+    api_dev_unlock();
     *free_b = (size_t)f;
     *total_b = (size_t)t;
     return CUDA_SUCCESS;
@@ -285,10 +365,10 @@ static CUresult address_range(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dpt
     api_ctx *c;
     CUresult r = api_current(&c, true);
     if (r) return r;
-    uint64_t base, bytes;
-    if (!exec_mem_find(api_g.dev, dptr, &base, &bytes)) return CUDA_ERROR_NOT_FOUND;
-    if (pbase) *pbase = base;
-    if (psize) *psize = (size_t)bytes;
+    const api_range *rg = api_range_find(dptr);
+    if (!rg) return CUDA_ERROR_NOT_FOUND;
+    if (pbase) *pbase = rg->base;
+    if (psize) *psize = (size_t)rg->size;
     return CUDA_SUCCESS;
 }
 
@@ -296,37 +376,6 @@ CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr 
 {
     API_LOCKED(address_range(pbase, psize, dptr));
 }
-
-/* Stream-ordered allocation: the allocation is made (or freed) when called. */
-static CUresult alloc_async(CUdeviceptr *dptr, size_t bytes, CUstream hs)
-{
-    api_ctx *c;
-    api_stream *s;
-    CUresult r = api_current(&c, true);
-    if (r) return r;
-    if ((r = api_stream_arg(c, hs, &s))) return r;
-    return mem_alloc(dptr, bytes, API_MEM_DEVICE, 0);
-}
-
-CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream)
-{
-    API_LOCKED(alloc_async(dptr, bytesize, hStream));
-}
-API_ALIAS(cuMemAllocAsync, "cuMemAllocAsync_ptsz");
-
-static CUresult free_async(CUdeviceptr dptr, CUstream hs)
-{
-    api_ctx *c;
-    api_stream *s;
-    CUresult r = api_current(&c, true);
-    if (r) return r;
-    if ((r = api_stream_arg(c, hs, &s))) return r;
-    if (dptr == 0) return CUDA_ERROR_INVALID_VALUE;
-    return mem_free(dptr);
-}
-
-CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream) { API_LOCKED(free_async(dptr, hStream)); }
-API_ALIAS(cuMemFreeAsync, "cuMemFreeAsync_ptsz");
 
 /* ---- managed-memory hints: validated, then nothing to do --------------------- */
 
@@ -410,23 +459,18 @@ CUresult api_advise_v1(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CU
 /* ---- copies ---------------------------------------------------------------- */
 
 /* Host pointer for the device range [p, p+n), or NULL. */
-static void *dev_range(uint64_t p, uint64_t n)
-{
-    if (!api_g.dev || n == 0 || p + n < p) return NULL;
-    return exec_mem_host(api_g.dev, p, n);
-}
+static void *dev_range(uint64_t p, uint64_t n) { return api_range_host(p, n); }
 
 /* A unified-address range: inside an allocation it must fit there;
 ** elsewhere it is ordinary host memory. */
 static void *any_range(uint64_t p, uint64_t n, bool *bad)
 {
-    uint64_t base, bytes;
     *bad = false;
     if (p == 0) {
         *bad = true;
         return NULL;
     }
-    if (api_g.dev && exec_mem_find(api_g.dev, p, &base, &bytes)) {
+    if (api_range_find(p)) {
         void *h = dev_range(p, n);
         if (!h) *bad = true;
         return h;
@@ -440,21 +484,54 @@ typedef enum { CP_HTOD, CP_DTOH, CP_DTOD, CP_ANY } copy_kind;
 ** Device addresses are the same in every run; host ones are not named. */
 static void why_range(const char *side, uint64_t p, uint64_t n)
 {
-    uint64_t base, bytes;
+    const api_range *rg = p ? api_range_find(p) : NULL;
     if (p == 0)
         api_why("the %s is NULL", side);
-    else if (api_g.dev && exec_mem_find(api_g.dev, p, &base, &bytes))
+    else if (rg)
         api_why("the %s 0x%llx + %llu bytes runs past the end of its allocation (0x%llx, %llu bytes) by %llu", side,
-                (unsigned long long)p, (unsigned long long)n, (unsigned long long)base, (unsigned long long)bytes,
-                (unsigned long long)(p + n - (base + bytes)));
+                (unsigned long long)p, (unsigned long long)n, (unsigned long long)rg->base,
+                (unsigned long long)rg->size, (unsigned long long)(p + n - (rg->base + rg->size)));
     else   /* a host address (not printed: the statistics file stays the same from run to run) */
         api_why("the %s is not device memory (no device allocation holds it)", side);
 }
 
-static CUresult copy(api_ctx *c, uint64_t dst, uint64_t src, size_t n, copy_kind k)
+/* ---- running copies and memsets (on the device) ---------------------------------- */
+
+void api_copy_run(const api_cwork *c)
 {
-    (void)c;
-    if (n == 0) return CUDA_SUCCESS;
+    for (uint64_t k = 0; k < c->depth; k++)
+        for (uint64_t j = 0; j < c->rows; j++)
+            memmove(c->dst + k * c->dslice + j * c->dpitch, c->src + k * c->sslice + j * c->spitch, c->width);
+    if (c->to_device) api_copied_in((uint64_t)(uintptr_t)c->dst, c->width);
+}
+
+static void fill(uint8_t *p, uint32_t v, unsigned esz, uint64_t n)
+{
+    if (esz == 1) {
+        memset(p, (int)(v & 0xff), n);
+        return;
+    }
+    for (uint64_t i = 0; i < n; i++) memcpy(p + i * esz, &v, esz);
+}
+
+void api_memset_run(const api_swork *s)
+{
+    for (uint64_t j = 0; j < s->height; j++) fill(s->dst + j * s->pitch, s->value, s->esz, s->width);
+}
+
+/* Issues a copy or memset work on stream s (the synchronous forms: on the
+** legacy stream, then wait for it). */
+static CUresult issue(api_ctx *c, api_stream *s, api_work *w, bool sync)
+{
+    api_op *op = NULL;
+    CUresult r = api_issue(c, sync ? NULL : s, w, NULL, 0, sync ? &op : NULL);
+    if (r) return r;
+    return op ? api_wait_op(op) : CUDA_SUCCESS;
+}
+
+/* A 1D copy as a work. */
+static CUresult copy_work(uint64_t dst, uint64_t src, size_t n, copy_kind k, api_cwork *w)
+{
     void *d = NULL, *s = NULL;
     bool bad_d = false, bad_s = false;
     switch (k) {
@@ -479,21 +556,26 @@ static CUresult copy(api_ctx *c, uint64_t dst, uint64_t src, size_t n, copy_kind
         else why_range(k == CP_HTOD ? "host source" : "source", src, n);
         return CUDA_ERROR_INVALID_VALUE;
     }
-    memmove(d, s, n);
-    if (k == CP_HTOD || (k == CP_ANY && !dev_range(src, 1) && dev_range(dst, 1))) api_copied_in(dst, n);
+    memset(w, 0, sizeof *w);
+    w->dst = d;
+    w->src = s;
+    w->width = n;
+    w->rows = w->depth = 1;
+    w->to_device = k == CP_HTOD || (k == CP_ANY && !dev_range(src, 1) && dev_range(dst, 1));
     return CUDA_SUCCESS;
 }
 
 static CUresult copy_call(uint64_t dst, uint64_t src, size_t n, copy_kind k, bool async, CUstream hs)
 {
     api_ctx *c;
+    api_stream *s = NULL;
     CUresult r = api_current(&c, true);
     if (r) return r;
-    if (async) {
-        api_stream *s;
-        if ((r = api_stream_arg(c, hs, &s))) return r;
-    }
-    return copy(c, dst, src, n, k);
+    if (async && (r = api_stream_arg(c, hs, &s))) return r;
+    if (n == 0) return CUDA_SUCCESS;
+    api_work w = {.kind = API_W_COPY};
+    if ((r = copy_work(dst, src, n, k, &w.u.c))) return r;
+    return issue(c, s, &w, !async);
 }
 
 #define HP(p) ((uint64_t)(uintptr_t)(p))
@@ -541,11 +623,12 @@ static CUresult copy_peer(uint64_t dst, CUcontext dctx, uint64_t src, CUcontext 
     if ((r = api_ctx_arg(dctx, &dc)) || (r = api_ctx_arg(sctx, &sc))) return r;
     if (dc->sticky) return dc->sticky;
     if (sc->sticky) return sc->sticky;
-    if (async) {
-        api_stream *s;
-        if ((r = api_stream_arg(c, hs, &s))) return r;
-    }
-    return copy(c, dst, src, n, CP_DTOD);
+    api_stream *s = NULL;
+    if (async && (r = api_stream_arg(c, hs, &s))) return r;
+    if (n == 0) return CUDA_SUCCESS;
+    api_work w = {.kind = API_W_COPY};
+    if ((r = copy_work(dst, src, n, CP_DTOD, &w.u.c))) return r;
+    return issue(c, s, &w, !async);
 }
 
 CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext,
@@ -597,8 +680,7 @@ static CUresult resolve(side *sd, CUmemorytype type, const void *host, CUdevicep
     uint64_t addr = type == CU_MEMORYTYPE_HOST ? HP(host) : dev;
     if (addr == 0) return CUDA_ERROR_INVALID_VALUE;
     bool is_dev = type == CU_MEMORYTYPE_DEVICE;
-    uint64_t base, bytes;
-    if (type == CU_MEMORYTYPE_UNIFIED) is_dev = api_g.dev && exec_mem_find(api_g.dev, addr, &base, &bytes);
+    if (type == CU_MEMORYTYPE_UNIFIED) is_dev = api_range_find(addr) != NULL;
     if (is_dev && !dev_range(addr + start_off, span)) return CUDA_ERROR_INVALID_VALUE;
     sd->p = (uint8_t *)(uintptr_t)(addr + start_off);
     sd->pitch = pitch;
@@ -606,22 +688,22 @@ static CUresult resolve(side *sd, CUmemorytype type, const void *host, CUdevicep
     return CUDA_SUCCESS;
 }
 
-static void strided_copy(const side *d, const side *s, uint64_t width, uint64_t rows, uint64_t depth)
+/* Both sides of a copy as a work. */
+static void strided_work(api_cwork *w, const side *d, const side *s, uint64_t width, uint64_t rows, uint64_t depth)
 {
-    for (uint64_t k = 0; k < depth; k++)
-        for (uint64_t j = 0; j < rows; j++)
-            memmove(d->p + k * d->slice + j * d->pitch, s->p + k * s->slice + j * s->pitch, width);
+    memset(w, 0, sizeof *w);
+    w->dst = d->p, w->dpitch = d->pitch, w->dslice = d->slice;
+    w->src = s->p, w->spitch = s->pitch, w->sslice = s->slice;
+    w->width = width, w->rows = rows, w->depth = depth;
 }
 
 static CUresult copy2d(const CUDA_MEMCPY2D *c2, bool async, CUstream hs)
 {
     api_ctx *c;
+    api_stream *st = NULL;
     CUresult r = api_current(&c, true);
     if (r) return r;
-    if (async) {
-        api_stream *s;
-        if ((r = api_stream_arg(c, hs, &s))) return r;
-    }
+    if (async && (r = api_stream_arg(c, hs, &st))) return r;
     if (!c2) return CUDA_ERROR_INVALID_VALUE;
     if (c2->WidthInBytes == 0 || c2->Height == 0) return CUDA_SUCCESS;
     side d, s;
@@ -631,8 +713,9 @@ static CUresult copy2d(const CUDA_MEMCPY2D *c2, bool async, CUstream hs)
     if ((r = resolve(&d, c2->dstMemoryType, c2->dstHost, c2->dstDevice, c2->dstArray, c2->dstXInBytes, c2->dstY, 0,
                      c2->dstPitch, 0, c2->WidthInBytes, c2->Height, 1)))
         return r;
-    strided_copy(&d, &s, c2->WidthInBytes, c2->Height, 1);
-    return CUDA_SUCCESS;
+    api_work w = {.kind = API_W_COPY};
+    strided_work(&w.u.c, &d, &s, c2->WidthInBytes, c2->Height, 1);
+    return issue(c, st, &w, !async);
 }
 
 CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy) { API_LOCKED(copy2d(pCopy, false, 0)); }
@@ -642,26 +725,41 @@ API_ALIAS(cuMemcpy2DUnaligned_v2, "cuMemcpy2DUnaligned_v2_ptds");
 CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream) { API_LOCKED(copy2d(pCopy, true, hStream)); }
 API_ALIAS(cuMemcpy2DAsync_v2, "cuMemcpy2DAsync_v2_ptsz");
 
-static CUresult copy3d(const CUDA_MEMCPY3D *c3, bool async, CUstream hs)
+CUresult api_copy3d_work(const CUDA_MEMCPY3D *c3, api_cwork *out)
 {
-    api_ctx *c;
-    CUresult r = api_current(&c, true);
-    if (r) return r;
-    if (async) {
-        api_stream *s;
-        if ((r = api_stream_arg(c, hs, &s))) return r;
+    CUresult r;
+    if (!c3 || c3->reserved0 || c3->reserved1 || c3->srcLOD || c3->dstLOD) {
+        api_why(!c3 ? "the copy parameters are NULL" : "reserved0, reserved1, srcLOD and dstLOD must be 0");
+        return CUDA_ERROR_INVALID_VALUE;
     }
-    if (!c3 || c3->reserved0 || c3->reserved1 || c3->srcLOD || c3->dstLOD) return CUDA_ERROR_INVALID_VALUE;
+    memset(out, 0, sizeof *out);
     if (c3->WidthInBytes == 0 || c3->Height == 0 || c3->Depth == 0) return CUDA_SUCCESS;
     side d, s;
     if ((r = resolve(&s, c3->srcMemoryType, c3->srcHost, c3->srcDevice, c3->srcArray, c3->srcXInBytes, c3->srcY,
-                     c3->srcZ, c3->srcPitch, c3->srcHeight, c3->WidthInBytes, c3->Height, c3->Depth)))
+                     c3->srcZ, c3->srcPitch, c3->srcHeight, c3->WidthInBytes, c3->Height, c3->Depth))) {
+        api_why("the source of the copy is not a range it may read (type, pitch, height and extent checked)");
         return r;
+    }
     if ((r = resolve(&d, c3->dstMemoryType, c3->dstHost, c3->dstDevice, c3->dstArray, c3->dstXInBytes, c3->dstY,
-                     c3->dstZ, c3->dstPitch, c3->dstHeight, c3->WidthInBytes, c3->Height, c3->Depth)))
+                     c3->dstZ, c3->dstPitch, c3->dstHeight, c3->WidthInBytes, c3->Height, c3->Depth))) {
+        api_why("the destination of the copy is not a range it may write (type, pitch, height and extent checked)");
         return r;
-    strided_copy(&d, &s, c3->WidthInBytes, c3->Height, c3->Depth);
+    }
+    strided_work(out, &d, &s, c3->WidthInBytes, c3->Height, c3->Depth);
     return CUDA_SUCCESS;
+}
+
+static CUresult copy3d(const CUDA_MEMCPY3D *c3, bool async, CUstream hs)
+{
+    api_ctx *c;
+    api_stream *st = NULL;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if (async && (r = api_stream_arg(c, hs, &st))) return r;
+    api_work w = {.kind = API_W_COPY};
+    if ((r = api_copy3d_work(c3, &w.u.c))) return r;
+    if (!w.u.c.width) return CUDA_SUCCESS;
+    return issue(c, st, &w, !async);
 }
 
 /* An array side of a 1D copy as the device range it covers: arrays are
@@ -746,13 +844,39 @@ API_ALIAS(cuMemcpy3DAsync_v2, "cuMemcpy3DAsync_v2_ptsz");
 
 /* ---- memsets ------------------------------------------------------------------ */
 
-static void fill(uint8_t *p, uint32_t v, unsigned esz, uint64_t n)
+CUresult api_memset_work(uint64_t dst, uint64_t pitch, uint32_t v, unsigned esz, uint64_t width, uint64_t height,
+                         api_swork *out)
 {
-    if (esz == 1) {
-        memset(p, (int)(v & 0xff), n);
-        return;
+    memset(out, 0, sizeof *out);
+    if (width == 0 || height == 0) return CUDA_SUCCESS;
+    if (esz != 1 && esz != 2 && esz != 4) {
+        api_why("elements of %u bytes: a memset sets 1, 2 or 4", esz);
+        return CUDA_ERROR_INVALID_VALUE;
     }
-    for (uint64_t i = 0; i < n; i++) memcpy(p + i * esz, &v, esz);
+    if (dst % esz) {
+        api_why("the destination 0x%llx is not aligned to the %u-byte elements", (unsigned long long)dst, esz);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (width > UINT64_MAX / esz) return CUDA_ERROR_INVALID_VALUE;
+    uint64_t row = width * esz;
+    if (height > 1 && pitch < row) {
+        api_why("a pitch of %llu bytes is less than a row of %llu", (unsigned long long)pitch, (unsigned long long)row);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (height > 1 && (height - 1) > (UINT64_MAX - row) / pitch) return CUDA_ERROR_INVALID_VALUE;
+    uint64_t span = (height - 1) * pitch + row;
+    uint8_t *h = dev_range(dst, span);
+    if (!h) {
+        why_range("destination", dst, span);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    out->dst = h;
+    out->pitch = pitch;
+    out->width = width;
+    out->height = height;
+    out->value = v;
+    out->esz = esz;
+    return CUDA_SUCCESS;
 }
 
 /* Sets height rows of width elements of esz bytes, rows pitch bytes apart. */
@@ -760,23 +884,14 @@ static CUresult memset2d(uint64_t dst, uint64_t pitch, uint32_t v, unsigned esz,
                          bool async, CUstream hs)
 {
     api_ctx *c;
+    api_stream *s = NULL;
     CUresult r = api_current(&c, true);
     if (r) return r;
-    if (async) {
-        api_stream *s;
-        if ((r = api_stream_arg(c, hs, &s))) return r;
-    }
-    if (width == 0 || height == 0) return CUDA_SUCCESS;
-    if (dst % esz) return CUDA_ERROR_INVALID_VALUE;
-    if (width > UINT64_MAX / esz) return CUDA_ERROR_INVALID_VALUE;
-    uint64_t row = width * esz;
-    if (height > 1 && pitch < row) return CUDA_ERROR_INVALID_VALUE;
-    if (height > 1 && (height - 1) > (UINT64_MAX - row) / pitch) return CUDA_ERROR_INVALID_VALUE;
-    uint64_t span = (height - 1) * pitch + row;
-    uint8_t *h = dev_range(dst, span);
-    if (!h) return CUDA_ERROR_INVALID_VALUE;
-    for (uint64_t j = 0; j < height; j++) fill(h + j * pitch, v, esz, width);
-    return CUDA_SUCCESS;
+    if (async && (r = api_stream_arg(c, hs, &s))) return r;
+    api_work w = {.kind = API_W_MEMSET};
+    if ((r = api_memset_work(dst, pitch, v, esz, width, height, &w.u.s))) return r;
+    if (!w.u.s.dst) return CUDA_SUCCESS;
+    return issue(c, s, &w, !async);
 }
 
 CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char v, size_t n) { API_LOCKED(memset2d(d, 0, v, 1, n, 1, false, 0)); }
@@ -837,8 +952,11 @@ API_ALIAS(cuMemsetD2D32Async, "cuMemsetD2D32Async_ptsz");
 ** variables, which are device memory of the module's context). */
 static bool classify(uint64_t p, api_alloc **a, uint64_t *base, uint64_t *size)
 {
-    if (!api_g.dev || !exec_mem_find(api_g.dev, p, base, size)) return false;
-    *a = api_map_get(&api_g.allocs, *base);
+    const api_range *rg = api_range_find(p);
+    if (!rg) return false;
+    *base = rg->base;
+    *size = rg->size;
+    *a = rg->a;
     return true;
 }
 

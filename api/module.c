@@ -125,7 +125,9 @@ static CUresult load_ptx(api_ctx *c, const char *ptx, size_t len, const char *na
     tp_err e;
     tp_err_clear(&e);
     exec_status st = EXEC_OK;
+    api_dev_lock();
     exec_mod *em = exec_mod_load(api_g.dev, ptx, len, name, &st, &e);
+    api_dev_unlock();
     jit_wall(j, t0);
     if (!em) {
         bool sticky;
@@ -137,6 +139,11 @@ static CUresult load_ptx(api_ctx *c, const char *ptx, size_t len, const char *na
     m->ctx = c;
     m->em = em;
     m->pm = exec_mod_ptx(em);
+    /* the module's variables join the index copies are checked against */
+    for (uint32_t i = 0; i < m->pm->nvars; i++) {
+        uint64_t a, n;
+        if (m->pm->vars[i].name && exec_mod_global(em, m->pm->vars[i].name, &a, &n)) api_range_add(a, n, NULL);
+    }
     m->funcs = tp_calloc(m->pm->nfuncs ? m->pm->nfuncs : 1, sizeof *m->funcs);
     for (uint32_t i = 0; i < m->pm->nfuncs; i++) {
         const ptx_func *pf = &m->pm->funcs[i];
@@ -251,6 +258,11 @@ static CUresult load_file(api_ctx *c, const char *path, jit_opts *j, api_mod **o
 void api_mod_destroy(api_mod *m)
 {
     api_ctx *c = m->ctx;
+    api_drain(c);   /* no pending kernel of it may run after this */
+    for (uint32_t i = 0; i < m->pm->nvars; i++) {
+        uint64_t a, n;
+        if (m->pm->vars[i].name && exec_mod_global(m->em, m->pm->vars[i].name, &a, &n)) api_range_del(a);
+    }
     if (m->prev) m->prev->next = m->next;
     else c->mods = m->next;
     if (m->next) m->next->prev = m->prev;
@@ -260,7 +272,9 @@ void api_mod_destroy(api_mod *m)
     }
     free(m->funcs);
     if (m->lib) m->lib->mod = NULL;
+    api_dev_lock();
     exec_mod_unload(m->em);
+    api_dev_unlock();
     api_handle_del(m);
     free(m);
 }

@@ -90,6 +90,7 @@ CUresult api_array_arg(CUarray h, api_array **a)
 static void array_destroy(api_array *a)
 {
     api_ctx *c = a->ctx;
+    api_drain(c);   /* pending work may use it */
     if (a->prev) a->prev->next = a->next;
     else c->arrays = a->next;
     if (a->next) a->next->prev = a->prev;
@@ -225,7 +226,7 @@ static CUresult resource_desc(const CUDA_RESOURCE_DESC *rd, bool surface, exec_t
         const uint64_t p = rd->res.linear.devPtr, n = rd->res.linear.sizeInBytes;
         if (!element_of(rd->res.linear.format, rd->res.linear.numChannels, fi, &elem)) return CUDA_ERROR_INVALID_VALUE;
         if (p == 0 || p % (uint64_t)512 || n < elem) return CUDA_ERROR_INVALID_VALUE;
-        if (n / elem > 268435456u || !exec_mem_host(api_g.dev, p, n)) return CUDA_ERROR_INVALID_VALUE;
+        if (n / elem > 268435456u || !api_range_host(p, n)) return CUDA_ERROR_INVALID_VALUE;
         t->addr = p;
         t->dims = 1;
         t->width = (uint32_t)(n / elem);
@@ -240,7 +241,7 @@ static CUresult resource_desc(const CUDA_RESOURCE_DESC *rd, bool surface, exec_t
         if (!element_of(rd->res.pitch2D.format, rd->res.pitch2D.numChannels, fi, &elem)) return CUDA_ERROR_INVALID_VALUE;
         if (p == 0 || p % 512 || w == 0 || h == 0 || pitch % 32 || pitch < w * elem) return CUDA_ERROR_INVALID_VALUE;
         if (w > 131072 || h > 65000 || pitch > 2097120) return CUDA_ERROR_INVALID_VALUE;
-        if (!exec_mem_host(api_g.dev, p, (h - 1) * pitch + w * elem)) return CUDA_ERROR_INVALID_VALUE;
+        if (!api_range_host(p, (h - 1) * pitch + w * elem)) return CUDA_ERROR_INVALID_VALUE;
         t->addr = p;
         t->dims = 2;
         t->width = (uint32_t)w;
@@ -302,7 +303,9 @@ static CUresult object_create(unsigned long long *out, const CUDA_RESOURCE_DESC 
     } else {
         for (int i = 0; i < 3; i++) t.addr_mode[i] = EXEC_TEX_CLAMP;
     }
+    api_dev_lock();
     uint64_t hnd = exec_tex_create(api_g.dev, &t, surface);
+    api_dev_unlock();
     api_texobj *o = tp_calloc(1, sizeof *o);
     o->ctx = c;
     o->surface = surface;
@@ -342,8 +345,11 @@ static CUresult object_destroy(uint64_t h, bool surface)
     api_texobj *o;
     CUresult r = object_arg(h, surface, &o);
     if (r) return r;
+    api_drain(o->ctx);   /* pending kernels may read it */
     api_map_del(&o->ctx->texobjs, h);
+    api_dev_lock();
     exec_tex_destroy(api_g.dev, h);
+    api_dev_unlock();
     free(o);
     return CUDA_SUCCESS;
 }
@@ -387,7 +393,9 @@ void api_tex_free_ctx(api_ctx *c)
     api_map *m = &c->texobjs;
     for (uint32_t i = 0; i < m->cap; i++) {
         if (!m->vals[i]) continue;
+        api_dev_lock();
         exec_tex_destroy(api_g.dev, m->keys[i]);
+        api_dev_unlock();
         free(m->vals[i]);
     }
     api_map_free(m);

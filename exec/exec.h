@@ -68,6 +68,9 @@ unsigned exec_dev_cc(const exec_dev *d);
 /* Allocates bytes (0 is allowed and gives a distinct address) aligned to
 ** align (a power of two, at least 256 is used).  Returns 0 when out of memory. */
 uint64_t exec_mem_alloc(exec_dev *d, uint64_t bytes, uint64_t align);
+/* Device-side malloc: the same, from a region of its own at the other end
+** of device memory (align: at least 16). */
+uint64_t exec_mem_alloc_heap(exec_dev *d, uint64_t bytes, uint64_t align);
 /* Frees an allocation by its start address; false if addr starts none. */
 bool exec_mem_free(exec_dev *d, uint64_t addr);
 /* Host pointer for [addr, addr+bytes) if the range lies within one live

@@ -66,6 +66,10 @@ struct exec_dev {
     uint32_t nallocs, capallocs;
     exec_free_rng *frees;  /* freed ranges below top, sorted by base */
     uint32_t nfrees, capfrees;
+    /* device-side malloc's region: grows down from the end of the reservation */
+    uint64_t htop;         /* bytes of it ever handed out */
+    exec_free_rng *hfrees; /* freed ranges inside it, sorted by base */
+    uint32_t nhfrees, caphfrees;
     size_t page;
     void *slots;           /* CTA slots kept between launches (grid.c) */
     void *textab;          /* texture and surface objects (tex.c) */

@@ -11,7 +11,11 @@
 **
 ** Allocation is first-fit over a sorted list of freed ranges, then a bump
 ** pointer; the live allocations are kept sorted by address for the bounds
-** check every simulated access makes (exec_mem_lookup).
+** check every simulated access makes (exec_mem_lookup).  Device-side
+** malloc (exec_mem_alloc_heap) has a region of its own, growing down from
+** the end of the reservation: a kernel's allocations never change where the
+** host's land, so addresses stay the same however the host's calls and the
+** kernels interleave.
 */
 #include "internal.h"
 #include <errno.h>
@@ -59,8 +63,10 @@ void exec_mem_release(exec_dev *d)
     slot_used[d->slot] = false;
     free(d->allocs);
     free(d->frees);
+    free(d->hfrees);
     d->allocs = NULL;
     d->frees = NULL;
+    d->hfrees = NULL;
     d->base = 0;
 }
 
@@ -97,15 +103,59 @@ static void insert_alloc(exec_dev *d, exec_alloc a)
     d->nallocs++;
 }
 
-static void take_free(exec_dev *d, uint32_t i, uint64_t span)
+/* A free list: the host's (frees) or device malloc's (hfrees). */
+typedef struct free_list {
+    exec_free_rng **r;
+    uint32_t *n, *cap;
+} free_list;
+
+static free_list host_list(exec_dev *d) { return (free_list){&d->frees, &d->nfrees, &d->capfrees}; }
+static free_list heap_list(exec_dev *d) { return (free_list){&d->hfrees, &d->nhfrees, &d->caphfrees}; }
+
+static void take_free(free_list l, uint32_t i, uint64_t span)
 {
-    exec_free_rng *f = &d->frees[i];
+    exec_free_rng *f = &(*l.r)[i];
     f->base += span;
     f->size -= span;
     if (f->size == 0) {
-        memmove(f, f + 1, (d->nfrees - i - 1) * sizeof *f);
-        d->nfrees--;
+        memmove(f, f + 1, (*l.n - i - 1) * sizeof *f);
+        (*l.n)--;
     }
+}
+
+/* First fit of span bytes aligned to align in a free list; 0 if none. */
+static uint64_t first_fit(free_list l, uint64_t span, uint64_t align)
+{
+    for (uint32_t i = 0; i < *l.n; i++) {
+        exec_free_rng *f = &(*l.r)[i];
+        uint64_t a = TP_ALIGN_UP(f->base, align);
+        if (a == f->base && f->size >= span) {
+            take_free(l, i, span);
+            return a;
+        }
+    }
+    return 0;
+}
+
+static void push_free(free_list l, uint32_t i, exec_free_rng r)
+{
+    if (*l.n == *l.cap) {
+        *l.cap = *l.cap ? 2 * *l.cap : 16;
+        *l.r = tp_realloc(*l.r, *l.cap * sizeof **l.r);
+    }
+    memmove(&(*l.r)[i + 1], &(*l.r)[i], (*l.n - i) * sizeof **l.r);
+    (*l.r)[i] = r;
+    (*l.n)++;
+}
+
+/* Makes [addr, addr + span) usable and records it. */
+static uint64_t commit(exec_dev *d, uint64_t addr, uint64_t bytes, uint64_t span)
+{
+    if (mprotect((void *)(uintptr_t)addr, span, PROT_READ | PROT_WRITE) != 0) return 0;
+    memset((void *)(uintptr_t)addr, 0, bytes);
+    insert_alloc(d, (exec_alloc){addr, bytes, span});
+    d->used += span;
+    return addr;
 }
 
 uint64_t exec_mem_alloc(exec_dev *d, uint64_t bytes, uint64_t align)
@@ -114,62 +164,59 @@ uint64_t exec_mem_alloc(exec_dev *d, uint64_t bytes, uint64_t align)
     if (align & (align - 1)) return 0;
     uint64_t span = TP_ALIGN_UP(bytes ? bytes : 1, d->page);
     if (span < bytes) return 0;
-    uint64_t addr = 0;
-    for (uint32_t i = 0; i < d->nfrees; i++) {
-        exec_free_rng *f = &d->frees[i];
-        uint64_t a = TP_ALIGN_UP(f->base, align);
-        if (a == f->base && f->size >= span) {
-            addr = a;
-            take_free(d, i, span);
-            break;
-        }
-    }
+    uint64_t addr = first_fit(host_list(d), span, align);
     if (!addr) {
         uint64_t a = TP_ALIGN_UP(d->base + d->top, align);
-        if (a + span > d->base + d->cap || a + span < a) return 0;
-        if (a > d->base + d->top) { /* the alignment gap becomes a free range */
-            if (d->nfrees == d->capfrees) {
-                d->capfrees = d->capfrees ? 2 * d->capfrees : 16;
-                d->frees = tp_realloc(d->frees, d->capfrees * sizeof *d->frees);
-            }
-            d->frees[d->nfrees++] = (exec_free_rng){d->base + d->top, a - (d->base + d->top)};
-        }
+        if (a + span > d->base + d->cap - d->htop || a + span < a) return 0;
+        if (a > d->base + d->top) /* the alignment gap becomes a free range */
+            push_free(host_list(d), d->nfrees, (exec_free_rng){d->base + d->top, a - (d->base + d->top)});
         addr = a;
         d->top = a + span - d->base;
     }
-    if (mprotect((void *)(uintptr_t)addr, span, PROT_READ | PROT_WRITE) != 0) return 0;
-    memset((void *)(uintptr_t)addr, 0, bytes);
-    insert_alloc(d, (exec_alloc){addr, bytes, span});
-    d->used += span;
-    return addr;
+    return commit(d, addr, bytes, span);
 }
 
-/* Returns a range to the free list, merging with its neighbours. */
-static void add_free(exec_dev *d, uint64_t base, uint64_t size)
+uint64_t exec_mem_alloc_heap(exec_dev *d, uint64_t bytes, uint64_t align)
 {
-    uint32_t i = 0;
-    while (i < d->nfrees && d->frees[i].base < base) i++;
-    if (i > 0 && d->frees[i - 1].base + d->frees[i - 1].size == base) {
-        d->frees[i - 1].size += size;
-        if (i < d->nfrees && base + size == d->frees[i].base) {
-            d->frees[i - 1].size += d->frees[i].size;
-            memmove(&d->frees[i], &d->frees[i + 1], (d->nfrees - i - 1) * sizeof *d->frees);
-            d->nfrees--;
+    if (align < 16) align = 16;
+    if (align & (align - 1)) return 0;
+    uint64_t span = TP_ALIGN_UP(bytes ? bytes : 1, d->page);
+    if (span < bytes) return 0;
+    uint64_t addr = first_fit(heap_list(d), span, align);
+    if (!addr) {
+        uint64_t end = d->base + d->cap - d->htop;
+        if (end - d->base < span + d->top) return 0;
+        uint64_t a = (end - span) & ~(TP_MAX(align, (uint64_t)d->page) - 1);
+        if (a < d->base + d->top) return 0;
+        if (a + span < end) /* the alignment gap becomes a free range */
+            push_free(heap_list(d), 0, (exec_free_rng){a + span, end - (a + span)});
+        addr = a;
+        d->htop = d->base + d->cap - a;
+    }
+    return commit(d, addr, bytes, span);
+}
+
+/* Returns a range to a free list, merging with its neighbours. */
+static void add_free(free_list l, uint64_t base, uint64_t size)
+{
+    exec_free_rng *f = *l.r;
+    uint32_t n = *l.n, i = 0;
+    while (i < n && f[i].base < base) i++;
+    if (i > 0 && f[i - 1].base + f[i - 1].size == base) {
+        f[i - 1].size += size;
+        if (i < n && base + size == f[i].base) {
+            f[i - 1].size += f[i].size;
+            memmove(&f[i], &f[i + 1], (n - i - 1) * sizeof *f);
+            (*l.n)--;
         }
         return;
     }
-    if (i < d->nfrees && base + size == d->frees[i].base) {
-        d->frees[i].base = base;
-        d->frees[i].size += size;
+    if (i < n && base + size == f[i].base) {
+        f[i].base = base;
+        f[i].size += size;
         return;
     }
-    if (d->nfrees == d->capfrees) {
-        d->capfrees = d->capfrees ? 2 * d->capfrees : 16;
-        d->frees = tp_realloc(d->frees, d->capfrees * sizeof *d->frees);
-    }
-    memmove(&d->frees[i + 1], &d->frees[i], (d->nfrees - i) * sizeof *d->frees);
-    d->frees[i] = (exec_free_rng){base, size};
-    d->nfrees++;
+    push_free(l, i, (exec_free_rng){base, size});
 }
 
 bool exec_mem_register(exec_dev *d, uint64_t addr, uint64_t bytes)
@@ -202,7 +249,17 @@ bool exec_mem_free(exec_dev *d, uint64_t addr)
     void *p = (void *)(uintptr_t)a.base;
     madvise(p, a.span, MADV_DONTNEED);
     mprotect(p, a.span, PROT_NONE);
-    add_free(d, a.base, a.span);
+    if (a.base >= d->base + d->cap - d->htop) {
+        /* device malloc's region: the lowest free range goes back to its bump pointer */
+        add_free(heap_list(d), a.base, a.span);
+        if (d->nhfrees && d->hfrees[0].base == d->base + d->cap - d->htop) {
+            d->htop -= d->hfrees[0].size;
+            memmove(&d->hfrees[0], &d->hfrees[1], (d->nhfrees - 1) * sizeof *d->hfrees);
+            d->nhfrees--;
+        }
+        return true;
+    }
+    add_free(host_list(d), a.base, a.span);
     /* Give the top of the heap back to the bump pointer. */
     if (d->nfrees && d->frees[d->nfrees - 1].base + d->frees[d->nfrees - 1].size == d->base + d->top) {
         d->top = d->frees[d->nfrees - 1].base - d->base;

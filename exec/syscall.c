@@ -173,7 +173,7 @@ bool exec_syscall(exec_warp *w, const ptx_insn *in, const ptx_func *callee, uint
             uint64_t n = exec_call_arg(w, in, l, 0, 8);
             uint64_t p = 0;
             if (g->heap_used + n <= g->heap_limit) {
-                p = exec_mem_alloc(g->dev, n, 16);
+                p = exec_mem_alloc_heap(g->dev, n, 16);
                 if (p) g->heap_used += n;
             }
             exec_call_ret(w, in, l, p, 8);

@@ -99,6 +99,21 @@ typedef uint64_t cuuint64_t;
 #define cuArray3DCreate cuArray3DCreate_v2
 #define cuArray3DGetDescriptor cuArray3DGetDescriptor_v2
 #define cuMemHostRegister cuMemHostRegister_v2
+#define cuStreamBeginCapture __CUDA_API_PTSZ(cuStreamBeginCapture_v2)
+#define cuStreamGetCaptureInfo __CUDA_API_PTSZ(cuStreamGetCaptureInfo_v3)
+#define cuStreamUpdateCaptureDependencies __CUDA_API_PTSZ(cuStreamUpdateCaptureDependencies_v2)
+#define cuGraphInstantiate cuGraphInstantiateWithFlags
+#define cuGraphExecUpdate cuGraphExecUpdate_v2
+#define cuGraphAddKernelNode cuGraphAddKernelNode_v2
+#define cuGraphKernelNodeGetParams cuGraphKernelNodeGetParams_v2
+#define cuGraphKernelNodeSetParams cuGraphKernelNodeSetParams_v2
+#define cuGraphExecKernelNodeSetParams cuGraphExecKernelNodeSetParams_v2
+#define cuGraphGetEdges cuGraphGetEdges_v2
+#define cuGraphNodeGetDependencies cuGraphNodeGetDependencies_v2
+#define cuGraphNodeGetDependentNodes cuGraphNodeGetDependentNodes_v2
+#define cuGraphAddDependencies cuGraphAddDependencies_v2
+#define cuGraphRemoveDependencies cuGraphRemoveDependencies_v2
+#define cuGraphAddNode cuGraphAddNode_v2
 
 #if defined(__CUDA_API_PER_THREAD_DEFAULT_STREAM)
 #define cuMemcpy __CUDA_API_PTDS(cuMemcpy)
@@ -134,6 +149,12 @@ typedef uint64_t cuuint64_t;
 #define cuLaunchCooperativeKernel __CUDA_API_PTSZ(cuLaunchCooperativeKernel)
 #define cuMemFreeAsync __CUDA_API_PTSZ(cuMemFreeAsync)
 #define cuMemAllocAsync __CUDA_API_PTSZ(cuMemAllocAsync)
+#define cuMemAllocFromPoolAsync __CUDA_API_PTSZ(cuMemAllocFromPoolAsync)
+#define cuStreamEndCapture __CUDA_API_PTSZ(cuStreamEndCapture)
+#define cuStreamBeginCaptureToGraph __CUDA_API_PTSZ(cuStreamBeginCaptureToGraph)
+#define cuGraphInstantiateWithParams __CUDA_API_PTSZ(cuGraphInstantiateWithParams)
+#define cuGraphUpload __CUDA_API_PTSZ(cuGraphUpload)
+#define cuGraphLaunch __CUDA_API_PTSZ(cuGraphLaunch)
 #endif
 
 /* ---- handles -------------------------------------------------------------- */
@@ -158,6 +179,12 @@ typedef struct CUstream_st *CUstream;
 typedef struct CUgreenCtx_st *CUgreenCtx;
 typedef struct CUgraphDeviceUpdatableNode_st *CUgraphDeviceNode;
 typedef struct CUlinkState_st *CUlinkState;
+typedef struct CUgraph_st *CUgraph;
+typedef struct CUgraphNode_st *CUgraphNode;
+typedef struct CUgraphExec_st *CUgraphExec;
+typedef struct CUmemPoolHandle_st *CUmemoryPool;
+typedef struct CUuserObject_st *CUuserObject;
+typedef cuuint64_t CUgraphConditionalHandle;
 
 /* (NVIDIA's runtime headers define struct CUuuid_st too, under the same guard) */
 #ifndef CU_UUID_HAS_BEEN_DEFINED
@@ -1170,6 +1197,329 @@ typedef CUstreamAttrValue_v1 CUstreamAttrValue;
 #define CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP
 #define CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN
 
+/* ---- graphs, stream capture, memory pools ----------------------------------- */
+
+typedef enum CUstreamCaptureMode_enum {
+    CU_STREAM_CAPTURE_MODE_GLOBAL = 0,
+    CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1,
+    CU_STREAM_CAPTURE_MODE_RELAXED = 2
+} CUstreamCaptureMode;
+
+typedef enum CUstreamUpdateCaptureDependencies_flags_enum {
+    CU_STREAM_ADD_CAPTURE_DEPENDENCIES = 0x0,
+    CU_STREAM_SET_CAPTURE_DEPENDENCIES = 0x1
+} CUstreamUpdateCaptureDependencies_flags;
+
+typedef enum CUgraphNodeType_enum {
+    CU_GRAPH_NODE_TYPE_KERNEL = 0,
+    CU_GRAPH_NODE_TYPE_MEMCPY = 1,
+    CU_GRAPH_NODE_TYPE_MEMSET = 2,
+    CU_GRAPH_NODE_TYPE_HOST = 3,
+    CU_GRAPH_NODE_TYPE_GRAPH = 4,
+    CU_GRAPH_NODE_TYPE_EMPTY = 5,
+    CU_GRAPH_NODE_TYPE_WAIT_EVENT = 6,
+    CU_GRAPH_NODE_TYPE_EVENT_RECORD = 7,
+    CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL = 8,
+    CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT = 9,
+    CU_GRAPH_NODE_TYPE_MEM_ALLOC = 10,
+    CU_GRAPH_NODE_TYPE_MEM_FREE = 11,
+    CU_GRAPH_NODE_TYPE_BATCH_MEM_OP = 12,
+    CU_GRAPH_NODE_TYPE_CONDITIONAL = 13
+} CUgraphNodeType;
+
+typedef enum CUgraphDependencyType_enum {
+    CU_GRAPH_DEPENDENCY_TYPE_DEFAULT = 0,
+    CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC = 1
+} CUgraphDependencyType;
+
+#define CU_GRAPH_KERNEL_NODE_PORT_DEFAULT 0
+#define CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC 1
+#define CU_GRAPH_KERNEL_NODE_PORT_LAUNCH_ORDER 2
+
+/* An edge's ports and type; tpsim knows only full-completion edges (all 0). */
+typedef struct CUgraphEdgeData_st {
+    unsigned char from_port;
+    unsigned char to_port;
+    unsigned char type;
+    unsigned char reserved[5];
+} CUgraphEdgeData;
+
+typedef enum CUgraphInstantiateResult_enum {
+    CUDA_GRAPH_INSTANTIATE_SUCCESS = 0,
+    CUDA_GRAPH_INSTANTIATE_ERROR = 1,
+    CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE = 2,
+    CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED = 3,
+    CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED = 4,
+    CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED = 5
+} CUgraphInstantiateResult;
+
+typedef struct CUDA_GRAPH_INSTANTIATE_PARAMS_st {
+    cuuint64_t flags;
+    CUstream hUploadStream;
+    CUgraphNode hErrNode_out;
+    CUgraphInstantiateResult result_out;
+} CUDA_GRAPH_INSTANTIATE_PARAMS;
+
+typedef enum CUgraphInstantiate_flags_enum {
+    CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH = 1,
+    CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD = 2,
+    CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH = 4,
+    CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY = 8
+} CUgraphInstantiate_flags;
+
+typedef enum CUgraphExecUpdateResult_enum {
+    CU_GRAPH_EXEC_UPDATE_SUCCESS = 0x0,
+    CU_GRAPH_EXEC_UPDATE_ERROR = 0x1,
+    CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED = 0x2,
+    CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED = 0x3,
+    CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED = 0x4,
+    CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED = 0x5,
+    CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED = 0x6,
+    CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE = 0x7,
+    CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED = 0x8
+} CUgraphExecUpdateResult;
+
+typedef struct CUgraphExecUpdateResultInfo_st {
+    CUgraphExecUpdateResult result;
+    CUgraphNode errorNode;
+    CUgraphNode errorFromNode;
+} CUgraphExecUpdateResultInfo_v1;
+typedef CUgraphExecUpdateResultInfo_v1 CUgraphExecUpdateResultInfo;
+
+typedef enum CUgraphDebugDot_flags_enum {
+    CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE = 1 << 0,
+    CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES = 1 << 1,
+    CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS = 1 << 2,
+    CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS = 1 << 3,
+    CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS = 1 << 4,
+    CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS = 1 << 5,
+    CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS = 1 << 6,
+    CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS = 1 << 7,
+    CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS = 1 << 8,
+    CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES = 1 << 9,
+    CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES = 1 << 10,
+    CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS = 1 << 11,
+    CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS = 1 << 12,
+    CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS = 1 << 13,
+    CU_GRAPH_DEBUG_DOT_FLAGS_EXTRA_TOPO_INFO = 1 << 14,
+    CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS = 1 << 15
+} CUgraphDebugDot_flags;
+
+typedef enum CUuserObject_flags_enum {
+    CU_USER_OBJECT_NO_DESTRUCTOR_SYNC = 1
+} CUuserObject_flags;
+
+typedef enum CUuserObjectRetain_flags_enum {
+    CU_GRAPH_USER_OBJECT_MOVE = 1
+} CUuserObjectRetain_flags;
+
+typedef enum CUgraphMem_attribute_enum {
+    CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT,
+    CU_GRAPH_MEM_ATTR_USED_MEM_HIGH,
+    CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT,
+    CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH
+} CUgraphMem_attribute;
+
+typedef enum CUgraphChildGraphNodeOwnership_enum {
+    CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE = 0,
+    CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE = 1
+} CUgraphChildGraphNodeOwnership;
+
+/* Kernel node attributes are launch attributes. */
+typedef CUlaunchAttributeID CUkernelNodeAttrID;
+typedef CUlaunchAttributeValue CUkernelNodeAttrValue_v1;
+typedef CUkernelNodeAttrValue_v1 CUkernelNodeAttrValue;
+
+typedef struct CUDA_KERNEL_NODE_PARAMS_st {
+    CUfunction func;
+    unsigned int gridDimX;
+    unsigned int gridDimY;
+    unsigned int gridDimZ;
+    unsigned int blockDimX;
+    unsigned int blockDimY;
+    unsigned int blockDimZ;
+    unsigned int sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+} CUDA_KERNEL_NODE_PARAMS_v1;
+
+/* v2 and v3: kern (a CUkernel, used when func is NULL) and ctx (NULL: current). */
+typedef struct CUDA_KERNEL_NODE_PARAMS_v2_st {
+    CUfunction func;
+    unsigned int gridDimX;
+    unsigned int gridDimY;
+    unsigned int gridDimZ;
+    unsigned int blockDimX;
+    unsigned int blockDimY;
+    unsigned int blockDimZ;
+    unsigned int sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+    CUkernel kern;
+    CUcontext ctx;
+} CUDA_KERNEL_NODE_PARAMS_v2;
+typedef CUDA_KERNEL_NODE_PARAMS_v2 CUDA_KERNEL_NODE_PARAMS;
+
+typedef struct CUDA_KERNEL_NODE_PARAMS_v3_st {
+    CUfunction func;
+    unsigned int gridDimX;
+    unsigned int gridDimY;
+    unsigned int gridDimZ;
+    unsigned int blockDimX;
+    unsigned int blockDimY;
+    unsigned int blockDimZ;
+    unsigned int sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+    CUkernel kern;
+    CUcontext ctx;
+} CUDA_KERNEL_NODE_PARAMS_v3;
+
+typedef struct CUDA_MEMSET_NODE_PARAMS_st {
+    CUdeviceptr dst;
+    size_t pitch;
+    unsigned int value;
+    unsigned int elementSize;
+    size_t width;
+    size_t height;
+} CUDA_MEMSET_NODE_PARAMS_v1;
+typedef CUDA_MEMSET_NODE_PARAMS_v1 CUDA_MEMSET_NODE_PARAMS;
+
+typedef struct CUDA_MEMSET_NODE_PARAMS_v2_st {
+    CUdeviceptr dst;
+    size_t pitch;
+    unsigned int value;
+    unsigned int elementSize;
+    size_t width;
+    size_t height;
+    CUcontext ctx;
+} CUDA_MEMSET_NODE_PARAMS_v2;
+
+typedef struct CUDA_HOST_NODE_PARAMS_st {
+    CUhostFn fn;
+    void *userData;
+} CUDA_HOST_NODE_PARAMS_v1;
+typedef CUDA_HOST_NODE_PARAMS_v1 CUDA_HOST_NODE_PARAMS;
+
+typedef struct CUDA_HOST_NODE_PARAMS_v2_st {
+    CUhostFn fn;
+    void *userData;
+} CUDA_HOST_NODE_PARAMS_v2;
+
+typedef struct CUDA_MEMCPY_NODE_PARAMS_st {
+    int flags;
+    int reserved;
+    CUcontext copyCtx;
+    CUDA_MEMCPY3D copyParams;
+} CUDA_MEMCPY_NODE_PARAMS;
+
+typedef struct CUDA_CHILD_GRAPH_NODE_PARAMS_st {
+    CUgraph graph;
+    CUgraphChildGraphNodeOwnership ownership;
+} CUDA_CHILD_GRAPH_NODE_PARAMS;
+
+typedef struct CUDA_EVENT_RECORD_NODE_PARAMS_st {
+    CUevent event;
+} CUDA_EVENT_RECORD_NODE_PARAMS;
+
+typedef struct CUDA_EVENT_WAIT_NODE_PARAMS_st {
+    CUevent event;
+} CUDA_EVENT_WAIT_NODE_PARAMS;
+
+typedef enum CUmemAllocationHandleType_enum {
+    CU_MEM_HANDLE_TYPE_NONE = 0x0,
+    CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 0x1,
+    CU_MEM_HANDLE_TYPE_WIN32 = 0x2,
+    CU_MEM_HANDLE_TYPE_WIN32_KMT = 0x4,
+    CU_MEM_HANDLE_TYPE_FABRIC = 0x8,
+    CU_MEM_HANDLE_TYPE_MAX = 0x7FFFFFFF
+} CUmemAllocationHandleType;
+
+typedef enum CUmemAccess_flags_enum {
+    CU_MEM_ACCESS_FLAGS_PROT_NONE = 0x0,
+    CU_MEM_ACCESS_FLAGS_PROT_READ = 0x1,
+    CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 0x3,
+    CU_MEM_ACCESS_FLAGS_PROT_MAX = 0x7FFFFFFF
+} CUmemAccess_flags;
+
+typedef enum CUmemAllocationType_enum {
+    CU_MEM_ALLOCATION_TYPE_INVALID = 0x0,
+    CU_MEM_ALLOCATION_TYPE_PINNED = 0x1,
+    CU_MEM_ALLOCATION_TYPE_MANAGED = 0x2,
+    CU_MEM_ALLOCATION_TYPE_MAX = 0x7FFFFFFF
+} CUmemAllocationType;
+
+typedef struct CUmemAccessDesc_st {
+    CUmemLocation location;
+    CUmemAccess_flags flags;
+} CUmemAccessDesc_v1;
+typedef CUmemAccessDesc_v1 CUmemAccessDesc;
+
+typedef enum CUmemPool_attribute_enum {
+    CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES = 1,
+    CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC,
+    CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES,
+    CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+    CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT,
+    CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH,
+    CU_MEMPOOL_ATTR_USED_MEM_CURRENT,
+    CU_MEMPOOL_ATTR_USED_MEM_HIGH
+} CUmemPool_attribute;
+
+typedef struct CUmemPoolProps_st {
+    CUmemAllocationType allocType;
+    CUmemAllocationHandleType handleTypes;
+    CUmemLocation location;
+    void *win32SecurityAttributes;
+    size_t maxSize;
+    unsigned short usage;
+    unsigned char reserved[54];
+} CUmemPoolProps_v1;
+typedef CUmemPoolProps_v1 CUmemPoolProps;
+
+typedef struct CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
+    CUmemPoolProps poolProps;
+    const CUmemAccessDesc *accessDescs;
+    size_t accessDescCount;
+    size_t bytesize;
+    CUdeviceptr dptr;
+} CUDA_MEM_ALLOC_NODE_PARAMS_v1;
+typedef CUDA_MEM_ALLOC_NODE_PARAMS_v1 CUDA_MEM_ALLOC_NODE_PARAMS;
+
+typedef struct CUDA_MEM_ALLOC_NODE_PARAMS_v2_st {
+    CUmemPoolProps poolProps;
+    const CUmemAccessDesc *accessDescs;
+    size_t accessDescCount;
+    size_t bytesize;
+    CUdeviceptr dptr;
+} CUDA_MEM_ALLOC_NODE_PARAMS_v2;
+
+typedef struct CUDA_MEM_FREE_NODE_PARAMS_st {
+    CUdeviceptr dptr;
+} CUDA_MEM_FREE_NODE_PARAMS;
+
+/* The generic node parameters of cuGraphAddNode: the union is 232 bytes
+** (reserved1); node types tpsim does not execute (external semaphores,
+** batch memory operations, conditionals) are named only by reserved1. */
+typedef struct CUgraphNodeParams_st {
+    CUgraphNodeType type;
+    int reserved0[3];
+    union {
+        long long reserved1[29];
+        CUDA_KERNEL_NODE_PARAMS_v3 kernel;
+        CUDA_MEMCPY_NODE_PARAMS memcpy;
+        CUDA_MEMSET_NODE_PARAMS_v2 memset;
+        CUDA_HOST_NODE_PARAMS_v2 host;
+        CUDA_CHILD_GRAPH_NODE_PARAMS graph;
+        CUDA_EVENT_WAIT_NODE_PARAMS eventWait;
+        CUDA_EVENT_RECORD_NODE_PARAMS eventRecord;
+        CUDA_MEM_ALLOC_NODE_PARAMS_v2 alloc;
+        CUDA_MEM_FREE_NODE_PARAMS free;
+    };
+    long long reserved2;
+} CUgraphNodeParams;
+
+
 /* ---- cuGetProcAddress ---------------------------------------------------- */
 
 typedef enum CUdriverProcAddress_flags_enum {
@@ -1463,6 +1813,131 @@ CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockS
                                                    unsigned int flags);
 CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunction func,
                                                  int numBlocks, int blockSize);
+
+/* stream capture */
+CUresult cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mode);
+CUresult cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies,
+                                     const CUgraphEdgeData *dependencyData, size_t numDependencies,
+                                     CUstreamCaptureMode mode);
+CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode);
+CUresult cuStreamEndCapture(CUstream hStream, CUgraph *phGraph);
+CUresult cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
+                                   cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out,
+                                   const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);
+CUresult cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode *dependencies,
+                                              const CUgraphEdgeData *dependencyData, size_t numDependencies,
+                                              unsigned int flags);
+
+/* graphs */
+CUresult cuGraphCreate(CUgraph *phGraph, unsigned int flags);
+CUresult cuGraphAddKernelNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                 size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams);
+CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams);
+CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);
+CUresult cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                              size_t numDependencies, const CUDA_MEMCPY3D *copyParams, CUcontext ctx);
+CUresult cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams);
+CUresult cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D *nodeParams);
+CUresult cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                              size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx);
+CUresult cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *nodeParams);
+CUresult cuGraphMemsetNodeSetParams(CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *nodeParams);
+CUresult cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                            size_t numDependencies, const CUDA_HOST_NODE_PARAMS *nodeParams);
+CUresult cuGraphHostNodeGetParams(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS *nodeParams);
+CUresult cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams);
+CUresult cuGraphAddChildGraphNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                  size_t numDependencies, CUgraph childGraph);
+CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGraph);
+CUresult cuGraphAddEmptyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                             size_t numDependencies);
+CUresult cuGraphAddEventRecordNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                   size_t numDependencies, CUevent event);
+CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode hNode, CUevent *event_out);
+CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode hNode, CUevent event);
+CUresult cuGraphAddEventWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                 size_t numDependencies, CUevent event);
+CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent *event_out);
+CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event);
+CUresult cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams);
+CUresult cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS *params_out);
+CUresult cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                               size_t numDependencies, CUdeviceptr dptr);
+CUresult cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr *dptr_out);
+CUresult cuDeviceGraphMemTrim(CUdevice device);
+CUresult cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void *value);
+CUresult cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void *value);
+CUresult cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph);
+CUresult cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph);
+CUresult cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type);
+CUresult cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes);
+CUresult cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, size_t *numRootNodes);
+CUresult cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData,
+                            size_t *numEdges);
+CUresult cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode *dependencies, CUgraphEdgeData *edgeData,
+                                       size_t *numDependencies);
+CUresult cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode, CUgraphNode *dependentNodes, CUgraphEdgeData *edgeData,
+                                         size_t *numDependentNodes);
+CUresult cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to,
+                                   const CUgraphEdgeData *edgeData, size_t numDependencies);
+CUresult cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to,
+                                      const CUgraphEdgeData *edgeData, size_t numDependencies);
+CUresult cuGraphDestroyNode(CUgraphNode hNode);
+CUresult cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags);
+CUresult cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph,
+                                      CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);
+CUresult cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags);
+CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                           const CUDA_KERNEL_NODE_PARAMS *nodeParams);
+CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMCPY3D *copyParams,
+                                        CUcontext ctx);
+CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                        const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx);
+CUresult cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                      const CUDA_HOST_NODE_PARAMS *nodeParams);
+CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraph childGraph);
+CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event);
+CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event);
+CUresult cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled);
+CUresult cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int *isEnabled);
+CUresult cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream);
+CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);
+CUresult cuGraphExecDestroy(CUgraphExec hGraphExec);
+CUresult cuGraphDestroy(CUgraph hGraph);
+CUresult cuGraphExecUpdate_v2(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo);
+CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src);
+CUresult cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr, CUkernelNodeAttrValue *value_out);
+CUresult cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr,
+                                       const CUkernelNodeAttrValue *value);
+CUresult cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int flags);
+CUresult cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destroy, unsigned int initialRefcount,
+                            unsigned int flags);
+CUresult cuUserObjectRetain(CUuserObject object, unsigned int count);
+CUresult cuUserObjectRelease(CUuserObject object, unsigned int count);
+CUresult cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned int count, unsigned int flags);
+CUresult cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsigned int count);
+CUresult cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                           const CUgraphEdgeData *dependencyData, size_t numDependencies,
+                           CUgraphNodeParams *nodeParams);
+CUresult cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams);
+CUresult cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *nodeParams);
+
+/* memory pools and stream-ordered allocation (cuMemAllocAsync, cuMemFreeAsync: above) */
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream);
+CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep);
+CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);
+CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);
+CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count);
+CUresult cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool, CUmemLocation *location);
+CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps);
+CUresult cuMemPoolDestroy(CUmemoryPool pool);
+CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool);
+CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev);
+CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev);
+CUresult cuMemGetDefaultMemPool(CUmemoryPool *pool_out, CUmemLocation *location, CUmemAllocationType type);
+CUresult cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location, CUmemAllocationType type);
+CUresult cuMemSetMemPool(CUmemLocation *location, CUmemAllocationType type, CUmemoryPool pool);
 
 /* entry points */
 CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,

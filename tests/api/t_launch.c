@@ -423,8 +423,10 @@ static void launch_host_work(void)
 {
     int one = 1, ten = 10;
     OK(cuLaunchHostFunc(0, host_fn, &one));
-    TT_EQ_I(host_calls, 1);   /* issued work completes before the call returns */
+    OK(cuStreamSynchronize(0));   /* the device thread has run it */
+    TT_EQ_I(host_calls, 1);
     OK(cuStreamAddCallback(0, stream_cb, &ten, 0));
+    OK(cuStreamSynchronize(0));
     TT_EQ_I(host_calls, 11);
     TT_EQ_I(cb_status, CUDA_SUCCESS);
     CK(cuStreamAddCallback(0, stream_cb, &ten, 1), CUDA_ERROR_INVALID_VALUE);

@@ -80,7 +80,8 @@ static void sticky_illegal_address(void)
     CUevent e;
     OK(cuEventCreate(&e, 0));
     void *args[] = {&a};
-    CK(cuLaunchKernel(bad, 1, 1, 1, 1, 1, 1, 0, 0, args, NULL), CUDA_ERROR_ILLEGAL_ADDRESS);
+    OK(cuLaunchKernel(bad, 1, 1, 1, 1, 1, 1, 0, 0, args, NULL));   /* the error comes at a wait */
+    CK(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
     expect_sticky(CUDA_ERROR_ILLEGAL_ADDRESS);
     int n = 1;
     void *args2[] = {&a, &n};
@@ -106,7 +107,8 @@ static void sticky_trap(void)
     CUmodule m;
     OK(cuCtxCreate(&c, NULL, 0, 0));
     CUfunction boom = get(&m, "boom");
-    CK(cuLaunchKernel(boom, 2, 1, 1, 64, 1, 1, 0, 0, NULL, NULL), CUDA_ERROR_LAUNCH_FAILED);
+    OK(cuLaunchKernel(boom, 2, 1, 1, 64, 1, 1, 0, 0, NULL, NULL));
+    CK(cuCtxSynchronize(), CUDA_ERROR_LAUNCH_FAILED);
     expect_sticky(CUDA_ERROR_LAUNCH_FAILED);
     OK(cuCtxDestroy(c));
 }
@@ -117,7 +119,8 @@ static void sticky_timeout(void)
     CUmodule m;
     OK(cuCtxCreate(&c, NULL, 0, 0));
     CUfunction spin = get(&m, "spin");
-    CK(cuLaunchKernel(spin, 1, 1, 1, 32, 1, 1, 0, 0, NULL, NULL), CUDA_ERROR_LAUNCH_TIMEOUT);
+    OK(cuLaunchKernel(spin, 1, 1, 1, 32, 1, 1, 0, 0, NULL, NULL));
+    CK(cuCtxSynchronize(), CUDA_ERROR_LAUNCH_TIMEOUT);
     expect_sticky(CUDA_ERROR_LAUNCH_TIMEOUT);
     OK(cuCtxDestroy(c));
 }
@@ -133,7 +136,7 @@ static void sticky_primary_reset(void)
     CUdeviceptr a;
     OK(cuMemAlloc(&a, 4));
     void *args[] = {&a};
-    CK(cuLaunchKernel(bad, 1, 1, 1, 1, 1, 1, 0, 0, args, NULL), CUDA_ERROR_ILLEGAL_ADDRESS);
+    OK(cuLaunchKernel(bad, 1, 1, 1, 1, 1, 1, 0, 0, args, NULL));
     CK(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
     OK(cuDevicePrimaryCtxReset(0));
     OK(cuCtxSynchronize());

@@ -274,6 +274,7 @@ static void tex_host_register(void)
     int n = 1024;
     void *args[] = {&d, &n};
     OK(cuLaunchKernel(f, 4, 1, 1, 256, 1, 1, 0, NULL, args, NULL));
+    OK(cuCtxSynchronize());
     int bad = 0;
     for (int i = 0; i < 1024; i++) bad += h[i] != i + 1;
     TT_EQ_I(bad, 0);

@@ -552,9 +552,14 @@ static void rt_streams(void)
     OK(cudaLaunchKernel(&stub_scale, d3(4, 1, 1), d3(256, 1, 1), args, 0, s));
     OK(cudaEventRecord(e2, s));
     OK(cudaStreamWaitEvent(NULL, e2, 0));
+    /* pending or done, depending on how far the device thread has got */
+    cudaError_t q = cudaStreamQuery(s);
+    TT_CHECK(q == cudaSuccess || q == cudaErrorNotReady);
+    q = cudaEventQuery(e2);
+    TT_CHECK(q == cudaSuccess || q == cudaErrorNotReady);
+    OK(cudaEventSynchronize(e2));
     OK(cudaStreamQuery(s));
     OK(cudaEventQuery(e2));
-    OK(cudaEventSynchronize(e2));
     float t01 = 0, t12 = 0, t02 = 0;
     OK(cudaEventElapsedTime(&t01, e0, e1));
     OK(cudaEventElapsedTime(&t12, e1, e2));
@@ -602,7 +607,9 @@ static void rt_sticky(void)
 {
     float *d;
     OK(cudaMalloc((void **)&d, 64));
-    CK(cudaLaunchKernel(&stub_bad, d3(1, 1, 1), d3(1, 1, 1), NULL, 0, NULL), cudaErrorIllegalAddress);
+    /* the launch succeeds: the fault comes at the next wait, and stays */
+    OK(cudaLaunchKernel(&stub_bad, d3(1, 1, 1), d3(1, 1, 1), NULL, 0, NULL));
+    CK(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
     CK(cudaGetLastError(), cudaErrorIllegalAddress);
     CK(cudaGetLastError(), cudaErrorIllegalAddress);
     CK(cudaPeekAtLastError(), cudaErrorIllegalAddress);
