@@ -9,7 +9,7 @@
 ** its size.  A failed check stops the grid with a message that names the
 ** kernel, block, thread, pc and address (exec_fault).
 */
-#include "internal.h"
+#include "check.h"
 #include <stdio.h>
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "tpsim assumes a little-endian host");
@@ -280,7 +280,7 @@ static int lane_addrs(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, con
         EXEC_LANES(m, addr[l] = v);
     }
     if (TP_UNLIKELY(w->g->rec != NULL)) record_addrs(w, space, m, addr);
-    (void)in;
+    if (TP_UNLIKELY(w->g->checks)) exec_check_mem(w, in, d, space, m, addr);
     return space;
 }
 
@@ -545,6 +545,16 @@ static void h_isspacep(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, ui
     *p = (*p & ~m) | res;
 }
 
+/* ---- fences ------------------------------------------------------------------ */
+
+/* membar and fence: the functional model executes every access in order, so
+** a fence has no effect of its own; racecheck orders threads by it. */
+static void h_fence(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    (void)d;
+    if (TP_UNLIKELY(w->g->checks)) exec_check_fence(w, in, m);
+}
+
 /* ---- picking ----------------------------------------------------------------- */
 
 exec_fn exec_pick_mem(const ptx_module *pm, const ptx_func *f, const ptx_insn *in, exec_dinsn *d, const char **why)
@@ -579,6 +589,8 @@ exec_fn exec_pick_mem(const ptx_module *pm, const ptx_func *f, const ptx_insn *i
     }
     case PTX_OP_CVTA: return h_cvta;
     case PTX_OP_ISSPACEP: return h_isspacep;
+    case PTX_OP_MEMBAR:
+    case PTX_OP_FENCE: return h_fence;
     default: return NULL;
     }
 }
