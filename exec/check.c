@@ -116,6 +116,7 @@ void exec_check_grid_open(exec_grid *g)
     }
     g->checks = (uint8_t)f;
     g->conv_hook = (uint8_t)(g->its || f);
+    g->mem_hook = f != 0;
     if (!f) return;
     launch_clear(dev_state(g->dev));
     if (f & EXEC_CK_RACE) rk_grid_open(g);

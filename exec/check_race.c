@@ -5,7 +5,8 @@
 ** Two accesses to the same byte race when at least one writes, they come
 ** from different threads, neither is an atomic, not both are strong
 ** (.relaxed/.acquire/.release/.volatile: "morally strong" in the PTX memory
-** model), and nothing orders them.  docs/CHECKS.md explains the model; in
+** model; this exemption is for threads of different warps only), and
+** nothing orders them.  docs/CHECKS.md explains the model; in
 ** short:
 **
 ** Threads.  Happens-before is kept per warp: the lanes of a warp are one
@@ -493,21 +494,23 @@ static void report(const rk_cur *c, const rk_rec *r, bool r_write, int how)
     tp_sbuf_free(&t);
 }
 
+/* Two strong accesses of different warps do not race (morally strong);
+** between lanes of one warp they still conflict: volatile warp-synchronous
+** code needs __syncwarp under independent thread scheduling. */
+static void check(const rk_cur *c, const rk_rec *r, bool r_write)
+{
+    int o = order(c, r);
+    if (o == 1 && c->strong && (r->pcl & RK_STRONG)) return;
+    if (o) report(c, r, r_write, o);
+}
+
 static void cell_op(const rk_cur *c, rk_cell *cell)
 {
-    const rk_rec *w = &cell->w;
-    if (w->warp && !(c->strong && (w->pcl & RK_STRONG))) {
-        int o = order(c, w);
-        if (o) report(c, w, true, o);
-    }
+    if (cell->w.warp) check(c, &cell->w, true);
     rk_rec me = {c->warp, c->wk->clock, c->pcl};
     if (c->write) {
-        for (int k = 0; k < 2; k++) {
-            const rk_rec *r = &cell->r[k];
-            if (!r->warp || (c->strong && (r->pcl & RK_STRONG))) continue;
-            int o = order(c, r);
-            if (o) report(c, r, false, o);
-        }
+        for (int k = 0; k < 2; k++)
+            if (cell->r[k].warp) check(c, &cell->r[k], false);
         cell->w = me;
         cell->r[0].warp = cell->r[1].warp = 0;
         return;

@@ -390,6 +390,7 @@ void exec_warp_step(exec_warp *w, uint64_t cycle, exec_rec *rec)
     rec->si = &g->m->si[t->pc];
     uint32_t releases = g->bar_releases;
     g->rec = rec;
+    g->mem_hook = 1;
     g->yield = false;
     g->clock = cycle;
     g->warp_insns++;
@@ -397,6 +398,7 @@ void exec_warp_step(exec_warp *w, uint64_t cycle, exec_rec *rec)
     w->insns++;
     warp_exec(w, g->m->xi, g->m->d);
     g->rec = NULL;
+    g->mem_hook = g->checks != 0;
     if (w->state == EXEC_W_RUN && g->status == EXEC_OK) warp_ready(w); /* finished? say so now */
     if (w->state == EXEC_W_BAR) {
         rec->events |= EXEC_EV_BAR_WAIT;

@@ -179,6 +179,7 @@ struct exec_grid {
     exec_slot **res;          /* resident CTAs' slots (unordered) */
     uint32_t nres, capres;
     exec_rec *rec;            /* exec_warp_step's record while an instruction runs, else NULL */
+    uint8_t mem_hook;         /* rec or checks: memory instructions take their slow path (sem_mem.c) */
     bool oob_warn;            /* exec.oob=warn */
     uint8_t oob_buf[32];      /* exec.oob=warn: what out-of-bounds accesses read and write */
     uint32_t bar_releases;    /* barriers opened so far (exec_bar_check) */

@@ -244,6 +244,17 @@ static void record_addrs(exec_warp *w, int space, uint32_t m, const uint64_t *ad
     if (mixed) rec->events |= EXEC_EV_MIXED_SPACE;
 }
 
+/* The slow path of every ld/st/atom/red when g->mem_hook is set: the
+** stepping record's addresses, the correctness checks. */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static void mem_hook(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, int space, uint32_t m, const uint64_t *addr)
+{
+    if (w->g->rec) record_addrs(w, space, m, addr);
+    if (w->g->checks) exec_check_mem(w, in, d, space, m, addr);
+}
+
 /* Per-lane addresses of an address operand; returns the state space.  A
 ** 32-bit base register makes a 32-bit address: base + offset wraps in 32
 ** bits, as the hardware's address arithmetic does; shared and local
@@ -279,8 +290,7 @@ static int lane_addrs(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, con
         }
         EXEC_LANES(m, addr[l] = v);
     }
-    if (TP_UNLIKELY(w->g->rec != NULL)) record_addrs(w, space, m, addr);
-    if (TP_UNLIKELY(w->g->checks)) exec_check_mem(w, in, d, space, m, addr);
+    if (TP_UNLIKELY(w->g->mem_hook)) mem_hook(w, in, d, space, m, addr);
     return space;
 }
 
