@@ -733,6 +733,172 @@ static void ck_sync(void)
     }
 }
 
+/* ---- independence from the schedule ------------------------------------------------- */
+
+/* The kernels of the schedule tests: name, launch, parameters (buffers made
+** per run: b0..b2 are the first three allocations), and the findings every
+** schedule must give, as "kind:pc0:pc1" sorted (empty: none). */
+typedef struct sched_case {
+    const char *kernel;
+    uint32_t grid, block, mode;
+    int layout;        /* 0: (b0); 1: (b0, mode); 2: (b0, b1); 3: (b0, b1, mode); 4: (b0, b1, b2, mode) */
+    const char *want;
+} sched_case;
+
+static const sched_case cases[] = {
+    {"k_ww", 1, 64, 0, 0, "0:2:2"},
+    {"k_sh", 1, 64, 0, 1, "0:6:13"},
+    {"k_sh", 1, 64, 1, 1, ""},
+    {"k_xcta", 2, 32, 0, 2, "0:8:13"},
+    {"k_flag", 2, 32, 0, 3, ""},
+    {"k_flag", 2, 32, 1, 3, ""},
+    {"k_flag", 2, 32, 2, 3, "0:10:41"},
+    {"k_flag", 2, 32, 3, 3, ""},
+    {"k_gsync", 2, 32, 0, 4, ""},
+    {"k_gsync", 2, 32, 1, 4, "0:10:31"},
+    {"k_named", 1, 64, 0, 1, ""},
+    {"k_named", 1, 64, 1, 1, "0:9:16"},
+    {"k_atom", 4, 64, 0, 0, ""},
+};
+
+/* Packs the parameters of case c over buffers b[]. */
+static uint32_t params_of(const sched_case *c, const uint64_t *b, uint8_t *buf)
+{
+    uint32_t n = 0;
+    int nb = c->layout == 0 || c->layout == 1 ? 1 : c->layout == 4 ? 3 : 2;
+    for (int i = 0; i < nb; i++, n += 8) memcpy(buf + n, &b[i], 8);
+    if (c->layout == 1 || c->layout == 3 || c->layout == 4) {
+        memcpy(buf + n, &c->mode, 4);
+        n += 4;
+    }
+    return n;
+}
+
+/* The launch's findings as "kind:pc0:pc1 ..." in sorted order. */
+static void findings_text(exec_dev *d, char *out, size_t n)
+{
+    uint32_t k;
+    const exec_finding *f = exec_check_findings(d, &k);
+    char items[16][32];
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < k && m < 16; i++)
+        snprintf(items[m++], sizeof items[0], "%d:%u:%u", (int)f[i].kind, f[i].pc[0], f[i].pc[1]);
+    qsort(items, m, sizeof items[0], (int (*)(const void *, const void *))strcmp);
+    out[0] = 0;
+    for (uint32_t i = 0; i < m; i++) {
+        if (i) strncat(out, " ", n - strlen(out) - 1);
+        strncat(out, items[i], n - strlen(out) - 1);
+    }
+}
+
+/* Every case at exec.quantum 1, 2, 7, 256 and 100000 gives its findings. */
+static void ck_quantum(void)
+{
+    static const char *q[] = {"1", "2", "7", "256", "100000"};
+    for (size_t c = 0; c < TP_ARRAY_LEN(cases); c++)
+        for (size_t i = 0; i < TP_ARRAY_LEN(q); i++) {
+            char opts[64];
+            snprintf(opts, sizeof opts, "check.race=1 exec.quantum=%s", q[i]);
+            exec_dev *d = mkdev(opts);
+            exec_mod *m = load(d);
+            uint64_t b[3];
+            for (int k = 0; k < 3; k++) b[k] = exec_mem_alloc(d, 256, 256);
+            uint8_t buf[64];
+            uint32_t pb = params_of(&cases[c], b, buf);
+            exec_result r = launch(m, cases[c].kernel, cases[c].grid, cases[c].block, buf, pb);
+            TT_EQ_U(r.status, EXEC_OK);
+            char got[512];
+            findings_text(d, got, sizeof got);
+            if (strcmp(got, cases[c].want) != 0)
+                printf("    %s mode %u at exec.quantum=%s: \"%s\"\n", cases[c].kernel, cases[c].mode, q[i], got);
+            TT_EQ_STR(got, cases[c].want);
+            exec_mod_unload(m);
+            exec_dev_destroy(d);
+        }
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* Runs a launch through the stepping interface, one warp instruction at a
+** time, the warp chosen at random among those ready (as a timing model
+** might); every CTA of the (small) grid resident at once. */
+static exec_status run_random(exec_mod *m, const char *kernel, uint32_t grid, uint32_t block, const void *p,
+                              uint32_t pb, uint64_t seed)
+{
+    exec_launch l = {{grid, 1, 1}, {block, 1, 1}, 0, p, pb, 0};
+    exec_result r;
+    exec_grid *g = exec_grid_open(m, exec_mod_kernel(m, kernel), &l, &r);
+    if (!g) return r.status;
+    exec_cta *ctas[16];
+    bool live[16];
+    uint32_t nc = 0;
+    exec_cta *c;
+    while (nc < 16 && (c = exec_cta_start(g, nc))) live[nc] = true, ctas[nc++] = c;
+    uint64_t s = seed * 0x9e3779b97f4a7c15ull + 1, cycle = 0;
+    for (;;) {
+        exec_warp *ready[16 * 32];
+        uint32_t nr = 0, nlive = 0;
+        for (uint32_t i = 0; i < nc; i++) {
+            if (!live[i]) continue;
+            nlive++;
+            for (uint32_t k = 0; k < exec_cta_nwarps(ctas[i]); k++) {
+                exec_next n;
+                exec_warp *w = exec_cta_warp(ctas[i], k);
+                if (exec_warp_next(w, &n) == EXEC_WS_READY) ready[nr++] = w;
+            }
+        }
+        if (!nlive || exec_grid_status(g) != EXEC_OK) break;
+        if (!nr) {
+            exec_grid_watchdog(g, true);
+            break;
+        }
+        exec_rec rec;
+        exec_warp_step(ready[rnd(&s) % nr], ++cycle, &rec);
+        if (rec.events & EXEC_EV_CTA_DONE)
+            for (uint32_t i = 0; i < nc; i++)
+                if (live[i] && exec_cta_done(ctas[i])) {
+                    exec_cta_release(ctas[i]);
+                    live[i] = false;
+                }
+        if (cycle % 4096 == 0 && exec_grid_watchdog(g, false) != EXEC_OK) break;
+    }
+    return exec_grid_close(g, &r);
+}
+
+/* 200 random interleavings of single warp instructions per case: the racy
+** ones always report their race, the ordered ones never anything. */
+static void ck_random_interleavings(void)
+{
+    for (size_t c = 0; c < TP_ARRAY_LEN(cases); c++) {
+        uint32_t bad = 0;
+        for (uint64_t seed = 1; seed <= 200; seed++) {
+            exec_dev *d = mkdev("check.race=1");
+            exec_mod *m = load(d);
+            uint64_t b[3];
+            for (int k = 0; k < 3; k++) b[k] = exec_mem_alloc(d, 256, 256);
+            uint8_t buf[64];
+            uint32_t pb = params_of(&cases[c], b, buf);
+            exec_status st = run_random(m, cases[c].kernel, cases[c].grid, cases[c].block, buf, pb, seed);
+            char got[512];
+            findings_text(d, got, sizeof got);
+            if (st != EXEC_OK || strcmp(got, cases[c].want) != 0) {
+                if (!bad++)
+                    printf("    %s mode %u, seed %llu: status %d, findings \"%s\"\n", cases[c].kernel, cases[c].mode,
+                           (unsigned long long)seed, (int)st, got);
+            }
+            exec_mod_unload(m);
+            exec_dev_destroy(d);
+        }
+        TT_EQ_U(bad, 0);
+    }
+}
+
 int main(void)
 {
     /* the reports go to stderr; the verdicts to stdout */
@@ -747,5 +913,7 @@ int main(void)
     TT_RUN(ck_race_named_barrier);
     TT_RUN(ck_init);
     TT_RUN(ck_sync);
+    TT_RUN(ck_quantum);
+    TT_RUN(ck_random_interleavings);
     return tt_done();
 }
