@@ -100,6 +100,7 @@ void exec_check_dev_free(exec_dev *d)
         d->ck = NULL;
     }
     ik_dev_free(d);
+    rk_dev_free(d);
 }
 
 /* ---- launch boundaries ------------------------------------------------------------ */
@@ -169,7 +170,7 @@ static bool is_strong(const ptx_insn *in)
 ** global allocation (*track: its initcheck serial, 0 if untracked) or the
 ** CTA's shared memory.  The last allocation hit is cached by value (device
 ** malloc may move the allocation table during a launch). */
-static bool resolve(exec_warp *w, int space, uint64_t addr, unsigned size, int *sp, uint64_t *ad, uint32_t *track)
+static bool resolve(exec_warp *w, int space, uint64_t addr, unsigned size, uint8_t *sp, uint64_t *ad, uint32_t *track)
 {
     if (space == PTX_SP_GENERIC) {
         if (addr - EXEC_WIN_SHARED < EXEC_WIN_SIZE) space = PTX_SP_SHARED, addr -= EXEC_WIN_SHARED;
@@ -177,7 +178,7 @@ static bool resolve(exec_warp *w, int space, uint64_t addr, unsigned size, int *
         else if (addr - EXEC_WIN_PARAM < EXEC_WIN_SIZE) return false;
         else space = PTX_SP_GLOBAL;
     }
-    *sp = space;
+    *sp = (uint8_t)space;
     *ad = addr;
     *track = 0;
     if (space == PTX_SP_SHARED) return addr < w->cta->shsize && size <= w->cta->shsize - addr;
@@ -197,6 +198,7 @@ static bool resolve(exec_warp *w, int space, uint64_t addr, unsigned size, int *
 void exec_check_mem(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, int space, uint32_t m,
                     const uint64_t *addr)
 {
+    if (space != PTX_SP_GLOBAL && space != PTX_SP_SHARED && space != PTX_SP_GENERIC) return;   /* local, const, param */
     exec_grid *g = w->g;
     uint32_t ck = g->checks;
     int op = in->op;
@@ -206,11 +208,45 @@ void exec_check_mem(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, int s
     unsigned size = d->size * (in->m.vec ? in->m.vec : 1);
     bool strong = !atomic && is_strong(in);
     uint32_t pc = exec_check_pc(w, in);
-    int sp[32];
-    uint64_t ad[32];
+    uint8_t sp[32];
+    uint64_t adbuf[32];
     uint32_t tr[32];
+    const uint64_t *ad = addr;
     uint32_t ok = 0;
-    EXEC_LANES(m, if (resolve(w, space, addr[l], size, &sp[l], &ad[l], &tr[l])) ok |= 1u << l);
+    /* Which lanes touch covered memory.  The fast path: a global or shared
+    ** access (or a generic one outside the shared, local and parameter
+    ** windows) whose lanes all lie inside one allocation (the one hit last)
+    ** or the CTA's shared memory; otherwise lane by lane. */
+    uint64_t lo = UINT64_MAX, hi = 0;
+    EXEC_LANES(m, {
+        uint64_t a = addr[l];
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+    });
+    if (space == PTX_SP_GENERIC && (lo >= EXEC_WIN_PARAM + EXEC_WIN_SIZE || hi < EXEC_WIN_SHARED)) space = PTX_SP_GLOBAL;
+    if (space == PTX_SP_GLOBAL || space == PTX_SP_SHARED) {
+        bool in;
+        if (space == PTX_SP_SHARED) {
+            in = hi < w->cta->shsize && size <= w->cta->shsize - hi;
+        } else {
+            uint8_t s1;
+            uint64_t a1;
+            uint32_t t1;
+            if (!(lo >= g->ck_lo && lo < g->ck_hi)) resolve(w, space, lo, size, &s1, &a1, &t1);
+            in = lo >= g->ck_lo && hi < g->ck_hi && size <= g->ck_hi - hi;
+        }
+        if (in) {
+            ok = m;
+            memset(sp, space, sizeof sp);
+            uint32_t t = space == PTX_SP_GLOBAL ? g->ck_track : 0;
+            if (t && (ck & EXEC_CK_INIT)) EXEC_LANES(m, tr[l] = t);
+            else memset(tr, 0, sizeof tr);
+        }
+    }
+    if (!ok) {
+        EXEC_LANES(m, if (resolve(w, space, addr[l], size, &sp[l], &adbuf[l], &tr[l])) ok |= 1u << l);
+        ad = adbuf;
+    }
     if (!ok) return;
     if (ck & EXEC_CK_RACE) {
         /* Synchronization: an atom, or a strong load, acquires what was
@@ -219,7 +255,7 @@ void exec_check_mem(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, int s
         bool acq = op == PTX_OP_ATOM || (strong && reads);
         bool rel = atomic || (strong && writes);
         if (acq) EXEC_LANES(ok, rk_acquire(w, sp[l], ad[l]));
-        if (!atomic) EXEC_LANES(ok, rk_access(w, l, pc, sp[l], ad[l], size, writes, strong));
+        if (!atomic) rk_accesses(w, pc, ok, sp, ad, size, writes, strong);
         if (rel) {
             bool publish = in->m.sem == PTX_SEM_RELEASE || in->m.sem == PTX_SEM_ACQ_REL || in->m.sem == PTX_SEM_SC;
             EXEC_LANES(ok, rk_release(w, sp[l], ad[l], publish));
@@ -237,14 +273,14 @@ void exec_check_mem(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, int s
 
 void exec_check_lane(exec_warp *w, const ptx_insn *in, int lane, uint64_t addr, unsigned size, bool write)
 {
-    int sp;
-    uint64_t ad;
+    uint8_t sp[32];
+    uint64_t ad[32];
     uint32_t track, pc = exec_check_pc(w, in);
-    if (!resolve(w, PTX_SP_GLOBAL, addr, size, &sp, &ad, &track)) return;
-    if (w->g->checks & EXEC_CK_RACE) rk_access(w, lane, pc, sp, ad, size, write, false);
+    if (!resolve(w, PTX_SP_GLOBAL, addr, size, &sp[lane], &ad[lane], &track)) return;
+    if (w->g->checks & EXEC_CK_RACE) rk_accesses(w, pc, 1u << lane, sp, ad, size, write, false);
     if ((w->g->checks & EXEC_CK_INIT) && track) {
-        if (write) ik_write(w->g->dev, ad, size);
-        else ik_read(w, lane, pc, ad, size, track);
+        if (write) ik_write(w->g->dev, ad[lane], size);
+        else ik_read(w, lane, pc, ad[lane], size, track);
     }
 }
 

@@ -118,10 +118,14 @@ void rk_grid_close(exec_grid *g);
 void rk_cta_start(exec_cta *c);
 void rk_cta_free(exec_cta *c);
 void rk_warp_free(exec_warp *w);
+void rk_dev_free(exec_dev *d);
 /* Per instruction: acquire before the lanes' accesses, release after. */
 void rk_acquire(exec_warp *w, int space, uint64_t addr);
 void rk_release(exec_warp *w, int space, uint64_t addr, bool publish);
-void rk_access(exec_warp *w, int lane, uint32_t pc, int space, uint64_t addr, unsigned size, bool write, bool strong);
+/* The accesses of lanes m of one instruction at pc: lane l's in space
+** sp[l] at ad[l], size bytes each. */
+void rk_accesses(exec_warp *w, uint32_t pc, uint32_t m, const uint8_t *sp, const uint64_t *ad, unsigned size, bool write,
+                 bool strong);
 void rk_fence(exec_warp *w);
 void rk_bar_arrive(exec_warp *w, uint32_t id, bool arrive_only);
 void rk_bar_release(exec_cta *c, uint32_t id);

@@ -191,6 +191,14 @@ void rk_grid_open(exec_grid *g)
     g->rk = s;
 }
 
+/* Global-memory pages a launch gave back, kept by the device for the next
+** launches (no page faults for memory already touched once; at most the
+** most a launch used). */
+typedef struct rk_pool {
+    rk_page **a;
+    uint32_t n, cap;
+} rk_pool;
+
 static void page_free(rk_page *p)
 {
     if (!p) return;
@@ -198,12 +206,33 @@ static void page_free(rk_page *p)
     free(p);
 }
 
+static void page_release(exec_dev *d, rk_page *p)
+{
+    if (!d->rkpool) d->rkpool = tp_calloc(1, sizeof(rk_pool));
+    rk_pool *pl = d->rkpool;
+    if (pl->n == pl->cap) {
+        pl->cap = pl->cap ? pl->cap * 2 : 256;
+        pl->a = tp_realloc(pl->a, pl->cap * sizeof *pl->a);
+    }
+    pl->a[pl->n++] = p;
+}
+
+void rk_dev_free(exec_dev *d)
+{
+    rk_pool *pl = d->rkpool;
+    if (!pl) return;
+    for (uint32_t i = 0; i < pl->n; i++) page_free(pl->a[i]);
+    free(pl->a);
+    free(pl);
+    d->rkpool = NULL;
+}
+
 void rk_grid_close(exec_grid *g)
 {
     struct rk_grid *s = g->rk;
     if (!s) return;
     for (uint32_t i = 0; i < s->pages.cap; i++)
-        if (s->pages.k[i]) page_free((rk_page *)(uintptr_t)s->pages.v[i]);
+        if (s->pages.k[i]) page_release(g->dev, (rk_page *)(uintptr_t)s->pages.v[i]);
     map_free(&s->pages);
     map_free(&s->sync);
     map_free(&s->hidx);
@@ -386,19 +415,24 @@ void rk_bar_release(exec_cta *c, uint32_t id)
 
 /* ---- the shadow ------------------------------------------------------------------------ */
 
-static rk_page *page_new(void)
-{
-    rk_page *p = tp_malloc(sizeof *p);
-    memset(p, 0, sizeof *p);
-    return p;
-}
-
 static void page_clear(rk_page *p, uint64_t tag)
 {
     p->tag = tag;
     memset(p->split, 0, sizeof p->split);
     memset(p->cell, 0, sizeof p->cell);
     p->nbytes = 0;
+}
+
+/* A clear page: from the device's pool, else new. */
+static rk_page *page_new(exec_dev *d)
+{
+    rk_pool *pl = d->rkpool;
+    if (pl && pl->n) {
+        rk_page *p = pl->a[--pl->n];
+        page_clear(p, 0);
+        return p;
+    }
+    return tp_calloc(1, sizeof(rk_page));
 }
 
 static rk_page *page_at(exec_warp *w, int space, uint64_t addr)
@@ -408,7 +442,7 @@ static rk_page *page_at(exec_warp *w, int space, uint64_t addr)
         uint64_t i = addr >> RK_PAGE_BITS;
         if (i >= ct->nsh) return NULL;
         rk_page *p = ct->sh[i];
-        if (!p) p = ct->sh[i] = page_new();
+        if (!p) p = ct->sh[i] = page_new(w->g->dev);
         if (p->tag != ct->tag) page_clear(p, ct->tag);
         return p;
     }
@@ -416,7 +450,7 @@ static rk_page *page_at(exec_warp *w, int space, uint64_t addr)
     uint64_t pn = addr >> RK_PAGE_BITS;
     if (pn == s->last_pn) return s->last_page;
     uint64_t *v = map_ref(&s->pages, pn + 1, true);
-    if (!*v) *v = (uint64_t)(uintptr_t)page_new();
+    if (!*v) *v = (uint64_t)(uintptr_t)page_new(w->g->dev);
     s->last_pn = pn;
     s->last_page = (rk_page *)(uintptr_t)*v;
     return s->last_page;
@@ -451,20 +485,34 @@ typedef struct rk_cur {
 } rk_cur;
 
 /* 0: ordered (or the same thread); 1: a race; 2: an intra-warp race. */
-static int order(const rk_cur *c, const rk_rec *r)
+#if defined(__GNUC__)
+#define RK_INLINE static inline __attribute__((always_inline))
+#define RK_COLD __attribute__((noinline, cold))
+#else
+#define RK_INLINE static inline
+#define RK_COLD
+#endif
+
+/* The cross-warp part of order(): knowledge of a CTA-mate, then publications. */
+static RK_COLD int order_other(const rk_cur *c, const rk_rec *r)
 {
-    if (r->warp == c->warp) {
-        if (((r->pcl >> 3) & 31) == c->lane) return 0;
-        if (c->wk->clock > r->clock || !c->s->intrawarp) return 0;
-        return 2;
-    }
     uint32_t x = r->warp - c->base1;
     if (x < c->nw && c->wk->vc[x] >= r->clock) return 0;
     if (c->wk->gidx && published(c->s, r->warp, r->clock) <= c->wk->gidx) return 0;
     return 1;
 }
 
-static void report(const rk_cur *c, const rk_rec *r, bool r_write, int how)
+RK_INLINE int order(const rk_cur *c, const rk_rec *r)
+{
+    if (r->warp == c->warp) {
+        if (((r->pcl >> 3) & 31) == c->lane) return 0;
+        if (c->wk->clock > r->clock || !c->s->intrawarp) return 0;
+        return 2;
+    }
+    return order_other(c, r);
+}
+
+static RK_COLD void report(const rk_cur *c, const rk_rec *r, bool r_write, int how)
 {
     exec_grid *g = c->w->g;
     uint32_t pc = c->pcl >> 8, opc = r->pcl >> 8;
@@ -497,17 +545,19 @@ static void report(const rk_cur *c, const rk_rec *r, bool r_write, int how)
 /* Two strong accesses of different warps do not race (morally strong);
 ** between lanes of one warp they still conflict: volatile warp-synchronous
 ** code needs __syncwarp under independent thread scheduling. */
-static void check(const rk_cur *c, const rk_rec *r, bool r_write)
+RK_INLINE void check(const rk_cur *c, const rk_rec *r, bool r_write)
 {
     int o = order(c, r);
     if (o == 1 && c->strong && (r->pcl & RK_STRONG)) return;
     if (o) report(c, r, r_write, o);
 }
 
-static void cell_op(const rk_cur *c, rk_cell *cell)
+/* The access (c) to the byte or word of one cell. */
+RK_INLINE void cell_op(const rk_cur *c, rk_cell *cell)
 {
-    if (cell->w.warp) check(c, &cell->w, true);
     rk_rec me = {c->warp, c->wk->clock, c->pcl};
+    /* the common case: the last write was this thread's, or none */
+    if (cell->w.warp && (cell->w.warp != c->warp || ((cell->w.pcl ^ c->pcl) & 0xf8))) check(c, &cell->w, true);
     if (c->write) {
         for (int k = 0; k < 2; k++)
             if (cell->r[k].warp) check(c, &cell->r[k], false);
@@ -533,25 +583,55 @@ static void cell_op(const rk_cur *c, rk_cell *cell)
     /* both slots hold reads concurrent with this one: keep them */
 }
 
-void rk_access(exec_warp *w, int lane, uint32_t pc, int space, uint64_t addr, unsigned size, bool write, bool strong)
+/* One access of c's lane at c->addr (c->size bytes): whole words use their
+** word cell, parts of words their byte cells. */
+static void access_slow(rk_cur *c)
 {
-    struct rk_warp *wk = w->rk;
-    struct rk_cta *ct = w->cta->rk;
-    rk_cur c = {w, wk, w->g->rk, (uint32_t)exec_check_gwarp(w) + 1, (uint32_t)lane,
-                (pc > RK_PC_MAX ? RK_PC_MAX : pc) << 8 | (uint32_t)lane << 3 | (strong ? RK_STRONG : 0),
-                ct->base1, ct->nw, write, strong, space, addr, size};
-    wk->dirty = true;
-    uint64_t end = addr + size;
+    uint64_t addr = c->addr, end = addr + c->size;
     for (uint64_t a = addr & ~3ull; a < end; a += 4) {
-        rk_page *p = page_at(w, space, a);
+        rk_page *p = page_at(c->w, c->space, a);
         if (!p) return;
         uint32_t i = (uint32_t)(a >> 2) & (RK_PWORDS - 1);
         if (a >= addr && a + 4 <= end && !p->split[i]) {
-            cell_op(&c, &p->cell[i]);
+            cell_op(c, &p->cell[i]);
             continue;
         }
         rk_cell *bc = split_cells(p, i);
         uint64_t lo = a < addr ? addr : a, hi = a + 4 > end ? end : a + 4;
-        for (uint64_t x = lo; x < hi; x++) cell_op(&c, &bc[x - a]);
+        for (uint64_t x = lo; x < hi; x++) cell_op(c, &bc[x - a]);
     }
+}
+
+void rk_accesses(exec_warp *w, uint32_t pc, uint32_t m, const uint8_t *sp, const uint64_t *ad, unsigned size, bool write,
+                 bool strong)
+{
+    struct rk_warp *wk = w->rk;
+    struct rk_cta *ct = w->cta->rk;
+    uint32_t pcl = (pc > RK_PC_MAX ? RK_PC_MAX : pc) << 8 | (strong ? RK_STRONG : 0);
+    rk_cur c = {w, wk, w->g->rk, (uint32_t)exec_check_gwarp(w) + 1, 0, pcl, ct->base1, ct->nw, write, strong, 0, 0, size};
+    wk->dirty = true;
+    /* the page of the lane before: lanes mostly touch neighbouring words */
+    rk_page *pg = NULL;
+    uint64_t pg_num = UINT64_MAX;
+    int pg_space = -1;
+    EXEC_LANES(m, {
+        uint64_t a = ad[l];
+        c.lane = (uint32_t)l;
+        c.pcl = pcl | (uint32_t)l << 3;
+        c.space = sp[l];
+        c.addr = a;
+        if (size == 4 && !(a & 3)) {
+            if ((a >> RK_PAGE_BITS) != pg_num || c.space != pg_space) {
+                pg = page_at(w, c.space, a);
+                pg_num = a >> RK_PAGE_BITS;
+                pg_space = c.space;
+            }
+            uint32_t i = (uint32_t)(a >> 2) & (RK_PWORDS - 1);
+            if (pg && !pg->split[i]) {
+                cell_op(&c, &pg->cell[i]);
+                continue;
+            }
+        }
+        access_slow(&c);
+    });
 }

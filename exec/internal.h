@@ -72,6 +72,7 @@ struct exec_dev {
     void *textab;          /* texture and surface objects (tex.c) */
     struct ck_dev *ck;     /* correctness checks: findings, counts (check.c); NULL until a check runs */
     struct ik_dev *ik;     /* initcheck's record of written bytes (check_init.c) */
+    struct rk_pool *rkpool;/* racecheck's shadow pages kept between launches (check_race.c) */
 };
 
 /* ---- decoded instructions ------------------------------------------------ */

@@ -246,15 +246,17 @@ static void record_addrs(exec_warp *w, int space, uint32_t m, const uint64_t *ad
 
 /* The slow path of every ld/st/atom/red when g->mem_hook is set: the
 ** stepping record's addresses, the correctness checks.  (The instruction is
-** found from the pc, so that the fast path passes nothing more.) */
+** found from the pc, so that the fast path passes nothing more: the
+** compiler then keeps lane_addrs's arguments as they were without hooks.) */
 #if defined(__GNUC__)
 __attribute__((noinline, cold))
 #endif
-static void mem_hook(exec_warp *w, const exec_dinsn *d, int space, uint32_t m, const uint64_t *addr)
+static void mem_hook(exec_warp *w, int space, uint32_t m, const uint64_t *addr)
 {
     exec_grid *g = w->g;
+    uint32_t pc = exec_top(w)->pc;
     if (g->rec) record_addrs(w, space, m, addr);
-    if (g->checks) exec_check_mem(w, &g->m->xi[exec_top(w)->pc], d, space, m, addr);
+    if (g->checks) exec_check_mem(w, &g->m->xi[pc], &g->m->d[pc], space, m, addr);
 }
 
 /* Per-lane addresses of an address operand; returns the state space.  A
@@ -292,7 +294,7 @@ static int lane_addrs(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, con
         }
         EXEC_LANES(m, addr[l] = v);
     }
-    if (TP_UNLIKELY(w->g->mem_hook)) mem_hook(w, d, space, m, addr);
+    if (TP_UNLIKELY(w->g->mem_hook)) mem_hook(w, space, m, addr);
     (void)in;
     return space;
 }
