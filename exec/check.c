@@ -61,8 +61,6 @@ uint32_t exec_check_flags(const exec_dev *d)
     return f;
 }
 
-bool exec_check_on(const exec_dev *d) { return exec_check_flags(d) != 0; }
-
 static struct ck_dev *dev_state(exec_dev *d)
 {
     if (!d->ck) d->ck = tp_calloc(1, sizeof *d->ck);
@@ -146,6 +144,12 @@ void exec_check_cta_free(exec_cta *c)
 }
 
 void exec_check_mem_freed(exec_dev *d, uint64_t base, uint64_t size) { ik_freed(d, base, size); }
+
+void exec_check_heap_free(exec_grid *g, uint64_t base, uint64_t size)
+{
+    g->ck_lo = g->ck_hi = 0;   /* the allocation table changes */
+    if (g->rk) rk_forget(g, base, size);
+}
 
 /* ---- the hooks ----------------------------------------------------------------------- */
 

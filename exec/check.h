@@ -62,6 +62,9 @@ void exec_check_bar_release(exec_cta *c, uint32_t id);
 ** bar.warp.sync, shfl/vote/match/redux/elect .sync) is about to run with
 ** lanes m (after exec.its made them converge). */
 void exec_check_conv(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m);
+/* Device-side free() of [base, base+size) during launch g: the memory may
+** come back from malloc() to another thread, which is no race. */
+void exec_check_heap_free(exec_grid *g, uint64_t base, uint64_t size);
 /* Device memory [base, base+size) was freed. */
 void exec_check_mem_freed(exec_dev *d, uint64_t base, uint64_t size);
 /* The device goes away / a CTA slot's warps are freed. */
@@ -118,6 +121,8 @@ void rk_grid_close(exec_grid *g);
 void rk_cta_start(exec_cta *c);
 void rk_cta_free(exec_cta *c);
 void rk_warp_free(exec_warp *w);
+/* Forgets the accesses to global memory [base, base+size). */
+void rk_forget(exec_grid *g, uint64_t base, uint64_t size);
 void rk_dev_free(exec_dev *d);
 /* Per instruction: acquire before the lanes' accesses, release after. */
 void rk_acquire(exec_warp *w, int space, uint64_t addr);

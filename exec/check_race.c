@@ -635,3 +635,19 @@ void rk_accesses(exec_warp *w, uint32_t pc, uint32_t m, const uint8_t *sp, const
         access_slow(&c);
     });
 }
+
+void rk_forget(exec_grid *g, uint64_t base, uint64_t size)
+{
+    struct rk_grid *s = g->rk;
+    for (uint64_t a = base & ~3ull; a < base + size; a += 4) {
+        uint64_t *v = map_ref(&s->pages, (a >> RK_PAGE_BITS) + 1, false);
+        if (!v) {
+            a = (((a >> RK_PAGE_BITS) + 1) << RK_PAGE_BITS) - 4;   /* to the next page */
+            continue;
+        }
+        rk_page *p = (rk_page *)(uintptr_t)*v;
+        uint32_t i = (uint32_t)(a >> 2) & (RK_PWORDS - 1);
+        memset(&p->cell[i], 0, sizeof p->cell[i]);
+        if (p->split[i]) memset(&p->bytes[(size_t)(p->split[i] - 1) * 4], 0, 4 * sizeof *p->bytes);
+    }
+}

@@ -190,8 +190,6 @@ typedef struct exec_result {
     uint32_t findings[EXEC_CHECK_KINDS]; /* findings this launch reported first, per kind */
 } exec_result;
 
-/* Whether any correctness check is on for this device. */
-bool exec_check_on(const exec_dev *d);
 /* The findings the last launch on d reported first (valid until the next launch). */
 const exec_finding *exec_check_findings(const exec_dev *d, uint32_t *n);
 /* Over the device's life, per kind: distinct findings, and occurrences (every

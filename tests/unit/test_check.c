@@ -41,6 +41,25 @@ static exec_dev *mkdev(const char *opts)
 #define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
 
 static const char *ptx = HDR
+    ".extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);\n"
+    ".extern .func free(.param .b64 free_param_0);\n"
+    /* k_heap: every thread mallocs 16 bytes, stores and loads there, frees
+    ** them: warps that run later get the addresses freed before (no race) */
+    ".visible .entry k_heap(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<4>; .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  { .param .b64 a; st.param.b64 [a], 16; .param .b64 r;\n"
+    "    call.uni (r), malloc, (a); ld.param.b64 %rd2, [r]; }\n"
+    "  st.global.u32 [%rd2], %r1;\n"
+    "  ld.global.u32 %r2, [%rd2];\n"
+    "  { .param .b64 b; st.param.b64 [b], %rd2; call.uni free, (b); }\n"
+    "  mul.wide.u32 %rd3, %r1, 4;\n"
+    "  add.s64 %rd4, %rd1, %rd3;\n"
+    "  st.global.u32 [%rd4], %r2;\n"
+    "  ret;\n"
+    "}\n"
     /* k_ww: every thread stores its tid to out[0].
     ** 0 ld.param  1 mov tid  2 st.global  3 ret */
     ".visible .entry k_ww(.param .u64 out)\n"
@@ -560,6 +579,12 @@ static void ck_race_atomics(void)
     TT_EQ_U(r.findings[EXEC_CHECK_RACE], 0);
     TT_EQ_U(*(uint32_t *)exec_mem_host(d, out, 4), 256);
     TT_EQ_U(*(uint32_t *)exec_mem_host(d, out + 4, 4), 256);
+    /* device malloc/free: memory freed by one warp and allocated again by another */
+    uint64_t o2 = exec_mem_alloc(d, 1024, 256);
+    r = launch(m, "k_heap", 1, 256, &o2, 8);
+    TT_EQ_U(r.status, EXEC_OK);
+    TT_EQ_U(r.findings[EXEC_CHECK_RACE], 0);
+    TT_EQ_U(((uint32_t *)exec_mem_host(d, o2, 1024))[200], 200);
     exec_mod_unload(m);
     exec_dev_destroy(d);
 }
