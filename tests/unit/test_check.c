@@ -816,10 +816,11 @@ static void findings_text(exec_dev *d, char *out, size_t n)
     }
 }
 
-/* Every case at exec.quantum 1, 2, 7, 256 and 100000 gives its findings. */
+/* Every case at exec.quantum 1, 2, 7, 256 and 100000, and with independent
+** thread scheduling, gives its findings. */
 static void ck_quantum(void)
 {
-    static const char *q[] = {"1", "2", "7", "256", "100000"};
+    static const char *q[] = {"1", "2", "7", "256", "100000", "256 exec.its=1", "1 exec.its=1"};
     for (size_t c = 0; c < TP_ARRAY_LEN(cases); c++)
         for (size_t i = 0; i < TP_ARRAY_LEN(q); i++) {
             char opts[64];
