@@ -21,7 +21,9 @@
 #  suite  the programs of tests/cuda (built with tests/cuda/run_cuda.sh's
 #      --build, cached) under --check all: no finding, their own PASS.
 #  driver  $BUILD/tests/check/t_checks (make unit; no nvcc): the checks
-#      through the driver API with TPSIM_OPTIONS.
+#      through the driver API with TPSIM_OPTIONS; then `tpsim run --check`
+#      on that program (--error-exitcode with and without findings) and its
+#      refusals of bad --check and --error-exitcode values.
 # Without nvcc the CUDA parts are a SKIP.  CHECK_TIMEOUT (seconds, default
 # 600) bounds each run when timeout(1) exists.
 BUILD=${BUILD:-build}
@@ -232,6 +234,37 @@ driver() {
         return
     fi
     "$t"
+    # tpsim run on a driver-API program: --check sets the options, and
+    # --error-exitcode turns findings (and only findings) into the status
+    "$tpsim" run --check race --error-exitcode 9 --no-summary -- "$t" --child race >"$out/drv_race.out" 2>"$out/drv_race.err"
+    rc=$?
+    if [ "$rc" -eq 9 ] && grep -q "^tpsim: race: write-write race" "$out/drv_race.err" &&
+        grep -q "^tpsim: checks: 2 races" "$out/drv_race.err"; then
+        echo "PASS check_run_error_exitcode"
+    else
+        echo "FAIL check_run_error_exitcode: exit $rc, want 9 ($(head -c 200 "$out/drv_race.err" | tr '\n' ' '))"
+    fi
+    "$tpsim" run --check init --error-exitcode 9 --no-summary -- "$t" --child race >"$out/drv_init.out" 2>"$out/drv_init.err"
+    rc=$?
+    if [ "$rc" -eq 0 ] && grep -q "^tpsim: checks: 0 uninitialized reads" "$out/drv_init.err"; then
+        echo "PASS check_run_no_findings"
+    else
+        echo "FAIL check_run_no_findings: exit $rc, want 0 ($(head -c 200 "$out/drv_init.err" | tr '\n' ' '))"
+    fi
+    "$tpsim" run --check race,bogus -- true >/dev/null 2>"$out/bad.err"
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -q "takes race, intrawarp, init, sync or all" "$out/bad.err"; then
+        echo "PASS check_run_bad_check"
+    else
+        echo "FAIL check_run_bad_check: exit $rc ($(head -c 200 "$out/bad.err"))"
+    fi
+    "$tpsim" run --error-exitcode 300 -- true >/dev/null 2>"$out/bad2.err"
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -q "error-exitcode takes a number from 0 to 255" "$out/bad2.err"; then
+        echo "PASS check_run_bad_exitcode"
+    else
+        echo "FAIL check_run_bad_exitcode: exit $rc ($(head -c 200 "$out/bad2.err"))"
+    fi
 }
 
 for part in $parts; do
