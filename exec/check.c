@@ -109,15 +109,15 @@ void exec_check_grid_open(exec_grid *g)
     if (f && (g->ncta > UINT32_MAX / (g->cta_warps ? g->cta_warps : 1))) {
         /* warps are numbered in 32 bits in the race shadow */
         if (f & EXEC_CK_RACE)
-            fprintf(stderr, "tpsim: race: kernel '%s': %llu blocks are too many for racecheck; this launch is not checked for races\n",
+            fprintf(stderr, "tpsim: racecheck: kernel '%s': %llu blocks are too many; this launch is not checked for races\n",
                     g->kf->name, (unsigned long long)g->ncta);
         f &= ~(uint32_t)(EXEC_CK_RACE | EXEC_CK_INTRAWARP);
     }
     g->checks = (uint8_t)f;
     g->conv_hook = (uint8_t)(g->its || f);
     g->mem_hook = f != 0;
+    if (g->dev->ck) launch_clear(g->dev->ck);   /* exec_check_findings: this launch's */
     if (!f) return;
-    launch_clear(dev_state(g->dev));
     if (f & EXEC_CK_RACE) rk_grid_open(g);
 }
 
@@ -229,17 +229,17 @@ void exec_check_mem(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, int s
     });
     if (space == PTX_SP_GENERIC && (lo >= EXEC_WIN_PARAM + EXEC_WIN_SIZE || hi < EXEC_WIN_SHARED)) space = PTX_SP_GLOBAL;
     if (space == PTX_SP_GLOBAL || space == PTX_SP_SHARED) {
-        bool in;
+        bool inside;
         if (space == PTX_SP_SHARED) {
-            in = hi < w->cta->shsize && size <= w->cta->shsize - hi;
+            inside = hi < w->cta->shsize && size <= w->cta->shsize - hi;
         } else {
             uint8_t s1;
             uint64_t a1;
             uint32_t t1;
             if (!(lo >= g->ck_lo && lo < g->ck_hi)) resolve(w, space, lo, size, &s1, &a1, &t1);
-            in = lo >= g->ck_lo && hi < g->ck_hi && size <= g->ck_hi - hi;
+            inside = lo >= g->ck_lo && hi < g->ck_hi && size <= g->ck_hi - hi;
         }
-        if (in) {
+        if (inside) {
             ok = m;
             memset(sp, space, sizeof sp);
             uint32_t t = space == PTX_SP_GLOBAL ? g->ck_track : 0;
