@@ -187,10 +187,10 @@ static void summary(void)
         fprintf(stderr, "%s\n", tp_sbuf_str(&b));
         tp_sbuf_free(&b);
         const char *res = getenv("TPSIM_CHECK_RESULT");
-        FILE *f = res && *res ? fopen(res, "wb") : NULL;
-        if (f) {
-            fprintf(f, "%llu\n", (unsigned long long)all);
-            fclose(f);
+        FILE *out = res && *res ? fopen(res, "wb") : NULL;
+        if (out) {
+            fprintf(out, "%llu\n", (unsigned long long)all);
+            fclose(out);
         }
     }
     api_unlock();
