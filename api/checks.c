@@ -7,13 +7,13 @@
 **   - the statistics file (TPSIM_STATS) gets, under each launch, a
 **     "checks" object: the findings the launch reported first, per kind, and
 **     a "findings" table (kind, what, space, pc, other_pc, address, report);
-**     and under "totals" the counts over the whole run -- distinct findings
-**     per kind and "occurrences" (every conflicting access pair,
-**     uninitialized read or misuse seen);
+**     and after "totals" a "checks" object with the counts over the whole
+**     run -- distinct findings per kind, "findings" and "occurrences"
+**     (every conflicting access pair, uninitialized read or misuse seen);
 **   - when TPSIM_CHECK_RESULT names a file (`tpsim run --error-exitcode`
 **     does), the number of findings is written there at exit.
-** The names here are registered once in a statistics registry (base/stats.h),
-** relative to an api_checks_rec.
+** The names come from statistics registries (base/stats.h), relative to an
+** api_checks_rec and an api_checks_totals.
 */
 #include "api.h"
 #include <stdio.h>
