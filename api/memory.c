@@ -109,6 +109,7 @@ CUresult api_alloc_new(api_ctx *c, uint64_t bytes, api_mem_kind kind, unsigned f
     r->ctx = c;
     api_map_put(&api_g.allocs, a, r);
     api_range_add(a, bytes, r);
+    if (kind == API_MEM_DEVICE) exec_check_track(api_g.dev, a);   /* initcheck: device-only memory */
     *out = a;
     return CUDA_SUCCESS;
 }
@@ -497,11 +498,17 @@ static void why_range(const char *side, uint64_t p, uint64_t n)
 
 /* ---- running copies and memsets (on the device) ---------------------------------- */
 
+#define HP(p) ((uint64_t)(uintptr_t)(p))
+
 void api_copy_run(const api_cwork *c)
 {
     for (uint64_t k = 0; k < c->depth; k++)
         for (uint64_t j = 0; j < c->rows; j++)
-            memmove(c->dst + k * c->dslice + j * c->dpitch, c->src + k * c->sslice + j * c->spitch, c->width);
+        {
+            uint8_t *d = c->dst + k * c->dslice + j * c->dpitch, *s = c->src + k * c->sslice + j * c->spitch;
+            memmove(d, s, c->width);
+            exec_check_copied(api_g.dev, HP(d), HP(s), c->width);   /* initcheck */
+        }
     if (c->to_device) api_copied_in((uint64_t)(uintptr_t)c->dst, c->width);
 }
 
@@ -516,7 +523,10 @@ static void fill(uint8_t *p, uint32_t v, unsigned esz, uint64_t n)
 
 void api_memset_run(const api_swork *s)
 {
-    for (uint64_t j = 0; j < s->height; j++) fill(s->dst + j * s->pitch, s->value, s->esz, s->width);
+    for (uint64_t j = 0; j < s->height; j++) {
+        fill(s->dst + j * s->pitch, s->value, s->esz, s->width);
+        exec_check_written(api_g.dev, HP(s->dst + j * s->pitch), s->width * s->esz);   /* initcheck */
+    }
 }
 
 /* Issues a copy or memset work on stream s (the synchronous forms: on the
@@ -578,7 +588,6 @@ static CUresult copy_call(uint64_t dst, uint64_t src, size_t n, copy_kind k, boo
     return issue(c, s, &w, !async);
 }
 
-#define HP(p) ((uint64_t)(uintptr_t)(p))
 
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n) { API_LOCKED(copy_call(dst, src, n, CP_ANY, false, 0)); }
 API_ALIAS(cuMemcpy, "cuMemcpy_ptds");

@@ -84,7 +84,38 @@ static void registries(void)
 typedef struct api_ksum {
     char *name;
     uint64_t launches, failed, warp, thread, cycles;
+    uint64_t order, tie;   /* of its first launch in issue order */
 } api_ksum;
+
+/* Launch records in issue order: a launch the device ran comes at its
+** operation's place (2 seq + 1), one refused when issued before the
+** operation issued next (2 next_seq); ties in the order they were kept. */
+static uint64_t next_tie;
+
+static int order_cmp(uint64_t ao, uint64_t at, uint64_t bo, uint64_t bt)
+{
+    if (ao != bo) return ao < bo ? -1 : 1;
+    return at < bt ? -1 : at > bt;
+}
+
+static int rec_cmp(const void *a, const void *b)
+{
+    const api_launch_rec *x = a, *y = b;
+    return order_cmp(x->order, x->tie, y->order, y->tie);
+}
+
+static int ksum_cmp(const void *a, const void *b)
+{
+    const api_ksum *x = a, *y = b;
+    return order_cmp(x->order, x->tie, y->order, y->tie);
+}
+
+/* Puts the records and the summary rows in issue order (before writing). */
+static void sort_records(void)
+{
+    if (api_g.nlaunches > 1) qsort(api_g.launches, api_g.nlaunches, sizeof *api_g.launches, rec_cmp);
+    if (api_g.nksums > 1) qsort(api_g.ksums, api_g.nksums, sizeof *api_g.ksums, ksum_cmp);
+}
 
 static void summary_write(void);
 
@@ -107,9 +138,15 @@ static void summary_fold(const api_launch_rec *k)
         api_g.ksums = tp_realloc(api_g.ksums, (i + 1) * sizeof *api_g.ksums);
         memset(&api_g.ksums[i], 0, sizeof *api_g.ksums);
         api_g.ksums[i].name = tp_strdup(k->name);
+        api_g.ksums[i].order = k->order;
+        api_g.ksums[i].tie = k->tie;
         api_g.nksums++;
     }
     api_ksum *q = &api_g.ksums[i];
+    if (order_cmp(k->order, k->tie, q->order, q->tie) < 0) {
+        q->order = k->order;
+        q->tie = k->tie;
+    }
     q->launches++;
     if (k->status) q->failed++;
     q->warp += rec_u64(&reg_common, k, "warp_instructions");
@@ -137,6 +174,7 @@ void api_stats_init(void)
 ** or past its limit, frees it; either way the summary counts it. */
 static void keep(api_launch_rec *k)
 {
+    k->tie = next_tie++;
     summary_fold(k);
     if (api_g.stats_path && api_g.nlaunches < API_STATS_MAX_KERNELS) {
         if (api_g.nlaunches == api_g.caplaunches) {
@@ -153,6 +191,7 @@ static void keep(api_launch_rec *k)
     free(k->reason);
     if (k->perf) gpu_kstats_free(k->perf);
     free(k->perf);
+    api_checks_free(k);
 }
 
 void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result *r, uint64_t cycles,
@@ -179,7 +218,9 @@ void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result
     k.status_name = tp_strdup(st ? st : "CUDA_ERROR_UNKNOWN");
     k.mode = tp_strdup(perf ? "performance" : "functional");
     k.perf = perf;
+    k.order = 2 * api_op_seq_running() + 1;
     if (status && r->msg[0]) k.reason = tp_strdup(r->msg);
+    api_checks_launch(&k);
     keep(&k);
 }
 
@@ -200,6 +241,7 @@ void api_stats_refused(const char *kernel, const uint32_t grid[3], const uint32_
     k.status_name = tp_strdup(st ? st : "CUDA_ERROR_UNKNOWN");
     k.mode = tp_strdup(api_g.opts.v && api_opt(OPT_MODE) == 1 ? "performance" : "functional");
     k.reason = why && why[0] ? tp_strdup(why) : NULL;
+    k.order = 2 * api_g.next_seq;
     keep(&k);
 }
 
@@ -210,6 +252,7 @@ static void summary_write(void)
         api_unlock();
         return;
     }
+    sort_records();
     tp_sbuf b;
     tp_sbuf_init(&b);
     const char *kt = getenv("TPSIM_SUMMARY_KERNELS");
@@ -300,6 +343,7 @@ static void kernels_json(tp_sbuf *b)
         if (k->reason) tp_stats_json_members_at(&reg_failed, k, b, 6, false);
         if (k->perf) tp_stats_json_members_at(&reg_perf, k->perf, b, 6, false);
         else tp_stats_json_members_at(&reg_func, k, b, 6, false);
+        api_checks_json(k, b);
         tp_sbuf_puts(b, "\n    }");
     }
     tp_sbuf_puts(b, api_g.nlaunches ? "\n  ]" : "]");
@@ -322,6 +366,7 @@ static void stats_write(void)
         api_unlock();
         return;
     }
+    sort_records();
     tp_sbuf b;
     tp_sbuf_init(&b);
     tp_sbuf_puts(&b, "{\n  \"tpsim_version\": ");
@@ -372,6 +417,7 @@ static void stats_write(void)
 #undef H
     tp_sbuf_puts(&b, ",\n  \"totals\": ");
     tp_stats_json_line_at(&rt, &tot, &b);
+    api_checks_totals_json(&b);
     tp_sbuf_puts(&b, ",\n  \"host\": ");
     tp_stats_json_line_at(&rh, &host, &b);
     tp_sbuf_puts(&b, "\n}\n");

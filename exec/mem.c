@@ -17,7 +17,7 @@
 ** host's land, so addresses stay the same however the host's calls and the
 ** kernels interleave.
 */
-#include "internal.h"
+#include "check.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -246,6 +246,7 @@ bool exec_mem_free(exec_dev *d, uint64_t addr)
     memmove(&d->allocs[i - 1], &d->allocs[i], (d->nallocs - i) * sizeof *d->allocs);
     d->nallocs--;
     d->used -= a.span;
+    if (a.track) exec_check_mem_freed(d, a.base, a.size);
     void *p = (void *)(uintptr_t)a.base;
     madvise(p, a.span, MADV_DONTNEED);
     mprotect(p, a.span, PROT_NONE);
