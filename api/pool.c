@@ -112,6 +112,20 @@ static CUresult pool_alloc(api_ctx *c, api_pool *p, api_stream *s, uint64_t byte
 
 CUresult api_free_async(api_ctx *c, api_stream *s, api_alloc *a)
 {
+    if (a->kind == API_MEM_GRAPH) {
+        /* graph memory freed outside its graph: in stream order, then free for the next launch */
+        if (!a->in_use) {
+            api_why("0x%llx is graph memory not in use (its graph was not launched, or it was freed)",
+                    (unsigned long long)a->base);
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+        api_work w = {.kind = API_W_MEMFREE};
+        w.u.mem.a = a;
+        CUresult r = api_issue(c, s, &w, NULL, 0, NULL);
+        if (r) return r;
+        api_gmem_use(a, false);
+        return CUDA_SUCCESS;
+    }
     if (a->kind != API_MEM_POOL || !a->in_use) {
         api_why("0x%llx is not a stream-ordered allocation in use (freed already?)", (unsigned long long)a->base);
         return CUDA_ERROR_INVALID_VALUE;
@@ -221,7 +235,7 @@ static CUresult free_async(CUdeviceptr dptr, CUstream hs)
         api_why("0x%llx is not the start of an allocation", (unsigned long long)dptr);
         return CUDA_ERROR_INVALID_VALUE;
     }
-    if (a->kind == API_MEM_POOL) return api_free_async(c, s, a);
+    if (a->kind == API_MEM_POOL || a->kind == API_MEM_GRAPH) return api_free_async(c, s, a);
     if (a->kind != API_MEM_DEVICE && a->kind != API_MEM_MANAGED) {
         api_why("0x%llx is not device memory", (unsigned long long)dptr);
         return CUDA_ERROR_INVALID_VALUE;

@@ -180,5 +180,7 @@ void rt_modules_reset(void);
 
 /* A copy of count bytes; kind is checked against where dst and src lie. */
 cudaError_t rt_copy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, bool async, cudaStream_t s);
+/* A runtime 3D copy's parameters as the driver's (checked as cudaMemcpy3D checks them). */
+cudaError_t rt_copy3d_params(const struct cudaMemcpy3DParms *p, CUDA_MEMCPY3D *out);
 
 #endif

@@ -449,10 +449,8 @@ static size_t array_elem(cudaArray_const_t a)
 
 /* A 3D copy: positions and extents count elements of an array side and
 ** bytes of a pointer side. */
-static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, bool async, cudaStream_t s)
+cudaError_t rt_copy3d_params(const struct cudaMemcpy3DParms *p, CUDA_MEMCPY3D *out)
 {
-    cudaError_t e = rt_begin();
-    if (e) return e;
     if (!p || (p->srcArray && p->srcPtr.ptr) || (p->dstArray && p->dstPtr.ptr)) return cudaErrorInvalidValue;
     if (!kind_ok(p->kind)) return cudaErrorInvalidMemcpyDirection;
     CUmemorytype dt, st;
@@ -483,6 +481,16 @@ static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, bool async, cudaStr
     c.WidthInBytes = p->extent.width * elem;
     c.Height = p->extent.height;
     c.Depth = p->extent.depth;
+    *out = c;
+    return cudaSuccess;
+}
+
+static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, bool async, cudaStream_t s)
+{
+    cudaError_t e = rt_begin();
+    if (e) return e;
+    CUDA_MEMCPY3D c;
+    if ((e = rt_copy3d_params(p, &c))) return e;
     return rt_err(async ? cuMemcpy3DAsync(&c, s) : cuMemcpy3D(&c));
 }
 

@@ -251,14 +251,21 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCapture
 {
     cudaError_t e = rt_begin();
     if (e) return rt_ret(e);
-    enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
-    if ((e = is_capturing(stream, &st))) return rt_ret(e);
-    if (captureStatus_out) *captureStatus_out = st;
-    if (id_out) *id_out = 0;
-    if (graph_out) *(void **)graph_out = NULL;
-    if (dependencies_out) *dependencies_out = NULL;
-    if (edgeData_out) *edgeData_out = NULL;
-    if (numDependencies_out) *numDependencies_out = 0;
+    if (!captureStatus_out) return rt_ret(cudaErrorInvalidValue);
+    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+    cuuint64_t id = 0;
+    CUgraph g = NULL;
+    const CUgraphNode *deps = NULL;
+    const CUgraphEdgeData *ed = NULL;
+    size_t n = 0;
+    CUresult r = cuStreamGetCaptureInfo(stream, &st, &id, &g, &deps, &ed, &n);
+    if (r) return rt_ret(rt_err(r));
+    *captureStatus_out = (enum cudaStreamCaptureStatus)st;
+    if (id_out) *id_out = id;
+    if (graph_out) *(CUgraph *)graph_out = g;
+    if (dependencies_out) *dependencies_out = (const void *)deps;
+    if (edgeData_out) *edgeData_out = NULL;   /* every edge is a default one */
+    if (numDependencies_out) *numDependencies_out = n;
     return cudaSuccess;
 }
 RT_ALIAS(cudaStreamGetCaptureInfo, "cudaStreamGetCaptureInfo_ptsz");
@@ -266,10 +273,8 @@ RT_ALIAS(cudaStreamGetCaptureInfo, "cudaStreamGetCaptureInfo_ptsz");
 cudaError_t cudaThreadExchangeStreamCaptureMode(int *mode)
 {
     if (!mode) return rt_ret(cudaErrorInvalidValue);
-    if (*mode < 0 || *mode > 2) return rt_ret(cudaErrorInvalidValue);   /* global, thread local, relaxed */
-    static _Thread_local int current;   /* cudaStreamCaptureModeGlobal */
-    int old = current;
-    current = *mode;
-    *mode = old;
-    return cudaSuccess;
+    CUstreamCaptureMode m = (CUstreamCaptureMode)*mode;
+    CUresult r = cuThreadExchangeStreamCaptureMode(&m);
+    if (!r) *mode = (int)m;
+    return rt_ret(rt_err(r));
 }

@@ -835,7 +835,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags);
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus);
 /* (graph_out is a cudaGraph_t *, dependencies_out a const cudaGraphNode_t **,
-** edgeData_out a const cudaGraphEdgeData **: graphs are not supported) */
+** edgeData_out a const cudaGraphEdgeData **; graphs: cudart/rt_graph.c) */
 cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
                                      unsigned long long *id_out, void *graph_out, const void **dependencies_out,
                                      const void **edgeData_out, size_t *numDependencies_out);

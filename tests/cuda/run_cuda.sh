@@ -42,6 +42,7 @@ badlaunch       -               badlaunch.cu
 devassert       -               devassert.cu
 thrust_cub      -               thrust_cub.cu
 devprops        -               devprops.cu
+graphs          -               graphs.cu
 memops          -               memops.cu
 texture         -               texture.cu
 iterative       -               iterative.cu
