@@ -13,7 +13,8 @@
 # sorted, with devprintf.expected; the -no-compress builds must carry plain
 # PTX text (the default builds must not) and print the same lines as the
 # default build (compared sorted); multiarch runs again as compute 8.0 and
-# 8.9; sassonly (no PTX) must be refused with a message naming PTX;
+# 8.9; determinism runs again under stream.async=0 and must print the same
+# "sim " lines; sassonly (no PTX) must be refused with a message naming PTX;
 # static_cudart (-cudart static) must be refused by `tpsim run` with a
 # message naming -cudart shared.  Without nvcc every run is a SKIP; without
 # $BUILD/lib/libcudart.so.13 (tpsim's runtime) likewise.  CUDA_TIMEOUT
@@ -43,6 +44,9 @@ devassert       -               devassert.cu
 thrust_cub      -               thrust_cub.cu
 devprops        -               devprops.cu
 graphs          -               graphs.cu
+mempool         -               mempool.cu
+asyncstreams    -               asyncstreams.cu
+determinism     -               determinism.cu
 memops          -               memops.cu
 texture         -               texture.cu
 iterative       -               iterative.cu
@@ -70,6 +74,7 @@ extra_runs() {
 multiarch_cc80  multiarch  device.cc=8.0
 multiarch_cc89  multiarch  device.cc=8.9
 failreport_gtx480  failreport  config=gtx480
+determinism_sync  determinism  stream.async=0
 EOF
 }
 
@@ -264,6 +269,16 @@ check() {
                 return
             fi
         done
+        ;;
+    determinism_sync)
+        # device work inside the issuing calls: the same simulated results
+        # as on the device thread (the determinism run)
+        grep '^sim ' "$o" >"$out/$n.sim"
+        grep '^sim ' "$out/determinism.out" >"$out/determinism.sim" 2>/dev/null
+        if [ ! -s "$out/$n.sim" ] || ! cmp -s "$out/determinism.sim" "$out/$n.sim"; then
+            echo "FAIL cuda_$n: simulated results differ between stream.async=1 and 0 ($(tr '\n' ' ' <"$out/$n.sim") vs $(tr '\n' ' ' <"$out/determinism.sim" 2>/dev/null))"
+            return
+        fi
         ;;
     sassonly)
         # tpsim simulates PTX: a binary without any must be refused clearly.
