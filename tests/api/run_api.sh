@@ -89,7 +89,7 @@ fi
 
 # ---- the test programs ---------------------------------------------------------
 run t_basic "$T/t_basic"
-n=$(grep -c "^tpsim: cuGraphCreate is not supported yet$" "$tmp/t_basic.err")
+n=$(grep -c "^tpsim: cuGraphicsUnregisterResource is not supported yet$" "$tmp/t_basic.err")
 if [ "$n" = 1 ]; then pass api_unsupported_message_once; else fail api_unsupported_message_once "printed $n times"; fi
 
 run t_mem "$T/t_mem"
@@ -120,6 +120,7 @@ has api_jit_error_message "$tmp/t_module.err" "tpsim: t_module: PTX image:6:"
 
 run t_launch "$T/t_launch"
 run t_tex "$T/t_tex"
+run t_graph "$T/t_graph"
 
 # the same programs built with CUDA_API_PER_THREAD_DEFAULT_STREAM (the
 # _ptds/_ptsz entry points)

@@ -469,13 +469,12 @@ static void basic_unsupported(void)
     CUcontext c;
     OK(cuCtxCreate(&c, NULL, 0, 0));
     /* called through cuGetProcAddress: tpsim's cuda.h does not declare them */
-    CUresult (*graph_create)(void **, unsigned) = NULL;
-    OK(cuGetProcAddress("cuGraphCreate", (void **)&graph_create, 13000, 0, NULL));
-    TT_CHECK(graph_create != NULL);
-    void *g;
-    if (graph_create) {
-        CK(graph_create(&g, 0), CUDA_ERROR_NOT_SUPPORTED);
-        CK(graph_create(&g, 0), CUDA_ERROR_NOT_SUPPORTED);   /* the message is printed once */
+    CUresult (*unregister)(void *) = NULL;
+    OK(cuGetProcAddress("cuGraphicsUnregisterResource", (void **)&unregister, 13000, 0, NULL));
+    TT_CHECK(unregister != NULL);
+    if (unregister) {
+        CK(unregister(NULL), CUDA_ERROR_NOT_SUPPORTED);
+        CK(unregister(NULL), CUDA_ERROR_NOT_SUPPORTED);   /* the message is printed once */
     }
     CUresult (*fn)(void) = NULL;
     OK(cuGetProcAddress("cuMipmappedArrayCreate", (void **)&fn, 13000, 0, NULL));

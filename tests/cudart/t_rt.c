@@ -704,12 +704,11 @@ static void rt_fatbins(void)
 /* Functions tpsim does not implement are exported and say so once. */
 static void rt_stubs(void)
 {
-    cudaError_t (*graph_create)(void **, unsigned) = (cudaError_t(*)(void **, unsigned))dlsym(RTLD_DEFAULT, "cudaGraphCreate");
-    TT_CHECK(graph_create != NULL);
-    if (!graph_create) return;
-    void *g;
-    CK(graph_create(&g, 0), cudaErrorNotSupported);
-    CK(graph_create(&g, 0), cudaErrorNotSupported);
+    cudaError_t (*unregister)(void *) = (cudaError_t(*)(void *))dlsym(RTLD_DEFAULT, "cudaGraphicsUnregisterResource");
+    TT_CHECK(unregister != NULL);
+    if (!unregister) return;
+    CK(unregister(NULL), cudaErrorNotSupported);
+    CK(unregister(NULL), cudaErrorNotSupported);
     CK(cudaGetLastError(), cudaErrorNotSupported);
     OK(cudaGetLastError());
 }
