@@ -306,7 +306,7 @@ static void summary_write(void)
     }
     FILE *out = fopen(api_g.summary_path, "wb");
     if (out) {
-        fwrite(b.s, 1, b.len, out);
+        if (b.len) fwrite(b.s, 1, b.len, out);   /* nothing to say: an empty file */
         fclose(out);
     }
     tp_sbuf_free(&b);
