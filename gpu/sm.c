@@ -343,6 +343,16 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
         mop = NULL;
     }
     bool is_mem = mop != NULL;
+    if (si->unit == EXEC_U_TENSOR) {
+        lx->ks->tensor_insns++;
+        lx->ks->tensor_macs += si->macs;
+    }
+    if (mop && rp->npass > 1) {
+        /* wmma.load/.store: the passes past the first, which the record only lends */
+        if (!mop->xaddr) mop->xaddr = tp_malloc((EXEC_REC_MAXPASS - 1) * 32 * sizeof *mop->xaddr);
+        memcpy(mop->xaddr, rp->xaddr, (size_t)(rp->npass - 1) * 32 * sizeof *mop->xaddr);
+        mop->npass = rp->npass;
+    }
     if (mop) {
         mop->warp = slot;
         mop->bytes = si->bytes;
