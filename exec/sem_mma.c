@@ -369,6 +369,7 @@ typedef struct mmaf {
     bool satf;
     uint8_t bitop;       /* PTX_SUB_AND / PTX_SUB_XOR for b1 */
     mfrag a, b, c, d;
+    float *fa, *fb;      /* f16/bf16/tf32 multiplicands as f32 (exact), row-major */
 } mmaf;
 
 static void mmaf_init(const ptx_insn *in, mmaf *F)
@@ -444,6 +445,10 @@ static void product(const mmaf *F, const uint64_t *A, const uint64_t *B, const u
 {
     unsigned M = F->M, N = F->N, K = F->K;
     if (F->qp) M = 8, N = 8, K = 4;
+    if (F->fa && !(F->td == PTX_TT_F16 && F->tc == PTX_TT_F16)) {
+        for (unsigned i = 0; i < M * K; i++) F->fa[i] = exec_u2f(to_f32(A[i], F->ta));
+        for (unsigned i = 0; i < K * N; i++) F->fb[i] = exec_u2f(to_f32(B[i], F->tb));
+    }
     for (unsigned i = 0; i < M; i++)
         for (unsigned j = 0; j < N; j++) {
             uint64_t c = C[i * N + j], r;
@@ -457,8 +462,14 @@ static void product(const mmaf *F, const uint64_t *A, const uint64_t *B, const u
                     if (F->satf && (acc & 0x7fff) == 0x7c00) r = (acc & 0x8000u) | 0x7bffu; /* inf -> max finite */
                 } else {
                     float acc = exec_u2f(to_f32(c, F->tc));
-                    for (unsigned k = 0; k < K; k++)
-                        acc = fmaf(exec_u2f(to_f32(A[i * K + k], F->ta)), exec_u2f(to_f32(B[k * N + j], F->tb)), acc);
+                    const float *fa = F->fa + i * K, *fb = F->fb + j;
+                    if (F->ta == PTX_TT_F16) {
+                        /* an f16 product is exact in f32 (22 bits, no overflow or underflow):
+                        ** the fused step is one f32 addition */
+                        for (unsigned k = 0; k < K; k++) acc += fa[k] * fb[k * N];
+                    } else {
+                        for (unsigned k = 0; k < K; k++) acc = fmaf(fa[k], fb[k * N], acc);
+                    }
                     uint32_t bits = exec_f2u(acc);
                     if (isnan(acc)) bits = 0x7fffffffu;
                     if (F->td == PTX_TT_F16) {
@@ -520,8 +531,11 @@ static void h_mma(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_
     src_rows(w, &in->o[2], F.b.nreg, rb);
     src_rows(w, &in->o[3], F.c.nreg, rc);
     exec_grid *g = w->g;
-    if (!g->mmabuf) g->mmabuf = tp_malloc((MAXA + MAXB + 2 * MAXC) * sizeof *g->mmabuf);
+    if (!g->mmabuf) g->mmabuf = tp_malloc((MAXA + MAXB + 2 * MAXC + MAXA / 2 + MAXB / 2) * sizeof *g->mmabuf);
     uint64_t *A = g->mmabuf, *B = A + MAXA, *C = B + MAXB, *D = C + MAXC;
+    bool fl = F.ta == PTX_TT_F16 || F.ta == PTX_TT_BF16 || F.ta == PTX_TT_TF32;
+    F.fa = fl ? (float *)(D + MAXC) : NULL; /* MAXA floats, then MAXB */
+    F.fb = fl ? F.fa + MAXA : NULL;
     uint64_t out[8][32];
     if (F.qp) {
         bool cf32 = F.tc == PTX_TT_F32, df32 = F.td == PTX_TT_F32;
@@ -542,8 +556,10 @@ static void h_mma(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_
         }
         for (unsigned q = 0; q < 4; q++) product(&F, A + q * 32, B + q * 32, C + q * 64, D + q * 64);
         uint64_t *rd[8];
-        for (unsigned k = 0; k < F.d.nreg; k++) rd[k] = out[k];
-        memset(out, 0, sizeof out);
+        for (unsigned k = 0; k < F.d.nreg; k++) {
+            rd[k] = out[k];
+            memset(out[k], 0, sizeof out[k]);
+        }
         for (unsigned l = 0; l < 32; l++) {
             unsigned q = (l >> 2) & 3;
             for (unsigned e = 0; e < 8; e++) {
@@ -553,32 +569,39 @@ static void h_mma(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_
             }
         }
     } else {
-        unsigned na = F.M * F.K / 32, nb = F.K * F.N / 32, nc = F.M * F.N / 32;
+        /* the general layout (elem_rc), unrolled by register: A register q is row
+        ** 8 (q mod M/8) + g, columns E (4 (q div M/8) + t) ..; B register q column
+        ** 8 (q div KC/4) + g, rows E (4 (q mod KC/4) + t) ..; C pair p row 8 (p mod
+        ** M/8) + g, columns 8 (p div M/8) + 2t, + 1 */
+        unsigned r8 = F.M / 8, kb = F.K / F.b.epr / 4, nc = F.M * F.N / 32;
         for (unsigned l = 0; l < 32; l++) {
-            unsigned r, c;
-            for (unsigned e = 0; e < na; e++) {
-                elem_rc(&F.a, l, e, &r, &c);
-                A[r * F.K + c] = get_el(ra, &F.a, l, e);
+            unsigned g = l >> 2, t = l & 3;
+            for (unsigned q = 0; q < F.a.ureg; q++) {
+                unsigned row = 8 * (q % r8) + g, col = (4 * (q / r8) + t) * F.a.epr;
+                for (unsigned j = 0; j < F.a.epr; j++) A[row * F.K + col + j] = get_el(ra, &F.a, l, q * F.a.epr + j);
             }
-            for (unsigned e = 0; e < nb; e++) {
-                elem_rc(&F.b, l, e, &r, &c);
-                B[r * F.N + c] = get_el(rb, &F.b, l, e);
+            for (unsigned q = 0; q < F.b.ureg; q++) {
+                unsigned col = 8 * (q / kb) + g, row = (4 * (q % kb) + t) * F.b.epr;
+                for (unsigned j = 0; j < F.b.epr; j++) B[(row + j) * F.N + col] = get_el(rb, &F.b, l, q * F.b.epr + j);
             }
             for (unsigned e = 0; e < nc; e++) {
-                elem_rc(&F.c, l, e, &r, &c);
-                C[r * F.N + c] = get_el(rc, &F.c, l, e);
+                unsigned p = e / 2, row = 8 * (p % r8) + g, col = 8 * (p / r8) + 2 * t + (e & 1);
+                C[row * F.N + col] = get_el(rc, &F.c, l, e);
             }
         }
         product(&F, A, B, C, D);
         uint64_t *rd[8];
-        for (unsigned k = 0; k < F.d.nreg; k++) rd[k] = out[k];
-        memset(out, 0, sizeof out);
-        for (unsigned l = 0; l < 32; l++)
+        for (unsigned k = 0; k < F.d.nreg; k++) {
+            rd[k] = out[k];
+            memset(out[k], 0, sizeof out[k]);
+        }
+        for (unsigned l = 0; l < 32; l++) {
+            unsigned g = l >> 2, t = l & 3;
             for (unsigned e = 0; e < nc; e++) {
-                unsigned r, c;
-                elem_rc(&F.d, l, e, &r, &c);
-                put_el(rd, &F.d, l, e, D[r * F.N + c]);
+                unsigned p = e / 2, row = 8 * (p % r8) + g, col = 8 * (p / r8) + 2 * t + (e & 1);
+                put_el(rd, &F.d, l, e, D[row * F.N + col]);
             }
+        }
     }
     uint64_t *dst[8];
     dst_rows(w, &in->o[0], F.d.nreg, dst);

@@ -17,7 +17,9 @@
 ** latency of lat.tensor + that interval (gpu_tensor_ii); a warp's tensor
 ** instruction takes only the TENSOR pipe of its sub-core, (warp slot mod
 ** sm.schedulers) mod sm.tensor_units, as the tensor cores of Volta and later
-** belong to one processing block each.
+** belong to one processing block each, and a scheduler keeps at most one
+** tensor instruction waiting in a collector (sm.c's issue check): the
+** others wait at issue, leaving the collectors to other work.
 */
 #include "internal.h"
 
@@ -90,6 +92,7 @@ void gpu_oc_issue(gpu_sm *sm, uint16_t warp, uint32_t pc, const exec_sinfo *si, 
     if (u == EXEC_U_TENSOR) {
         cu->ii = gpu_tensor_ii(c, si);
         cu->lat += cu->ii;
+        sm->tensor_waiting[warp % c->nsched]++;
     }
 }
 
@@ -143,6 +146,7 @@ void gpu_oc_cycle(gpu_sm *sm, uint64_t now)
                 if (p < np) {
                     pf[p] = now + cu->ii;
                     gpu_wb_push(sm, now + cu->lat, cu->warp, cu->si, false);
+                    if (cu->si->unit == EXEC_U_TENSOR) sm->tensor_waiting[cu->warp % c->nsched]--;
                     go = true;
                 }
             }
