@@ -128,7 +128,7 @@ static uint64_t enc(int t, double v)
     case BF16: return f2u((float)v) >> 16;
     case TF32: case F32: return f2u((float)v);
     case F64: { uint64_t u; memcpy(&u, &v, 8); return u; }
-    case S32: return (uint32_t)(int32_t)v;
+    case S32: return (uint32_t)(int64_t)v;
     default: return (uint64_t)(int64_t)v & ((1u << bits[t]) - 1);
     }
 }
@@ -166,7 +166,9 @@ static double pick(int t, bool acc, bool sat)
     case S4: return rin(-8, 7);
     case U4: return rin(0, 15);
     case B1: return rin(0, 1);
-    case S32: return sat ? (double)(int32_t)rnd() * 2 - (double)(rnd() & 1) : rin(-100000, 100000);
+    case S32: /* near a limit when saturation is tested: the products push past it */
+        if (!sat) return rin(-100000, 100000);
+        return rnd() & 1 ? 2147483647.0 - rin(0, 300000) : -2147483648.0 + rin(0, 300000);
     default: return acc ? rin(-16, 16) : rin(-6, 6) * 0.5;
     }
 }

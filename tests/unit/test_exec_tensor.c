@@ -645,15 +645,18 @@ static void wmma_one(const wcase *wc, int al, int bl, int cl, unsigned lda, unsi
     char ls[32];
     tp_sbuf_printf(&b, "  wmma.load.a.sync.aligned.%s.%s.global.%s ", L[al], wc->shape, tname[ta]);
     REGS(wa, 0, nreg_a);
-    snprintf(ls, sizeof ls, lda ? ", %u" : "", lda);
+    if (lda) snprintf(ls, sizeof ls, ", %u", lda);
+    else ls[0] = 0;
     tp_sbuf_printf(&b, ", [%%pa]%s;\n", ls);
     tp_sbuf_printf(&b, "  wmma.load.b.sync.aligned.%s.%s.%s ", L[bl], wc->shape, tname[ta]);
     REGS(wa, 8, nreg_b);
-    snprintf(ls, sizeof ls, ldb ? ", %u" : "", ldb);
+    if (ldb) snprintf(ls, sizeof ls, ", %u", ldb);
+    else ls[0] = 0;
     tp_sbuf_printf(&b, ", [%%pb]%s;\n", ls);
     tp_sbuf_printf(&b, "  wmma.load.c.sync.aligned.%s.%s.global.%s ", L[cl], wc->shape, tname[tc]);
     REGS(wcc, 16, nreg_c);
-    snprintf(ls, sizeof ls, ldc ? ", %u" : "", ldc);
+    if (ldc) snprintf(ls, sizeof ls, ", %u", ldc);
+    else ls[0] = 0;
     tp_sbuf_printf(&b, ", [%%pc]%s;\n", ls);
     if (f16ab) tp_sbuf_printf(&b, "  wmma.mma.sync.aligned.%s.%s.%s.%s.%s%s ", L[al], L[bl], wc->shape, tname[td], tname[tc], wc->extra);
     else if (sub || ta == T_B1)
@@ -672,7 +675,8 @@ static void wmma_one(const wcase *wc, int al, int bl, int cl, unsigned lda, unsi
     tp_sbuf_puts(&b, ";\n");
     tp_sbuf_printf(&b, "  wmma.store.d.sync.aligned.%s.%s.global.%s [%%pd], ", L[cl], wc->shape, tname[td]);
     REGS(wd, 24, nreg_d);
-    snprintf(ls, sizeof ls, ldc ? ", %u" : "", ldc);
+    if (ldc) snprintf(ls, sizeof ls, ", %u", ldc);
+    else ls[0] = 0;
     tp_sbuf_printf(&b, "%s;\n  ret;\n}\n", ls);
 #undef REGS
     tp_err e;
