@@ -158,6 +158,15 @@ $(LAUNCH): tools/launch.c $(LIBCUDA)
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../lib' $(LDSAN)
 all: $(LAUNCH)
 
+# tests/check/t_checks: the correctness checks through the driver API (run
+# by tests/check/run_check.sh), built like the programs above.
+CHECK_BIN := $(BUILD)/tests/check/t_checks
+$(CHECK_BIN): tests/check/t_checks.c tests/api/api_test.h tests/unit/tt.h $(LIBCUDA)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
+unit: $(CHECK_BIN)
+
 # tests/api: driver-API test programs, built like the kernel runner (against
 # CUDA's own cuda.h when installed) and run by tests/api/run_api.sh; t_mem
 # and t_launch are built a second time as per-thread default stream programs

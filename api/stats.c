@@ -153,6 +153,7 @@ static void keep(api_launch_rec *k)
     free(k->reason);
     if (k->perf) gpu_kstats_free(k->perf);
     free(k->perf);
+    api_checks_free(k);
 }
 
 void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result *r, uint64_t cycles,
@@ -180,6 +181,7 @@ void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result
     k.mode = tp_strdup(perf ? "performance" : "functional");
     k.perf = perf;
     if (status && r->msg[0]) k.reason = tp_strdup(r->msg);
+    api_checks_launch(&k);
     keep(&k);
 }
 
@@ -300,6 +302,7 @@ static void kernels_json(tp_sbuf *b)
         if (k->reason) tp_stats_json_members_at(&reg_failed, k, b, 6, false);
         if (k->perf) tp_stats_json_members_at(&reg_perf, k->perf, b, 6, false);
         else tp_stats_json_members_at(&reg_func, k, b, 6, false);
+        api_checks_json(k, b);
         tp_sbuf_puts(b, "\n    }");
     }
     tp_sbuf_puts(b, api_g.nlaunches ? "\n  ]" : "]");
@@ -372,6 +375,7 @@ static void stats_write(void)
 #undef H
     tp_sbuf_puts(&b, ",\n  \"totals\": ");
     tp_stats_json_line_at(&rt, &tot, &b);
+    api_checks_totals_json(&b);
     tp_sbuf_puts(&b, ",\n  \"host\": ");
     tp_stats_json_line_at(&rh, &host, &b);
     tp_sbuf_puts(&b, "\n}\n");
