@@ -624,6 +624,9 @@ void api_graph_free(api_graph *g);
 ** event record node), of the given type, depending on deps. */
 CUresult api_gnode_add(api_graph *g, CUgraphNodeType type, api_work *w, api_gnode *const *deps, uint32_t ndeps,
                        api_gnode **out);
+/* A graph memory allocation node of bytes (its block reserved now: *dptr). */
+CUresult api_gnode_add_alloc(api_graph *g, uint64_t bytes, api_gnode *const *deps, uint32_t ndeps, api_gnode **out,
+                             CUdeviceptr *dptr);
 /* A wait node for event e. */
 CUresult api_gnode_add_wait(api_graph *g, api_event *e, api_gnode *const *deps, uint32_t ndeps, api_gnode **out);
 /* Whether `from` is `to` or one of its ancestors. */
@@ -647,6 +650,8 @@ void api_gmem_use(api_alloc *a, bool in_use);
 CUresult api_capture_issue_check(api_ctx *c, api_stream *q);
 /* Work issued on a capturing stream: a node after the stream's dependencies. */
 CUresult api_capture_add(api_stream *q, api_work *w, api_event *const *waits, uint32_t nwaits);
+/* cuMemAllocAsync on a capturing stream: an allocation node. */
+CUresult api_capture_alloc(api_stream *q, uint64_t bytes, CUdeviceptr *dptr);
 /* An event recorded in, or waited for from, a capturing stream. */
 CUresult api_capture_record(api_ctx *c, api_stream *s, api_event *e, unsigned flags);
 CUresult api_capture_wait_event(api_ctx *c, api_stream *s, api_event *e, unsigned flags);

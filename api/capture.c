@@ -176,6 +176,15 @@ CUresult api_capture_add(api_stream *q, api_work *w, api_event *const *waits, ui
     return CUDA_SUCCESS;
 }
 
+CUresult api_capture_alloc(api_stream *q, uint64_t bytes, CUdeviceptr *dptr)
+{
+    api_gnode *n;
+    CUresult r = api_gnode_add_alloc(q->cap->g, bytes, q->cap_deps, q->ncap_deps, &n, dptr);
+    if (r) return r;
+    set_deps(q, &n, 1);
+    return CUDA_SUCCESS;
+}
+
 CUresult api_capture_record(api_ctx *c, api_stream *s, api_event *e, unsigned flags)
 {
     api_stream *q = s ? s : &c->legacy;

@@ -341,6 +341,20 @@ CUresult api_gnode_add(api_graph *g, CUgraphNodeType type, api_work *w, api_gnod
     return CUDA_SUCCESS;
 }
 
+CUresult api_gnode_add_alloc(api_graph *g, uint64_t bytes, api_gnode *const *deps, uint32_t ndeps, api_gnode **out,
+                             CUdeviceptr *dptr)
+{
+    api_alloc *a;
+    CUresult r = api_gmem_new(g->ctx, bytes, &a);
+    if (r) return r;
+    api_gnode *n = node_new(g, CU_GRAPH_NODE_TYPE_MEM_ALLOC, deps, ndeps);
+    n->mem = a;
+    n->mem_bytes = bytes;
+    *dptr = a->base;
+    if (out) *out = n;
+    return CUDA_SUCCESS;
+}
+
 CUresult api_gnode_add_wait(api_graph *g, api_event *e, api_gnode *const *deps, uint32_t ndeps, api_gnode **out)
 {
     api_gnode *n = node_new(g, CU_GRAPH_NODE_TYPE_WAIT_EVENT, deps, ndeps);
@@ -593,14 +607,8 @@ static CUresult add_mem_alloc(CUgraphNode *out, CUgraph hg, const CUgraphNode *d
         api_why("graph memory is pinned device memory of device 0");
         return CUDA_ERROR_INVALID_VALUE;
     }
-    api_alloc *a;
-    if ((r = api_gmem_new(c, p->bytesize, &a))) return r;
-    api_gnode *n = node_new(g, CU_GRAPH_NODE_TYPE_MEM_ALLOC, deps, (uint32_t)nd);
-    n->mem = a;
-    n->mem_bytes = p->bytesize;
-    p->dptr = a->base;
-    *out = n;
-    return CUDA_SUCCESS;
+    (void)c;
+    return api_gnode_add_alloc(g, p->bytesize, deps, (uint32_t)nd, out, &p->dptr);
 }
 
 CUresult cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
@@ -1505,7 +1513,7 @@ static CUresult exec_update(CUgraphExec h, CUgraph hg, CUgraphExecUpdateResultIn
     const api_gnode *bad = NULL;
     if (tmp.n != gx->n) {
         res = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
-        api_why("the graph has %u nodes, the executable graph %u", tmp.n, gx->n);
+        api_why("the graph has %u node%s, the executable graph %u", tmp.n, tmp.n == 1 ? "" : "s", gx->n);
     }
     for (uint32_t i = 0; i < tmp.n && !res; i++) {
         gitem *a = &gx->items[i], *b = &tmp.items[i];

@@ -113,6 +113,12 @@ static CUresult pool_alloc(api_ctx *c, api_pool *p, api_stream *s, uint64_t byte
 CUresult api_free_async(api_ctx *c, api_stream *s, api_alloc *a)
 {
     if (a->kind == API_MEM_GRAPH) {
+        api_stream *q = s ? s : &c->legacy;
+        if (q->cap) {   /* captured: a free node */
+            api_work w = {.kind = API_W_MEMFREE};
+            w.u.mem.a = a;
+            return api_issue(c, s, &w, NULL, 0, NULL);
+        }
         /* graph memory freed outside its graph: in stream order, then free for the next launch */
         if (!a->in_use) {
             api_why("0x%llx is graph memory not in use (its graph was not launched, or it was freed)",
@@ -192,9 +198,14 @@ static CUresult alloc_async(CUdeviceptr *dptr, size_t bytes, api_pool *p, CUstre
         return CUDA_ERROR_INVALID_VALUE;
     }
     api_stream *q = s ? s : &c->legacy;
-    if (q->cap || c->legacy.cap) {
-        api_why("stream-ordered allocation in a capturing stream (a graph memory node) is not supported yet");
-        return CUDA_ERROR_NOT_SUPPORTED;
+    if ((r = api_capture_issue_check(c, q))) return r;
+    if (q->cap) {
+        /* captured: an allocation node, its block graph memory */
+        if (p) {
+            api_why("cuMemAllocFromPoolAsync in a capturing stream: graph memory comes from no pool of the program's");
+            return CUDA_ERROR_NOT_SUPPORTED;
+        }
+        return api_capture_alloc(q, bytes, dptr);
     }
     /* ordering only: the block is usable by work issued after this on the stream */
     api_work w = {.kind = API_W_NOP};

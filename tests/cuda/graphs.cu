@@ -2,7 +2,8 @@
 // graphs with kernel, memcpy, memset, host, empty, child-graph, event and
 // memory nodes; instantiate, launch, exec updates, clone, node queries, the
 // DOT dump; stream capture across streams through events, captured work not
-// run during capture, and the errors of a capture that would synchronize.
+// run during capture, cudaMallocAsync/cudaFreeAsync captured as memory nodes,
+// and the errors of a capture that would synchronize.
 #include "check.h"
 #include <cstring>
 
@@ -209,6 +210,46 @@ int main()
     EXPECT(used == 0, "graph memory in use after its free node: %zu", used);
     CK(cudaGraphExecDestroy(xm));
     CK(cudaGraphDestroy(gm));
+
+    // ---- stream-ordered allocation in a capture: allocation and free nodes --------
+    {
+        cudaStream_t sc;
+        CK(cudaStreamCreateWithFlags(&sc, cudaStreamNonBlocking));
+        int *dmc = NULL;
+        CK(cudaStreamBeginCapture(sc, cudaStreamCaptureModeGlobal));
+        CK(cudaMallocAsync((void **)&dmc, n * sizeof(int), sc));
+        CK(cudaMemsetAsync(dmc, 0, n * sizeof(int), sc));
+        add1<<<n / 256, 256, 0, sc>>>(dmc, n);
+        CK_LAUNCH();
+        CK(cudaMemcpyAsync(hm, dmc, n * sizeof(int), cudaMemcpyDeviceToHost, sc));
+        CK(cudaFreeAsync(dmc, sc));
+        cudaGraph_t ag;
+        CK(cudaStreamEndCapture(sc, &ag));
+        cudaGraphNode_t an[8];
+        size_t na = 8;
+        CK(cudaGraphGetNodes(ag, an, &na));
+        EXPECT(na == 5, "captured allocation graph has %zu nodes", na);
+        cudaGraphNodeType t0 = cudaGraphNodeTypeEmpty, t4 = cudaGraphNodeTypeEmpty;
+        if (na == 5) {
+            CK(cudaGraphNodeGetType(an[0], &t0));
+            CK(cudaGraphNodeGetType(an[4], &t4));
+        }
+        EXPECT(t0 == cudaGraphNodeTypeMemAlloc && t4 == cudaGraphNodeTypeMemFree, "node types %d %d", (int)t0,
+               (int)t4);
+        cudaGraphExec_t ax;
+        CK(cudaGraphInstantiate(&ax, ag, 0));
+        for (int r = 0; r < 2; r++) {
+            memset(hm, 0xff, n * sizeof(int));
+            CK(cudaGraphLaunch(ax, sc));
+            CK(cudaStreamSynchronize(sc));
+            int bad = 0;
+            for (int i = 0; i < n; i++) bad += hm[i] != 1;
+            EXPECT(bad == 0, "captured graph memory, launch %d: %d wrong values", r, bad);
+        }
+        CK(cudaGraphExecDestroy(ax));
+        CK(cudaGraphDestroy(ag));
+        CK(cudaStreamDestroy(sc));
+    }
 
     // ---- stream capture across two streams --------------------------------------
     cudaStream_t s1, s2;
