@@ -103,7 +103,7 @@
 
 enum api_kind {
     API_K_CTX = 1, API_K_MOD, API_K_FUNC, API_K_STREAM, API_K_EVENT, API_K_LINK, API_K_LIB, API_K_ARRAY,
-    API_K_GRAPH, API_K_GNODE, API_K_GEXEC, API_K_POOL, API_K_UOBJ, API_K_MIPMAP
+    API_K_GRAPH, API_K_GNODE, API_K_GEXEC, API_K_POOL
 };
 
 /* u64 -> pointer hash map (open addressing, linear probing). */
@@ -128,7 +128,6 @@ typedef struct CUgraph_st api_graph;
 typedef struct CUgraphNode_st api_gnode;
 typedef struct CUgraphExec_st api_gexec;
 typedef struct CUmemPoolHandle_st api_pool;
-typedef struct CUmipmappedArray_st api_mipmap;
 typedef struct api_op api_op;
 typedef struct api_capture api_capture;
 
@@ -187,7 +186,6 @@ struct CUctx_st {
     api_stream *streams;
     api_event *events;
     api_array *arrays;   /* CUDA arrays (list) */
-    api_mipmap *mipmaps; /* mipmapped arrays (list) */
     api_map texobjs;     /* texture/surface object handle -> api_texobj */
 };
 
@@ -235,16 +233,13 @@ struct CUlib_st {
     bool retained_primary;     /* the library holds a primary context reference */
 };
 
-/* A CUDA array: device memory in pitch-linear layout (texture.c).  A
-** layered array keeps its layers as slices (Depth of them), a cubemap its
-** six faces (times the layers of a cubemap layered array). */
+/* A CUDA array: device memory in pitch-linear layout (texture.c). */
 struct CUarray_st {
     api_ctx *ctx;
     CUDA_ARRAY3D_DESCRIPTOR desc;   /* Height and Depth 0 for 1D and 2D arrays, as given */
     uint64_t addr;       /* element (0, 0, 0) */
     uint64_t pitch;      /* bytes per row: Width * elem */
     uint32_t elem;       /* bytes per element */
-    api_mipmap *mip;     /* a level of this mipmapped array (freed with it), else NULL */
     api_array *next, *prev;
 };
 
