@@ -110,7 +110,7 @@ void gpu_sm_init(gpu_sm *sm, gpu *g, uint32_t id)
     sm->slot_pc = tp_calloc(c->nsched, sizeof *sm->slot_pc);
     sm->l1d = gpu_l1_new(&c->l1d, &g->pool);
     sm->l1c = gpu_l1_new(&c->l1c, &g->pool);
-    gpu_ldst_init(sm);
+    gpu_ldst_init(sm, &g->pool);
 }
 
 void gpu_sm_free(gpu_sm *sm)
@@ -146,6 +146,7 @@ void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now)
     sm->shared_accesses = sm->shared_conflict_cycles = sm->mem_requests = 0;
     sm->l1c_accesses = sm->l1c_misses = 0;
     sm->l1_resfail_skipped = 0;
+    gpu_ldst_begin(sm, now);
     sm->wake = now;
     sm->last_tick = now - 1;
     /* nothing of a launch's scheduling state carries into the next: identical
@@ -516,7 +517,7 @@ void gpu_sm_account_skip(gpu_sm *sm, uint64_t now)
             gpu_pcrow(sm->lx, sm->slot_pc[s])->stall[sm->slot_reason[s]] += k;
     }
     sm->resident_warp_cycles += k * sm->nwarps_live;
-    if (sm->l1d_retry && sm->l1d_blocked) sm->l1_resfail_skipped += k; /* it would have been refused every cycle */
+    gpu_ldst_account_skip(sm, k);
     sm->last_tick = now - 1;
 }
 
