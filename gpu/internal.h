@@ -272,6 +272,7 @@ typedef struct gpu_sm {
     /* statistics */
     uint64_t issue[GPU_ST_COUNT];
     uint64_t resident_warp_cycles;
+    uint64_t busy_first, busy_last; /* the launch's first cycle + 1 with a CTA here; the last cycle it became empty */
     uint64_t shared_accesses, shared_conflict_cycles, mem_requests, l1c_accesses, l1c_misses;
 } gpu_sm;
 

@@ -170,6 +170,7 @@ static void pool_accept(gpu_sm *sm, gpu_memop *m, uint64_t now)
             m->rec.addr[l] = local_addr(sm, m->warp, l, m->rec.addr[l]);
         }
     m->t_done = now;
+    sm->wps.mem_instructions++;
     gpu_wp_accept(sm->wp, m, sm->warps[m->warp].age, now);
     sm->changed = true;
 }
@@ -241,8 +242,10 @@ void gpu_ldst_accept(gpu_sm *sm, gpu_memop *m, uint64_t now)
         busy += nd > nconst ? nd - nconst : 0; /* serialisation beyond one line per cycle */
         n = nconst;
     }
-    if (cached)
+    if (cached) {
         n += gpu_coalesce(addr, cached, m->bytes, c->l1d.line, sm->ldst_lines + n, sm->ldst_line_bytes + n);
+        sm->wps.mem_instructions++;
+    }
     sm->ldst_nlines = n;
     sm->ldst_next = 0;
     sm->ldst_const_lines = nconst;
@@ -480,6 +483,12 @@ void gpu_ldst_stats(gpu_sm *sm, gpu_kstats *ks, uint64_t now)
     s->requests += fermi;
     s->l1_accesses += fermi;
     if (sm->c->l1d.banks <= 1 && !sm->wp) s->l1_access_cycles += fermi;
+    if (sm->busy_first) {
+        /* busy from its first CTA (busy_first - 1) to the end of its last (busy_last; now if it still has one) */
+        uint64_t first = sm->busy_first - 1, last = sm->nwarps_live ? now : sm->busy_last;
+        if (last >= first) d->active_cycles += last - first + 1;
+    }
+    d->mem_instructions += s->mem_instructions;
     d->requests += s->requests;
     d->l1_accesses += s->l1_accesses;
     d->l1_access_cycles += s->l1_access_cycles;
@@ -489,6 +498,7 @@ void gpu_ldst_stats(gpu_sm *sm, gpu_kstats *ks, uint64_t now)
     d->insert_conflicts += s->insert_conflicts;
     d->inst_queue_full += s->inst_queue_full;
     d->ldst_stall_cycles += s->ldst_stall_cycles;
+    d->active_cycles += s->active_cycles;
     d->mode_switches += s->mode_switches;
     d->cache_quanta += s->cache_quanta;
     d->thread_deliveries += s->thread_deliveries;

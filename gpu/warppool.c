@@ -18,14 +18,16 @@
 **     insertion sequence number; cache-sensitive finds the oldest warp
 **     (smallest dispatch age) among the requests of the eligible tags, then
 **     the oldest eligible tag holding a request of it.
-**   - Blocked: when the first access of a cycle is refused for want of an
-**     MSHR, a merge slot or miss-queue room (a reservation failure), and no
-**     other unit accessed the L1D in that cycle, asking again returns the
-**     same answer until a fill or a departure from the miss queue
-**     (gpu_wp_unblock), an insertion, a tag becoming eligible or a policy
-**     change.  Until one of those the pool does not ask; it counts the
-**     refusal asking would have got (gpu_wp_resfail_skipped), so the L1D's
-**     reservation-failure count is the same as if it had asked every cycle.
+**   - Refused tags: a tag the L1D refused for want of an MSHR, a merge slot
+**     or miss-queue room (a reservation failure) would be refused again
+**     until a fill or a departure from the miss queue (gpu_wp_unblock), so
+**     the selection passes over it until then (a generation number: unblock
+**     increments it, a refusal stamps the tag with it); the refused attempt
+**     used the cycle's access.  A cycle whose eligible tags are all refused
+**     sends nothing and counts as a reservation failure the pool did not
+**     ask for (gpu_wp_resfail_skipped; the Fermi path counts its waiting
+**     cycles the same way), and the pool sleeps until an unblock, a tag
+**     becoming eligible or a quantum boundary.
 **   - Occupancy: tag_cycles adds, for every cycle, the tags in use at its
 **     end, accounted lazily at each change (and by gpu_wp_flush).
 **   - A delivery error (a finished load with lanes missing or served twice)
@@ -45,6 +47,7 @@ typedef struct wp_tag {
     uint64_t seq;              /* insertion order of its first request */
     uint64_t ready;            /* the first cycle the selection may send it */
     uint32_t bytes;            /* stores and atomics: the bytes its lanes touch */
+    uint32_t refused;          /* the generation in which the L1D refused it (gpu_wp.gen: passed over) */
     uint8_t used, kind, space, n;
 } wp_tag;
 
@@ -89,8 +92,8 @@ struct gpu_wp {
     uint32_t nlive, caplive;
     /* selection */
     uint8_t mode;              /* the policy in force: GPU_WP_OLDEST, _CACHE or _DRAIN */
-    bool blocked;
-    uint64_t unblock_at;       /* blocked: the cycle a tag becomes eligible */
+    uint32_t gen;              /* refusal generation: a fill or a departure below starts a new one */
+    bool blocked;              /* the last cycle's eligible tags were all refused */
     uint32_t drain_q;
     /* quantum */
     uint64_t q_end, q_acc, q_miss;
@@ -160,6 +163,7 @@ gpu_wp *gpu_wp_new(const gpu_wpcfg *c, gpu_l1 *l1, const gpu_l1cfg *l1cfg, gpu_m
     p->req = tp_calloc((size_t)ntag * p->slots, sizeof *p->req);
     p->ins_at = tp_calloc(p->c.queues, sizeof *p->ins_at);
     p->mode = p->c.policy == GPU_WP_AUTO ? GPU_WP_OLDEST : p->c.policy;
+    p->gen = 1;
     return p;
 }
 
@@ -380,6 +384,7 @@ static bool insert(gpu_wp *p, wp_coal *co, uint64_t now)
         t->bytes = co->bytes[i];
         t->seq = p->seq++;
         t->ready = now + p->c.latency;
+        t->refused = 0;
         t->n = 0;
     } else {
         p->st->full_stalls++;
@@ -391,17 +396,26 @@ static bool insert(gpu_wp *p, wp_coal *co, uint64_t now)
     t->n++;
     p->ins_at[q] = now + 1;
     p->st->requests++;
-    p->blocked = false;
     if (++co->next == co->n) co->mop = NULL;
     return true;
 }
 
 /* ---- selection ---------------------------------------------------------------------------------- */
 
+/* A tag the selection may send now (eligible, not refused since the last unblock, its bank free). */
 static inline bool eligible(const gpu_wp *p, const wp_tag *t, uint64_t now, uint64_t banks_used)
 {
-    if (!t->used || t->ready > now) return false;
+    if (!t->used || t->ready > now || t->refused == p->gen) return false;
     return p->l1c.banks <= 1 || !(banks_used >> gpu_l1_bank(&p->l1c, t->line) & 1);
+}
+
+/* Whether some tag waits only because it was refused. */
+static bool any_refused(const gpu_wp *p, uint64_t now)
+{
+    uint32_t ntag = p->c.queues * p->c.tags;
+    for (uint32_t k = 0; k < ntag; k++)
+        if (p->tag[k].used && p->tag[k].ready <= now && p->tag[k].refused == p->gen) return true;
+    return false;
 }
 
 /* The oldest eligible tag among [lo, hi), or -1. */
@@ -441,12 +455,10 @@ static int32_t choose(gpu_wp *p, uint64_t now, uint64_t banks_used)
         return best;
     }
     if (p->mode == GPU_WP_DRAIN) {
+        /* the queue being drained (that of the last tag sent), else the oldest tag's */
         uint32_t lo = p->drain_q * p->c.tags;
         int32_t best = oldest(p, lo, lo + p->c.tags, now, banks_used);
-        if (best >= 0) return best;
-        best = oldest(p, 0, ntag, now, banks_used);
-        if (best >= 0) p->drain_q = (uint32_t)best / p->c.tags;
-        return best;
+        return best >= 0 ? best : oldest(p, 0, ntag, now, banks_used);
     }
     return oldest(p, 0, ntag, now, banks_used);
 }
@@ -502,33 +514,35 @@ static gpu_l1res send(gpu_wp *p, uint32_t ti, uint64_t now)
     return res;
 }
 
-static uint32_t select_tags(gpu_wp *p, uint64_t now, uint32_t ports, uint64_t banks_used, bool *stalled)
+static uint32_t select_tags(gpu_wp *p, uint64_t now, uint32_t ports, uint64_t banks_used, bool *changed, bool *stalled)
 {
+    p->blocked = false;
     if (!p->used || !ports) return 0;
-    if (p->blocked) {
-        if (now < p->unblock_at) {
-            p->resfail_skipped++;
-            *stalled = true;
-            return 0;
-        }
-        p->blocked = false;
-    }
     uint32_t sent = 0;
-    bool alone = banks_used == 0;
     for (uint32_t k = 0; k < ports; k++) {
         int32_t ti = choose(p, now, banks_used);
-        if (ti < 0) break;
-        uint64_t line = p->tag[ti].line;
+        if (ti < 0) {
+            if (k == 0 && any_refused(p, now)) {
+                /* everything ready waits for the L1D: a reservation failure it did not ask for */
+                p->blocked = true;
+                p->resfail_skipped++;
+                *stalled = true;
+            }
+            break;
+        }
+        wp_tag *t = &p->tag[ti];
+        uint64_t line = t->line;
         gpu_l1res res = send(p, (uint32_t)ti, now);
         if (res == GPU_L1_RESFAIL || res == GPU_L1_BUSY) {
             *stalled = true;
-            if (res == GPU_L1_RESFAIL && k == 0 && alone) {
-                p->blocked = true;
-                p->unblock_at = next_ready(p, now);
+            if (res == GPU_L1_RESFAIL) {
+                t->refused = p->gen;
+                *changed = true; /* the next cycle tries another tag */
             }
             break;
         }
         sent++;
+        p->drain_q = (uint32_t)ti / p->c.tags;
         if (p->l1c.banks > 1) banks_used |= 1ull << gpu_l1_bank(&p->l1c, line);
         else break;
     }
@@ -551,7 +565,6 @@ bool gpu_wp_quantum(gpu_wp *p, uint64_t now)
             if (m != p->mode) {
                 p->mode = m;
                 p->st->mode_switches++;
-                p->blocked = false;
                 changed = true;
             }
         }
@@ -573,12 +586,16 @@ uint32_t gpu_wp_cycle(gpu_wp *p, uint64_t now, uint32_t ports, uint64_t banks_us
         if (insert(p, co, now)) *changed = true;
         else *stalled = true;
     }
-    uint32_t sent = select_tags(p, now, ports, banks_used, stalled);
+    uint32_t sent = select_tags(p, now, ports, banks_used, changed, stalled);
     if (sent) *changed = true;
     return sent;
 }
 
-void gpu_wp_unblock(gpu_wp *p) { p->blocked = false; }
+void gpu_wp_unblock(gpu_wp *p)
+{
+    p->gen++;
+    p->blocked = false;
+}
 
 uint64_t gpu_wp_next(const gpu_wp *p, uint64_t now)
 {
@@ -592,7 +609,7 @@ uint64_t gpu_wp_next(const gpu_wp *p, uint64_t now)
     }
     if (p->used) {
         if (p->blocked) {
-            n = p->unblock_at;
+            n = next_ready(p, now); /* or an unblock, which wakes the SM */
         } else {
             uint32_t ntag = p->c.queues * p->c.tags;
             for (uint32_t k = 0; k < ntag; k++) {
@@ -629,6 +646,7 @@ gpu_memop *gpu_wp_drop(gpu_wp *p)
     for (uint32_t f = p->nfl; f > 0; f--) p->fl_free[p->nfl_free++] = f - 1;
     p->fl_live = 0;
     p->blocked = false;
+    p->gen++;
     p->stalled_full = 0;
     return NULL;
 }
@@ -639,9 +657,10 @@ void gpu_wp_kstats_finish(gpu_kstats *ks, uint32_t nsm)
 {
     gpu_wpkstats *w = &ks->wp;
     double smc = (double)ks->cycles * (nsm ? nsm : 1);
+    w->lines_per_instruction = w->mem_instructions ? (double)w->requests / (double)w->mem_instructions : 0;
     w->requests_per_access = w->l1_access_cycles ? (double)w->requests / (double)w->l1_access_cycles : 0;
     w->merges_per_access = w->l1_accesses ? (double)w->merges / (double)w->l1_accesses : 0;
     w->queue_occupancy = smc > 0 ? (double)w->tag_cycles / smc : 0;
     w->l1_mpki = ks->warp_insns ? (double)ks->l1d_misses * 1000.0 / (double)ks->warp_insns : 0;
-    w->ldst_stall_fraction = smc > 0 ? (double)w->ldst_stall_cycles / smc : 0;
+    w->ldst_stall_fraction = w->active_cycles ? (double)w->ldst_stall_cycles / (double)w->active_cycles : 0;
 }

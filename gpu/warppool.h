@@ -34,7 +34,10 @@
 **       requests (with a banked L1, up to l1d.banks tags to distinct banks,
 **       minus the accesses the Fermi path made in this cycle).  A refused
 **       access (reservation failure; a banked cache's busy miss port) keeps
-**       its tag, which may still take merges, and ends the cycle's selection.
+**       its tag, which may still take merges, and ends the cycle's selection;
+**       a tag refused for a reservation failure (no MSHR, merge slot or
+**       miss-queue room) is passed over until a fill or a departure from the
+**       miss queue (gpu_wp_unblock), so hits behind it go first.
 **       Policies:
 **         oldest            the tag whose first request came first;
 **         cache-sensitive   the oldest tag holding a request of the
@@ -50,9 +53,10 @@
 **                           next quantum's policy: cache-sensitive above
 **                           miss_threshold, oldest otherwise (a quantum
 **                           without accesses keeps the policy);
-**         drain (MRPB)      keep sending the oldest tag of one queue (one
-**                           warp) until it has none eligible, then move to
-**                           the queue of the oldest eligible tag.
+**         drain (MRPB)      the oldest tag of the queue (the warp) the last
+**                           sent tag came from, while it has one eligible;
+**                           otherwise the oldest eligible tag (whose queue
+**                           is drained next once it is sent).
 **
 ** Completion.  An accepted load or atomic access becomes a flight: the list
 ** of (warp instruction, thread mapping) it serves; the L1D returns the
