@@ -6,4 +6,6 @@ int cli_ptx(int argc, char **argv);
 int cli_config(int argc, char **argv);
 int cli_vec(int argc, char **argv);
 int cli_run(int argc, char **argv);
+int cli_sweep(int argc, char **argv);
+int cli_plot(int argc, char **argv);
 #endif

@@ -48,6 +48,7 @@
 typedef struct exec_alloc {
     uint64_t base, size;   /* size as asked; the range [base, base+size) is valid */
     uint64_t span;         /* bytes reserved (rounded up); 0 for registered host memory */
+    uint32_t track;        /* initcheck: serial of a tracked device-only allocation (exec_check_track), else 0 */
 } exec_alloc;
 
 typedef struct exec_free_rng {
@@ -69,6 +70,9 @@ struct exec_dev {
     size_t page;
     void *slots;           /* CTA slots kept between launches (grid.c) */
     void *textab;          /* texture and surface objects (tex.c) */
+    struct ck_dev *ck;     /* correctness checks: findings, counts (check.c); NULL until a check runs */
+    struct ik_dev *ik;     /* initcheck's record of written bytes (check_init.c) */
+    struct rk_pool *rkpool;/* racecheck's shadow pages kept between launches (check_race.c) */
 };
 
 /* ---- decoded instructions ------------------------------------------------ */
@@ -176,6 +180,7 @@ struct exec_grid {
     exec_slot **res;          /* resident CTAs' slots (unordered) */
     uint32_t nres, capres;
     exec_rec *rec;            /* exec_warp_step's record while an instruction runs, else NULL */
+    uint8_t mem_hook;         /* rec or checks: memory instructions take their slow path (sem_mem.c) */
     bool oob_warn;            /* exec.oob=warn */
     uint8_t oob_buf[32];      /* exec.oob=warn: what out-of-bounds accesses read and write */
     uint32_t bar_releases;    /* barriers opened so far (exec_bar_check) */
@@ -183,6 +188,11 @@ struct exec_grid {
     bool its;                 /* independent thread scheduling (exec.its) */
     uint64_t heap_used, heap_limit; /* device-side malloc */
     uint32_t envreg[3];       /* %envreg0..2 (cooperative launches: the grid workspace address) */
+    uint8_t checks;           /* EXEC_CK_* (check.h): the correctness checks this launch runs */
+    uint8_t conv_hook;        /* exec.its or a check: converging instructions take the slow path */
+    uint32_t ck_track;        /* checks: the last allocation an access hit ([ck_lo, ck_hi), its initcheck serial) */
+    uint64_t ck_lo, ck_hi;
+    struct rk_grid *rk;       /* racecheck's state for this launch (check_race.c) */
 };
 
 /* A SIMT stack entry.  With independent thread scheduling (exec.its) the
@@ -246,6 +256,7 @@ struct exec_warp {
     uint8_t bar_op;           /* ptx_bop of bar.red */
     uint32_t bar_mask;        /* lanes that executed the bar.red */
     uint64_t insns;           /* warp instructions executed by this warp */
+    struct rk_warp *rk;       /* racecheck: the warp's clocks (check_race.c) */
 };
 
 typedef struct exec_bar {
@@ -268,6 +279,8 @@ struct exec_cta {
     uint32_t sm;              /* %smid reported */
     exec_grid *g;
     exec_slot *slot;
+    struct rk_cta *rk;        /* racecheck: shared-memory shadow, barrier clocks (check_race.c) */
+    struct sk_cta *sk;        /* synccheck: the barriers' arrivals (check_sync.c) */
 };
 
 /* A CTA slot: a resident CTA and its buffers, kept by the device between
