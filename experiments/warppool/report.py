@@ -1,26 +1,30 @@
 #!/usr/bin/env python3
-"""report.py -- the WarpPool experiments' CSV and figures from the statistics
-run.sh collected (one TPSIM_STATS file per benchmark and configuration).
+"""report.py -- the WarpPool experiments' classes, summary and figures from the
+CSV `tpsim sweep experiments/warppool/warppool.sweep` writes.
 
-    python3 report.py --json DIR --results DIR --list "$(wpbench --list)" [--configs "C ..."]
+    python3 report.py --csv RESULTS/warppool.csv --results RESULTS --list "$(wpbench --list)"
 
-Writes RESULTS/warppool.csv (a row per benchmark and configuration) and the
-figures of the WarpPool paper's slides 20-22, as PNG with their gnuplot
-scripts and data beside them:
-    speedup.png        speedup over the baseline: banked L1D, MRPB, WarpPool
-    l1_throughput.png  requests served per L1D access: baseline, banked, WarpPool
-    l1_mpki.png        L1D misses per kilo-instruction, % of the baseline: MRPB, WarpPool
+Writes, in RESULTS:
+    warppool-summary.csv   a row per kernel: its classes, divergence, stall
+                           fraction, and each front end's speedup, requests
+                           per L1D access and MPKI relative to the baseline
+    speedup.png            slide 20: speedup of the banked L1D, MRPB, WarpPool
+    l1_throughput.png      slide 21: requests served per L1D access
+    l1_mpki.png            slide 22: L1D MPKI, % of the baseline's
+(each figure with its gnuplot script and data beside it), and prints the
+summary as the Markdown table docs/EXPERIMENTS.md shows.
 
 Classes, from what the baseline measures (docs/EXPERIMENTS.md):
-    cache-limited       a 128 KB L1D (configuration l1_128k) makes it >= 1.2x faster
-    memory-divergent    otherwise, its warp accesses touch >= 4 lines on average
+    cache-limited       a 128 KB L1D (frontend l1_128k) makes it >= 1.2x faster
+    memory-divergent    otherwise, when its warp accesses touch >= 4 lines
+                        on average (lines_per_instruction)
     bandwidth-limited   the rest
 A kernel is memory-throughput-limited, as in the paper, when memory requests
-wait (warppool.ldst_stall_fraction) more than 90% of the time.
+wait more than 90% of its execution time (stall_fraction > 0.9).
 Standard library only; gnuplot draws the figures (skipped if absent).
 """
 import argparse
-import json
+import csv
 import math
 import os
 import shutil
@@ -31,52 +35,25 @@ CLASSES = ["memory-divergent", "bandwidth-limited", "cache-limited"]
 SHORT = {"memory-divergent": "D", "bandwidth-limited": "B", "cache-limited": "C"}
 
 
-def stats(path):
-    """The point's statistics summed over its launches (one, with wpbench)."""
-    with open(path) as f:
-        d = json.load(f)
-    ks = d.get("kernels", [])
-    if not ks:
-        return None
-    s = {"kernel": ks[-1]["name"]}
-    for key in ("cycles", "warp_instructions", "thread_instructions"):
-        s[key] = sum(k[key] for k in ks)
-    for key in ("accesses", "hits", "misses", "reservation_fails"):
-        s["l1d_" + key] = sum(k["l1d"][key] for k in ks)
-    for key in ("mem_instructions", "requests", "l1_accesses", "l1_access_cycles", "merges", "tag_cycles",
-                "full_stalls", "ldst_stall_cycles", "active_cycles", "mode_switches", "cache_sensitive_quanta",
-                "thread_deliveries", "delivery_errors"):
-        s[key] = sum(k["warppool"][key] for k in ks)
-    s["ipc"] = s["thread_instructions"] / s["cycles"] if s["cycles"] else 0
-    s["lines_per_instruction"] = s["requests"] / s["mem_instructions"] if s["mem_instructions"] else 0
-    s["requests_per_access"] = s["requests"] / s["l1_access_cycles"] if s["l1_access_cycles"] else 0
-    s["merges_per_access"] = s["merges"] / s["l1_accesses"] if s["l1_accesses"] else 0
-    s["queue_occupancy"] = s["tag_cycles"] / s["active_cycles"] if s["active_cycles"] else 0
-    s["l1_mpki"] = 1000.0 * s["l1d_misses"] / s["warp_instructions"] if s["warp_instructions"] else 0
-    s["ldst_stall_fraction"] = s["ldst_stall_cycles"] / s["active_cycles"] if s["active_cycles"] else 0
-    return s
-
-
-def fmt(v):
-    if isinstance(v, float):
-        return "%.6g" % v
-    return str(v)
-
-
 def gmean(xs):
-    xs = [x for x in xs if x and x > 0]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 0
+    xs = [x for x in xs if x is not None and x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
-def figure(results, name, title, ylabel, labels, series, rows, hline=None, percent=False):
-    """A clustered bar chart: one cluster per label, one bar per series."""
-    dat = os.path.join(results, name + ".dat")
-    with open(dat, "w") as f:
+def num(row, key):
+    try:
+        return float(row[key])
+    except (KeyError, ValueError, TypeError):
+        return None
+
+
+def figure(results, name, title, ylabel, labels, series, rows, hline=None):
+    """A clustered bar chart: a cluster per label, a bar per series."""
+    with open(os.path.join(results, name + ".dat"), "w") as f:
         f.write("kernel\t" + "\t".join(series) + "\n")
         for lab, vals in zip(labels, rows):
             f.write(lab + "\t" + "\t".join("?" if v is None else "%.6g" % v for v in vals) + "\n")
-    gp = os.path.join(results, name + ".gp")
-    with open(gp, "w") as f:
+    with open(os.path.join(results, name + ".gp"), "w") as f:
         f.write("# %s.gp -- written by experiments/warppool/report.py; `gnuplot %s.gp` here redraws %s.png\n"
                 % (name, name, name))
         f.write('set terminal pngcairo size 1300,520 noenhanced font "sans,10"\n')
@@ -94,100 +71,108 @@ def figure(results, name, title, ylabel, labels, series, rows, hline=None, perce
         f.write("plot " + ", \\\n     ".join(plots) + "\n")
     if shutil.which("gnuplot"):
         subprocess.run(["gnuplot", name + ".gp"], cwd=results, check=False)
+    else:
+        print("report.py: gnuplot not found: %s.png not drawn" % name)
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--json", required=True)
+    ap.add_argument("--csv", required=True)
     ap.add_argument("--results", required=True)
     ap.add_argument("--list", required=True, help="wpbench --list's output")
-    ap.add_argument("--configs", default="baseline banked warppool mrpb l1_128k")
     a = ap.parse_args()
-    benches = []  # (name, paper class), in the paper's order
+    benches = []  # (name, the paper's class), in the paper's order
     for line in a.list.splitlines():
         w = line.split()
         if len(w) >= 4:
             benches.append((w[0], w[3]))
-    configs = a.configs.split()
+    paper = dict(benches)
     pts = {}
+    with open(a.csv, newline="") as f:
+        for row in csv.DictReader(f):
+            if row.get("status") == "ok":
+                pts[(row["program"], row["frontend"])] = row
+    cls, limited, summ = {}, {}, {}
     for b, _ in benches:
-        for c in configs:
-            p = os.path.join(a.json, "%s.%s.json" % (b, c))
-            if os.path.exists(p):
-                pts[(b, c)] = stats(p)
-    # classes from the baseline (and the 128 KB L1D)
-    cls, limited = {}, {}
-    for b, paper in benches:
         base, big = pts.get((b, "baseline")), pts.get((b, "l1_128k"))
         if not base:
             continue
-        if big and big["cycles"] and base["cycles"] / big["cycles"] >= 1.2:
+        bigsp = num(big, "speedup") if big else None
+        lpi = num(base, "lines_per_instruction") or 0
+        if bigsp is not None and bigsp >= 1.2:
             cls[b] = "cache-limited"
-        elif base["lines_per_instruction"] >= 4:
+        elif lpi >= 4:
             cls[b] = "memory-divergent"
         else:
             cls[b] = "bandwidth-limited"
-        limited[b] = base["ldst_stall_fraction"] > 0.9
+        limited[b] = (num(base, "stall_fraction") or 0) > 0.9
+        s = {"lpi": lpi, "stall": num(base, "stall_fraction"), "big": bigsp}
+        for fe in ("baseline", "banked", "warppool", "mrpb"):
+            r = pts.get((b, fe))
+            s["sp_" + fe] = num(r, "speedup") if r else None
+            s["rpa_" + fe] = num(r, "requests_per_access") if r else None
+            s["mpki_" + fe] = num(r, "mpki_rel") if r else None
+            s["mpa_" + fe] = num(r, "merges_per_access") if r else None
+            s["sw_" + fe] = num(r, "mode_switches") if r else None
+        summ[b] = s
     order = [b for k in CLASSES for b, _ in benches if cls.get(b) == k]
-    paper = dict(benches)
-    cols = ["kernel", "cycles", "warp_instructions", "ipc", "l1d_accesses", "l1d_misses", "l1d_reservation_fails",
-            "mem_instructions", "requests", "lines_per_instruction", "l1_accesses", "l1_access_cycles",
-            "requests_per_access", "merges", "merges_per_access", "queue_occupancy", "full_stalls", "l1_mpki",
-            "ldst_stall_fraction", "mode_switches", "cache_sensitive_quanta", "thread_deliveries", "delivery_errors"]
     os.makedirs(a.results, exist_ok=True)
-    csv = os.path.join(a.results, "warppool.csv")
-    with open(csv, "w") as f:
-        f.write(",".join(["bench", "paper_class", "class", "throughput_limited", "config"] + cols +
-                         ["speedup", "l1_mpki_rel"]) + "\n")
+    keys = ["lpi", "stall", "big", "sp_banked", "sp_mrpb", "sp_warppool", "rpa_baseline", "rpa_banked",
+            "rpa_warppool", "mpki_mrpb", "mpki_warppool", "mpa_warppool", "sw_warppool"]
+    heads = ["lines_per_instruction", "stall_fraction", "speedup_l1_128k", "speedup_banked", "speedup_mrpb",
+             "speedup_warppool", "rpa_baseline", "rpa_banked", "rpa_warppool", "mpki_rel_mrpb", "mpki_rel_warppool",
+             "merges_per_access_warppool", "mode_switches_warppool"]
+    with open(os.path.join(a.results, "warppool-summary.csv"), "w") as f:
+        f.write(",".join(["kernel", "paper_class", "class", "throughput_limited"] + heads) + "\n")
         for b in order:
-            base = pts[(b, "baseline")]
-            for c in configs:
-                s = pts.get((b, c))
-                if not s:
-                    continue
-                sp = base["cycles"] / s["cycles"] if s["cycles"] else 0
-                mr = s["l1_mpki"] / base["l1_mpki"] if base["l1_mpki"] else 0
-                f.write(",".join([b, paper[b], cls[b], "yes" if limited[b] else "no", c] + [fmt(s[k]) for k in cols] +
-                                 [fmt(sp), fmt(mr)]) + "\n")
-    print("report.py: %s (%d kernels)" % (csv, len(order)))
+            f.write(",".join([b, paper[b], cls[b], "yes" if limited[b] else "no"] +
+                             ["" if summ[b][k] is None else "%.6g" % summ[b][k] for k in keys]) + "\n")
     if not order:
-        return 0
-    labels = ["%s (%s)" % (b, SHORT[cls[b]]) for b in order]
+        print("report.py: no results in %s" % a.csv)
+        return 1
+    labels = ["%s (%s)" % (b, SHORT[cls[b]]) for b in order] + ["GMEAN"]
 
-    def col(c, key, rel=None):
-        out = []
-        for b in order:
-            s = pts.get((b, c))
-            if not s:
-                out.append(None)
-            elif rel == "speedup":
-                out.append(pts[(b, "baseline")]["cycles"] / s["cycles"])
-            elif rel == "ratio":
-                bv = pts[(b, "baseline")][key]
-                out.append(100.0 * s[key] / bv if bv else None)
-            else:
-                out.append(s[key])
+    def rows(prefix, fes, scale=1.0):
+        cols = [[None if summ[b][prefix + fe] is None else summ[b][prefix + fe] * scale for b in order] for fe in fes]
+        out = [list(r) for r in zip(*cols)]
+        out.append([gmean(c) for c in cols])
         return out
 
-    def with_gmean(series_cols):
-        rows = [list(r) for r in zip(*series_cols)]
-        rows.append([gmean([v for v in sc if v is not None]) for sc in series_cols])
-        return rows
+    figure(a.results, "speedup", "Speedup over the baseline (gtx480-l1-32k); D, B, C: memory-divergent, "
+           "bandwidth-limited, cache-limited", "speedup (x)", labels, ["banked", "mrpb", "warppool"],
+           rows("sp_", ["banked", "mrpb", "warppool"]), hline=1)
+    figure(a.results, "l1_throughput", "L1D throughput: requests served per L1D access (cycle with accesses)",
+           "requests per L1D access", labels, ["baseline", "banked", "warppool"],
+           rows("rpa_", ["baseline", "banked", "warppool"]), hline=1)
+    figure(a.results, "l1_mpki", "L1D misses per kilo-instruction, % of the baseline's", "% of baseline MPKI", labels,
+           ["mrpb", "warppool"], rows("mpki_", ["mrpb", "warppool"], 100.0), hline=100)
+    # the Markdown table of docs/EXPERIMENTS.md
+    print("| kernel | paper's class | class here | lines/access | stall | 128 KB L1 | banked | MRPB | WarpPool "
+          "| req/access banked | req/access WarpPool | MPKI MRPB | MPKI WarpPool |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 
-    names = [c for c in ("banked", "mrpb", "warppool") if c in configs]
-    if names:
-        figure(a.results, "speedup", "Speedup over the baseline (gtx480-l1-32k); D/B/C: memory-divergent, "
-               "bandwidth-limited, cache-limited; GMEAN: geometric mean", "speedup (x)", labels + ["GMEAN"],
-               names, with_gmean([col(c, "cycles", "speedup") for c in names]), hline=1)
-    names = [c for c in ("baseline", "banked", "warppool") if c in configs]
-    if names:
-        figure(a.results, "l1_throughput", "L1D throughput: requests served per L1D access (cycle with accesses)",
-               "requests per L1D access", labels + ["GMEAN"], names,
-               with_gmean([col(c, "requests_per_access") for c in names]), hline=1)
-    names = [c for c in ("mrpb", "warppool") if c in configs]
-    if names and "baseline" in configs:
-        figure(a.results, "l1_mpki", "L1D misses per kilo-instruction, % of the baseline's", "% of baseline MPKI",
-               labels + ["GMEAN"], names, with_gmean([col(c, "l1_mpki", "ratio") for c in names]), hline=100)
+    def f2(v, pct=False):
+        if v is None:
+            return "-"
+        return "%.0f%%" % (100 * v) if pct else "%.2f" % v
+
+    for b in order:
+        s = summ[b]
+        print("| %s | %s | %s%s | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            b, paper[b], cls[b], " *" if limited[b] else "", s["lpi"], f2(s["stall"], True), f2(s["big"]),
+            f2(s["sp_banked"]), f2(s["sp_mrpb"]), f2(s["sp_warppool"]), f2(s["rpa_banked"]), f2(s["rpa_warppool"]),
+            f2(s["mpki_mrpb"], True), f2(s["mpki_warppool"], True)))
+    gm = {k: gmean([summ[b][k] for b in order]) for k in keys}
+    lim = [b for b in order if limited[b]]
+    gml = {k: gmean([summ[b][k] for b in lim]) for k in keys}
+    print("| geometric mean (all %d) | | | | | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        len(order), f2(gm["big"]), f2(gm["sp_banked"]), f2(gm["sp_mrpb"]), f2(gm["sp_warppool"]),
+        f2(gm["rpa_banked"]), f2(gm["rpa_warppool"]), f2(gm["mpki_mrpb"], True), f2(gm["mpki_warppool"], True)))
+    if lim:
+        print("| geometric mean (the %d marked *) | | | | | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            len(lim), f2(gml["big"]), f2(gml["sp_banked"]), f2(gml["sp_mrpb"]), f2(gml["sp_warppool"]),
+            f2(gml["rpa_banked"]), f2(gml["rpa_warppool"]), f2(gml["mpki_mrpb"], True),
+            f2(gml["mpki_warppool"], True)))
     return 0
 
 
