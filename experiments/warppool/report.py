@@ -106,7 +106,8 @@ def main():
         else:
             cls[b] = "bandwidth-limited"
         limited[b] = (num(base, "stall_fraction") or 0) > 0.9
-        s = {"lpi": lpi, "stall": num(base, "stall_fraction"), "big": bigsp}
+        s = {"lpi": lpi, "stall": num(base, "stall_fraction"), "big": bigsp, "cyc": num(base, "cycles"),
+             "mpki": num(base, "l1_mpki")}
         for fe in ("baseline", "banked", "warppool", "mrpb"):
             r = pts.get((b, fe))
             s["sp_" + fe] = num(r, "speedup") if r else None
@@ -117,9 +118,9 @@ def main():
         summ[b] = s
     order = [b for k in CLASSES for b, _ in benches if cls.get(b) == k]
     os.makedirs(a.results, exist_ok=True)
-    keys = ["lpi", "stall", "big", "sp_banked", "sp_mrpb", "sp_warppool", "rpa_baseline", "rpa_banked",
+    keys = ["cyc", "mpki", "lpi", "stall", "big", "sp_banked", "sp_mrpb", "sp_warppool", "rpa_baseline", "rpa_banked",
             "rpa_warppool", "mpki_mrpb", "mpki_warppool", "mpa_warppool", "sw_warppool"]
-    heads = ["lines_per_instruction", "stall_fraction", "speedup_l1_128k", "speedup_banked", "speedup_mrpb",
+    heads = ["cycles_baseline", "l1_mpki_baseline", "lines_per_instruction", "stall_fraction", "speedup_l1_128k", "speedup_banked", "speedup_mrpb",
              "speedup_warppool", "rpa_baseline", "rpa_banked", "rpa_warppool", "mpki_rel_mrpb", "mpki_rel_warppool",
              "merges_per_access_warppool", "mode_switches_warppool"]
     with open(os.path.join(a.results, "warppool-summary.csv"), "w") as f:
@@ -147,9 +148,9 @@ def main():
     figure(a.results, "l1_mpki", "L1D misses per kilo-instruction, % of the baseline's", "% of baseline MPKI", labels,
            ["mrpb", "warppool"], rows("mpki_", ["mrpb", "warppool"], 100.0), hline=100)
     # the Markdown table of docs/EXPERIMENTS.md
-    print("| kernel | paper's class | class here | lines/access | stall | 128 KB L1 | banked | MRPB | WarpPool "
+    print("| kernel | paper's class | class here | cycles | MPKI | lines/access | stall | 128 KB L1 | banked | MRPB | WarpPool "
           "| req/access banked | req/access WarpPool | MPKI MRPB | MPKI WarpPool |")
-    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 
     def f2(v, pct=False):
         if v is None:
@@ -158,18 +159,18 @@ def main():
 
     for b in order:
         s = summ[b]
-        print("| %s | %s | %s%s | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            b, paper[b], cls[b], " *" if limited[b] else "", s["lpi"], f2(s["stall"], True), f2(s["big"]),
+        print("| %s | %s | %s%s | %d | %.1f | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            b, paper[b], cls[b], " *" if limited[b] else "", s["cyc"], s["mpki"], s["lpi"], f2(s["stall"], True), f2(s["big"]),
             f2(s["sp_banked"]), f2(s["sp_mrpb"]), f2(s["sp_warppool"]), f2(s["rpa_banked"]), f2(s["rpa_warppool"]),
             f2(s["mpki_mrpb"], True), f2(s["mpki_warppool"], True)))
     gm = {k: gmean([summ[b][k] for b in order]) for k in keys}
     lim = [b for b in order if limited[b]]
     gml = {k: gmean([summ[b][k] for b in lim]) for k in keys}
-    print("| geometric mean (all %d) | | | | | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+    print("| geometric mean (all %d) | | | | | | | %s | %s | %s | %s | %s | %s | %s | %s |" % (
         len(order), f2(gm["big"]), f2(gm["sp_banked"]), f2(gm["sp_mrpb"]), f2(gm["sp_warppool"]),
         f2(gm["rpa_banked"]), f2(gm["rpa_warppool"]), f2(gm["mpki_mrpb"], True), f2(gm["mpki_warppool"], True)))
     if lim:
-        print("| geometric mean (the %d marked *) | | | | | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        print("| geometric mean (the %d marked *) | | | | | | | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             len(lim), f2(gml["big"]), f2(gml["sp_banked"]), f2(gml["sp_mrpb"]), f2(gml["sp_warppool"]),
             f2(gml["rpa_banked"]), f2(gml["rpa_warppool"]), f2(gml["mpki_mrpb"], True),
             f2(gml["mpki_warppool"], True)))
