@@ -97,6 +97,9 @@ void gpu_kstats_register(tp_stats *s, size_t base)
     tp_stats_add(s, "warppool.cache_sensitive_quanta", TP_STAT_U64, AT(K(wp.cache_quanta)), "quanta completed with the cache-sensitive policy");
     tp_stats_add(s, "warppool.thread_deliveries", TP_STAT_U64, AT(K(wp.thread_deliveries)), "lanes that received a loaded line through the pool (one per lane per line it reads)");
     tp_stats_add(s, "warppool.delivery_errors", TP_STAT_U64, AT(K(wp.delivery_errors)), "pool loads that finished with a lane never served or served twice (0: every merged warp and thread got its data)");
+    tp_stats_add(s, "tensor.instructions", TP_STAT_U64, AT(K(tensor_insns)), "wmma.mma and mma warp instructions");
+    tp_stats_add(s, "tensor.macs", TP_STAT_U64, AT(K(tensor_macs)), "their multiply-accumulates (docs/TENSOR.md)");
+    tp_stats_add(s, "tensor.macs_per_cycle", TP_STAT_F64, AT(K(tensor_macs_per_cycle)), "tensor.macs per cycle, whole GPU");
     tp_stats_add(s, "sim.cycles_skipped", TP_STAT_U64, AT(K(sim_cycles_skipped)), "cycles the simulator skipped because nothing could happen in them");
     tabs *t = tp_calloc(1, sizeof *t); /* lives as long as the registry's users: the process */
     t->pcs = (tp_stat_table){pc_cols, (uint32_t)TP_ARRAY_LEN(pc_cols), sizeof(gpu_pcstat), K(pcs), K(npcs)};

@@ -6,8 +6,9 @@
 **
 ** The LD/ST unit (gpu/ldst.c) hands the pool the memory instructions whose
 ** every active lane accesses the L1D (global or local space; loads, stores,
-** atomics); shared memory, constants, parameters, textures and generic
-** accesses that mix spaces keep the Fermi path.  (With warppool=0 and
+** atomics); shared memory, constants, parameters, textures, generic
+** accesses that mix spaces and wmma.load/.store's multi-pass accesses keep
+** the Fermi path.  (With warppool=0 and
 ** mrpb=0 there is no pool: one instruction at a time, one line request per
 ** cycle straight into the L1D.)
 **

@@ -91,7 +91,7 @@ static gpu_memop *mkop(rig *r, int i, uint16_t warp, uint8_t flags)
 {
     gpu_memop *m = &r->op[i];
     memset(m, 0, sizeof *m);
-    r->si[i] = (exec_sinfo){EXEC_U_MEM, 0, 0, 0, flags, PTX_SP_GLOBAL, 4, NULL};
+    r->si[i] = (exec_sinfo){.unit = EXEC_U_MEM, .flags = flags, .space = PTX_SP_GLOBAL, .bytes = 4};
     m->si = &r->si[i];
     m->warp = warp;
     m->bytes = 4;
