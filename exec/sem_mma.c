@@ -73,6 +73,7 @@
 ** addresses of lanes past the count repeating the first ones.
 */
 #include "internal.h"
+#include "check.h"
 #include <math.h>
 
 enum { FK_A, FK_B, FK_C };
@@ -289,6 +290,7 @@ static void wmma_ls(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint3
                 unsigned size = f->bits == 64 ? 8 : 4;
                 uint8_t *p = exec_lane_ptr(w, l, space, base[l] + bit / 8, size, store);
                 if (!p) return;
+                if (TP_UNLIKELY(w->g->checks)) exec_check_lane(w, in, l, space, base[l] + bit / 8, size, store);
                 if (store) {
                     memcpy(p, &val[q][l], size);
                 } else {
@@ -303,6 +305,7 @@ static void wmma_ls(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint3
                 uint64_t idx = mls_index(&L, (unsigned)l, q * f->epr + j, stride[l]);
                 uint8_t *p = exec_lane_ptr(w, l, space, base[l] + idx * ebytes, ebytes, store);
                 if (!p) return;
+                if (TP_UNLIKELY(w->g->checks)) exec_check_lane(w, in, l, space, base[l] + idx * ebytes, ebytes, store);
                 unsigned sh = j * f->bits;
                 if (store) {
                     uint32_t e = (uint32_t)(v >> sh);
@@ -639,6 +642,7 @@ static void ldst_matrix(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, u
                 unsigned src = 8 * j + r;
                 uint8_t *p = exec_lane_ptr(w, (int)src, space, row[src] + 2 * c, 2, store);
                 if (!p) return;
+                if (TP_UNLIKELY(w->g->checks)) exec_check_lane(w, in, (int)src, space, row[src] + 2 * c, 2, store);
                 if (store) {
                     uint16_t e = (uint16_t)(val[j][l] >> (16 * h));
                     memcpy(p, &e, 2);
