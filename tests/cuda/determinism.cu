@@ -1,8 +1,10 @@
 // determinism.cu -- the simulated results do not depend on host timing:
 // kernels on a low- and a high-priority stream, issued interleaved with and
-// without host delays, run in the same order (high priority first) and take
-// the same simulated time.  run_cuda.sh runs it again under stream.async=0
-// (device work inside the issuing calls) and compares the "sim " lines.
+// without host delays, run in the same order (high priority first).
+// run_cuda.sh runs it under stream.async=1 and 0 (device work on the device
+// thread while the host sleeps, or inside the issuing calls), in functional
+// and in performance mode, and compares the "sim " lines: the order and both
+// rounds' simulated times.
 #include "check.h"
 #include <cstring>
 #include <unistd.h>
@@ -64,11 +66,13 @@ int main()
     round_of(dorder, dcnt, lo, hi, false, o1, &t1);
     round_of(dorder, dcnt, lo, hi, true, o2, &t2);
     EXPECT(memcmp(o1, o2, sizeof o1) == 0, "the device's order changed with host delays");
-    EXPECT(t1 == t2 && t1 > 0, "simulated times %g and %g ms", t1, t2);
+    // (in functional mode the rounds take the same time; in performance mode
+    // the second finds the caches warm: the times are compared across runs)
+    EXPECT(t1 > 0 && t2 > 0, "simulated times %g and %g ms", t1, t2);
     if (hi_p < lo_p) EXPECT(o1[0] >= 20, "a low-priority kernel (%d) ran first", o1[0]);
     printf("sim order");
     for (int i = 0; i < 8; i++) printf(" %d", o1[i]);
-    printf("\nsim elapsed %.6f ms\n", t1);
+    printf("\nsim elapsed %.6f %.6f ms\n", t1, t2);
     CK(cudaStreamDestroy(lo));
     CK(cudaStreamDestroy(hi));
     return ck_finish();

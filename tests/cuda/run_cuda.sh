@@ -13,7 +13,8 @@
 # sorted, with devprintf.expected; the -no-compress builds must carry plain
 # PTX text (the default builds must not) and print the same lines as the
 # default build (compared sorted); multiarch runs again as compute 8.0 and
-# 8.9; determinism runs again under stream.async=0 and must print the same
+# 8.9; determinism runs again under stream.async=0 (in functional and in
+# performance mode) and must print the same
 # "sim " lines; sassonly (no PTX) must be refused with a message naming PTX;
 # static_cudart (-cudart static) must be refused by `tpsim run` with a
 # message naming -cudart shared.  Without nvcc every run is a SKIP; without
@@ -76,6 +77,8 @@ multiarch_cc80  multiarch  device.cc=8.0
 multiarch_cc89  multiarch  device.cc=8.9
 failreport_gtx480  failreport  config=gtx480
 determinism_sync  determinism  stream.async=0
+determinism_perf  determinism  mode=performance
+determinism_perf_sync  determinism  mode=performance+stream.async=0
 wmma_gtx480     wmma        config=gtx480
 EOF
 }
@@ -272,13 +275,14 @@ check() {
             fi
         done
         ;;
-    determinism_sync)
+    determinism*_sync)
         # device work inside the issuing calls: the same simulated results
-        # as on the device thread (the determinism run)
+        # as on the device thread (the run without _sync)
+        ref=${n%_sync}
         grep '^sim ' "$o" >"$out/$n.sim"
-        grep '^sim ' "$out/determinism.out" >"$out/determinism.sim" 2>/dev/null
-        if [ ! -s "$out/$n.sim" ] || ! cmp -s "$out/determinism.sim" "$out/$n.sim"; then
-            echo "FAIL cuda_$n: simulated results differ between stream.async=1 and 0 ($(tr '\n' ' ' <"$out/$n.sim") vs $(tr '\n' ' ' <"$out/determinism.sim" 2>/dev/null))"
+        grep '^sim ' "$out/$ref.out" >"$out/$ref.sim" 2>/dev/null
+        if [ ! -s "$out/$n.sim" ] || ! cmp -s "$out/$ref.sim" "$out/$n.sim"; then
+            echo "FAIL cuda_$n: simulated results differ between stream.async=1 and 0 ($(tr '\n' ' ' <"$out/$n.sim") vs $(tr '\n' ' ' <"$out/$ref.sim" 2>/dev/null))"
             return
         fi
         ;;
