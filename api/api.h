@@ -65,7 +65,8 @@
 
 /* ---- handle kinds and objects ---------------------------------------------- */
 
-enum api_kind { API_K_CTX = 1, API_K_MOD, API_K_FUNC, API_K_STREAM, API_K_EVENT, API_K_LINK, API_K_LIB, API_K_ARRAY };
+enum api_kind { API_K_CTX = 1, API_K_MOD, API_K_FUNC, API_K_STREAM, API_K_EVENT, API_K_LINK, API_K_LIB, API_K_ARRAY,
+                API_K_MIPMAP };
 
 /* u64 -> pointer hash map (open addressing, linear probing). */
 typedef struct api_map {
@@ -85,6 +86,7 @@ typedef struct CUfunc_st api_func;
 typedef struct CUctx_st api_ctx;
 typedef struct CUlib_st api_lib;
 typedef struct CUarray_st api_array;
+typedef struct CUmipmappedArray_st api_mipmap;
 
 struct CUctx_st {
     uint64_t id;
@@ -100,7 +102,8 @@ struct CUctx_st {
     api_mod *mods;       /* loaded modules (list) */
     api_stream *streams;
     api_event *events;
-    api_array *arrays;   /* CUDA arrays (list) */
+    api_array *arrays;   /* CUDA arrays (list), mipmap levels included */
+    api_mipmap *mipmaps; /* mipmapped arrays (list) */
     api_map texobjs;     /* texture/surface object handle -> api_texobj */
 };
 
@@ -158,7 +161,17 @@ struct CUarray_st {
     uint64_t addr;       /* element (0, 0, 0) */
     uint64_t pitch;      /* bytes per row: Width * elem */
     uint32_t elem;       /* bytes per element */
+    api_mipmap *owner;   /* the mipmapped array this is a level of, or NULL */
     api_array *next, *prev;
+};
+
+/* A mipmapped array: one array per level (texture.c). */
+struct CUmipmappedArray_st {
+    api_ctx *ctx;
+    CUDA_ARRAY3D_DESCRIPTOR desc;   /* of level 0 */
+    uint32_t nlevels;
+    api_array *level[EXEC_TEX_MAX_LEVELS];
+    api_mipmap *next, *prev;
 };
 
 /* ---- allocations ------------------------------------------------------------ */

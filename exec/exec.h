@@ -118,6 +118,8 @@ void exec_kernel_attrs(exec_mod *m, int kernel, exec_kattr *a);
 typedef enum exec_texfmt { EXEC_TEX_UNSIGNED, EXEC_TEX_SIGNED, EXEC_TEX_FLOAT } exec_texfmt;
 typedef enum exec_texaddr { EXEC_TEX_WRAP, EXEC_TEX_CLAMP, EXEC_TEX_MIRROR, EXEC_TEX_BORDER } exec_texaddr;
 
+#define EXEC_TEX_MAX_LEVELS 18   /* 1 + log2 of the largest extent, 131072 */
+
 typedef struct exec_texdesc {
     uint64_t addr;           /* device address of element (0, 0, 0) */
     uint32_t dims;           /* 1, 2 or 3 */
@@ -131,6 +133,20 @@ typedef struct exec_texdesc {
     bool linear_filter;      /* bilinear/linear filtering instead of the nearest texel */
     exec_texaddr addr_mode[3];
     float border[4];
+    /* Layered and cubemap arrays: the `depth` slices are layers (a 1D layered
+    ** array has height 1), chosen by the instruction's array index (clamped);
+    ** a cubemap's slices are its faces, 6 per layer (+x, -x, +y, -y, +z, -z),
+    ** square.  dims is then 1 or 2, the dimensions of one slice. */
+    bool layered;
+    bool cubemap;
+    /* Mipmaps: level l (0 < l < levels) is at level_addr[l], tightly packed
+    ** (pitch = its width * bytes_per_elem), each extent max(1, extent >> l)
+    ** (layers and faces keep their count).  levels 0 or 1: no mipmaps. */
+    uint32_t levels;
+    uint64_t level_addr[EXEC_TEX_MAX_LEVELS];
+    bool mip_linear;         /* interpolate between the two nearest levels */
+    float lod_bias, min_lod, max_lod;   /* lod = clamp(lod + bias, min, max) */
+    uint32_t max_aniso;      /* for the level of detail of tex.grad: 0 or 1 isotropic */
 } exec_texdesc;
 
 /* Creates a texture (surface: is_surface) object; returns its handle, never 0. */

@@ -44,6 +44,7 @@ thrust_cub      -               thrust_cub.cu
 devprops        -               devprops.cu
 memops          -               memops.cu
 texture         -               texture.cu
+texlayered      -               texlayered.cu
 iterative       -               iterative.cu
 atomics         -               atomics.cu
 coop            -               coop.cu
