@@ -335,6 +335,21 @@ api_alloc *api_alloc_find(uint64_t addr);  /* the api allocation containing addr
 CUresult api_alloc_new(api_ctx *c, uint64_t bytes, api_mem_kind kind, unsigned flags, uint64_t *out);
 void api_alloc_release(api_alloc *a);
 
+/* ---- launches (launch.c) and dynamic parallelism (cdp.c) --------------------------- */
+
+/* Runs a checked launch of f over l, records it, then runs the grids its
+** threads launched (api_cdp_children); returns r of the launch, or the
+** sticky error a child left. */
+CUresult api_launch_grid(api_ctx *c, api_func *f, exec_launch *l);
+/* check_dims of a host launch, for a device launch. */
+CUresult api_launch_check(const api_func *f, const uint32_t grid[3], const uint32_t block[3], uint32_t shared);
+/* After a grid that ended with r: runs (r == 0) or drops the grids it
+** launched, depth first, tail launches last; returns r or a child's sticky error. */
+CUresult api_cdp_children(api_ctx *c, CUresult r);
+/* Is this fatbinary (its PTX for the device, or NULL) the CUDA device runtime
+** (libcudadevrt), whose entry points tpsim provides itself? */
+bool api_cdp_is_devrt(const void *fatbin, size_t size, const char *ptx);
+
 /* ---- arrays, texture and surface objects (texture.c) ------------------------------ */
 
 /* The array handle h of a live context. */

@@ -167,7 +167,35 @@ typedef struct exec_launch {
     ** which kernels read as %envreg1 (high 32 bits) : %envreg2 (low); 0 for
     ** other launches. */
     uint64_t grid_workspace;
+    /* Dynamic parallelism: 0 for a launch from the host, the parent's + 1
+    ** for a device launch (exec.cdp_max_depth bounds it). */
+    uint32_t depth;
 } exec_launch;
+
+/* ---- dynamic parallelism (exec/cdp.c) ----------------------------------------
+** Kernels launch kernels through the device runtime's calls; exec/ records
+** each launch and runs nothing.  Whoever ran a grid takes its launches with
+** exec_cdp_take right after it and runs them: the EXEC_CDP_STREAM and
+** EXEC_CDP_FIRE_AND_FORGET ones in order, each followed by its own launches
+** (depth first), then the EXEC_CDP_TAIL ones in order.  The parameter buffer
+** (params) is device memory the taker frees (exec_mem_free) after the launch. */
+typedef enum exec_cdp_kind { EXEC_CDP_STREAM, EXEC_CDP_TAIL, EXEC_CDP_FIRE_AND_FORGET } exec_cdp_kind;
+typedef struct exec_cdp_launch {
+    exec_mod *m;
+    int kernel;
+    uint32_t grid[3], block[3];
+    uint32_t shared;          /* dynamic shared memory */
+    uint64_t params;          /* device address of the parameters */
+    uint32_t params_bytes;
+    uint64_t stream;          /* the device stream handle (0: the default stream) */
+    exec_cdp_kind kind;
+    uint32_t depth;           /* the child's depth (exec_launch.depth) */
+    uint64_t parent_gridid;
+} exec_cdp_launch;
+/* Moves the launches recorded since the last call into *out (malloc'd, in
+** launch order; NULL if none) and returns how many; frees parameter buffers
+** that were never launched. */
+uint32_t exec_cdp_take(exec_dev *d, exec_cdp_launch **out);
 
 /* ---- correctness checks (exec/check*.c; docs/CHECKS.md) ----------------------
 ** The options check.race, check.race_intrawarp, check.init and check.sync
