@@ -300,7 +300,11 @@ static CUresult mipmap_level(CUarray *out, CUmipmappedArray h, unsigned l)
     api_mipmap *mm;
     CUresult r = mipmap_arg(h, &mm);
     if (r) return r;
-    if (!out || l >= mm->nlevels || !mm->level[l]) return CUDA_ERROR_INVALID_VALUE;
+    if (!out) return CUDA_ERROR_INVALID_VALUE;
+    if (l >= mm->nlevels || !mm->level[l]) {
+        api_why("level %u of a mipmapped array of %u levels", l, mm->nlevels);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
     *out = mm->level[l];
     return CUDA_SUCCESS;
 }

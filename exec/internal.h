@@ -132,6 +132,7 @@ struct exec_mod {
     ptx_insn *xi;
     ptx_opnd *xpool;
     exec_dinsn *d;            /* parallel to ptx->insns */
+    const char **why;         /* parallel to ptx->insns (NULL until needed): what an unsupported form is */
     exec_sinfo *si;           /* parallel to ptx->insns: static facts for timing models */
     exec_opreg *siregs;       /* the register lists si[].regs point into */
     uint64_t *oob_seen;       /* exec.oob=warn: a bit per pc already reported */
