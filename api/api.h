@@ -337,10 +337,6 @@ void api_alloc_release(api_alloc *a);
 
 /* ---- launches (launch.c) and dynamic parallelism (cdp.c) --------------------------- */
 
-/* Runs a checked launch of f over l, records it, then runs the grids its
-** threads launched (api_cdp_children); returns r of the launch, or the
-** sticky error a child left. */
-CUresult api_launch_grid(api_ctx *c, api_func *f, exec_launch *l);
 /* check_dims of a host launch, for a device launch. */
 CUresult api_launch_check(const api_func *f, const uint32_t grid[3], const uint32_t block[3], uint32_t shared);
 /* After a grid that ended with r: runs (r == 0) or drops the grids it

@@ -70,7 +70,32 @@ static CUresult run_child(api_ctx *c, const exec_cdp_launch *q)
     l.params_bytes = q->params_bytes;
     l.depth = q->depth;
     if (!l.params) return CUDA_ERROR_ILLEGAL_ADDRESS;
-    return api_launch_grid(c, f, &l);
+    /* run and record it as launch.c does a host launch */
+    exec_result *res = tp_calloc(1, sizeof *res);
+    gpu_kstats *perf = NULL;
+    double t0 = api_now();
+    exec_status st;
+    if (api_opt(OPT_MODE) == 1 && api_g.launches_total >= (uint64_t)api_opt(OPT_FASTFORWARD_KERNELS)) {
+        perf = tp_calloc(1, sizeof *perf);
+        st = gpu_launch(api_gpu(), f->mod->em, (int)f->kidx, &l, res, perf, NULL, NULL);
+    } else {
+        st = exec_launch_kernel(f->mod->em, f->kidx, &l, res);
+    }
+    double dt = api_now() - t0;
+    bool sticky;
+    r = api_status_result(st, &sticky);
+    uint64_t sms = (uint64_t)api_opt(OPT_DEVICE_NUM_SMS);
+    uint64_t cycles = perf ? perf->cycles : (res->warp_insns + sms - 1) / sms;
+    c->clock += cycles;
+    api_stats_launch(f, &l, res, cycles, r, dt, perf);
+    if (r) {
+        const char *name = api_result_name(r);
+        if (res->msg[0]) api_msg("%s (%s; a device launch)", res->msg, name);
+        else api_msg("kernel %s (a device launch): %s (%s)", f->pf->name, exec_status_name(st), name);
+        if (sticky) c->sticky = r;
+    }
+    free(res);
+    return api_cdp_children(c, r);   /* its own launches, depth first */
 }
 
 CUresult api_cdp_children(api_ctx *c, CUresult r)

@@ -4,9 +4,10 @@
 ** (or resetting) it frees them all.  Every context shares the one simulated
 ** device and its address space (unified addressing), as contexts on one GPU
 ** do.  Limits that exec/ implements (CU_LIMIT_STACK_SIZE ->
-** exec.stack_bytes, CU_LIMIT_MALLOC_HEAP_SIZE -> exec.heap_bytes,
-** CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT -> exec.cdp_pending_launches) are
-** applied to the device before each launch from the launching context.
+** exec.stack_bytes, CU_LIMIT_MALLOC_HEAP_SIZE -> exec.heap_bytes) are
+** applied to the device before each launch from the launching context;
+** CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT sets the device's
+** exec.cdp_pending_launches when it is set.
 */
 #include "api.h"
 #include <stdio.h>
@@ -335,8 +336,9 @@ static CUresult set_limit(CUlimit limit, size_t value)
         if (value == 0) return CUDA_ERROR_INVALID_VALUE;
         break;
     case CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH: break;
-    case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT:   /* -> exec.cdp_pending_launches */
+    case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT:   /* the device's exec.cdp_pending_launches */
         if (value == 0 || value > (size_t)exec_optdefs[OPT_EXEC_CDP_PENDING].max) return CUDA_ERROR_INVALID_VALUE;
+        api_dev_set_opt("exec.cdp_pending_launches", value);
         break;
     case CU_LIMIT_MAX_L2_FETCH_GRANULARITY:
         if (value > 128 || (value & (value - 1))) return CUDA_ERROR_INVALID_VALUE;

@@ -329,54 +329,6 @@ static CUresult build_params(const api_func *f, void **params, void **extra, uin
     return CUDA_SUCCESS;
 }
 
-/* The checks of a host launch, for a device launch (dynamic parallelism). */
-CUresult api_launch_check(const api_func *f, const uint32_t grid[3], const uint32_t block[3], uint32_t shared)
-{
-    launch_req q;
-    memset(&q, 0, sizeof q);
-    memcpy(q.grid, grid, sizeof q.grid);
-    memcpy(q.block, block, sizeof q.block);
-    q.shared = shared;
-    return check_dims(f, &q);
-}
-
-/* Runs a checked launch of f over l and records it; then the grids its
-** threads launched (dynamic parallelism, api_cdp_children). */
-CUresult api_launch_grid(api_ctx *c, api_func *f, exec_launch *l)
-{
-    exec_result *res = tp_calloc(1, sizeof *res);
-    double t0 = api_now();
-    exec_status st;
-    gpu_kstats *perf = NULL;
-    bool timed = api_opt(OPT_MODE) == 1 && api_g.launches_total >= (uint64_t)api_opt(OPT_FASTFORWARD_KERNELS);
-    if (timed) {
-        perf = tp_calloc(1, sizeof *perf);
-        progress_state ps = {t0, t0, false};
-        st = gpu_launch(api_gpu(), f->mod->em, (int)f->kidx, l, res, perf, isatty(2) ? progress : NULL, &ps);
-        if (ps.shown) fputs("\r\033[K", stderr);
-    } else {
-        st = exec_launch_kernel(f->mod->em, f->kidx, l, res);
-    }
-    double dt = api_now() - t0;
-
-    bool sticky;
-    CUresult r = api_status_result(st, &sticky);
-    uint64_t sms = (uint64_t)api_opt(OPT_DEVICE_NUM_SMS);
-    uint64_t cycles = perf ? perf->cycles : (res->warp_insns + sms - 1) / sms;
-    c->clock += cycles;
-    api_stats_launch(f, l, res, cycles, r, dt, perf);
-    if (r) {
-        const char *name = api_result_name(r);
-        if (res->msg[0]) api_msg("%s (%s)", res->msg, name);
-        else api_msg("kernel %s: %s (%s)", f->pf->name, exec_status_name(st), name);
-        if (res->msg[0]) api_why("%s", res->msg);
-        else api_why("%s", exec_status_name(st));
-        if (sticky) c->sticky = r;
-    }
-    free(res);
-    return api_cdp_children(c, r);
-}
-
 /* Checks and runs a launch; *fp receives the kernel once it is known and
 ** *ran is set once exec/ runs it (and api_stats_launch lists it). */
 static CUresult launch_run(const launch_req *q, api_func **fp, bool *ran)
@@ -423,7 +375,6 @@ static CUresult launch_run(const launch_req *q, api_func **fp, bool *ran)
     }
     api_dev_set_opt("exec.stack_bytes", c->limits[CU_LIMIT_STACK_SIZE]);
     api_dev_set_opt("exec.heap_bytes", c->limits[CU_LIMIT_MALLOC_HEAP_SIZE]);
-    api_dev_set_opt("exec.cdp_pending_launches", c->limits[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT]);
 
     exec_launch l;
     memset(&l, 0, sizeof l);
@@ -442,10 +393,40 @@ static CUresult launch_run(const launch_req *q, api_func **fp, bool *ran)
         const uint32_t ws_size = 8;
         memcpy(exec_mem_host(api_g.dev, l.grid_workspace, 4), &ws_size, 4);
     }
+    exec_result *res = tp_calloc(1, sizeof *res);
     *ran = true;
-    r = api_launch_grid(c, f, &l);
+    double t0 = api_now();
+    exec_status st;
+    gpu_kstats *perf = NULL;
+    bool timed = api_opt(OPT_MODE) == 1 && api_g.launches_total >= (uint64_t)api_opt(OPT_FASTFORWARD_KERNELS);
+    if (timed) {
+        perf = tp_calloc(1, sizeof *perf);
+        progress_state ps = {t0, t0, false};
+        st = gpu_launch(api_gpu(), f->mod->em, (int)f->kidx, &l, res, perf, isatty(2) ? progress : NULL, &ps);
+        if (ps.shown) fputs("\r\033[K", stderr);
+    } else {
+        st = exec_launch_kernel(f->mod->em, f->kidx, &l, res);
+    }
+    double dt = api_now() - t0;
     if (buf != small) free(buf);
     if (l.grid_workspace) exec_mem_free(api_g.dev, l.grid_workspace);
+
+    bool sticky;
+    r = api_status_result(st, &sticky);
+    uint64_t sms = (uint64_t)api_opt(OPT_DEVICE_NUM_SMS);
+    uint64_t cycles = perf ? perf->cycles : (res->warp_insns + sms - 1) / sms;
+    c->clock += cycles;
+    api_stats_launch(f, &l, res, cycles, r, dt, perf);
+    if (r) {
+        const char *name = api_result_name(r);
+        if (res->msg[0]) api_msg("%s (%s)", res->msg, name);
+        else api_msg("kernel %s: %s (%s)", f->pf->name, exec_status_name(st), name);
+        if (res->msg[0]) api_why("%s", res->msg);
+        else api_why("%s", exec_status_name(st));
+        if (sticky) c->sticky = r;
+    }
+    free(res);
+    r = api_cdp_children(c, r);   /* the grids its threads launched (dynamic parallelism) */
     if (!r && q->completion) {
         q->completion->recorded = true;
         q->completion->clock = c->clock;
@@ -547,3 +528,14 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **ker
     API_LOCKED(launch_ex(config, f, kernelParams, extra));
 }
 API_ALIAS(cuLaunchKernelEx, "cuLaunchKernelEx_ptsz");
+
+/* The checks of a host launch, for a device launch (dynamic parallelism, cdp.c). */
+CUresult api_launch_check(const api_func *f, const uint32_t grid[3], const uint32_t block[3], uint32_t shared)
+{
+    launch_req q;
+    memset(&q, 0, sizeof q);
+    memcpy(q.grid, grid, sizeof q.grid);
+    memcpy(q.block, block, sizeof q.block);
+    q.shared = shared;
+    return check_dims(f, &q);
+}

@@ -94,16 +94,16 @@ CUresult api_array_arg(CUarray h, api_array **a)
 
 static void array_destroy(api_array *a)
 {
-    if (a->owner) {   /* a level: its mipmapped array forgets it */
-        for (uint32_t i = 0; i < a->owner->nlevels; i++)
-            if (a->owner->level[i] == a) a->owner->level[i] = NULL;
-    }
     api_ctx *c = a->ctx;
     if (a->prev) a->prev->next = a->next;
     else c->arrays = a->next;
     if (a->next) a->next->prev = a->prev;
     api_alloc *m = api_map_get(&api_g.allocs, a->addr);
     if (m) api_alloc_release(m);
+    if (a->owner) {   /* a level: its mipmapped array forgets it */
+        for (uint32_t i = 0; i < a->owner->nlevels; i++)
+            if (a->owner->level[i] == a) a->owner->level[i] = NULL;
+    }
     api_handle_del(a);
     free(a);
 }
