@@ -11,6 +11,8 @@
 //     parent's other launches have completed, so it sees all their writes,
 //     including the parent's own writes made after the tail launch;
 //   - cudaStreamFireAndForget grids run (completion with the parent);
+//   - a quicksort whose parts are sorted by children in their own streams
+//     (the shape of NVIDIA's cdpSimpleQuicksort) sorts;
 //   - a device launch with an impossible block returns
 //     cudaErrorInvalidConfiguration, which cudaGetLastError reports (once);
 //   - nesting deeper than the device allows fails with
@@ -20,6 +22,7 @@
 // The program prints how deep the recursion went and how many of the
 // pending launches were accepted; run_cuda.sh checks tpsim's numbers.
 #include "check.h"
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -117,6 +120,45 @@ __global__ void many(int *hits, int n, int *err)
     for (int i = 0; i < n; i++) {
         fill<<<1, 1, 0, cudaStreamFireAndForget>>>(hits + i, 1, 1);
         err[i] = cudaGetLastError();
+    }
+}
+
+// ---- quicksort: partition, then each part sorted by a child in its own stream ----
+__global__ void quicksort(unsigned *a, int lo, int hi, int depth)
+{
+    if (hi - lo < 16 || depth >= 20) {   // small or deep: selection sort
+        for (int i = lo; i <= hi; i++) {
+            int m = i;
+            for (int j = i + 1; j <= hi; j++)
+                if (a[j] < a[m]) m = j;
+            unsigned t = a[i];
+            a[i] = a[m];
+            a[m] = t;
+        }
+        return;
+    }
+    unsigned pivot = a[(lo + hi) / 2];
+    int l = lo, r = hi;
+    while (l <= r) {
+        while (a[l] < pivot) l++;
+        while (a[r] > pivot) r--;
+        if (l <= r) {
+            unsigned t = a[l];
+            a[l++] = a[r];
+            a[r--] = t;
+        }
+    }
+    if (lo < r) {
+        cudaStream_t s;
+        cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+        quicksort<<<1, 1, 0, s>>>(a, lo, r, depth + 1);
+        cudaStreamDestroy(s);
+    }
+    if (l < hi) {
+        cudaStream_t s;
+        cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+        quicksort<<<1, 1, 0, s>>>(a, l, hi, depth + 1);
+        cudaStreamDestroy(s);
     }
 }
 
@@ -288,6 +330,28 @@ int main()
         CK(cudaFree(err));
         CK(cudaFree(hits));
         CK(cudaFree(errs));
+    }
+
+    {   // quicksort
+        const int n = 3000;
+        std::vector<unsigned> h(n);
+        unsigned x = 12345;
+        for (int i = 0; i < n; i++) {
+            x = x * 1664525u + 1013904223u;
+            h[i] = x >> 8;
+        }
+        unsigned *d;
+        CK(cudaMalloc(&d, n * sizeof(unsigned)));
+        CK(cudaMemcpy(d, h.data(), n * sizeof(unsigned), cudaMemcpyHostToDevice));
+        quicksort<<<1, 1>>>(d, 0, n - 1, 0);
+        CK_LAUNCH();
+        CK(cudaDeviceSynchronize());
+        std::vector<unsigned> got(n);
+        CK(cudaMemcpy(got.data(), d, n * sizeof(unsigned), cudaMemcpyDeviceToHost));
+        std::sort(h.begin(), h.end());
+        EXPECT(got == h, "quicksort: the result is not the sorted input");
+        printf("%-52s %s\n", "quicksort with a child per part", got == h ? "ok" : "wrong");
+        CK(cudaFree(d));
     }
 
     {   // device cudaMalloc/cudaFree, a child's printf
