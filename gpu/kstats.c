@@ -75,6 +75,9 @@ void gpu_kstats_register(tp_stats *s, size_t base)
     tp_stats_add(s, "icnt.packets", TP_STAT_U64, AT(K(icnt_packets)), "packets through the interconnect, both directions");
     tp_stats_add(s, "icnt.stall_cycles", TP_STAT_U64, AT(K(icnt_stall_cycles)), "cycles a packet could not enter the interconnect");
     tp_stats_add(s, "mem_requests", TP_STAT_U64, AT(K(mem_requests)), "line requests the LD/ST units sent to the L1 caches");
+    tp_stats_add(s, "tensor.instructions", TP_STAT_U64, AT(K(tensor_insns)), "wmma.mma and mma warp instructions");
+    tp_stats_add(s, "tensor.macs", TP_STAT_U64, AT(K(tensor_macs)), "their multiply-accumulates (docs/TENSOR.md)");
+    tp_stats_add(s, "tensor.macs_per_cycle", TP_STAT_F64, AT(K(tensor_macs_per_cycle)), "tensor.macs per cycle, whole GPU");
     tp_stats_add(s, "sim.cycles_skipped", TP_STAT_U64, AT(K(sim_cycles_skipped)), "cycles the simulator skipped because nothing could happen in them");
     tabs *t = tp_calloc(1, sizeof *t); /* lives as long as the registry's users: the process */
     t->pcs = (tp_stat_table){pc_cols, (uint32_t)TP_ARRAY_LEN(pc_cols), sizeof(gpu_pcstat), K(pcs), K(npcs)};
