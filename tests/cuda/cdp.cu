@@ -124,17 +124,23 @@ __global__ void many(int *hits, int n, int *err)
 }
 
 // ---- quicksort: partition, then each part sorted by a child in its own stream ----
+__device__ void selection_sort(unsigned *a, int lo, int hi)
+{
+    for (int i = lo; i <= hi; i++) {
+        int m = i;
+        for (int j = i + 1; j <= hi; j++)
+            if (a[j] < a[m]) m = j;
+        unsigned t = a[i];
+        a[i] = a[m];
+        a[m] = t;
+    }
+}
+
+// a part whose launch fails (too deep for the device) is sorted here
 __global__ void quicksort(unsigned *a, int lo, int hi, int depth)
 {
     if (hi - lo < 16 || depth >= 20) {   // small or deep: selection sort
-        for (int i = lo; i <= hi; i++) {
-            int m = i;
-            for (int j = i + 1; j <= hi; j++)
-                if (a[j] < a[m]) m = j;
-            unsigned t = a[i];
-            a[i] = a[m];
-            a[m] = t;
-        }
+        selection_sort(a, lo, hi);
         return;
     }
     unsigned pivot = a[(lo + hi) / 2];
@@ -152,12 +158,14 @@ __global__ void quicksort(unsigned *a, int lo, int hi, int depth)
         cudaStream_t s;
         cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
         quicksort<<<1, 1, 0, s>>>(a, lo, r, depth + 1);
+        if (cudaGetLastError() != cudaSuccess) selection_sort(a, lo, r);
         cudaStreamDestroy(s);
     }
     if (l < hi) {
         cudaStream_t s;
         cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
         quicksort<<<1, 1, 0, s>>>(a, l, hi, depth + 1);
+        if (cudaGetLastError() != cudaSuccess) selection_sort(a, l, hi);
         cudaStreamDestroy(s);
     }
 }
