@@ -62,6 +62,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         exec_result r;
         exec_launch_kernel(m, (int)f, &l, &r);
         if (r.status != EXEC_OK && !r.msg[0]) abort(); /* every failure says what happened */
+        exec_cdp_launch *q; /* device launches (dynamic parallelism) are dropped */
+        uint32_t nq = exec_cdp_take(dev, &q);
+        for (uint32_t i = 0; i < nq; i++) exec_mem_free(dev, q[i].params);
+        free(q);
     }
     exec_mod_unload(m);
     return 0;
