@@ -242,6 +242,9 @@ static void from_resource(const CUDA_RESOURCE_DESC *in, struct cudaResourceDesc 
         out->res.pitch2D.height = in->res.pitch2D.height;
         out->res.pitch2D.pitchInBytes = in->res.pitch2D.pitchInBytes;
         break;
+    case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY:
+        out->res.mipmap.mipmap = (cudaMipmappedArray_t)(void *)in->res.mipmap.hMipmappedArray;
+        break;
     default: break;
     }
 }

@@ -407,6 +407,14 @@ int main()
 
         // nearest level
         cudaTextureObject_t t = make_tex(rd, cudaFilterModePoint, true, cudaFilterModePoint, NL - 1);
+        cudaResourceDesc back;
+        CK(cudaGetTextureObjectResourceDesc(&back, t));
+        EXPECT(back.resType == cudaResourceTypeMipmappedArray && back.res.mipmap.mipmap == mm,
+               "cudaGetTextureObjectResourceDesc of a mipmapped texture: type %d", (int)back.resType);
+        cudaTextureDesc tdb;
+        CK(cudaGetTextureObjectTextureDesc(&tdb, t));
+        EXPECT(tdb.maxMipmapLevelClamp == NL - 1 && tdb.mipmapFilterMode == cudaFilterModePoint,
+               "cudaGetTextureObjectTextureDesc: max level %g", tdb.maxMipmapLevelClamp);
         std::vector<float4> q;
         std::vector<float> want;
         for (float lod : lods)
