@@ -133,7 +133,7 @@ static CUresult array_create(CUarray *out, const CUDA_ARRAY3D_DESCRIPTOR *d)
         /* (W,W,6) or, layered, (W,W,6*layers) */
         if (d->Height != d->Width || d->Depth == 0 || d->Depth % 6 || (!layered && d->Depth != 6))
             return CUDA_ERROR_INVALID_VALUE;
-        if (w > 32768 || z > 6 * 2048) return CUDA_ERROR_INVALID_VALUE;
+        if (w > 32768 || z > 6 * 2046) return CUDA_ERROR_INVALID_VALUE;   /* the limits device.c reports */
     } else if (layered) {
         /* (W,0,layers) 1D layered, (W,H,layers) 2D layered */
         if (d->Depth == 0 || w > 32768 || h > 32768 || z > 2048) return CUDA_ERROR_INVALID_VALUE;

@@ -67,8 +67,7 @@ struct exec_cdp {
     uint32_t nb, capb;
     cdp_err *e;               /* threads whose last error is not cudaSuccess */
     uint32_t ne, cape;
-    uint64_t next_handle;
-    uint64_t launches, refused;
+    uint64_t next_handle;     /* streams and events created so far */
 };
 
 static struct exec_cdp *cdp_of(exec_dev *d)
@@ -241,10 +240,7 @@ static uint32_t launch(exec_warp *w, struct exec_cdp *c, uint64_t addr, uint64_t
     if (i == c->nb) return CDP_INVALID_VALUE;
     cdp_buf b = c->b[i];
     if (b.kernel < 0) return CDP_INVALID_DEVICE_FUNCTION;
-    if (!config_ok(b.m, b.kernel, b.grid, b.block)) {
-        c->refused++;
-        return CDP_INVALID_CONFIGURATION;
-    }
+    if (!config_ok(b.m, b.kernel, b.grid, b.block)) return CDP_INVALID_CONFIGURATION;
     if (s != 0 && s != CDP_STREAM_TAIL && s != CDP_STREAM_FIRE_AND_FORGET &&
         (s < CDP_HANDLE_BASE || s >= CDP_HANDLE_BASE + c->next_handle))
         return CDP_INVALID_RESOURCE_HANDLE;
@@ -267,7 +263,6 @@ static uint32_t launch(exec_warp *w, struct exec_cdp *c, uint64_t addr, uint64_t
                                                                                       : EXEC_CDP_STREAM;
     q->depth = b.depth;
     q->parent_gridid = w->g->gridid;
-    c->launches++;
     return CDP_OK;
 }
 
