@@ -52,6 +52,17 @@ __global__ void k_grad(float *out, cudaTextureObject_t t, const float4 *q, int n
     if (i < n) out[i] = tex2DGrad<float>(t, q[i].x, q[i].y, make_float2(q[i].z, 0), make_float2(0, q[i].z));
 }
 
+// every face read at its texel centres through the direction that points
+// there (bilinear filtering, so each read must hit one texel exactly)
+__global__ void k_cube_faces(float *out, cudaTextureObject_t t, int w)
+{
+    int x = threadIdx.x, y = blockIdx.x;
+    float u = ((x + 0.5f) / w) * 2.0f - 1.0f, v = ((y + 0.5f) / w) * 2.0f - 1.0f;
+    const float d[6][3] = {{1, -v, -u}, {-1, -v, u}, {u, 1, v}, {u, -1, -v}, {u, -v, 1}, {-u, -v, -1}};
+    for (int f = 0; f < 6; f++)
+        out[(f * w + y) * w + x] = texCubemap<float>(t, d[f][0], d[f][1], d[f][2]);
+}
+
 // each thread writes its texel of every layer, then reads it back + 1
 __global__ void k_surf_layered(cudaSurfaceObject_t s, float *back, int w, int h, int layers)
 {
@@ -287,6 +298,17 @@ int main()
         CK(cudaFree(dq));
         CK(cudaFree(dout));
         CK(cudaDestroyTextureObject(t));
+        if (!layered) {
+            t = make_tex(rd, cudaFilterModeLinear, true);
+            std::vector<float> faces(w * w * 6);
+            CK(cudaMalloc(&dout, faces.size() * sizeof(float)));
+            k_cube_faces<<<w, w>>>(dout, t, w);
+            CK_LAUNCH();
+            CK(cudaMemcpy(faces.data(), dout, faces.size() * sizeof(float), cudaMemcpyDeviceToHost));
+            compare("texCubemap, linear, every face's texel centres", faces, host, 0);
+            CK(cudaFree(dout));
+            CK(cudaDestroyTextureObject(t));
+        }
         CK(cudaFreeArray(arr));
     }
 
