@@ -337,6 +337,8 @@ void api_alloc_release(api_alloc *a);
 
 /* ---- launches (launch.c) and dynamic parallelism (cdp.c) --------------------------- */
 
+/* Hands every device attribute to exec/ for device code (device.c). */
+void api_dev_attributes_to_exec(void);
 /* check_dims of a host launch, for a device launch. */
 CUresult api_launch_check(const api_func *f, const uint32_t grid[3], const uint32_t block[3], uint32_t shared);
 /* After a grid that ended with r: runs (r == 0) or drops the grids it

@@ -10,7 +10,8 @@
 ** calls.  libcudadevrt defines those on top of driver "syscalls"; tpsim does
 ** not link it (api/ skips its PTX) and answers the __cudaCDP2* calls here,
 ** and the documented names (cudaGetParameterBuffer, cudaLaunchDevice, ...)
-** a program may call itself.
+** a program may call itself.  Device attributes come from the API
+** (exec_cdp_set_attributes), as the driver reports them.
 **
 ** exec/ only records launches: a grid's device launches are queued on the
 ** device in the order its threads made them, and whoever ran the grid takes
@@ -41,6 +42,7 @@ enum {
     CDP_MAX_DEPTH = 65,
     CDP_PENDING_COUNT = 69,
     CDP_INVALID_DEVICE_FUNCTION = 98,
+    CDP_INVALID_DEVICE = 101,
 };
 
 /* stream handles with a meaning of their own (cuda_device_runtime_api.h) */
@@ -68,6 +70,9 @@ struct exec_cdp {
     cdp_err *e;               /* threads whose last error is not cudaSuccess */
     uint32_t ne, cape;
     uint64_t next_handle;     /* streams and events created so far */
+    int *attr;                /* device attributes by number (exec_cdp_set_attributes) */
+    uint8_t *attr_ok;
+    uint32_t nattr;
 };
 
 static struct exec_cdp *cdp_of(exec_dev *d)
@@ -83,8 +88,24 @@ void exec_cdp_free(exec_dev *d)
     free(c->q);
     free(c->b);
     free(c->e);
+    free(c->attr);
+    free(c->attr_ok);
     free(c);
     d->cdp = NULL;
+}
+
+void exec_cdp_set_attributes(exec_dev *d, const int *values, const uint8_t *ok, uint32_t n)
+{
+    struct exec_cdp *c = cdp_of(d);
+    free(c->attr);
+    free(c->attr_ok);
+    c->attr = tp_malloc((n ? n : 1) * sizeof *c->attr);
+    c->attr_ok = tp_malloc(n ? n : 1);
+    if (n) {
+        memcpy(c->attr, values, n * sizeof *c->attr);
+        memcpy(c->attr_ok, ok, n);
+    }
+    c->nattr = n;
 }
 
 uint32_t exec_cdp_take(exec_dev *d, exec_cdp_launch **out)
@@ -397,6 +418,19 @@ bool exec_cdp_call(exec_warp *w, const ptx_insn *in, const char *name, uint32_t 
         exec_progress(w);
         return ok;
     }
+    if (strcmp(b, "DeviceGetAttribute") == 0) {
+        /* (int *value, cudaDeviceAttr attr, int device) */
+        bool ok = true;
+        EXEC_LANES(mask, {
+            uint32_t a = (uint32_t)exec_call_arg(w, in, l, 1, 4), dv = (uint32_t)exec_call_arg(w, in, l, 2, 4);
+            uint32_t err = dv != 0 ? CDP_INVALID_DEVICE : a < c->nattr && c->attr_ok[a] ? CDP_OK : CDP_INVALID_VALUE;
+            if (!err && ok && !put_u64(w, l, exec_call_arg(w, in, l, 0, 8), (uint32_t)c->attr[a], 4)) ok = false;
+            err_set(c, w, l, err);
+            exec_call_ret(w, in, l, err, 4);
+        });
+        exec_progress(w);
+        return ok;
+    }
     if (strcmp(b, "Malloc") == 0) {
         exec_grid *g = w->g;
         bool ok = true;
@@ -436,7 +470,8 @@ bool exec_cdp_call(exec_warp *w, const ptx_insn *in, const char *name, uint32_t 
                "device runtime call '%s' (dynamic parallelism) is not supported by tpsim; supported: kernel launches "
                "(cudaGetParameterBuffer[V2], cudaLaunchDevice[V2]), cudaGetLastError, cudaPeekAtLastError, "
                "cudaStreamCreateWithFlags, cudaStreamDestroy, cudaStreamWaitEvent, cudaEvent{CreateWithFlags,Record,"
-               "Destroy}, cudaMalloc, cudaFree, cudaGetDevice, cudaGetDeviceCount, cudaRuntimeGetVersion",
+               "Destroy}, cudaMalloc, cudaFree, cudaGetDevice, cudaGetDeviceCount, cudaRuntimeGetVersion, "
+               "cudaDeviceGetAttribute",
                name);
     return false;
 }

@@ -196,6 +196,9 @@ typedef struct exec_cdp_launch {
 ** launch order; NULL if none) and returns how many; frees parameter buffers
 ** that were never launched. */
 uint32_t exec_cdp_take(exec_dev *d, exec_cdp_launch **out);
+/* The device attributes device code reads (cudaDeviceGetAttribute): n values
+** by attribute number, ok[i] false where attribute i does not exist. */
+void exec_cdp_set_attributes(exec_dev *d, const int *values, const uint8_t *ok, uint32_t n);
 
 /* ---- correctness checks (exec/check*.c; docs/CHECKS.md) ----------------------
 ** The options check.race, check.race_intrawarp, check.init and check.sync

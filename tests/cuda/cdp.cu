@@ -170,6 +170,15 @@ __global__ void quicksort(unsigned *a, int lo, int hi, int depth)
     }
 }
 
+// ---- device attributes seen from device code ----
+__global__ void attrs(int *out)
+{
+    out[0] = cudaDeviceGetAttribute(&out[1], cudaDevAttrMaxThreadsPerBlock, 0);
+    out[2] = cudaDeviceGetAttribute(&out[3], cudaDevAttrMultiProcessorCount, 0);
+    out[4] = cudaDeviceGetAttribute(&out[5], cudaDevAttrMaxThreadsPerBlock, 7);   // no device 7
+    out[6] = cudaGetLastError();
+}
+
 // ---- device-side malloc through the runtime, and a child's printf ----
 __global__ void child_print(int v) { printf("child %d\n", v); }
 __global__ void use_malloc(int *out, int *err)
@@ -359,6 +368,24 @@ int main()
         std::sort(h.begin(), h.end());
         EXPECT(got == h, "quicksort: the result is not the sorted input");
         printf("%-52s %s\n", "quicksort with a child per part", got == h ? "ok" : "wrong");
+        CK(cudaFree(d));
+    }
+
+    {   // device attributes
+        int *d, h[7], tpb, sms;
+        CK(cudaMalloc(&d, sizeof h));
+        CK(cudaMemset(d, 0, sizeof h));
+        attrs<<<1, 1>>>(d);
+        CK_LAUNCH();
+        CK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+        CK(cudaDeviceGetAttribute(&tpb, cudaDevAttrMaxThreadsPerBlock, 0));
+        CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+        EXPECT(h[0] == 0 && h[1] == tpb && h[2] == 0 && h[3] == sms,
+               "device cudaDeviceGetAttribute: %d/%d threads per block, %d/%d SMs (host: %d, %d)", h[0], h[1], h[2],
+               h[3], tpb, sms);
+        EXPECT(h[4] == cudaErrorInvalidDevice && h[6] == cudaErrorInvalidDevice,
+               "device cudaDeviceGetAttribute of device 7: %d, last error %d", h[4], h[6]);
+        printf("%-52s %s\n", "device cudaDeviceGetAttribute", h[1] == tpb && h[3] == sms ? "ok" : "wrong");
         CK(cudaFree(d));
     }
 
