@@ -165,6 +165,7 @@ static void abort_launch(gpu *g)
         for (uint32_t t = 0; t < sm->npend; t++)
             if (sm->pend[t]) gpu_memop_put(sm, sm->pend[t]), sm->pend[t] = NULL;
         sm->npend = sm->npend_free = 0;
+        gpu_ldst_abort(sm);
     }
     /* drain: replies are dropped */
     for (uint64_t guard = 0; guard < 100000000; guard++) {
@@ -331,8 +332,10 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         ks->shared_accesses += sm->shared_accesses;
         ks->shared_bank_conflict_cycles += sm->shared_conflict_cycles;
         ks->mem_requests += sm->mem_requests;
+        gpu_ldst_stats(sm, ks, now);
     }
     ks->achieved_occupancy = (double)rwc / ((double)ks->cycles * nsm * g->c.max_warps);
+    gpu_wp_kstats_finish(ks, nsm);
     const gpu_memstats *ms = gpu_memsys_stats(g->ms);
     ks->l2_accesses = ms->l2_accesses - ms0.l2_accesses;
     ks->l2_hits = ms->l2_hits - ms0.l2_hits;
