@@ -219,6 +219,7 @@ CUresult api_need_dev(void)
         api_msg("cannot create the simulated device: %s", e.msg);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
+    api_dev_attributes_to_exec();
     return CUDA_SUCCESS;
 }
 

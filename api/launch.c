@@ -437,6 +437,27 @@ void api_kernel_run(api_ctx *c, api_kwork *k)
     }
     api_unlock();
     free(res);
+    /* the grids its threads launched (dynamic parallelism), under both locks
+    ** (API, then device: the documented order) */
+    api_lock();
+    CUresult before = c->sticky;
+    api_dev_lock();
+    api_cdp_children(c, r);
+    api_dev_unlock();
+    if (!before && c->sticky) {
+        /* a device-launched grid's sticky error: seen at the next wait, like the parent's */
+        api_async_err *p = &c->pending;
+        if (!p->r) {
+            p->r = c->sticky;
+            p->sticky = true;
+            p->seq = api_op_seq_running();
+            p->why = tp_strdup("a grid launched from the device met a sticky error (reported above)");
+            p->kernel = tp_strdup(f->pf->name);
+        }
+        c->sticky = CUDA_SUCCESS;
+        c->faulted = true;
+    }
+    api_unlock();
 }
 
 /* A launch: checked, then issued; one refused before it was issued is
@@ -554,3 +575,14 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **ker
     API_LOCKED(launch_ex(config, f, kernelParams, extra));
 }
 API_ALIAS(cuLaunchKernelEx, "cuLaunchKernelEx_ptsz");
+
+/* The checks of a host launch, for a device launch (dynamic parallelism, cdp.c). */
+CUresult api_launch_check(const api_func *f, const uint32_t grid[3], const uint32_t block[3], uint32_t shared)
+{
+    launch_req q;
+    memset(&q, 0, sizeof q);
+    memcpy(q.grid, grid, sizeof q.grid);
+    memcpy(q.block, block, sizeof q.block);
+    q.shared = shared;
+    return check_dims(f, &q);
+}

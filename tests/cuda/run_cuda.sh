@@ -34,6 +34,7 @@ programs() {
 templates       -               templates.cu
 multifile       -               multifile_main.cu multifile_vec.cu multifile_mat.cu
 rdc             -rdc=true       rdc_main.cu rdc_lib.cu
+cdp             -rdc=true+-lcudadevrt  cdp.cu
 symbols         -               symbols.cu
 dynshared       -               dynshared.cu
 streams         -               streams.cu
@@ -50,6 +51,7 @@ asyncstreams    -               asyncstreams.cu
 determinism     -               determinism.cu
 memops          -               memops.cu
 texture         -               texture.cu
+texlayered      -               texlayered.cu
 iterative       -               iterative.cu
 atomics         -               atomics.cu
 coop            -               coop.cu
@@ -80,6 +82,7 @@ determinism_sync  determinism  stream.async=0
 determinism_perf  determinism  mode=performance
 determinism_perf_sync  determinism  mode=performance+stream.async=0
 wmma_gtx480     wmma        config=gtx480
+cdp_depth4      cdp         exec.cdp_max_depth=4
 EOF
 }
 
@@ -285,6 +288,19 @@ check() {
             echo "FAIL cuda_$n: simulated results differ between stream.async=1 and 0 ($(tr '\n' ' ' <"$out/$n.sim") vs $(tr '\n' ' ' <"$out/$ref.sim" 2>/dev/null))"
             return
         fi
+        ;;
+    cdp*)
+        # tpsim's limits: exec.cdp_max_depth levels of device launches below
+        # the host's grid (24 by default), exactly the pending-launch limit.
+        levels=25
+        [ "$n" = cdp_depth4 ] && levels=5
+        for want in "depth: $levels levels ran, the launch from level $((levels - 1)) failed with cudaErrorLaunchMaxDepthExceeded" \
+            "pending: 16 of 40 launches accepted with a limit of 16" "child 42"; do
+            if ! grep -qxF -- "$want" "$o"; then
+                echo "FAIL cuda_$n: no line '$want' in the output ($(tail_of "$o" "$e"))"
+                return
+            fi
+        done
         ;;
     sassonly)
         # tpsim simulates PTX: a binary without any must be refused clearly.
