@@ -116,9 +116,20 @@ typedef struct exec_fninfo {
     uint32_t frame_bytes;     /* local frame */
 } exec_fninfo;
 
+/* Running physical registers (phys.c, regs.physical=1): per pc, the
+** instruction's own handler and its register fix-ups. */
+typedef struct exec_phys {
+    exec_fn *fn;              /* per pc: the handler h_phys wraps */
+    uint32_t *off;            /* per pc: fix-ups fx[off[pc] .. off[pc + 1]) */
+    uint32_t *fx;             /* kind << 24 | register */
+} exec_phys;
+
 struct exec_mod {
     exec_dev *dev;
-    ptx_module *ptx;
+    ptx_module *ptx;          /* the code that runs: the parsed module, or with
+                                 regs.physical=1 its lowered code (ptx_lower) */
+    ptx_module *src;          /* the parsed module when ptx is its lowered code (else NULL) */
+    exec_phys *phys;          /* regs.physical=1 */
     char *name;
     /* The functional model runs its own copy of the instructions and of the
     ** operand pool, in which every immediate's r is its constant row and every
@@ -338,6 +349,14 @@ uint64_t exec_sym_addr(exec_warp *w, int32_t sym, uint8_t *space_out);
 exec_kinfo *exec_kernel_info(exec_mod *m, uint32_t kidx);
 uint32_t exec_kernel_regs(exec_mod *m, uint32_t kidx);
 uint64_t exec_func_addr(uint32_t fidx);
+
+/* Physical registers (phys.c): the first frame row after a lowered
+** function's registers and constant-bank rows (where scratch rows start);
+** rewriting the decoded operands through the allocation and wrapping the
+** handlers; freeing. */
+uint32_t exec_phys_frame_base(const ptx_func *fn);
+bool exec_phys_build(exec_mod *m, tp_err *e);
+void exec_phys_free(exec_phys *ph);
 
 /* Decoding: picks the handler for every instruction of a module. */
 bool exec_decode_module(exec_mod *m, tp_err *e);

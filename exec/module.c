@@ -27,6 +27,8 @@ static void mod_free(exec_mod *m)
             }
         ptx_module_free(m->ptx);
     }
+    ptx_module_free(m->src);
+    exec_phys_free(m->phys);
     free(m->kinfo);
     free(m->fninfo);
     free(m->var_addr);
@@ -148,19 +150,37 @@ exec_mod *exec_mod_load(exec_dev *d, const char *ptx, size_t len, const char *na
         mod_free(m);
         return NULL;
     }
-    /* Register allocation: each function under the device's per-thread limit,
-    ** lowered by its .maxnreg and launch bounds as ptxas does. */
-    uint32_t max_regs = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_MAX_REGS_PER_THREAD);
-    uint32_t regs_sm = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_REGS_PER_SM);
-    uint32_t unit = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_REG_ALLOC_UNIT);
+    /* Registers: the lowered code (ptx_lower: scheduled as ptxas schedules,
+    ** constants re-created at their uses, spilled under each function's
+    ** limit -- the device's per-thread maximum, regs.max, .maxnreg, launch
+    ** bounds -- and allocated) gives every function its count; with
+    ** regs.physical=1 it is also the code that runs. */
+    ptx_lower_opts lo;
+    memset(&lo, 0, sizeof lo);
+    lo.max_regs = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_MAX_REGS_PER_THREAD);
+    lo.force_max = (uint32_t)tp_opt_i(&d->opts, OPT_REGS_MAX);
+    lo.regs_per_sm = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_REGS_PER_SM);
+    lo.alloc_unit = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_REG_ALLOC_UNIT);
+    lo.no_schedule = !tp_opt_i(&d->opts, OPT_REGS_SCHEDULE);
+    ptx_module *low = ptx_lower(m->ptx, &lo, e);
+    if (!low) {
+        *status = EXEC_ERR_INVALID_PTX;
+        mod_free(m);
+        return NULL;
+    }
     for (uint32_t i = 0; i < m->ptx->nfuncs; i++) {
         ptx_func *f = &m->ptx->funcs[i];
-        if (f->is_decl) continue;
-        if (!ptx_regalloc(m->ptx, f, ptx_regalloc_limit(f, max_regs, regs_sm, unit), e)) {
-            *status = EXEC_ERR_INVALID_PTX;
-            mod_free(m);
-            return NULL;
-        }
+        const ptx_func *g = &low->funcs[i];
+        f->ra_regs = g->ra_regs;
+        f->ra_spills = g->ra_spills;
+        f->ra_max_live = g->ra_max_live;
+        f->ra_own = g->ra_own;
+    }
+    if (tp_opt_i(&d->opts, OPT_REGS_PHYSICAL)) {
+        m->src = m->ptx;
+        m->ptx = low;
+    } else {
+        ptx_module_free(low);
     }
     if (!place_vars(m, status, e) || !exec_decode_module(m, e)) {
         if (*status == EXEC_OK) *status = EXEC_ERR_INVALID_PTX;
