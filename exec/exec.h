@@ -62,6 +62,13 @@ const tp_opts *exec_dev_opts(const exec_dev *d);
 bool exec_dev_set_opt(exec_dev *d, const char *name, const char *value, tp_err *e);
 /* device.cc as major*10 + minor (75 for 7.5). */
 unsigned exec_dev_cc(const exec_dev *d);
+/* A pass over each module's lowered code (ptx_lower), run at load before it
+** is decoded when the device runs physical registers (regs.physical=1 or
+** regmutex=1): it may rewrite the code, its allocation and ptx_func.rs.  The
+** regmutex pass (regmutex/) is one; whoever creates the device installs it
+** (exec/ knows no pass).  Tests use the hook to inject allocation faults. */
+typedef bool (*exec_code_pass)(ptx_module *low, const tp_opts *o, void *arg, tp_err *e);
+void exec_dev_set_pass(exec_dev *d, exec_code_pass fn, void *arg);
 
 /* ---- device memory -------------------------------------------------------- */
 

@@ -56,6 +56,8 @@ typedef struct exec_free_rng {
 
 struct exec_dev {
     tp_opts opts;
+    exec_code_pass pass;   /* run on lowered code at load (exec_dev_set_pass) */
+    void *pass_arg;
     FILE *out;             /* device printf */
     unsigned cc;           /* 75 for 7.5 */
     int slot;              /* which reservation slot */

@@ -175,10 +175,16 @@ exec_mod *exec_mod_load(exec_dev *d, const char *ptx, size_t len, const char *na
         f->ra_spills = g->ra_spills;
         f->ra_max_live = g->ra_max_live;
         f->ra_own = g->ra_own;
+        f->local_bytes = g->local_bytes; /* spills included, as the attributes report them */
     }
-    if (tp_opt_i(&d->opts, OPT_REGS_PHYSICAL)) {
+    if (tp_opt_i(&d->opts, OPT_REGS_PHYSICAL) || tp_opt_i(&d->opts, OPT_REGMUTEX)) {
         m->src = m->ptx;
         m->ptx = low;
+        if (d->pass && !d->pass(low, &d->opts, d->pass_arg, e)) {
+            *status = EXEC_ERR_INVALID_PTX;
+            mod_free(m);
+            return NULL;
+        }
     } else {
         ptx_module_free(low);
     }

@@ -8,9 +8,9 @@
 ** One function at a time, in pc order, appended to the new module's
 ** instruction array (so the function being worked on is always the last one
 ** there and may be re-emitted in place):
-**   1. schedule: each block list-scheduled (sched.c) when that keeps its
-**      pressure (PTX_LIVE_ALLOC view, plus the kernel reserve) within the
-**      cap, else in program order;
+**   1. schedule: each block list-scheduled (sched.c) with the widest window
+**      that keeps its pressure (PTX_LIVE_ALLOC view, plus the kernel
+**      reserve) within the cap (program order when none does);
 **   2. constants: the rows the ALLOC view re-creates (live.c: kernel
 **      parameters, immediates, addresses) become constant-bank rows
 **      (ptx_func.ra_cb); each use an instruction cannot read as an operand
@@ -29,9 +29,10 @@
 #include <stdlib.h>
 
 enum {
-    LW_SCHED_CAP = 64,  /* ptxas schedules for latency up to this many registers (full
-                           occupancy on sm_75: 65536 / 1024 threads); docs/REGISTERS.md */
-    LW_RESERVED = 4,    /* what a kernel's count adds to its values (regalloc.c RA_RESERVED) */
+    LW_SCHED_CAP = 40,  /* the schedule keeps a block's pressure (reserve included) within
+                           this many registers: of 32, 40, 48, 56 and 64 the cap that puts
+                           tpsim nearest ptxas on the team's kernels (docs/REGISTERS.md) */
+    LW_RESERVED = PTX_RA_RESERVED, /* what a kernel's count adds to its values */
     LW_MAX_ROUNDS = 64, /* spill rounds before giving up on fitting */
 };
 
@@ -260,9 +261,21 @@ static bool emit_function(lw *L, const ptx_func *f, ptx_func *g)
         const ptx_block *bl = &f->blocks[b];
         for (uint32_t pc = bl->start; pc < bl->end; pc++) bof[pc - f->start] = b;
         const uint32_t *ord = NULL;
-        if (S && bl->end - bl->start > 2 && v.reach[b]) {
-            ord = ptx_sched_block(S, b);
-            if (ptx_block_pressure(&v, b, ord, &live) + reserve > cap) ord = NULL;
+        uint32_t nbi = bl->end - bl->start;
+        if (S && nbi > 2 && v.reach[b]) {
+            /* the widest window whose schedule keeps the pressure within the cap */
+            ord = ptx_sched_block(S, b, UINT32_MAX);
+            if (ptx_block_pressure(&v, b, ord, &live) + reserve > cap) {
+                uint32_t lo = 1, hi = nbi; /* lo fits (program order), hi does not */
+                while (hi - lo > 1) {
+                    uint32_t mid = lo + (hi - lo) / 2;
+                    ord = ptx_sched_block(S, b, mid);
+                    if (ptx_block_pressure(&v, b, ord, &live) + reserve > cap) hi = mid;
+                    else lo = mid;
+                }
+                ord = lo > 1 ? ptx_sched_block(S, b, lo) : NULL;
+                if (ord && ptx_block_pressure(&v, b, ord, &live) + reserve > cap) ord = NULL;
+            }
         }
         bstart[b] = L->ins.n;
         for (uint32_t j = 0; j < bl->end - bl->start; j++) {

@@ -41,8 +41,7 @@
 /* ---- the model's constants (docs/REGISTERS.md: calibrated on sm_75) ------- */
 
 enum {
-    RA_RESERVED = 4,     /* registers a sm_75 kernel reports beyond its live values: the
-                            stack pointer R1, and temporaries of ptxas's lowering */
+    RA_RESERVED = PTX_RA_RESERVED, /* registers a sm_75 kernel reports beyond its live values */
     RA_MIN_REGS = 8,     /* the smallest count ptxas reports for a kernel that does anything */
     RA_EMPTY_REGS = 4,   /* ... and for one that uses no register */
     RA_ABI_SCRATCH = 16, /* R0..R15: argument and scratch registers of the ABI */

@@ -31,7 +31,10 @@
 **               reads of %clock/%clock64/%globaltimer, or the block's last
 **               instruction.
 ** Every schedule is therefore a legal execution order of the block: the
-** lowering (lower.c) runs it.
+** lowering (lower.c) runs it.  A window limits how far an instruction may
+** move up: only instructions fewer than `window` places (program order)
+** after the first unscheduled one may issue; the lowering narrows it until
+** the block's pressure fits (ptxas schedules less eagerly under pressure).
 */
 #include "live_int.h"
 #include <stdlib.h>
@@ -48,6 +51,10 @@ static uint32_t latency(const ptx_insn *in)
         }
     }
     if (o->flags & PTX_F_WARP) return 24;
+    if (in->op == PTX_OP_MOV && in->nopnd == 2 && in->o[1].kind == PTX_OK_SREG &&
+        in->o[1].r != PTX_SR_NTID && in->o[1].r != PTX_SR_NCTAID && in->o[1].r != PTX_SR_NSMID &&
+        in->o[1].r != PTX_SR_NWARPID)
+        return 24; /* S2R: special registers are read through a variable-latency path */
     if (o->unit == PTX_UNIT_SFU) return 20;
     if (in->op == PTX_OP_CVT)
         return ptx_type_is_float((ptx_type)in->type) || ptx_type_is_float((ptx_type)in->type2) ? 12 : 6;
@@ -131,14 +138,20 @@ static uint64_t heap_pop(heap64 *h)
 }
 
 typedef struct sch_edge { uint32_t from, to, lat; } sch_edge;
-enum { PTX_SCHED_MAXOCC = PTX_MAX_OPND * 256 + 8 };
+enum {
+    PTX_SCHED_MAXOCC = PTX_MAX_OPND * 256 + 8,
+    PTX_SCHED_LONG = 12, /* ready instructions of at least this latency issue first */
+};
 
 struct ptx_sched {
     const ptx_rview *v;
     uint32_t *rblk, *rdef, *ruse, *pblk, *pdef, *puse; /* per row / predicate (+ CC): block tag, last def / use */
     TP_VEC(sch_edge) e;
     uint32_t *npred, *eoff, *earliest, *order;
-    heap64 pend, avail;
+    uint8_t *done;
+    uint32_t tag;              /* per call: which rdef/ruse/pdef/puse entries are this schedule's */
+    heap64 pend, avail, avail_long; /* ready: short and long-latency instructions */
+    uint32_t long_lat;         /* latency from which an instruction goes first */
     ptx_regocc oc[PTX_SCHED_MAXOCC];
 };
 
@@ -160,6 +173,8 @@ ptx_sched *ptx_sched_new(const ptx_rview *v)
     S->eoff = tp_malloc((maxb + 2) * sizeof(uint32_t));
     S->earliest = tp_malloc((maxb + 1) * sizeof(uint32_t));
     S->order = tp_malloc((maxb + 1) * sizeof(uint32_t));
+    S->done = tp_malloc(maxb + 1);
+    S->long_lat = PTX_SCHED_LONG;
     return S;
 }
 
@@ -176,9 +191,11 @@ void ptx_sched_free(ptx_sched *S)
     free(S->eoff);
     free(S->earliest);
     free(S->order);
+    free(S->done);
     tp_vec_free(&S->e);
     tp_vec_free(&S->pend);
     tp_vec_free(&S->avail);
+    tp_vec_free(&S->avail_long);
     free(S);
 }
 
@@ -189,13 +206,14 @@ static void sch_dep(ptx_sched *S, uint32_t from, uint32_t to, uint32_t lat)
     tp_vec_push(&S->e, x);
 }
 
-const uint32_t *ptx_sched_block(ptx_sched *S, uint32_t b)
+const uint32_t *ptx_sched_block(ptx_sched *S, uint32_t b, uint32_t window)
 {
     const ptx_rview *v = S->v;
     const ptx_module *m = v->m;
     const ptx_func *f = v->f;
     const ptx_block *bl = &f->blocks[b];
-    uint32_t nb = bl->end - bl->start, tag = b + 1, P = f->npreds, CC = f->npreds, NONE = UINT32_MAX;
+    uint32_t nb = bl->end - bl->start, tag = ++S->tag, P = f->npreds, CC = f->npreds, NONE = UINT32_MAX;
+    (void)b;
     uint32_t bar = NONE, warp = NONE, st[MC_COUNT], ld[MC_COUNT];
     for (int c = 0; c < MC_COUNT; c++) st[c] = ld[c] = NONE;
     S->e.n = 0;
@@ -325,19 +343,29 @@ const uint32_t *ptx_sched_block(ptx_sched *S, uint32_t b)
     uint32_t *fill = S->order; /* borrowed until the schedule is written */
     for (uint32_t j = 0; j < nb; j++) fill[j] = S->eoff[j];
     for (uint32_t k = 0; k < S->e.n; k++) sorted[fill[S->e.a[k].from]++] = S->e.a[k];
-    /* the list schedule */
-    S->pend.n = S->avail.n = 0;
+    /* the list schedule; only instructions within `window` of the first
+    ** unscheduled one (program order) may go */
+    S->pend.n = S->avail.n = S->avail_long.n = 0;
     for (uint32_t j = 0; j < nb; j++)
         if (!S->npred[j]) heap_push(&S->pend, j);
+    for (uint32_t j = 0; j < nb; j++) S->done[j] = 0;
     uint64_t cycle = 0;
+    uint32_t lo = 0;
+    if (!window) window = 1;
     for (uint32_t done = 0; done < nb;) {
-        while (S->pend.n && (S->pend.a[0] >> 32) <= cycle) heap_push(&S->avail, heap_pop(&S->pend) & 0xffffffffu);
-        if (!S->avail.n) {
-            cycle = S->pend.a[0] >> 32;
+        while (S->pend.n && (S->pend.a[0] >> 32) <= cycle) {
+            uint32_t t = (uint32_t)(heap_pop(&S->pend) & 0xffffffffu);
+            heap_push(latency(&m->insns[bl->start + t]) >= S->long_lat ? &S->avail_long : &S->avail, t);
+        }
+        heap64 *h = S->avail_long.n && S->avail_long.a[0] < (uint64_t)lo + window ? &S->avail_long : &S->avail;
+        if (!h->n || h->a[0] >= (uint64_t)lo + window) {
+            cycle = S->pend.n && (S->pend.a[0] >> 32) > cycle ? S->pend.a[0] >> 32 : cycle + 1;
             continue;
         }
-        uint32_t j = (uint32_t)heap_pop(&S->avail);
+        uint32_t j = (uint32_t)heap_pop(h);
         S->order[done++] = bl->start + j;
+        S->done[j] = 1;
+        while (lo < nb && S->done[lo]) lo++;
         for (uint32_t k = S->eoff[j]; k < S->eoff[j + 1]; k++) {
             uint32_t t = sorted[k].to;
             uint64_t at = cycle + sorted[k].lat;
