@@ -31,7 +31,7 @@ CFLAGS  ?=
 ALL_CFLAGS := $(CFLAGS_BASE) $(OPT) $(CFLAGS)
 LDLIBS  := -lm -lpthread -ldl
 
-CORE_DIRS := base ptx exec gpu mem vector
+CORE_DIRS := base ptx exec regmutex gpu mem vector
 CORE_SRC  := $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c))
 API_SRC   := $(wildcard api/*.c)
 CLI_SRC   := $(wildcard cli/*.c)

@@ -57,7 +57,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static char *read_file(const char *path, size_t *len)
+char *cli_read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
@@ -241,7 +241,7 @@ int cli_ptx(int argc, char **argv)
         return 2;
     }
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = cli_read_file(path, &len);
     if (!text) {
         fprintf(stderr, "tpsim ptx: cannot read %s: %s\n", path, strerror(errno));
         return 1;

@@ -188,6 +188,11 @@ typedef struct exec_occ {
     uint32_t regs_per_cta;   /* after allocation rounding */
     uint32_t shared_per_cta; /* bytes, static + dynamic, before rounding */
     uint32_t warps_per_cta;
+    /* regmutex (ptx_func.rs, regmutex=1): regs_per_thread is the base set's
+    ** charge, the pool keeps at least rs->pool_min registers, and what the
+    ** resident CTAs leave makes rm_sections sections of rm_ext x 32 registers
+    ** (at least 1, at most the resident warps); 0 otherwise */
+    uint32_t rm_sections, rm_ext;
 } exec_occ;
 
 const char *exec_occ_limit_name(exec_occ_limit l);   /* "ctas", "warps", "registers", "shared", "none" */
@@ -296,6 +301,7 @@ enum {
     EXEC_EV_YIELD = 1u << 5,        /* nanosleep: the warp asks to let others run */
     EXEC_EV_WAIT_CONVERGE = 1u << 6,/* exec.its: the lanes' group waits to converge; another group runs */
     EXEC_EV_MIXED_SPACE = 1u << 7,  /* a generic access whose lanes hit different spaces: see lspace */
+    EXEC_EV_RM_RELEASE = 1u << 8,   /* regmutex: the warp gave its section back before the instruction */
 };
 
 /* Per-lane addresses of a memory access, each in the space it hits (generic
@@ -326,6 +332,8 @@ typedef struct exec_next {
     uint32_t pc;
     uint32_t mask;        /* lanes at the pc (before the guard) */
     const exec_sinfo *si;
+    bool acquire;         /* regmutex: the warp must hold a section to run it and holds none
+                             (exec_warp_set_section gives it one) */
 } exec_next;
 
 /* Checks and lays out a launch like exec_launch_kernel.  On failure returns
@@ -371,5 +379,24 @@ void exec_warp_step(exec_warp *w, uint64_t cycle, exec_rec *rec);
 ** without records (%clock counts warp instructions), stopping early when it
 ** waits, finishes or yields.  Returns how many ran. */
 uint32_t exec_warp_run(exec_warp *w, uint32_t budget);
+
+/* ---- register time-sharing (regmutex=1; regmutex/regmutex.h) ---------------------
+** A kernel the regmutex pass applies to (ptx_func.rs) keeps each warp's
+** registers >= |Bs| in a section of its SM's shared register pool, which the
+** warp holds between an acquire point and a release point.  Without a
+** timing model (functional mode) exec gives every warp a private section
+** when it acquires.  A timing model that models the pool calls
+** exec_grid_rm_hardware once after exec_grid_open: then exec keeps
+** exec_occ.rm_sections sections of storage per SM, a warp whose next
+** instruction says `acquire` (exec_next) must be given one with
+** exec_warp_set_section before it is stepped (else the step faults), and
+** EXEC_EV_RM_RELEASE says when it gave it back (a warp that finishes gives
+** it back too).  A warp that reads or writes a register >= |Bs| without a
+** section faults; two warps given the same section corrupt each other. */
+void exec_grid_rm_hardware(exec_grid *g);
+void exec_warp_set_section(exec_warp *w, uint32_t section);
+/* Per module pc: PTX_RS_* marks of the code that runs (NULL: no kernel of
+** the module shares registers, or regmutex is off). */
+const uint8_t *exec_mod_rm_marks(const exec_mod *m);
 
 #endif

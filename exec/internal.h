@@ -124,6 +124,7 @@ typedef struct exec_phys {
     exec_fn *fn;              /* per pc: the handler h_phys wraps */
     uint32_t *off;            /* per pc: fix-ups fx[off[pc] .. off[pc + 1]) */
     uint32_t *fx;             /* kind << 24 | register */
+    uint8_t *rsf;             /* per pc: PTX_RS_* marks (regmutex), NULL when no kernel has them */
 } exec_phys;
 
 struct exec_mod {
@@ -196,6 +197,10 @@ struct exec_grid {
     bool its;                 /* independent thread scheduling (exec.its) */
     uint64_t heap_used, heap_limit; /* device-side malloc */
     uint32_t envreg[3];       /* %envreg0..2 (cooperative launches: the grid workspace address) */
+    /* regmutex (ptx_func.rs of the kernel) */
+    const ptx_rshare *rs;
+    bool rm_hw;               /* a timing model assigns sections (exec_grid_rm_hardware) */
+    uint64_t *srp;            /* rm_hw: nsm x occ.rm_sections sections of rs->ext rows */
 };
 
 /* A SIMT stack entry.  With independent thread scheduling (exec.its) the
@@ -259,6 +264,11 @@ struct exec_warp {
     uint8_t bar_op;           /* ptx_bop of bar.red */
     uint32_t bar_mask;        /* lanes that executed the bar.red */
     uint64_t insns;           /* warp instructions executed by this warp */
+    /* regmutex: the held section's storage (rm_ext rows of 32 lanes) */
+    uint64_t *sec;
+    uint8_t rm_held;
+    uint64_t *sec_priv;       /* functional mode: the warp's own section */
+    uint32_t sec_priv_cap;
 };
 
 typedef struct exec_bar {
@@ -359,6 +369,11 @@ uint64_t exec_func_addr(uint32_t fidx);
 uint32_t exec_phys_frame_base(const ptx_func *fn);
 bool exec_phys_build(exec_mod *m, tp_err *e);
 void exec_phys_free(exec_phys *ph);
+/* The regmutex marks before the instruction at pc (release, acquire);
+** false when the warp faulted (no section to acquire). */
+bool exec_rm_point(exec_warp *w, uint32_t pc);
+/* Releases the warp's section (finished warps). */
+static inline void exec_rm_drop(exec_warp *w) { w->rm_held = 0; w->sec = NULL; }
 
 /* Decoding: picks the handler for every instruction of a module. */
 bool exec_decode_module(exec_mod *m, tp_err *e);

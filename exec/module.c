@@ -380,6 +380,7 @@ void exec_kernel_attrs(exec_mod *m, int kernel, exec_kattr *a)
 uint32_t exec_kernel_regs(exec_mod *m, uint32_t kidx)
 {
     const ptx_func *f = &m->ptx->funcs[kidx];
+    if (f->rs) return f->rs->base_regs; /* regmutex: the base set (the pool is apart, exec_occupancy) */
     if (f->ra_regs) return f->ra_regs;
     uint32_t words = 0;
     for (uint32_t r = 0; r < f->nrows; r++) {

@@ -20,6 +20,14 @@
 ** hardware reads them from the constant bank; they are never trashed), then
 ** one spare row, then the special-register scratch rows.
 **
+** RegMutex (ptx_func.rs, regmutex=1): registers >= |Bs| of a kernel live in
+** the warp's section, not its frame.  An instruction that touches one copies
+** it from the section into the frame row before (SEC_IN, all lanes) and back
+** after (SEC_OUT), so the frame rows >= |Bs| are only a window onto the
+** section; touching one without holding a section faults.  The acquire and
+** release marks (exec_rm_point) are handled before the instruction's
+** fix-ups, also when no lane runs it (its guard is false in every lane).
+**
 ** Each instruction's fix-ups are a list decode computes once; the handler of
 ** every instruction becomes h_phys, which runs the "before" entries, the
 ** instruction's own handler, then the "after" entries.  Control
@@ -31,9 +39,9 @@
 #include "../base/vec.h"
 
 enum {
-    FX_COMB64, FX_COMB128,                       /* before the instruction */
+    FX_SEC_IN, FX_COMB64, FX_COMB128,            /* before the instruction */
     FX_POST_,
-    FX_SPLIT64 = FX_POST_, FX_SPLIT128, FX_RESTORE128, FX_RESTORE128_NM, FX_TRASH, /* after */
+    FX_SPLIT64 = FX_POST_, FX_SPLIT128, FX_RESTORE128, FX_RESTORE128_NM, FX_TRASH, FX_SEC_OUT, /* after */
 };
 #define FX(k, r) ((uint32_t)(k) << 24 | (uint32_t)(r))
 
@@ -178,6 +186,35 @@ static bool fix_func(exec_mod *m, const ptx_func *fn, u32vec *v, uint32_t *off, 
                     uint32_t q = w * 64 + (uint32_t)__builtin_ctzll(x);
                     if (q < fn->ra_own) tp_vec_push(v, FX(FX_TRASH, q));
                 }
+            /* regmutex: every register >= |Bs| the instruction touches comes
+            ** from the section before and goes back after */
+            if (fn->rs) {
+                uint32_t base = fn->rs->base, ext = fn->rs->ext;
+                uint8_t touched[256] = {0};
+                for (uint32_t j = 0; j < k; j++) {
+                    int32_t q = fn->ra_map[oc[j].row];
+                    for (uint32_t i = 0; q >= 0 && i < ptx_row_units(fn, oc[j].row); i++)
+                        if ((uint32_t)q + i >= base && (uint32_t)q + i < base + ext && (uint32_t)q + i < 256)
+                            touched[q + i] = 1;
+                }
+                for (uint32_t i = from; i < v->n; i++) {
+                    uint32_t q = v->a[i] & 0xffffffu;
+                    if (q >= base && q < base + ext && q < 256) touched[q] = 1;
+                }
+                u32vec pre = {0};
+                for (uint32_t q = base; q < base + ext && q < 256; q++)
+                    if (touched[q]) {
+                        tp_vec_push(&pre, FX(FX_SEC_IN, q));
+                        tp_vec_push(v, FX(FX_SEC_OUT, q));
+                    }
+                if (pre.n) { /* the copies in go first */
+                    uint32_t old_n = v->n;
+                    for (uint32_t i = 0; i < pre.n; i++) tp_vec_push(v, 0);
+                    memmove(v->a + from + pre.n, v->a + from, (old_n - from) * sizeof *v->a);
+                    memcpy(v->a + from, pre.a, pre.n * sizeof *pre.a);
+                }
+                tp_vec_free(&pre);
+            }
         }
     }
     off[fn->end] = v->n;
@@ -198,9 +235,18 @@ static void h_phys(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32
     uint32_t pc = (uint32_t)(in - md->xi);
     const uint32_t *f = ph->fx + ph->off[pc], *end = ph->fx + ph->off[pc + 1];
     uint64_t *fp = w->fp;
+    if (ph->rsf && ph->rsf[pc] && !exec_rm_point(w, pc)) return;
     for (; f < end && (*f >> 24) < FX_POST_; f++) {
         uint64_t *r = fp + (size_t)(*f & 0xffffffu) * 32;
-        if (*f >> 24 == FX_COMB64) {
+        if (*f >> 24 == FX_SEC_IN) {
+            if (!w->rm_held) {
+                exec_fault(w, -1, EXEC_ERR_UNSUPPORTED,
+                           "regmutex: register R%u of the extended set used without a section (a missing acquire)",
+                           *f & 0xffffffu);
+                return;
+            }
+            memcpy(r, w->sec + (size_t)((*f & 0xffffffu) - w->g->rs->base) * 32, 32 * sizeof *r);
+        } else if (*f >> 24 == FX_COMB64) {
             for (int l = 0; l < 32; l++) r[l] = (uint32_t)r[l] | (uint64_t)(uint32_t)r[l + 32] << 32;
         } else { /* FX_COMB128 */
             for (int l = 0; l < 32; l++) {
@@ -228,7 +274,10 @@ static void h_phys(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32
             for (int l = 0; l < 32; l++) r[l + 32] = r[l] >> 32;
             break;
         case FX_RESTORE128_NM: EXEC_LANES(~m, r[l + 32] = r[l] >> 32); break;
-        default: /* FX_TRASH */ EXEC_LANES(at, r[l] = PHYS_GARBAGE); break;
+        case FX_TRASH: EXEC_LANES(at, r[l] = PHYS_GARBAGE); break;
+        default: /* FX_SEC_OUT */
+            if (w->rm_held) memcpy(w->sec + (size_t)((*f & 0xffffffu) - w->g->rs->base) * 32, r, 32 * sizeof *r);
+            break;
         }
     }
 }
@@ -251,6 +300,10 @@ bool exec_phys_build(exec_mod *m, tp_err *e)
         uint32_t *cbidx = tp_calloc(fn->nrows + 1, sizeof *cbidx), k = 0;
         for (uint32_t r = 0; r < fn->nrows; r++)
             if (fn->ra_cb && fn->ra_cb[r]) cbidx[r] = k++;
+        if (fn->rs) {
+            if (!ph->rsf) ph->rsf = tp_calloc(p->ninsns + 1, 1);
+            memcpy(ph->rsf + fn->start, fn->rs->at, fn->end - fn->start);
+        }
         if (!fix_func(m, fn, &v, ph->off, e)) {
             free(cbidx);
             tp_vec_free(&v);
@@ -280,9 +333,69 @@ bool exec_phys_build(exec_mod *m, tp_err *e)
     return true;
 }
 
+/* ---- regmutex: acquire and release points, sections ------------------------------ */
+
+bool exec_rm_point(exec_warp *w, uint32_t pc)
+{
+    exec_grid *g = w->g;
+    const exec_phys *ph = g->m->phys;
+    uint8_t mk = ph->rsf[pc];
+    if ((mk & PTX_RS_RELEASE) && w->rm_held) {
+        /* keep it while a lane waits at a pc where the section is held */
+        bool waiting = false;
+        for (uint32_t i = 0; i + 1 < w->nstk && !waiting; i++)
+            if (w->stk[i].mask && w->stk[i].pc < g->m->ptx->ninsns && (ph->rsf[w->stk[i].pc] & PTX_RS_HELD))
+                waiting = true;
+        if (!waiting) {
+            exec_rm_drop(w);
+            if (g->rec) g->rec->events |= EXEC_EV_RM_RELEASE;
+        }
+    }
+    if ((mk & PTX_RS_ACQUIRE) && !w->rm_held) {
+        if (g->rm_hw) {
+            exec_fault(w, -1, EXEC_ERR_UNSUPPORTED, "regmutex: the warp reached an acquire point without a section");
+            return false;
+        }
+        size_t need = (size_t)(g->rs ? g->rs->ext : 0) * 32;
+        if (w->sec_priv_cap < need) {
+            free(w->sec_priv);
+            w->sec_priv = tp_malloc((need ? need : 1) * sizeof *w->sec_priv);
+            w->sec_priv_cap = (uint32_t)need;
+        }
+        /* a section holds what its last owner left: garbage to this warp */
+        for (size_t i = 0; i < need; i++) w->sec_priv[i] = PHYS_GARBAGE;
+        w->sec = w->sec_priv;
+        w->rm_held = 1;
+    }
+    return true;
+}
+
+void exec_grid_rm_hardware(exec_grid *g)
+{
+    if (!g->rs || !g->occ.rm_sections || g->rm_hw) return;
+    g->rm_hw = true;
+    size_t rows = (size_t)g->nsm * g->occ.rm_sections * g->rs->ext;
+    g->srp = tp_malloc((rows ? rows : 1) * 32 * sizeof *g->srp);
+    for (size_t i = 0; i < rows * 32; i++) g->srp[i] = PHYS_GARBAGE;
+}
+
+void exec_warp_set_section(exec_warp *w, uint32_t section)
+{
+    exec_grid *g = w->g;
+    if (!g->rm_hw || section >= g->occ.rm_sections) return;
+    w->sec = g->srp + ((size_t)w->cta->sm * g->occ.rm_sections + section) * g->rs->ext * 32;
+    w->rm_held = 1;
+}
+
+const uint8_t *exec_mod_rm_marks(const exec_mod *m)
+{
+    return m->phys ? m->phys->rsf : NULL;
+}
+
 void exec_phys_free(exec_phys *ph)
 {
     if (!ph) return;
+    free(ph->rsf);
     free(ph->fn);
     free(ph->off);
     free(ph->fx);

@@ -146,6 +146,10 @@ void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now)
     sm->shared_accesses = sm->shared_conflict_cycles = sm->mem_requests = 0;
     sm->l1c_accesses = sm->l1c_misses = 0;
     sm->l1_resfail_skipped = 0;
+    rm_srp_init(&sm->srp, sm->c->max_warps, lx->occ->rm_sections);
+    sm->rm_marks = lx->occ->rm_sections ? exec_mod_rm_marks(lx->m) : NULL;
+    sm->rm_waited = false;
+    sm->rm_stall_cycles = sm->rm_held_cycles = 0;
     sm->wake = now;
     sm->last_tick = now - 1;
     /* nothing of a launch's scheduling state carries into the next: identical
@@ -286,6 +290,13 @@ static gpu_stall can_issue(gpu_sm *sm, gpu_warp *w, uint64_t now)
     if (w->state == GPU_W_BARRIER) return blk_set(sm, w, GPU_ST_BARRIER);
     if (!w->nib) return blk_set(sm, w, GPU_ST_IBUFFER);
     if (w->ib[0].ready > now) return GPU_ST_IBUFFER;
+    /* regmutex: an acquire point needs a free section (not cached: another
+    ** warp's release frees one) */
+    if (sm->rm_marks && (sm->rm_marks[w->ib[0].pc] & PTX_RS_ACQUIRE) && !rm_srp_holds(&sm->srp, (uint32_t)(w - sm->warps)) &&
+        rm_srp_full(&sm->srp)) {
+        sm->rm_waited = true;
+        return GPU_ST_REGMUTEX;
+    }
     const exec_sinfo *si = w->ib[0].si;
     if ((si->flags & EXEC_SI_FENCE) && w->mem_inflight) return blk_set(sm, w, GPU_ST_BARRIER);
     switch (gpu_sb_check(&w->sb, si)) {
@@ -328,6 +339,11 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
         return false;
     }
     const exec_sinfo *si = n.si;
+    if (n.acquire) { /* regmutex: the first free section (can_issue saw one) */
+        int32_t sec = rm_srp_acquire(&sm->srp, slot);
+        if (sec < 0) return false;
+        exec_warp_set_section(w->ew, (uint32_t)sec);
+    }
     /* a memory instruction's record goes straight into what the LD/ST unit keeps */
     gpu_memop *mop = gpu_is_mem(si) ? gpu_memop_get(sm) : NULL;
     exec_rec local;
@@ -362,6 +378,7 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
     fetch_update(sm, slot);
     bool long_lat = is_mem && (si->flags & EXEC_SI_LOAD) && rec->space != PTX_SP_SHARED;
     gpu_sched_issued(sm->c, &sm->sched[w->sched], slot, long_lat);
+    if (rec->events & (EXEC_EV_RM_RELEASE | EXEC_EV_WARP_DONE)) rm_srp_release(&sm->srp, slot);
     if (rec->events & EXEC_EV_FAULT) lx->fault = true;
     if (rec->events & EXEC_EV_BAR_WAIT) w->state = GPU_W_BARRIER;
     if (rec->events & EXEC_EV_BAR_RELEASE) wake_barrier(sm, w->cta);
@@ -516,6 +533,8 @@ void gpu_sm_account_skip(gpu_sm *sm, uint64_t now)
             gpu_pcrow(sm->lx, sm->slot_pc[s])->stall[sm->slot_reason[s]] += k;
     }
     sm->resident_warp_cycles += k * sm->nwarps_live;
+    sm->rm_held_cycles += k * sm->srp.used;
+    if (sm->rm_waited) sm->rm_stall_cycles += k;
     if (sm->l1d_retry && sm->l1d_blocked) sm->l1_resfail_skipped += k; /* it would have been refused every cycle */
     sm->last_tick = now - 1;
 }
@@ -525,6 +544,7 @@ uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now)
     gpu_sm_account_skip(sm, now);
     sm->finished = 0;
     sm->changed = false;
+    sm->rm_waited = false;
     gpu_ldst_replies(sm, now);
     while (sm->nwb && sm->wb[0].cycle <= now) {
         gpu_wb e = wb_pop(sm);
@@ -536,6 +556,8 @@ uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now)
     fetch_stage(sm, now);
     gpu_ldst_send(sm, now);
     sm->resident_warp_cycles += sm->nwarps_live;
+    sm->rm_held_cycles += sm->srp.used;
+    if (sm->rm_waited) sm->rm_stall_cycles++;
     sm->last_tick = now;
     /* When nothing changed, nothing will until a timed event. */
     if (sm->changed) {

@@ -606,17 +606,28 @@ typedef struct ptx_lower_opts {
 } ptx_lower_opts;
 ptx_module *ptx_lower(const ptx_module *m, const ptx_lower_opts *o, tp_err *e);
 
+/* Colors f's rows again (PTX_LIVE_ALLOC view) with an upper bound per row
+** (registers [ra_map, ra_map + units) below bound[row]; UINT32_MAX: none);
+** bounded rows are colored first.  On success replaces f->ra_map and
+** f->ra_own (*own); false (f unchanged) when some row does not fit its
+** bound, or with e set on malformed input.  The regmutex pass compacts
+** with it. */
+bool ptx_ra_color_bounded(ptx_module *m, ptx_func *f, const uint32_t *bound, uint32_t *own, tp_err *e);
+
 /* ---- register time-sharing (filled by the regmutex pass, regmutex/) ------ */
 /* Registers [0, base) of the lowered code are the warp's own; [base, base +
 ** ext) live in a section of a pool the SM shares among its warps, which the
 ** warp holds between an acquire and a release.  at[pc - f->start]:
-**   PTX_RS_ACQUIRE  the warp must hold a section before it runs pc
-**   PTX_RS_RELEASE  after pc, the warp gives its section back -- unless a
-**                   lane of it waits at a pc marked PTX_RS_HELD (SIMT
-**                   divergence), then it keeps it to a later release
-**   PTX_RS_HELD     the warp holds its section whenever it runs pc (every
-**                   path to pc passes an acquire and no release after it);
-**                   only at such pcs may registers >= base be live. */
+**   PTX_RS_ACQUIRE  before it runs pc the warp must hold a section (it waits
+**                   for one if it holds none)
+**   PTX_RS_RELEASE  before it runs pc the warp gives its section back, unless
+**                   a lane of it waits at a pc marked PTX_RS_HELD (SIMT
+**                   divergence): then it keeps it to a later release
+**   PTX_RS_HELD     every path to pc passes an acquire and no release after
+**                   it: the warp holds its section when it runs pc; only at
+**                   such pcs may registers >= base be live.
+** No pc marked HELD is a CTA barrier.  A warp that finishes gives its
+** section back. */
 enum { PTX_RS_ACQUIRE = 1u << 0, PTX_RS_RELEASE = 1u << 1, PTX_RS_HELD = 1u << 2 };
 typedef struct ptx_rshare {
     uint32_t base, ext;     /* |Bs|, |Es| in 32-bit registers of the lowered code */

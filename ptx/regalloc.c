@@ -208,12 +208,23 @@ static uint32_t color_order(const ptx_rview *v, const ra_graph *g, uint32_t *ord
     return n;
 }
 
-/* Colors the rows; returns the registers used (highest + 1). */
-static uint32_t color(const ptx_rview *v, const ra_graph *g, int32_t *col)
+/* Colors the rows; returns the registers used (highest + 1).  With bound,
+** rows whose bound is not UINT32_MAX are colored first and must end below
+** it: UINT32_MAX is returned when one cannot. */
+static uint32_t color(const ptx_rview *v, const ra_graph *g, int32_t *col, const uint32_t *bound)
 {
     uint32_t N = v->nrows;
     uint32_t *ord = tp_malloc((N + 1) * sizeof *ord);
     uint32_t n = color_order(v, g, ord), total = 0;
+    if (bound) { /* stable: bounded rows first */
+        uint32_t *tmp = tp_malloc((N + 1) * sizeof *tmp), k2 = 0;
+        for (uint32_t k = 0; k < n; k++)
+            if (bound[ord[k]] != UINT32_MAX) tmp[k2++] = ord[k];
+        for (uint32_t k = 0; k < n; k++)
+            if (bound[ord[k]] == UINT32_MAX) tmp[k2++] = ord[k];
+        memcpy(ord, tmp, n * sizeof *ord);
+        free(tmp);
+    }
     for (uint32_t r = 0; r < N; r++) {
         col[r] = -1;
         total += v->w[r];
@@ -232,6 +243,10 @@ static uint32_t color(const ptx_rview *v, const ra_graph *g, int32_t *col)
             uint32_t q = 0;
             while (q < w && forb[c + q] != stamp) q++;
             if (q == w) break;
+        }
+        if (bound && c + w > bound[r]) {
+            regs = UINT32_MAX;
+            break;
         }
         col[r] = (int32_t)c;
         if (c + w > regs) regs = c + w;
@@ -289,7 +304,7 @@ bool ptx_ra_color(ptx_module *m, ptx_func *f, uint32_t *own, tp_err *e)
     ra_graph g;
     build_graph(&v, &g);
     f->ra_map = tp_arena_alloc(&m->arena, (f->nrows + 1) * sizeof *f->ra_map);
-    *own = color(&v, &g, f->ra_map);
+    *own = color(&v, &g, f->ra_map, NULL);
     for (uint32_t r = 0; r < f->nrows; r++) {
         if (!g.used[r]) f->ra_map[r] = -1;
         if (f->regs[r].cont && r > 0) f->ra_map[r] = f->ra_map[r - 1] >= 0 ? f->ra_map[r - 1] + 2 : -1;
@@ -305,6 +320,31 @@ bool ptx_ra_color(ptx_module *m, ptx_func *f, uint32_t *own, tp_err *e)
     free_graph(&g);
     ptx_rview_free(&v);
     return true;
+}
+
+bool ptx_ra_color_bounded(ptx_module *m, ptx_func *f, const uint32_t *bound, uint32_t *own, tp_err *e)
+{
+    ptx_rview v;
+    if (!ptx_rview_build(m, f, PTX_LIVE_ALLOC, &v, e)) return false;
+    ra_graph g;
+    build_graph(&v, &g);
+    int32_t *col = tp_malloc((f->nrows + 1) * sizeof *col);
+    uint32_t regs = color(&v, &g, col, bound);
+    bool ok = regs != UINT32_MAX;
+    if (ok) {
+        for (uint32_t r = 0; r < f->nrows; r++) {
+            if (!g.used[r]) col[r] = -1;
+            if (f->regs[r].cont && r > 0) col[r] = col[r - 1] >= 0 ? col[r - 1] + 2 : -1;
+        }
+        f->ra_map = tp_arena_alloc(&m->arena, (f->nrows + 1) * sizeof *f->ra_map);
+        memcpy(f->ra_map, col, f->nrows * sizeof *col);
+        f->ra_own = regs;
+        *own = regs;
+    }
+    free(col);
+    free_graph(&g);
+    ptx_rview_free(&v);
+    return ok;
 }
 
 /* The count of f (colored first unless it already is: lower.c colors the
