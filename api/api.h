@@ -206,6 +206,9 @@ typedef struct api_state {
     char *stats_path;      /* TPSIM_STATS */
     api_launch_rec *launches;
     uint32_t nlaunches, caplaunches;
+    struct api_ksum *ksums;   /* per kernel name: the summary's rows (stats.c) */
+    uint32_t nksums;
+    char *summary_path;       /* TPSIM_SUMMARY: where `tpsim run` wants the text summary */
     uint64_t launches_total, launches_failed, launches_dropped;
     uint64_t warp_insns, thread_insns, cycles;
     double t_start, t_launch;  /* host seconds (monotonic) */
@@ -341,6 +344,12 @@ void api_event_destroy(api_event *e);
 int api_occupancy(const api_func *f, int block_threads, size_t dyn_shared);
 /* CUDA error for an exec/ status; *sticky says whether it poisons the context. */
 CUresult api_status_result(exec_status s, bool *sticky);
+
+/* Performance mode: a host-to-device copy wrote [dst, dst + n) (launch.c):
+** the timing model's L2 sees it (gpu_copy_in). */
+void api_copied_in(uint64_t dst, uint64_t n);
+/* The timing model, made on first use in performance mode (launch.c). */
+gpu *api_gpu(void);
 
 /* ---- statistics (stats.c) ------------------------------------------------------ */
 

@@ -138,6 +138,19 @@ CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunc
     API_LOCKED(occ_dyn_smem(dynamicSmemSize, func, numBlocks, blockSize));
 }
 
+/* ---- the timing model ------------------------------------------------------------ */
+
+gpu *api_gpu(void)
+{
+    if (!api_g.gpu) api_g.gpu = gpu_new(&api_g.opts);
+    return api_g.gpu;
+}
+
+void api_copied_in(uint64_t dst, uint64_t n)
+{
+    if (api_opt(OPT_MODE) == 1) gpu_copy_in(api_gpu(), dst, n);
+}
+
 /* ---- launches ----------------------------------------------------------------- */
 
 /* Performance mode on a terminal: a live line per running kernel on stderr,
@@ -386,11 +399,10 @@ static CUresult launch_run(const launch_req *q, api_func **fp, bool *ran)
     exec_status st;
     gpu_kstats *perf = NULL;
     bool timed = api_opt(OPT_MODE) == 1 && api_g.launches_total >= (uint64_t)api_opt(OPT_FASTFORWARD_KERNELS);
-    if (timed && !api_g.gpu) api_g.gpu = gpu_new(&api_g.opts);
     if (timed) {
         perf = tp_calloc(1, sizeof *perf);
         progress_state ps = {t0, t0, false};
-        st = gpu_launch(api_g.gpu, f->mod->em, (int)f->kidx, &l, res, perf, isatty(2) ? progress : NULL, &ps);
+        st = gpu_launch(api_gpu(), f->mod->em, (int)f->kidx, &l, res, perf, isatty(2) ? progress : NULL, &ps);
         if (ps.shown) fputs("\r\033[K", stderr);
     } else {
         st = exec_launch_kernel(f->mod->em, f->kidx, &l, res);

@@ -480,6 +480,7 @@ static CUresult copy(api_ctx *c, uint64_t dst, uint64_t src, size_t n, copy_kind
         return CUDA_ERROR_INVALID_VALUE;
     }
     memmove(d, s, n);
+    if (k == CP_HTOD || (k == CP_ANY && !dev_range(src, 1) && dev_range(dst, 1))) api_copied_in(dst, n);
     return CUDA_SUCCESS;
 }
 

@@ -22,6 +22,13 @@
 **                           reason, count
 **   totals                  sums over all launches; failed_calls
 **   host                    wall time, simulation speed, peak memory
+**
+** When TPSIM_SUMMARY names a path (`tpsim run` sets it), the process writes
+** there at exit the text summary `tpsim run` prints: per kernel name the
+** launches and the sums of the registered counters warp_instructions,
+** thread_instructions and cycles (cycles_estimate in functional mode), read
+** from each launch's record through the registries above; then the failed
+** CUDA calls (fail.c).  TPSIM_SUMMARY_KERNELS=0 leaves the kernel table out.
 ** Every kernel member comes from a statistics registry (base/stats.h): the
 ** names are registered once, here and in gpu/kstats.c.  Everything outside
 ** "host" is simulated, so two runs of a program write identical files apart
@@ -72,15 +79,80 @@ static void registries(void)
     api_fail_register(&reg_failures);
 }
 
+/* ---- the text summary ---------------------------------------------------------- */
+
+typedef struct api_ksum {
+    char *name;
+    uint64_t launches, failed, warp, thread, cycles;
+} api_ksum;
+
+static void summary_write(void);
+
+/* A registered counter of a record, by name. */
+static uint64_t rec_u64(const tp_stats *s, const void *base, const char *name)
+{
+    const tp_stat *st = tp_stats_find(s, name);
+    if (!st) return 0;
+    const void *p = (const char *)base + (uintptr_t)st->p;
+    return st->kind == TP_STAT_U32 ? *(const uint32_t *)p : *(const uint64_t *)p;
+}
+
+/* Adds launch record k to its kernel's summary row. */
+static void summary_fold(const api_launch_rec *k)
+{
+    registries();
+    uint32_t i = 0;
+    while (i < api_g.nksums && strcmp(api_g.ksums[i].name, k->name) != 0) i++;
+    if (i == api_g.nksums) {
+        api_g.ksums = tp_realloc(api_g.ksums, (i + 1) * sizeof *api_g.ksums);
+        memset(&api_g.ksums[i], 0, sizeof *api_g.ksums);
+        api_g.ksums[i].name = tp_strdup(k->name);
+        api_g.nksums++;
+    }
+    api_ksum *q = &api_g.ksums[i];
+    q->launches++;
+    if (k->status) q->failed++;
+    q->warp += rec_u64(&reg_common, k, "warp_instructions");
+    q->thread += rec_u64(&reg_common, k, "thread_instructions");
+    q->cycles += k->perf ? rec_u64(&reg_perf, k->perf, "cycles") : rec_u64(&reg_func, k, "cycles_estimate");
+}
+
 void api_stats_init(void)
 {
     static bool done;   /* cuInit, or the first failure (before any cuInit) */
     if (done) return;
     done = true;
+    const char *sp = getenv("TPSIM_SUMMARY");
+    if (sp && *sp) {
+        api_g.summary_path = tp_strdup(sp);
+        atexit(summary_write);
+    }
     const char *p = getenv("TPSIM_STATS");
     if (!p || !*p) return;
     api_g.stats_path = tp_strdup(p);
     atexit(stats_write);
+}
+
+/* Keeps a launch record (the statistics file lists it) or, without a file
+** or past its limit, frees it; either way the summary counts it. */
+static void keep(api_launch_rec *k)
+{
+    summary_fold(k);
+    if (api_g.stats_path && api_g.nlaunches < API_STATS_MAX_KERNELS) {
+        if (api_g.nlaunches == api_g.caplaunches) {
+            api_g.caplaunches = api_g.caplaunches ? api_g.caplaunches * 2 : 64;
+            api_g.launches = tp_realloc(api_g.launches, api_g.caplaunches * sizeof *api_g.launches);
+        }
+        api_g.launches[api_g.nlaunches++] = *k;
+        return;
+    }
+    if (api_g.stats_path) api_g.launches_dropped++;
+    free(k->name);
+    free(k->status_name);
+    free(k->mode);
+    free(k->reason);
+    if (k->perf) gpu_kstats_free(k->perf);
+    free(k->perf);
 }
 
 void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result *r, uint64_t cycles,
@@ -92,32 +164,23 @@ void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result
     api_g.thread_insns += r->thread_insns;
     api_g.cycles += cycles;
     api_g.t_launch += host_seconds;
-    if (!api_g.stats_path || api_g.nlaunches == API_STATS_MAX_KERNELS) {
-        if (api_g.stats_path) api_g.launches_dropped++;
-        if (perf) gpu_kstats_free(perf);
-        free(perf);
-        return;
-    }
-    if (api_g.nlaunches == api_g.caplaunches) {
-        api_g.caplaunches = api_g.caplaunches ? api_g.caplaunches * 2 : 64;
-        api_g.launches = tp_realloc(api_g.launches, api_g.caplaunches * sizeof *api_g.launches);
-    }
-    api_launch_rec *k = &api_g.launches[api_g.nlaunches++];
-    memset(k, 0, sizeof *k);
-    k->name = tp_strdup(f->pf->name);
-    memcpy(k->grid, l->grid, sizeof k->grid);
-    memcpy(k->block, l->block, sizeof k->block);
-    k->shared_dyn = l->shared_dyn;
-    k->regs = r->regs_per_thread ? r->regs_per_thread : f->attr.regs;
-    k->warp_insns = r->warp_insns;
-    k->thread_insns = r->thread_insns;
-    k->cycles = cycles;
-    k->status = status;
+    api_launch_rec k;
+    memset(&k, 0, sizeof k);
+    k.name = tp_strdup(f->pf->name);
+    memcpy(k.grid, l->grid, sizeof k.grid);
+    memcpy(k.block, l->block, sizeof k.block);
+    k.shared_dyn = l->shared_dyn;
+    k.regs = r->regs_per_thread ? r->regs_per_thread : f->attr.regs;
+    k.warp_insns = r->warp_insns;
+    k.thread_insns = r->thread_insns;
+    k.cycles = cycles;
+    k.status = status;
     const char *st = api_result_name(status);
-    k->status_name = tp_strdup(st ? st : "CUDA_ERROR_UNKNOWN");
-    k->mode = tp_strdup(perf ? "performance" : "functional");
-    k->perf = perf;
-    if (status && r->msg[0]) k->reason = tp_strdup(r->msg);
+    k.status_name = tp_strdup(st ? st : "CUDA_ERROR_UNKNOWN");
+    k.mode = tp_strdup(perf ? "performance" : "functional");
+    k.perf = perf;
+    if (status && r->msg[0]) k.reason = tp_strdup(r->msg);
+    keep(&k);
 }
 
 void api_stats_refused(const char *kernel, const uint32_t grid[3], const uint32_t block[3], uint32_t shared_dyn,
@@ -125,26 +188,86 @@ void api_stats_refused(const char *kernel, const uint32_t grid[3], const uint32_
 {
     api_g.launches_total++;
     api_g.launches_failed++;
-    if (!api_g.stats_path || api_g.nlaunches == API_STATS_MAX_KERNELS) {
-        if (api_g.stats_path) api_g.launches_dropped++;
+    api_launch_rec k;
+    memset(&k, 0, sizeof k);
+    k.name = tp_strdup(kernel ? kernel : "?");
+    memcpy(k.grid, grid, sizeof k.grid);
+    memcpy(k.block, block, sizeof k.block);
+    k.shared_dyn = shared_dyn;
+    k.regs = regs;
+    k.status = status;
+    const char *st = status_name ? status_name : api_result_name(status);
+    k.status_name = tp_strdup(st ? st : "CUDA_ERROR_UNKNOWN");
+    k.mode = tp_strdup(api_g.opts.v && api_opt(OPT_MODE) == 1 ? "performance" : "functional");
+    k.reason = why && why[0] ? tp_strdup(why) : NULL;
+    keep(&k);
+}
+
+static void summary_write(void)
+{
+    api_lock();
+    if (!api_g.summary_path) {
+        api_unlock();
         return;
     }
-    if (api_g.nlaunches == api_g.caplaunches) {
-        api_g.caplaunches = api_g.caplaunches ? api_g.caplaunches * 2 : 64;
-        api_g.launches = tp_realloc(api_g.launches, api_g.caplaunches * sizeof *api_g.launches);
+    tp_sbuf b;
+    tp_sbuf_init(&b);
+    const char *kt = getenv("TPSIM_SUMMARY_KERNELS");
+    bool kernels = !(kt && strcmp(kt, "0") == 0);
+    bool perf = api_g.opts.v && api_opt(OPT_MODE) == 1;
+    if (kernels) {
+        uint32_t nk = api_g.nksums;
+        uint64_t launches = api_g.launches_total;
+        tp_sbuf_printf(&b, "tpsim: %u kernel%s, %llu launch%s, %llu warp instructions (%s mode)\n", nk,
+                       nk == 1 ? "" : "s", (unsigned long long)launches, launches == 1 ? "" : "es",
+                       (unsigned long long)api_g.warp_insns, perf ? "performance" : "functional");
+        if (nk && perf)
+            tp_sbuf_printf(&b, "  %9s %15s %15s %12s %8s  %s\n", "launches", "warp insts", "thread insts", "cycles",
+                           "IPC", "kernel");
+        else if (nk)
+            tp_sbuf_printf(&b, "  %9s %15s %15s  %s\n", "launches", "warp insts", "thread insts", "kernel");
+        for (uint32_t i = 0; i < nk; i++) {
+            const api_ksum *q = &api_g.ksums[i];
+            char failed[40] = "";
+            if (q->failed) snprintf(failed, sizeof failed, " (%llu failed)", (unsigned long long)q->failed);
+            if (perf)
+                tp_sbuf_printf(&b, "  %9llu %15llu %15llu %12llu %8.2f  %s%s\n", (unsigned long long)q->launches,
+                               (unsigned long long)q->warp, (unsigned long long)q->thread,
+                               (unsigned long long)q->cycles, q->cycles ? (double)q->thread / (double)q->cycles : 0.0,
+                               q->name, failed);
+            else
+                tp_sbuf_printf(&b, "  %9llu %15llu %15llu  %s%s\n", (unsigned long long)q->launches,
+                               (unsigned long long)q->warp, (unsigned long long)q->thread, q->name, failed);
+        }
+        if (perf)
+            tp_sbuf_printf(&b, "  (cycles at %.0f MHz; IPC = thread instructions per cycle, whole GPU)\n",
+                           tp_opt_f(&api_g.opts, OPT_CLOCK_CORE_MHZ));
     }
-    api_launch_rec *k = &api_g.launches[api_g.nlaunches++];
-    memset(k, 0, sizeof *k);
-    k->name = tp_strdup(kernel ? kernel : "?");
-    memcpy(k->grid, grid, sizeof k->grid);
-    memcpy(k->block, block, sizeof k->block);
-    k->shared_dyn = shared_dyn;
-    k->regs = regs;
-    k->status = status;
-    const char *st = status_name ? status_name : api_result_name(status);
-    k->status_name = tp_strdup(st ? st : "CUDA_ERROR_UNKNOWN");
-    k->mode = tp_strdup(api_g.opts.v && api_opt(OPT_MODE) == 1 ? "performance" : "functional");
-    k->reason = why && why[0] ? tp_strdup(why) : NULL;
+    uint32_t nf;
+    uint64_t unlisted;
+    const api_fail *f = api_fail_list(&nf, &unlisted);
+    uint64_t total = unlisted;
+    for (uint32_t i = 0; i < nf; i++) total += f[i].count;
+    if (total) {
+        tp_sbuf_printf(&b, "tpsim: %llu CUDA call%s returned an error:\n", (unsigned long long)total,
+                       total == 1 ? "" : "s");
+        for (uint32_t i = 0; i < nf; i++) {
+            const api_fail *e = &f[i];
+            tp_sbuf_printf(&b, "  %s%s%s%s%s%s: %s, %llu time%s\n", e->api, e->kernel ? " (kernel " : "",
+                           e->kernel ? e->kernel : "", e->kernel ? ")" : "", e->lib ? " from " : "",
+                           e->lib ? e->lib : "", e->error, (unsigned long long)e->count, e->count == 1 ? "" : "s");
+            if (e->why) tp_sbuf_printf(&b, "      %s\n", e->why);
+        }
+        if (unlisted)
+            tp_sbuf_printf(&b, "  (%llu more failed calls, of kinds past the list's limit)\n", (unsigned long long)unlisted);
+    }
+    FILE *out = fopen(api_g.summary_path, "wb");
+    if (out) {
+        fwrite(b.s, 1, b.len, out);
+        fclose(out);
+    }
+    tp_sbuf_free(&b);
+    api_unlock();
 }
 
 static void config_json(tp_sbuf *b)

@@ -10,13 +10,15 @@
 ** TPSIM_STATS, TPSIM_OPTIONS="key=value ..." from the -o options, after any
 ** TPSIM_OPTIONS already set, so that -o wins).  The program keeps tpsim's
 ** stdin, stdout and stderr; tpsim exits with its status (128 + the signal
-** number if a signal ended it).  At the end tpsim reads the statistics file
-** the library wrote (a temporary one unless --stats or TPSIM_STATS names
-** one) and prints
-** on stderr a per-kernel summary (not with --no-summary), then every CUDA
-** call that returned an error to the program: entry point, kernel, calling
-** library, error, how many times, and why in words (always: no failure goes
-** unreported).
+** number if a signal ended it).  At the end tpsim prints on stderr the
+** summary the program's libcuda.so.1 wrote at exit (TPSIM_SUMMARY, a
+** temporary file; api/stats.c makes it from the statistics registry): a
+** per-kernel table -- launches, warp and thread instructions, and in
+** performance mode cycles and IPC -- (not with --no-summary), then every
+** CUDA call that returned an error to the program: entry point, kernel,
+** calling library, error, how many times, and why in words (always: no
+** failure goes unreported).  --stats FILE (or TPSIM_STATS) keeps the JSON
+** statistics.
 **
 ** Before starting the program tpsim checks what it can and says what to do:
 ** the libraries must have been built (make), the program must exist and be
@@ -183,289 +185,21 @@ done:
     return k;
 }
 
-/* ---- the statistics file: a small JSON reader ------------------------------------------- */
+/* ---- the summary ----------------------------------------------------------------------
+** The program's libcuda.so.1 writes it at exit (api/stats.c, TPSIM_SUMMARY),
+** from its statistics registry; here it is only printed. */
 
-typedef enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } jtype;
-
-typedef struct jval {
-    jtype t;
-    double num;
-    char *str;                 /* J_STR */
-    struct jval *items;        /* J_ARR, J_OBJ: values */
-    char **keys;               /* J_OBJ */
-    uint32_t n;
-} jval;
-
-typedef struct jp {
-    const char *p, *e;
-    bool bad;
-} jp;
-
-static void j_ws(jp *j)
-{
-    while (j->p < j->e && (*j->p == ' ' || *j->p == '\n' || *j->p == '\t' || *j->p == '\r')) j->p++;
-}
-
-static char *j_string(jp *j)
-{
-    tp_sbuf b;
-    tp_sbuf_init(&b);
-    j->p++;   /* the opening quote */
-    while (j->p < j->e && *j->p != '"') {
-        char c = *j->p++;
-        if (c == '\\' && j->p < j->e) {
-            char x = *j->p++;
-            switch (x) {
-            case 'n': c = '\n'; break;
-            case 't': c = '\t'; break;
-            case 'r': c = '\r'; break;
-            case 'b': c = '\b'; break;
-            case 'f': c = '\f'; break;
-            case 'u':   /* \uXXXX: ASCII only, else '?' */
-                if (j->e - j->p >= 4) {
-                    char hex[5] = {j->p[0], j->p[1], j->p[2], j->p[3], 0};
-                    long v = strtol(hex, NULL, 16);
-                    c = v > 0 && v < 128 ? (char)v : '?';
-                    j->p += 4;
-                }
-                break;
-            default: c = x; break;
-            }
-        }
-        tp_sbuf_put(&b, &c, 1);
-    }
-    if (j->p >= j->e) j->bad = true;
-    else j->p++;
-    return tp_sbuf_take(&b);
-}
-
-static void j_value(jp *j, jval *v, int depth);
-
-static void j_push(jval *v, jval *item, char *key)
-{
-    v->items = tp_realloc(v->items, (v->n + 1) * sizeof *v->items);
-    v->items[v->n] = *item;
-    if (v->t == J_OBJ) {
-        v->keys = tp_realloc(v->keys, (v->n + 1) * sizeof *v->keys);
-        v->keys[v->n] = key;
-    }
-    v->n++;
-}
-
-static void j_value(jp *j, jval *v, int depth)
-{
-    memset(v, 0, sizeof *v);
-    j_ws(j);
-    if (j->p >= j->e || depth > 64) {
-        j->bad = true;
-        return;
-    }
-    char c = *j->p;
-    if (c == '{' || c == '[') {
-        v->t = c == '{' ? J_OBJ : J_ARR;
-        char close = c == '{' ? '}' : ']';
-        j->p++;
-        j_ws(j);
-        if (j->p < j->e && *j->p == close) {
-            j->p++;
-            return;
-        }
-        while (!j->bad) {
-            char *key = NULL;
-            if (v->t == J_OBJ) {
-                j_ws(j);
-                if (j->p >= j->e || *j->p != '"') {
-                    j->bad = true;
-                    return;
-                }
-                key = j_string(j);
-                j_ws(j);
-                if (j->p >= j->e || *j->p != ':') {
-                    free(key);
-                    j->bad = true;
-                    return;
-                }
-                j->p++;
-            }
-            jval item;
-            j_value(j, &item, depth + 1);
-            j_push(v, &item, key);
-            j_ws(j);
-            if (j->p < j->e && *j->p == ',') {
-                j->p++;
-                continue;
-            }
-            if (j->p < j->e && *j->p == close) {
-                j->p++;
-                return;
-            }
-            j->bad = true;
-        }
-    } else if (c == '"') {
-        v->t = J_STR;
-        v->str = j_string(j);
-    } else if (c == 't' || c == 'f' || c == 'n') {
-        const char *w = c == 't' ? "true" : c == 'f' ? "false" : "null";
-        size_t n = strlen(w);
-        if ((size_t)(j->e - j->p) < n || memcmp(j->p, w, n) != 0) j->bad = true;
-        v->t = c == 'n' ? J_NULL : J_BOOL;
-        v->num = c == 't';
-        j->p += n;
-    } else {
-        char *end;
-        v->t = J_NUM;
-        v->num = strtod(j->p, &end);
-        if (end == j->p) j->bad = true;
-        j->p = end;
-    }
-}
-
-static void j_free(jval *v)
-{
-    for (uint32_t i = 0; i < v->n; i++) {
-        j_free(&v->items[i]);
-        if (v->keys) free(v->keys[i]);
-    }
-    free(v->items);
-    free(v->keys);
-    free(v->str);
-}
-
-static const jval *j_get(const jval *o, const char *key)
-{
-    if (!o || o->t != J_OBJ) return NULL;
-    for (uint32_t i = 0; i < o->n; i++)
-        if (strcmp(o->keys[i], key) == 0) return &o->items[i];
-    return NULL;
-}
-
-static double j_num(const jval *o, const char *key)
-{
-    const jval *v = j_get(o, key);
-    return v && v->t == J_NUM ? v->num : 0;
-}
-
-/* A string member; NULL when it is absent, null or empty. */
-static const char *j_str(const jval *o, const char *key)
-{
-    const jval *v = j_get(o, key);
-    return v && v->t == J_STR && v->str[0] ? v->str : NULL;
-}
-
-/* The failed CUDA calls of the statistics file's "failures", as
-**   tpsim: 2 CUDA calls returned an error:
-**     cudaLaunchKernel (kernel k): cudaErrorLaunchOutOfResources, 1 time
-**         block of 1024 threads x 64 registers needs 65536 registers, ...  */
-static void failures(const jval *root)
-{
-    const jval *f = j_get(root, "failures");
-    uint64_t total = (uint64_t)j_num(j_get(root, "totals"), "failed_calls");
-    if (!f || f->t != J_ARR || (!f->n && !total)) return;
-    fprintf(stderr, "tpsim: %llu CUDA call%s returned an error:\n", (unsigned long long)total,
-            total == 1 ? "" : "s");
-    uint64_t listed = 0;
-    for (uint32_t i = 0; i < f->n; i++) {
-        const jval *e = &f->items[i];
-        const char *api = j_str(e, "api"), *err = j_str(e, "error"), *k = j_str(e, "kernel");
-        const char *lib = j_str(e, "caller"), *why = j_str(e, "reason");
-        uint64_t n = (uint64_t)j_num(e, "count");
-        listed += n;
-        fprintf(stderr, "  %s%s%s%s%s%s: %s, %llu time%s\n", api ? api : "?", k ? " (kernel " : "", k ? k : "",
-                k ? ")" : "", lib ? " from " : "", lib ? lib : "", err ? err : "?", (unsigned long long)n,
-                n == 1 ? "" : "s");
-        if (why) fprintf(stderr, "      %s\n", why);
-    }
-    if (total > listed)
-        fprintf(stderr, "  (%llu more failed calls, of kinds past the list's limit)\n",
-                (unsigned long long)(total - listed));
-}
-
-/* ---- the summary ---------------------------------------------------------------------- */
-
-typedef struct ksum {
-    const char *name;
-    uint64_t launches, failed, warp, thread, cycles;
-} ksum;
-
-static void summary(const char *path, bool kernels_too)
+static void summary(const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        if (kernels_too)
-            fprintf(stderr, "tpsim: no statistics: the program made no CUDA calls or did not exit normally\n");
+        fprintf(stderr, "tpsim: no statistics: the program made no CUDA calls or did not exit normally\n");
         return;
     }
-    tp_sbuf b;
-    tp_sbuf_init(&b);
     char chunk[65536];
     size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) tp_sbuf_put(&b, chunk, n);
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) fwrite(chunk, 1, n, stderr);
     fclose(f);
-    jp j = {b.s, b.s + b.len, false};
-    jval root;
-    j_value(&j, &root, 0);
-    const jval *kernels = j_get(&root, "kernels"), *totals = j_get(&root, "totals");
-    const jval *mode = j_get(j_get(&root, "config"), "mode");
-    if (j.bad || !kernels || kernels->t != J_ARR || !totals) {
-        fprintf(stderr, "tpsim: the statistics file %s is not readable\n", path);
-        j_free(&root);
-        tp_sbuf_free(&b);
-        return;
-    }
-    if (!kernels_too) {
-        failures(&root);
-        j_free(&root);
-        tp_sbuf_free(&b);
-        return;
-    }
-    bool perf = mode && mode->t == J_STR && strcmp(mode->str, "performance") == 0;
-    ksum *ks = NULL;
-    uint32_t nk = 0;
-    for (uint32_t i = 0; i < kernels->n; i++) {
-        const jval *k = &kernels->items[i];
-        const jval *nm = j_get(k, "name"), *st = j_get(k, "status");
-        const char *name = nm && nm->t == J_STR ? nm->str : "?";
-        uint32_t x = 0;
-        while (x < nk && strcmp(ks[x].name, name) != 0) x++;
-        if (x == nk) {
-            ks = tp_realloc(ks, (nk + 1) * sizeof *ks);
-            memset(&ks[nk], 0, sizeof *ks);
-            ks[nk++].name = name;
-        }
-        ks[x].launches++;
-        if (st && st->t == J_STR && strcmp(st->str, "CUDA_SUCCESS") != 0) ks[x].failed++;
-        ks[x].warp += (uint64_t)j_num(k, "warp_instructions");
-        ks[x].thread += (uint64_t)j_num(k, "thread_instructions");
-        ks[x].cycles += (uint64_t)(perf ? j_num(k, "cycles") : j_num(k, "cycles_estimate"));
-    }
-    uint64_t launches = (uint64_t)j_num(totals, "launches");
-    fprintf(stderr, "tpsim: %u kernel%s, %llu launch%s, %llu warp instructions (%s mode)\n", nk, nk == 1 ? "" : "s",
-            (unsigned long long)launches, launches == 1 ? "" : "es",
-            (unsigned long long)j_num(totals, "warp_instructions"), perf ? "performance" : "functional");
-    if (nk) {
-        if (perf) fprintf(stderr, "  %9s %15s %15s %12s %6s  %s\n", "launches", "warp insts", "thread insts", "cycles", "IPC", "kernel");
-        else fprintf(stderr, "  %9s %15s %15s  %s\n", "launches", "warp insts", "thread insts", "kernel");
-    }
-    for (uint32_t i = 0; i < nk; i++) {
-        char failed[40] = "";
-        if (ks[i].failed) snprintf(failed, sizeof failed, " (%llu failed)", (unsigned long long)ks[i].failed);
-        if (perf)
-            fprintf(stderr, "  %9llu %15llu %15llu %12llu %6.2f  %s%s\n", (unsigned long long)ks[i].launches,
-                    (unsigned long long)ks[i].warp, (unsigned long long)ks[i].thread,
-                    (unsigned long long)ks[i].cycles,
-                    ks[i].cycles ? (double)ks[i].warp / (double)ks[i].cycles : 0.0, ks[i].name, failed);
-        else
-            fprintf(stderr, "  %9llu %15llu %15llu  %s%s\n", (unsigned long long)ks[i].launches,
-                    (unsigned long long)ks[i].warp, (unsigned long long)ks[i].thread, ks[i].name, failed);
-    }
-    uint64_t dropped = (uint64_t)j_num(totals, "kernels_not_listed");
-    if (dropped)
-        fprintf(stderr, "  (%llu launches past the statistics file's limit are counted in the totals only)\n",
-                (unsigned long long)dropped);
-    failures(&root);
-    free(ks);
-    j_free(&root);
-    tp_sbuf_free(&b);
 }
 
 /* ---- running --------------------------------------------------------------------------- */
@@ -617,23 +351,22 @@ int cli_run(int argc, char **argv)
         tp_sbuf_free(&p);
     }
 #endif
-    char tmp_stats[64] = "";
     /* a statistics file named in the environment is kept, like --stats */
     char *env_stats = getenv("TPSIM_STATS") && *getenv("TPSIM_STATS") ? tp_strdup(getenv("TPSIM_STATS")) : NULL;
     if (!stats) stats = env_stats;
-    if (stats) {
-        setenv("TPSIM_STATS", stats, 1);
+    if (stats) setenv("TPSIM_STATS", stats, 1);
+    /* the summary: written by the program's libcuda at exit */
+    char tmp_sum[64] = "";
+    const char *td = getenv("TMPDIR");
+    snprintf(tmp_sum, sizeof tmp_sum, "%s/tpsim-summary-XXXXXX", td && *td && strlen(td) < 32 ? td : "/tmp");
+    int fd = mkstemp(tmp_sum);
+    if (fd >= 0) {
+        close(fd);
+        unlink(tmp_sum);   /* the library creates it at exit */
+        setenv("TPSIM_SUMMARY", tmp_sum, 1);
+        setenv("TPSIM_SUMMARY_KERNELS", quiet ? "0" : "1", 1);
     } else {
-        const char *td = getenv("TMPDIR");
-        snprintf(tmp_stats, sizeof tmp_stats, "%s/tpsim-stats-XXXXXX", td && *td && strlen(td) < 32 ? td : "/tmp");
-        int fd = mkstemp(tmp_stats);
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp_stats);   /* the library creates it at exit */
-            setenv("TPSIM_STATS", tmp_stats, 1);
-        } else {
-            tmp_stats[0] = '\0';
-        }
+        tmp_sum[0] = '\0';
     }
 
     /* run it; a terminal's Ctrl-C goes to the program, which decides */
@@ -663,10 +396,10 @@ int cli_run(int argc, char **argv)
         if (!quiet)
             fprintf(stderr, "tpsim: %s was ended by signal %d (%s)\n", prog, WTERMSIG(status),
                     strsignal(WTERMSIG(status)));
-    } else if (stats || tmp_stats[0]) {
-        summary(stats ? stats : tmp_stats, !quiet);
+    } else if (tmp_sum[0]) {
+        if (!quiet || access(tmp_sum, R_OK) == 0) summary(tmp_sum);
     }
-    if (tmp_stats[0]) unlink(tmp_stats);
+    if (tmp_sum[0]) unlink(tmp_sum);
     free(env_stats);
     return rc;
 }

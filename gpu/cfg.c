@@ -74,12 +74,8 @@ void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
         set(c, EXEC_U_TEX, l, GPU_P_MEM, 1, 1);
     }
 
-    c->l1d = (gpu_l1cfg){opt_u(o, OPT_L1D_SIZE), opt_u(o, OPT_L1D_ASSOC), opt_u(o, OPT_L1D_LINE),
-                         opt_u(o, OPT_L1D_LATENCY), opt_u(o, OPT_L1D_MSHRS), opt_u(o, OPT_L1D_MSHR_MERGE),
-                         opt_u(o, OPT_L1D_MISS_QUEUE), tp_opt_i(o, OPT_L1D_CACHE_GLOBAL) != 0};
-    c->l1c = (gpu_l1cfg){opt_u(o, OPT_L1C_SIZE), opt_u(o, OPT_L1C_ASSOC), opt_u(o, OPT_L1C_LINE),
-                         opt_u(o, OPT_L1C_LATENCY), opt_u(o, OPT_L1C_MSHRS), opt_u(o, OPT_L1C_MSHR_MERGE),
-                         opt_u(o, OPT_L1C_MISS_QUEUE), true};
+    gpu_l1_cfg_l1d(o, &c->l1d);
+    gpu_l1_cfg_l1c(o, &c->l1c);
     c->shmem_banks = opt_u(o, OPT_SHMEM_BANKS);
     c->shmem_lat = opt_u(o, OPT_SHMEM_LATENCY);
     c->stats_pc = tp_opt_i(o, OPT_STATS_PC) != 0;

@@ -105,6 +105,10 @@ void gpu_kstats_free(gpu_kstats *k);
 gpu *gpu_new(const tp_opts *o);
 void gpu_free(gpu *g);
 
+/* A host-to-device copy (or memset) of [addr, addr + bytes) happened: with
+** l2.warm_copies its lines pass through the L2.  Takes no simulated time. */
+void gpu_copy_in(gpu *g, uint64_t addr, uint64_t bytes);
+
 /* Called now and then during a launch (about every 2^16 cycles) with the
 ** progress so far; may be NULL. */
 typedef void (*gpu_progress_fn)(void *arg, const char *kernel, uint64_t ctas_done, uint64_t ctas,

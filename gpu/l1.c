@@ -19,6 +19,9 @@
 **     return HIT: the store completes, and comes out of pop_done, at
 **     now + latency; the statistics count the miss as a miss.  With no cache
 **     (size 0) local stores write through like global ones.
+**   - The lookup takes miss_latency cycles: a request enters the miss queue
+**     that long after its access.  Until then it holds a pipeline stage,
+**     not a miss-queue entry (the ring has room for those stages too).
 **   - Miss-queue space: misses, stores, atomics and the write-back of a
 **     dirty victim chosen by a local store may use miss_queue entries.  A
 **     fill may evict a dirty line too, and a fill cannot be refused, so the
@@ -63,8 +66,9 @@ gpu_l1 *gpu_l1_new(const gpu_l1cfg *cfg, gpu_mreq_pool *pool)
     if (!c->cfg.miss_queue) c->cfg.miss_queue = 1;
     c->pool = pool;
     mem_cache_init(&c->tags, c->cfg.size, c->cfg.assoc, c->cfg.line);
+    c->tags.hash = c->cfg.set_hash;
     mem_mshr_init(&c->mshr, c->cfg.mshrs, c->cfg.mshr_merge);
-    mem_queue_init(&c->missq, c->cfg.miss_queue + c->cfg.mshrs);
+    mem_queue_init(&c->missq, c->cfg.miss_queue + c->cfg.mshrs + c->cfg.miss_latency + 1);
     mem_queue_init(&c->hits, c->cfg.latency + 2);
     mem_queue_init(&c->fills, c->cfg.mshr_merge + 1);
     return c;
@@ -82,7 +86,22 @@ void gpu_l1_free(gpu_l1 *c)
     free(c);
 }
 
-static inline bool missq_room(const gpu_l1 *c) { return mem_queue_count(&c->missq) < c->cfg.miss_queue; }
+/* Room for one more request in the miss queue at time now.  Requests still
+** in the lookup pipeline (ready later than now: miss_latency cycles after
+** their access, at most one per cycle) are not in the queue yet: they hold
+** pipeline stages, counted apart in the ring's capacity. */
+static inline bool missq_room(const gpu_l1 *c, uint64_t now)
+{
+    const mem_queue *q = &c->missq;
+    uint32_t in_pipe = 0;
+    for (uint32_t k = q->n; k > 0; k--) {
+        uint32_t i = q->head + k - 1;
+        if (i >= q->cap) i -= q->cap;
+        if (q->e[i].ready <= now) break;
+        in_pipe++;
+    }
+    return q->n - in_pipe < c->cfg.miss_queue && q->n < q->cap;
+}
 
 static gpu_l1res refuse(gpu_l1 *c)
 {
@@ -102,7 +121,7 @@ static void write_back(gpu_l1 *c, uint32_t slot, const gpu_mreq *like, uint64_t 
     w->sm = like->sm;
     w->src = like->src;
     w->t_sent = now;
-    mem_queue_push(&c->missq, w, now);
+    mem_queue_push(&c->missq, w, now + c->cfg.miss_latency);
     c->st.writebacks++;
 }
 
@@ -134,7 +153,7 @@ static gpu_l1res load(gpu_l1 *c, gpu_mreq *r, uint64_t now)
         if (!alloc) c->st.bypass_loads++;
         return GPU_L1_MERGED;
     }
-    if (mem_mshr_full(&c->mshr) || !missq_room(c)) return refuse(c);
+    if (mem_mshr_full(&c->mshr) || !missq_room(c, now)) return refuse(c);
     uint32_t i = mem_mshr_alloc(&c->mshr, line);
     mem_mshr_add(&c->mshr, i, r);
     if (alloc) mem_mshr_at(&c->mshr, i)->flags |= F_ALLOC;
@@ -147,7 +166,7 @@ static gpu_l1res load(gpu_l1 *c, gpu_mreq *r, uint64_t now)
     q->src = r->src;
     q->tag = i;
     q->t_sent = now;
-    mem_queue_push(&c->missq, q, now);
+    mem_queue_push(&c->missq, q, now + c->cfg.miss_latency);
     c->st.accesses++;
     c->st.misses++;
     if (!alloc) c->st.bypass_loads++;
@@ -162,7 +181,7 @@ static gpu_l1res store(gpu_l1 *c, gpu_mreq *r, uint64_t now)
             uint32_t v = mem_cache_victim(&c->tags, r->addr);
             const mem_cline *l = mem_cache_at(&c->tags, v);
             if (l->valid && l->dirty) {
-                if (!missq_room(c)) return refuse(c);
+                if (!missq_room(c, now)) return refuse(c);
                 write_back(c, v, r, now);
             }
             mem_cache_insert(&c->tags, v, r->addr);
@@ -179,7 +198,7 @@ static gpu_l1res store(gpu_l1 *c, gpu_mreq *r, uint64_t now)
         return GPU_L1_HIT;
     }
     /* write-through, no write-allocate; a hit keeps (and refreshes) the line */
-    if (!missq_room(c)) return refuse(c);
+    if (!missq_room(c, now)) return refuse(c);
     if (slot >= 0) {
         mem_cache_touch(&c->tags, (uint32_t)slot);
         c->st.hits++;
@@ -187,7 +206,7 @@ static gpu_l1res store(gpu_l1 *c, gpu_mreq *r, uint64_t now)
         c->st.misses++;
     }
     r->t_sent = now;
-    mem_queue_push(&c->missq, r, now);
+    mem_queue_push(&c->missq, r, now + c->cfg.miss_latency);
     c->st.accesses++;
     c->st.stores++;
     return GPU_L1_SENT;
@@ -199,9 +218,9 @@ gpu_l1res gpu_l1_access(gpu_l1 *c, gpu_mreq *r, uint64_t now)
     case GPU_MR_LOAD: return load(c, r, now);
     case GPU_MR_STORE: return store(c, r, now);
     default:
-        if (!missq_room(c)) return refuse(c);
+        if (!missq_room(c, now)) return refuse(c);
         r->t_sent = now;
-        mem_queue_push(&c->missq, r, now);
+        mem_queue_push(&c->missq, r, now + c->cfg.miss_latency);
         c->st.accesses++;
         c->st.misses++;
         c->st.atomics++;
@@ -218,6 +237,7 @@ gpu_mreq *gpu_l1_pop_done(gpu_l1 *c, uint64_t now)
 }
 
 gpu_mreq *gpu_l1_peek_miss(gpu_l1 *c) { return mem_queue_head(&c->missq); }
+gpu_mreq *gpu_l1_peek_miss_at(gpu_l1 *c, uint64_t now) { return mem_queue_peek(&c->missq, now); }
 
 void gpu_l1_pop_miss(gpu_l1 *c)
 {
@@ -250,7 +270,9 @@ void gpu_l1_invalidate(gpu_l1 *c) { mem_cache_invalidate_all(&c->tags); }
 uint64_t gpu_l1_next(const gpu_l1 *c)
 {
     uint64_t h = mem_queue_head_ready(&c->hits), f = mem_queue_head_ready(&c->fills);
-    return h < f ? h : f;
+    uint64_t m = mem_queue_head_ready(&c->missq);
+    uint64_t n = h < f ? h : f;
+    return m < n ? m : n;
 }
 
 bool gpu_l1_idle(const gpu_l1 *c)
@@ -268,10 +290,12 @@ void gpu_l1_cfg_l1d(const tp_opts *o, gpu_l1cfg *cfg)
     cfg->assoc = (uint32_t)tp_opt_i(o, OPT_L1D_ASSOC);
     cfg->line = (uint32_t)tp_opt_i(o, OPT_L1D_LINE);
     cfg->latency = (uint32_t)tp_opt_i(o, OPT_L1D_LATENCY);
+    cfg->miss_latency = (uint32_t)tp_opt_i(o, OPT_L1D_MISS_LATENCY);
     cfg->mshrs = (uint32_t)tp_opt_i(o, OPT_L1D_MSHRS);
     cfg->mshr_merge = (uint32_t)tp_opt_i(o, OPT_L1D_MSHR_MERGE);
     cfg->miss_queue = (uint32_t)tp_opt_i(o, OPT_L1D_MISS_QUEUE);
     cfg->cache_global = tp_opt_i(o, OPT_L1D_CACHE_GLOBAL) != 0;
+    cfg->set_hash = tp_opt_i(o, OPT_L1D_SET_INDEX) == 1;
 }
 
 void gpu_l1_cfg_l1c(const tp_opts *o, gpu_l1cfg *cfg)

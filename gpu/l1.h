@@ -31,9 +31,11 @@
 typedef struct gpu_l1cfg {
     uint32_t size, assoc, line;   /* bytes, ways, bytes (size 0: no cache, everything misses and bypasses) */
     uint32_t latency;             /* hit latency, cycles */
+    uint32_t miss_latency;        /* cycles from an access to its request leaving (the tag lookup is part of the pipeline) */
     uint32_t mshrs, mshr_merge;   /* MSHR entries; requests one entry merges */
     uint32_t miss_queue;          /* entries */
     bool cache_global;            /* global loads allocate */
+    bool set_hash;                /* sets indexed by an XOR fold of the line address (mem/cache.h) */
 } gpu_l1cfg;
 
 typedef enum gpu_l1res {
@@ -62,8 +64,11 @@ gpu_l1res gpu_l1_access(gpu_l1 *c, gpu_mreq *r, uint64_t now);
 gpu_mreq *gpu_l1_pop_done(gpu_l1 *c, uint64_t now);
 
 /* The lower side.  The head of the miss queue (NULL when empty); pop it
-** once the memory system has taken it. */
+** once the memory system has taken it.  A request enters the miss queue
+** miss_latency cycles after its access; peek_miss_at returns the head only
+** once it is there (peek_miss regardless). */
 gpu_mreq *gpu_l1_peek_miss(gpu_l1 *c);
+gpu_mreq *gpu_l1_peek_miss_at(gpu_l1 *c, uint64_t now);
 void gpu_l1_pop_miss(gpu_l1 *c);
 /* A reply from the memory system to one of this cache's requests. */
 void gpu_l1_fill(gpu_l1 *c, gpu_mreq *reply, uint64_t now);
@@ -71,8 +76,8 @@ void gpu_l1_fill(gpu_l1 *c, gpu_mreq *reply, uint64_t now);
 /* Invalidates every line (between kernels); dirty lines are dropped (local
 ** memory of a finished kernel is dead).  Requests in flight are not touched. */
 void gpu_l1_invalidate(gpu_l1 *c);
-/* Earliest cycle at which pop_done can return something (UINT64_MAX: none
-** pending); nothing in flight and nothing queued. */
+/* Earliest cycle at which pop_done can return something or the miss queue's
+** head is there (UINT64_MAX: none pending). */
 uint64_t gpu_l1_next(const gpu_l1 *c);
 bool gpu_l1_idle(const gpu_l1 *c);
 const gpu_l1stats *gpu_l1_stats(const gpu_l1 *c);

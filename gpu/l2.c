@@ -264,3 +264,17 @@ bool gpu_l2_idle(const gpu_l2 *s)
     return !s->rel_n && !s->mshr.used && mem_queue_empty(&s->in) && mem_queue_empty(&s->rop) &&
            mem_queue_empty(&s->miss) && mem_queue_empty(s->fill);
 }
+
+void gpu_l2_warm(gpu_l2 *s, uint64_t addr)
+{
+    if (!mem_cache_enabled(&s->tags)) return;
+    uint64_t key = gpu_addrmap_slice_addr(s->map, addr);
+    int32_t slot = mem_cache_find(&s->tags, key);
+    if (slot < 0) {
+        slot = (int32_t)mem_cache_victim(&s->tags, key);
+        mem_cache_insert(&s->tags, (uint32_t)slot, key);
+    } else {
+        mem_cache_touch(&s->tags, (uint32_t)slot);
+    }
+    mem_cache_set_dirty(&s->tags, (uint32_t)slot, true);
+}

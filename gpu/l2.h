@@ -93,5 +93,9 @@ void gpu_l2_tick(gpu_l2 *s, uint64_t cycle);
 uint64_t gpu_l2_next(const gpu_l2 *s);
 bool gpu_l2_idle(const gpu_l2 *s);
 const gpu_l2stats *gpu_l2_stats(const gpu_l2 *s);
+/* Marks the line at device address addr present and dirty without timing,
+** as a host-to-device copy that passed through the L2 leaves it (a dirty
+** victim is dropped: the copy engine's write-back is not simulated). */
+void gpu_l2_warm(gpu_l2 *s, uint64_t addr);
 
 #endif

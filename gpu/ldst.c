@@ -276,7 +276,7 @@ void gpu_ldst_send(gpu_sm *sm, uint64_t now)
     gpu_memsys *ms = sm->lx->g->ms;
     for (int k = 0; k < 2; k++) {
         gpu_l1 *l1 = ((sm->miss_rr + (uint32_t)k) & 1) ? sm->l1c : sm->l1d;
-        gpu_mreq *r = gpu_l1_peek_miss(l1);
+        gpu_mreq *r = gpu_l1_peek_miss_at(l1, now);
         if (!r) continue;
         r->sm = (uint16_t)sm->id;
         r->src = l1 == sm->l1c ? SRC_L1C : SRC_L1D;
@@ -295,7 +295,7 @@ uint64_t gpu_ldst_next(const gpu_sm *sm, uint64_t now)
 {
     /* a refused request waits for a reply (which wakes the SM) or a departure from the miss queue */
     if (sm->ldst_cur && !(sm->l1d_retry && sm->l1d_blocked)) return now + 1;
-    if (gpu_l1_peek_miss(sm->l1d) || gpu_l1_peek_miss(sm->l1c)) return now + 1;
+    if (gpu_l1_peek_miss_at(sm->l1d, now + 1) || gpu_l1_peek_miss_at(sm->l1c, now + 1)) return now + 1;
     uint64_t a = gpu_l1_next(sm->l1d), b = gpu_l1_next(sm->l1c);
     uint64_t n = a < b ? a : b;
     return n <= now ? now + 1 : n;

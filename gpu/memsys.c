@@ -49,6 +49,7 @@ struct gpu_memsys {
     uint64_t k[ND];           /* first edge of each domain not yet run */
     uint64_t wake[ND];        /* cached domain_wake (see gpu_memsys_tick) */
     uint64_t t_now;           /* time of the core cycle last ticked */
+    uint64_t line, l2_bytes;  /* L2 line and total size (gpu_memsys_warm) */
     gpu_memstats st;
 };
 
@@ -109,6 +110,8 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
     gpu_addrmap_init(&m->map, m->nch, m->nsub, OPT(OPT_ADDR_CHANNEL_INTERLEAVE), line, OPT(OPT_DRAM_BANKS),
                      OPT(OPT_DRAM_BANK_GROUPS), OPT(OPT_ADDR_BANK_INTERLEAVE), OPT(OPT_DRAM_ROW_BYTES));
 
+    m->line = line;
+    m->l2_bytes = (uint64_t)tp_opt_i(o, OPT_L2_SLICE_SIZE) * m->nslice;
     m->l2 = tp_calloc(m->nslice, sizeof *m->l2);
     mem_queue **slice_in = tp_calloc(m->nslice, sizeof *slice_in);
     for (uint32_t s = 0; s < m->nslice; s++) {
@@ -359,3 +362,12 @@ bool gpu_memsys_idle(const gpu_memsys *m)
 const gpu_memstats *gpu_memsys_stats(const gpu_memsys *m) { return &m->st; }
 
 uint32_t gpu_memsys_slice_of(const gpu_memsys *m, uint64_t addr) { return gpu_addrmap_slice(&m->map, addr); }
+
+void gpu_memsys_warm(gpu_memsys *m, uint64_t addr, uint64_t bytes)
+{
+    if (!bytes || !m->line || !m->l2_bytes) return;
+    uint64_t end = addr + bytes, start = addr;
+    if (bytes > m->l2_bytes) start = end - m->l2_bytes;
+    for (uint64_t a = start - start % m->line; a < end; a += m->line)
+        gpu_l2_warm(m->l2[gpu_addrmap_slice(&m->map, a)], a);
+}

@@ -54,6 +54,12 @@ uint64_t gpu_memsys_next(const gpu_memsys *m);
 bool gpu_memsys_idle(const gpu_memsys *m);
 const gpu_memstats *gpu_memsys_stats(const gpu_memsys *m);
 
+/* A host-to-device copy of [addr, addr + bytes) passed through the L2
+** (l2.warm_copies): its lines are present and dirty there, the last ones
+** copied most recently used.  Only the last L2-sized part of a larger copy
+** can stay, so only that part is visited.  Takes no simulated time. */
+void gpu_memsys_warm(gpu_memsys *m, uint64_t addr, uint64_t bytes);
+
 /* The channel and L2 slice of an address (tests, statistics). */
 uint32_t gpu_memsys_slice_of(const gpu_memsys *m, uint64_t addr);
 

@@ -22,7 +22,15 @@ void mem_cache_free(mem_cache *c)
 
 static inline uint32_t set_base(const mem_cache *c, uint64_t addr)
 {
-    return (uint32_t)((addr / c->line) % c->sets) * c->ways;
+    uint64_t n = addr / c->line;
+    if (c->hash && c->sets > 1) {
+        unsigned b = 0;
+        while ((1u << b) < c->sets) b++;
+        uint64_t f = 0;
+        for (uint64_t x = n; x; x >>= b) f ^= x & ((1ull << b) - 1);
+        n = f;
+    }
+    return (uint32_t)(n % c->sets) * c->ways;
 }
 
 int32_t mem_cache_find(const mem_cache *c, uint64_t addr)

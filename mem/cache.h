@@ -4,6 +4,9 @@
 **
 **   sets = size / (ways * line)     (at least 1 when size > 0; 0: no cache)
 **   line address = addr - addr % line;  set = (addr / line) mod sets
+**   (hash: set = fold(addr / line) mod sets, where fold XORs the line
+**   number's successive groups of log2(sets) bits together -- power-of-two
+**   strides then spread over the sets instead of piling into a few)
 **
 ** A line is named by a slot (set * ways + way).  The caller decides the
 ** policy; this file only answers "is the line here", "which line would a
@@ -37,6 +40,7 @@ typedef struct mem_cache {
     mem_cline *l;      /* sets * ways */
     uint64_t clock;    /* stamp source */
     uint32_t ndirty;   /* valid dirty lines */
+    bool hash;         /* XOR-folded set index (set by the owner after init) */
 } mem_cache;
 
 /* size 0 gives a cache with no sets: find always misses, nothing may be inserted. */

@@ -225,6 +225,18 @@ for k in '"mode": "performance"' '"cycles": ' '"ipc": ' '"occupancy_limit": ' '"
     grep -qF -- "$k" "$tmp/s4.json" 2>/dev/null || { fail stats_perf_keys "no $k"; ok=0; }
 done
 [ $ok = 1 ] && pass stats_perf_keys
+# fastforward.kernels=1: the first launch functional, the rest timed; a
+# timeline every 200 cycles; two runs give identical statistics
+QUIET=1 TPSIM_MODE=performance TPSIM_OPTIONS="stats.interval=200 fastforward.kernels=1" TPSIM_STATS="$tmp/s5.json" \
+    run stats_perf_ff "$T/t_launch"
+QUIET=1 TPSIM_MODE=performance TPSIM_OPTIONS="stats.interval=200 fastforward.kernels=1" TPSIM_STATS="$tmp/s6.json" \
+    run stats_perf_ff2 "$T/t_launch"
+has stats_ff_functional "$tmp/s5.json" '"mode": "functional"'
+has stats_ff_performance "$tmp/s5.json" '"mode": "performance"'
+has stats_interval_rows "$tmp/s5.json" '"intervals": [{"cycle": 200, '
+grep -v '"host": ' "$tmp/s5.json" >"$tmp/s5.sim" 2>/dev/null
+grep -v '"host": ' "$tmp/s6.json" >"$tmp/s6.sim" 2>/dev/null
+if [ -s "$tmp/s5.sim" ] && cmp -s "$tmp/s5.sim" "$tmp/s6.sim"; then pass stats_perf_deterministic; else fail stats_perf_deterministic "the runs differ"; fi
 
 # ---- the account of failed calls (api/fail.c) -------------------------------------
 # t_fail, on the GTX 480: a launch refused for its registers and a copy past

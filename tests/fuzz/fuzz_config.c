@@ -1,7 +1,7 @@
 /* fuzz_config.c -- libFuzzer target for configuration text (base/opt.c):
 ** any bytes are either accepted or rejected with a "file:line:col: message"
 ** error; never a crash, a leak, or an option left out of its range. */
-#include "exec/options.h"
+#include "gpu/options.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tp_opts o;
     tp_err e;
     tp_err_clear(&e);
-    exec_opts_init(&o);
+    gpu_opts_init(&o);   /* the whole table: device, functional model, timing model */
     if (!tp_opts_load_text(&o, text, "fuzz.cfg", &e)) {
         if (!e.code || strncmp(e.msg, "fuzz.cfg", 8) != 0) abort();
     }

@@ -11,8 +11,10 @@
 # each measurement is an exact instruction count per operation; it must equal
 # its line in functional.expected, which pins the timed loops to what the
 # formulas in the .cu headers assume (a regenerated PTX that changes a loop
-# shows up here).  In any other mode only the functional checks apply, and a
-# measurement must be a positive number.  One more run, ubench_params, checks
+# shows up here).  In performance mode on gtx480 (no TPSIM_OPTIONS) each
+# measurement must lie in the range perf_expect.sh computes from the
+# configuration's options; in any other mode or configuration only the
+# functional checks apply, and a measurement must be a positive number.  One more run, ubench_params, checks
 # that non-default cache and bank parameters (the GTX 480's 48 KB L1
 # alternative, 64-byte lines, 16 banks) give working chases and chains.
 # UB_TIMEOUT (seconds, default 300) bounds each run when timeout(1) exists.
@@ -44,6 +46,7 @@ run() {  # run OUT ARGS...: the program with a time limit; status in OUT.rc
 }
 
 mode=${TPSIM_MODE:-functional}
+TPSIM="$BUILD/bin/tpsim" sh "$here/perf_expect.sh" "$TPSIM_CONFIG" >"$tmp/perf.expected" 2>/dev/null
 names=$("$prog" --list) || { echo "FAIL ubench: $prog --list failed"; exit 1; }
 run "$tmp/all"
 for n in $names; do
@@ -61,6 +64,17 @@ for n in $names; do
                 echo "PASS ubench_$n"
             else
                 echo "FAIL ubench_$n: got \"$line\", functional.expected says \"$want\" (functional mode: warp instructions per operation)"
+            fi
+        elif [ "$mode" = performance ] && [ "$TPSIM_CONFIG" = gtx480 ] && [ -z "${TPSIM_OPTIONS:-}" ]; then
+            # the configuration's values, by the timing model's rules (perf_expect.sh)
+            v=$(echo "$line" | awk '{print $2}')
+            want=$(grep -E "^$n " "$tmp/perf.expected")
+            if [ -z "$want" ]; then
+                echo "FAIL ubench_$n: no expectation in perf_expect.sh"
+            elif echo "$want" | awk -v v="$v" '{ exit !(v + 0 >= $2 - 1e-9 && v + 0 <= $3 + 1e-9) }'; then
+                echo "PASS ubench_$n"
+            else
+                echo "FAIL ubench_$n: measured $v, the configuration implies $(echo "$want" | awk '{print "[" $2 ", " $3 "] (" $4 ")"}')"
             fi
         else
             v=$(echo "$line" | awk '{print $2}')

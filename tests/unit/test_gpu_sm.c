@@ -268,6 +268,40 @@ static void t_deterministic(void)
     rig_close(&r);
 }
 
+/* Unusual but legal configurations build and run the two-warp kernel to the
+** same results: no L1, no L2, one channel, four schedulers, two-level
+** scheduling, separate INT and FP64 pipes, odd clocks, tiny queues. */
+static void t_odd_configs(void)
+{
+    static const char *const cfgs[] = {
+        "l1d.size=0",
+        "l2.slice_size=0",
+        "dram.channels=1 l2.slices_per_channel=1",
+        "sm.schedulers=4 sm.scheduler=two_level sm.two_level_active=1",
+        "sm.int_units=1 sm.dp_units=1 sm.sfu_units=2",
+        "clock.core_mhz=1234.5 clock.dram_mhz=3000 clock.icnt_mhz=999",
+        "l1d.mshrs=1 l1d.mshr_merge=1 l1d.miss_queue=1 icnt.queue=1 l2.queue=1 dram.queue=1",
+        "sm.ibuffer=1 sm.fetch_latency=7 sm.oc_sp=1 sm.oc_mem=1 sm.rf_banks=1",
+        "dram.scheduler=fcfs l1d.set_index=xor l1d.cache_global=0",
+    };
+    for (uint32_t i = 0; i < TP_ARRAY_LEN(cfgs); i++) {
+        rig r;
+        if (!rig_open(&r, two_ptx, cfgs[i])) {
+            TT_CHECK(!"configuration refused");
+            continue;
+        }
+        gpu_kstats ks;
+        uint64_t out = exec_mem_alloc(r.dev, 64, 256);
+        TT_EQ_I(run(&r, "two", 2, 64, out, &ks), EXEC_OK);
+        const uint64_t *o = exec_mem_host(r.dev, out, 32);
+        TT_CHECK(o[0] >= 11 && o[1] >= 11); /* ten adds cannot take fewer than 11 cycles */
+        TT_EQ_U(ks.warp_insns, 2 * 2 * 21); /* 21 instructions per warp, 2 CTAs of 2 warps */
+        TT_CHECK(ks.cycles > 0);
+        gpu_kstats_free(&ks);
+        rig_close(&r);
+    }
+}
+
 int main(void)
 {
     TT_RUN(t_dependent_chain);
@@ -275,5 +309,6 @@ int main(void)
     TT_RUN(t_gto_vs_lrr);
     TT_RUN(t_shared_bank_conflicts);
     TT_RUN(t_deterministic);
+    TT_RUN(t_odd_configs);
     return tt_done();
 }

@@ -29,6 +29,9 @@ static void rig_open(rig *g, bool cache_global)
     gpu_l1_cfg_l1d(&o, &g->cfg);
     tp_opts_free(&o);
     g->cfg.cache_global = cache_global;
+    /* these scenarios pin the cache's decisions with requests entering the
+    ** miss queue at their access; t414 pins the lookup pipeline */
+    g->cfg.miss_latency = 0;
     gpu_mreq_pool_init(&g->pool);
     g->c = gpu_l1_new(&g->cfg, &g->pool);
 }
@@ -493,6 +496,34 @@ static void t413_constant_cache(void)
     gpu_mreq_pool_free(&pool);
 }
 
+/* 414: with the lookup pipeline (l1d.miss_latency = 35, the default) a miss
+** at t is in the miss queue at t + 35, not before; misses in flight in the
+** pipeline do not take miss-queue entries: 12 misses on consecutive cycles
+** are all accepted although the queue holds 8, and leave 35 cycles after
+** their accesses, one per cycle. */
+static void t414_miss_latency(void)
+{
+    rig g;
+    rig_open(&g, true);
+    gpu_l1_free(g.c);
+    g.cfg.miss_latency = 35;
+    g.c = gpu_l1_new(&g.cfg, &g.pool);
+    for (uint32_t k = 0; k < 12; k++) TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 128 * k, k, 100 + k), GPU_L1_MISS);
+    TT_CHECK(gpu_l1_peek_miss_at(g.c, 134) == NULL);
+    TT_EQ_U(gpu_l1_next(g.c), 135);
+    for (uint32_t k = 0; k < 12; k++) {
+        gpu_mreq *m = gpu_l1_peek_miss_at(g.c, 135 + k);
+        TT_CHECK(m != NULL);
+        if (!m) break;
+        TT_EQ_U(m->addr, BASE + 128 * k);
+        gpu_l1_pop_miss(g.c);
+        TT_CHECK(gpu_l1_peek_miss_at(g.c, 135 + k) == NULL); /* the next one is a cycle behind */
+        answer(&g, m, 300);
+    }
+    TT_EQ_U(drain(&g, 300), 12);
+    rig_close(&g);
+}
+
 int main(void)
 {
     TT_RUN(t300_queue);
@@ -510,5 +541,6 @@ int main(void)
     TT_RUN(t411_atomic_bypass);
     TT_RUN(t412_no_global_caching);
     TT_RUN(t413_constant_cache);
+    TT_RUN(t414_miss_latency);
     return tt_done();
 }
