@@ -489,6 +489,10 @@ exec_grid *exec_grid_open(exec_mod *m, int kernel, const exec_launch *l, exec_re
         return refuse(r, EXEC_ERR_OUT_OF_RESOURCES, "kernel '%s' needs %u registers per thread: %u for a block of %llu threads, the device has %lld per block",
                       kf->name, occ.regs_per_thread, occ.regs_per_cta, (unsigned long long)threads,
                       (long long)tp_opt_i(o, OPT_DEVICE_REGS_PER_BLOCK));
+    if (kf->rs && !occ.ctas_per_sm)
+        return refuse(r, EXEC_ERR_OUT_OF_RESOURCES,
+                      "kernel '%s': no CTA of %llu threads fits an SM beside RegMutex's pool (%u base registers per thread, sections of %u x 32)",
+                      kf->name, (unsigned long long)threads, occ.regs_per_thread, kf->rs->ext);
     if (l->params_bytes < kf->param_bytes)
         return refuse(r, EXEC_ERR_INVALID_VALUE, "kernel '%s' takes %u bytes of parameters, %u given",
                       kf->name, kf->param_bytes, l->params_bytes);
