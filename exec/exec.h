@@ -193,6 +193,8 @@ typedef struct exec_occ {
     ** resident CTAs leave makes rm_sections sections of rm_ext x 32 registers
     ** (at least 1, at most the resident warps); 0 otherwise */
     uint32_t rm_sections, rm_ext;
+    uint32_t rm_owners;      /* Owner-Warp-First (owf=1): CTAs owning a shared part per warp, section
+                                (CTA slot mod rm_owners) x warps_per_cta + warp; 0: RegMutex's free pool */
 } exec_occ;
 
 const char *exec_occ_limit_name(exec_occ_limit l);   /* "ctas", "warps", "registers", "shared", "none" */

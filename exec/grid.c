@@ -81,6 +81,32 @@ void exec_occupancy(exec_mod *m, int kernel, uint32_t block_threads, uint32_t dy
     if (o->by_warps < n) n = o->by_warps, o->limit = EXEC_OCC_WARPS;
     if (o->by_regs < n) n = o->by_regs, o->limit = EXEC_OCC_REGS;
     if (o->by_shared < n) n = o->by_shared, o->limit = EXEC_OCC_SHARED;
+    if (rs && rs->pairs) {
+        /* Owner-Warp-First: `owners` CTAs own the base and a shared part per
+        ** warp, as many extra CTAs at most own only the base and share the
+        ** owners' parts; the number of owners that lets the most CTAs in
+        ** (ties: more owners, less sharing) */
+        uint64_t shared = (uint64_t)rs->ext * 32 * warps, full = regs_cta + shared, m = 0, owners = 0;
+        for (uint64_t ow = full ? rf / full : 0; ow > 0; ow--) {
+            uint64_t extra = regs_cta ? (rf - ow * full) / regs_cta : ow;
+            uint64_t t = ow + (extra < ow ? extra : ow);
+            if (t > m) m = t, owners = ow;
+        }
+        if (m > UINT32_MAX) m = UINT32_MAX;
+        if (owners > n) owners = n;
+        o->by_regs = (uint32_t)m;
+        if (m < n) n = (uint32_t)m, o->limit = EXEC_OCC_REGS;
+        if (owners && n) {
+            o->rm_sections = (uint32_t)owners * warps;
+            o->rm_ext = rs->ext;
+            o->rm_owners = (uint32_t)owners;
+        } else {
+            n = 0;
+        }
+        o->ctas_per_sm = n;
+        if (!n) o->limit = EXEC_OCC_NONE;
+        return;
+    }
     /* regmutex: what the resident base sets leave is the pool; it keeps one
     ** section at the least (a warp that can never acquire would never finish) */
     while (rs && rs->ext && n) {

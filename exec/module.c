@@ -177,7 +177,7 @@ exec_mod *exec_mod_load(exec_dev *d, const char *ptx, size_t len, const char *na
         f->ra_own = g->ra_own;
         f->local_bytes = g->local_bytes; /* spills included, as the attributes report them */
     }
-    if (tp_opt_i(&d->opts, OPT_REGS_PHYSICAL) || tp_opt_i(&d->opts, OPT_REGMUTEX)) {
+    if (tp_opt_i(&d->opts, OPT_REGS_PHYSICAL) || tp_opt_i(&d->opts, OPT_REGMUTEX) || tp_opt_i(&d->opts, OPT_OWF)) {
         m->src = m->ptx;
         m->ptx = low;
         if (d->pass && !d->pass(low, &d->opts, d->pass_arg, e)) {

@@ -148,6 +148,8 @@ void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now)
     sm->l1_resfail_skipped = 0;
     rm_srp_init(&sm->srp, sm->c->max_warps, lx->occ->rm_sections);
     sm->rm_marks = lx->occ->rm_sections ? exec_mod_rm_marks(lx->m) : NULL;
+    sm->rm_owners = lx->occ->rm_owners;
+    sm->rm_wpc = exec_grid_warps_per_cta(lx->grid);
     sm->rm_waited = false;
     sm->rm_stall_cycles = sm->rm_held_cycles = 0;
     sm->wake = now;
@@ -282,6 +284,13 @@ static bool stops_fetch(const exec_sinfo *si)
     return (si->flags & (EXEC_SI_BRANCH | EXEC_SI_BARRIER)) || si->unit == EXEC_U_CTRL || si->unit == EXEC_U_SYNC;
 }
 
+/* Owner-Warp-First: the section of warp slot w (its CTA slot's pair, its
+** index in the CTA). */
+static uint32_t owf_section(const gpu_sm *sm, const gpu_warp *w)
+{
+    return (w->cta % sm->rm_owners) * sm->rm_wpc + exec_warp_index(w->ew);
+}
+
 /* Whether warp w can issue its next instruction now (GPU_ST_ISSUED), or why
 ** not.  Reasons that only an event on the warp can change are cached. */
 static gpu_stall can_issue(gpu_sm *sm, gpu_warp *w, uint64_t now)
@@ -293,7 +302,7 @@ static gpu_stall can_issue(gpu_sm *sm, gpu_warp *w, uint64_t now)
     /* regmutex: an acquire point needs a free section (not cached: another
     ** warp's release frees one) */
     if (sm->rm_marks && (sm->rm_marks[w->ib[0].pc] & PTX_RS_ACQUIRE) && !rm_srp_holds(&sm->srp, (uint32_t)(w - sm->warps)) &&
-        rm_srp_full(&sm->srp)) {
+        (sm->rm_owners ? rm_srp_taken(&sm->srp, owf_section(sm, w)) : rm_srp_full(&sm->srp))) {
         sm->rm_waited = true;
         return GPU_ST_REGMUTEX;
     }
@@ -339,8 +348,8 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
         return false;
     }
     const exec_sinfo *si = n.si;
-    if (n.acquire) { /* regmutex: the first free section (can_issue saw one) */
-        int32_t sec = rm_srp_acquire(&sm->srp, slot);
+    if (n.acquire) { /* regmutex: the first free section (can_issue saw one); owf: the pair's */
+        int32_t sec = sm->rm_owners ? rm_srp_acquire_at(&sm->srp, slot, owf_section(sm, w)) : rm_srp_acquire(&sm->srp, slot);
         if (sec < 0) return false;
         exec_warp_set_section(w->ew, (uint32_t)sec);
     }
@@ -418,7 +427,15 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
         uint32_t n = gpu_sched_begin(c, sc);
         gpu_stall first = GPU_ST_NO_WARPS;
         uint32_t first_pc = UINT32_MAX, issued = 0;
-        if (n) {
+        if (n && sm->rm_owners) {
+            /* Owner-Warp-First: warps that hold their shared part go first */
+            for (uint32_t i = 0; i < n && !issued; i++) {
+                uint16_t slot = gpu_sched_at(c, sc, i);
+                if (rm_srp_holds(&sm->srp, slot) && !sm->warps[slot].blk) issued = try_warp(sm, slot, now);
+            }
+            if (issued) first = GPU_ST_ISSUED;
+        }
+        if (n && !issued) {
             /* the first candidate: it is charged with an unused slot */
             uint16_t f = gpu_sched_at(c, sc, 0);
             gpu_warp *wf = &sm->warps[f];

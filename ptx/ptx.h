@@ -634,6 +634,13 @@ typedef struct ptx_rshare {
     uint32_t base_regs;     /* registers per thread occupancy charges: base + the reserve */
     uint32_t pool_min;      /* registers per SM the pool keeps at the least (occupancy leaves them) */
     uint8_t *at;            /* per instruction, PTX_RS_* */
+    uint32_t pairs;         /* 0: RegMutex (any warp takes any free section).  1: Owner-Warp-
+                               First sharing (Jatala et al., HPDC 2016): `base_regs` is what
+                               every CTA owns; the CTAs registers alone would allow (`owners`)
+                               also own a section per warp, which an extra CTA's corresponding
+                               warp shares: the first of the two to touch a register >= base
+                               holds it until it finishes (acquire points, no release) */
+    uint32_t full_regs;     /* pairs: registers per thread without sharing (|Rt|) */
 } ptx_rshare;
 
 #endif

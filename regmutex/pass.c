@@ -613,11 +613,89 @@ bool rm_pass(ptx_module *low, const rm_cfg *c, rm_report *rep, tp_err *e)
     return true;
 }
 
+/* ---- Owner-Warp-First (the baseline) --------------------------------------------------- */
+
+bool rm_owf_pass(ptx_module *low, const rm_cfg *c, double share, rm_report *rep, tp_err *e)
+{
+    if (rep) memset(rep, 0, sizeof *rep);
+    for (uint32_t fi = 0; fi < low->nfuncs; fi++) {
+        ptx_func *g = &low->funcs[fi];
+        if (!g->is_entry || g->is_decl || !g->ra_map) continue;
+        rm_kernel rk;
+        memset(&rk, 0, sizeof rk);
+        rk.name = g->name;
+        rk.regs = g->ra_regs;
+        rk.own = g->ra_own;
+        rk.reserve = g->ra_regs > g->ra_own ? g->ra_regs - g->ra_own : 0;
+        rk.start = g->start;
+        rk.ninsns = g->end - g->start;
+        const uint32_t *t = g->reqntid[0] ? g->reqntid : g->maxntid;
+        uint32_t bt = t[0] ? t[0] * (t[1] ? t[1] : 1) * (t[2] ? t[2] : 1) : c->block_threads;
+        uint32_t wpc = (bt + 31) / 32, nmax = ctas_by_limits(c, wpc);
+        uint64_t rc = regs_cta(c, rk.regs, wpc);
+        uint32_t n0 = rc ? (uint32_t)(c->regs_per_sm / rc) : nmax;
+        if (n0 > nmax) n0 = nmax;
+        rk.block_threads = bt;
+        rk.ctas_before = rk.ctas_after = n0;
+        uint32_t ext = (uint32_t)((double)g->ra_own * share + 0.5);
+        if (g->ra_ncalls) snprintf(rk.why, sizeof rk.why, "off: the kernel calls functions");
+        else if (n0 >= nmax) snprintf(rk.why, sizeof rk.why, "off: registers do not limit occupancy");
+        else if (!ext || ext >= g->ra_own) snprintf(rk.why, sizeof rk.why, "off: nothing to share");
+        else {
+            uint32_t base = g->ra_own - ext, n = g->end - g->start;
+            ptx_rshare *rs = tp_arena_alloc(&low->arena, sizeof *rs);
+            rs->base = base;
+            rs->ext = ext;
+            rs->base_regs = base + rk.reserve;
+            rs->pairs = 1;
+            rs->full_regs = rk.regs;
+            rs->at = tp_arena_alloc(&low->arena, n + 1);
+            /* every instruction that names a shared register needs the pair's part */
+            ptx_regocc oc[256];
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t k = ptx_insn_regs(low, g, &low->insns[g->start + i], 0, oc, TP_ARRAY_LEN(oc));
+                if (k > TP_ARRAY_LEN(oc)) k = TP_ARRAY_LEN(oc);
+                for (uint32_t j = 0; j < k; j++) {
+                    int32_t p = g->ra_map[oc[j].row];
+                    if (p >= 0 && (uint32_t)p + ptx_row_units(g, oc[j].row) > base) {
+                        rs->at[i] = PTX_RS_ACQUIRE | PTX_RS_HELD;
+                        rk.nacquire++;
+                        break;
+                    }
+                }
+            }
+            g->rs = rs;
+            rk.on = true;
+            rk.base = base;
+            rk.ext = ext;
+            rk.base_regs = rs->base_regs;
+            /* as exec_occupancy: the number of owners that lets the most CTAs in */
+            uint64_t ub = regs_cta(c, rs->base_regs, wpc), sh = (uint64_t)ext * 32 * wpc, best = 0, bow = 0;
+            for (uint64_t ow = c->regs_per_sm / (ub + sh); ow > 0; ow--) {
+                uint64_t extra = (c->regs_per_sm - ow * (ub + sh)) / ub, tot = ow + (extra < ow ? extra : ow);
+                if (tot > best) best = tot, bow = ow;
+            }
+            if (best > nmax) best = nmax;
+            rk.ctas_after = (uint32_t)best;
+            rk.sections = (uint32_t)bow * wpc;
+            snprintf(rk.why, sizeof rk.why, "owf: %u of %u registers shared, %u to %u CTAs of %u threads per SM", ext,
+                     g->ra_own, n0, rk.ctas_after, bt);
+        }
+        if (rep) {
+            rep->k = tp_realloc(rep->k, (rep->n + 1) * sizeof *rep->k);
+            rep->k[rep->n++] = rk;
+        }
+    }
+    (void)e;
+    return true;
+}
+
 bool rm_exec_pass(ptx_module *low, const tp_opts *o, void *arg, tp_err *e)
 {
     (void)arg;
-    if (!tp_opt_i(o, OPT_REGMUTEX)) return true;
     rm_cfg c;
     rm_cfg_from_opts(&c, o);
+    if (tp_opt_i(o, OPT_OWF)) return rm_owf_pass(low, &c, tp_opt_f(o, OPT_OWF_SHARE), NULL, e);
+    if (!tp_opt_i(o, OPT_REGMUTEX)) return true;
     return rm_pass(low, &c, NULL, e);
 }

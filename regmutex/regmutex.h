@@ -79,9 +79,19 @@ void rm_report_free(rm_report *r);
 ** Returns false (e set) only on malformed input. */
 bool rm_pass(ptx_module *low, const rm_cfg *c, rm_report *rep, tp_err *e);
 
-/* exec_code_pass (exec.h) for devices: rm_pass when the options say
-** regmutex=1, nothing otherwise.  api/ and tests install it with
-** exec_dev_set_pass. */
+/* The baseline RegMutex is compared with: Owner-Warp-First register sharing
+** (Jatala, Anantpur, Karkare, HPDC 2016).  For every register-limited kernel
+** the top `share` of its registers are shared: a CTA beyond those the
+** register file holds owns only the rest, and each of its warps shares the
+** shared part with the corresponding warp of a resident CTA; whichever of
+** the two first runs an instruction naming a shared register holds the part
+** until it finishes (ptx_rshare.pairs; the scheduler runs warps that hold
+** one first, gpu/sm.c).  No compaction, no release. */
+bool rm_owf_pass(ptx_module *low, const rm_cfg *c, double share, rm_report *rep, tp_err *e);
+
+/* exec_code_pass (exec.h) for devices: rm_owf_pass when the options say
+** owf=1, rm_pass when they say regmutex=1, nothing otherwise.  api/ and
+** tests install it with exec_dev_set_pass. */
 bool rm_exec_pass(ptx_module *low, const tp_opts *o, void *arg, tp_err *e);
 
 /* ---- the hardware ------------------------------------------------------------ */
@@ -107,6 +117,10 @@ void rm_srp_init(rm_srp *s, uint32_t nwarps, uint32_t nsections);
 ** SRP bitmask) goes to w; returns it, or -1 when none is free (nothing
 ** changes).  A warp that already holds one gets it back. */
 int32_t rm_srp_acquire(rm_srp *s, uint32_t w);
+/* Acquire section sec (Owner-Warp-First: a warp's own pair section) for
+** w: sec, or -1 when another warp holds it. */
+int32_t rm_srp_acquire_at(rm_srp *s, uint32_t w, uint32_t sec);
+static inline bool rm_srp_taken(const rm_srp *s, uint32_t sec) { return (s->srp[sec / 64] >> (sec % 64)) & 1; }
 /* Release: w's status bit and its section's SRP bit cleared (nothing if it holds none). */
 void rm_srp_release(rm_srp *s, uint32_t w);
 static inline bool rm_srp_holds(const rm_srp *s, uint32_t w)

@@ -34,6 +34,19 @@ int32_t rm_srp_acquire(rm_srp *s, uint32_t w)
     return -1;
 }
 
+int32_t rm_srp_acquire_at(rm_srp *s, uint32_t w, uint32_t sec)
+{
+    if (w >= s->nwarps || sec >= s->nsections) return -1;
+    if (rm_srp_holds(s, w)) return s->lut[w];
+    if (rm_srp_taken(s, sec)) return -1;
+    s->srp[sec / 64] |= 1ull << (sec % 64);
+    s->lut[w] = (uint8_t)sec;
+    s->status[w / 64] |= 1ull << (w % 64);
+    s->used++;
+    s->acquires++;
+    return (int32_t)sec;
+}
+
 void rm_srp_release(rm_srp *s, uint32_t w)
 {
     if (w >= s->nwarps || !rm_srp_holds(s, w)) return;

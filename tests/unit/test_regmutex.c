@@ -350,6 +350,38 @@ static exec_status run_hot(rig *r, uint32_t ctas, gpu_kstats *ks, char *msg)
     return res.status;
 }
 
+/* Owner-Warp-First, the baseline: the pass shares the top 80% of hot's
+** registers; extra CTAs run; results unchanged in both modes. */
+static void t_owf(void)
+{
+    char *text = hot_ptx(0);
+    rig r;
+    if (rig_open(&r, text, "owf=1 owf.share=0.8", rm_exec_pass)) {
+        const ptx_rshare *rs = exec_mod_ptx(r.m)->funcs[0].rs;
+        TT_CHECK(rs != NULL && rs->pairs == 1);
+        if (rs) {
+            TT_EQ_U(rs->base + rs->ext, exec_mod_ptx(r.m)->funcs[0].ra_own);
+            TT_EQ_U(rs->ext, 20); /* 0.8 x 25, the code's registers */
+        }
+        TT_EQ_I(run_hot(&r, 12, NULL, NULL), EXEC_OK);
+        gpu_kstats ks;
+        TT_EQ_I(run_hot(&r, 30, &ks, NULL), EXEC_OK);
+        /* GTX 480 defaults: |Rt| 30 registers allow 4 CTAs of 256 threads
+        ** (7680 registers each, of 32768).  Every CTA owns 5 + the reserve
+        ** of 5 = 10 (320 per warp, 2560 per CTA); an owner also a part of
+        ** 20 x 32 x 8 = 5120 (7680 in all).  4 owners leave 2048: no extra;
+        ** 3 owners leave 9728, room for 3 extras: 6 CTAs, the warp limit
+        ** (48 / 8); 2 owners allow 2 extras: 4.  So 6, with 3 x 8 sections */
+        TT_EQ_U(ks.ctas_per_sm, 6);
+        TT_EQ_U(ks.rm_sections, 3 * 8);
+        TT_EQ_U(ks.rm_acquires, ks.rm_releases);
+        TT_CHECK(ks.rm_acquires >= 30 * 8);
+        gpu_kstats_free(&ks);
+    }
+    rig_close(&r);
+    free(text);
+}
+
 static void t_runs_unchanged(void)
 {
     for (int bar = 0; bar <= 2; bar++) {
@@ -622,6 +654,7 @@ int main(void)
     TT_RUN(t_pass_barriers);
     TT_RUN(t_pass_gives_up);
     TT_RUN(t_runs_unchanged);
+    TT_RUN(t_owf);
     TT_RUN(t_damage_caught);
     TT_RUN(t_shared_section_corrupts);
     TT_RUN(t_cycles_acquire_release);
