@@ -607,12 +607,14 @@ typedef struct ptx_lower_opts {
 ptx_module *ptx_lower(const ptx_module *m, const ptx_lower_opts *o, tp_err *e);
 
 /* Colors f's rows again (PTX_LIVE_ALLOC view) with an upper bound per row
-** (registers [ra_map, ra_map + units) below bound[row]; UINT32_MAX: none);
-** bounded rows are colored first.  On success replaces f->ra_map and
-** f->ra_own (*own); false (f unchanged) when some row does not fit its
-** bound, or with e set on malformed input.  The regmutex pass compacts
-** with it. */
-bool ptx_ra_color_bounded(ptx_module *m, ptx_func *f, const uint32_t *bound, uint32_t *own, tp_err *e);
+** (registers [ra_map, ra_map + units) below bound[row]; UINT32_MAX: none,
+** and not colored first); bounded rows are colored first, the widest first.
+** On success replaces f->ra_map and f->ra_own (*own) and gives in *first
+** (may be NULL) the registers the bounded rows use (highest + 1); false (f
+** unchanged) when some row does not fit its bound, or with e set on
+** malformed input.  The regmutex pass compacts with it. */
+bool ptx_ra_color_bounded(ptx_module *m, ptx_func *f, const uint32_t *bound, uint32_t *own, uint32_t *first,
+                          tp_err *e);
 
 /* ---- register time-sharing (filled by the regmutex pass, regmutex/) ------ */
 /* Registers [0, base) of the lowered code are the warp's own; [base, base +

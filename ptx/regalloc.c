@@ -211,15 +211,18 @@ static uint32_t color_order(const ptx_rview *v, const ra_graph *g, uint32_t *ord
 /* Colors the rows; returns the registers used (highest + 1).  With bound,
 ** rows whose bound is not UINT32_MAX are colored first and must end below
 ** it: UINT32_MAX is returned when one cannot. */
-static uint32_t color(const ptx_rview *v, const ra_graph *g, int32_t *col, const uint32_t *bound)
+static uint32_t color(const ptx_rview *v, const ra_graph *g, int32_t *col, const uint32_t *bound, uint32_t *first)
 {
     uint32_t N = v->nrows;
     uint32_t *ord = tp_malloc((N + 1) * sizeof *ord);
     uint32_t n = color_order(v, g, ord), total = 0;
-    if (bound) { /* stable: bounded rows first */
+    if (bound) { /* stable: bounded rows first, the widest of them first (alignment) */
         uint32_t *tmp = tp_malloc((N + 1) * sizeof *tmp), k2 = 0;
+        for (uint32_t wd = 4; wd >= 1; wd /= 2)
+            for (uint32_t k = 0; k < n; k++)
+                if (bound[ord[k]] != UINT32_MAX && v->w[ord[k]] == wd) tmp[k2++] = ord[k];
         for (uint32_t k = 0; k < n; k++)
-            if (bound[ord[k]] != UINT32_MAX) tmp[k2++] = ord[k];
+            if (bound[ord[k]] != UINT32_MAX && v->w[ord[k]] != 1 && v->w[ord[k]] != 2 && v->w[ord[k]] != 4) tmp[k2++] = ord[k];
         for (uint32_t k = 0; k < n; k++)
             if (bound[ord[k]] == UINT32_MAX) tmp[k2++] = ord[k];
         memcpy(ord, tmp, n * sizeof *ord);
@@ -250,6 +253,7 @@ static uint32_t color(const ptx_rview *v, const ra_graph *g, int32_t *col, const
         }
         col[r] = (int32_t)c;
         if (c + w > regs) regs = c + w;
+        if (bound && bound[r] != UINT32_MAX && c + w > *first) *first = c + w;
     }
     free(forb);
     free(ord);
@@ -304,7 +308,7 @@ bool ptx_ra_color(ptx_module *m, ptx_func *f, uint32_t *own, tp_err *e)
     ra_graph g;
     build_graph(&v, &g);
     f->ra_map = tp_arena_alloc(&m->arena, (f->nrows + 1) * sizeof *f->ra_map);
-    *own = color(&v, &g, f->ra_map, NULL);
+    *own = color(&v, &g, f->ra_map, NULL, NULL);
     for (uint32_t r = 0; r < f->nrows; r++) {
         if (!g.used[r]) f->ra_map[r] = -1;
         if (f->regs[r].cont && r > 0) f->ra_map[r] = f->ra_map[r - 1] >= 0 ? f->ra_map[r - 1] + 2 : -1;
@@ -322,14 +326,17 @@ bool ptx_ra_color(ptx_module *m, ptx_func *f, uint32_t *own, tp_err *e)
     return true;
 }
 
-bool ptx_ra_color_bounded(ptx_module *m, ptx_func *f, const uint32_t *bound, uint32_t *own, tp_err *e)
+bool ptx_ra_color_bounded(ptx_module *m, ptx_func *f, const uint32_t *bound, uint32_t *own, uint32_t *first,
+                          tp_err *e)
 {
     ptx_rview v;
     if (!ptx_rview_build(m, f, PTX_LIVE_ALLOC, &v, e)) return false;
     ra_graph g;
     build_graph(&v, &g);
     int32_t *col = tp_malloc((f->nrows + 1) * sizeof *col);
-    uint32_t regs = color(&v, &g, col, bound);
+    uint32_t firstx = 0;
+    uint32_t regs = color(&v, &g, col, bound, &firstx);
+    if (first) *first = firstx;
     bool ok = regs != UINT32_MAX;
     if (ok) {
         for (uint32_t r = 0; r < f->nrows; r++) {

@@ -53,6 +53,9 @@ enum {
     RM_GAP = 12,       /* X runs closer than this (pcs) merge into one region */
     RM_MAX_DEPTH = 4,  /* loop depths beyond count as this */
 };
+/* A choice must keep this much more warps going than the baseline: below,
+** the pool's contention is likely to eat the gain. */
+#define RM_MIN_GAIN 1.05
 
 void rm_cfg_from_opts(rm_cfg *c, const tp_opts *o)
 {
@@ -449,13 +452,6 @@ typedef struct cand {
     double score, frac;
 } cand;
 
-static int cand_cmp(const void *a, const void *b)
-{
-    const cand *x = a, *y = b;
-    if (x->score != y->score) return x->score > y->score ? -1 : 1;
-    return x->bs > y->bs ? -1 : x->bs < y->bs;
-}
-
 static void kernel(ptx_module *m, ptx_func *g, const rm_cfg *c, rm_kernel *rk, tp_err *e)
 {
     rk->name = g->name;
@@ -489,13 +485,19 @@ static void kernel(ptx_module *m, ptx_func *g, const rm_cfg *c, rm_kernel *rk, t
         kx_free(&K);
         return;
     }
-    /* candidates */
-    uint8_t *inC = tp_malloc(K.n + 1), *at = tp_malloc(K.n + 1);
-    TP_VEC(cand) cs = {0};
+    /* candidates: for each region set (need > bs), compact with the rows
+    ** live outside the regions colored first; they decide the base set */
+    uint8_t *inC = tp_malloc(K.n + 1), *at = tp_malloc(K.n + 1), *best_at = tp_malloc(K.n + 1);
+    uint32_t *bound = tp_malloc((g->nrows + 1) * sizeof *bound);
+    uint64_t *d = tp_calloc(K.words + 1, sizeof *d);
+    int32_t *orig_map = g->ra_map, *best_map = NULL;
+    uint32_t orig_own = g->ra_own, best_own = 0, tried = 0;
+    cand best = {0, 0, 0, -1, 1};
+    uint32_t best_es = 0, best_na = 0, best_nr = 0;
     uint32_t lo = 1;
     for (uint32_t i = 0; i < K.n; i++)
         if (K.barrier[i] && K.need[i] > lo) lo = K.need[i];
-    for (uint32_t bs = lo; bs < K.maxneed; bs++) {
+    for (uint32_t bs = lo; bs < K.maxneed && !tp_err_isset(e); bs++) {
         if (!regions(&K, bs, inC)) continue;
         uint32_t na, nr;
         if (!marks(&K, inC, at, &na, &nr)) continue;
@@ -504,87 +506,74 @@ static void kernel(ptx_module *m, ptx_func *g, const rm_cfg *c, rm_kernel *rk, t
             if (at[i] & PTX_RS_HELD) held += K.w[i];
         double frac = K.wsum > 0 ? held / K.wsum : 1;
         if (frac <= 0) continue;
-        uint32_t es = K.maxneed - bs;
-        cand best = {0, 0, 0, -1, frac};
-        for (uint32_t n = n0 + 1; n <= nmax; n++) {
-            uint64_t base = n * regs_cta(c, bs + rk->reserve, wpc);
-            if (base >= c->regs_per_sm) break;
-            uint64_t sec = (c->regs_per_sm - base) / ((uint64_t)es * 32);
-            if (sec > (uint64_t)n * wpc) sec = (uint64_t)n * wpc;
-            if (sec < 1) break;
-            double warps = (double)n * wpc, eff = (double)sec / frac;
-            double score = eff < warps ? eff : warps;
-            if (score > best.score) best = (cand){bs, n, (uint32_t)sec, score, frac};
-        }
-        if (best.score > (double)n0 * wpc) tp_vec_push(&cs, best);
-    }
-    if (!cs.n) {
-        snprintf(rk->why, sizeof rk->why, "off: no base set raises the warps that can run (%u CTAs per SM now)", n0);
-        goto out;
-    }
-    qsort(cs.a, cs.n, sizeof *cs.a, cand_cmp);
-    for (uint32_t k = 0; k < cs.n && !rk->on; k++) {
-        cand cd = cs.a[k];
-        regions(&K, cd.bs, inC);
-        uint32_t na, nr;
-        marks(&K, inC, at, &na, &nr);
-        /* rows live or defined outside HELD: below |Bs| */
-        uint32_t *bound = tp_malloc((g->nrows + 1) * sizeof *bound);
+        /* rows live or defined outside HELD: colored first */
         for (uint32_t r = 0; r < g->nrows; r++) bound[r] = UINT32_MAX;
-        uint64_t *d = tp_calloc(K.words + 1, sizeof *d);
         for (uint32_t i = 0; i < K.n; i++) {
             if (at[i] & PTX_RS_HELD) continue;
             memset(d, 0, K.words * sizeof *d);
             defs_of(&K, i, d);
             const uint64_t *li = live_in(&K, i);
             for (uint32_t w = 0; w < K.words; w++)
-                for (uint64_t x = li[w] | d[w]; x; x &= x - 1) bound[w * 64 + (uint32_t)__builtin_ctzll(x)] = cd.bs;
+                for (uint64_t x = li[w] | d[w]; x; x &= x - 1) bound[w * 64 + (uint32_t)__builtin_ctzll(x)] = UINT32_MAX - 1;
         }
-        free(d);
-        int32_t *saved = g->ra_map;
-        uint32_t saved_own = g->ra_own, own = 0;
-        if (ptx_ra_color_bounded(m, g, bound, &own, e) && own > cd.bs) {
-            uint32_t es = own - cd.bs;
-            uint64_t base = (uint64_t)cd.ctas * regs_cta(c, cd.bs + rk->reserve, wpc);
-            uint64_t sec = base < c->regs_per_sm ? (c->regs_per_sm - base) / ((uint64_t)es * 32) : 0;
-            if (sec > (uint64_t)cd.ctas * wpc) sec = (uint64_t)cd.ctas * wpc;
-            if (sec >= 1) {
-                ptx_rshare *rs = tp_arena_alloc(&m->arena, sizeof *rs);
-                rs->base = cd.bs;
-                rs->ext = es;
-                rs->base_regs = cd.bs + rk->reserve;
-                rs->pool_min = (uint32_t)(sec * es * 32);
-                rs->at = tp_arena_alloc(&m->arena, K.n + 1);
-                memcpy(rs->at, at, K.n);
-                g->rs = rs;
-                rk->on = true;
-                rk->base = cd.bs;
-                rk->ext = es;
-                rk->base_regs = rs->base_regs;
-                rk->ctas_after = cd.ctas;
-                rk->sections = (uint32_t)sec;
-                rk->frac = cd.frac;
-                rk->nacquire = na;
-                rk->nrelease = nr;
-                snprintf(rk->why, sizeof rk->why,
-                         "on: |Bs| %u raises %u to %u CTAs of %u threads per SM, %u sections of %u registers, "
-                         "%.0f%% of the executed instructions in regions",
-                         cd.bs, n0, cd.ctas, bt, (uint32_t)sec, es, cd.frac * 100);
-            } else {
-                g->ra_map = saved;
-                g->ra_own = saved_own;
-            }
-        } else if (!tp_err_isset(e)) {
-            g->ra_map = saved;
-            g->ra_own = saved_own;
+        uint32_t own = 0, base = 0;
+        tried++;
+        bool ok = ptx_ra_color_bounded(m, g, bound, &own, &base, e);
+        if (!ok || !base || own <= base) continue;
+        uint32_t es = own - base;
+        for (uint32_t n = n0 + 1; n <= nmax; n++) {
+            uint64_t used = n * regs_cta(c, base + rk->reserve, wpc);
+            if (used >= c->regs_per_sm) break;
+            uint64_t sec = (c->regs_per_sm - used) / ((uint64_t)es * 32);
+            if (sec > (uint64_t)n * wpc) sec = (uint64_t)n * wpc;
+            if (sec < 1) break;
+            double warps = (double)n * wpc, eff = (double)sec / frac;
+            double score = eff < warps ? eff : warps;
+            /* the most warps kept going; nearly as many (2%) with shorter regions */
+            bool better = score > best.score * 1.02 || (score >= best.score * 0.98 && frac < best.frac);
+            if (!better) continue;
+            best = (cand){base, n, (uint32_t)sec, score, frac};
+            best_es = es;
+            best_own = own;
+            best_map = g->ra_map;
+            best_na = na;
+            best_nr = nr;
+            memcpy(best_at, at, K.n);
         }
-        free(bound);
-        if (tp_err_isset(e)) break;
     }
-    if (!rk->on && !tp_err_isset(e))
-        snprintf(rk->why, sizeof rk->why, "off: no base set whose compaction fits (%u tried)", cs.n);
-out:
-    tp_vec_free(&cs);
+    g->ra_map = orig_map;
+    g->ra_own = orig_own;
+    if (!tp_err_isset(e) && best_map && best.score >= (double)n0 * wpc * RM_MIN_GAIN) {
+        ptx_rshare *rs = tp_arena_alloc(&m->arena, sizeof *rs);
+        rs->base = best.bs;
+        rs->ext = best_es;
+        rs->base_regs = best.bs + rk->reserve;
+        rs->pool_min = best.sections * best_es * 32;
+        rs->at = tp_arena_alloc(&m->arena, K.n + 1);
+        memcpy(rs->at, best_at, K.n);
+        g->rs = rs;
+        g->ra_map = best_map;
+        g->ra_own = best_own;
+        rk->on = true;
+        rk->base = best.bs;
+        rk->ext = best_es;
+        rk->base_regs = rs->base_regs;
+        rk->ctas_after = best.ctas;
+        rk->sections = best.sections;
+        rk->frac = best.frac;
+        rk->nacquire = best_na;
+        rk->nrelease = best_nr;
+        snprintf(rk->why, sizeof rk->why,
+                 "on: |Bs| %u raises %u to %u CTAs of %u threads per SM, %u sections of %u registers, "
+                 "%.0f%% of the executed instructions in regions",
+                 best.bs, n0, best.ctas, bt, best.sections, best_es, best.frac * 100);
+    } else if (!tp_err_isset(e)) {
+        snprintf(rk->why, sizeof rk->why, "off: no base set raises the warps that can run (%u CTAs per SM now; %u region sets tried)",
+                 n0, tried);
+    }
+    free(bound);
+    free(d);
+    free(best_at);
     free(inC);
     free(at);
     kx_free(&K);

@@ -573,7 +573,7 @@ static bool manual_pass(ptx_module *low, const tp_opts *o, void *arg, tp_err *e)
             if ((i < a || i > z) && ptx_live_has(&lv, g, g->start + i, r)) bound[r] = bs;
     }
     uint32_t own;
-    bool ok = ptx_ra_color_bounded(low, g, bound, &own, e);
+    bool ok = ptx_ra_color_bounded(low, g, bound, &own, NULL, e);
     free(bound);
     ptx_live_free(&lv);
     if (!ok) return false;
