@@ -135,6 +135,16 @@ $(VALID_BIN): $(BUILD)/tests/%: tests/%.c $(LIBCUDA)
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
 unit: $(VALID_BIN)
 
+# The RegMutex experiments' host program (experiments/regmutex/rmbench.c):
+# 18 benchmarks' inputs, launches and CPU checks; built like the validation
+# runners, run by experiments/regmutex/run.sh and tests/regmutex/.
+RMBENCH := $(BUILD)/experiments/regmutex/rmbench
+$(RMBENCH): experiments/regmutex/rmbench.c $(LIBCUDA)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
+unit: $(RMBENCH)
+
 # tests/api: driver-API test programs, built like the kernel runner (against
 # CUDA's own cuda.h when installed) and run by tests/api/run_api.sh; t_mem
 # and t_launch are built a second time as per-thread default stream programs

@@ -261,6 +261,8 @@ typedef struct gpu_sm {
     rm_srp srp;                /* the SRP bitmask, look-up table, warp status bitmask */
     const uint8_t *rm_marks;   /* per pc: PTX_RS_* (NULL: the kernel shares no registers) */
     uint32_t rm_owners, rm_wpc; /* Owner-Warp-First: owner CTAs, warps per CTA (0: RegMutex) */
+    uint32_t *owf_owner;       /* Owner-Warp-First, per pair: the CTA slot + 1 that owns its shared
+                                  part until it finishes (0: none) */
     bool rm_waited;            /* a warp could not acquire in the last tick */
     uint64_t rm_stall_cycles, rm_held_cycles;
     /* statistics */

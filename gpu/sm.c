@@ -130,6 +130,7 @@ void gpu_sm_free(gpu_sm *sm)
     free(sm->fetch_want);
     free(sm->slot_reason);
     free(sm->slot_pc);
+    free(sm->owf_owner);
     free(sm->wb);
     gpu_l1_free(sm->l1d);
     gpu_l1_free(sm->l1c);
@@ -150,6 +151,8 @@ void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now)
     sm->rm_marks = lx->occ->rm_sections ? exec_mod_rm_marks(lx->m) : NULL;
     sm->rm_owners = lx->occ->rm_owners;
     sm->rm_wpc = exec_grid_warps_per_cta(lx->grid);
+    free(sm->owf_owner);
+    sm->owf_owner = sm->rm_owners ? tp_calloc(sm->rm_owners, sizeof *sm->owf_owner) : NULL;
     sm->rm_waited = false;
     sm->rm_stall_cycles = sm->rm_held_cycles = 0;
     sm->wake = now;
@@ -257,6 +260,8 @@ static void warp_finish(gpu_sm *sm, uint16_t slot)
     sm->nwarps_live--;
     gpu_ctaslot *ct = &sm->ctas[w->cta];
     if (--ct->live == 0) {
+        if (sm->owf_owner && sm->owf_owner[w->cta % sm->rm_owners] == w->cta + 1)
+            sm->owf_owner[w->cta % sm->rm_owners] = 0; /* the pair's part is free again */
         exec_cta_release(ct->ec);
         ct->ec = NULL;
         sm->nctas--;
@@ -285,10 +290,22 @@ static bool stops_fetch(const exec_sinfo *si)
 }
 
 /* Owner-Warp-First: the section of warp slot w (its CTA slot's pair, its
-** index in the CTA). */
+** index in the CTA).  A pair's shared part belongs to the first of its two
+** CTAs whose warp needs it, until that CTA finishes: a warp of the other CTA
+** that needs it waits (ownership by CTA, so that no owner ever waits for the
+** other CTA at a barrier). */
 static uint32_t owf_section(const gpu_sm *sm, const gpu_warp *w)
 {
     return (w->cta % sm->rm_owners) * sm->rm_wpc + exec_warp_index(w->ew);
+}
+static bool owf_blocked(const gpu_sm *sm, const gpu_warp *w)
+{
+    uint32_t o = sm->owf_owner[w->cta % sm->rm_owners];
+    return o && o != w->cta + 1;
+}
+static bool owf_is_owner(const gpu_sm *sm, const gpu_warp *w)
+{
+    return sm->owf_owner[w->cta % sm->rm_owners] == w->cta + 1;
 }
 
 /* Whether warp w can issue its next instruction now (GPU_ST_ISSUED), or why
@@ -302,7 +319,7 @@ static gpu_stall can_issue(gpu_sm *sm, gpu_warp *w, uint64_t now)
     /* regmutex: an acquire point needs a free section (not cached: another
     ** warp's release frees one) */
     if (sm->rm_marks && (sm->rm_marks[w->ib[0].pc] & PTX_RS_ACQUIRE) && !rm_srp_holds(&sm->srp, (uint32_t)(w - sm->warps)) &&
-        (sm->rm_owners ? rm_srp_taken(&sm->srp, owf_section(sm, w)) : rm_srp_full(&sm->srp))) {
+        (sm->rm_owners ? owf_blocked(sm, w) : rm_srp_full(&sm->srp))) {
         sm->rm_waited = true;
         return GPU_ST_REGMUTEX;
     }
@@ -349,6 +366,7 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
     }
     const exec_sinfo *si = n.si;
     if (n.acquire) { /* regmutex: the first free section (can_issue saw one); owf: the pair's */
+        if (sm->rm_owners && !owf_blocked(sm, w)) sm->owf_owner[w->cta % sm->rm_owners] = w->cta + 1;
         int32_t sec = sm->rm_owners ? rm_srp_acquire_at(&sm->srp, slot, owf_section(sm, w)) : rm_srp_acquire(&sm->srp, slot);
         if (sec < 0) return false;
         exec_warp_set_section(w->ew, (uint32_t)sec);
@@ -428,10 +446,10 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
         gpu_stall first = GPU_ST_NO_WARPS;
         uint32_t first_pc = UINT32_MAX, issued = 0;
         if (n && sm->rm_owners) {
-            /* Owner-Warp-First: warps that hold their shared part go first */
+            /* Owner-Warp-First: warps of CTAs that own their shared part go first */
             for (uint32_t i = 0; i < n && !issued; i++) {
                 uint16_t slot = gpu_sched_at(c, sc, i);
-                if (rm_srp_holds(&sm->srp, slot) && !sm->warps[slot].blk) issued = try_warp(sm, slot, now);
+                if (owf_is_owner(sm, &sm->warps[slot]) && !sm->warps[slot].blk) issued = try_warp(sm, slot, now);
             }
             if (issued) first = GPU_ST_ISSUED;
         }

@@ -638,10 +638,11 @@ typedef struct ptx_rshare {
     uint8_t *at;            /* per instruction, PTX_RS_* */
     uint32_t pairs;         /* 0: RegMutex (any warp takes any free section).  1: Owner-Warp-
                                First sharing (Jatala et al., HPDC 2016): `base_regs` is what
-                               every CTA owns; the CTAs registers alone would allow (`owners`)
-                               also own a section per warp, which an extra CTA's corresponding
-                               warp shares: the first of the two to touch a register >= base
-                               holds it until it finishes (acquire points, no release) */
+                               every CTA owns; as many CTAs as the full registers allow
+                               (`owners`) also own a section per warp, which an extra CTA
+                               shares: the first of the two CTAs one of whose warps touches a
+                               register >= base owns the pair's part until it finishes
+                               (acquire points, no release) */
     uint32_t full_regs;     /* pairs: registers per thread without sharing (|Rt|) */
 } ptx_rshare;
 

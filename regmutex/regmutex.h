@@ -84,9 +84,10 @@ bool rm_pass(ptx_module *low, const rm_cfg *c, rm_report *rep, tp_err *e);
 ** the top `share` of its registers are shared: a CTA beyond those the
 ** register file holds owns only the rest, and each of its warps shares the
 ** shared part with the corresponding warp of a resident CTA; whichever of
-** the two first runs an instruction naming a shared register holds the part
-** until it finishes (ptx_rshare.pairs; the scheduler runs warps that hold
-** one first, gpu/sm.c).  No compaction, no release. */
+** the two CTAs first runs an instruction naming a shared register owns the
+** pair's part until it finishes (ptx_rshare.pairs; ownership by CTA, so an
+** owner never waits at a barrier for the other CTA; the scheduler runs the
+** owners' warps first, gpu/sm.c).  No compaction, no release. */
 bool rm_owf_pass(ptx_module *low, const rm_cfg *c, double share, rm_report *rep, tp_err *e);
 
 /* exec_code_pass (exec.h) for devices: rm_owf_pass when the options say

@@ -23,7 +23,8 @@ cutcp_kernel(const float4 *bins, int nbx, float h, float c2, float *grid)
         bool ok = ox >= 0 && oy >= 0 && oz >= 0 && ox < nbx && oy < nbx && oz < nbx;
         __syncthreads();
         if (threadIdx.x < CUTCP_BIN)
-            sb[threadIdx.x] = ok ? bins[((oz * nbx + oy) * nbx + ox) * CUTCP_BIN + threadIdx.x] : make_float4(0, 0, 0, 0);
+            sb[threadIdx.x] = ok ? bins[((oz * nbx + oy) * nbx + ox) * CUTCP_BIN + threadIdx.x]
+                                 : make_float4(1e10f, 1e10f, 1e10f, 0.0f); /* beyond every cutoff */
         __syncthreads();
         for (int a = 0; a < CUTCP_BIN; a++) {
             float4 at = sb[a];
