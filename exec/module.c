@@ -7,6 +7,10 @@
 ** address), writes initializers and the addresses their relocations name,
 ** and decodes every instruction for the functional model.  The per-kernel
 ** shared-memory layout is computed at the first launch of each kernel.
+** Every module is lowered (ptx_lower: the code whose allocation gives each
+** function its register count); with regs.physical=1, regmutex=1 or owf=1
+** the lowered module is the one that runs (m->ptx; the parsed one is kept
+** in m->src), after the device's code pass.
 */
 #include "internal.h"
 #include <stdlib.h>
@@ -374,8 +378,9 @@ void exec_kernel_attrs(exec_mod *m, int kernel, exec_kattr *a)
     a->binary_version = m->ptx->target_sm;
 }
 
-/* Registers per thread the kernel is charged: the register allocator's count
-** (exec_mod_load runs it for every function; ptx/regalloc.c), otherwise the
+/* Registers per thread the kernel is charged: the count of its lowered code
+** (exec_mod_load lowers every module; ptx/lower.c), under RegMutex the base
+** set's (exec_occupancy keeps the pool apart), otherwise (no allocation) the
 ** virtual registers' 32-bit words. */
 uint32_t exec_kernel_regs(exec_mod *m, uint32_t kidx)
 {

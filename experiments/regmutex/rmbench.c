@@ -146,7 +146,7 @@ static unsigned rb_cdiv(unsigned a, unsigned b) { return (a + b - 1) / b; }
 
 static int b_bfs(rb_ctx *c)
 {
-    int n = c->small ? 8192 : 65536;
+    int n = c->small ? 8192 : 131072;
     int *starts = rb_host(c, n * sizeof(int)), *deg = rb_host(c, n * sizeof(int));
     int ne = 0;
     for (int i = 0; i < n; i++) {
@@ -205,7 +205,7 @@ static int b_bfs(rb_ctx *c)
 
 static int b_cp(rb_ctx *c)
 {
-    int natoms = c->small ? 24 : 64, width = 2048, rows = c->small ? 16 : 96;
+    int natoms = c->small ? 24 : 64, width = 2048, rows = c->small ? 16 : 192;
     float spacing = 0.1f;
     float *atoms = rb_host(c, natoms * 16);
     for (int a = 0; a < natoms; a++) {
@@ -313,7 +313,7 @@ static void dwt_ref_line(double *s)
 
 static int b_dwt2d(rb_ctx *c)
 {
-    int w = c->small ? 256 : 1024, h = c->small ? 128 : 512;
+    int w = c->small ? 256 : 2048, h = c->small ? 128 : 1024;
     size_t n = (size_t)w * h;
     float *img = rb_host(c, n * 4);
     for (size_t i = 0; i < n; i++) img[i] = (float)(rb_rand(c) % 256);
@@ -350,7 +350,7 @@ static int b_dwt2d(rb_ctx *c)
 
 static int b_hotspot(rb_ctx *c)
 {
-    int n = c->small ? 96 : 384, iters = 2, launches = 2;
+    int n = c->small ? 96 : 512, iters = 2, launches = 2;
     float Cap = 0.5f, Rx = 1.0f, Ry = 1.0f, Rz = 2.0f, step = 0.01f;
     size_t sz = (size_t)n * n;
     float *temp = rb_host(c, sz * 4), *power = rb_host(c, sz * 4);
@@ -399,7 +399,7 @@ static int b_hotspot(rb_ctx *c)
 
 static int b_md(rb_ctx *c)
 {
-    int n = c->small ? 4096 : 32768;
+    int n = c->small ? 4096 : 65536;
     float cutsq = 16.0f, lj1 = 1.5f, lj2 = 2.0f;
     float *pos = rb_host(c, (size_t)n * 16);
     for (int i = 0; i < n; i++) {
@@ -451,7 +451,7 @@ static int b_md(rb_ctx *c)
 
 static int b_mriq(rb_ctx *c)
 {
-    int numK = c->small ? 64 : 256, numX = c->small ? 8192 : 32768;
+    int numK = c->small ? 64 : 256, numX = c->small ? 8192 : 65536;
     float *k = rb_host(c, (size_t)numK * 16), *x = rb_host(c, numX * 4), *y = rb_host(c, numX * 4),
           *z = rb_host(c, numX * 4);
     for (int i = 0; i < numK; i++) {
@@ -501,7 +501,7 @@ static int b_mriq(rb_ctx *c)
 
 static int b_radixsort(rb_ctx *c)
 {
-    int blocks = c->small ? 16 : 128, n = blocks * 1024, startbit = 0, nbits = 4;
+    int blocks = c->small ? 16 : 1024, n = blocks * 1024, startbit = 0, nbits = 4;
     uint32_t *keys = rb_host(c, n * 4), *ref = rb_host(c, n * 4), *got = rb_host(c, n * 4);
     for (int i = 0; i < n; i++) keys[i] = rb_rand(c);
     CUdeviceptr dk;
@@ -525,7 +525,7 @@ static int b_radixsort(rb_ctx *c)
 
 static int b_particlefilter(rb_ctx *c)
 {
-    int n = c->small ? 8192 : 65536, rows = 128, cols = 128;
+    int n = c->small ? 8192 : 131072, rows = 128, cols = 128;
     int objxy[74], k = 0;
     for (int dy = -3; dy <= 3; dy++)
         for (int dx = -3; dx <= 3; dx++)
@@ -616,7 +616,7 @@ static int b_sad(rb_ctx *c)
 
 static int b_gaussian(rb_ctx *c)
 {
-    int n = c->small ? 48 : 128;
+    int n = c->small ? 48 : 384;
     size_t nn = (size_t)n * n;
     float *a = rb_host(c, nn * 4), *bv = rb_host(c, n * 4);
     for (size_t i = 0; i < nn; i++) a[i] = rb_unit(c) - 0.5f;
@@ -661,7 +661,7 @@ static int b_gaussian(rb_ctx *c)
 
 static int b_heartwall(rb_ctx *c)
 {
-    int np = c->small ? 30 : 240, fw = 512;
+    int np = c->small ? 30 : 480, fw = 512;
     float *frame = rb_host(c, (size_t)fw * fw * 4);
     /* a smooth random image: sums of a few waves plus noise */
     for (int y = 0; y < fw; y++)
@@ -749,7 +749,7 @@ static int b_lavamd(rb_ctx *c)
 
 static int b_mergesort(rb_ctx *c)
 {
-    int blocks = c->small ? 16 : 256, n = blocks * 512;
+    int blocks = c->small ? 16 : 512, n = blocks * 512;
     uint32_t *k = rb_host(c, n * 4), *v = rb_host(c, n * 4), *gk = rb_host(c, n * 4), *gv = rb_host(c, n * 4);
     for (int i = 0; i < n; i++) {
         k[i] = rb_rand(c) % 4096; /* repeated keys: stability matters */
@@ -950,7 +950,7 @@ static int b_tpacf(rb_ctx *c)
     CUfunction f;
     RB_TRY(rb_func(c, "tpacf_kernel", &f));
     void *args[] = {&dx, &dy, &dz, &n, &db, &dh};
-    RB_TRY(rb_launch(c, f, (unsigned)n / 256, 1, 256, 1, args));
+    RB_TRY(rb_launch(c, f, (unsigned)n / 256, (unsigned)n / 512, 256, 1, args));
     uint32_t got[22];
     RB_TRY(rb_get(c, got, dh, sizeof got));
     uint64_t ref[22] = {0}, total = 0;

@@ -1,10 +1,12 @@
 // tpacf.cu -- two-point angular correlation function (Parboil's tpacf): for
 // pairs of points on the unit sphere, the histogram of their angular
 // separations over TP_BINS logarithmic bins (bin edges as cosines in shared
-// memory, found by binary search); each block histograms one slab of points
-// against all others in shared-memory sub-histograms.
+// memory, found by binary search); block (x, y) histograms slab x of points
+// against chunk y of the others (TP_CHUNK points) in a shared-memory
+// sub-histogram.
 #define TP_BINS 20
 #define TP_T 256
+#define TP_CHUNK 512
 extern "C" __global__ void __launch_bounds__(TP_T)
 tpacf_kernel(const float *x, const float *y, const float *z, int n, const float *binb, unsigned *hist)
 {
@@ -15,7 +17,8 @@ tpacf_kernel(const float *x, const float *y, const float *z, int n, const float 
     if (t <= TP_BINS) sb[t] = binb[t];
     if (t < TP_BINS + 2) sh[t] = 0;
     float xi = x[i], yi = y[i], zi = z[i];
-    for (int j0 = 0; j0 < n; j0 += TP_T) {
+    int jend = (blockIdx.y + 1) * TP_CHUNK < n ? (blockIdx.y + 1) * TP_CHUNK : n;
+    for (int j0 = blockIdx.y * TP_CHUNK; j0 < jend; j0 += TP_T) {
         __syncthreads();
         sx[t] = x[j0 + t];
         sy[t] = y[j0 + t];
