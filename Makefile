@@ -2,6 +2,7 @@
 #
 #   make            build/bin/tpsim, build/lib/libcuda.so.1
 #   make test       every test; ends with "N passed, M failed"
+#   make test-slurm tpsim sweep --slurm on a single-node Slurm cluster it starts (root)
 #   make demo       runs a built-in example end to end
 #   make bench      speed table (functional-mode throughput)
 #   make fuzz       libFuzzer targets (clang); make fuzz-run FUZZ_SECONDS=N
@@ -48,7 +49,7 @@ LIBCUDA   := $(BUILD)/lib/libcuda.so.1
 UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all test demo bench fuzz fuzz-run clean unit ptx-regen
+.PHONY: all test test-slurm demo bench fuzz fuzz-run clean unit ptx-regen
 all: $(TPSIM) $(LIBCUDA)
 
 # Quiet by default; `make V=1` shows the commands.
@@ -76,6 +77,9 @@ $(LIBCORE): $(CORE_OBJ)
 	$(Q)ar rcs $@ $^
 
 $(BUILD)/obj/cli/run.o: ALL_CFLAGS += $(if $(SAN_RT),-DTP_SAN_PRELOAD='"$(SAN_RT)"')
+# A sanitizer's shadow memory would count against tpsim sweep's memory limit
+# per point (RLIMIT_DATA): sanitizer builds do not set it.
+$(BUILD)/obj/cli/sweep_run.o: ALL_CFLAGS += $(if $(SAN),-DTP_SAN_BUILD)
 
 $(TPSIM): $(CLI_OBJ) $(LIBCORE)
 	@mkdir -p $(dir $@)
@@ -144,6 +148,24 @@ $(RMBENCH): experiments/regmutex/rmbench.c $(LIBCUDA)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
 unit: $(RMBENCH)
+
+# tpsim-launch: a generic driver-API runner (tools/launch.c) -- one PTX
+# kernel with its arguments from the command line, e.g. a sweep's point.
+LAUNCH := $(BUILD)/bin/tpsim-launch
+$(LAUNCH): tools/launch.c $(LIBCUDA)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../lib' $(LDSAN)
+all: $(LAUNCH)
+
+# tests/check/t_checks: the correctness checks through the driver API (run
+# by tests/check/run_check.sh), built like the programs above.
+CHECK_BIN := $(BUILD)/tests/check/t_checks
+$(CHECK_BIN): tests/check/t_checks.c tests/api/api_test.h tests/unit/tt.h $(LIBCUDA)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
+unit: $(CHECK_BIN)
 
 # tests/api: driver-API test programs, built like the kernel runner (against
 # CUDA's own cuda.h when installed) and run by tests/api/run_api.sh; t_mem
@@ -264,9 +286,22 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/fuzz/libfuzzcore.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZ    $@")
 	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/fuzz/libfuzzcore.a -lm -lpthread -lzstd -llz4
+# The sweep-file parser lives in cli/ (it is the tpsim sweep command's): its
+# target links that one file too.
+$(BUILD)/fuzz/fuzz_sweep: tests/fuzz/fuzz_sweep.c cli/sweep_file.c cli/sweep.h $(BUILD)/fuzz/libfuzzcore.a
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZ    $@")
+	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< cli/sweep_file.c $(BUILD)/fuzz/libfuzzcore.a -lm -lpthread
 fuzz: $(FUZZ_BIN)
 fuzz-run: fuzz
 	@sh tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)
+
+# tests/sweep/slurm_test.sh: a real single-node Slurm cluster (Debian's
+# slurmctld, slurmd and munge, started and stopped by the test, as root) runs
+# a sweep; its CSV must equal the local one.  Not part of `make test` (it
+# installs and starts daemons); .ci/run calls it.
+test-slurm: all unit
+	@BUILD=$(BUILD) sh tests/sweep/slurm_test.sh
 
 ptx-regen:
 	sh tests/kernels/regen.sh

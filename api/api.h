@@ -189,6 +189,7 @@ typedef struct api_launch_rec {
     char *status_name, *mode;   /* status: a CUresult name, or the runtime's cudaError_t name for a launch it refused */
     char *reason;          /* a failed or refused launch: why, in words (else NULL) */
     gpu_kstats *perf;      /* performance mode: the timing model's statistics (owned) */
+    struct api_checks_rec *checks; /* with correctness checks on: the launch's findings (checks.c; owned) */
 } api_launch_rec;
 
 /* ---- the process-wide state --------------------------------------------------- */
@@ -361,6 +362,17 @@ void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result
 ** non-NULL) the runtime's error. */
 void api_stats_refused(const char *kernel, const uint32_t grid[3], const uint32_t block[3], uint32_t shared_dyn,
                        uint32_t regs, CUresult status, const char *status_name, const char *why);
+
+/* ---- correctness checks (checks.c) ------------------------------------------------ */
+
+/* At cuInit: with a check on, prints the closing count per kind at exit. */
+void api_checks_init(void);
+/* The findings of the launch just recorded in k (nothing when checks are off). */
+void api_checks_launch(api_launch_rec *k);
+void api_checks_free(api_launch_rec *k);   /* a record not kept */
+/* The statistics file: a launch's "checks" member, and the totals' (nothing when off). */
+void api_checks_json(const api_launch_rec *k, tp_sbuf *b);
+void api_checks_totals_json(tp_sbuf *b);
 
 /* ---- errors (core.c) ------------------------------------------------------------ */
 

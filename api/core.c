@@ -202,6 +202,7 @@ static CUresult init(unsigned flags)
     api_handle_add(p, API_K_CTX);
     api_g.initialized = true;
     api_stats_init();
+    api_checks_init();
     return CUDA_SUCCESS;
 }
 

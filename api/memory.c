@@ -47,6 +47,7 @@ CUresult api_alloc_new(api_ctx *c, uint64_t bytes, api_mem_kind kind, unsigned f
     r->id = api_g.next_id++;
     r->ctx = c;
     api_map_put(&api_g.allocs, a, r);
+    if (kind == API_MEM_DEVICE) exec_check_track(api_g.dev, a);   /* initcheck: device-only memory */
     *out = a;
     return CUDA_SUCCESS;
 }
@@ -481,6 +482,7 @@ static CUresult copy(api_ctx *c, uint64_t dst, uint64_t src, size_t n, copy_kind
     }
     memmove(d, s, n);
     if (k == CP_HTOD || (k == CP_ANY && !dev_range(src, 1) && dev_range(dst, 1))) api_copied_in(dst, n);
+    if (k != CP_DTOH) exec_check_copied(api_g.dev, (uint64_t)(uintptr_t)d, (uint64_t)(uintptr_t)s, n); /* initcheck */
     return CUDA_SUCCESS;
 }
 
@@ -610,7 +612,10 @@ static void strided_copy(const side *d, const side *s, uint64_t width, uint64_t 
 {
     for (uint64_t k = 0; k < depth; k++)
         for (uint64_t j = 0; j < rows; j++)
+        {
             memmove(d->p + k * d->slice + j * d->pitch, s->p + k * s->slice + j * s->pitch, width);
+            exec_check_copied(api_g.dev, HP(d->p + k * d->slice + j * d->pitch), HP(s->p + k * s->slice + j * s->pitch), width);
+        }
 }
 
 static CUresult copy2d(const CUDA_MEMCPY2D *c2, bool async, CUstream hs)
@@ -748,6 +753,7 @@ API_ALIAS(cuMemcpy3DAsync_v2, "cuMemcpy3DAsync_v2_ptsz");
 
 static void fill(uint8_t *p, uint32_t v, unsigned esz, uint64_t n)
 {
+    exec_check_written(api_g.dev, HP(p), n * esz);   /* initcheck */
     if (esz == 1) {
         memset(p, (int)(v & 0xff), n);
         return;

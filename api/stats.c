@@ -153,6 +153,7 @@ static void keep(api_launch_rec *k)
     free(k->reason);
     if (k->perf) gpu_kstats_free(k->perf);
     free(k->perf);
+    api_checks_free(k);
 }
 
 void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result *r, uint64_t cycles,
@@ -180,6 +181,7 @@ void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result
     k.mode = tp_strdup(perf ? "performance" : "functional");
     k.perf = perf;
     if (status && r->msg[0]) k.reason = tp_strdup(r->msg);
+    api_checks_launch(&k);
     keep(&k);
 }
 
@@ -300,10 +302,21 @@ static void kernels_json(tp_sbuf *b)
         if (k->reason) tp_stats_json_members_at(&reg_failed, k, b, 6, false);
         if (k->perf) tp_stats_json_members_at(&reg_perf, k->perf, b, 6, false);
         else tp_stats_json_members_at(&reg_func, k, b, 6, false);
+        api_checks_json(k, b);
         tp_sbuf_puts(b, "\n    }");
     }
     tp_sbuf_puts(b, api_g.nlaunches ? "\n  ]" : "]");
 }
+
+typedef struct api_totals {
+    uint64_t launches, failed, dropped, warp, thread, cycles, failed_calls;
+    double ms;
+} api_totals;
+
+typedef struct api_host {
+    double wall, launch, ips;
+    uint64_t rss;
+} api_host;
 
 static void stats_write(void)
 {
@@ -321,29 +334,53 @@ static void stats_write(void)
     tp_sbuf_puts(&b, ",\n  \"kernels\": ");
     kernels_json(&b);
     tp_stats_json_members_at(&reg_failures, NULL, &b, 2, false);
+    /* totals and host: records of their own, named by registries like the kernels */
+    api_totals tot;
+    api_host host;
     uint32_t nfail;
-    uint64_t failed_calls;
-    const api_fail *fl = api_fail_list(&nfail, &failed_calls);
-    for (uint32_t i = 0; i < nfail; i++) failed_calls += fl[i].count;
+    const api_fail *fl = api_fail_list(&nfail, &tot.failed_calls);
+    for (uint32_t i = 0; i < nfail; i++) tot.failed_calls += fl[i].count;
     /* cuInit may never have succeeded (the failures are then all there is) */
     double mhz = api_g.opts.v ? tp_opt_f(&api_g.opts, OPT_CLOCK_CORE_MHZ) : 0.0;
-    double ms = mhz > 0 ? (double)api_g.cycles / (mhz * 1000.0) : 0.0;
-    tp_sbuf_printf(&b,
-                   ",\n  \"totals\": {\"launches\": %llu, \"failed_launches\": %llu, \"kernels_not_listed\": %llu, "
-                   "\"warp_instructions\": %llu, \"thread_instructions\": %llu, \"cycles_estimate\": %llu, "
-                   "\"simulated_ms_estimate\": %.6f, \"failed_calls\": %llu}",
-                   (unsigned long long)api_g.launches_total, (unsigned long long)api_g.launches_failed,
-                   (unsigned long long)api_g.launches_dropped, (unsigned long long)api_g.warp_insns,
-                   (unsigned long long)api_g.thread_insns, (unsigned long long)api_g.cycles, ms,
-                   (unsigned long long)failed_calls);
+    tot.launches = api_g.launches_total;
+    tot.failed = api_g.launches_failed;
+    tot.dropped = api_g.launches_dropped;
+    tot.warp = api_g.warp_insns;
+    tot.thread = api_g.thread_insns;
+    tot.cycles = api_g.cycles;
+    tot.ms = mhz > 0 ? (double)api_g.cycles / (mhz * 1000.0) : 0.0;
     struct rusage ru;
-    long rss = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
-    double wall = api_now() - api_g.t_start;
-    double ips = api_g.t_launch > 0 ? (double)api_g.thread_insns / api_g.t_launch : 0.0;
-    tp_sbuf_printf(&b,
-                   ",\n  \"host\": {\"wall_seconds\": %.6f, \"launch_seconds\": %.6f, "
-                   "\"thread_instructions_per_second\": %.0f, \"max_rss_kb\": %ld}\n}\n",
-                   wall, api_g.t_launch, ips, rss);
+    host.rss = getrusage(RUSAGE_SELF, &ru) == 0 ? (uint64_t)ru.ru_maxrss : 0;
+    host.wall = api_now() - api_g.t_start;
+    host.launch = api_g.t_launch;
+    host.ips = api_g.t_launch > 0 ? (double)api_g.thread_insns / api_g.t_launch : 0.0;
+    tp_stats rt, rh;
+    tp_stats_init(&rt);
+    tp_stats_init(&rh);
+#define T(f) ((const void *)(uintptr_t)offsetof(api_totals, f))
+#define H(f) ((const void *)(uintptr_t)offsetof(api_host, f))
+    tp_stats_add(&rt, "launches", TP_STAT_U64, T(launches), "kernel launches, refused ones included");
+    tp_stats_add(&rt, "failed_launches", TP_STAT_U64, T(failed), "launches that returned an error");
+    tp_stats_add(&rt, "kernels_not_listed", TP_STAT_U64, T(dropped), "launches past the file's limit (counted here only)");
+    tp_stats_add(&rt, "warp_instructions", TP_STAT_U64, T(warp), "warp instructions, all launches");
+    tp_stats_add(&rt, "thread_instructions", TP_STAT_U64, T(thread), "thread instructions, all launches");
+    tp_stats_add(&rt, "cycles", TP_STAT_U64, T(cycles), "core cycles: performance mode's, or functional estimates");
+    tp_stats_add(&rt, "simulated_ms", TP_STAT_F64, T(ms), "cycles at clock.core_mhz, in milliseconds");
+    tp_stats_add(&rt, "failed_calls", TP_STAT_U64, T(failed_calls), "CUDA calls that returned an error");
+    tp_stats_add(&rh, "wall_seconds", TP_STAT_F64, H(wall), "host wall time since cuInit");
+    tp_stats_add(&rh, "launch_seconds", TP_STAT_F64, H(launch), "host time inside kernel launches");
+    tp_stats_add(&rh, "thread_instructions_per_second", TP_STAT_F64, H(ips), "simulation speed");
+    tp_stats_add(&rh, "max_rss_kb", TP_STAT_U64, H(rss), "peak resident memory of the process");
+#undef T
+#undef H
+    tp_sbuf_puts(&b, ",\n  \"totals\": ");
+    tp_stats_json_line_at(&rt, &tot, &b);
+    api_checks_totals_json(&b);
+    tp_sbuf_puts(&b, ",\n  \"host\": ");
+    tp_stats_json_line_at(&rh, &host, &b);
+    tp_sbuf_puts(&b, "\n}\n");
+    tp_stats_free(&rt);
+    tp_stats_free(&rh);
 
     size_t n = strlen(api_g.stats_path) + 32;
     char *tmp = tp_malloc(n);

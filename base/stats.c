@@ -169,6 +169,35 @@ static void nest_close(nest *n, tp_sbuf *out)
     }
 }
 
+/* One object on one line: members in order, a dotted name's first part
+** opening an inner object (one level). */
+typedef struct inl {
+    const char *open;
+    size_t olen;
+    bool first;
+} inl;
+
+static void inline_member(inl *st, const char *name, tp_stat_kind kind, const void *v, tp_sbuf *out)
+{
+    const char *dot = strchr(name, '.');
+    if (st->open && (!dot || (size_t)(dot - name) != st->olen || memcmp(name, st->open, st->olen))) {
+        tp_sbuf_putc(out, '}');
+        st->open = NULL;
+    }
+    if (!st->first) tp_sbuf_puts(out, ", ");
+    st->first = false;
+    if (dot && !st->open) {
+        st->open = name;
+        st->olen = (size_t)(dot - name);
+        tp_sbuf_putc(out, '"');
+        tp_sbuf_put(out, name, st->olen);
+        tp_sbuf_puts(out, "\": {");
+    }
+    tp_sbuf_json_str(out, dot ? dot + 1 : name);
+    tp_sbuf_puts(out, ": ");
+    scalar(kind, v, out, true);
+}
+
 static void table_json(const tp_stat_table *t, const void *base, tp_sbuf *out)
 {
     const void *rows;
@@ -178,33 +207,25 @@ static void table_json(const tp_stat_table *t, const void *base, tp_sbuf *out)
     for (uint32_t r = 0; r < n; r++) {
         const char *row = (const char *)rows + (size_t)r * t->row_size;
         tp_sbuf_puts(out, r ? ", {" : "{");
-        /* one line per row: nested members without newlines */
-        const char *open = NULL;
-        size_t olen = 0;
-        bool first = true;
-        for (uint32_t c = 0; c < t->ncols; c++) {
-            const char *name = t->cols[c].name, *dot = strchr(name, '.');
-            if (open && (!dot || (size_t)(dot - name) != olen || memcmp(name, open, olen))) {
-                tp_sbuf_putc(out, '}');
-                open = NULL;
-            }
-            if (!first) tp_sbuf_puts(out, ", ");
-            first = false;
-            if (dot && !open) {
-                open = name;
-                olen = (size_t)(dot - name);
-                tp_sbuf_putc(out, '"');
-                tp_sbuf_put(out, name, olen);
-                tp_sbuf_puts(out, "\": {");
-            }
-            tp_sbuf_json_str(out, dot ? dot + 1 : name);
-            tp_sbuf_puts(out, ": ");
-            scalar(t->cols[c].kind, row + t->cols[c].off, out, true);
-        }
-        if (open) tp_sbuf_putc(out, '}');
+        inl st = {NULL, 0, true};
+        for (uint32_t c = 0; c < t->ncols; c++) inline_member(&st, t->cols[c].name, t->cols[c].kind, row + t->cols[c].off, out);
+        if (st.open) tp_sbuf_putc(out, '}');
         tp_sbuf_putc(out, '}');
     }
     tp_sbuf_putc(out, ']');
+}
+
+void tp_stats_json_line_at(const tp_stats *s, const void *base, tp_sbuf *out)
+{
+    tp_sbuf_putc(out, '{');
+    inl st = {NULL, 0, true};
+    for (uint32_t i = 0; i < s->n; i++) {
+        const tp_stat *e = &s->a[i];
+        if (e->kind == TP_STAT_TABLE) continue; /* tables need their own lines */
+        inline_member(&st, e->name, e->kind, at(base, e->p), out);
+    }
+    if (st.open) tp_sbuf_putc(out, '}');
+    tp_sbuf_putc(out, '}');
 }
 
 bool tp_stats_json_members_at(const tp_stats *s, const void *base, tp_sbuf *out, int indent, bool first)

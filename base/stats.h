@@ -84,6 +84,8 @@ void tp_stats_json(const tp_stats *s, tp_sbuf *out, int indent);
 /* The same for a relative registry, over the record at base. */
 void tp_stats_text_at(const tp_stats *s, const void *base, tp_sbuf *out);
 void tp_stats_json_at(const tp_stats *s, const void *base, tp_sbuf *out, int indent);
+/* The object on one line (scalars only; a dotted name nests one level). */
+void tp_stats_json_line_at(const tp_stats *s, const void *base, tp_sbuf *out);
 /* The object's members only (no braces), each on its own line after a
 ** comma when `first` is false: for embedding a record's statistics in a
 ** larger object.  Returns whether anything was written. */

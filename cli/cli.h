@@ -9,4 +9,6 @@ int cli_run(int argc, char **argv);
 int cli_regmutex(int argc, char **argv);
 /* The whole file (malloc'd), or NULL with errno set. */
 char *cli_read_file(const char *path, size_t *len);
+int cli_sweep(int argc, char **argv);
+int cli_plot(int argc, char **argv);
 #endif

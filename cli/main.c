@@ -19,6 +19,9 @@ static void usage(FILE *f)
             "  run [OPTIONS] -- PROGRAM [ARGS]\n"
             "                      run a CUDA program built with nvcc -cudart shared on\n"
             "                      the simulated GPU (tpsim run --help)\n"
+            "  sweep FILE [-j N]   run a study: every point of a sweep file, one CSV and its\n"
+            "                      figures, locally or on Slurm (tpsim sweep --help, docs/SWEEPS.md)\n"
+            "  plot CSV --y COLUMN draw a sweep's CSV with gnuplot (tpsim plot --help)\n"
             "  version             print the version\n");
 }
 
@@ -34,6 +37,8 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "vec") == 0) return cli_vec(argc - 1, argv + 1);
     if (strcmp(cmd, "run") == 0) return cli_run(argc - 1, argv + 1);
     if (strcmp(cmd, "regmutex") == 0) return cli_regmutex(argc - 1, argv + 1);
+    if (strcmp(cmd, "sweep") == 0) return cli_sweep(argc - 1, argv + 1);
+    if (strcmp(cmd, "plot") == 0) return cli_plot(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("tpsim %s\n", TPSIM_VERSION);
         return 0;

@@ -1,7 +1,9 @@
 /* run.c -- `tpsim run`: runs an unmodified CUDA program on the simulator.
 **
 **   tpsim run [--config NAME|FILE] [--mode functional|performance]
-**             [--stats FILE] [-o KEY=VALUE]... [--no-summary] -- PROGRAM [ARGS...]
+**             [--stats FILE] [-o KEY=VALUE]... [--no-summary]
+**             [--check race|intrawarp|init|sync|all[,...]] [--error-exitcode N]
+**             -- PROGRAM [ARGS...]
 **
 ** The program runs as a child process with tpsim's libcuda.so.1 and
 ** libcudart.so.13 found first: LD_LIBRARY_PATH starts with the lib
@@ -19,6 +21,16 @@
 ** calling library, error, how many times, and why in words (always: no
 ** failure goes unreported).  --stats FILE (or TPSIM_STATS) keeps the JSON
 ** statistics.
+**
+** --check turns on correctness checks (docs/CHECKS.md): race (check.race),
+** intrawarp (check.race_intrawarp, with race), init (check.init), sync
+** (check.sync), all (race, init and sync); repeatable or comma-separated.
+** Findings are printed as the program runs and do not change its exit
+** status, unless --error-exitcode N is given: then a run with any finding
+** exits with N (as compute-sanitizer's option of that name), whatever the
+** program's own status.  The library writes the count of findings at exit
+** into the file TPSIM_CHECK_RESULT names (api/checks.c), a temporary file
+** tpsim reads.
 **
 ** Before starting the program tpsim checks what it can and says what to do:
 ** the libraries must have been built (make), the program must exist and be
@@ -48,7 +60,9 @@ static void run_usage(FILE *f)
             "  --stats FILE         write the statistics (JSON) to FILE\n"
             "  -o KEY=VALUE         set an option (repeatable), e.g. -o device.num_sms=30\n"
             "  --no-summary         do not print the per-kernel summary at exit (failed CUDA calls are\n"
-            "                       still listed)\n");
+            "                       still listed)\n"
+            "  --check KIND[,KIND]  correctness checks: race, intrawarp, init, sync, all (race,init,sync)\n"
+            "  --error-exitcode N   exit with N if a check found anything\n");
 }
 
 /* ---- locating things ------------------------------------------------------------ */
@@ -204,10 +218,44 @@ static void summary(const char *path)
 
 /* ---- running --------------------------------------------------------------------------- */
 
+/* --check LIST: the options it sets, appended to opts. */
+static bool add_checks(const char *list, tp_sbuf *opts)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        const char *set;
+        if (strcmp(w, "race") == 0) set = "check.race=1";
+        else if (strcmp(w, "intrawarp") == 0 || strcmp(w, "race_intrawarp") == 0) set = "check.race=1 check.race_intrawarp=1";
+        else if (strcmp(w, "init") == 0) set = "check.init=1";
+        else if (strcmp(w, "sync") == 0) set = "check.sync=1";
+        else if (strcmp(w, "all") == 0) set = "check.race=1 check.init=1 check.sync=1";
+        else {
+            fprintf(stderr, "tpsim run: --check takes race, intrawarp, init, sync or all (comma-separated), not '%s'\n", w);
+            return false;
+        }
+        tp_sbuf_printf(opts, "%s%s", opts->len ? " " : "", set);
+    }
+    return true;
+}
+
+/* The count of findings the library wrote into path (0 without the file). */
+static uint64_t check_result(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned long long n = 0;
+    if (f) {
+        if (fscanf(f, "%llu", &n) != 1) n = 0;
+        fclose(f);
+    }
+    return n;
+}
+
 int cli_run(int argc, char **argv)
 {
     const char *config = NULL, *mode = NULL, *stats = NULL;
     bool quiet = false;
+    long error_exitcode = -1;
     tp_sbuf opts;
     tp_sbuf_init(&opts);
     int i = 1;
@@ -238,6 +286,19 @@ int cli_run(int argc, char **argv)
             tp_sbuf_printf(&opts, "%s%s", opts.len ? " " : "", kv);
         } else if (strcmp(a, "--no-summary") == 0) {
             quiet = true;
+        } else if (strcmp(a, "--check") == 0 && has_val) {
+            if (!add_checks(argv[++i], &opts)) {
+                tp_sbuf_free(&opts);
+                return 2;
+            }
+        } else if (strcmp(a, "--error-exitcode") == 0 && has_val) {
+            char *end;
+            error_exitcode = strtol(argv[++i], &end, 10);
+            if (*end || end == argv[i] || error_exitcode < 0 || error_exitcode > 255) {
+                fprintf(stderr, "tpsim run: --error-exitcode takes a number from 0 to 255, not '%s'\n", argv[i]);
+                tp_sbuf_free(&opts);
+                return 2;
+            }
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             run_usage(stdout);
             tp_sbuf_free(&opts);
@@ -368,6 +429,19 @@ int cli_run(int argc, char **argv)
     } else {
         tmp_sum[0] = '\0';
     }
+    /* --error-exitcode: the library writes its count of findings here */
+    char tmp_chk[64] = "";
+    if (error_exitcode >= 0) {
+        snprintf(tmp_chk, sizeof tmp_chk, "%s/tpsim-checks-XXXXXX", td && *td && strlen(td) < 32 ? td : "/tmp");
+        int cfd = mkstemp(tmp_chk);
+        if (cfd >= 0) {
+            close(cfd);
+            unlink(tmp_chk);
+            setenv("TPSIM_CHECK_RESULT", tmp_chk, 1);
+        } else {
+            tmp_chk[0] = '\0';
+        }
+    }
 
     /* run it; a terminal's Ctrl-C goes to the program, which decides */
     fflush(stdout);
@@ -400,6 +474,10 @@ int cli_run(int argc, char **argv)
         if (!quiet || access(tmp_sum, R_OK) == 0) summary(tmp_sum);
     }
     if (tmp_sum[0]) unlink(tmp_sum);
+    if (tmp_chk[0]) {
+        if (check_result(tmp_chk) > 0) rc = (int)error_exitcode;
+        unlink(tmp_chk);
+    }
     free(env_stats);
     return rc;
 }

@@ -238,7 +238,7 @@ bool exec_decode_module(exec_mod *m, tp_err *e)
             const char *why = NULL;
             exec_fn h = NULL;
             if (in->op == PTX_OP_BRKPT || in->op == PTX_OP_PMEVENT || in->op == PTX_OP_PREFETCH ||
-                in->op == PTX_OP_PREFETCHU || in->op == PTX_OP_MEMBAR || in->op == PTX_OP_FENCE)
+                in->op == PTX_OP_PREFETCHU)
                 h = h_nop;
             if (!h && !why) h = exec_pick_ctrl(p, in, d, &why);
             if (!h && !why) h = exec_pick_mem(p, fn, in, d, &why);

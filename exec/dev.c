@@ -1,5 +1,5 @@
 /* dev.c -- the simulated device: creation, options, status names. */
-#include "internal.h"
+#include "check.h"
 #include <math.h>
 #include <stdlib.h>
 
@@ -24,6 +24,7 @@ void exec_dev_destroy(exec_dev *d)
 {
     if (!d) return;
     exec_slots_free(d);
+    exec_check_dev_free(d);
     exec_tex_free_all(d);
     exec_mem_release(d);
     tp_opts_free(&d->opts);

@@ -160,13 +160,61 @@ typedef struct exec_launch {
     uint64_t grid_workspace;
 } exec_launch;
 
+/* ---- correctness checks (exec/check*.c; docs/CHECKS.md) ----------------------
+** The options check.race, check.race_intrawarp, check.init and check.sync
+** make every launch look for data races, reads of device memory nobody
+** wrote, and barrier misuse.  A finding is printed on stderr when it is
+** first seen ("tpsim: race: ...", "tpsim: init: ...", "tpsim: sync: ...",
+** naming the kernel, the threads, the instructions with their source lines
+** and the address), once per (kernel, instruction pair, kind); the kernel
+** goes on running, exactly as it would without the checks. */
+typedef enum exec_check_kind {
+    EXEC_CHECK_RACE,            /* a data race between threads of different warps */
+    EXEC_CHECK_RACE_INTRAWARP,  /* ... between lanes of one warp with no __syncwarp between (check.race_intrawarp) */
+    EXEC_CHECK_INIT,            /* a read of device memory never written since its allocation */
+    EXEC_CHECK_SYNC,            /* barrier or warp-synchronous misuse */
+    EXEC_CHECK_KINDS
+} exec_check_kind;
+
+/* "race", "race_intrawarp", "init", "sync" */
+const char *exec_check_kind_name(exec_check_kind k);
+
+typedef struct exec_finding {
+    exec_check_kind kind;
+    const char *what;         /* e.g. "read-write race", "uninitialized read", "divergent barrier" (static) */
+    const char *space;        /* "global", "shared", or "" (static) */
+    uint32_t pc[2];           /* the two instructions (function-relative, as reports show them); equal when one */
+    uint64_t addr;            /* global: device address; shared: offset in the CTA's shared memory; else 0 */
+    char *text;               /* the report as printed, without its "tpsim: KIND: " prefix */
+} exec_finding;
+
 typedef struct exec_result {
     exec_status status;
     char msg[1024];           /* on failure: what happened, with kernel, block, thread, pc, address */
     uint64_t warp_insns;      /* warp instructions executed */
     uint64_t thread_insns;    /* thread instructions executed (active lanes) */
     uint32_t regs_per_thread;
+    uint32_t findings[EXEC_CHECK_KINDS]; /* findings this launch reported first, per kind */
 } exec_result;
+
+/* The findings the last launch on d reported first (valid until the next launch). */
+const exec_finding *exec_check_findings(const exec_dev *d, uint32_t *n);
+/* Over the device's life, per kind: distinct findings, and occurrences (every
+** conflicting pair of accesses, uninitialized read or misuse seen, reported
+** or not). */
+void exec_check_totals(const exec_dev *d, uint64_t findings[EXEC_CHECK_KINDS], uint64_t occurrences[EXEC_CHECK_KINDS]);
+/* initcheck's view of device memory written outside kernels (for the driver
+** API; each does nothing unless check.init is on):
+**   exec_check_track    the allocation starting at addr is device-only memory
+**                       (cuMemAlloc): kernel reads of its bytes are checked;
+**                       other memory (managed, host, arrays, module
+**                       variables) is taken as initialized;
+**   exec_check_written  the host wrote [addr, addr+bytes) (a copy, a memset);
+**   exec_check_copied   a device-to-device copy: dst's bytes become written
+**                       where src's were (untracked memory counts as written). */
+void exec_check_track(exec_dev *d, uint64_t addr);
+void exec_check_written(exec_dev *d, uint64_t addr, uint64_t bytes);
+void exec_check_copied(exec_dev *d, uint64_t dst, uint64_t src, uint64_t bytes);
 
 /* ---- occupancy ---------------------------------------------------------------
 ** How many CTAs of a kernel one SM holds at once, and which resource limits

@@ -22,8 +22,15 @@ void exec_describe_pc(const exec_mod *m, uint32_t pc, tp_sbuf *out)
     tp_sbuf_printf(out, "pc %u (", f ? pc - f->start : pc);
     ptx_insn_print(p, f, in, out);
     tp_sbuf_printf(out, ") at %s:%u", m->name, in->line);
-    if (in->srcline && in->srcfile < p->nfiles && p->files[in->srcfile])
+    const ptx_srcloc *call = p->inlined_at ? &p->inlined_at[pc] : NULL;
+    if (call && call->file && call->file < p->nfiles && p->files[call->file]) {
+        /* inlined code: the line of the function compiled first, then where the code comes from */
+        tp_sbuf_printf(out, " [%s:%u]", p->files[call->file], call->line);
+        if (in->srcline && in->srcfile < p->nfiles && p->files[in->srcfile])
+            tp_sbuf_printf(out, " (inlined from %s:%u)", p->files[in->srcfile], in->srcline);
+    } else if (in->srcline && in->srcfile < p->nfiles && p->files[in->srcfile]) {
         tp_sbuf_printf(out, " [%s:%u]", p->files[in->srcfile], in->srcline);
+    }
     if (f && f != &p->funcs[0] && !f->is_entry) tp_sbuf_printf(out, " in function '%s'", f->name);
 }
 

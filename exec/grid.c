@@ -21,7 +21,7 @@
 ** spaces, barrier code bumps g->bar_releases.  With g->rec NULL (the
 ** functional fast path) nothing is recorded.
 */
-#include "internal.h"
+#include "check.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +143,7 @@ typedef struct slot_cache {
 static void warp_free(exec_warp *w)
 {
     exec_its_free(w);
+    exec_check_warp_free(w);
     free(w->stk);
     free(w->frames);
     free(w->rows);
@@ -157,6 +158,7 @@ void exec_slots_free(exec_dev *d)
     for (uint32_t i = 0; i < c->n; i++) {
         exec_slot *s = c->a[i];
         for (uint32_t k = 0; k < s->cap_warps; k++) warp_free(&s->cta.warps[k]);
+        exec_check_cta_free(&s->cta);
         free(s->cta.warps);
         free(s->cta.shmem);
         free(s->cta.local);
@@ -264,6 +266,7 @@ exec_cta *exec_cta_start(exec_grid *g, uint32_t sm)
         w->pc = g->kf->start;
         w->local = c->local + (size_t)i * 32 * g->local_per_thread;
     }
+    if (TP_UNLIKELY(g->checks)) exec_check_cta_start(c);
     s->busy = true;
     if (g->nres == g->capres) {
         g->capres = g->capres ? g->capres * 2 : 16;
@@ -362,9 +365,12 @@ EXEC_INLINE bool warp_exec(exec_warp *w, const ptx_insn *xi, const exec_dinsn *d
         return true;
     }
     if (d->kind & EXEC_DK_SREG) exec_fill_sregs(w, d);
-    if (TP_UNLIKELY(g->its) && (d->kind & EXEC_DK_CONV) && !exec_its_converged(w, in, d, m)) {
-        if (g->rec) g->rec->events |= EXEC_EV_WAIT_CONVERGE;
-        return g->status == EXEC_OK; /* this group waits; another runs */
+    if (TP_UNLIKELY(g->conv_hook) && (d->kind & EXEC_DK_CONV)) {
+        if (g->its && !exec_its_converged(w, in, d, m)) {
+            if (g->rec) g->rec->events |= EXEC_EV_WAIT_CONVERGE;
+            return g->status == EXEC_OK; /* this group waits; another runs */
+        }
+        if (g->checks) exec_check_conv(w, in, d, m);
     }
     if (d->kind & EXEC_DK_CTRL) {
         d->fn(w, in, d, m);
@@ -432,6 +438,7 @@ void exec_warp_step(exec_warp *w, uint64_t cycle, exec_rec *rec)
     rec->si = &g->m->si[t->pc];
     uint32_t releases = g->bar_releases;
     g->rec = rec;
+    g->mem_hook = 1;
     g->yield = false;
     g->clock = cycle;
     g->warp_insns++;
@@ -439,6 +446,7 @@ void exec_warp_step(exec_warp *w, uint64_t cycle, exec_rec *rec)
     w->insns++;
     warp_exec(w, g->m->xi, g->m->d);
     g->rec = NULL;
+    g->mem_hook = g->checks != 0;
     if (w->state == EXEC_W_RUN && g->status == EXEC_OK) warp_ready(w); /* finished? say so now */
     if (w->state == EXEC_W_BAR) {
         rec->events |= EXEC_EV_BAR_WAIT;
@@ -571,6 +579,8 @@ exec_grid *exec_grid_open(exec_mod *m, int kernel, const exec_launch *l, exec_re
         g->envreg[2] = (uint32_t)l->grid_workspace;
     }
     r->regs_per_thread = occ.regs_per_thread;
+    g->conv_hook = g->its;
+    exec_check_grid_open(g);
     return g;
 }
 
@@ -610,6 +620,7 @@ exec_status exec_grid_watchdog(exec_grid *g, bool stuck)
 exec_status exec_grid_close(exec_grid *g, exec_result *r)
 {
     while (g->nres) exec_cta_release(&g->res[g->nres - 1]->cta);
+    exec_check_grid_close(g, r);
     r->status = g->status;
     r->warp_insns = g->warp_insns;
     r->thread_insns = g->thread_insns;

@@ -48,6 +48,7 @@
 typedef struct exec_alloc {
     uint64_t base, size;   /* size as asked; the range [base, base+size) is valid */
     uint64_t span;         /* bytes reserved (rounded up); 0 for registered host memory */
+    uint32_t track;        /* initcheck: serial of a tracked device-only allocation (exec_check_track), else 0 */
 } exec_alloc;
 
 typedef struct exec_free_rng {
@@ -71,6 +72,9 @@ struct exec_dev {
     size_t page;
     void *slots;           /* CTA slots kept between launches (grid.c) */
     void *textab;          /* texture and surface objects (tex.c) */
+    struct ck_dev *ck;     /* correctness checks: findings, counts (check.c); NULL until a check runs */
+    struct ik_dev *ik;     /* initcheck's record of written bytes (check_init.c) */
+    struct rk_pool *rkpool;/* racecheck's shadow pages kept between launches (check_race.c) */
 };
 
 /* ---- decoded instructions ------------------------------------------------ */
@@ -190,6 +194,7 @@ struct exec_grid {
     exec_slot **res;          /* resident CTAs' slots (unordered) */
     uint32_t nres, capres;
     exec_rec *rec;            /* exec_warp_step's record while an instruction runs, else NULL */
+    uint8_t mem_hook;         /* rec or checks: memory instructions take their slow path (sem_mem.c) */
     bool oob_warn;            /* exec.oob=warn */
     uint8_t oob_buf[32];      /* exec.oob=warn: what out-of-bounds accesses read and write */
     uint32_t bar_releases;    /* barriers opened so far (exec_bar_check) */
@@ -201,6 +206,11 @@ struct exec_grid {
     const ptx_rshare *rs;
     bool rm_hw;               /* a timing model assigns sections (exec_grid_rm_hardware) */
     uint64_t *srp;            /* rm_hw: nsm x occ.rm_sections sections of rs->ext rows */
+    uint8_t checks;           /* EXEC_CK_* (check.h): the correctness checks this launch runs */
+    uint8_t conv_hook;        /* exec.its or a check: converging instructions take the slow path */
+    uint32_t ck_track;        /* checks: the last allocation an access hit ([ck_lo, ck_hi), its initcheck serial) */
+    uint64_t ck_lo, ck_hi;
+    struct rk_grid *rk;       /* racecheck's state for this launch (check_race.c) */
 };
 
 /* A SIMT stack entry.  With independent thread scheduling (exec.its) the
@@ -269,6 +279,7 @@ struct exec_warp {
     uint8_t rm_held;
     uint64_t *sec_priv;       /* functional mode: the warp's own section */
     uint32_t sec_priv_cap;
+    struct rk_warp *rk;       /* racecheck: the warp's clocks (check_race.c) */
 };
 
 typedef struct exec_bar {
@@ -291,6 +302,8 @@ struct exec_cta {
     uint32_t sm;              /* %smid reported */
     exec_grid *g;
     exec_slot *slot;
+    struct rk_cta *rk;        /* racecheck: shared-memory shadow, barrier clocks (check_race.c) */
+    struct sk_cta *sk;        /* synccheck: the barriers' arrivals (check_sync.c) */
 };
 
 /* A CTA slot: a resident CTA and its buffers, kept by the device between

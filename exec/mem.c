@@ -13,7 +13,7 @@
 ** pointer; the live allocations are kept sorted by address for the bounds
 ** check every simulated access makes (exec_mem_lookup).
 */
-#include "internal.h"
+#include "check.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -199,6 +199,7 @@ bool exec_mem_free(exec_dev *d, uint64_t addr)
     memmove(&d->allocs[i - 1], &d->allocs[i], (d->nallocs - i) * sizeof *d->allocs);
     d->nallocs--;
     d->used -= a.span;
+    if (a.track) exec_check_mem_freed(d, a.base, a.size);
     void *p = (void *)(uintptr_t)a.base;
     madvise(p, a.span, MADV_DONTNEED);
     mprotect(p, a.span, PROT_NONE);

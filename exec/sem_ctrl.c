@@ -3,7 +3,7 @@
 ** exit, trap, bar/barrier, nanosleep.  These handlers set the pc themselves
 ** (EXEC_DK_CTRL).
 */
-#include "internal.h"
+#include "check.h"
 
 static inline uint32_t pc_of(const exec_warp *w, const ptx_insn *in)
 {
@@ -139,6 +139,7 @@ void exec_bar_check(exec_cta *c, uint32_t id)
     if (!b->arrived) return;
     uint32_t need = b->expected ? b->expected : c->live;
     if (b->arrived < need) return;
+    if (TP_UNLIKELY(c->g->checks)) exec_check_bar_release(c, id);
     for (uint32_t i = 0; i < c->nwarps; i++) {
         exec_warp *w = &c->warps[i];
         if (w->state != EXEC_W_BAR || w->bar_id != id) continue;
@@ -185,8 +186,9 @@ static void h_bar(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_
     bool red = sub == PTX_SUB_RED;
     /* Operands after the id: the thread count (optional), then for bar.red the predicate. */
     uint32_t count_ops = red ? nsrc - 2 : nsrc - 1;
+    uint32_t cnt = 0;
     if (count_ops >= 1) {
-        uint32_t cnt = first_val(w, &in->o[k + 1], m);
+        cnt = first_val(w, &in->o[k + 1], m);
         b->expected = (cnt + 31) / 32;
     }
     if (red) {
@@ -210,6 +212,7 @@ static void h_bar(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_
     } else {
         w->bar_dst = -1;
     }
+    if (TP_UNLIKELY(w->g->checks)) exec_check_bar(w, in, id, cnt, sub == PTX_SUB_ARRIVE, m);
     b->arrived++;
     if (sub == PTX_SUB_ARRIVE) {
         exec_bar_check(c, id);

@@ -9,7 +9,7 @@
 ** its size.  A failed check stops the grid with a message that names the
 ** kernel, block, thread, pc and address (exec_fault).
 */
-#include "internal.h"
+#include "check.h"
 #include <stdio.h>
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "tpsim assumes a little-endian host");
@@ -244,6 +244,21 @@ static void record_addrs(exec_warp *w, int space, uint32_t m, const uint64_t *ad
     if (mixed) rec->events |= EXEC_EV_MIXED_SPACE;
 }
 
+/* The slow path of every ld/st/atom/red when g->mem_hook is set: the
+** stepping record's addresses, the correctness checks.  (The instruction is
+** found from the pc, so that the fast path passes nothing more: the
+** compiler then keeps lane_addrs's arguments as they were without hooks.) */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static void mem_hook(exec_warp *w, int space, uint32_t m, const uint64_t *addr)
+{
+    exec_grid *g = w->g;
+    uint32_t pc = exec_top(w)->pc;
+    if (g->rec) record_addrs(w, space, m, addr);
+    if (g->checks) exec_check_mem(w, &g->m->xi[pc], &g->m->d[pc], space, m, addr);
+}
+
 /* Per-lane addresses of an address operand; returns the state space.  A
 ** 32-bit base register makes a 32-bit address: base + offset wraps in 32
 ** bits, as the hardware's address arithmetic does; shared and local
@@ -279,7 +294,7 @@ static int lane_addrs(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, con
         }
         EXEC_LANES(m, addr[l] = v);
     }
-    if (TP_UNLIKELY(w->g->rec != NULL)) record_addrs(w, space, m, addr);
+    if (TP_UNLIKELY(w->g->mem_hook)) mem_hook(w, space, m, addr);
     (void)in;
     return space;
 }
@@ -545,6 +560,16 @@ static void h_isspacep(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, ui
     *p = (*p & ~m) | res;
 }
 
+/* ---- fences ------------------------------------------------------------------ */
+
+/* membar and fence: the functional model executes every access in order, so
+** a fence has no effect of its own; racecheck orders threads by it. */
+static void h_fence(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    (void)d;
+    if (TP_UNLIKELY(w->g->checks)) exec_check_fence(w, in, m);
+}
+
 /* ---- picking ----------------------------------------------------------------- */
 
 exec_fn exec_pick_mem(const ptx_module *pm, const ptx_func *f, const ptx_insn *in, exec_dinsn *d, const char **why)
@@ -579,6 +604,8 @@ exec_fn exec_pick_mem(const ptx_module *pm, const ptx_func *f, const ptx_insn *i
     }
     case PTX_OP_CVTA: return h_cvta;
     case PTX_OP_ISSPACEP: return h_isspacep;
+    case PTX_OP_MEMBAR:
+    case PTX_OP_FENCE: return h_fence;
     default: return NULL;
     }
 }

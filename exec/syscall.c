@@ -2,7 +2,7 @@
 ** syscall.c -- the device-side "system calls" nvcc emits as calls to
 ** declared-only functions: vprintf (printf), malloc, free, __assertfail.
 */
-#include "internal.h"
+#include "check.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,6 +187,7 @@ bool exec_syscall(exec_warp *w, const ptx_insn *in, const ptx_func *callee, uint
             uint64_t p = exec_call_arg(w, in, l, 0, 8);
             uint64_t base, bytes;
             if (p && exec_mem_find(g->dev, p, &base, &bytes) && base == p) {
+                if (TP_UNLIKELY(g->checks)) exec_check_heap_free(g, p, bytes);
                 exec_mem_free(g->dev, p);
                 g->heap_used -= bytes < g->heap_used ? bytes : g->heap_used;
             }

@@ -212,15 +212,51 @@ static void parse_file(ptx_ps *P)
     while (ptx_ps_accept(P, ',')) ptx_ps_uint(P, "a timestamp or size");
 }
 
-/* .loc file line col [, function_name label[+off], inlined_at f l c] */
+static uint32_t loc_hash(uint32_t f, uint32_t l, uint32_t c)
+{
+    return (f * 0x9e3779b1u) ^ (l * 0x85ebca6bu) ^ (c * 0xc2b2ae35u);
+}
+
+/* The entry of this function's location (f, l, c), or NULL; add makes it. */
+static ptx_locmap *loc_find(ptx_ps *P, uint32_t f, uint32_t l, uint32_t c, bool add)
+{
+    if (add && (P->locs.n + 1) * 2 > P->loccap) {
+        uint32_t cap = P->loccap ? P->loccap * 2 : 64;
+        free(P->locidx);
+        P->locidx = tp_calloc(cap, sizeof *P->locidx);
+        P->loccap = cap;
+        for (uint32_t i = 0; i < P->locs.n; i++) {
+            uint32_t j = loc_hash(P->locs.a[i].f, P->locs.a[i].l, P->locs.a[i].c) & (cap - 1);
+            while (P->locidx[j]) j = (j + 1) & (cap - 1);
+            P->locidx[j] = i + 1;
+        }
+    }
+    if (!P->loccap) return NULL;
+    uint32_t j = loc_hash(f, l, c) & (P->loccap - 1);
+    for (; P->locidx[j]; j = (j + 1) & (P->loccap - 1)) {
+        ptx_locmap *e = &P->locs.a[P->locidx[j] - 1];
+        if (e->f == f && e->l == l && e->c == c) return e;
+    }
+    if (!add) return NULL;
+    ptx_locmap e = {f, l, c, {0, 0}};
+    tp_vec_push(&P->locs, e);
+    P->locidx[j] = P->locs.n;
+    return &P->locs.a[P->locs.n - 1];
+}
+
+/* .loc file line col [, function_name label[+off], inlined_at f l c]
+** An inlined_at names the call site, itself a location of an earlier .loc
+** that may be inlined in turn: the outermost one is the line of the
+** function being compiled, which is what reports show first. */
 void ptx_ps_loc(ptx_ps *P)
 {
     ptx_ps_next(P);
     uint32_t f = (uint32_t)ptx_ps_uint(P, "a file number");
     uint32_t l = (uint32_t)ptx_ps_uint(P, "a line number");
-    ptx_ps_uint(P, "a column number");
+    uint32_t c = (uint32_t)ptx_ps_uint(P, "a column number");
     P->srcfile = f;
     P->srcline = l;
+    P->srccall = (ptx_srcloc){0, 0};
     while (ptx_ps_is(P, ',')) {
         ptx_ps_next(P);
         ptx_ps_expect_id(P, "function_name or inlined_at");
@@ -231,11 +267,16 @@ void ptx_ps_loc(ptx_ps *P)
             if (ptx_ps_accept(P, '+')) ptx_ps_uint(P, "an offset");
         } else if (ptx_ps_tok_is(&P->t, "inlined_at")) {
             ptx_ps_next(P);
-            for (int i = 0; i < 3; i++) ptx_ps_uint(P, "a location number");
+            uint32_t at[3];
+            for (int i = 0; i < 3; i++) at[i] = (uint32_t)ptx_ps_uint(P, "a location number");
+            const ptx_locmap *e = loc_find(P, at[0], at[1], at[2], false);
+            P->srccall = e && e->outer.file ? e->outer : (ptx_srcloc){at[0], at[1]};
+            P->any_inlined = true;
         } else {
             PTX_FAIL(P, "unexpected %s in .loc", ptx_ps_tokdesc(P));
         }
     }
+    if (P->srccall.file) loc_find(P, f, l, c, true)->outer = P->srccall;
 }
 
 void ptx_ps_pragma(ptx_ps *P)
@@ -382,6 +423,8 @@ static void finish_module(ptx_ps *P)
     /* The instruction array is the module's own (not copied: for large
     ** modules the copy costs more in page faults than the parse). */
     m->ninsns = P->insns.n;
+    if (P->any_inlined && P->calls.n == P->insns.n)
+        m->inlined_at = ptx_ps_arena_copy(A, P->calls.a, P->calls.n * sizeof *P->calls.a);
     m->insns = P->mx->insns_owned = P->insns.a;
     P->insns.a = NULL;
     P->insns.n = P->insns.cap = 0;
@@ -435,6 +478,9 @@ static void ps_free(ptx_ps *P)
     tp_vec_free(&P->ibytes);
     tp_vec_free(&P->irelocs);
     tp_vec_free(&P->imbytes);
+    tp_vec_free(&P->calls);
+    tp_vec_free(&P->locs);
+    free(P->locidx);
 }
 
 /* nvcc output has an instruction per 30-40 bytes of text: the array is

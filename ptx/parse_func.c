@@ -455,6 +455,9 @@ static void start_function(ptx_ps *P)
     P->local_cur = 0;
     P->local_align = 1;
     P->srcfile = P->srcline = 0;
+    P->srccall = (ptx_srcloc){0, 0};
+    P->locs.n = 0;
+    if (P->loccap) memset(P->locidx, 0, P->loccap * sizeof *P->locidx);
     for (uint32_t i = 0; i < f->nparams + f->nrets; i++) {
         bool ret = i >= f->nparams;
         const ptx_param *p = ret ? &f->rets[i - f->nparams] : &f->params[i];
@@ -485,6 +488,7 @@ static void finish_function(ptx_ps *P, uint32_t start, uint32_t line, uint32_t c
     fx.srcfile = P->srcfile;
     fx.srcline = P->srcline;
     tp_vec_push(&P->insns, fx);
+    tp_vec_push(&P->calls, P->srccall);
     ptx_func *f = &P->funcs.a[P->fi];
     f->is_decl = 0;
     f->start = start;

@@ -833,4 +833,5 @@ void ptx_ps_insn(ptx_ps *P)
     parse_operands(P, &b);
     check_preds(P, in);
     tp_vec_push(&P->insns, *in);
+    tp_vec_push(&P->calls, P->srccall);
 }

@@ -162,6 +162,12 @@ typedef struct ptx_modx {
     ptx_opnd *pool_owned;   /* lowered modules (lower.c): their operand pool (malloc'd) */
 } ptx_modx;
 
+/* A .loc location of the function being parsed and its outermost call site. */
+typedef struct ptx_locmap {
+    uint32_t f, l, c;
+    ptx_srcloc outer;
+} ptx_locmap;
+
 typedef struct ptx_ps {
     ptx_lex lx;
     ptx_tok t;           /* current token */
@@ -202,6 +208,12 @@ typedef struct ptx_ps {
     uint32_t local_align;
     TP_VEC(ptx_fix) fixes;
     uint32_t srcfile, srcline;   /* the last .loc */
+    ptx_srcloc srccall;          /* ... its outermost inlined_at call site (file 0: none) */
+    TP_VEC(ptx_srcloc) calls;    /* srccall of each instruction (parallel to insns) */
+    bool any_inlined;
+    /* this function's .loc locations (file, line, col) -> their outermost call site */
+    TP_VEC(ptx_locmap) locs;
+    uint32_t *locidx, loccap;    /* hash of locs: index + 1 */
     uint32_t cdepth;             /* nesting of constant expressions / initializers */
     /* initializer being built */
     TP_VEC(uint8_t) ibytes;

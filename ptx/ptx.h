@@ -446,6 +446,11 @@ typedef struct ptx_func {
 
 /* ---- module ------------------------------------------------------------ */
 
+/* A source location: a .file index and a line. */
+typedef struct ptx_srcloc {
+    uint32_t file, line;
+} ptx_srcloc;
+
 typedef struct ptx_module {
     tp_arena arena;
     const char *filename;
@@ -460,6 +465,11 @@ typedef struct ptx_module {
                                           in the arena and never frees or reallocs this one */
     ptx_opnd *pool;  uint32_t npool;
     const char **files; uint32_t nfiles;   /* .file directives, by index */
+    /* Parallel to insns, or NULL when no .loc says inlined_at: for an
+    ** instruction of an inlined function, the outermost call site it was
+    ** inlined at (the line of the function being compiled; file 0: not
+    ** inlined); its srcfile/srcline stay the innermost location. */
+    ptx_srcloc *inlined_at;
 } ptx_module;
 
 /* ---- API --------------------------------------------------------------- */

@@ -7,6 +7,11 @@
 ** instructions per second, host nanoseconds per warp instruction, and the
 ** process's peak resident memory.  The target (issue 2): at least 100
 ** million thread instructions per second on compute-bound kernels.
+** Each kernel then runs once more with racecheck on (check.race=1, the
+** costliest check: every shared and global access goes through its
+** shadow); the last two columns give that speed and the slowdown (issue
+** 12's aim: under 10x).  `bench FILE --no-checks` leaves them out (for
+** instruction-count comparisons of the unchecked path).
 **
 ** Then the same kernels in performance mode on the GTX 480 model (the option
 ** tables' defaults), each in a child process of its own so that its peak
@@ -160,13 +165,16 @@ int main(int argc, char **argv)
 {
     if (argc >= 4 && strcmp(argv[1], "--perf") == 0) return perf_one(argv[2], argv[3]);
     const char *path = argc > 1 ? argv[1] : "tests/bench/bench.ptx";
+    bool checks = !(argc > 2 && strcmp(argv[2], "--no-checks") == 0);
     setup S;
     if (!setup_open(&S, path, false)) return 1;
     exec_mod *m = S.m;
     bench *bs = S.bs;
 
-    printf("%-9s %-15s %-14s %14s %12s %8s %11s %13s\n", "kernel", "kind", "grid x block", "thread-insns",
+    printf("%-9s %-15s %-14s %14s %12s %8s %11s %13s", "kernel", "kind", "grid x block", "thread-insns",
            "warp-insns", "seconds", "Mthr-ins/s", "ns/warp-insn");
+    if (checks) printf(" %12s %8s", "race Mthr/s", "slowdown");
+    printf("\n");
     for (int i = 0; i < NB; i++) {
         bench *b = &bs[i];
         int k = exec_mod_kernel(m, b->name);
@@ -186,9 +194,23 @@ int main(int argc, char **argv)
         }
         char gb[32];
         snprintf(gb, sizeof gb, "%ux%u x %ux%u", b->grid[0], b->grid[1], b->block[0], b->block[1]);
-        printf("%-9s %-15s %-14s %14llu %12llu %8.3f %11.1f %13.1f\n", b->name, b->kind, gb,
+        printf("%-9s %-15s %-14s %14llu %12llu %8.3f %11.1f %13.1f", b->name, b->kind, gb,
                (unsigned long long)r.thread_insns, (unsigned long long)r.warp_insns, best,
                r.thread_insns / best / 1e6, best * 1e9 / (double)r.warp_insns);
+        if (checks) {
+            tp_err e;
+            exec_dev_set_opt(S.d, "check.race", "1", &e);
+            double t0 = now();
+            exec_launch_kernel(m, k, &l, &r);
+            double t = now() - t0;
+            exec_dev_set_opt(S.d, "check.race", "0", &e);
+            if (r.status != EXEC_OK) {
+                fprintf(stderr, "bench: %s failed with racecheck: %s\n", b->name, r.msg);
+                return 1;
+            }
+            printf(" %12.1f %7.1fx", r.thread_insns / t / 1e6, t / best);
+        }
+        printf("\n");
     }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);

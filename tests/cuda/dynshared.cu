@@ -77,7 +77,8 @@ __global__ void shift_sum(T *out, const T *in, int k) {
     out[blockIdx.x * nt + t] = s[t] + s[(t + k) % nt];
 }
 
-// A big dynamic buffer: bytes/4 words, each thread strides through them.
+// A big dynamic buffer: bytes/4 words, each thread strides through them;
+// each block writes its own part of out.
 __global__ void big_buffer(unsigned *out, int words) {
     extern __shared__ unsigned w[];
     for (int i = threadIdx.x; i < words; i += blockDim.x)
@@ -86,7 +87,7 @@ __global__ void big_buffer(unsigned *out, int words) {
     unsigned x = 0;
     for (int i = threadIdx.x; i < words; i += blockDim.x)
         x ^= w[words - 1 - i];
-    out[threadIdx.x] = x;
+    out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
 
 int main() {
@@ -203,14 +204,14 @@ int main() {
     {
         const int bytes = 40000, words = bytes / 4, bs = 128;
         CK(cudaFuncSetAttribute(big_buffer, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-        unsigned *d_out, out[bs];
+        unsigned *d_out, out[2 * bs];
         CK(cudaMalloc(&d_out, sizeof out));
         big_buffer<<<2, bs, bytes>>>(d_out, words);
         CK_LAUNCH();
         CK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost));
-        for (int t = 0; t < bs; t++) {
+        for (int t = 0; t < 2 * bs; t++) {
             unsigned x = 0;
-            for (int i = t; i < words; i += bs)
+            for (int i = t % bs; i < words; i += bs)
                 x ^= (unsigned)(words - 1 - i) * 2654435761u;
             EXPECT(out[t] == x, "big_buffer out[%d] = %08x, expected %08x", t, out[t], x);
         }

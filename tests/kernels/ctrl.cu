@@ -67,10 +67,8 @@ extern "C" __global__ void bfs_level(const int *rowptr, const int *cols, int *le
     if (v >= nv || level[v] != cur) return;
     for (int e = rowptr[v]; e < rowptr[v + 1]; e++) {
         int u = cols[e];
-        if (level[u] < 0) {
-            level[u] = cur + 1;               // racing writers all store the same value
-            *changed = 1;
-        }
+        // one writer claims each node (plain stores from every finder would race)
+        if (atomicCAS(&level[u], -1, cur + 1) == -1) atomicExch(changed, 1);
     }
 }
 

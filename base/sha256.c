@@ -1,0 +1,96 @@
+/* sha256.c -- SHA-256 as FIPS 180-4 section 6.2 specifies it. */
+#include "sha256.h"
+#include <stdio.h>
+
+static const uint32_t K[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+static uint32_t rotr(uint32_t x, unsigned n) { return x >> n | x << (32 - n); }
+
+static void block(tp_sha256 *s, const unsigned char *p)
+{
+    uint32_t w[64];
+    for (int t = 0; t < 16; t++)
+        w[t] = (uint32_t)p[4 * t] << 24 | (uint32_t)p[4 * t + 1] << 16 | (uint32_t)p[4 * t + 2] << 8 | p[4 * t + 3];
+    for (int t = 16; t < 64; t++) {
+        uint32_t s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3);
+        uint32_t s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10);
+        w[t] = w[t - 16] + s0 + w[t - 7] + s1;
+    }
+    uint32_t a = s->h[0], b = s->h[1], c = s->h[2], d = s->h[3];
+    uint32_t e = s->h[4], f = s->h[5], g = s->h[6], h = s->h[7];
+    for (int t = 0; t < 64; t++) {
+        uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[t] + w[t];
+        uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        h = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
+    }
+    s->h[0] += a, s->h[1] += b, s->h[2] += c, s->h[3] += d;
+    s->h[4] += e, s->h[5] += f, s->h[6] += g, s->h[7] += h;
+}
+
+void tp_sha256_init(tp_sha256 *s)
+{
+    static const uint32_t H0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    memcpy(s->h, H0, sizeof H0);
+    s->bytes = 0;
+    s->nbuf = 0;
+}
+
+void tp_sha256_put(tp_sha256 *s, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    s->bytes += n;
+    while (n) {
+        if (s->nbuf == 0 && n >= 64) {
+            block(s, p);
+            p += 64, n -= 64;
+            continue;
+        }
+        size_t k = TP_MIN(n, (size_t)(64 - s->nbuf));
+        memcpy(s->buf + s->nbuf, p, k);
+        s->nbuf += (uint32_t)k, p += k, n -= k;
+        if (s->nbuf == 64) {
+            block(s, s->buf);
+            s->nbuf = 0;
+        }
+    }
+}
+
+void tp_sha256_done(tp_sha256 *s, unsigned char out[32])
+{
+    uint64_t bits = s->bytes * 8;
+    unsigned char pad[72] = {0x80};
+    size_t padn = (s->nbuf < 56 ? 56 : 120) - s->nbuf;
+    for (int i = 0; i < 8; i++) pad[padn + (size_t)i] = (unsigned char)(bits >> (56 - 8 * i));
+    tp_sha256_put(s, pad, padn + 8);
+    for (int i = 0; i < 8; i++)
+        for (int k = 0; k < 4; k++) out[4 * i + k] = (unsigned char)(s->h[i] >> (24 - 8 * k));
+}
+
+void tp_sha256_hex(tp_sha256 *s, char out[65])
+{
+    unsigned char d[32];
+    tp_sha256_done(s, d);
+    for (int i = 0; i < 32; i++) snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+bool tp_sha256_file(tp_sha256 *s, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    unsigned char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) tp_sha256_put(s, buf, n);
+    bool ok = !ferror(f);
+    fclose(f);
+    return ok;
+}

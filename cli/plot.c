@@ -1,0 +1,408 @@
+/*
+** plot.c -- figures from a sweep's table, drawn by gnuplot, and the
+** `tpsim plot` command.
+**
+**   tpsim plot CSV --y COLUMN [--x DIM] [--where DIM=VALUE]... [--type bar|line]
+**              [--title T] [--xlabel T] [--ylabel T] [--logy] [-o FILE.png]
+**
+** A figure puts one dimension (program, config or an axis; default program)
+** on the x axis and draws the column y: a cluster of bars per x value
+** (bar), or a line over the x values (line).  Rows are first filtered by
+** --where; every other dimension that still takes several values makes the
+** series: one bar of each cluster, or one line, per combination of their
+** values, named "dim=value ...".  Rows without a value for y (a failed
+** point) leave a gap.  tpsim writes NAME.dat (the data, tab-separated) and
+** NAME.gp (the gnuplot script) next to NAME.png and runs gnuplot on them, so
+** a figure can be restyled by editing NAME.gp and running gnuplot again.
+** Without gnuplot on PATH the figure is skipped with a message (exit
+** status 0 for tpsim sweep, 3 for tpsim plot).
+**
+** Why gnuplot: it is one Debian package (gnuplot-nox, no X11) with a stable
+** script language, so tpsim (C) writes a script and runs it; matplotlib
+** would add Python and its modules to a C project's dependencies.
+*/
+#include "cli.h"
+#include "sweep.h"
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static bool have_gnuplot(char *path, size_t n)
+{
+    const char *env = getenv("PATH");
+    if (!env || !*env) env = "/usr/local/bin:/usr/bin:/bin";
+    for (const char *p = env; *p;) {
+        const char *e = strchr(p, ':');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        snprintf(path, n, "%.*s/gnuplot", (int)len, p);
+        if (len && access(path, X_OK) == 0) return true;
+        if (!e) break;
+        p = e + 1;
+    }
+    return false;
+}
+
+/* gnuplot strings in double quotes: escape \ and " */
+static void gp_str(tp_sbuf *b, const char *s)
+{
+    tp_sbuf_putc(b, '"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') tp_sbuf_putc(b, '\\');
+        if (*s == '\n' || *s == '\t') tp_sbuf_putc(b, ' ');
+        else tp_sbuf_putc(b, *s);
+    }
+    tp_sbuf_putc(b, '"');
+}
+
+/* data-file fields: tabs and line breaks would break the layout */
+static void dat_field(tp_sbuf *b, const char *s)
+{
+    if (!*s) {
+        tp_sbuf_putc(b, '?');
+        return;
+    }
+    for (; *s; s++) tp_sbuf_putc(b, *s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s);
+}
+
+static int find_str(char **list, uint32_t n, const char *s)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (!strcmp(list[i], s)) return (int)i;
+    return -1;
+}
+
+static bool is_number(const char *s)
+{
+    char *end;
+    if (!*s) return false;
+    strtod(s, &end);
+    return !*end;
+}
+
+sw_plotres sw_plot(const sw_table *t, const char **dims, uint32_t ndims, const sw_plotspec *s, const char *dir,
+                   char *why, size_t whyn)
+{
+    int ycol = sw_table_col(t, s->y), xcol = sw_table_col(t, s->x);
+    if (ycol < 0 || xcol < 0) {
+        snprintf(why, whyn, "figure %s: the table has no column '%s'", s->name, ycol < 0 ? s->y : s->x);
+        return SW_PLOT_ERR;
+    }
+    int *dcol = tp_calloc(ndims ? ndims : 1, sizeof *dcol);
+    for (uint32_t d = 0; d < ndims; d++) {
+        dcol[d] = sw_table_col(t, dims[d]);
+        if (dcol[d] < 0) {
+            snprintf(why, whyn, "figure %s: the table has no column '%s'", s->name, dims[d]);
+            free(dcol);
+            return SW_PLOT_ERR;
+        }
+    }
+    int *wcol = tp_calloc(s->nwhere ? s->nwhere : 1, sizeof *wcol);
+    for (uint32_t w = 0; w < s->nwhere; w++) {
+        wcol[w] = sw_table_col(t, s->where_dim[w]);
+        if (wcol[w] < 0) {
+            snprintf(why, whyn, "figure %s: the table has no column '%s'", s->name, s->where_dim[w]);
+            free(dcol);
+            free(wcol);
+            return SW_PLOT_ERR;
+        }
+    }
+    /* the rows that pass the filter */
+    uint32_t *rows = tp_calloc(t->nrows ? t->nrows : 1, sizeof *rows), nr = 0;
+    for (uint32_t i = 0; i < t->nrows; i++) {
+        bool keep = true;
+        for (uint32_t w = 0; w < s->nwhere && keep; w++) keep = !strcmp(t->cell[i][wcol[w]], s->where_val[w]);
+        if (keep) rows[nr++] = i;
+    }
+    /* the dimensions that vary make the series */
+    bool *vary = tp_calloc(ndims ? ndims : 1, sizeof *vary);
+    for (uint32_t d = 0; d < ndims; d++) {
+        if (dcol[d] == xcol) continue;
+        for (uint32_t k = 1; k < nr && !vary[d]; k++)
+            vary[d] = strcmp(t->cell[rows[k]][dcol[d]], t->cell[rows[0]][dcol[d]]) != 0;
+    }
+    char **xs = NULL, **ss = NULL;
+    uint32_t nx = 0, ns = 0;
+    const char **val = NULL; /* nx x ns */
+    int *rx = tp_calloc(nr ? nr : 1, sizeof *rx), *rs = tp_calloc(nr ? nr : 1, sizeof *rs);
+    tp_sbuf lab;
+    tp_sbuf_init(&lab);
+    /* one varying dimension: the series are its values, the key's title its name */
+    int only = -1;
+    for (uint32_t d = 0; d < ndims; d++)
+        if (vary[d]) only = only == -1 ? (int)d : -2;
+    for (uint32_t k = 0; k < nr; k++) {
+        char **row = t->cell[rows[k]];
+        tp_sbuf_reset(&lab);
+        for (uint32_t d = 0; d < ndims; d++)
+            if (vary[d] && only >= 0) tp_sbuf_puts(&lab, row[dcol[d]]);
+            else if (vary[d]) tp_sbuf_printf(&lab, "%s%s=%s", lab.len ? " " : "", dims[d], row[dcol[d]]);
+        if (!lab.len) tp_sbuf_puts(&lab, s->y);
+        int xi = find_str(xs, nx, row[xcol]);
+        if (xi < 0) {
+            xs = tp_realloc(xs, (nx + 1) * sizeof *xs);
+            xs[nx] = tp_strdup(row[xcol]);
+            xi = (int)nx++;
+        }
+        int si = find_str(ss, ns, tp_sbuf_str(&lab));
+        if (si < 0) {
+            ss = tp_realloc(ss, (ns + 1) * sizeof *ss);
+            ss[ns] = tp_strdup(tp_sbuf_str(&lab));
+            si = (int)ns++;
+        }
+        rx[k] = xi;
+        rs[k] = si;
+    }
+    val = tp_calloc((size_t)(nx ? nx : 1) * (ns ? ns : 1), sizeof *val);
+    for (uint32_t k = 0; k < nr; k++) val[(size_t)rx[k] * ns + (uint32_t)rs[k]] = t->cell[rows[k]][ycol];
+    /* the data file: x, then one column per series */
+    tp_sbuf dat, gp;
+    tp_sbuf_init(&dat);
+    tp_sbuf_init(&gp);
+    dat_field(&dat, s->x);
+    for (uint32_t j = 0; j < ns; j++) {
+        tp_sbuf_putc(&dat, '\t');
+        dat_field(&dat, ss[j]);
+    }
+    tp_sbuf_putc(&dat, '\n');
+    bool numeric_x = s->type == SW_FIG_LINE && nx > 0;
+    for (uint32_t i = 0; i < nx; i++) {
+        numeric_x &= is_number(xs[i]);
+        dat_field(&dat, xs[i]);
+        for (uint32_t j = 0; j < ns; j++) {
+            tp_sbuf_putc(&dat, '\t');
+            const char *v = val[(size_t)i * ns + j];
+            dat_field(&dat, v && is_number(v) ? v : "");
+        }
+        tp_sbuf_putc(&dat, '\n');
+    }
+    /* the script */
+    size_t longest = 0;
+    for (uint32_t i = 0; i < nx; i++) longest = TP_MAX(longest, strlen(xs[i]));
+    tp_sbuf_printf(&gp, "# %s.gp -- written by tpsim; run `gnuplot %s.gp` here to redraw %s.png\n", s->name, s->name,
+                   s->name);
+    tp_sbuf_printf(&gp, "set terminal pngcairo size 1000,600 noenhanced font \"sans,11\"\n");
+    tp_sbuf_printf(&gp, "set output \"%s.png\"\n", s->name);
+    tp_sbuf_puts(&gp, "set datafile separator \"\\t\"\nset datafile missing \"?\"\n");
+    tp_sbuf_puts(&gp, "set title ");
+    gp_str(&gp, s->title ? s->title : s->y);
+    tp_sbuf_puts(&gp, "\nset xlabel ");
+    gp_str(&gp, s->xlabel ? s->xlabel : s->x);
+    tp_sbuf_puts(&gp, "\nset ylabel ");
+    gp_str(&gp, s->ylabel ? s->ylabel : s->y);
+    tp_sbuf_puts(&gp, "\nset grid ytics\nset key outside right top\nset border 3\nset tics nomirror\n");
+    if (only >= 0) {
+        tp_sbuf_puts(&gp, "set key title ");
+        gp_str(&gp, dims[only]);
+        tp_sbuf_putc(&gp, '\n');
+    }
+    if (s->logy) tp_sbuf_puts(&gp, "set logscale y\n");
+    else tp_sbuf_puts(&gp, "set yrange [0:*]\n");
+    if (!numeric_x && (nx > 8 || longest > 8)) tp_sbuf_puts(&gp, "set xtics rotate by -30 left\n");
+    if (s->type == SW_FIG_BAR) {
+        tp_sbuf_puts(&gp, "set style data histogram\nset style histogram cluster gap 1\n"
+                          "set style fill solid 0.85 border -1\nset boxwidth 0.9\n");
+    }
+    /* point types that stay apart where lines overlap: circle, square, triangles, diamond, pentagon */
+    static const unsigned points[6] = {7, 5, 9, 11, 13, 15};
+    tp_sbuf_printf(&gp, "plot ");
+    for (uint32_t j = 0; j < ns; j++) {
+        if (j) tp_sbuf_puts(&gp, ", \\\n     ");
+        tp_sbuf_printf(&gp, "\"%s.dat\"", s->name);
+        if (s->type == SW_FIG_BAR)
+            tp_sbuf_printf(&gp, " using %u%s title columnheader(%u)", j + 2, j == 0 ? ":xtic(1)" : "", j + 2);
+        else if (numeric_x)
+            tp_sbuf_printf(&gp, " using 1:%u with linespoints lw 2 pt %u ps 1.5 title columnheader(%u)", j + 2,
+                           points[j % 6], j + 2);
+        else
+            tp_sbuf_printf(&gp, " using 0:%u:xtic(1) with linespoints lw 2 pt %u ps 1.5 title columnheader(%u)", j + 2,
+                           points[j % 6], j + 2);
+    }
+    if (!ns) tp_sbuf_puts(&gp, "NaN notitle");
+    tp_sbuf_putc(&gp, '\n');
+    sw_plotres res = SW_PLOT_OK;
+    char path[PATH_MAX + 64];
+    tp_err e;
+    tp_err_clear(&e);
+    snprintf(path, sizeof path, "%s/%s.dat", dir, s->name);
+    bool ok = sw_write_atomic(path, dat.s ? dat.s : "", dat.len, &e);
+    snprintf(path, sizeof path, "%s/%s.gp", dir, s->name);
+    ok = ok && sw_write_atomic(path, gp.s ? gp.s : "", gp.len, &e);
+    char gnuplot[PATH_MAX];
+    if (!ok) {
+        snprintf(why, whyn, "%s", e.msg);
+        res = SW_PLOT_ERR;
+    } else if (!nr) {
+        snprintf(why, whyn, "figure %s: no rows pass its filter", s->name);
+        res = SW_PLOT_ERR;
+    } else if (!have_gnuplot(gnuplot, sizeof gnuplot)) {
+        snprintf(why, whyn, "SKIP figure %s: gnuplot is not installed (Debian: apt-get install gnuplot-nox); "
+                 "its script and data are in %s/%s.gp and .dat", s->name, dir, s->name);
+        res = SW_PLOT_SKIP;
+    } else {
+        fflush(stdout);
+        fflush(stderr);
+        pid_t pid = fork();
+        if (pid == 0) {
+            if (chdir(dir) != 0) _exit(126);
+            char script[PATH_MAX + 8];
+            snprintf(script, sizeof script, "%s.gp", s->name);
+            execl(gnuplot, "gnuplot", script, (char *)NULL);
+            _exit(127);
+        }
+        int st = 0;
+        while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+        if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+            snprintf(why, whyn, "figure %s: gnuplot failed on %s/%s.gp", s->name, dir, s->name);
+            res = SW_PLOT_ERR;
+        }
+    }
+    tp_sbuf_free(&dat);
+    tp_sbuf_free(&gp);
+    tp_sbuf_free(&lab);
+    for (uint32_t i = 0; i < nx; i++) free(xs[i]);
+    for (uint32_t j = 0; j < ns; j++) free(ss[j]);
+    free(xs);
+    free(ss);
+    free(val);
+    free(rx);
+    free(rs);
+    free(rows);
+    free(vary);
+    free(dcol);
+    free(wcol);
+    return res;
+}
+
+/* ---- tpsim plot -------------------------------------------------------------------------- */
+
+static void plot_usage(FILE *f)
+{
+    fprintf(f, "usage: tpsim plot CSV --y COLUMN [--x DIM] [--where DIM=VALUE]... [--type bar|line]\n"
+               "                  [--title T] [--xlabel T] [--ylabel T] [--logy] [-o FILE.png]\n"
+               "draws a column of a sweep's CSV (tpsim sweep) with gnuplot; DIM is program, config or an axis\n"
+               "(default program); the other dimensions that vary make the series\n");
+}
+
+int cli_plot(int argc, char **argv)
+{
+    const char *csv = NULL, *out = NULL;
+    sw_plotspec s = {0};
+    s.x = "program";
+    const char *wd[32], *wv[32];
+    int rc = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            plot_usage(stdout);
+            return 0;
+        }
+        bool takes = !strcmp(a, "--y") || !strcmp(a, "--x") || !strcmp(a, "--where") || !strcmp(a, "--type") ||
+                     !strcmp(a, "--title") || !strcmp(a, "--xlabel") || !strcmp(a, "--ylabel") || !strcmp(a, "-o");
+        if (takes && !v) {
+            fprintf(stderr, "tpsim plot: %s needs a value\n", a);
+            return 2;
+        }
+        if (!strcmp(a, "--y")) s.y = v, i++;
+        else if (!strcmp(a, "--x")) s.x = v, i++;
+        else if (!strcmp(a, "--title")) s.title = v, i++;
+        else if (!strcmp(a, "--xlabel")) s.xlabel = v, i++;
+        else if (!strcmp(a, "--ylabel")) s.ylabel = v, i++;
+        else if (!strcmp(a, "-o")) out = v, i++;
+        else if (!strcmp(a, "--logy")) s.logy = true;
+        else if (!strcmp(a, "--type")) {
+            if (!strcmp(v, "bar")) s.type = SW_FIG_BAR;
+            else if (!strcmp(v, "line")) s.type = SW_FIG_LINE;
+            else {
+                fprintf(stderr, "tpsim plot: --type is bar or line, not '%s'\n", v);
+                return 2;
+            }
+            i++;
+        } else if (!strcmp(a, "--where")) {
+            const char *eq = strchr(v, '=');
+            if (!eq || eq == v || s.nwhere == 32) {
+                fprintf(stderr, "tpsim plot: --where takes DIM=VALUE, not '%s'\n", v);
+                return 2;
+            }
+            wd[s.nwhere] = tp_strndup(v, (size_t)(eq - v));
+            wv[s.nwhere++] = eq + 1;
+            i++;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "tpsim plot: unknown option '%s'\n", a);
+            plot_usage(stderr);
+            return 2;
+        } else if (csv) {
+            fprintf(stderr, "tpsim plot: one CSV file only\n");
+            return 2;
+        } else {
+            csv = a;
+        }
+    }
+    if (!csv || !s.y) {
+        plot_usage(stderr);
+        for (uint32_t w = 0; w < s.nwhere; w++) free((char *)wd[w]);
+        return 2;
+    }
+    s.where_dim = wd;
+    s.where_val = wv;
+    size_t len;
+    char *text = sw_read_file(csv, &len);
+    sw_table t;
+    tp_err e;
+    tp_err_clear(&e);
+    if (!text) {
+        fprintf(stderr, "tpsim plot: cannot read %s: %s\n", csv, strerror(errno));
+        rc = 1;
+    } else if (!sw_table_read_csv(&t, text, csv, &e)) {
+        fprintf(stderr, "tpsim plot: %s\n", e.msg);
+        rc = 1;
+    } else {
+        /* the dimensions: program, config and the axes, which the first
+        ** row's point names: "program/config/axis=label/..." */
+        const char *dims[64];
+        uint32_t nd = 0;
+        char *pt = tp_strdup(t.nrows && !strcmp(t.head[0], "point") ? t.cell[0][0] : "");
+        if (sw_table_col(&t, "program") >= 0) dims[nd++] = "program";
+        if (sw_table_col(&t, "config") >= 0) dims[nd++] = "config";
+        char *seg = strchr(pt, '/');
+        seg = seg ? strchr(seg + 1, '/') : NULL;
+        while (seg && nd < 64) {
+            char *name = seg + 1, *eq = strchr(name, '=');
+            seg = strchr(name, '/');
+            if (!eq || (seg && eq > seg)) break;
+            *eq = 0;
+            int c = sw_table_col(&t, name);
+            if (c >= 0) dims[nd++] = t.head[c];
+        }
+        free(pt);
+        /* the output: -o FILE.png, else the CSV's name with .png */
+        char *base = tp_strdup(out ? out : csv);
+        char *slash = strrchr(base, '/');
+        char *dot = strrchr(slash ? slash : base, '.');
+        if (dot && (out ? !strcmp(dot, ".png") : true)) *dot = 0;
+        char *dir = slash ? tp_strndup(base, (size_t)(slash - base)) : tp_strdup(".");
+        s.name = slash ? slash + 1 : base;
+        if (!out) {
+            /* NAME-Y.png beside the CSV */
+            size_t n = strlen(s.name) + strlen(s.y) + 2;
+            char *nm = tp_malloc(n);
+            snprintf(nm, n, "%s-%s", s.name, s.y);
+            s.name = nm;
+        }
+        char why[600] = "";
+        sw_plotres r = sw_plot(&t, dims, nd, &s, dir, why, sizeof why);
+        if (r == SW_PLOT_OK) printf("%s/%s.png\n", dir, s.name);
+        else fprintf(stderr, "tpsim plot: %s\n", why);
+        rc = r == SW_PLOT_OK ? 0 : r == SW_PLOT_SKIP ? 3 : 1;
+        if (!out) free((char *)s.name);
+        free(dir);
+        free(base);
+        sw_table_free(&t);
+    }
+    free(text);
+    for (uint32_t w = 0; w < s.nwhere; w++) free((char *)wd[w]);
+    return rc;
+}

@@ -1,0 +1,342 @@
+/*
+** sweep_plan.c -- the points of a sweep: the cross product of programs,
+** configurations and axis values, in that order (the last axis varies
+** fastest), each with its command, its effective configuration and its
+** cache key.
+**
+** Effective configuration: the machine's option table (the GPU's for cuda
+** and ptx programs, the vector machine's for vmips), then the
+** configuration's base (for the GPU, rtx2060 when none is given, as for any
+** CUDA program), then [sweep] mode (GPU), then the configuration's options,
+** then each axis's options in the order of the axes.  Every value is checked
+** here, so an option that does not exist or is out of range is an error at
+** its line of the sweep file, before anything runs.
+**
+** Command: GPU programs run as
+**   tpsim run --no-summary --config BASE --mode MODE [-o KEY=VALUE]... -- PROGRAM ARGS
+** (the runner adds --stats FILE after "run"); vmips programs as
+**   tpsim vec [--config BASE] [-o KEY=VALUE]... OPTIONS FILE.s
+** with the working directory at the sweep's dir.
+**
+** Cache key: SHA-256 over "tpsim-sweep-point 1", TPSIM_VERSION, the kind,
+** the command's words (after tpsim's own path), the name and SHA-256 of
+** each file the program consists of (the program or runner binary, the
+** PTX files, the VMIPS source, the inputs), and the effective configuration
+** as `tpsim config --show` prints it (every option, resolved).  Paths are
+** hashed as written, so a cache moves with a checkout or to a cluster.
+*/
+#include "sweep.h"
+#include "../gpu/options.h"
+#include "../vector/vec.h"
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* file hashes, computed once per path */
+typedef struct fhash {
+    char *path;
+    char hex[65];
+    int err;   /* errno when it could not be read */
+} fhash;
+
+typedef struct fcache {
+    fhash *a;
+    uint32_t n;
+} fcache;
+
+static const fhash *hash_file(fcache *c, const char *path)
+{
+    for (uint32_t i = 0; i < c->n; i++)
+        if (!strcmp(c->a[i].path, path)) return &c->a[i];
+    c->a = tp_realloc(c->a, (c->n + 1) * sizeof *c->a);
+    fhash *h = &c->a[c->n++];
+    h->path = tp_strdup(path);
+    h->err = 0;
+    h->hex[0] = 0;
+    struct stat st;
+    tp_sha256 s;
+    tp_sha256_init(&s);
+    if (stat(path, &st) != 0) h->err = errno;
+    else if (!S_ISREG(st.st_mode)) h->err = EISDIR;
+    else if (!tp_sha256_file(&s, path)) h->err = errno ? errno : EIO;
+    else tp_sha256_hex(&s, h->hex);
+    return h;
+}
+
+/* The file a command word names: relative to dir, or found in PATH when it
+** has no '/'.  Returns a malloc'd path. */
+static char *locate(const char *dir, const char *word, bool search_path)
+{
+    char buf[PATH_MAX * 2];
+    if (word[0] == '/') return tp_strdup(word);
+    if (strchr(word, '/') || !search_path) {
+        snprintf(buf, sizeof buf, "%s/%s", dir, word);
+        return tp_strdup(buf);
+    }
+    const char *path = getenv("PATH");
+    if (!path || !*path) path = "/usr/local/bin:/usr/bin:/bin";
+    for (const char *p = path; *p;) {
+        const char *e = strchr(p, ':');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        snprintf(buf, sizeof buf, "%.*s/%s", (int)len, p, word);
+        if (len && access(buf, X_OK) == 0) return tp_strdup(buf);
+        if (!e) break;
+        p = e + 1;
+    }
+    return tp_strdup(word);
+}
+
+typedef struct argv_b {
+    char **a;
+    uint32_t n;
+} argv_b;
+
+static void arg(argv_b *b, const char *s)
+{
+    b->a = tp_realloc(b->a, (b->n + 2) * sizeof *b->a);
+    b->a[b->n++] = tp_strdup(s);
+    b->a[b->n] = NULL;
+}
+
+static void argkv(argv_b *b, const char *k, const char *v)
+{
+    char *kv = tp_malloc(strlen(k) + strlen(v) + 2);
+    sprintf(kv, "%s=%s", k, v);
+    arg(b, "-o");
+    b->a = tp_realloc(b->a, (b->n + 2) * sizeof *b->a);
+    b->a[b->n++] = kv;
+    b->a[b->n] = NULL;
+}
+
+static bool is_gpu(sw_kind k) { return k != SW_VMIPS; }
+
+/* A configuration base that names a file relative to the sweep's dir
+** becomes an absolute path; otherwise it is a built-in name. */
+static char *base_path(const sw_file *f, const char *base)
+{
+    if (!base) return NULL;
+    char buf[PATH_MAX * 2];
+    if (base[0] != '/') {
+        snprintf(buf, sizeof buf, "%s/%s", f->dir, base);
+        struct stat st;
+        if (stat(buf, &st) == 0 && S_ISREG(st.st_mode)) return tp_strdup(buf);
+    }
+    return tp_strdup(base);
+}
+
+/* Sets one option; the error is at the key when the option does not exist,
+** else at the value, and names the program's machine. */
+static bool set_at(tp_opts *o, const char *k, const char *v, tp_loc kloc, tp_loc vloc, const sw_program *g, tp_err *e)
+{
+    tp_err sub;
+    tp_err_clear(&sub);
+    if (tp_opts_set(o, k, v, TP_SRC_OVERRIDE, &sub)) return true;
+    tp_loc loc = tp_opts_find(o, k) < 0 ? kloc : vloc;
+    char *hint = strstr(sub.msg, "'tpsim config --list' shows them all");
+    if (hint && !is_gpu(g->kind))
+        snprintf(hint, sizeof sub.msg - (size_t)(hint - sub.msg), "'tpsim vec --list-options' shows them all)");
+    tp_err_at(e, SW_ERR, loc, "%s (program %s runs on the %s)", sub.msg, g->name,
+              is_gpu(g->kind) ? "GPU" : "vector machine");
+    return false;
+}
+
+static bool point_opts(const sw_file *f, const sw_point *pt, tp_opts *o, tp_err *e)
+{
+    const sw_program *g = &f->progs[pt->prog];
+    const sw_config *c = &f->cfgs[pt->cfg];
+    if (is_gpu(g->kind)) gpu_opts_init(o);
+    else vec_opts_init(o);
+    char *base = base_path(f, c->base);
+    const char *b = base ? base : is_gpu(g->kind) ? EXEC_DEFAULT_CONFIG : NULL;
+    tp_err sub;
+    tp_err_clear(&sub);
+    if (b && !tp_opts_load_config(o, b, &sub)) {
+        tp_err_at(e, SW_ERR, c->base_loc.line ? c->base_loc : c->loc, "%s (program %s)", sub.msg, g->name);
+        free(base);
+        return false;
+    }
+    free(base);
+    if (is_gpu(g->kind)) {
+        tp_err_clear(&sub);
+        if (!tp_opts_set(o, "mode", f->performance ? "performance" : "functional", TP_SRC_OVERRIDE, &sub)) {
+            tp_err_set(e, SW_ERR, "%s", sub.msg);
+            return false;
+        }
+    }
+    for (uint32_t i = 0; i < c->nset; i++)
+        if (!set_at(o, c->set[i].key, c->set[i].val, c->set[i].loc, c->set[i].vloc, g, e)) return false;
+    for (uint32_t x = 0; x < f->naxes; x++) {
+        const sw_axis *ax = &f->axes[x];
+        for (uint32_t k = 0; k < ax->nopts; k++)
+            if (!set_at(o, ax->opts[k].key, ax->vals[k][pt->val[x]], ax->opts[k].loc, ax->opts[k].vloc, g, e)) return false;
+    }
+    return true;
+}
+
+const char *sw_point_coord(const sw_file *f, const sw_point *pt, int dim)
+{
+    if (dim == -2) return f->progs[pt->prog].name;
+    if (dim == -1) return f->cfgs[pt->cfg].name;
+    return f->axes[dim].labels[pt->val[dim]];
+}
+
+int sw_point_find(const sw_file *f, const sw_plan *p, const sw_point *pt, const sw_sel *sel, uint32_t nsel)
+{
+    uint32_t prog = pt->prog, cfg = pt->cfg;
+    uint32_t idx;
+    uint32_t vals[64];
+    if (f->naxes > 64) return -1;
+    for (uint32_t x = 0; x < f->naxes; x++) vals[x] = pt->val[x];
+    for (uint32_t i = 0; i < nsel; i++) {
+        if (sel[i].dim_idx == -2) prog = sel[i].val_idx;
+        else if (sel[i].dim_idx == -1) cfg = sel[i].val_idx;
+        else vals[sel[i].dim_idx] = sel[i].val_idx;
+    }
+    idx = prog * f->ncfgs + cfg;
+    for (uint32_t x = 0; x < f->naxes; x++) idx = idx * f->axes[x].nvals + vals[x];
+    return idx < p->n ? (int)idx : -1;
+}
+
+static char *join_path(const char *a, const char *b)
+{
+    char *r = tp_malloc(strlen(a) + strlen(b) + 2);
+    sprintf(r, "%s/%s", a, b);
+    return r;
+}
+
+bool sw_plan_build(sw_plan *p, const sw_file *f, const char *tpsim, const char *out, tp_err *e)
+{
+    memset(p, 0, sizeof *p);
+    p->tpsim = tpsim;
+    p->work = join_path(out, "work");
+    p->cache = join_path(out, "cache");
+    uint64_t n = (uint64_t)f->nprogs * f->ncfgs;
+    for (uint32_t x = 0; x < f->naxes; x++) n *= f->axes[x].nvals;
+    if (f->naxes > 64 || n > 10000000) {
+        tp_err_set(e, SW_ERR, "%s: the sweep has %llu points; tpsim sweep takes at most 10 million (and 64 axes)",
+                   f->path, (unsigned long long)n);
+        return false;
+    }
+    p->n = (uint32_t)n;
+    p->pts = tp_calloc(p->n ? p->n : 1, sizeof *p->pts);
+    fcache fc = {0};
+    bool ok = true;
+    for (uint32_t i = 0; i < p->n && ok; i++) {
+        sw_point *pt = &p->pts[i];
+        pt->index = i;
+        pt->val = tp_calloc(f->naxes ? f->naxes : 1, sizeof *pt->val);
+        uint32_t r = i;
+        for (uint32_t x = f->naxes; x-- > 0;) {
+            pt->val[x] = r % f->axes[x].nvals;
+            r /= f->axes[x].nvals;
+        }
+        pt->cfg = r % f->ncfgs;
+        pt->prog = r / f->ncfgs;
+        const sw_program *g = &f->progs[pt->prog];
+        const sw_config *c = &f->cfgs[pt->cfg];
+        /* the name */
+        tp_sbuf nm;
+        tp_sbuf_init(&nm);
+        tp_sbuf_printf(&nm, "%s/%s", g->name, c->name);
+        for (uint32_t x = 0; x < f->naxes; x++)
+            tp_sbuf_printf(&nm, "/%s=%s", f->axes[x].name, f->axes[x].labels[pt->val[x]]);
+        pt->name = tp_sbuf_take(&nm);
+        /* the configuration */
+        tp_opts o;
+        if (!(ok = point_opts(f, pt, &o, e))) {
+            tp_opts_free(&o);
+            break;
+        }
+        /* the command */
+        argv_b av = {0};
+        arg(&av, tpsim);
+        char *base = base_path(f, c->base);
+        if (is_gpu(g->kind)) {
+            arg(&av, "run");
+            arg(&av, "--no-summary");
+            arg(&av, "--config");
+            arg(&av, base ? base : EXEC_DEFAULT_CONFIG);
+            arg(&av, "--mode");
+            arg(&av, f->performance ? "performance" : "functional");
+        } else {
+            arg(&av, "vec");
+            if (base) {
+                arg(&av, "--config");
+                arg(&av, base);
+            }
+        }
+        free(base);
+        for (uint32_t k = 0; k < c->nset; k++) argkv(&av, c->set[k].key, c->set[k].val);
+        for (uint32_t x = 0; x < f->naxes; x++)
+            for (uint32_t k = 0; k < f->axes[x].nopts; k++) argkv(&av, f->axes[x].opts[k].key, f->axes[x].vals[k][pt->val[x]]);
+        if (is_gpu(g->kind)) {
+            arg(&av, "--");
+            for (uint32_t k = 0; k < g->cmd.n; k++) arg(&av, g->cmd.w[k]);
+        } else {
+            for (uint32_t k = 1; k < g->cmd.n; k++) arg(&av, g->cmd.w[k]);
+            arg(&av, g->cmd.w[0]);
+        }
+        pt->argv = av.a;
+        /* the key */
+        tp_sha256 h;
+        tp_sha256_init(&h);
+        tp_sbuf k;
+        tp_sbuf_init(&k);
+        tp_sbuf_printf(&k, "tpsim-sweep-point 1\nversion %s\nkind %s\n", TPSIM_VERSION, sw_kind_name(g->kind));
+        for (uint32_t a = 1; a < av.n; a++) tp_sbuf_printf(&k, "arg %zu %s\n", strlen(av.a[a]), av.a[a]);
+        /* the files the program consists of */
+        const sw_words *lists[3] = {&g->ptx, &g->inputs, NULL};
+        char *prog = locate(f->dir, g->cmd.w[0], g->kind != SW_VMIPS);
+        const fhash *ph = hash_file(&fc, prog);
+        if (ph->err && !pt->error) {
+            size_t len = strlen(g->cmd.w[0]) + strlen(strerror(ph->err)) + 64;
+            pt->error = tp_malloc(len);
+            snprintf(pt->error, len, "cannot read the program %s: %s", g->cmd.w[0], strerror(ph->err));
+        }
+        tp_sbuf_printf(&k, "file %s %s\n", g->cmd.w[0], ph->hex);
+        free(prog);
+        for (int l = 0; lists[l]; l++)
+            for (uint32_t w = 0; w < lists[l]->n; w++) {
+                char *fp = locate(f->dir, lists[l]->w[w], false);
+                const fhash *fh = hash_file(&fc, fp);
+                free(fp);
+                if (fh->err && !pt->error) {
+                    size_t len = strlen(lists[l]->w[w]) + strlen(strerror(fh->err)) + 32;
+                    pt->error = tp_malloc(len);
+                    snprintf(pt->error, len, "cannot read %s: %s", lists[l]->w[w], strerror(fh->err));
+                }
+                tp_sbuf_printf(&k, "file %s %s\n", lists[l]->w[w], fh->hex);
+            }
+        tp_sbuf_puts(&k, "config\n");
+        tp_opts_dump(&o, &k);
+        tp_opts_free(&o);
+        tp_sha256_put(&h, k.s, k.len);
+        tp_sbuf_free(&k);
+        if (pt->error) pt->key[0] = 0;
+        else tp_sha256_hex(&h, pt->key);
+    }
+    for (uint32_t i = 0; i < fc.n; i++) free(fc.a[i].path);
+    free(fc.a);
+    if (!ok) sw_plan_free(p);
+    return ok;
+}
+
+void sw_plan_free(sw_plan *p)
+{
+    for (uint32_t i = 0; i < p->n; i++) {
+        sw_point *pt = &p->pts[i];
+        free(pt->val);
+        free(pt->name);
+        free(pt->error);
+        if (pt->argv)
+            for (char **a = pt->argv; *a; a++) free(*a);
+        free(pt->argv);
+    }
+    free(p->pts);
+    free(p->work);
+    free(p->cache);
+    memset(p, 0, sizeof *p);
+}
