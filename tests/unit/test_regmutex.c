@@ -417,6 +417,113 @@ static void t_runs_unchanged(void)
     }
 }
 
+/* ---- a barrier inside the high-pressure region ---------------------------------------- */
+
+/* The pass as planned for the GTX 480, whatever the test's register file,
+** with the pool's reserve cut to one section (so the tests below can size
+** the register file to exactly one section).  hold_across: then damaged the
+** way a pass that ignored barriers would be -- one region from the first
+** acquire to the last release, the pool held across every barrier. */
+static int hold_across;
+
+static bool one_section_pass(ptx_module *low, const tp_opts *o, void *arg, tp_err *e)
+{
+    (void)o;
+    (void)arg;
+    rm_cfg c = gtx480_cfg();
+    if (!rm_pass(low, &c, NULL, e)) return false;
+    ptx_func *g = &low->funcs[0];
+    if (!g->rs) return true;
+    g->rs->pool_min = g->rs->ext * 32;
+    if (hold_across) {
+        uint32_t n = g->end - g->start, a = UINT32_MAX, z = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if ((g->rs->at[i] & PTX_RS_ACQUIRE) && a == UINT32_MAX) a = i;
+            if (g->rs->at[i] & PTX_RS_RELEASE) z = i;
+        }
+        if (a == UINT32_MAX || z <= a) return true;
+        for (uint32_t i = a; i < z; i++) g->rs->at[i] = PTX_RS_HELD;
+        g->rs->at[a] |= PTX_RS_ACQUIRE;
+        g->rs->at[z] = PTX_RS_RELEASE;
+    }
+    return true;
+}
+
+/* Opens hot (barrier variant bar) on one SM whose register file holds one
+** CTA's base sets and exactly one section, so that the CTA's eight warps
+** contend for a single section around the barrier.  (Without its
+** .maxntid, so that the small register file does not cap the lowering's
+** registers per thread; the pass plans for 256 threads anyway.)  False when
+** the pass did not apply. */
+static bool one_section_rig(rig *r, int bar) /* r closed when false */
+{
+    char *text = hot_ptx(bar), *mx = strstr(text, ".maxntid 256, 1, 1");
+    if (mx) memset(mx, ' ', strlen(".maxntid 256, 1, 1"));
+    char opts[256] = "regmutex=1";
+    for (int tries = 0; tries < 2; tries++) {
+        if (!rig_open(r, text, opts, one_section_pass)) break;
+        const ptx_rshare *rs = exec_mod_ptx(r->m)->funcs[0].rs;
+        if (!rs) break;
+        exec_occ occ;
+        exec_occupancy(r->m, exec_mod_kernel(r->m, "hot"), 256, 0, &occ);
+        if (tries > 0 && occ.ctas_per_sm == 1 && occ.rm_sections == 1) {
+            free(text);
+            return true;
+        }
+        snprintf(opts, sizeof opts, "regmutex=1 device.num_sms=1 device.max_ctas_per_sm=1 device.regs_per_sm=%u",
+                 occ.regs_per_cta + rs->ext * 32);
+        rig_close(r);
+    }
+    rig_close(r);
+    memset(r, 0, sizeof *r);
+    free(text);
+    return false;
+}
+
+static void t_barrier_in_region(void)
+{
+    /* bar 1: a barrier between the loop body's two high-pressure halves; bar
+    ** 2: one in the middle of the first half, ten of its values live across
+    ** it.  The pass releases before each barrier (or covers what crosses it
+    ** with |Bs|), so one section shared by eight warps that all must reach
+    ** the barrier still lets the CTA through: every result right */
+    uint32_t applied = 0;
+    for (int bar = 1; bar <= 2; bar++) {
+        hold_across = 0;
+        rig r;
+        if (!one_section_rig(&r, bar)) continue;
+        applied++;
+        gpu_kstats ks;
+        char msg[1024] = "";
+        TT_EQ_I(run_hot(&r, 2, &ks, msg), EXEC_OK);
+        if (msg[0]) printf("    bar %d: %s\n", bar, msg);
+        TT_EQ_U(ks.rm_sections, 1);
+        TT_EQ_U(ks.ctas_per_sm, 1);
+        TT_CHECK(ks.rm_acquires >= 2 * 8 * 4 * 2); /* two regions an iteration, every warp */
+        TT_EQ_U(ks.rm_acquires, ks.rm_releases);
+        TT_CHECK(ks.rm_stall_cycles > 0);          /* the warps did contend */
+        gpu_kstats_free(&ks);
+        rig_close(&r);
+    }
+    TT_CHECK(applied >= 1);
+    /* the control: the same kernel with the pool held across the barrier
+    ** deadlocks -- the first warp waits at the barrier holding the only
+    ** section, the others wait for the section before it */
+    hold_across = 1;
+    rig r;
+    if (one_section_rig(&r, 1)) {
+        gpu_kstats ks;
+        char msg[1024] = "";
+        TT_EQ_I(run_hot(&r, 1, &ks, msg), EXEC_ERR_DEADLOCK);
+        TT_CHECK(strstr(msg, "no warp can make progress") != NULL);
+        gpu_kstats_free(&ks);
+        rig_close(&r);
+    } else {
+        TT_CHECK(!"the pass applies to hot with a barrier between its halves");
+    }
+    hold_across = 0;
+}
+
 /* A pass that runs the real one, then damages what it did. */
 static int damage;
 
@@ -654,6 +761,7 @@ int main(void)
     TT_RUN(t_pass_barriers);
     TT_RUN(t_pass_gives_up);
     TT_RUN(t_runs_unchanged);
+    TT_RUN(t_barrier_in_region);
     TT_RUN(t_owf);
     TT_RUN(t_damage_caught);
     TT_RUN(t_shared_section_corrupts);
