@@ -105,7 +105,9 @@ int exec_mod_kernel(const exec_mod *m, const char *name);
 bool exec_mod_global(const exec_mod *m, const char *name, uint64_t *addr, uint64_t *bytes);
 
 typedef struct exec_kattr {
-    uint32_t regs;          /* allocated 32-bit registers per thread */
+    uint32_t regs;          /* 32-bit registers per thread a CTA is charged (RegMutex, OWF: the base set) */
+    uint32_t regs_code;     /* registers per thread the kernel's code uses (CU_FUNC_ATTRIBUTE_NUM_REGS):
+                               regs, or under register sharing base and shared registers together */
     uint32_t shared_static; /* bytes of static shared memory */
     uint32_t const_bytes;   /* bytes of the module's constant bank the kernel may read */
     uint32_t local_bytes;   /* per-thread local memory of the kernel's own frame */

@@ -352,6 +352,15 @@ void exec_kernel_attrs(exec_mod *m, int kernel, exec_kattr *a)
     const ptx_func *f = &m->ptx->funcs[kernel];
     exec_kinfo *ki = exec_kernel_info(m, (uint32_t)kernel);
     a->regs = exec_kernel_regs(m, (uint32_t)kernel);
+    a->regs_code = a->regs;
+    if (f->rs) {
+        /* the code names base and extended (or shared) registers alike: what
+        ** ptxas would report; only the CTA's charge is the base set */
+        uint32_t reserve = f->rs->base_regs > f->rs->base ? f->rs->base_regs - f->rs->base : 0;
+        uint32_t code = f->ra_own + reserve;
+        a->regs_code = code > f->ra_regs ? code : f->ra_regs;
+        if (a->regs_code < a->regs) a->regs_code = a->regs;
+    }
     a->shared_static = ki->shared_static;
     uint64_t cb = 0;
     for (uint32_t i = 0; i < m->ptx->nvars; i++)
@@ -371,6 +380,20 @@ void exec_kernel_attrs(exec_mod *m, int kernel, exec_kattr *a)
     uint32_t per_warp = (uint32_t)TP_ALIGN_UP(regs * 32u, unit);
     uint32_t rpb = (uint32_t)tp_opt_i(&m->dev->opts, OPT_DEVICE_REGS_PER_BLOCK);
     uint32_t warps = per_warp ? rpb / per_warp : 32;
+    if (f->rs && per_warp) {
+        /* register sharing: the CTA must fit the SM beside what exec_occupancy
+        ** keeps for the shared registers (RegMutex: the pool's reserve and one
+        ** section at the least; OWF: a shared part per warp of an owner CTA) */
+        uint64_t rf = (uint64_t)tp_opt_i(&m->dev->opts, OPT_DEVICE_REGS_PER_SM), sec = (uint64_t)f->rs->ext * 32;
+        uint64_t w;
+        if (f->rs->pairs) {
+            w = rf / (per_warp + sec);
+        } else {
+            uint64_t keep = f->rs->pool_min > sec ? f->rs->pool_min : sec;
+            w = rf > keep ? (rf - keep) / per_warp : 0;
+        }
+        if (w < warps) warps = (uint32_t)w;
+    }
     if (warps * 32 < maxt) maxt = warps * 32;
     a->max_threads = maxt;
     a->param_bytes = f->param_bytes;
