@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { CHART_COLS = 64, CHART_ROWS = 10 };
 
@@ -57,6 +58,40 @@ static void chart(const rm_kernel *k)
     printf("         +");
     for (uint32_t c = 0; c < cols; c++) putchar('-');
     printf("\n          instructions 0 .. %u\n", n ? n - 1 : 0);
+}
+
+/* The seed's figure: live registers as a share of those allocated (|Rt|)
+** against the instructions a thread executes, in program order with each
+** instruction stretched by its estimated share of executions (8^loop
+** depth, as the pass weighs regions): a loop body fills the width its
+** iterations take.  Static: an estimate, not a trace. */
+static void chart_executed(const rm_kernel *k)
+{
+    if (!k->weight || !k->ninsns || !k->regs) return;
+    uint32_t col[CHART_COLS];
+    memset(col, 0, sizeof col);
+    double at = 0;
+    for (uint32_t i = 0; i < k->ninsns; i++) {
+        double w = k->weight[i];
+        uint32_t lo = (uint32_t)(at * CHART_COLS), hi = (uint32_t)((at + w) * CHART_COLS);
+        if (lo >= CHART_COLS) lo = CHART_COLS - 1;
+        if (hi >= CHART_COLS) hi = CHART_COLS - 1;
+        for (uint32_t c = lo; c <= hi; c++)
+            if (k->live[i] > col[c]) col[c] = k->live[i];
+        at += w;
+    }
+    uint32_t base_pct = k->on ? (k->base * 100 + k->regs - 1) / k->regs : 0;
+    for (uint32_t r = CHART_ROWS; r > 0; r--) {
+        uint32_t lvl = 100 * r / CHART_ROWS, prev = 100 * (r - 1) / CHART_ROWS;
+        bool base_row = k->on && base_pct > prev && base_pct <= lvl;
+        printf("    %3u%% |", lvl);
+        for (uint32_t c = 0; c < CHART_COLS; c++)
+            putchar(col[c] * 100 >= (uint64_t)lvl * k->regs ? '#' : base_row ? '=' : ' ');
+        printf("%s\n", base_row ? "  <- |Bs|" : "");
+    }
+    printf("         +");
+    for (uint32_t c = 0; c < CHART_COLS; c++) putchar('-');
+    printf("\n          instructions executed by a thread, 0 .. 100%% (estimate: 8^loop depth each)\n");
 }
 
 static void describe(const ptx_module *low, const ptx_func *g, const rm_kernel *k, bool profile, uint32_t bits)
@@ -93,6 +128,8 @@ static void describe(const ptx_module *low, const ptx_func *g, const rm_kernel *
     } else {
         printf("  live registers (per instruction%s):\n", k->on ? ", |Bs| marked =" : "");
         chart(k);
+        printf("  live registers, %% of the %u allocated, against instructions executed:\n", k->regs);
+        chart_executed(k);
     }
     if (at) {
         printf("  points:\n");
@@ -118,6 +155,17 @@ static bool write_ptx(const char *path, const ptx_module *low, const rm_report *
                "//   acquire / release   RegMutex points (before the instruction)\n"
                ".version %u.%u\n.target sm_%u\n.address_size %u\n\n",
             low->filename, low->version_major, low->version_minor, low->target_sm, low->address_size);
+    /* the module's variables (initial values left out: a listing) */
+    for (uint32_t i = 0; i < low->nvars; i++) {
+        const ptx_var *v = &low->vars[i];
+        if (v->space != PTX_SP_GLOBAL && v->space != PTX_SP_SHARED && v->space != PTX_SP_CONST) continue;
+        if (v->texref) continue;
+        fprintf(f, "%s%s.%s .align %u .b8 %s[", v->is_extern ? ".extern " : "", v->is_visible ? ".visible " : "",
+                ptx_space_names[v->space], v->align ? v->align : 1, v->name);
+        if (v->size && !v->is_array_unsized) fprintf(f, "%llu", (unsigned long long)v->size);
+        fprintf(f, "];%s\n", v->has_init ? "  // initialized in the input" : "");
+    }
+    fprintf(f, "\n");
     tp_sbuf b;
     tp_sbuf_init(&b);
     for (uint32_t r = 0; r < rep->n; r++) {
@@ -139,15 +187,20 @@ static bool write_ptx(const char *path, const ptx_module *low, const rm_report *
                 fprintf(f, "\t.reg .%s %s;%s\n", ptx_types[g->regs[q].type].name, g->regs[q].name,
                         g->ra_cb && g->ra_cb[q] ? "  // constant bank" : "");
         for (uint32_t q = 0; q < g->nvars; q++)
-            if (g->vars[q].space == PTX_SP_LOCAL)
-                fprintf(f, "\t.local .align %u .b8 %s[%llu];\n", g->vars[q].align, g->vars[q].name,
-                        (unsigned long long)g->vars[q].size);
+            if (g->vars[q].space == PTX_SP_LOCAL || g->vars[q].space == PTX_SP_SHARED)
+                fprintf(f, "\t.%s .align %u .b8 %s[%llu];\n", ptx_space_names[g->vars[q].space],
+                        g->vars[q].align ? g->vars[q].align : 1, g->vars[q].name, (unsigned long long)g->vars[q].size);
         const uint8_t *at = g->rs ? g->rs->at : NULL;
         uint32_t blk = 0;
         for (uint32_t i = 0; i + 1 < k->ninsns; i++) { /* the last is tpsim's function exit */
             uint32_t pc = g->start + i;
             while (blk < g->nblocks && g->blocks[blk].start < pc) blk++;
-            if (blk < g->nblocks && g->blocks[blk].start == pc) fprintf(f, "$B%u:\n", blk);
+            if (blk < g->nblocks && g->blocks[blk].start == pc) {
+                /* the names ptx_insn_print gives branch targets */
+                const char *lab = ptx_label_at(low, pc);
+                if (lab) fprintf(f, "%s:\n", lab);
+                else fprintf(f, "$pc%u:\n", pc);
+            }
             if (at && (at[i] & PTX_RS_ACQUIRE)) fprintf(f, "\t// regmutex: acquire\n");
             if (at && (at[i] & PTX_RS_RELEASE)) fprintf(f, "\t// regmutex: release\n");
             tp_sbuf_reset(&b);

@@ -491,6 +491,9 @@ bool ptx_cfg_build(ptx_module *m, ptx_func *f, tp_err *e);
 
 /* Prints one instruction in PTX syntax (for traces and error messages). */
 void ptx_insn_print(const ptx_module *m, const ptx_func *f, const ptx_insn *in, tp_sbuf *out);
+/* The label at module pc, or NULL (ptx_insn_print names other branch
+** targets $pcN, N the module pc). */
+const char *ptx_label_at(const ptx_module *m, uint32_t pc);
 
 /* Name of a symbol reference (PTX_OK_SYM / PTX_AB_SYM r field) within f. */
 const char *ptx_sym_name(const ptx_module *m, const ptx_func *f, int32_t sym);

@@ -68,7 +68,10 @@ void rm_cfg_from_opts(rm_cfg *c, const tp_opts *o)
 
 void rm_report_free(rm_report *r)
 {
-    for (uint32_t i = 0; i < r->n; i++) free(r->k[i].live);
+    for (uint32_t i = 0; i < r->n; i++) {
+        free(r->k[i].live);
+        free(r->k[i].weight);
+    }
     free(r->k);
     memset(r, 0, sizeof *r);
 }
@@ -479,6 +482,8 @@ static void kernel(ptx_module *m, ptx_func *g, const rm_cfg *c, rm_kernel *rk, t
     rk->max_live = K.maxneed;
     rk->live = tp_malloc((K.n + 1) * sizeof *rk->live);
     memcpy(rk->live, K.need, K.n * sizeof *rk->live);
+    rk->weight = tp_malloc((K.n + 1) * sizeof *rk->weight);
+    for (uint32_t i = 0; i < K.n; i++) rk->weight[i] = K.wsum > 0 ? K.w[i] / K.wsum : 0;
     if (n0 >= nmax) {
         snprintf(rk->why, sizeof rk->why, "off: registers do not limit occupancy (%u CTAs of %u threads per SM)", n0,
                  bt);
@@ -590,6 +595,7 @@ bool rm_pass(ptx_module *low, const rm_cfg *c, rm_report *rep, tp_err *e)
         kernel(low, g, c, &rk, e);
         if (tp_err_isset(e)) {
             free(rk.live);
+            free(rk.weight);
             return false;
         }
         if (rep) {
@@ -597,6 +603,7 @@ bool rm_pass(ptx_module *low, const rm_cfg *c, rm_report *rep, tp_err *e)
             rep->k[rep->n++] = rk;
         } else {
             free(rk.live);
+            free(rk.weight);
         }
     }
     return true;

@@ -64,6 +64,8 @@ typedef struct rm_kernel {
     double frac;              /* estimated share of executed instructions in extended regions */
     uint32_t start, ninsns;   /* the kernel's instructions in the lowered module */
     uint32_t *live;           /* per instruction: registers live across it (units) */
+    double *weight;           /* per instruction: its estimated share of executions
+                                 (8^loop depth, summing to 1 over the kernel) */
     uint32_t nacquire, nrelease;
 } rm_kernel;
 
