@@ -129,6 +129,16 @@ $(BUILD)/tests/kernels/runner: $(KRUN_SRC) $(wildcard tests/kernels/*.h) $(LIBCU
 
 unit: $(UNIT_BIN) $(KRUN_BIN)
 
+# The tensor-core tests' host program (tests/tensor: nvcc-built kernels with
+# committed PTX, checked against the CPU), built like the kernel runner.
+TRUN_SRC  := $(wildcard tests/tensor/*.c)
+TRUN_BIN  := $(if $(TRUN_SRC),$(BUILD)/tests/tensor/runner)
+$(BUILD)/tests/tensor/runner: $(TRUN_SRC) $(LIBCUDA)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $(TRUN_SRC) -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
+unit: $(TRUN_BIN)
+
 # The validation workloads' host programs (tests/polybench: PolyBench-style
 # kernels checked against the CPU; tests/ubench: microbenchmarks that time
 # themselves), plain driver-API programs built like the kernel runner.

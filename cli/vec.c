@@ -348,7 +348,7 @@ int cli_vec(int argc, char **argv)
         size_t len;
         char *text = read_program(path, &len);
         vec_prog p;
-        vec_asm_cfg cfg = {(uint32_t)tp_opt_i(&o, VEC_OPT_VREGS), sets.a, sets.n, 0};
+        vec_asm_cfg cfg = {(uint32_t)tp_opt_i(&o, VEC_OPT_VREGS), sets.a, sets.n, 0, false};
         if (!text) {
             rc = 1;
         } else if (!vec_asm(&p, text, len, path, &cfg, &e)) {

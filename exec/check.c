@@ -275,12 +275,13 @@ void exec_check_mem(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, int s
     }
 }
 
-void exec_check_lane(exec_warp *w, const ptx_insn *in, int lane, uint64_t addr, unsigned size, bool write)
+void exec_check_lane(exec_warp *w, const ptx_insn *in, int lane, int space, uint64_t addr, unsigned size, bool write)
 {
+    if (space != PTX_SP_GLOBAL && space != PTX_SP_SHARED && space != PTX_SP_GENERIC) return;
     uint8_t sp[32];
     uint64_t ad[32];
     uint32_t track, pc = exec_check_pc(w, in);
-    if (!resolve(w, PTX_SP_GLOBAL, addr, size, &sp[lane], &ad[lane], &track)) return;
+    if (!resolve(w, space, addr, size, &sp[lane], &ad[lane], &track)) return;
     if (w->g->checks & EXEC_CK_RACE) rk_accesses(w, pc, 1u << lane, sp, ad, size, write, false);
     if ((w->g->checks & EXEC_CK_INIT) && track) {
         if (write) ik_write(w->g->dev, ad[lane], size);

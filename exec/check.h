@@ -49,8 +49,10 @@ void exec_check_cta_start(exec_cta *c);
 ** (PTX_SP_GENERIC: generic addresses), before the access happens. */
 void exec_check_mem(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, int space, uint32_t m,
                     const uint64_t *addr);
-/* One lane's access to global memory outside ld/st (surfaces). */
-void exec_check_lane(exec_warp *w, const ptx_insn *in, int lane, uint64_t addr, unsigned size, bool write);
+/* One lane's access outside ld/st (surfaces; the matrix loads and stores:
+** wmma.load/.store, ldmatrix, stmatrix) at addr in `space` (global,
+** shared or generic). */
+void exec_check_lane(exec_warp *w, const ptx_insn *in, int lane, int space, uint64_t addr, unsigned size, bool write);
 /* membar / fence executed by lanes m. */
 void exec_check_fence(exec_warp *w, const ptx_insn *in, uint32_t m);
 /* A warp arrives at CTA barrier `id` (bar/barrier .sync, .red, .arrive)

@@ -86,6 +86,13 @@ static void sinfo_class(const ptx_insn *in, const exec_dinsn *d, exec_sinfo *si)
     case PTX_UNIT_TEX: unit = EXEC_U_TEX; lc = EXEC_L_MEM; break;
     case PTX_UNIT_CTRL: unit = EXEC_U_CTRL; lc = EXEC_L_CTRL; break;
     case PTX_UNIT_SYNC: unit = EXEC_U_SYNC; lc = EXEC_L_CTRL; break;
+    case PTX_UNIT_TENSOR: { /* wmma.mma, mma: costed by their multiply-accumulates */
+        ptx_tform tf;
+        if (!ptx_tensor_form(in, &tf)) si->macs = tf.macs;
+        unit = EXEC_U_TENSOR;
+        lc = (uint8_t)(EXEC_L_TC_F16 + tf.tclass);
+        break;
+    }
     }
     if (oi->flags & PTX_F_LOAD) fl |= EXEC_SI_LOAD;
     if (oi->flags & PTX_F_STORE) fl |= EXEC_SI_STORE;
@@ -108,7 +115,7 @@ static void sinfo_class(const ptx_insn *in, const exec_dinsn *d, exec_sinfo *si)
     }
 }
 
-enum { SI_MAXREGS = 24 };
+enum { SI_MAXREGS = 40 }; /* wmma.mma: 8 + 8 + 8 + 8 registers */
 
 static bool si_has(const exec_opreg *a, uint32_t n, exec_opreg x)
 {
@@ -240,6 +247,7 @@ bool exec_decode_module(exec_mod *m, tp_err *e)
             if (in->op == PTX_OP_BRKPT || in->op == PTX_OP_PMEVENT || in->op == PTX_OP_PREFETCH ||
                 in->op == PTX_OP_PREFETCHU)
                 h = h_nop;
+            if (!h && !why) h = exec_pick_mma(in, d, &why);
             if (!h && !why) h = exec_pick_ctrl(p, in, d, &why);
             if (!h && !why) h = exec_pick_mem(p, fn, in, d, &why);
             if (!h && !why) h = exec_pick_warp(in, d, &why);

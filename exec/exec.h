@@ -294,6 +294,7 @@ typedef enum exec_unit {
     EXEC_U_TEX,    /* texture and surface instructions */
     EXEC_U_CTRL,   /* bra, brx, call, ret, exit, trap, and the function-end pseudo instruction */
     EXEC_U_SYNC,   /* bar/barrier, membar/fence, nanosleep */
+    EXEC_U_TENSOR, /* wmma.mma and mma: the tensor cores (lclass EXEC_L_TC_*, sinfo.macs) */
     EXEC_U_COUNT
 } exec_unit;
 
@@ -305,6 +306,14 @@ typedef enum exec_lclass {
     EXEC_L_SFU,
     EXEC_L_MEM,
     EXEC_L_CTRL,
+    /* EXEC_U_TENSOR: what the multiply-accumulates are (ptx_tclass order) */
+    EXEC_L_TC_F16,     /* f16 inputs, f16 accumulation */
+    EXEC_L_TC_F16F32,  /* f16 or bf16 inputs, f32 accumulation */
+    EXEC_L_TC_TF32,
+    EXEC_L_TC_F64,
+    EXEC_L_TC_I8,      /* s8/u8 inputs, s32 accumulation */
+    EXEC_L_TC_I4,      /* s4/u4 inputs */
+    EXEC_L_TC_B1,      /* b1 inputs (.and/.xor.popc) */
     EXEC_L_COUNT
 } exec_lclass;
 
@@ -336,7 +345,9 @@ typedef struct exec_sinfo {
     uint8_t nsrc;      /* regs[ndst .. ndst + nsrc): read (the guard predicate included) */
     uint8_t flags;     /* EXEC_SI_* */
     uint8_t space;     /* memory instructions: the ptx_space named (PTX_SP_GENERIC for generic) */
-    uint16_t bytes;    /* memory instructions: bytes per lane (all vector elements) */
+    uint16_t bytes;    /* memory instructions: bytes per lane (all vector elements);
+                          wmma.load/.store: bytes per lane of each pass (exec_rec.npass) */
+    uint32_t macs;     /* EXEC_U_TENSOR: multiply-accumulates of the warp instruction */
     const exec_opreg *regs;
 } exec_sinfo;
 
@@ -372,7 +383,14 @@ typedef struct exec_rec {
     uint8_t space;        /* PTX_SP_GLOBAL, _SHARED, _LOCAL, _CONST or _PARAM (the first active lane's when mixed) */
     uint8_t lspace[32];   /* EXEC_EV_MIXED_SPACE only: each active lane's space */
     uint64_t addr[32];
+    /* wmma.load/.store: the access is npass warp-wide accesses of si->bytes
+    ** per lane, in the one space `space`: pass 0 in addr, pass p > 0 at
+    ** xaddr[(p - 1) * 32 + lane], valid until the next exec_warp_step.
+    ** Every other instruction: npass 0, xaddr NULL. */
+    uint8_t npass;
+    const uint64_t *xaddr;
 } exec_rec;
+enum { EXEC_REC_MAXPASS = 16 };
 
 typedef enum exec_wstate {
     EXEC_WS_READY,        /* has an instruction to run (exec_warp_next filled it in) */

@@ -435,6 +435,8 @@ void exec_warp_step(exec_warp *w, uint64_t cycle, exec_rec *rec)
     if (in->guard >= 0) rec->active &= in->guard_neg ? ~w->pp[in->guard] : w->pp[in->guard];
     rec->events = 0;
     rec->space = 0;
+    rec->npass = 0;
+    rec->xaddr = NULL;
     rec->si = &g->m->si[t->pc];
     uint32_t releases = g->bar_releases;
     g->rec = rec;
@@ -627,6 +629,8 @@ exec_status exec_grid_close(exec_grid *g, exec_result *r)
     r->regs_per_thread = g->occ.regs_per_thread;
     snprintf(r->msg, sizeof r->msg, "%s", g->msg);
     free(g->params);
+    free(g->xaddr);
+    free(g->mmabuf);
     free(g->res);
     free(g->srp);
     free(g);

@@ -206,6 +206,8 @@ struct exec_grid {
     const ptx_rshare *rs;
     bool rm_hw;               /* a timing model assigns sections (exec_grid_rm_hardware) */
     uint64_t *srp;            /* rm_hw: nsm x occ.rm_sections sections of rs->ext rows */
+    uint64_t *xaddr;          /* exec_rec.xaddr of wmma.load/.store (sem_mma.c), made on first use */
+    uint64_t *mmabuf;         /* the matrices of wmma.mma/mma (sem_mma.c), made on first use */
     uint8_t checks;           /* EXEC_CK_* (check.h): the correctness checks this launch runs */
     uint8_t conv_hook;        /* exec.its or a check: converging instructions take the slow path */
     uint32_t ck_track;        /* checks: the last allocation an access hit ([ck_lo, ck_hi), its initcheck serial) */
@@ -398,6 +400,7 @@ exec_fn exec_pick_mem(const ptx_module *pm, const ptx_func *f, const ptx_insn *i
 exec_fn exec_pick_ctrl(const ptx_module *pm, const ptx_insn *in, exec_dinsn *d, const char **why);
 exec_fn exec_pick_warp(const ptx_insn *in, exec_dinsn *d, const char **why);
 exec_fn exec_pick_tex(const ptx_insn *in, exec_dinsn *d, const char **why);
+exec_fn exec_pick_mma(const ptx_insn *in, exec_dinsn *d, const char **why);
 void exec_tex_free_all(exec_dev *d);
 
 /* Control-flow helpers (simt.c). */

@@ -313,6 +313,9 @@ static uint32_t needed(exec_warp *w, const ptx_insn *in, uint32_t m)
         return members_of(w, &in->o[in->nopnd - 1], m) & live;
     case PTX_OP_ELECT:
         return members_of(w, &in->o[in->ndst], m) & live;
+    case PTX_OP_WMMA_LOAD: case PTX_OP_WMMA_STORE: case PTX_OP_WMMA_MMA: case PTX_OP_MMA:
+    case PTX_OP_LDMATRIX: case PTX_OP_STMATRIX: case PTX_OP_MOVMATRIX:
+        return live; /* .sync.aligned: the whole warp */
     default:
         return 0;
     }

@@ -428,7 +428,7 @@ static void h_suld(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32
         bool drop;
         uint8_t *p = surf_addr(w, in, t, l, co, esz * vec, &drop);
         if (!p && !drop) return;
-        if (TP_UNLIKELY(w->g->checks) && p) exec_check_lane(w, in, l, (uint64_t)(uintptr_t)p, esz * vec, false);
+        if (TP_UNLIKELY(w->g->checks) && p) exec_check_lane(w, in, l, PTX_SP_GLOBAL, (uint64_t)(uintptr_t)p, esz * vec, false);
         uint32_t v[4] = {0, 0, 0, 0};
         uint64_t v64[4] = {0, 0, 0, 0};
         for (unsigned q = 0; q < vec && q < 4; q++) {
@@ -464,7 +464,7 @@ static void h_sust(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32
             if (drop) continue;
             return;
         }
-        if (TP_UNLIKELY(w->g->checks)) exec_check_lane(w, in, l, (uint64_t)(uintptr_t)p, esz * vec, true);
+        if (TP_UNLIKELY(w->g->checks)) exec_check_lane(w, in, l, PTX_SP_GLOBAL, (uint64_t)(uintptr_t)p, esz * vec, true);
         for (unsigned q = 0; q < vec; q++) {
             const ptx_opnd *e = val->kind == PTX_OK_VEC ? &w->g->m->xpool[val->r + q] : val;
             if (e->kind == PTX_OK_SINK) continue;

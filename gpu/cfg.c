@@ -10,6 +10,12 @@
 **   SFU                    lat.sfu,   ii.sfu     SFU
 **   CTRL, SYNC             lat.branch, 1         SP
 **   MEM, TEX               the LD/ST unit (gpu/ldst.c)
+**   TENSOR (wmma.mma, mma) tensor.macs_*, lat.tensor   a TENSOR pipe per sub-core: interval
+**                          ceil(MACs / rate), latency lat.tensor + interval; with
+**                          sm.tensor_units = 0 (Fermi) the warp's multiply-adds run as
+**                          FP32 (SP), FP64 (DP pipes or SP) or integer (INT or SP)
+**                          fma instructions would: 32 per ii.*_mad cycles, latency
+**                          lat.*_mad + interval (docs/TENSOR.md)
 */
 #include "internal.h"
 
@@ -43,6 +49,7 @@ void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
     c->pipes[GPU_P_DP] = opt_u(o, OPT_SM_DP_UNITS);
     c->pipes[GPU_P_INT] = opt_u(o, OPT_SM_INT_UNITS);
     c->pipes[GPU_P_MEM] = opt_u(o, OPT_SM_LDST_UNITS);
+    c->pipes[GPU_P_TENSOR] = opt_u(o, OPT_SM_TENSOR_UNITS);
     c->rf_banks = opt_u(o, OPT_SM_RF_BANKS);
     c->rf_ports = opt_u(o, OPT_SM_RF_PORTS);
     c->oc[GPU_OC_SP] = opt_u(o, OPT_SM_OC_SP);
@@ -72,6 +79,22 @@ void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
         set(c, EXEC_U_SYNC, l, GPU_P_SP, opt_u(o, OPT_LAT_BRANCH), 1);
         set(c, EXEC_U_MEM, l, GPU_P_MEM, 1, 1);
         set(c, EXEC_U_TEX, l, GPU_P_MEM, 1, 1);
+    }
+    /* tensor instructions: their own pipes, or the fma rate of the pipe that would emulate them */
+    static const int tl[7] = {EXEC_L_TC_F16, EXEC_L_TC_F16F32, EXEC_L_TC_TF32, EXEC_L_TC_F64,
+                              EXEC_L_TC_I8, EXEC_L_TC_I4, EXEC_L_TC_B1};
+    static const int tr[7] = {OPT_TENSOR_MACS_F16, OPT_TENSOR_MACS_F16F32, OPT_TENSOR_MACS_TF32,
+                              OPT_TENSOR_MACS_F64, OPT_TENSOR_MACS_I8, OPT_TENSOR_MACS_I4, OPT_TENSOR_MACS_B1};
+    for (int k = 0; k < 7; k++) {
+        int l = tl[k];
+        if (c->pipes[GPU_P_TENSOR]) {
+            set(c, EXEC_U_TENSOR, l, GPU_P_TENSOR, opt_u(o, OPT_LAT_TENSOR), 1);
+            c->tensor_rate[l] = tp_opt_f(o, tr[k]);
+        } else {
+            int u = l == EXEC_L_TC_F64 ? EXEC_U_DP : l >= EXEC_L_TC_I8 ? EXEC_U_INT : EXEC_U_FP;
+            set(c, EXEC_U_TENSOR, l, (gpu_pipe)c->pipe_of[u][EXEC_L_MAD], c->lat[u][EXEC_L_MAD], 1);
+            c->tensor_rate[l] = 32.0 / c->ii[u][EXEC_L_MAD];
+        }
     }
 
     gpu_l1_cfg_l1d(o, &c->l1d);

@@ -149,6 +149,7 @@ static void abort_launch(gpu *g)
         }
         sm->ncu_busy = 0;
         for (int k = 0; k < GPU_OC_COUNT; k++) sm->oc_free[k] = g->c.oc[k];
+        memset(sm->tensor_waiting, 0, g->c.nsched * sizeof *sm->tensor_waiting);
         for (uint32_t q = 0; q < g->c.nsched; q++) {
             gpu_sched *sc = &sm->sched[q];
             sc->n = sc->nact = 0;
@@ -312,6 +313,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     /* the kernel's statistics */
     ks->cycles = now - start + 1;
     ks->ipc = ks->cycles ? (double)ks->thread_insns / (double)ks->cycles : 0;
+    ks->tensor_macs_per_cycle = ks->cycles ? (double)ks->tensor_macs / (double)ks->cycles : 0;
     ks->regs_per_thread = lx.occ->regs_per_thread;
     ks->ctas_per_sm = lx.occ->ctas_per_sm;
     ks->occupancy_limit = tp_strdup(exec_occ_limit_name(lx.occ->limit));

@@ -81,6 +81,9 @@ typedef struct gpu_kstats {
     double dram_bandwidth_utilization; /* fraction of DRAM cycles the data buses carried data */
     uint64_t icnt_packets, icnt_stall_cycles;
     uint64_t mem_requests;    /* line requests the LD/ST units sent to the L1s */
+    uint64_t tensor_insns;    /* wmma.mma and mma warp instructions */
+    uint64_t tensor_macs;     /* their multiply-accumulates */
+    double tensor_macs_per_cycle; /* tensor_macs / cycles, whole GPU */
     uint64_t sim_cycles_skipped; /* cycles the simulator skipped because nothing could happen (host figure of merit, deterministic) */
     /* regmutex (0 when the kernel does not share registers) */
     uint64_t rm_sections;     /* SRP sections per SM */

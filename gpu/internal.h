@@ -36,7 +36,7 @@
 /* ---- configuration ----------------------------------------------------------------- */
 
 /* Pipelines an SM has. */
-typedef enum gpu_pipe { GPU_P_SP, GPU_P_SFU, GPU_P_DP, GPU_P_INT, GPU_P_MEM, GPU_P_COUNT } gpu_pipe;
+typedef enum gpu_pipe { GPU_P_SP, GPU_P_SFU, GPU_P_DP, GPU_P_INT, GPU_P_MEM, GPU_P_TENSOR, GPU_P_COUNT } gpu_pipe;
 /* Operand collector kinds. */
 typedef enum gpu_ockind { GPU_OC_SP, GPU_OC_SFU, GPU_OC_MEM, GPU_OC_COUNT } gpu_ockind;
 typedef enum gpu_policy { GPU_SCHED_GTO, GPU_SCHED_LRR, GPU_SCHED_TWO_LEVEL } gpu_policy;
@@ -56,6 +56,9 @@ typedef struct gpu_cfg {
     /* per (exec_unit, exec_lclass): the pipe, latency and interval */
     uint8_t pipe_of[EXEC_U_COUNT][EXEC_L_COUNT];
     uint32_t lat[EXEC_U_COUNT][EXEC_L_COUNT], ii[EXEC_U_COUNT][EXEC_L_COUNT];
+    /* EXEC_U_TENSOR: multiply-accumulates per cycle of its pipe, per class;
+    ** an instruction's interval is ceil(macs / rate), its latency lat + that */
+    double tensor_rate[EXEC_L_COUNT];
     gpu_l1cfg l1d, l1c;
     uint32_t shmem_banks, shmem_lat;
     bool stats_pc;
@@ -171,6 +174,8 @@ typedef struct gpu_memop {
     uint16_t bytes;            /* per lane */
     uint8_t flags;             /* exec_sinfo flags */
     uint8_t wb;                /* has registers to write back */
+    uint8_t npass;             /* wmma.load/.store: rec.npass; passes 1.. are in xaddr */
+    uint64_t *xaddr;           /* (EXEC_REC_MAXPASS - 1) x 32 addresses, kept with the memop once made */
     uint32_t active;           /* lanes that access memory (0 for textures: no addresses) */
     const exec_sinfo *si;
     /* progress */
@@ -228,6 +233,7 @@ typedef struct gpu_sm {
     uint32_t ncu_busy;
     uint64_t cu_seq;
     uint64_t *pipe_free[GPU_P_COUNT]; /* per pipe: the cycle it takes its next instruction */
+    uint32_t *tensor_waiting;  /* per scheduler: its tensor instructions in a collector, not yet dispatched */
     uint32_t *bank_grants;     /* scratch: reads granted per bank this cycle */
     /* write-backs (a binary heap by cycle, then seq) */
     gpu_wb *wb;
@@ -353,6 +359,16 @@ void gpu_memop_put(gpu_sm *sm, gpu_memop *m);
 ** lanes touch (each lane: size bytes).  Returns the count (<= 32). */
 uint32_t gpu_coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line, uint64_t *lines,
                       uint32_t *bytes);
+/* The initiation interval of a tensor instruction (wmma.mma, mma) on its pipe. */
+static inline uint32_t gpu_tensor_ii(const gpu_cfg *c, const exec_sinfo *si)
+{
+    double r = c->tensor_rate[si->lclass];
+    double n = r > 0 ? (double)si->macs / r : 1;
+    uint32_t ii = (uint32_t)n;
+    if ((double)ii < n) ii++;
+    return ii ? ii : 1;
+}
+
 /* Cycles a shared-memory access takes: the largest number of distinct
 ** 4-byte words the active lanes touch in one bank (lanes reading the same
 ** word share it); 1 at least. */

@@ -78,6 +78,9 @@ void gpu_kstats_register(tp_stats *s, size_t base)
     tp_stats_add(s, "icnt.packets", TP_STAT_U64, AT(K(icnt_packets)), "packets through the interconnect, both directions");
     tp_stats_add(s, "icnt.stall_cycles", TP_STAT_U64, AT(K(icnt_stall_cycles)), "cycles a packet could not enter the interconnect");
     tp_stats_add(s, "mem_requests", TP_STAT_U64, AT(K(mem_requests)), "line requests the LD/ST units sent to the L1 caches");
+    tp_stats_add(s, "tensor.instructions", TP_STAT_U64, AT(K(tensor_insns)), "wmma.mma and mma warp instructions");
+    tp_stats_add(s, "tensor.macs", TP_STAT_U64, AT(K(tensor_macs)), "their multiply-accumulates (docs/TENSOR.md)");
+    tp_stats_add(s, "tensor.macs_per_cycle", TP_STAT_F64, AT(K(tensor_macs_per_cycle)), "tensor.macs per cycle, whole GPU");
     tp_stats_add(s, "sim.cycles_skipped", TP_STAT_U64, AT(K(sim_cycles_skipped)), "cycles the simulator skipped because nothing could happen in them");
     tp_stats_add(s, "regmutex.sections", TP_STAT_U64, AT(K(rm_sections)), "SRP sections per SM (0: the kernel shares no registers)");
     tp_stats_add(s, "regmutex.ext_regs", TP_STAT_U64, AT(K(rm_ext_regs)), "registers per thread in a section (|Es|)");

@@ -20,6 +20,10 @@
 **   texture          (no addresses in the record) one cycle, write-back at
 **                    accept + l1d.latency, as a texture-cache hit.
 ** A generic access whose lanes hit different spaces does each part in turn.
+** wmma.load/.store make several passes (exec_rec.npass) of one access per
+** lane each, in one space: shared memory takes the sum of the passes'
+** conflict degrees, global and local memory one request per distinct line
+** of all the passes together.
 **
 ** Local memory is interleaved as the hardware does: word j of the lane l of
 ** warp slot w on SM s is at GPU_LOCAL_BASE + ((s * max_warps + w) * words
@@ -35,10 +39,12 @@
 
 enum { SRC_L1D = 0, SRC_L1C = 1 };
 
+enum { LINES_MAX = 32 * EXEC_REC_MAXPASS + 64 };
+
 void gpu_ldst_init(gpu_sm *sm)
 {
-    sm->ldst_lines = tp_malloc(64 * sizeof *sm->ldst_lines);
-    sm->ldst_line_bytes = tp_malloc(64 * sizeof *sm->ldst_line_bytes);
+    sm->ldst_lines = tp_malloc(LINES_MAX * sizeof *sm->ldst_lines);
+    sm->ldst_line_bytes = tp_malloc(LINES_MAX * sizeof *sm->ldst_line_bytes);
 }
 
 void gpu_ldst_free(gpu_sm *sm)
@@ -48,6 +54,7 @@ void gpu_ldst_free(gpu_sm *sm)
     gpu_memop *m = sm->mop_free;
     while (m) {
         gpu_memop *n = m->next;
+        free(m->xaddr);
         free(m);
         m = n;
     }
@@ -59,8 +66,13 @@ void gpu_ldst_free(gpu_sm *sm)
 gpu_memop *gpu_memop_get(gpu_sm *sm)
 {
     gpu_memop *m = sm->mop_free;
-    if (m) sm->mop_free = m->next;
-    else m = tp_malloc(sizeof *m);
+    if (m) {
+        sm->mop_free = m->next;
+    } else {
+        m = tp_malloc(sizeof *m);
+        m->xaddr = NULL;
+    }
+    m->npass = 0;
     return m;
 }
 
@@ -140,9 +152,14 @@ void gpu_ldst_accept(gpu_sm *sm, gpu_memop *m, uint64_t now)
     uint32_t busy = 0;
     uint64_t done_at = now;
     if (shared) {
-        uint32_t k = gpu_bank_conflicts(addr, shared, m->bytes, c->shmem_banks);
-        sm->shared_accesses++;
-        sm->shared_conflict_cycles += k - 1;
+        uint32_t k = 0;
+        for (uint32_t p = 0; p < (m->npass ? m->npass : 1u); p++) {
+            uint32_t kp = gpu_bank_conflicts(p ? m->xaddr + (size_t)(p - 1) * 32 : addr, shared, m->bytes,
+                                             c->shmem_banks);
+            sm->shared_accesses++;
+            sm->shared_conflict_cycles += kp - 1;
+            k += kp;
+        }
         busy += k;
         done_at = now + (k - 1) + c->shmem_lat;
     }
@@ -164,6 +181,30 @@ void gpu_ldst_accept(gpu_sm *sm, gpu_memop *m, uint64_t now)
     }
     if (cached)
         n += gpu_coalesce(addr, cached, m->bytes, c->l1d.line, sm->ldst_lines + n, sm->ldst_line_bytes + n);
+    for (uint32_t p = 1; cached && p < m->npass; p++) {
+        /* the further passes' lines, each once */
+        const uint64_t *pa = m->xaddr + (size_t)(p - 1) * 32;
+        uint64_t la[32], lines[32];
+        uint32_t lb[32];
+        if (rec->space == PTX_SP_LOCAL) {
+            for (uint32_t mm = cached; mm; mm &= mm - 1) {
+                int l = __builtin_ctz(mm);
+                la[l] = local_addr(sm, m->warp, l, pa[l]);
+            }
+            pa = la;
+        }
+        uint32_t k = gpu_coalesce(pa, cached, m->bytes, c->l1d.line, lines, lb);
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t j = nconst;
+            while (j < n && sm->ldst_lines[j] != lines[i]) j++;
+            if (j == n) {
+                sm->ldst_lines[n] = lines[i];
+                sm->ldst_line_bytes[n++] = lb[i];
+            } else if ((sm->ldst_line_bytes[j] += lb[i]) > c->l1d.line) {
+                sm->ldst_line_bytes[j] = c->l1d.line;
+            }
+        }
+    }
     sm->ldst_nlines = n;
     sm->ldst_next = 0;
     sm->ldst_const_lines = nconst;

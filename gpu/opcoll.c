@@ -12,7 +12,14 @@
 ** Once every read is done the unit dispatches, in the same cycle, to a free
 ** pipe of its kind (a pipe that took an instruction at d is free again at
 ** d + II) or to the LD/ST unit; it waits while none is free.  A pipeline
-** writes back at dispatch + latency (gpu_wb_push).
+** writes back at dispatch + latency (gpu_wb_push).  Tensor instructions
+** (wmma.mma, mma) have an interval of their own, ceil(MACs / rate), and a
+** latency of lat.tensor + that interval (gpu_tensor_ii); a warp's tensor
+** instruction takes only the TENSOR pipe of its sub-core, (warp slot mod
+** sm.schedulers) mod sm.tensor_units, as the tensor cores of Volta and later
+** belong to one processing block each, and a scheduler keeps at most one
+** tensor instruction waiting in a collector (sm.c's issue check): the
+** others wait at issue, leaving the collectors to other work.
 */
 #include "internal.h"
 
@@ -82,6 +89,11 @@ void gpu_oc_issue(gpu_sm *sm, uint16_t warp, uint32_t pc, const exec_sinfo *si, 
     cu->pipe = c->pipe_of[u][lc];
     cu->lat = c->lat[u][lc];
     cu->ii = c->ii[u][lc];
+    if (u == EXEC_U_TENSOR) {
+        cu->ii = gpu_tensor_ii(c, si);
+        cu->lat += cu->ii;
+        sm->tensor_waiting[warp % c->nsched]++;
+    }
 }
 
 void gpu_oc_cycle(gpu_sm *sm, uint64_t now)
@@ -124,10 +136,17 @@ void gpu_oc_cycle(gpu_sm *sm, uint64_t now)
                 uint32_t np = c->pipes[cu->pipe];
                 uint64_t *pf = sm->pipe_free[cu->pipe];
                 uint32_t p = 0;
-                while (p < np && pf[p] > now) p++;
+                if (cu->pipe == GPU_P_TENSOR) {
+                    /* its sub-core's pipe only */
+                    p = (cu->warp % c->nsched) % np;
+                    if (pf[p] > now) p = np;
+                } else {
+                    while (p < np && pf[p] > now) p++;
+                }
                 if (p < np) {
                     pf[p] = now + cu->ii;
                     gpu_wb_push(sm, now + cu->lat, cu->warp, cu->si, false);
+                    if (cu->si->unit == EXEC_U_TENSOR) sm->tensor_waiting[cu->warp % c->nsched]--;
                     go = true;
                 }
             }
@@ -150,8 +169,13 @@ uint64_t gpu_oc_next(const gpu_sm *sm, uint64_t now)
         const gpu_cu *cu = &sm->cu[i];
         if (!cu->busy) continue;
         if (cu->t_issue >= now || cu->done < cu->nreads || cu->pipe == GPU_P_MEM) return now + 1;
-        /* waits for a pipe: the earliest one free */
+        /* waits for a pipe: the earliest one free (a tensor instruction: its sub-core's) */
         const uint64_t *pf = sm->pipe_free[cu->pipe];
+        if (cu->pipe == GPU_P_TENSOR) {
+            uint32_t p = (cu->warp % sm->c->nsched) % sm->c->pipes[GPU_P_TENSOR];
+            if (pf[p] < next) next = pf[p];
+            continue;
+        }
         for (uint32_t p = 0; p < sm->c->pipes[cu->pipe]; p++)
             if (pf[p] < next) next = pf[p];
     }

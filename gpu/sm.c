@@ -14,8 +14,9 @@
 ** Issue: each scheduler tries its warps in the policy's order and issues the
 ** first instruction that can go: the warp is not at a barrier, the entry is
 ** ready, no register it reads or writes is pending (scoreboard), a fence
-** finds no memory access of the warp in flight, and a collector of its kind
-** is free.  Issuing executes it (exec_warp_step at this cycle).  An unused
+** finds no memory access of the warp in flight, a collector of its kind is
+** free, and for a tensor instruction no other of its scheduler's waits in a
+** collector for the tensor pipe.  Issuing executes it (exec_warp_step at this cycle).  An unused
 ** slot is charged to the first warp in the policy's order, with the reason
 ** it could not go (gpu_stall), and to its pc.
 **
@@ -105,6 +106,7 @@ void gpu_sm_init(gpu_sm *sm, gpu *g, uint32_t id)
     sm->cu_order = tp_calloc(sm->ncu + 1, sizeof *sm->cu_order);
     for (int p = 0; p < GPU_P_COUNT; p++) sm->pipe_free[p] = tp_calloc(c->pipes[p] + 1, sizeof(uint64_t));
     sm->bank_grants = tp_calloc(c->rf_banks, sizeof *sm->bank_grants);
+    sm->tensor_waiting = tp_calloc(c->nsched, sizeof *sm->tensor_waiting);
     sm->fetch_want = tp_calloc((c->max_warps + 63) / 64, sizeof *sm->fetch_want);
     sm->slot_reason = tp_calloc(c->nsched, 1);
     sm->slot_pc = tp_calloc(c->nsched, sizeof *sm->slot_pc);
@@ -127,6 +129,7 @@ void gpu_sm_free(gpu_sm *sm)
     free(sm->cu_order);
     for (int p = 0; p < GPU_P_COUNT; p++) free(sm->pipe_free[p]);
     free(sm->bank_grants);
+    free(sm->tensor_waiting);
     free(sm->fetch_want);
     free(sm->slot_reason);
     free(sm->slot_pc);
@@ -333,6 +336,8 @@ static gpu_stall can_issue(gpu_sm *sm, gpu_warp *w, uint64_t now)
     }
     gpu_ockind k = gpu_is_mem(si) ? GPU_OC_MEM : gpu_oc_kind_of(sm->c, si, NULL);
     if (!gpu_oc_free(sm, k)) return GPU_ST_BUSY_UNIT;
+    /* a sub-core dispatches one tensor instruction at a time: the next waits at issue */
+    if (si->unit == EXEC_U_TENSOR && sm->tensor_waiting[w->sched]) return GPU_ST_BUSY_UNIT;
     return GPU_ST_ISSUED;
 }
 
@@ -386,6 +391,16 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
         mop = NULL;
     }
     bool is_mem = mop != NULL;
+    if (si->unit == EXEC_U_TENSOR) {
+        lx->ks->tensor_insns++;
+        lx->ks->tensor_macs += si->macs;
+    }
+    if (mop && rp->npass > 1) {
+        /* wmma.load/.store: the passes past the first, which the record only lends */
+        if (!mop->xaddr) mop->xaddr = tp_malloc((EXEC_REC_MAXPASS - 1) * 32 * sizeof *mop->xaddr);
+        memcpy(mop->xaddr, rp->xaddr, (size_t)(rp->npass - 1) * 32 * sizeof *mop->xaddr);
+        mop->npass = rp->npass;
+    }
     if (mop) {
         mop->warp = slot;
         mop->bytes = si->bytes;

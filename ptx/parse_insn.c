@@ -256,6 +256,9 @@ ptx_type ptx_ps_imm_type(const ptx_insn *in, uint32_t rp)
         return PTX_T_U32;
     case PTX_OP_ISSPACEP: case PTX_OP_CVTA:
         return t ? t : PTX_T_U64;
+    case PTX_OP_WMMA_LOAD: case PTX_OP_WMMA_STORE: case PTX_OP_WMMA_MMA: case PTX_OP_MMA:
+    case PTX_OP_LDMATRIX: case PTX_OP_STMATRIX: case PTX_OP_MOVMATRIX:
+        return ptx_ps_tensor_imm_type(in, rp);
     default:
         if (t == PTX_T_NONE) return PTX_T_U32;
         return t;
@@ -813,6 +816,16 @@ void ptx_ps_insn(ptx_ps *P)
     }
     in->op = (uint16_t)k->val;
     ptx_ps_next(P);
+    if (ptx_op_is_tensor(in->op)) {
+        /* wmma, mma, ldmatrix, ...: their own qualifiers (parse_mma.c) */
+        ptx_ps_tensor_mods(P, in, b.name, oline, ocol);
+        if (!P->t.adj && P->t.kind == PTX_TK_DIR)
+            PTX_FAIL(P, "unexpected %s (modifiers must follow the opcode without spaces)", ptx_ps_tokdesc(P));
+        parse_operands(P, &b);
+        ptx_ps_tensor_opnds(P, in);
+        tp_vec_push(&P->insns, *in);
+        return;
+    }
     parse_mods(P, &b);
     const char *opn = ptx_ops[in->op].name;
     if (op_two_types(in->op)) {

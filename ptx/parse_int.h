@@ -303,6 +303,14 @@ ptx_sym *ptx_ps_lookup(ptx_ps *P, const char *s, uint32_t len, uint32_t *elem);
 /* Instructions (parse_insn.c): the current token is the opcode (or '@').
 ** Appends one instruction. */
 void ptx_ps_insn(ptx_ps *P);
+/* Tensor instructions (parse_mma.c): the qualifiers after the opcode (name:
+** the opcode's text, line/col its position), checked against the forms the
+** PTX ISA defines; then the fragment operands; the immediate type of operand
+** rp; the qualifiers back as text. */
+void ptx_ps_tensor_mods(ptx_ps *P, ptx_insn *in, const char *name, uint32_t line, uint32_t col);
+void ptx_ps_tensor_opnds(ptx_ps *P, const ptx_insn *in);
+ptx_type ptx_ps_tensor_imm_type(const ptx_insn *in, uint32_t rp);
+void ptx_ps_tensor_print_mods(const ptx_insn *in, tp_sbuf *out);
 /* The type of an immediate at role position rp of in (parse_insn.c). */
 ptx_type ptx_ps_imm_type(const ptx_insn *in, uint32_t rp);
 /* Appends operands to the pool; returns the index of the first. */

@@ -293,7 +293,8 @@ void ptx_insn_print(const ptx_module *m, const ptx_func *f, const ptx_insn *in, 
     }
     tp_sbuf_puts(out, ptx_ops[in->op].name);
     if (in->op == PTX_OP_FNEXIT) return;
-    put_mods(in, out);
+    if (ptx_op_is_tensor(in->op)) ptx_ps_tensor_print_mods(in, out);
+    else put_mods(in, out);
     const char *sep = " ";
     switch (in->op) {
     case PTX_OP_CALL: {

@@ -33,9 +33,9 @@
 
 /* Unit classes and latency classes named in the table. */
 typedef enum ptx_unit { PTX_UNIT_ARITH, PTX_UNIT_INT, PTX_UNIT_SFU, PTX_UNIT_MEM,
-                        PTX_UNIT_TEX, PTX_UNIT_CTRL, PTX_UNIT_SYNC } ptx_unit;
+                        PTX_UNIT_TEX, PTX_UNIT_CTRL, PTX_UNIT_SYNC, PTX_UNIT_TENSOR } ptx_unit;
 typedef enum ptx_lat { PTX_LAT_ALU, PTX_LAT_MUL, PTX_LAT_FMA, PTX_LAT_DIV, PTX_LAT_SFU,
-                       PTX_LAT_MEM, PTX_LAT_CTRL } ptx_lat;
+                       PTX_LAT_MEM, PTX_LAT_CTRL, PTX_LAT_TENSOR } ptx_lat;
 
 /* Opcode flags. */
 enum {
@@ -67,7 +67,9 @@ typedef struct ptx_opinfo {
 } ptx_opinfo;
 
 extern const ptx_opinfo ptx_ops[PTX_OP_COUNT];
-/* Opcode by base name ("add"), or -1. */
+/* Opcode by name ("add", "wmma.mma"), or -1.  A name with a dot is an
+** opcode whose first modifier chooses its row (wmma.load, wmma.store,
+** wmma.mma): the parser finds it by the word before the dot and the next. */
 int ptx_op_lookup(const char *name, size_t len);
 
 /* ---- types ------------------------------------------------------------- */
@@ -221,9 +223,81 @@ typedef struct ptx_mods {
     uint8_t sub2;   /* second ptx_sub where an opcode has two: tld4 component
                        (PTX_SUB_COMP_*), tex/tld4 mipmap mode (PTX_SUB_LEVEL/GRAD);
                        the geometry stays in sub */
-    uint8_t pad[2];
+    uint8_t shape;  /* tensor instructions: ptx_shape (.m16n16k16 ...) */
+    uint8_t tens;   /* tensor instructions: PTX_TN_* bits */
+    uint8_t tty[4]; /* tensor instructions: element types (ptx_ttype) of d, a, b, c;
+                       wmma.load/.store, ldmatrix, stmatrix, movmatrix: tty[0] */
     uint32_t flags; /* PTX_MF_* */
 } ptx_mods;
+
+/* ---- tensor (warp-level matrix) instructions --------------------------------
+** wmma.load, wmma.store, wmma.mma, mma, ldmatrix, stmatrix and movmatrix
+** keep their qualifiers in ptx_mods.shape, .tens and .tty (their in->type and
+** in->type2 stay PTX_T_NONE); .sync and .aligned are PTX_MF_SYNC and
+** PTX_MF_ALIGNED, .satfinite PTX_MF_SATFINITE, a rounding mode m.rnd, a state
+** space m.space.  ptx_tensor_form (tensor.c) says which combinations the
+** PTX ISA defines and what their fragments are (docs/TENSOR.md). */
+
+/*   X(ID, "name", m, n, k) */
+#define PTX_SHAPES(X)                                                          \
+    X(M8N8, "m8n8", 8, 8, 0) X(M8N8K4, "m8n8k4", 8, 8, 4)                      \
+    X(M8N8K16, "m8n8k16", 8, 8, 16) X(M8N8K32, "m8n8k32", 8, 8, 32)            \
+    X(M8N8K128, "m8n8k128", 8, 8, 128) X(M16N8K4, "m16n8k4", 16, 8, 4)         \
+    X(M16N8K8, "m16n8k8", 16, 8, 8) X(M16N8K16, "m16n8k16", 16, 8, 16)         \
+    X(M16N8K32, "m16n8k32", 16, 8, 32) X(M16N8K64, "m16n8k64", 16, 8, 64)      \
+    X(M16N8K128, "m16n8k128", 16, 8, 128) X(M16N8K256, "m16n8k256", 16, 8, 256) \
+    X(M16N16K8, "m16n16k8", 16, 16, 8) X(M16N16K16, "m16n16k16", 16, 16, 16)  \
+    X(M32N8K16, "m32n8k16", 32, 8, 16) X(M8N32K16, "m8n32k16", 8, 32, 16)
+
+typedef enum ptx_shape {
+    PTX_SH_NONE,
+#define X(id, s, m, n, k) PTX_SH_##id,
+    PTX_SHAPES(X)
+#undef X
+    PTX_SH_COUNT
+} ptx_shape;
+typedef struct ptx_shapeinfo { const char *name; uint16_t m, n, k; } ptx_shapeinfo;
+extern const ptx_shapeinfo ptx_shapes[PTX_SH_COUNT];
+
+/* Element types of matrix fragments: X(ID, "name", bits) */
+#define PTX_TTYPES(X)                                                          \
+    X(F16, "f16", 16) X(BF16, "bf16", 16) X(TF32, "tf32", 32) X(F32, "f32", 32) \
+    X(F64, "f64", 64) X(S8, "s8", 8) X(U8, "u8", 8) X(S4, "s4", 4)             \
+    X(U4, "u4", 4) X(B1, "b1", 1) X(S32, "s32", 32) X(B16, "b16", 16)
+
+typedef enum ptx_ttype {
+    PTX_TT_NONE,
+#define X(id, s, bits) PTX_TT_##id,
+    PTX_TTYPES(X)
+#undef X
+    PTX_TT_COUNT
+} ptx_ttype;
+typedef struct ptx_ttypeinfo { const char *name; uint8_t bits; } ptx_ttypeinfo;
+extern const ptx_ttypeinfo ptx_ttypes[PTX_TT_COUNT];
+
+/* ptx_mods.tens */
+enum {
+    PTX_TN_FRAG = 3u,          /* wmma.load/.store: the fragment, PTX_FR_* */
+    PTX_TN_ACOL = 1u << 2,     /* .col: the layout of wmma.load/.store, the a layout of wmma.mma/mma */
+    PTX_TN_BCOL = 1u << 3,     /* .col: the b layout of wmma.mma/mma */
+    PTX_TN_TRANS = 1u << 4,    /* ldmatrix/stmatrix/movmatrix .trans */
+    PTX_TN_NUM_SHIFT = 5,      /* ldmatrix/stmatrix: log2 of the count .x1/.x2/.x4, 2 bits */
+};
+/* b1 products: .and.popc / .xor.popc are m.sub = PTX_SUB_AND / PTX_SUB_XOR with m.bop = PTX_BOP_POPC. */
+enum { PTX_FR_A, PTX_FR_B, PTX_FR_C, PTX_FR_D };
+
+/* Throughput classes of the multiply-accumulates (the timing model's rates). */
+typedef enum ptx_tclass {
+    PTX_TC_F16,     /* f16 inputs, f16 accumulation */
+    PTX_TC_F16F32,  /* f16 or bf16 inputs, f32 accumulation */
+    PTX_TC_TF32,
+    PTX_TC_F64,
+    PTX_TC_I8,      /* s8/u8 inputs */
+    PTX_TC_I4,      /* s4/u4 inputs */
+    PTX_TC_B1,      /* single-bit inputs (.and/.xor.popc) */
+    PTX_TC_COUNT
+} ptx_tclass;
+
 
 /* ---- predefined identifiers --------------------------------------------
 ** The PTX ISA (section "Identifiers", table "Predefined Identifiers")
@@ -334,6 +408,22 @@ typedef struct ptx_insn {
     uint32_t line, col; /* position in the PTX text */
     uint32_t srcfile, srcline; /* from the last .loc: file index and line (0 if none) */
 } ptx_insn;
+
+/* What a valid tensor instruction's operands are (ptx_tensor_form). */
+typedef struct ptx_tform {
+    uint8_t regs[4];   /* registers in the vector of operand d, a, b, c (wmma.load: regs[0]
+                          the destination; wmma.store, stmatrix: regs[0] the source) */
+    uint8_t rbytes[4]; /* bytes of each of those registers: 4, or 8 for f64 */
+    uint8_t tclass;    /* ptx_tclass (wmma.mma and mma) */
+    uint32_t macs;     /* multiply-accumulates of the warp instruction (wmma.mma and mma) */
+} ptx_tform;
+
+/* Checks in's qualifiers against the forms the PTX ISA defines for its
+** opcode and fills f.  Returns NULL when the form is one tpsim executes,
+** else why not (a static string). */
+const char *ptx_tensor_form(const ptx_insn *in, ptx_tform *f);
+/* Whether op is one of the tensor instructions above. */
+bool ptx_op_is_tensor(int op);
 
 /* ---- variables, parameters, registers --------------------------------- */
 

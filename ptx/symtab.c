@@ -293,9 +293,7 @@ static const kwdef kwdefs[] = {
     {".e2m3x2", PTX_KW_UNSUP, 0}, {".e3m2x2", PTX_KW_UNSUP, 0}, {".ue8m0x2", PTX_KW_UNSUP, 0},
     {".s4", PTX_KW_UNSUP, 0}, {".u4", PTX_KW_UNSUP, 0}, {".b1", PTX_KW_UNSUP, 0},
     /* PTX instructions tpsim does not execute */
-    {"wmma", PTX_KW_UNSUP, 0}, {"mma", PTX_KW_UNSUP, 0}, {"wgmma", PTX_KW_UNSUP, 0},
-    {"ldmatrix", PTX_KW_UNSUP, 0}, {"stmatrix", PTX_KW_UNSUP, 0},
-    {"movmatrix", PTX_KW_UNSUP, 0}, {"cp", PTX_KW_UNSUP, 0}, {"mbarrier", PTX_KW_UNSUP, 0},
+    {"wgmma", PTX_KW_UNSUP, 0}, {"cp", PTX_KW_UNSUP, 0}, {"mbarrier", PTX_KW_UNSUP, 0},
     {"tcgen05", PTX_KW_UNSUP, 0}, {"setmaxnreg", PTX_KW_UNSUP, 0},
     {"griddepcontrol", PTX_KW_UNSUP, 0}, {"applypriority", PTX_KW_UNSUP, 0},
     {"discard", PTX_KW_UNSUP, 0}, {"createpolicy", PTX_KW_UNSUP, 0},
@@ -337,6 +335,9 @@ void ptx_ps_kw_init(ptx_symtab *kw)
         if (ptx_ops[op].flags & PTX_F_PSEUDO) continue;
         const char *n = ptx_ops[op].name;
         uint32_t len = (uint32_t)strlen(n);
+        /* "wmma.load": found by its first word; the parser reads the second */
+        const char *dot = strchr(n, '.');
+        if (dot) len = (uint32_t)(dot - n);
         uint32_t k = ptx_ps_tab_key(kw, n, len, ptx_ps_hash(n, len), false);
         ptx_ps_tab_add(kw, k, PTX_SK_KW, 0, op, PTX_KW_OP);
     }

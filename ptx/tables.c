@@ -9,6 +9,7 @@
 #define TEX PTX_UNIT_TEX
 #define CTRL PTX_UNIT_CTRL
 #define SYNC PTX_UNIT_SYNC
+#define TENSOR PTX_UNIT_TENSOR
 #define L_ALU PTX_LAT_ALU
 #define L_MUL PTX_LAT_MUL
 #define L_FMA PTX_LAT_FMA
@@ -16,6 +17,7 @@
 #define L_SFU PTX_LAT_SFU
 #define L_MEM PTX_LAT_MEM
 #define L_CTRL PTX_LAT_CTRL
+#define L_TENSOR PTX_LAT_TENSOR
 
 const ptx_opinfo ptx_ops[PTX_OP_COUNT] = {
 #define X(id, name, roles, unit, lat, flags, doc) {name, roles, doc, unit, L_##lat, flags},
@@ -31,6 +33,20 @@ int ptx_op_lookup(const char *name, size_t len)
             return i;
     return -1;
 }
+
+const ptx_shapeinfo ptx_shapes[PTX_SH_COUNT] = {
+    {"", 0, 0, 0},
+#define X(id, s, m, n, k) {s, m, n, k},
+    PTX_SHAPES(X)
+#undef X
+};
+
+const ptx_ttypeinfo ptx_ttypes[PTX_TT_COUNT] = {
+    {"", 0},
+#define X(id, s, bits) {s, bits},
+    PTX_TTYPES(X)
+#undef X
+};
 
 const ptx_typeinfo ptx_types[PTX_T_COUNT] = {
 #define X(id, s, sz, k) {s, sz, k},

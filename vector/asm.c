@@ -7,6 +7,7 @@
 ** labels and parses every instruction's operands, when all names are known.
 */
 #include "asm.h"
+#include <sys/stat.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -124,6 +125,8 @@ static bool dir_equ(vasm *a, vasm_cur *c)
     return vasm_sym_define(a, c, npos, n, VEC_SYM_EQU, v, r);
 }
 
+static bool dir_include(vasm *a, vasm_cur *c, uint32_t pos);
+
 static bool directive(vasm *a, vasm_cur *c, uint32_t pos, uint32_t n)
 {
     char name[16];
@@ -137,6 +140,7 @@ static bool directive(vasm *a, vasm_cur *c, uint32_t pos, uint32_t n)
         return vasm_end(a, c);
     }
     if (!strcmp(name, ".equ")) return dir_equ(a, c);
+    if (!strcmp(name, ".include")) return dir_include(a, c, pos);
     if (!strcmp(name, ".double")) {
         if (!need_data(a, c, pos, ".double")) return false;
         for (;;) {
@@ -164,7 +168,7 @@ static bool directive(vasm *a, vasm_cur *c, uint32_t pos, uint32_t n)
             if (vasm_peek(c) == '#') c->i++;
             if (!vasm_expr(a, c, &x, &v) || !data_grow(a, c, vpos, isize)) return false;
             if (undef) {
-                vasm_pword w = {c->s, c->n, c->line, vpos, a->dsize, isize};
+                vasm_pword w = {c->s, a->file, c->n, c->line, vpos, a->dsize, isize};
                 tp_vec_push(&a->words, w);
             } else if (!int_fits(a, c, vpos, v, isize)) {
                 return false;
@@ -226,6 +230,9 @@ static bool statement(vasm *a, vasm_cur *c, uint32_t pos, uint32_t n)
     int op = find_op(c->s + pos, n);
     if (op < 0) return vasm_err(a, c, pos, "unknown instruction '%.*s'", (int)n, c->s + pos);
     if (a->in_data) return vasm_err(a, c, pos, "instructions belong in .text (this is .data)");
+    if (a->depth)
+        return vasm_err(a, c, pos, "instructions belong in the program's own file (an included file holds data, "
+                                   "constants and labels)");
     if (a->ins.n == UINT32_MAX) return vasm_err(a, c, pos, "too many instructions");
     vasm_pend p = {c->s, c->n, c->line, pos, pos + n, (uint16_t)op, n};
     tp_vec_push(&a->ins, p);
@@ -252,6 +259,67 @@ static bool pass1_line(vasm *a, vasm_cur *c)
         }
         return statement(a, c, pos, n);
     }
+}
+
+/* Pass 1 over one file's text (a->file names it). */
+static bool pass1_text(vasm *a, const char *text, size_t len)
+{
+    if (len > UINT32_MAX) {
+        tp_loc loc = {a->file, 0, 0};
+        tp_err_at(a->e, 1, loc, "source too large");
+        return false;
+    }
+    uint32_t line = 1;
+    for (size_t i = 0; i <= len; line++) {
+        size_t j = i;
+        while (j < len && text[j] != '\n') j++;
+        if (line == UINT32_MAX) {
+            tp_loc loc = {a->file, line, 1};
+            tp_err_at(a->e, 1, loc, "too many lines");
+            return false;
+        }
+        vasm_cur c = {text + i, (uint32_t)(j - i), 0, line};
+        if (!pass1_line(a, &c)) return false;
+        i = j + 1;
+    }
+    return true;
+}
+
+/* .include "FILE": FILE's lines in place of this one. */
+static bool dir_include(vasm *a, vasm_cur *c, uint32_t pos)
+{
+    vasm_skip_ws(c);
+    uint32_t q = c->i;
+    if (vasm_peek(c) != '"') return vasm_err(a, c, q, ".include needs a file name in double quotes");
+    uint32_t k = q + 1;
+    while (k < c->n && c->s[k] != '"') k++;
+    if (k >= c->n) return vasm_err(a, c, q, "unterminated file name");
+    if (k == q + 1) return vasm_err(a, c, q, ".include needs a file name");
+    c->i = k + 1;
+    if (!vasm_end(a, c)) return false;
+    if (a->cfg && a->cfg->no_include) return vasm_err(a, c, pos, ".include is not allowed here");
+    if (a->depth >= 8) return vasm_err(a, c, q, ".include nests more than 8 deep (does a file include itself?)");
+    const char *name = c->s + q + 1;
+    uint32_t nlen = k - q - 1;
+    const char *slash = strrchr(a->file, '/');
+    size_t dlen = name[0] != '/' && slash ? (size_t)(slash - a->file) + 1 : 0;
+    char *path = tp_arena_alloc(a->arena, dlen + nlen + 1);
+    memcpy(path, a->file, dlen);
+    memcpy(path + dlen, name, nlen);
+    path[dlen + nlen] = 0;
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) return vasm_err(a, c, q, "'%s' is not a regular file", path);
+    size_t len;
+    char *text = vec_read_file(path, &len);
+    if (!text) return vasm_err(a, c, q, "cannot read '%s'", path);
+    tp_vec_push(&a->texts, text);
+    const char *outer = a->file;
+    a->file = path;
+    a->depth++;
+    bool ok = pass1_text(a, text, len);
+    a->depth--;
+    a->file = outer;
+    return ok;
 }
 
 /* ---- pass 2: operands ---- */
@@ -544,6 +612,8 @@ static void vasm_free(vasm *a)
     free(a->ht);
     free(a->data);
     free(a->set_used);
+    for (uint32_t i = 0; i < a->texts.n; i++) free(a->texts.a[i]);
+    tp_vec_free(&a->texts);
     tp_vec_free(&a->ins);
     tp_vec_free(&a->words);
 }
@@ -554,7 +624,7 @@ bool vec_asm(vec_prog *p, const char *text, size_t len, const char *file, const 
     memset(&a, 0, sizeof a);
     memset(p, 0, sizeof *p);
     tp_arena_init(&p->arena);
-    a.file = file;
+    a.file = tp_arena_strdup(&p->arena, file ? file : "");
     a.cfg = cfg;
     a.vregs = cfg && cfg->vregs ? cfg->vregs : 64;
     if (a.vregs > 64) a.vregs = 64;
@@ -562,27 +632,8 @@ bool vec_asm(vec_prog *p, const char *text, size_t len, const char *file, const 
     a.e = e;
     a.arena = &p->arena;
     a.set_used = tp_calloc(cfg && cfg->nset ? cfg->nset : 1, sizeof *a.set_used);
-    bool ok = true;
-    if (len > UINT32_MAX) {
-        tp_loc loc = {file, 0, 0};
-        tp_err_at(e, 1, loc, "source too large");
-        ok = false;
-    }
-    /* pass 1 */
-    uint32_t line = 1;
-    for (size_t i = 0; ok && i <= len; line++) {
-        size_t j = i;
-        while (j < len && text[j] != '\n') j++;
-        if (line == UINT32_MAX) {
-            tp_loc loc = {file, line, 1};
-            tp_err_at(e, 1, loc, "too many lines");
-            ok = false;
-            break;
-        }
-        vasm_cur c = {text + i, (uint32_t)(j - i), 0, line};
-        ok = pass1_line(&a, &c);
-        i = j + 1;
-    }
+    const char *main_file = a.file;
+    bool ok = pass1_text(&a, text, len);
     for (uint32_t i = 0; ok && cfg && i < cfg->nset; i++) {
         if (a.set_used[i]) continue;
         tp_loc loc = {file, 0, 0};
@@ -593,12 +644,14 @@ bool vec_asm(vec_prog *p, const char *text, size_t len, const char *file, const 
     for (uint32_t i = 0; ok && i < a.words.n; i++) {
         const vasm_pword *w = &a.words.a[i];
         vasm_cur c = {w->s, w->n, w->pos, w->line};
+        a.file = w->file;
         int64_t v;
         if (vasm_peek(&c) == '#') c.i++;
         vasm_ectx x = {0};
         ok = vasm_expr(&a, &c, &x, &v) && int_fits(&a, &c, w->pos, v, w->size);
         if (ok) put_int(a.data + w->off, (uint64_t)v, w->size);
     }
+    a.file = main_file;
     if (ok) {
         p->ninsn = a.ins.n;
         p->insn = tp_arena_alloc(&p->arena, (size_t)a.ins.n * sizeof *p->insn + 1);
@@ -610,7 +663,7 @@ bool vec_asm(vec_prog *p, const char *text, size_t len, const char *file, const 
         memset(p, 0, sizeof *p);
         return false;
     }
-    p->file = tp_arena_strdup(&p->arena, file);
+    p->file = main_file;
     p->data_size = a.dsize;
     p->data = tp_arena_alloc(&p->arena, (size_t)a.dsize + 1);
     if (a.dsize) memcpy(p->data, a.data, (size_t)a.dsize);

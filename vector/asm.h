@@ -29,7 +29,11 @@
 **   (to 2^N bytes), .equ NAME, VALUE (VALUE may be a register: NAME then
 **   stands for it, e.g. ".equ Rx, R1").  .equ, .space and .align use only
 **   names defined above them; .word & co and instructions may use any.
-**   .data starts at address 0 and grows.
+**   .data starts at address 0 and grows.  .include "FILE" reads FILE (a
+**   path relative to the including file's directory) in place of the
+**   line: data, .equ constants and labels only (instructions stay in the
+**   program's own file, so that its lines are the ones traces and faults
+**   name); includes nest up to 8 deep.
 ** - Mnemonic conveniences: DADDIU = DADDUI; a vector mnemonic without ".D"
 **   gets it (ADDV = ADDV.D); a vector arithmetic mnemonic of a VV/VS/SV
 **   family (ADDV.D, SUBV.I, ADDV.US, ANDV ...; the families come from the
@@ -61,13 +65,16 @@ typedef struct vasm_pend { /* an instruction seen in pass 1 */
 
 typedef struct vasm_pword { /* a .word (.byte ...) value with a forward reference */
     const char *s;
+    const char *file;      /* the file the line is in (.include) */
     uint32_t n, line, pos;
     uint64_t off;
     uint32_t size;         /* bytes */
 } vasm_pword;
 
 typedef struct vasm {
-    const char *file;
+    const char *file;      /* the file being read: the program's, or one it includes */
+    unsigned depth;        /* .include nesting */
+    TP_VEC(char *) texts;  /* included files' text, alive until pass 2 is done */
     uint32_t vregs;
     uint64_t max_data;
     const vec_asm_cfg *cfg;

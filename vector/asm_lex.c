@@ -154,7 +154,9 @@ bool vasm_sym_define(vasm *a, const vasm_cur *c, uint32_t pos, uint32_t n, int k
         return vasm_err(a, c, pos, "'%.*s' is a register name; it cannot name a %s", (int)n, name,
                         kind == VEC_SYM_EQU || kind == VEC_SYM_REG ? "constant" : "label");
     const vec_sym *old = vasm_sym_find(a, name, n);
-    if (old) return vasm_err(a, c, pos, "'%.*s' is already defined at line %u", (int)n, name, old->line);
+    if (old && old->file == a->file)
+        return vasm_err(a, c, pos, "'%.*s' is already defined at line %u", (int)n, name, old->line);
+    if (old) return vasm_err(a, c, pos, "'%.*s' is already defined at %s:%u", (int)n, name, old->file, old->line);
     if (a->nsym == a->capsym) {
         a->capsym = a->capsym ? a->capsym * 2 : 64;
         a->sym = tp_realloc(a->sym, a->capsym * sizeof *a->sym);
@@ -172,6 +174,7 @@ bool vasm_sym_define(vasm *a, const vasm_cur *c, uint32_t pos, uint32_t n, int k
     s->kind = (uint8_t)kind;
     s->value = value;
     s->reg = reg;
+    s->file = a->file;
     s->line = c->line;
     s->col = pos + 1;
     ht_put(a, a->nsym++);

@@ -32,7 +32,7 @@
 static bool run_one(const char *text, size_t len, const char *file, const vec_equ_set *set, uint32_t nset,
                     const tp_opts *o, int timing, uint64_t *cycles, uint64_t *ops, tp_err *e)
 {
-    vec_asm_cfg cfg = {(uint32_t)tp_opt_i(o, VEC_OPT_VREGS), set, nset, 0};
+    vec_asm_cfg cfg = {(uint32_t)tp_opt_i(o, VEC_OPT_VREGS), set, nset, 0, false};
     vec_prog p;
     if (!vec_asm(&p, text, len, file, &cfg, e)) return false;
     vec_run r;

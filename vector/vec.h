@@ -195,6 +195,7 @@ typedef struct vec_sym {
     uint8_t kind;     /* vec_symkind */
     vec_reg reg;      /* VEC_SYM_REG: the register it names */
     int64_t value;    /* DATA: byte address; CODE: pc; EQU: value */
+    const char *file; /* where it is defined: the program, or a file it includes */
     uint32_t line, col;
 } vec_sym;
 
@@ -220,6 +221,7 @@ typedef struct vec_asm_cfg {
     const vec_equ_set *set;    /* overrides; each must name an .equ */
     uint32_t nset;
     uint64_t max_data;         /* largest .data section; 0 means 64 MiB */
+    bool no_include;           /* .include is an error (text from elsewhere: fuzzing) */
 } vec_asm_cfg;
 
 /* Assembles text (len bytes, not necessarily NUL-terminated).  Errors are

@@ -20,6 +20,16 @@
 ** resident memory.  The target (issue 7): at least one million warp
 ** instructions per second on one core, and under 100 MB for SAXPY over 2^20
 ** elements.
+**
+** Last, the tensor cores: the tiled WMMA GEMM (wmma_gemm, 640 x 768 x 512
+** (120 blocks: one wave of 4 per SM), f16 in, f32 out) and wmma_peak (4
+** warps per block, 120 blocks, each warp 32 rounds of 4 independent
+** m16n16k16 mma on register fragments) in performance mode on the RTX
+** 2060 model (each in its own child process): the multiply-accumulates,
+** cycles, the achieved
+** multiply-accumulates per cycle per SM beside the configured peak
+** (sm.tensor_units x tensor.macs_f16f32) and what that is in TFLOPS at
+** clock.core_mhz (docs/TENSOR.md relates the two).
 */
 #include "exec/exec.h"
 #include "exec/options.h"
@@ -68,7 +78,7 @@ static void put(bench *b, const void *v, uint32_t n, uint32_t align)
     b->psize += n;
 }
 
-enum { N = 1 << 20, MM = 256, W = 512, NB = 5 };
+enum { N = 1 << 20, MM = 256, W = 512, NB = 7, GM = 640, GN = 768, GK = 512, PB = 120, PI = 32 };
 
 typedef struct setup {
     tp_opts o;
@@ -78,9 +88,22 @@ typedef struct setup {
     bench bs[NB];
 } setup;
 
+/* The f16 bits of a small multiple of 1/8 (|v| <= 2), exactly. */
+static uint16_t f16_of(int eighths)
+{
+    if (!eighths) return 0;
+    uint16_t s = eighths < 0 ? 0x8000 : 0;
+    unsigned a = (unsigned)(eighths < 0 ? -eighths : eighths), e = 0;
+    while (a >> (e + 1)) e++;                   /* a in [2^e, 2^(e+1)) */
+    unsigned exp = e - 3 + 15;                  /* value a / 8 */
+    unsigned frac = (a << (10 - e)) & 0x3ff;
+    return (uint16_t)(s | exp << 10 | frac);
+}
+
 /* The device, the module and the kernels' buffers and parameters; full:
-** the whole option table (performance mode) instead of exec's own. */
-static bool setup_open(setup *S, const char *path, bool full)
+** the whole option table (performance mode) instead of exec's own; cfg: a
+** configuration to load over it (NULL: the table's defaults, the GTX 480). */
+static bool setup_open(setup *S, const char *path, bool full, const char *cfg)
 {
     size_t len;
     S->src = slurp(path, &len);
@@ -92,6 +115,10 @@ static bool setup_open(setup *S, const char *path, bool full)
     tp_err_clear(&e);
     if (full) gpu_opts_init(&S->o);
     else exec_opts_init(&S->o);
+    if (cfg && !tp_opts_load_config(&S->o, cfg, &e)) {
+        fprintf(stderr, "bench: %s\n", e.msg);
+        return false;
+    }
     tp_opts_set(&S->o, "device.global_mem", "1G", TP_SRC_OVERRIDE, &e);
     S->d = exec_dev_create(&S->o, stdout, &e);
     exec_status st;
@@ -121,6 +148,18 @@ static bool setup_open(setup *S, const char *path, bool full)
     put(&bs[3], &A, 8, 8); put(&bs[3], &B, 8, 8); put(&bs[3], &C, 8, 8); put(&bs[3], &mm, 4, 4);
     bs[4] = (bench){"mandel", "divergent", {W / 16, W / 16, 1}, {16, 16, 1}, {0}, 0};
     put(&bs[4], &x, 8, 8); put(&bs[4], &w, 4, 4); put(&bs[4], &h, 4, 4); put(&bs[4], &maxit, 4, 4);
+    uint64_t gA = exec_mem_alloc(d, (size_t)GM * GK * 2, 256), gB = exec_mem_alloc(d, (size_t)GK * GN * 2, 256),
+             gC = exec_mem_alloc(d, (size_t)GM * GN * 4, 256);
+    uint16_t *ga = exec_mem_host(d, gA, (size_t)GM * GK * 2), *gb = exec_mem_host(d, gB, (size_t)GK * GN * 2);
+    for (int i = 0; i < GM * GK; i++) ga[i] = f16_of(i % 33 - 16);
+    for (int i = 0; i < GK * GN; i++) gb[i] = f16_of(i % 31 - 15);
+    int gm = GM, gn = GN, gk = GK;
+    bs[5] = (bench){"wmma_gemm", "tensor cores", {GN / 64, GM / 64, 1}, {128, 1, 1}, {0}, 0};
+    put(&bs[5], &gA, 8, 8); put(&bs[5], &gB, 8, 8); put(&bs[5], &gC, 8, 8);
+    put(&bs[5], &gm, 4, 4); put(&bs[5], &gn, 4, 4); put(&bs[5], &gk, 4, 4);
+    int pi = PI;
+    bs[6] = (bench){"wmma_peak", "tensor cores", {PB, 1, 1}, {128, 1, 1}, {0}, 0};
+    put(&bs[6], &gA, 8, 8); put(&bs[6], &gC, 8, 8); put(&bs[6], &pi, 4, 4);
     return true;
 }
 
@@ -133,11 +172,12 @@ static void launch_of(const bench *b, exec_launch *l)
     l->params_bytes = b->psize;
 }
 
-/* bench --perf NAME PTX: one kernel in performance mode, one line out. */
-static int perf_one(const char *name, const char *path)
+/* bench --perf NAME PTX [CFG]: one kernel in performance mode, one line out
+** (with CFG, the tensor-core line of wmma_gemm). */
+static int perf_one(const char *name, const char *path, const char *cfg)
 {
     setup S;
-    if (!setup_open(&S, path, true)) return 1;
+    if (!setup_open(&S, path, true, cfg)) return 1;
     for (int i = 0; i < NB; i++) {
         bench *b = &S.bs[i];
         if (strcmp(b->name, name) != 0) continue;
@@ -154,6 +194,16 @@ static int perf_one(const char *name, const char *path)
             printf("%-9s failed: %s", b->name, r.msg);
             return 1;
         }
+        if (cfg) {
+            double nsm = (double)tp_opt_i(&S.o, OPT_DEVICE_NUM_SMS), mhz = tp_opt_f(&S.o, OPT_CLOCK_CORE_MHZ);
+            double peak = (double)tp_opt_i(&S.o, OPT_SM_TENSOR_UNITS) * tp_opt_f(&S.o, OPT_TENSOR_MACS_F16F32);
+            double per_sm = (double)ks.tensor_macs / (double)ks.cycles / nsm;
+            printf("%-9s %11llu %10llu %10.1f %9.0f %6.1f%% %9.2f %8.3f %12.0f", b->name,
+                   (unsigned long long)ks.tensor_macs, (unsigned long long)ks.cycles, per_sm, peak,
+                   peak > 0 ? 100.0 * per_sm / peak : 0, 2.0 * per_sm * nsm * mhz * 1e6 / 1e12, t,
+                   (double)ks.warp_insns / t);
+            return 0;
+        }
         printf("%-9s %12llu %10llu %8.3f %13.0f %12.0f", b->name, (unsigned long long)ks.warp_insns,
                (unsigned long long)ks.cycles, t, (double)ks.warp_insns / t, (double)ks.cycles / t);
         return 0;
@@ -161,13 +211,46 @@ static int perf_one(const char *name, const char *path)
     return 1;
 }
 
+/* Runs this program again (--perf NAME PTX [CFG]) in a child process and
+** prints its line with the child's peak resident memory; 1 on failure. */
+static int child(const char *self, const char *name, const char *path, const char *cfg)
+{
+    int fds[2];
+    if (pipe(fds) != 0) return 1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], 1);
+        char *args[] = {(char *)self, "--perf", (char *)name, (char *)path, (char *)cfg, NULL};
+        execv("/proc/self/exe", args);
+        _exit(127);
+    }
+    close(fds[1]);
+    char line[2048];
+    ssize_t got = 0, k;
+    while (got < (ssize_t)sizeof line - 1 && (k = read(fds[0], line + got, sizeof line - 1 - (size_t)got)) > 0)
+        got += k;
+    close(fds[0]);
+    int wst = 0;
+    struct rusage cru;
+    wait4(pid, &wst, 0, &cru);
+    line[got > 0 ? got : 0] = 0;
+    if (!WIFEXITED(wst) || WEXITSTATUS(wst) != 0) {
+        printf("%-9s failed %s\n", name, line);
+        return 1;
+    }
+    printf("%s %9.1f\n", line, cru.ru_maxrss / 1024.0);
+    fflush(stdout);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc >= 4 && strcmp(argv[1], "--perf") == 0) return perf_one(argv[2], argv[3]);
+    if (argc >= 4 && strcmp(argv[1], "--perf") == 0) return perf_one(argv[2], argv[3], argc >= 5 ? argv[4] : NULL);
     const char *path = argc > 1 ? argv[1] : "tests/bench/bench.ptx";
     bool checks = !(argc > 2 && strcmp(argv[2], "--no-checks") == 0);
     setup S;
-    if (!setup_open(&S, path, false)) return 1;
+    if (!setup_open(&S, path, false, NULL)) return 1;
     exec_mod *m = S.m;
     bench *bs = S.bs;
 
@@ -215,7 +298,7 @@ int main(int argc, char **argv)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("peak resident memory: %.1f MB (device memory allocated: %.1f MB)\n", ru.ru_maxrss / 1024.0,
-           (2.0 * N * 4 + 3.0 * MM * MM * 4) / 1048576.0);
+           (2.0 * N * 4 + 3.0 * MM * MM * 4 + 2.0 * GM * GK + 2.0 * GK * GN + 4.0 * GM * GN) / 1048576.0);
 
     /* performance mode: each kernel in a fresh process (this program again,
     ** with --perf), so that its peak memory is its own */
@@ -224,34 +307,14 @@ int main(int argc, char **argv)
            "cycles/s", "peak MB");
     fflush(stdout);
     int status = 0;
-    for (int i = 0; i < NB; i++) {
-        int fds[2];
-        if (pipe(fds) != 0) return 1;
-        pid_t pid = fork();
-        if (pid == 0) {
-            close(fds[0]);
-            dup2(fds[1], 1);
-            char *args[] = {argv[0], "--perf", (char *)bs[i].name, (char *)path, NULL};
-            execv("/proc/self/exe", args);
-            _exit(127);
-        }
-        close(fds[1]);
-        char line[2048];
-        ssize_t got = 0, k;
-        while (got < (ssize_t)sizeof line - 1 && (k = read(fds[0], line + got, sizeof line - 1 - (size_t)got)) > 0)
-            got += k;
-        close(fds[0]);
-        int wst = 0;
-        struct rusage cru;
-        wait4(pid, &wst, 0, &cru);
-        line[got > 0 ? got : 0] = 0;
-        if (!WIFEXITED(wst) || WEXITSTATUS(wst) != 0) {
-            printf("%-9s failed %s\n", bs[i].name, line);
-            status = 1;
-            continue;
-        }
-        printf("%s %9.1f\n", line, cru.ru_maxrss / 1024.0);
-    }
+    for (int i = 0; i < NB; i++) status |= child(argv[0], bs[i].name, path, NULL);
+    /* the tensor cores on the RTX 2060 model */
+    printf("\ntensor cores, performance mode (RTX 2060 model: %s)\n", "configs/rtx2060.cfg");
+    printf("%-9s %11s %10s %10s %9s %7s %9s %8s %12s %9s\n", "kernel", "MACs", "cycles", "MACs/c/SM", "peak",
+           "of peak", "TFLOPS", "seconds", "warp-insns/s", "peak MB");
+    fflush(stdout);
+    status |= child(argv[0], "wmma_gemm", path, "rtx2060");
+    status |= child(argv[0], "wmma_peak", path, "rtx2060");
     exec_mod_unload(m);
     exec_dev_destroy(S.d);
     tp_opts_free(&S.o);

@@ -53,6 +53,7 @@ lifecycle       -               lifecycle.cu
 zerocopy        -               zerocopy.cu
 gridsync        -               gridsync.cu
 failreport      -               failreport.cu
+wmma            -               wmma.cu
 multiarch       -gencode=arch=compute_75,code=compute_75+-gencode=arch=compute_80,code=compute_80+-gencode=arch=compute_86,code=compute_86  multiarch.cu
 sassonly        -gencode=arch=compute_75,code=sm_75  sassonly.cu
 static_cudart   -cudart+static  badlaunch.cu
@@ -69,6 +70,7 @@ extra_runs() {
 multiarch_cc80  multiarch  device.cc=8.0
 multiarch_cc89  multiarch  device.cc=8.9
 failreport_gtx480  failreport  config=gtx480
+wmma_gtx480     wmma        config=gtx480
 EOF
 }
 

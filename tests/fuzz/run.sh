@@ -2,7 +2,7 @@
 # run.sh -- runs every built libFuzzer target for SECONDS seconds each.
 #   sh tests/fuzz/run.sh BUILD SECONDS      (make fuzz-run FUZZ_SECONDS=N)
 # Target BUILD/fuzz/fuzz_NAME starts from the seeds in tests/fuzz/corpus/NAME
-# (fuzz_vasm also from examples/vector)
+# (fuzz_vasm also from examples/vector, includes spliced in)
 # (read only: new inputs go to a scratch directory) and the dictionary
 # tests/fuzz/fuzz_NAME.dict when there is one.  A crash, leak or timeout
 # leaves its reproducer in BUILD/fuzz/artifacts/ and makes this script fail.
@@ -17,11 +17,22 @@ for bin in "$BUILD"/fuzz/fuzz_*; do
     name=$(basename "$bin")
     short=${name#fuzz_}
     seeds="$here/corpus/$short"
-    # The vector examples seed the assembler's fuzzer as they are (no copies).
-    [ "$short" = vasm ] && seeds="$seeds $here/../../examples/vector"
     work="$BUILD/fuzz/work-$short"
     art="$BUILD/fuzz/artifacts/"
     mkdir -p "$work" "$art"
+    if [ "$short" = vasm ]; then
+        # The vector examples seed the assembler's fuzzer, their .include
+        # lines replaced by the files they name (the target refuses
+        # .include, so that every error stays in its one input).
+        ex="$BUILD/fuzz/seeds-vasm"
+        rm -rf "$ex" && mkdir -p "$ex"
+        for f in "$here"/../../examples/vector/*.s "$here"/../../examples/vector/*/*.s; do
+            awk -v d="$(dirname "$f")" '/^[ \t]*\.include "/ { split($0, q, "\""); p = d "/" q[2];
+                while ((getline l < p) > 0) print l; close(p); next } { print }' "$f" \
+                >"$ex/$(basename "$(dirname "$f")")_$(basename "$f")"
+        done
+        seeds="$seeds $ex"
+    fi
     dict=""
     [ -f "$here/$name.dict" ] && dict="-dict=$here/$name.dict"
     echo "fuzz: $name for ${SECONDS_EACH}s"

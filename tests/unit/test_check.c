@@ -363,6 +363,33 @@ static const char *ptx = HDR
     "  st.global.u32 [%rd8], %r3;\n"
     "  ret;\n"
     "}\n"
+    /* k_wmma: every warp loads a 16 x 16 f32 matrix from a (pc 2) and
+    ** stores it to out (pc 3): the matrix instructions' accesses are checked */
+    ".visible .entry k_wmma(.param .u64 a, .param .u64 out)\n"
+    "{\n"
+    "  .reg .f32 %f<10>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [a];\n"
+    "  ld.param.u64 %rd2, [out];\n"
+    "  wmma.load.c.sync.aligned.row.m16n16k16.global.f32 {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}, [%rd1];\n"
+    "  wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd2], {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8};\n"
+    "  ret;\n"
+    "}\n"
+    /* k_ldm: warp 0 stores a matrix to shared memory (pc 3), warp 1 reads
+    ** it with ldmatrix (pc 7) with or without a barrier between (u) */
+    ".visible .entry k_ldm(.param .u32 u)\n"
+    "{\n"
+    "  .shared .align 16 .b8 shm[1024];\n"
+    "  .reg .pred %p<4>; .reg .b32 %r<8>; .reg .f32 %f<10>; .reg .b64 %rd<4>;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u64 %rd1, shm;\n"
+    "  setp.ge.u32 %p1, %r1, 32;\n"
+    "  @!%p1 wmma.store.d.sync.aligned.row.m16n16k16.shared.f32 [%rd1], {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8};\n"
+    "  ld.param.u32 %r2, [u];\n"
+    "  setp.ne.u32 %p2, %r2, 0;\n"
+    "  @%p2 bar.sync 0;\n"
+    "  @%p1 ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r3}, [%rd1];\n"
+    "  ret;\n"
+    "}\n"
     /* k_copy: out[i] = in[i] + 1 (initcheck) */
     ".visible .entry k_copy(.param .u64 in, .param .u64 out)\n"
     "{\n"
@@ -735,6 +762,44 @@ static void ck_init(void)
     exec_dev_destroy(d);
 }
 
+/* The matrix loads and stores (wmma.load/.store, ldmatrix) go through the
+** checks like ld and st. */
+static void ck_matrix(void)
+{
+    exec_dev *d = mkdev("check.race=1 check.init=1");
+    exec_mod *m = load(d);
+    uint64_t a = exec_mem_alloc(d, 1024, 256), out = exec_mem_alloc(d, 1024, 256);
+    exec_check_track(d, a);
+    p_pp p = {a, out};
+    /* two warps: both read a, which nothing wrote, and both write out */
+    launch(m, "k_wmma", 1, 64, &p, 16);
+    uint32_t x = 0, y = 0;
+    TT_EQ_U(found(d, EXEC_CHECK_INIT, &x, NULL), 1);
+    TT_EQ_U(x, 2);
+    TT_EQ_U(found(d, EXEC_CHECK_RACE, &x, &y), 1);
+    TT_EQ_U(x, 3);
+    TT_EQ_U(y, 3);
+    /* one warp: no race; a written by the host: no uninitialized read */
+    exec_check_written(d, a, 1024);
+    launch(m, "k_wmma", 1, 32, &p, 16);
+    TT_EQ_U(found(d, EXEC_CHECK_INIT, NULL, NULL), 0);
+    TT_EQ_U(found(d, EXEC_CHECK_RACE, NULL, NULL), 0);
+    /* shared memory: wmma.store by warp 0, ldmatrix by warp 1 */
+    uint32_t u = 0;
+    launch(m, "k_ldm", 1, 64, &u, 4);
+    TT_EQ_U(found(d, EXEC_CHECK_RACE, &x, &y), 1);
+    TT_EQ_U(x, 3);
+    TT_EQ_U(y, 7);
+    uint32_t n;
+    const exec_finding *f = exec_check_findings(d, &n);
+    if (n) TT_EQ_STR(f[0].space, "shared");
+    u = 1;
+    launch(m, "k_ldm", 1, 64, &u, 4);
+    TT_EQ_U(found(d, EXEC_CHECK_RACE, NULL, NULL), 0);
+    exec_mod_unload(m);
+    exec_dev_destroy(d);
+}
+
 /* ---- synccheck ----------------------------------------------------------------------- */
 
 static void ck_sync(void)
@@ -938,6 +1003,7 @@ int main(void)
     TT_RUN(ck_race_intrawarp);
     TT_RUN(ck_race_named_barrier);
     TT_RUN(ck_init);
+    TT_RUN(ck_matrix);
     TT_RUN(ck_sync);
     TT_RUN(ck_quantum);
     TT_RUN(ck_random_interleavings);

@@ -443,6 +443,11 @@ static void t_roundtrip(void)
     roundtrip_file("globals.sm_75.ptx");
     roundtrip_file("tex.sm_75.ptx");
     roundtrip_file("debug.sm_75.ptx");
+    /* the tensor-core instructions nvcc emits (tests/tensor) */
+    roundtrip_file("../tensor/tensor.ptx");
+    roundtrip_file("../tensor/tensor80.ptx");
+    roundtrip_file("../tensor/tensor90.ptx");
+    roundtrip_file("../tensor/gemm.ptx");
 }
 
 /* ---- robustness --------------------------------------------------------------- */

@@ -594,7 +594,30 @@ typedef struct errcase {
 static const errcase errs[] = {
     /* line 6 is the first body line after the two .reg lines */
     {K(" wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r0}, [%r1];"),
-     "t.ptx:8:2: unsupported PTX instruction 'wmma.load.a.sync.aligned.row.m16n16k16.f16'"},
+     "t.ptx:8:2: 'wmma.load': fragment operand has 1 register, this form needs 8"},
+    {K(" mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r0}, {%r1}, {%r2}, {%r3}, %r0, 0;"),
+     "t.ptx:8:2: unsupported PTX instruction 'mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32': tpsim does not execute this form"},
+    {K(" mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%r0}, {%r1}, {%r2}, {%r3};"),
+     "t.ptx:8:2: unsupported PTX instruction 'mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32': tpsim does not execute this form"},
+    {K(" mma.sync.aligned.m16n8k8.row.col.f32.s8.s8.f32 {%r0}, {%r1}, {%r2}, {%r3};"),
+     "t.ptx:8:2: unsupported PTX instruction 'mma.sync.aligned.m16n8k8.row.col.f32.s8.s8.f32': this accumulator type does not go with these multiplicands"},
+    {K(" mma.sync.aligned.m16n8k16.col.col.f32.f16.f16.f32 {%r0}, {%r1}, {%r2}, {%r3};"),
+     "t.ptx:8:2: unsupported PTX instruction 'mma.sync.aligned.m16n8k16.col.col.f32.f16.f16.f32': this form is .row.col only"},
+    {K(" mma.sync.m16n8k8.row.col.f32.f16.f16.f32 {%r0}, {%r1}, {%r2}, {%r3};"),
+     "t.ptx:8:2: 'mma' needs .sync.aligned"},
+    {K(" mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32 {%r0, %r1}, {%r2}, {%r3}, {%r0, %r1};"),
+     "t.ptx:8:2: unsupported PTX instruction 'mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32': b1 products need .xor.popc or .and.popc (and only they)"},
+    {K(" mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32 {%r0, %r1}, {%r2}, {%r3}, {%r0, %r1, %r2};"),
+     "t.ptx:8:2: 'mma': fragment c has 3 registers, this form needs 2"},
+    {K(" wmma.mma.sync.aligned.row.col.m16n16k16.f32 {%r0}, {%r1}, {%r2}, {%r3};"),
+     "t.ptx:8:2: 'wmma.mma' needs 4 types, found 1"},
+    {K(" wmma.frob.a.sync.aligned.row.m16n16k16.f16 {%r0}, [%r1];"),
+     "t.ptx:8:2: unsupported PTX instruction 'wmma.frob.a.sync.aligned.row.m16n16k16.f16': no such operation"},
+    {K(" ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r0}, [%r1];"),
+     "t.ptx:8:2: unsupported PTX instruction 'ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8': tpsim does not execute this form"},
+    {K(" ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r0}, [%r1];"),
+     "t.ptx:8:2: 'ldmatrix': fragment operand has 1 register, this form needs 2"},
+    {K(" wgmma.fence.sync.aligned;"), "t.ptx:8:2: unsupported PTX instruction 'wgmma.fence.sync.aligned'"},
     {K(" cp.async.ca.shared.global [%r0], [%r1], 16;"),
      "t.ptx:8:2: unsupported PTX instruction 'cp.async.ca.shared.global'"},
     {K(" frob.u32 %r1, %r2;"), "t.ptx:8:2: unknown PTX instruction 'frob.u32'"},
@@ -647,6 +670,94 @@ static const errcase errs[] = {
     {K(" mov.u32 %r1, 1;\n bra $L;\n{\n$L:\n}"), "t.ptx:9:6: undefined label '$L'"},
     {".version 9.0\n.target sm_75\n.address_size 48\n", "t.ptx:3:15: address size must be 32 or 64"},
 };
+
+/* The tensor instructions: what the parser keeps of their qualifiers, and
+** their printing (canonical order, reparsing to the same instruction). */
+typedef struct tform {
+    const char *text, *printed; /* printed: NULL when it prints as written */
+    int op, shape;
+    unsigned tens;
+    uint8_t tty[4];
+    int ndst, nopnd;
+} tform;
+
+#define TY(x) PTX_TT_##x
+#define SH(x) PTX_SH_##x
+static const tform tforms[] = {
+    {"wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1], %r9;", NULL,
+     O(WMMA_LOAD), SH(M16N16K16), PTX_FR_A, {TY(F16)}, 1, 3},
+    {"wmma.load.b.sync.aligned.col.m32n8k16.shared.bf16 {%r1, %r2}, [%r9];", NULL, O(WMMA_LOAD), SH(M32N8K16),
+     PTX_FR_B | PTX_TN_ACOL, {TY(BF16)}, 1, 2},
+    {"wmma.load.c.sync.aligned.col.m8n8k4.f64 {%fd1, %fd2}, [%rd1], 8;", NULL, O(WMMA_LOAD), SH(M8N8K4),
+     PTX_FR_C | PTX_TN_ACOL, {TY(F64)}, 1, 3},
+    {"wmma.store.d.sync.aligned.row.m16n16k16.shared::cta.f32 [%r9], {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, 16;",
+     "wmma.store.d.sync.aligned.row.m16n16k16.shared.f32 [%r9], {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, 16;",
+     O(WMMA_STORE), SH(M16N16K16), PTX_FR_D, {TY(F32)}, 0, 3},
+    {"wmma.mma.sync.aligned.row.col.m16n16k16.f32.f16 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, "
+     "{%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, {%r10, %r11, %r12, %r13};",
+     NULL, O(WMMA_MMA), SH(M16N16K16), PTX_TN_BCOL, {TY(F32), TY(F16), TY(F16), TY(F16)}, 1, 4},
+    {"wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rz {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd1, %fd2};", NULL,
+     O(WMMA_MMA), SH(M8N8K4), PTX_TN_BCOL, {TY(F64), TY(F64), TY(F64), TY(F64)}, 1, 4},
+    {"wmma.mma.xor.popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32 {%r1, %r2}, {%r3}, {%r4}, {%r1, %r2};", NULL,
+     O(WMMA_MMA), SH(M8N8K128), PTX_TN_BCOL, {TY(S32), TY(B1), TY(B1), TY(S32)}, 1, 4},
+    {"wmma.mma.sync.aligned.col.row.m32n8k16.s32.s8.u8.s32.satfinite {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, "
+     "{%r1, %r2, %r3, %r4}, {%r5}, {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8};", NULL,
+     O(WMMA_MMA), SH(M32N8K16), PTX_TN_ACOL, {TY(S32), TY(S8), TY(U8), TY(S32)}, 1, 4},
+    {"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, "
+     "{%f1, %f2, %f3, %f4};", NULL, O(MMA), SH(M16N8K16), PTX_TN_BCOL, {TY(F32), TY(BF16), TY(BF16), TY(F32)}, 1, 4},
+    {"mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f16 {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%r7, %r8}, {%r1, %r2, %r3, %r4};",
+     NULL, O(MMA), SH(M8N8K4), PTX_TN_ACOL, {TY(F16), TY(F16), TY(F16), TY(F16)}, 1, 4},
+    {"mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, "
+     "{%r1, %r2, %r3, %r4};", NULL, O(MMA), SH(M16N8K256), PTX_TN_BCOL, {TY(S32), TY(B1), TY(B1), TY(S32)}, 1, 4},
+    {"mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u4.s4.s32 {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r5}, "
+     "{%r1, %r2, %r3, %r4};", NULL, O(MMA), SH(M16N8K32), PTX_TN_BCOL, {TY(S32), TY(U4), TY(S4), TY(S32)}, 1, 4},
+    {"mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%fd1, %fd2, %fd3, %fd4}, {%fd5, %fd6, %fd7, %fd1}, {%fd2, %fd3}, "
+     "{%fd1, %fd2, %fd3, %fd4};", NULL, O(MMA), SH(M16N8K8), PTX_TN_BCOL, {TY(F64), TY(F64), TY(F64), TY(F64)}, 1, 4},
+    {"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, "
+     "{0f00000000, 0f3F800000, %f3, %f4};", NULL, O(MMA), SH(M16N8K8), PTX_TN_BCOL,
+     {TY(F32), TY(TF32), TY(TF32), TY(F32)}, 1, 4},
+    {"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r1, %r2, %r3, %r4}, [%r9+16];", NULL, O(LDMATRIX), SH(M8N8),
+     PTX_TN_TRANS | 2u << PTX_TN_NUM_SHIFT, {TY(B16)}, 1, 2},
+    {"ldmatrix.sync.aligned.m8n8.x1.b16 %r1, [%rd1];", "ldmatrix.sync.aligned.m8n8.x1.b16 %r1, [%rd1];", O(LDMATRIX),
+     SH(M8N8), 0, {TY(B16)}, 1, 2},
+    {"stmatrix.sync.aligned.m8n8.x2.shared.b16 [%r9], {%r1, %r2};", NULL, O(STMATRIX), SH(M8N8), 1u << PTX_TN_NUM_SHIFT,
+     {TY(B16)}, 0, 2},
+    {"movmatrix.sync.aligned.m8n8.trans.b16 %r1, %r2;", NULL, O(MOVMATRIX), SH(M8N8), PTX_TN_TRANS, {TY(B16)}, 1, 2},
+};
+
+static void t_tensor_forms(void)
+{
+    for (size_t i = 0; i < TP_ARRAY_LEN(tforms); i++) {
+        const tform *t = &tforms[i];
+        char *src = kernel(t->text);
+        ptx_module *m = parse(src);
+        free(src);
+        tt_nchecks++;
+        if (!m) {
+            tt_fail_msg(__FILE__, __LINE__, "'%s': %s", t->text, err.msg);
+            continue;
+        }
+        const ptx_func *f = &m->funcs[ptx_find_func(m, "forms")];
+        const ptx_insn *in = &m->insns[f->end - 3]; /* before "ret" twice (L_end) and FNEXIT */
+        TT_EQ_I(in->op, t->op);
+        TT_EQ_I(in->m.shape, t->shape);
+        TT_EQ_U(in->m.tens, t->tens);
+        TT_EQ_U(in->m.tty[0], t->tty[0]);
+        TT_EQ_U(in->m.tty[1], t->tty[1]);
+        TT_EQ_U(in->m.tty[2], t->tty[2]);
+        TT_EQ_U(in->m.tty[3], t->tty[3]);
+        TT_EQ_I(in->ndst, t->ndst);
+        TT_EQ_I(in->nopnd, t->nopnd);
+        TT_CHECK((in->m.flags & (PTX_MF_SYNC | PTX_MF_ALIGNED)) == (PTX_MF_SYNC | PTX_MF_ALIGNED));
+        TT_EQ_U(in->type, 0);
+        tp_sbuf b;
+        tp_sbuf_init(&b);
+        ptx_insn_print(m, f, in, &b);
+        TT_EQ_STR(tp_sbuf_str(&b), t->printed ? t->printed : t->text);
+        tp_sbuf_free(&b);
+        ptx_module_free(m);
+    }
+}
 
 static void t_errors(void)
 {
@@ -863,6 +974,7 @@ int main(void)
     TT_RUN(t_form_details);
     TT_RUN(t_immediates);
     TT_RUN(t_register_declarations);
+    TT_RUN(t_tensor_forms);
     TT_RUN(t_errors);
     TT_RUN(t_directives);
     TT_RUN(t_brx_and_calltargets);

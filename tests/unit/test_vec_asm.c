@@ -2,6 +2,8 @@
 ** conveniences, directives and data layout, and errors with their exact
 ** file:line:col (vector/asm.h is the specification). */
 #include "tests/unit/vec_helpers.h"
+#include <sys/stat.h>
+#include <unistd.h>
 
 static vec_prog P;
 static tp_err E;
@@ -283,7 +285,7 @@ static void t_errors(void)
         const char *src = cases[i].src;
         size_t len = strlen(src);
         if (strstr(cases[i].msg, "NUL")) len = 10;
-        vec_asm_cfg cfg = {8, NULL, 0, 0};
+        vec_asm_cfg cfg = {8, NULL, 0, 0, false};
         tp_err e;
         tp_err_clear(&e);
         vec_prog p;
@@ -298,7 +300,7 @@ static void t_errors(void)
 
 static void t_data_limit(void)
 {
-    vec_asm_cfg cfg = {8, NULL, 0, 1024};
+    vec_asm_cfg cfg = {8, NULL, 0, 1024, false};
     const char *src = ".data\n .space 1000\n .space 100\n";
     tp_err_clear(&E);
     TT_CHECK(!vec_asm(&P, src, strlen(src), "t.s", &cfg, &E));
@@ -325,6 +327,97 @@ static void t_examples(void)
     tp_opts_free(&o);
 }
 
+/* .include: the included file's data, constants and labels as if written in
+** place; its errors name it; instructions, missing files and cycles are
+** refused. */
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    TT_CHECK(f != NULL);
+    if (!f) return;
+    fputs(text, f);
+    fclose(f);
+}
+
+static bool as_file(const char *dir, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/main.s", dir);
+    vec_asm_cfg cfg = {8, NULL, 0, 0, false};
+    tp_err_clear(&E);
+    return vec_asm(&P, text, strlen(text), path, &cfg, &E);
+}
+
+static void t_include(void)
+{
+    char dir[] = "/tmp/tpsim_vasm_XXXXXX";
+    TT_CHECK(mkdtemp(dir) != NULL);
+    char sub[300], want[400];
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    TT_CHECK(mkdir(sub, 0700) == 0);
+    write_file(dir, "data.s", "; shared data\n.equ N, 3\n.data\nxs: .word 1, 2, N\n.include \"sub/more.s\"\n");
+    write_file(sub, "more.s", "ys: .byte 7, ys\n"); /* relative to data.s; ys is byte 24 */
+    TT_CHECK(as_file(dir, ".include \"data.s\"\n.word 9\n.text\nDADDUI R1,R0,#xs+N\nLD R2,ys(R0)\n"));
+    if (P.insn) {
+        TT_EQ_U(P.data_size, 34);
+        TT_EQ_U(P.data[16], 3);   /* N from the included constant */
+        TT_EQ_U(P.data[24], 7);
+        TT_EQ_U(P.data[25], 24);  /* a forward reference filled in pass 2 */
+        TT_EQ_U(P.data[26], 9);   /* .data carried on after the include */
+        TT_EQ_U(P.ninsn, 2);
+        TT_EQ_U(P.insn[0].line, 4); /* lines of the program's own file */
+        TT_EQ_U((uint64_t)vec_prog_sym(&P, "ys")->value, 24);
+        TT_HAS(vec_prog_sym(&P, "ys")->file, "sub/more.s");
+        vec_prog_free(&P);
+    }
+    /* errors name the file they are in */
+    write_file(sub, "more.s", "ys: .byte 7, 300\n");
+    TT_CHECK(!as_file(dir, ".include \"data.s\"\n"));
+    snprintf(want, sizeof want, "%s/sub/more.s:1:14: value 300 does not fit in 8 bits (-128..255)", dir);
+    TT_EQ_STR(E.msg, want);
+    write_file(sub, "more.s", "ys: .byte zz\n");
+    TT_CHECK(!as_file(dir, ".include \"data.s\"\n"));
+    snprintf(want, sizeof want, "%s/sub/more.s:1:11: undefined name 'zz'", dir);
+    TT_EQ_STR(E.msg, want);
+    write_file(sub, "more.s", ".text\nNOP\n");
+    TT_CHECK(!as_file(dir, ".include \"data.s\"\n"));
+    snprintf(want, sizeof want, "%s/sub/more.s:2:1: instructions belong in the program's own file (an included file holds data, constants and labels)", dir);
+    TT_EQ_STR(E.msg, want);
+    write_file(sub, "more.s", "xs: .byte 1\n");
+    TT_CHECK(!as_file(dir, ".include \"data.s\"\n"));
+    snprintf(want, sizeof want, "%s/sub/more.s:1:1: 'xs' is already defined at %s/data.s:4", dir, dir);
+    TT_EQ_STR(E.msg, want);
+    TT_CHECK(!as_file(dir, ".data\n .include \"nothere.s\"\n"));
+    snprintf(want, sizeof want, "%s/main.s:2:11: cannot read '%s/nothere.s'", dir, dir);
+    TT_EQ_STR(E.msg, want);
+    write_file(dir, "loop.s", ".include \"loop.s\"\n");
+    TT_CHECK(!as_file(dir, ".include \"loop.s\"\n"));
+    snprintf(want, sizeof want, "%s/loop.s:1:10: .include nests more than 8 deep (does a file include itself?)", dir);
+    TT_EQ_STR(E.msg, want);
+    TT_CHECK(!as_file(dir, ".include data.s\n"));
+    TT_HAS(E.msg, "main.s:1:10: .include needs a file name in double quotes");
+    TT_CHECK(!as_file(dir, ".include \"data.s\n"));
+    TT_HAS(E.msg, "main.s:1:10: unterminated file name");
+    TT_CHECK(!as_file(dir, ".include \"/dev\"\n"));
+    TT_EQ_STR(E.msg + strlen(dir), "/main.s:1:10: '/dev' is not a regular file");
+    vec_asm_cfg closed = {8, NULL, 0, 0, true};
+    const char *inc = ".data\n  .include \"data.s\"\n";
+    tp_err_clear(&E);
+    TT_CHECK(!vec_asm(&P, inc, strlen(inc), "t.s", &closed, &E));
+    TT_EQ_STR(E.msg, "t.s:2:3: .include is not allowed here");
+    TT_CHECK(!as_file(dir, ".include \"data.s\" x\n"));
+    TT_HAS(E.msg, "main.s:1:19: unexpected 'x'");
+    static const char *files[] = {"sub/more.s", "data.s", "loop.s", "sub", ""};
+    for (size_t i = 0; i + 1 < TP_ARRAY_LEN(files); i++) {
+        char path[300];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        TT_CHECK(remove(path) == 0);
+    }
+    TT_CHECK(rmdir(dir) == 0);
+}
+
 int main(void)
 {
     TT_RUN(t_scalar_forms);
@@ -337,6 +430,7 @@ int main(void)
     TT_RUN(t_vregs);
     TT_RUN(t_errors);
     TT_RUN(t_data_limit);
+    TT_RUN(t_include);
     TT_RUN(t_examples);
     return tt_done();
 }

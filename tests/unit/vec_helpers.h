@@ -11,7 +11,7 @@
 /* Assembles text as file "t.s" with vregs registers; returns success. */
 TP_UNUSED static bool vt_asm(vec_prog *p, const char *text, uint32_t vregs, const vec_equ_set *set, uint32_t nset, tp_err *e)
 {
-    vec_asm_cfg cfg = {vregs, set, nset, 0};
+    vec_asm_cfg cfg = {vregs, set, nset, 0, false};
     tp_err_clear(e);
     return vec_asm(p, text, strlen(text), "t.s", &cfg, e);
 }
@@ -51,7 +51,7 @@ TP_UNUSED static bool vt_example(vec_prog *p, const char *name, const tp_opts *o
         printf("cannot read %s\n", path);
         return false;
     }
-    vec_asm_cfg cfg = {(uint32_t)tp_opt_i(o, VEC_OPT_VREGS), set, nset, 0};
+    vec_asm_cfg cfg = {(uint32_t)tp_opt_i(o, VEC_OPT_VREGS), set, nset, 0, false};
     tp_err e;
     tp_err_clear(&e);
     bool ok = vec_asm(p, text, len, path, &cfg, &e);
