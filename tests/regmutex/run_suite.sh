@@ -1,14 +1,14 @@
 #!/bin/sh
 # run_suite.sh -- RegMutex never changes results: the functional suites
-# (tests/kernels, tests/polybench, tests/ubench, tests/cuda) run again with
-# RegMutex on, each printing its own PASS/FAIL/SKIP lines, renamed
+# (tests/kernels, tests/polybench, tests/ubench, tests/tensor, tests/cuda)
+# run again with RegMutex on, each printing its own PASS/FAIL/SKIP lines, renamed
 # "PASS regmutex[CONFIG OPTIONS MODE] NAME".  tests/run.sh runs it; by hand:
 #
 #   BUILD=build sh tests/regmutex/run_suite.sh [CONFIG [OPTIONS [MODE]]]
 #
 # Default: gtx480-rf64k (64 KB of registers per SM, the paper's second
-# experiment), where the regmutex pass applies to about 70 of the suites'
-# 98 PTX kernels (`tpsim regmutex FILE --config gtx480-rf64k` says which):
+# experiment), where the regmutex pass applies to 112 of the suites'
+# 145 PTX kernels (`tpsim regmutex FILE --config gtx480-rf64k` says which):
 # those run the compacted code over base registers plus a section of the
 # pool (functional mode: a private section per acquire, filled with garbage;
 # so a wrong compaction move, a missing acquire or a value kept across a
@@ -42,7 +42,7 @@ suite() { # MODE SCRIPT
 
 unset TPSIM_STATS TPSIM_TRACE
 if [ -z "$only_mode" ] || [ "$only_mode" = functional ]; then
-    for s in kernels/run_kernels.sh polybench/run_polybench.sh ubench/run_ubench.sh cuda/run_cuda.sh; do
+    for s in kernels/run_kernels.sh polybench/run_polybench.sh ubench/run_ubench.sh tensor/run_tensor.sh cuda/run_cuda.sh; do
         suite functional "$tests/$s"
     done
 fi
