@@ -177,6 +177,16 @@ $(CHECK_BIN): tests/check/t_checks.c tests/api/api_test.h tests/unit/tt.h $(LIBC
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
 unit: $(CHECK_BIN)
 
+# The WarpPool experiments' host program (experiments/warppool/wpbench.c: one
+# kernel per benchmark the paper's figures name, checked against the CPU),
+# built like the validation workloads.
+WPB_BIN := $(BUILD)/experiments/warppool/wpbench
+$(WPB_BIN): experiments/warppool/wpbench.c $(LIBCUDA)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
+unit: $(WPB_BIN)
+
 # tests/api: driver-API test programs, built like the kernel runner (against
 # CUDA's own cuda.h when installed) and run by tests/api/run_api.sh; t_mem
 # and t_launch are built a second time as per-thread default stream programs

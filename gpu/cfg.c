@@ -99,6 +99,7 @@ void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
 
     gpu_l1_cfg_l1d(o, &c->l1d);
     gpu_l1_cfg_l1c(o, &c->l1c);
+    c->wp_on = gpu_wp_cfg_from(o, &c->wp);
     c->shmem_banks = opt_u(o, OPT_SHMEM_BANKS);
     c->shmem_lat = opt_u(o, OPT_SHMEM_LATENCY);
     c->stats_pc = tp_opt_i(o, OPT_STATS_PC) != 0;

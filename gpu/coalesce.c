@@ -3,7 +3,9 @@
 **
 ** Coalescing (Fermi, L1-cached accesses): the active lanes' accesses are
 ** grouped by cache line; the warp instruction becomes one request per
-** distinct line, in the order of the lowest lane touching each line.  An
+** distinct line, in the order of the lowest lane touching each line
+** (gpu_coalesce_lanes also gives each line's lanes: WarpPool's thread
+** mapping).  An
 ** access never spans two lines (addresses are aligned to their size, sizes
 ** are at most 16 bytes per lane, lines at least 32).
 **
@@ -34,6 +36,33 @@ uint32_t gpu_coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint
             n++;
         }
         bytes[k] += size;
+    }
+    for (uint32_t k = 0; k < n; k++)
+        if (bytes[k] > line) bytes[k] = line;
+    return n;
+}
+
+uint32_t gpu_coalesce_lanes(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line, uint64_t *lines,
+                            uint32_t *bytes, uint32_t *lanes)
+{
+    uint32_t n = 0, last = 0;
+    uint64_t mask = ~(uint64_t)(line - 1);
+    for (uint32_t m = active; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        uint64_t a = addr[l] & mask;
+        uint32_t k = 0;
+        if (n && lines[last] == a) k = last;
+        else
+            while (k < n && lines[k] != a) k++;
+        last = k;
+        if (k == n) {
+            lines[n] = a;
+            bytes[n] = 0;
+            lanes[n] = 0;
+            n++;
+        }
+        bytes[k] += size;
+        lanes[k] |= 1u << l;
     }
     for (uint32_t k = 0; k < n; k++)
         if (bytes[k] > line) bytes[k] = line;

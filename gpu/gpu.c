@@ -166,6 +166,7 @@ static void abort_launch(gpu *g)
         for (uint32_t t = 0; t < sm->npend; t++)
             if (sm->pend[t]) gpu_memop_put(sm, sm->pend[t]), sm->pend[t] = NULL;
         sm->npend = sm->npend_free = 0;
+        gpu_ldst_abort(sm);
     }
     /* drain: replies are dropped */
     for (uint64_t guard = 0; guard < 100000000; guard++) {
@@ -337,6 +338,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         ks->rm_releases += sm->srp.releases;
         ks->rm_stall_cycles += sm->rm_stall_cycles;
         ks->rm_extended_warp_cycles += sm->rm_held_cycles;
+        gpu_ldst_stats(sm, ks, now);
     }
     if (lx.occ->rm_sections) {
         ks->rm_sections = lx.occ->rm_sections;
@@ -345,6 +347,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     }
     ks->rm_state_bits = rm_state_bits(g->c.max_warps);
     ks->achieved_occupancy = (double)rwc / ((double)ks->cycles * nsm * g->c.max_warps);
+    gpu_wp_kstats_finish(ks, nsm);
     const gpu_memstats *ms = gpu_memsys_stats(g->ms);
     ks->l2_accesses = ms->l2_accesses - ms0.l2_accesses;
     ks->l2_hits = ms->l2_hits - ms0.l2_hits;

@@ -63,6 +63,34 @@ typedef struct gpu_interval {
     uint64_t resident_warps;  /* summed over SMs and cycles of the interval */
 } gpu_interval;
 
+/* The LD/ST unit's front end toward the L1D (warppool.* in the statistics;
+** gpu/warppool.h): counted in every configuration -- the Fermi path, a banked
+** L1D, WarpPool, MRPB -- so that they compare.  Per SM while a launch runs,
+** summed (and the ratios computed) at its end. */
+typedef struct gpu_wpkstats {
+    uint64_t mem_instructions;/* warp memory instructions with L1D accesses (global, local) */
+    uint64_t requests;        /* L1D line requests of the intra-warp coalescer(s), before inter-warp merging */
+    uint64_t l1_accesses;     /* L1D accesses they made (a merged access counts once) */
+    uint64_t l1_access_cycles;/* cycles in which the L1D took at least one access */
+    uint64_t merges;          /* requests that rode on another request's L1D access */
+    uint64_t tag_cycles;      /* inter-warp queue tags in use, summed over cycles */
+    uint64_t full_stalls;     /* coalescer cycles lost waiting for a free tag */
+    uint64_t insert_conflicts;/* coalescer cycles lost to another coalescer's insertion into the same queue */
+    uint64_t inst_queue_full; /* cycles a memory instruction ready in a collector found no room in the LD/ST unit */
+    uint64_t ldst_stall_cycles;/* cycles in which a memory instruction or request waited for the LD/ST unit, a tag or the L1D */
+    uint64_t active_cycles;   /* SM cycles from each SM's first CTA of the launch to its last CTA's end */
+    uint64_t mode_switches;   /* selection policy changes at quantum boundaries */
+    uint64_t cache_quanta;    /* quanta run with the cache-sensitive policy */
+    uint64_t thread_deliveries;/* lanes that received a loaded line (pool loads) */
+    uint64_t delivery_errors; /* pool loads finished with a lane missing or served twice (0 unless a bug) */
+    double lines_per_instruction;/* requests / mem_instructions: lines a warp's access touches */
+    double requests_per_access;/* requests / l1_access_cycles */
+    double merges_per_access; /* merges / l1_accesses */
+    double queue_occupancy;   /* tags in use per SM, mean over cycles */
+    double l1_mpki;           /* L1D misses per 1000 warp instructions */
+    double ldst_stall_fraction;/* ldst_stall_cycles / active_cycles: above 0.9, memory-throughput-limited */
+} gpu_wpkstats;
+
 /* Per-kernel statistics of performance mode.  Every field is registered by
 ** name in gpu_kstats_register (the names are the statistics JSON's). */
 typedef struct gpu_kstats {
@@ -93,6 +121,7 @@ typedef struct gpu_kstats {
     uint64_t rm_extended_warp_cycles; /* warp cycles spent holding a section */
     double rm_pool_utilization; /* mean sections in use over sections, per SM and cycle */
     uint64_t rm_state_bits;   /* bits of RegMutex state per SM for this configuration */
+    gpu_wpkstats wp;          /* the LD/ST front end (warppool.*) */
     gpu_pcstat *pcs;          /* stats.pc: rows for pcs with any count, by pc */
     uint32_t npcs;
     gpu_interval *intervals;  /* stats.interval: one row per interval */

@@ -31,6 +31,7 @@
 #include "mreq.h"
 #include "l1.h"
 #include "memsys.h"
+#include "warppool.h"
 #include "../regmutex/regmutex.h"
 
 /* ---- configuration ----------------------------------------------------------------- */
@@ -60,6 +61,8 @@ typedef struct gpu_cfg {
     ** an instruction's interval is ceil(macs / rate), its latency lat + that */
     double tensor_rate[EXEC_L_COUNT];
     gpu_l1cfg l1d, l1c;
+    bool wp_on;                            /* an LD/ST front-end pool (WarpPool or MRPB): gpu/warppool.h */
+    gpu_wpcfg wp;
     uint32_t shmem_banks, shmem_lat;
     bool stats_pc;
     uint64_t stats_interval;
@@ -179,7 +182,10 @@ typedef struct gpu_memop {
     uint32_t active;           /* lanes that access memory (0 for textures: no addresses) */
     const exec_sinfo *si;
     /* progress */
-    uint32_t lines_left;       /* line requests not yet answered (loads, atomics) */
+    uint32_t lines_left;       /* line requests not yet answered (loads, atomics; pool stores: not yet accepted) */
+    uint32_t lanes_done;       /* pool loads: lanes whose line has come back */
+    uint32_t deliveries;       /* pool loads: lines delivered to lanes, one per lane per line */
+    uint32_t wp_live;          /* pool: its index among the pool's live instructions */
     uint64_t t_issue;
     uint64_t t_done;           /* the earliest write-back (shared memory, serialisation) */
     struct gpu_memop *next;    /* free list */
@@ -256,6 +262,13 @@ typedef struct gpu_sm {
     bool l1d_blocked;          /* ... and nothing that could change the answer has happened since */
     uint64_t l1_resfail_skipped; /* cycles the refused request waited without asking again */
     uint32_t miss_rr;          /* which L1 may send to the memory system first */
+    gpu_wp *wp;                /* the LD/ST front-end pool (NULL: the Fermi path only) */
+    gpu_wpkstats wps;          /* warppool.* counters of this launch */
+    uint64_t l1d_at;           /* the last cycle + 1 with an L1D access; in that cycle: */
+    uint32_t l1d_used;         /* ... L1D accesses made */
+    uint64_t l1d_banks_used;   /* ... banked L1D: a bit per bank accessed */
+    uint64_t ldst_refused_at;  /* the last cycle + 1 in which the unit refused a ready instruction */
+    uint64_t ldst_stall_at;    /* the last cycle + 1 counted as an LD/ST stall */
     /* time */
     uint64_t wake;             /* the next cycle it must be ticked */
     uint64_t last_tick;        /* the last cycle it was ticked */
@@ -274,6 +287,7 @@ typedef struct gpu_sm {
     /* statistics */
     uint64_t issue[GPU_ST_COUNT];
     uint64_t resident_warp_cycles;
+    uint64_t busy_first, busy_last; /* the launch's first cycle + 1 with a CTA here; the last cycle it became empty */
     uint64_t shared_accesses, shared_conflict_cycles, mem_requests, l1c_accesses, l1c_misses;
 } gpu_sm;
 
@@ -339,9 +353,36 @@ void gpu_wb_push(gpu_sm *sm, uint64_t cycle, uint16_t warp, const exec_sinfo *si
 void gpu_sm_writeback(gpu_sm *sm, uint16_t warp, const exec_sinfo *si, bool mem, uint64_t now);
 
 /* LD/ST unit. */
-void gpu_ldst_init(gpu_sm *sm);
+void gpu_ldst_init(gpu_sm *sm, gpu_mreq_pool *pool);
 void gpu_ldst_free(gpu_sm *sm);
-bool gpu_ldst_can_accept(const gpu_sm *sm, uint64_t now);
+/* A launch starts: the front end's counters and pool restart. */
+void gpu_ldst_begin(gpu_sm *sm, uint64_t now);
+/* Cycle now counts as an LD/ST stall cycle (once) / as one in which a ready
+** memory instruction was refused (once). */
+static inline void gpu_ldst_stall(gpu_sm *sm, uint64_t now)
+{
+    if (sm->ldst_stall_at != now + 1) {
+        sm->ldst_stall_at = now + 1;
+        sm->wps.ldst_stall_cycles++;
+    }
+}
+static inline void gpu_ldst_refused(gpu_sm *sm, uint64_t now)
+{
+    if (sm->ldst_refused_at != now + 1) {
+        sm->ldst_refused_at = now + 1;
+        sm->wps.inst_queue_full++;
+        gpu_ldst_stall(sm, now);
+    }
+}
+/* Whether the unit takes m now (a refusal is counted as a waiting instruction). */
+bool gpu_ldst_can_accept_pool(gpu_sm *sm, const gpu_memop *m, uint64_t now);
+static inline bool gpu_ldst_can_accept(gpu_sm *sm, const gpu_memop *m, uint64_t now)
+{
+    if (sm->wp) return gpu_ldst_can_accept_pool(sm, m, now);
+    if (!sm->ldst_cur && sm->ldst_free_at <= now) return true;
+    gpu_ldst_refused(sm, now);
+    return false;
+}
 void gpu_ldst_accept(gpu_sm *sm, gpu_memop *mop, uint64_t now);
 void gpu_ldst_cycle(gpu_sm *sm, uint64_t now);
 /* Memory replies and L1 completions (start of the cycle); L1 misses to the
@@ -350,6 +391,14 @@ void gpu_ldst_replies(gpu_sm *sm, uint64_t now);
 void gpu_ldst_send(gpu_sm *sm, uint64_t now);
 uint64_t gpu_ldst_next(const gpu_sm *sm, uint64_t now);
 bool gpu_ldst_idle(const gpu_sm *sm);
+/* k cycles were skipped: the unit's per-cycle counts of the last cycle repeat. */
+void gpu_ldst_account_skip(gpu_sm *sm, uint64_t k);
+/* After a fault: forgets the instructions in flight (frees their records). */
+void gpu_ldst_abort(gpu_sm *sm);
+/* Adds the launch's front-end counters (warppool.*) into ks at its end, cycle now. */
+void gpu_ldst_stats(gpu_sm *sm, gpu_kstats *ks, uint64_t now);
+/* The ratios of ks->wp, once every SM's counters are in (gpu/warppool.c). */
+void gpu_wp_kstats_finish(gpu_kstats *ks, uint32_t nsm);
 gpu_memop *gpu_memop_get(gpu_sm *sm);
 void gpu_memop_put(gpu_sm *sm, gpu_memop *m);
 
@@ -359,6 +408,11 @@ void gpu_memop_put(gpu_sm *sm, gpu_memop *m);
 ** lanes touch (each lane: size bytes).  Returns the count (<= 32). */
 uint32_t gpu_coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line, uint64_t *lines,
                       uint32_t *bytes);
+/* The same, with lanes[i] = the lanes whose access is in line i (the thread
+** mapping WarpPool keeps with each request). */
+uint32_t gpu_coalesce_lanes(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line, uint64_t *lines,
+                            uint32_t *bytes, uint32_t *lanes);
+
 /* The initiation interval of a tensor instruction (wmma.mma, mma) on its pipe. */
 static inline uint32_t gpu_tensor_ii(const gpu_cfg *c, const exec_sinfo *si)
 {

@@ -35,6 +35,13 @@
 **   - pop_done returns hits (in access order) and fill releases (in fill
 **     order); when both have one ready, the earlier ready time first, a
 **     hit on a tie.
+**   - Banks (cfg.banks > 1): the unit trusts the caller to keep one access
+**     per bank per cycle and counts only the miss path: the requests that
+**     enter the miss queue in cycle now (a new MSHR's line request, a
+**     store or atomic, a write-back a local store causes) are at most
+**     cfg.miss_ports; the access that would exceed it is refused with
+**     GPU_L1_BUSY before anything else is looked at (port_busy counts it).
+**     Hits and merges into waiting MSHRs need no miss port.
 */
 #include "l1.h"
 #include "options.h"
@@ -53,6 +60,8 @@ struct gpu_l1 {
     mem_queue missq;      /* capacity miss_queue + mshrs (see above) */
     mem_queue hits;       /* requests that hit: ready = access + latency */
     mem_queue fills;      /* requests released by fills: ready = fill cycle */
+    uint64_t port_cycle;  /* banked: the cycle port_used counts for */
+    uint32_t port_used;   /* banked: miss-path requests taken in port_cycle */
     gpu_l1stats st;
 };
 
@@ -109,6 +118,29 @@ static gpu_l1res refuse(gpu_l1 *c)
     return GPU_L1_RESFAIL;
 }
 
+/* Banked caches: whether the miss path takes one more request in cycle now
+** (always with one bank: the caller's one access per cycle is the limit). */
+static inline bool port_free(gpu_l1 *c, uint64_t now)
+{
+    if (c->cfg.banks <= 1) return true;
+    if (c->port_cycle != now) {
+        c->port_cycle = now;
+        c->port_used = 0;
+    }
+    return c->port_used < c->cfg.miss_ports;
+}
+
+static inline void port_take(gpu_l1 *c)
+{
+    if (c->cfg.banks > 1) c->port_used++;
+}
+
+static gpu_l1res busy(gpu_l1 *c)
+{
+    c->st.port_busy++;
+    return GPU_L1_BUSY;
+}
+
 /* Sends the dirty line in slot down as a whole-line store. */
 static void write_back(gpu_l1 *c, uint32_t slot, const gpu_mreq *like, uint64_t now)
 {
@@ -153,7 +185,9 @@ static gpu_l1res load(gpu_l1 *c, gpu_mreq *r, uint64_t now)
         if (!alloc) c->st.bypass_loads++;
         return GPU_L1_MERGED;
     }
+    if (!port_free(c, now)) return busy(c);
     if (mem_mshr_full(&c->mshr) || !missq_room(c, now)) return refuse(c);
+    port_take(c);
     uint32_t i = mem_mshr_alloc(&c->mshr, line);
     mem_mshr_add(&c->mshr, i, r);
     if (alloc) mem_mshr_at(&c->mshr, i)->flags |= F_ALLOC;
@@ -181,7 +215,9 @@ static gpu_l1res store(gpu_l1 *c, gpu_mreq *r, uint64_t now)
             uint32_t v = mem_cache_victim(&c->tags, r->addr);
             const mem_cline *l = mem_cache_at(&c->tags, v);
             if (l->valid && l->dirty) {
+                if (!port_free(c, now)) return busy(c);
                 if (!missq_room(c, now)) return refuse(c);
+                port_take(c);
                 write_back(c, v, r, now);
             }
             mem_cache_insert(&c->tags, v, r->addr);
@@ -198,7 +234,9 @@ static gpu_l1res store(gpu_l1 *c, gpu_mreq *r, uint64_t now)
         return GPU_L1_HIT;
     }
     /* write-through, no write-allocate; a hit keeps (and refreshes) the line */
+    if (!port_free(c, now)) return busy(c);
     if (!missq_room(c, now)) return refuse(c);
+    port_take(c);
     if (slot >= 0) {
         mem_cache_touch(&c->tags, (uint32_t)slot);
         c->st.hits++;
@@ -218,7 +256,9 @@ gpu_l1res gpu_l1_access(gpu_l1 *c, gpu_mreq *r, uint64_t now)
     case GPU_MR_LOAD: return load(c, r, now);
     case GPU_MR_STORE: return store(c, r, now);
     default:
+        if (!port_free(c, now)) return busy(c);
         if (!missq_room(c, now)) return refuse(c);
+        port_take(c);
         r->t_sent = now;
         mem_queue_push(&c->missq, r, now + c->cfg.miss_latency);
         c->st.accesses++;
@@ -296,6 +336,8 @@ void gpu_l1_cfg_l1d(const tp_opts *o, gpu_l1cfg *cfg)
     cfg->miss_queue = (uint32_t)tp_opt_i(o, OPT_L1D_MISS_QUEUE);
     cfg->cache_global = tp_opt_i(o, OPT_L1D_CACHE_GLOBAL) != 0;
     cfg->set_hash = tp_opt_i(o, OPT_L1D_SET_INDEX) == 1;
+    cfg->banks = (uint32_t)tp_opt_i(o, OPT_L1D_BANKS);
+    cfg->miss_ports = (uint32_t)tp_opt_i(o, OPT_L1D_MISS_PORTS);
 }
 
 void gpu_l1_cfg_l1c(const tp_opts *o, gpu_l1cfg *cfg)

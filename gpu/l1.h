@@ -13,7 +13,14 @@
 **   local stores: write-back, write-allocate (the line becomes dirty; a dirty
 **     victim leaves as a GPU_MR_STORE of a whole line through the miss queue);
 **   atomics: bypass the tags; answered through fill like a miss, no allocation.
-** One access per cycle is the caller's rule (the unit does not count ports).
+** Ports: the caller makes at most one access per cycle, or with cfg.banks
+** = N > 1 (a banked L1) at most one per bank per cycle, line n in bank
+** n mod N (gpu_l1_bank; the caller keeps the banks apart).  A banked cache
+** still has cfg.miss_ports (1) ways into its miss path per cycle: an access
+** that would take one more (a new MSHR, a store or an atomic into the miss
+** queue, a dirty victim's write-back) is refused with GPU_L1_BUSY, not
+** counted as a reservation failure; the caller retries next cycle.  With
+** one bank the unit counts no ports.
 **
 ** Exact timing: a hit accessed at cycle t is returned by gpu_l1_pop_done at
 ** t + latency; a miss leaves through the miss queue as soon as the caller
@@ -36,6 +43,8 @@ typedef struct gpu_l1cfg {
     uint32_t miss_queue;          /* entries */
     bool cache_global;            /* global loads allocate */
     bool set_hash;                /* sets indexed by an XOR fold of the line address (mem/cache.h) */
+    uint32_t banks;               /* accesses per cycle to distinct banks (0 or 1: one access per cycle) */
+    uint32_t miss_ports;          /* banks > 1: accesses per cycle that may enter the miss path */
 } gpu_l1cfg;
 
 typedef enum gpu_l1res {
@@ -44,11 +53,13 @@ typedef enum gpu_l1res {
     GPU_L1_MERGED,   /* joined an MSHR already waiting for the line */
     GPU_L1_SENT,     /* a store or atomic handed to the miss queue (stores: nothing comes back to the caller) */
     GPU_L1_RESFAIL,  /* not accepted: retry later */
+    GPU_L1_BUSY,     /* banked cache: the miss path took its requests for this cycle; retry next cycle */
 } gpu_l1res;
 
 typedef struct gpu_l1stats {
     uint64_t accesses, hits, misses, mshr_merges, reservation_fails;
     uint64_t writebacks, stores, atomics, bypass_loads;
+    uint64_t port_busy;           /* accesses refused with GPU_L1_BUSY (banked caches) */
 } gpu_l1stats;
 
 typedef struct gpu_l1 gpu_l1;
@@ -58,8 +69,14 @@ void gpu_l1_free(gpu_l1 *c);
 
 /* The upper side.  On HIT, MISS and MERGED the cache keeps r until it comes
 ** out of pop_done; on SENT it keeps it too (a store is passed on, a later
-** reply to an atomic comes out of pop_done); on RESFAIL the caller keeps it. */
+** reply to an atomic comes out of pop_done); on RESFAIL and BUSY the caller
+** keeps it. */
 gpu_l1res gpu_l1_access(gpu_l1 *c, gpu_mreq *r, uint64_t now);
+/* The bank of the line holding addr: (addr / line) mod banks (0 with one bank). */
+static inline uint32_t gpu_l1_bank(const gpu_l1cfg *cfg, uint64_t addr)
+{
+    return cfg->banks > 1 ? (uint32_t)(addr / cfg->line % cfg->banks) : 0;
+}
 /* A request of the caller whose data is there at cycle now, or NULL. */
 gpu_mreq *gpu_l1_pop_done(gpu_l1 *c, uint64_t now);
 

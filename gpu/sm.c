@@ -112,7 +112,7 @@ void gpu_sm_init(gpu_sm *sm, gpu *g, uint32_t id)
     sm->slot_pc = tp_calloc(c->nsched, sizeof *sm->slot_pc);
     sm->l1d = gpu_l1_new(&c->l1d, &g->pool);
     sm->l1c = gpu_l1_new(&c->l1c, &g->pool);
-    gpu_ldst_init(sm);
+    gpu_ldst_init(sm, &g->pool);
 }
 
 void gpu_sm_free(gpu_sm *sm)
@@ -147,6 +147,7 @@ void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now)
     gpu_l1_invalidate(sm->l1c);
     memset(sm->issue, 0, sizeof sm->issue);
     sm->resident_warp_cycles = 0;
+    sm->busy_first = sm->busy_last = 0;
     sm->shared_accesses = sm->shared_conflict_cycles = sm->mem_requests = 0;
     sm->l1c_accesses = sm->l1c_misses = 0;
     sm->l1_resfail_skipped = 0;
@@ -158,6 +159,7 @@ void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now)
     sm->owf_owner = sm->rm_owners ? tp_calloc(sm->rm_owners, sizeof *sm->owf_owner) : NULL;
     sm->rm_waited = false;
     sm->rm_stall_cycles = sm->rm_held_cycles = 0;
+    gpu_ldst_begin(sm, now);
     sm->wake = now;
     sm->last_tick = now - 1;
     /* nothing of a launch's scheduling state carries into the next: identical
@@ -190,6 +192,7 @@ void gpu_sm_take_cta(gpu_sm *sm, exec_cta *ec, uint64_t now)
     while (cs < c->max_ctas && sm->ctas[cs].ec) cs++;
     TP_ASSERT(cs < c->max_ctas);
     gpu_ctaslot *ct = &sm->ctas[cs];
+    if (!sm->busy_first) sm->busy_first = now + 1;
     ct->ec = ec;
     ct->nwarps = ct->live = exec_cta_nwarps(ec);
     sm->nctas++;
@@ -275,13 +278,15 @@ static void warp_finish(gpu_sm *sm, uint16_t slot)
 
 void gpu_sm_writeback(gpu_sm *sm, uint16_t slot, const exec_sinfo *si, bool mem, uint64_t now)
 {
-    (void)now;
     gpu_warp *w = &sm->warps[slot];
     if (si->ndst) gpu_sb_release(&w->sb, si);
     if (w->state == GPU_W_ACTIVE || w->state == GPU_W_BARRIER) blk_set(sm, w, 0);
     w->inflight--;
     if (mem) w->mem_inflight--;
-    if (w->state == GPU_W_EXITED && !w->inflight) warp_finish(sm, slot);
+    if (w->state == GPU_W_EXITED && !w->inflight) {
+        warp_finish(sm, slot);
+        if (!sm->nwarps_live) sm->busy_last = now;
+    }
     sm->changed = true;
 }
 
@@ -585,7 +590,7 @@ void gpu_sm_account_skip(gpu_sm *sm, uint64_t now)
     sm->resident_warp_cycles += k * sm->nwarps_live;
     sm->rm_held_cycles += k * sm->srp.used;
     if (sm->rm_waited) sm->rm_stall_cycles += k;
-    if (sm->l1d_retry && sm->l1d_blocked) sm->l1_resfail_skipped += k; /* it would have been refused every cycle */
+    gpu_ldst_account_skip(sm, k);
     sm->last_tick = now - 1;
 }
 
