@@ -297,7 +297,7 @@ FUZZ_OBJ := $(patsubst %.c,$(BUILD)/fuzzobj/%.o,$(CORE_SRC) $(GEN_SRC))
 $(BUILD)/fuzzobj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZCC  $<")
-	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 $(BUILD)/fuzz/libfuzzcore.a: $(FUZZ_OBJ)
 	@mkdir -p $(dir $@)
 	@rm -f $@
@@ -329,4 +329,4 @@ ptx-regen:
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/fuzzobj -name '*.d' 2>/dev/null)

@@ -66,7 +66,8 @@
 
 /* ---- handle kinds and objects ---------------------------------------------- */
 
-enum api_kind { API_K_CTX = 1, API_K_MOD, API_K_FUNC, API_K_STREAM, API_K_EVENT, API_K_LINK, API_K_LIB, API_K_ARRAY };
+enum api_kind { API_K_CTX = 1, API_K_MOD, API_K_FUNC, API_K_STREAM, API_K_EVENT, API_K_LINK, API_K_LIB, API_K_ARRAY,
+                API_K_MIPMAP };
 
 /* u64 -> pointer hash map (open addressing, linear probing). */
 typedef struct api_map {
@@ -86,6 +87,7 @@ typedef struct CUfunc_st api_func;
 typedef struct CUctx_st api_ctx;
 typedef struct CUlib_st api_lib;
 typedef struct CUarray_st api_array;
+typedef struct CUmipmappedArray_st api_mipmap;
 
 struct CUctx_st {
     uint64_t id;
@@ -101,7 +103,8 @@ struct CUctx_st {
     api_mod *mods;       /* loaded modules (list) */
     api_stream *streams;
     api_event *events;
-    api_array *arrays;   /* CUDA arrays (list) */
+    api_array *arrays;   /* CUDA arrays (list), mipmap levels included */
+    api_mipmap *mipmaps; /* mipmapped arrays (list) */
     api_map texobjs;     /* texture/surface object handle -> api_texobj */
 };
 
@@ -159,7 +162,17 @@ struct CUarray_st {
     uint64_t addr;       /* element (0, 0, 0) */
     uint64_t pitch;      /* bytes per row: Width * elem */
     uint32_t elem;       /* bytes per element */
+    api_mipmap *owner;   /* the mipmapped array this is a level of, or NULL */
     api_array *next, *prev;
+};
+
+/* A mipmapped array: one array per level (texture.c). */
+struct CUmipmappedArray_st {
+    api_ctx *ctx;
+    CUDA_ARRAY3D_DESCRIPTOR desc;   /* of level 0 */
+    uint32_t nlevels;
+    api_array *level[EXEC_TEX_MAX_LEVELS];
+    api_mipmap *next, *prev;
 };
 
 /* ---- allocations ------------------------------------------------------------ */
@@ -322,6 +335,19 @@ api_alloc *api_alloc_find(uint64_t addr);  /* the api allocation containing addr
 /* Allocates device memory of the given kind for context c (zeroed). */
 CUresult api_alloc_new(api_ctx *c, uint64_t bytes, api_mem_kind kind, unsigned flags, uint64_t *out);
 void api_alloc_release(api_alloc *a);
+
+/* ---- launches (launch.c) and dynamic parallelism (cdp.c) --------------------------- */
+
+/* Hands every device attribute to exec/ for device code (device.c). */
+void api_dev_attributes_to_exec(void);
+/* check_dims of a host launch, for a device launch. */
+CUresult api_launch_check(const api_func *f, const uint32_t grid[3], const uint32_t block[3], uint32_t shared);
+/* After a grid that ended with r: runs (r == 0) or drops the grids it
+** launched, depth first, tail launches last; returns r or a child's sticky error. */
+CUresult api_cdp_children(api_ctx *c, CUresult r);
+/* Is this fatbinary (its PTX for the device, or NULL) the CUDA device runtime
+** (libcudadevrt), whose entry points tpsim provides itself? */
+bool api_cdp_is_devrt(const void *fatbin, size_t size, const char *ptx);
 
 /* ---- arrays, texture and surface objects (texture.c) ------------------------------ */
 

@@ -5,7 +5,9 @@
 ** device and its address space (unified addressing), as contexts on one GPU
 ** do.  Limits that exec/ implements (CU_LIMIT_STACK_SIZE ->
 ** exec.stack_bytes, CU_LIMIT_MALLOC_HEAP_SIZE -> exec.heap_bytes) are
-** applied to the device before each launch from the launching context.
+** applied to the device before each launch from the launching context;
+** CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT sets the device's
+** exec.cdp_pending_launches when it is set.
 */
 #include "api.h"
 #include <stdio.h>
@@ -64,7 +66,7 @@ static size_t limit_default(CUlimit l)
         return i >= 0 ? (size_t)tp_opt_i(&api_g.opts, i) : 8u << 20;
     }
     case CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH: return 2;
-    case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: return 2048;
+    case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: return (size_t)api_opt(OPT_EXEC_CDP_PENDING);
     case CU_LIMIT_MAX_L2_FETCH_GRANULARITY: return 64;
     default: return 0;
     }
@@ -333,8 +335,11 @@ static CUresult set_limit(CUlimit limit, size_t value)
     case CU_LIMIT_PRINTF_FIFO_SIZE:
         if (value == 0) return CUDA_ERROR_INVALID_VALUE;
         break;
-    case CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH:
-    case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: break;
+    case CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH: break;
+    case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT:   /* the device's exec.cdp_pending_launches */
+        if (value == 0 || value > (size_t)exec_optdefs[OPT_EXEC_CDP_PENDING].max) return CUDA_ERROR_INVALID_VALUE;
+        api_dev_set_opt("exec.cdp_pending_launches", value);
+        break;
     case CU_LIMIT_MAX_L2_FETCH_GRANULARITY:
         if (value > 128 || (value & (value - 1))) return CUDA_ERROR_INVALID_VALUE;
         break;

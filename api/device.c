@@ -190,6 +190,18 @@ static bool attribute(CUdevice_attribute a, int *v)
     return true;
 }
 
+/* Every attribute's value, for device code (dynamic parallelism, exec/cdp.c). */
+void api_dev_attributes_to_exec(void)
+{
+    int v[CU_DEVICE_ATTRIBUTE_MAX];
+    uint8_t ok[CU_DEVICE_ATTRIBUTE_MAX];
+    for (int a = 0; a < CU_DEVICE_ATTRIBUTE_MAX; a++) {
+        v[a] = 0;
+        ok[a] = attribute((CUdevice_attribute)a, &v[a]);
+    }
+    exec_cdp_set_attributes(api_g.dev, v, ok, CU_DEVICE_ATTRIBUTE_MAX);
+}
+
 static CUresult get_attribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
 {
     CUresult r = api_check_dev(dev);

@@ -426,6 +426,7 @@ static CUresult launch_run(const launch_req *q, api_func **fp, bool *ran)
         if (sticky) c->sticky = r;
     }
     free(res);
+    r = api_cdp_children(c, r);   /* the grids its threads launched (dynamic parallelism) */
     if (!r && q->completion) {
         q->completion->recorded = true;
         q->completion->clock = c->clock;
@@ -527,3 +528,14 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **ker
     API_LOCKED(launch_ex(config, f, kernelParams, extra));
 }
 API_ALIAS(cuLaunchKernelEx, "cuLaunchKernelEx_ptsz");
+
+/* The checks of a host launch, for a device launch (dynamic parallelism, cdp.c). */
+CUresult api_launch_check(const api_func *f, const uint32_t grid[3], const uint32_t block[3], uint32_t shared)
+{
+    launch_req q;
+    memset(&q, 0, sizeof q);
+    memcpy(q.grid, grid, sizeof q.grid);
+    memcpy(q.block, block, sizeof q.block);
+    q.shared = shared;
+    return check_dims(f, &q);
+}

@@ -689,7 +689,17 @@ static CUresult link_add(CUlinkState s, CUjitInputType type, const void *data, s
         char *why = NULL;
         unsigned sm;
         api_fatbin_err fe;
+        size_t all = len;
         char *ptx = api_fatbin_ptx(buf, len, exec_dev_cc(api_g.dev), &len, &sm, &why, &fe);
+        if (api_cdp_is_devrt(buf, all, ptx)) {
+            /* the CUDA device runtime (libcudadevrt): tpsim provides its entry
+            ** points itself (exec/cdp.c), whatever target its PTX has */
+            free(buf);
+            free(ptx);
+            free(why);
+            jit_log(&s->jit, false, "tpsim: the CUDA device runtime (libcudadevrt) is provided by tpsim");
+            return CUDA_SUCCESS;
+        }
         free(buf);
         if (!ptx) {
             char msg[512];

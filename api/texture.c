@@ -4,8 +4,13 @@
 ** elements, tightly packed (pitch = Width * element size), Height rows per
 ** slice, Depth slices.  (A GPU keeps arrays in an opaque tiled layout; only
 ** the copy calls and the texture unit see it, so a linear layout gives the
-** same results.)  1D, 2D and 3D arrays are supported; layered, cubemap,
-** sparse and deferred-mapping arrays are not.
+** same results.)  1D, 2D and 3D arrays are supported, and layered and
+** cubemap arrays: their Depth counts the layers (a 1D layered array has
+** Height 0 and rows of one element's height), a cubemap's 6 faces (6 per
+** layer for a layered cubemap) are slices in the order +x, -x, +y, -y, +z,
+** -z.  A mipmapped array is one array per level, each level allocated on
+** its own (max(1, extent >> level); layers and faces keep their count).
+** Sparse, deferred-mapping and video arrays are not supported.
 **
 ** A texture or surface object is an exec/ handle (exec_tex_create) that
 ** describes its memory as an exec_texdesc; the api keeps the descriptors it
@@ -95,6 +100,10 @@ static void array_destroy(api_array *a)
     if (a->next) a->next->prev = a->prev;
     api_alloc *m = api_map_get(&api_g.allocs, a->addr);
     if (m) api_alloc_release(m);
+    if (a->owner) {   /* a level: its mipmapped array forgets it */
+        for (uint32_t i = 0; i < a->owner->nlevels; i++)
+            if (a->owner->level[i] == a) a->owner->level[i] = NULL;
+    }
     api_handle_del(a);
     free(a);
 }
@@ -113,16 +122,28 @@ static CUresult array_create(CUarray *out, const CUDA_ARRAY3D_DESCRIPTOR *d)
                            CUDA_ARRAY3D_TEXTURE_GATHER | CUDA_ARRAY3D_DEPTH_TEXTURE | CUDA_ARRAY3D_COLOR_ATTACHMENT |
                            CUDA_ARRAY3D_SPARSE | CUDA_ARRAY3D_DEFERRED_MAPPING | CUDA_ARRAY3D_VIDEO_ENCODE_DECODE;
     if (d->Flags & ~known) return CUDA_ERROR_INVALID_VALUE;
-    if (d->Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP | CUDA_ARRAY3D_SPARSE | CUDA_ARRAY3D_DEFERRED_MAPPING |
-                    CUDA_ARRAY3D_VIDEO_ENCODE_DECODE)) {
-        api_msg("cuArray3DCreate: layered, cubemap, sparse, deferred-mapping and video arrays are not supported");
+    if (d->Flags & (CUDA_ARRAY3D_SPARSE | CUDA_ARRAY3D_DEFERRED_MAPPING | CUDA_ARRAY3D_VIDEO_ENCODE_DECODE)) {
+        api_msg("cuArray3DCreate: sparse, deferred-mapping and video arrays are not supported");
         return CUDA_ERROR_NOT_SUPPORTED;
     }
-    /* valid shapes: (W,0,0) 1D, (W,H,0) 2D, (W,H,D) 3D */
-    if (d->Width == 0 || (d->Height == 0 && d->Depth != 0)) return CUDA_ERROR_INVALID_VALUE;
+    bool layered = d->Flags & CUDA_ARRAY3D_LAYERED, cube = d->Flags & CUDA_ARRAY3D_CUBEMAP;
     uint64_t w = d->Width, h = d->Height ? d->Height : 1, z = d->Depth ? d->Depth : 1;
-    /* the texture size limits device.c reports */
-    if (w > (d->Depth ? 16384u : 131072u) || h > (d->Depth ? 16384u : 65536u) || z > 16384) return CUDA_ERROR_INVALID_VALUE;
+    if (d->Width == 0) return CUDA_ERROR_INVALID_VALUE;
+    if (cube) {
+        /* (W,W,6) or, layered, (W,W,6*layers) */
+        if (d->Height != d->Width || d->Depth == 0 || d->Depth % 6 || (!layered && d->Depth != 6))
+            return CUDA_ERROR_INVALID_VALUE;
+        if (w > 32768 || z > 6 * 2046) return CUDA_ERROR_INVALID_VALUE;   /* the limits device.c reports */
+    } else if (layered) {
+        /* (W,0,layers) 1D layered, (W,H,layers) 2D layered */
+        if (d->Depth == 0 || w > 32768 || h > 32768 || z > 2048) return CUDA_ERROR_INVALID_VALUE;
+    } else {
+        /* valid shapes: (W,0,0) 1D, (W,H,0) 2D, (W,H,D) 3D */
+        if (d->Height == 0 && d->Depth != 0) return CUDA_ERROR_INVALID_VALUE;
+        /* the texture size limits device.c reports */
+        if (w > (d->Depth ? 16384u : 131072u) || h > (d->Depth ? 16384u : 65536u) || z > 16384)
+            return CUDA_ERROR_INVALID_VALUE;
+    }
     uint64_t pitch = w * elem, bytes = pitch * h * z;
     uint64_t addr;
     if ((r = api_alloc_new(c, bytes, API_MEM_ARRAY, 0, &addr))) return r;
@@ -192,13 +213,133 @@ static CUresult array_free(CUarray h)
     api_array *a;
     CUresult r = api_array_arg(h, &a);
     if (r) return r;
+    if (a->owner) {
+        api_why("the array is level of a mipmapped array: cuMipmappedArrayDestroy frees it");
+        return CUDA_ERROR_INVALID_VALUE;
+    }
     array_destroy(a);
     return CUDA_SUCCESS;
 }
 
 CUresult cuArrayDestroy(CUarray hArray) { API_LOCKED(array_free(hArray)); }
 
+/* ---- mipmapped arrays ------------------------------------------------------------ */
+
+static void mipmap_destroy(api_mipmap *mm)
+{
+    api_ctx *c = mm->ctx;
+    for (uint32_t i = 0; i < mm->nlevels; i++)
+        if (mm->level[i]) {
+            mm->level[i]->owner = NULL;
+            array_destroy(mm->level[i]);
+        }
+    if (mm->prev) mm->prev->next = mm->next;
+    else c->mipmaps = mm->next;
+    if (mm->next) mm->next->prev = mm->prev;
+    api_handle_del(mm);
+    free(mm);
+}
+
+static CUresult mipmap_arg(CUmipmappedArray h, api_mipmap **mm)
+{
+    CUresult r = api_check_init();
+    if (r) return r;
+    if (!api_handle_is(h, API_K_MIPMAP) || h->ctx->dead) return CUDA_ERROR_INVALID_HANDLE;
+    *mm = h;
+    return CUDA_SUCCESS;
+}
+
+static CUresult mipmap_create(CUmipmappedArray *out, const CUDA_ARRAY3D_DESCRIPTOR *d, unsigned n)
+{
+    api_ctx *c;
+    CUresult r = api_current(&c, true);
+    if (r) return r;
+    if (!out || !d || n == 0) return CUDA_ERROR_INVALID_VALUE;
+    /* a level past the one where every extent is 1 is not allowed */
+    bool keep = d->Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP);
+    uint64_t big = d->Width;
+    if (d->Height > big) big = d->Height;
+    if (!keep && d->Depth > big) big = d->Depth;
+    unsigned most = 1;
+    while (big >> most) most++;
+    if (n > most || n > EXEC_TEX_MAX_LEVELS) return CUDA_ERROR_INVALID_VALUE;
+    api_mipmap *mm = tp_calloc(1, sizeof *mm);
+    mm->ctx = c;
+    mm->desc = *d;
+    for (unsigned l = 0; l < n; l++) {
+        CUDA_ARRAY3D_DESCRIPTOR ld = *d;
+        ld.Width = d->Width >> l ? d->Width >> l : 1;
+        if (d->Height) ld.Height = d->Height >> l ? d->Height >> l : 1;
+        if (d->Depth && !keep) ld.Depth = d->Depth >> l ? d->Depth >> l : 1;
+        CUarray a;
+        if ((r = array_create(&a, &ld))) {
+            mm->nlevels = l;
+            mipmap_destroy(mm);
+            return r;
+        }
+        a->owner = mm;
+        mm->level[l] = a;
+    }
+    mm->nlevels = n;
+    mm->next = c->mipmaps;
+    if (c->mipmaps) c->mipmaps->prev = mm;
+    c->mipmaps = mm;
+    api_handle_add(mm, API_K_MIPMAP);
+    *out = mm;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMipmappedArrayCreate(CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc,
+                                unsigned int numMipmapLevels)
+{
+    API_LOCKED(mipmap_create(pHandle, pMipmappedArrayDesc, numMipmapLevels));
+}
+
+static CUresult mipmap_level(CUarray *out, CUmipmappedArray h, unsigned l)
+{
+    api_mipmap *mm;
+    CUresult r = mipmap_arg(h, &mm);
+    if (r) return r;
+    if (!out) return CUDA_ERROR_INVALID_VALUE;
+    if (l >= mm->nlevels || !mm->level[l]) {
+        api_why("level %u of a mipmapped array of %u levels", l, mm->nlevels);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    *out = mm->level[l];
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level)
+{
+    API_LOCKED(mipmap_level(pLevelArray, hMipmappedArray, level));
+}
+
+static CUresult mipmap_free(CUmipmappedArray h)
+{
+    api_mipmap *mm;
+    CUresult r = mipmap_arg(h, &mm);
+    if (r) return r;
+    mipmap_destroy(mm);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray) { API_LOCKED(mipmap_free(hMipmappedArray)); }
+
 /* ---- texture and surface objects ------------------------------------------------ */
+
+/* The shape of an array as an exec_texdesc. */
+static void array_shape(const api_array *a, exec_texdesc *t)
+{
+    const CUDA_ARRAY3D_DESCRIPTOR *d = &a->desc;
+    t->addr = a->addr;
+    t->layered = d->Flags & CUDA_ARRAY3D_LAYERED;
+    t->cubemap = d->Flags & CUDA_ARRAY3D_CUBEMAP;
+    t->dims = t->cubemap ? 2 : t->layered ? (d->Height ? 2 : 1) : d->Depth ? 3 : d->Height ? 2 : 1;
+    t->width = (uint32_t)d->Width;
+    t->height = d->Height ? (uint32_t)d->Height : 1;
+    t->depth = d->Depth ? (uint32_t)d->Depth : 1;
+    t->pitch = a->pitch;
+}
 
 /* The memory a resource describes, as an exec_texdesc (format and shape only). */
 static CUresult resource_desc(const CUDA_RESOURCE_DESC *rd, bool surface, exec_texdesc *t, fmt_info *fi)
@@ -212,12 +353,19 @@ static CUresult resource_desc(const CUDA_RESOURCE_DESC *rd, bool surface, exec_t
         if (api_array_arg(rd->res.array.hArray, &a)) return CUDA_ERROR_INVALID_HANDLE;
         if (surface && !(a->desc.Flags & CUDA_ARRAY3D_SURFACE_LDST)) return CUDA_ERROR_INVALID_VALUE;
         if (!element_of(a->desc.Format, a->desc.NumChannels, fi, &elem)) return CUDA_ERROR_INVALID_VALUE;
-        t->addr = a->addr;
-        t->dims = a->desc.Depth ? 3 : a->desc.Height ? 2 : 1;
-        t->width = (uint32_t)a->desc.Width;
-        t->height = a->desc.Height ? (uint32_t)a->desc.Height : 1;
-        t->depth = a->desc.Depth ? (uint32_t)a->desc.Depth : 1;
-        t->pitch = a->pitch;
+        array_shape(a, t);
+        return CUDA_SUCCESS;
+    }
+    case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY: {
+        api_mipmap *mm;
+        if (mipmap_arg(rd->res.mipmap.hMipmappedArray, &mm)) return CUDA_ERROR_INVALID_HANDLE;
+        if (surface) return CUDA_ERROR_INVALID_VALUE;   /* surfaces take one level */
+        for (uint32_t l = 0; l < mm->nlevels; l++)
+            if (!mm->level[l]) return CUDA_ERROR_INVALID_HANDLE;
+        if (!element_of(mm->desc.Format, mm->desc.NumChannels, fi, &elem)) return CUDA_ERROR_INVALID_VALUE;
+        array_shape(mm->level[0], t);
+        t->levels = mm->nlevels;
+        for (uint32_t l = 0; l < mm->nlevels; l++) t->level_addr[l] = mm->level[l]->addr;
         return CUDA_SUCCESS;
     }
     case CU_RESOURCE_TYPE_LINEAR: {
@@ -249,9 +397,6 @@ static CUresult resource_desc(const CUDA_RESOURCE_DESC *rd, bool surface, exec_t
         t->pitch = pitch;
         return CUDA_SUCCESS;
     }
-    case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY:
-        api_msg("texture objects on mipmapped arrays are not supported");
-        return CUDA_ERROR_NOT_SUPPORTED;
     default: return CUDA_ERROR_INVALID_VALUE;
     }
 }
@@ -299,6 +444,12 @@ static CUresult object_create(unsigned long long *out, const CUDA_RESOURCE_DESC 
             t.addr_mode[i] = rd->resType == CU_RESOURCE_TYPE_LINEAR ? EXEC_TEX_CLAMP
                                                                     : address_mode(td->addressMode[i], t.normalized_coords);
         memcpy(t.border, td->borderColor, sizeof t.border);
+        if (td->mipmapFilterMode > CU_TR_FILTER_MODE_LINEAR) return CUDA_ERROR_INVALID_VALUE;
+        t.mip_linear = td->mipmapFilterMode == CU_TR_FILTER_MODE_LINEAR;
+        t.lod_bias = td->mipmapLevelBias;
+        t.min_lod = td->minMipmapLevelClamp;
+        t.max_lod = td->maxMipmapLevelClamp;
+        t.max_aniso = td->maxAnisotropy;
     } else {
         for (int i = 0; i < 3; i++) t.addr_mode[i] = EXEC_TEX_CLAMP;
     }
@@ -391,5 +542,6 @@ void api_tex_free_ctx(api_ctx *c)
         free(m->vals[i]);
     }
     api_map_free(m);
+    while (c->mipmaps) mipmap_destroy(c->mipmaps);
     while (c->arrays) array_destroy(c->arrays);
 }

@@ -154,6 +154,45 @@ cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_con
     return rt_ret(array_info(desc, NULL, NULL, (cudaArray_t)(uintptr_t)array));
 }
 
+/* ---- mipmapped arrays (a cudaMipmappedArray_t is a CUmipmappedArray) --------------- */
+
+cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray, const struct cudaChannelFormatDesc *desc,
+                                     struct cudaExtent extent, unsigned int numLevels, unsigned int flags)
+{
+    if (!mipmappedArray || !desc) return rt_ret(cudaErrorInvalidValue);
+    cudaError_t e = rt_begin();
+    if (e) return rt_ret(e);
+    CUDA_ARRAY3D_DESCRIPTOR ad;
+    memset(&ad, 0, sizeof ad);
+    if (!to_format(desc, &ad.Format, &ad.NumChannels)) return rt_ret(cudaErrorInvalidChannelDescriptor);
+    ad.Width = extent.width, ad.Height = extent.height, ad.Depth = extent.depth;
+    ad.Flags = flags;
+    CUmipmappedArray m;
+    CUresult r = cuMipmappedArrayCreate(&m, &ad, numLevels);
+    if (!r) *mipmappedArray = (cudaMipmappedArray_t)(void *)m;
+    return rt_ret(rt_err(r));
+}
+
+cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *levelArray, cudaMipmappedArray_const_t mipmappedArray,
+                                       unsigned int level)
+{
+    cudaError_t e = rt_begin();
+    if (e) return rt_ret(e);
+    CUarray a;
+    CUresult r = cuMipmappedArrayGetLevel(&a, (CUmipmappedArray)(uintptr_t)mipmappedArray, level);
+    if (r == CUDA_ERROR_INVALID_HANDLE) return rt_ret(cudaErrorInvalidResourceHandle);
+    if (!r) *levelArray = (cudaArray_t)a;
+    return rt_ret(rt_err(r));
+}
+
+cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray)
+{
+    cudaError_t e = rt_begin();
+    if (e) return rt_ret(e);
+    if (!mipmappedArray) return cudaSuccess;
+    return rt_ret(rt_err(cuMipmappedArrayDestroy((CUmipmappedArray)(void *)mipmappedArray)));
+}
+
 /* ---- texture and surface objects ---------------------------------------------------- */
 
 static cudaError_t to_resource(const struct cudaResourceDesc *in, CUDA_RESOURCE_DESC *out)
@@ -202,6 +241,9 @@ static void from_resource(const CUDA_RESOURCE_DESC *in, struct cudaResourceDesc 
         out->res.pitch2D.width = in->res.pitch2D.width;
         out->res.pitch2D.height = in->res.pitch2D.height;
         out->res.pitch2D.pitchInBytes = in->res.pitch2D.pitchInBytes;
+        break;
+    case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY:
+        out->res.mipmap.mipmap = (cudaMipmappedArray_t)(void *)in->res.mipmap.hMipmappedArray;
         break;
     default: break;
     }

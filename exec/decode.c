@@ -188,10 +188,16 @@ const exec_sinfo *exec_mod_sinfo(const exec_mod *m, uint32_t pc)
 
 static void h_unsupported(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
 {
-    (void)in;
     (void)d;
     (void)m;
-    exec_fault(w, -1, EXEC_ERR_UNSUPPORTED, "this instruction form is not supported by tpsim's functional model");
+    const exec_mod *md = w->g->m;
+    size_t pc = (size_t)(in - md->xi);
+    const char *why = md->why && pc < md->ptx->ninsns ? md->why[pc] : NULL;
+    if (why)
+        exec_fault(w, -1, EXEC_ERR_UNSUPPORTED, "this instruction form is not supported by tpsim's functional model: %s",
+                   why);
+    else
+        exec_fault(w, -1, EXEC_ERR_UNSUPPORTED, "this instruction form is not supported by tpsim's functional model");
 }
 
 static void h_nop(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
@@ -254,7 +260,13 @@ bool exec_decode_module(exec_mod *m, tp_err *e)
             if (!h && !why) h = exec_pick_tex(in, d, &why);
             if (!h && !why) h = exec_pick_fp(in, d, &why);
             if (!h && !why) h = exec_pick_alu(in, d, &why);
-            if (!h) h = h_unsupported;
+            if (!h) {
+                h = h_unsupported;
+                if (why) {
+                    if (!m->why) m->why = tp_calloc(p->ninsns ? p->ninsns : 1, sizeof *m->why);
+                    m->why[pc] = why;
+                }
+            }
             d->fn = h;
             exec_mem_set_abase(fn, in, d);
         }

@@ -26,6 +26,7 @@ void exec_dev_destroy(exec_dev *d)
     exec_slots_free(d);
     exec_check_dev_free(d);
     exec_tex_free_all(d);
+    exec_cdp_free(d);
     exec_mem_release(d);
     tp_opts_free(&d->opts);
     free(d);

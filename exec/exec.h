@@ -127,6 +127,8 @@ void exec_kernel_attrs(exec_mod *m, int kernel, exec_kattr *a);
 typedef enum exec_texfmt { EXEC_TEX_UNSIGNED, EXEC_TEX_SIGNED, EXEC_TEX_FLOAT } exec_texfmt;
 typedef enum exec_texaddr { EXEC_TEX_WRAP, EXEC_TEX_CLAMP, EXEC_TEX_MIRROR, EXEC_TEX_BORDER } exec_texaddr;
 
+#define EXEC_TEX_MAX_LEVELS 18   /* 1 + log2 of the largest extent, 131072 */
+
 typedef struct exec_texdesc {
     uint64_t addr;           /* device address of element (0, 0, 0) */
     uint32_t dims;           /* 1, 2 or 3 */
@@ -140,6 +142,20 @@ typedef struct exec_texdesc {
     bool linear_filter;      /* bilinear/linear filtering instead of the nearest texel */
     exec_texaddr addr_mode[3];
     float border[4];
+    /* Layered and cubemap arrays: the `depth` slices are layers (a 1D layered
+    ** array has height 1), chosen by the instruction's array index (clamped);
+    ** a cubemap's slices are its faces, 6 per layer (+x, -x, +y, -y, +z, -z),
+    ** square.  dims is then 1 or 2, the dimensions of one slice. */
+    bool layered;
+    bool cubemap;
+    /* Mipmaps: level l (0 < l < levels) is at level_addr[l], tightly packed
+    ** (pitch = its width * bytes_per_elem), each extent max(1, extent >> l)
+    ** (layers and faces keep their count).  levels 0 or 1: no mipmaps. */
+    uint32_t levels;
+    uint64_t level_addr[EXEC_TEX_MAX_LEVELS];
+    bool mip_linear;         /* interpolate between the two nearest levels */
+    float lod_bias, min_lod, max_lod;   /* lod = clamp(lod + bias, min, max) */
+    uint32_t max_aniso;      /* for the level of detail of tex.grad: 0 or 1 isotropic */
 } exec_texdesc;
 
 /* Creates a texture (surface: is_surface) object; returns its handle, never 0. */
@@ -160,7 +176,38 @@ typedef struct exec_launch {
     ** which kernels read as %envreg1 (high 32 bits) : %envreg2 (low); 0 for
     ** other launches. */
     uint64_t grid_workspace;
+    /* Dynamic parallelism: 0 for a launch from the host, the parent's + 1
+    ** for a device launch (exec.cdp_max_depth bounds it). */
+    uint32_t depth;
 } exec_launch;
+
+/* ---- dynamic parallelism (exec/cdp.c) ----------------------------------------
+** Kernels launch kernels through the device runtime's calls; exec/ records
+** each launch and runs nothing.  Whoever ran a grid takes its launches with
+** exec_cdp_take right after it and runs them: the EXEC_CDP_STREAM and
+** EXEC_CDP_FIRE_AND_FORGET ones in order, each followed by its own launches
+** (depth first), then the EXEC_CDP_TAIL ones in order.  The parameter buffer
+** (params) is device memory the taker frees (exec_mem_free) after the launch. */
+typedef enum exec_cdp_kind { EXEC_CDP_STREAM, EXEC_CDP_TAIL, EXEC_CDP_FIRE_AND_FORGET } exec_cdp_kind;
+typedef struct exec_cdp_launch {
+    exec_mod *m;
+    int kernel;
+    uint32_t grid[3], block[3];
+    uint32_t shared;          /* dynamic shared memory */
+    uint64_t params;          /* device address of the parameters */
+    uint32_t params_bytes;
+    uint64_t stream;          /* the device stream handle (0: the default stream) */
+    exec_cdp_kind kind;
+    uint32_t depth;           /* the child's depth (exec_launch.depth) */
+    uint64_t parent_gridid;
+} exec_cdp_launch;
+/* Moves the launches recorded since the last call into *out (malloc'd, in
+** launch order; NULL if none) and returns how many; frees parameter buffers
+** that were never launched. */
+uint32_t exec_cdp_take(exec_dev *d, exec_cdp_launch **out);
+/* The device attributes device code reads (cudaDeviceGetAttribute): n values
+** by attribute number, ok[i] false where attribute i does not exist. */
+void exec_cdp_set_attributes(exec_dev *d, const int *values, const uint8_t *ok, uint32_t n);
 
 /* ---- correctness checks (exec/check*.c; docs/CHECKS.md) ----------------------
 ** The options check.race, check.race_intrawarp, check.init and check.sync

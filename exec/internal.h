@@ -72,6 +72,7 @@ struct exec_dev {
     size_t page;
     void *slots;           /* CTA slots kept between launches (grid.c) */
     void *textab;          /* texture and surface objects (tex.c) */
+    struct exec_cdp *cdp;  /* dynamic parallelism: launches and buffers (cdp.c) */
     struct ck_dev *ck;     /* correctness checks: findings, counts (check.c); NULL until a check runs */
     struct ik_dev *ik;     /* initcheck's record of written bytes (check_init.c) */
     struct rk_pool *rkpool;/* racecheck's shadow pages kept between launches (check_race.c) */
@@ -145,6 +146,7 @@ struct exec_mod {
     ptx_insn *xi;
     ptx_opnd *xpool;
     exec_dinsn *d;            /* parallel to ptx->insns */
+    const char **why;         /* parallel to ptx->insns (NULL until needed): what an unsupported form is */
     exec_sinfo *si;           /* parallel to ptx->insns: static facts for timing models */
     exec_opreg *siregs;       /* the register lists si[].regs point into */
     uint64_t *oob_seen;       /* exec.oob=warn: a bit per pc already reported */
@@ -438,6 +440,10 @@ void exec_bar_check(exec_cta *c, uint32_t id);
 
 /* System calls by name (vprintf, malloc, free, __assertfail). */
 bool exec_syscall(exec_warp *w, const ptx_insn *in, const ptx_func *callee, uint32_t mask);
+/* The device runtime's calls (cdp.c): is name one; run it for the lanes in mask. */
+bool exec_cdp_is_call(const char *name);
+bool exec_cdp_call(exec_warp *w, const ptx_insn *in, const char *name, uint32_t mask);
+void exec_cdp_free(exec_dev *d);
 /* printf formatting of one lane's vprintf call into out. */
 bool exec_format_printf(exec_warp *w, int lane, uint64_t fmt, uint64_t args, tp_sbuf *out);
 

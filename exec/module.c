@@ -39,6 +39,7 @@ static void mod_free(exec_mod *m)
     free(m->xi);
     free(m->xpool);
     free(m->d);
+    free(m->why);
     free(m->si);
     free(m->oob_seen);
     free(m->siregs);

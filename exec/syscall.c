@@ -1,6 +1,7 @@
 /*
 ** syscall.c -- the device-side "system calls" nvcc emits as calls to
-** declared-only functions: vprintf (printf), malloc, free, __assertfail.
+** declared-only functions: vprintf (printf), malloc, free, __assertfail;
+** the device runtime's (dynamic parallelism) are in cdp.c.
 */
 #include "check.h"
 #include <inttypes.h>
@@ -151,6 +152,7 @@ bool exec_syscall(exec_warp *w, const ptx_insn *in, const ptx_func *callee, uint
 {
     exec_grid *g = w->g;
     const char *name = callee->name;
+    if (exec_cdp_is_call(name)) return exec_cdp_call(w, in, name, mask);
     if (strcmp(name, "vprintf") == 0) {
         tp_sbuf out;
         tp_sbuf_init(&out);
@@ -215,6 +217,6 @@ bool exec_syscall(exec_warp *w, const ptx_insn *in, const ptx_func *callee, uint
     }
     exec_fault(w, __builtin_ctz(mask), EXEC_ERR_UNSUPPORTED,
                "call to '%s', which is declared but not defined in the module and is not a function tpsim provides "
-               "(vprintf, malloc, free, __assertfail)", name);
+               "(vprintf, malloc, free, __assertfail, the device runtime's calls)", name);
     return false;
 }

@@ -227,6 +227,113 @@ static void sample(const exec_texdesc *t, double x, double y, double z, float ou
     for (int c = 0; c < 4; c++) out[c] = acc[c];
 }
 
+/* ---- layers, cubemap faces and mipmap levels --------------------------------------- */
+
+/* Slice s (a layer, or a face of a cubemap) of mip level lv of t, as a texture
+** of its own: its extents, address and pitch. */
+static void view_of(const exec_texdesc *t, unsigned lv, int64_t s, exec_texdesc *v)
+{
+    *v = *t;
+    if (lv > 0 && lv < t->levels) {
+        v->addr = t->level_addr[lv];
+        v->width = t->width >> lv ? t->width >> lv : 1;
+        if (t->dims > 1) v->height = t->height >> lv ? t->height >> lv : 1;
+        if (t->dims > 2 && !t->layered && !t->cubemap) v->depth = t->depth >> lv ? t->depth >> lv : 1;
+        v->pitch = (uint64_t)v->width * elem_bytes(t);
+    }
+    if (t->layered || t->cubemap) {
+        if (s < 0) s = 0;
+        if (s >= v->depth) s = v->depth - 1;
+        v->addr += (uint64_t)s * v->pitch * v->height;
+        v->depth = 1;
+    }
+}
+
+/* The face a direction (x, y, z) points at, and the coordinates in it, in
+** [0, 1] (the Programming Guide's cubemap table); the major axis is the
+** largest magnitude, x before y before z on ties. *m: that magnitude. */
+static unsigned cube_face(double x, double y, double z, double *s, double *t, double *m)
+{
+    double ax = fabs(x), ay = fabs(y), az = fabs(z), sc, tc, mm;
+    unsigned f;
+    if (ax >= ay && ax >= az) {
+        mm = ax, f = x >= 0 ? 0 : 1, sc = x >= 0 ? -z : z, tc = -y;
+    } else if (ay >= az) {
+        mm = ay, f = y >= 0 ? 2 : 3, sc = x, tc = y >= 0 ? z : -z;
+    } else {
+        mm = az, f = z >= 0 ? 4 : 5, sc = z >= 0 ? x : -x, tc = -y;
+    }
+    if (mm == 0) mm = 1;
+    *s = (sc / mm + 1) / 2;
+    *t = (tc / mm + 1) / 2;
+    *m = mm;
+    return f;
+}
+
+/* 8 fractional bits, as the filter weights. */
+static double frac8(double f) { return round(f * 256.0) / 256.0; }
+
+/* One fetch from a texture (a view: no layers left) at coordinates c (float)
+** or ic (integer) of nd dimensions. */
+static void fetch(const exec_texdesc *t, unsigned nd, bool fcoord, bool fout, int gather_comp, const double c[3],
+                  const int64_t ic[3], uint32_t v[4])
+{
+    if (gather_comp >= 0) {
+        /* The four texels of the bilinear footprint, one component:
+        ** (i, j+1), (i+1, j+1), (i+1, j), (i, j). */
+        double u = to_texels(t, t->addr_mode[0], c[0], t->width) - 0.5;
+        double vv = to_texels(t, t->addr_mode[1], c[1], t->height) - 0.5;
+        int64_t i0 = (int64_t)floor(u), j0 = (int64_t)floor(vv);
+        static const int di[4] = {0, 1, 1, 0}, dj[4] = {1, 1, 0, 0};
+        for (int q = 0; q < 4; q++) {
+            if (fout) {
+                float tv[4];
+                texel_f(t, i0 + di[q], j0 + dj[q], 0, tv);
+                v[q] = exec_f2u(tv[gather_comp]);
+            } else {
+                uint32_t tv[4];
+                texel_raw(t, i0 + di[q], j0 + dj[q], 0, tv);
+                v[q] = tv[gather_comp];
+            }
+        }
+    } else if (!fcoord) {
+        /* Integer coordinates: the element itself, 0 outside. */
+        bool inside = ic[0] >= 0 && ic[0] < t->width && (nd < 2 || (ic[1] >= 0 && ic[1] < t->height)) &&
+                      (nd < 3 || (ic[2] >= 0 && ic[2] < t->depth));
+        if (!inside) {
+            v[0] = v[1] = v[2] = v[3] = 0;
+        } else if (fout) {
+            float tv[4];
+            texel_f(t, ic[0], nd > 1 ? ic[1] : 0, nd > 2 ? ic[2] : 0, tv);
+            for (int q = 0; q < 4; q++) v[q] = exec_f2u(tv[q]);
+        } else {
+            texel_raw(t, ic[0], nd > 1 ? ic[1] : 0, nd > 2 ? ic[2] : 0, v);
+        }
+    } else if (fout) {
+        float tv[4];
+        sample(t, c[0], c[1], c[2], tv);
+        for (int q = 0; q < 4; q++) v[q] = exec_f2u(tv[q]);
+    } else {
+        /* Float coordinates, integer result: nearest texel, raw. */
+        double u = to_texels(t, t->addr_mode[0], c[0], t->width);
+        double vv = nd > 1 ? to_texels(t, t->addr_mode[1], c[1], t->height) : 0;
+        double ww = nd > 2 ? to_texels(t, t->addr_mode[2], c[2], t->depth) : 0;
+        texel_raw(t, (int64_t)floor(u), (int64_t)floor(vv), (int64_t)floor(ww), v);
+    }
+}
+
+/* Euclidean length of a gradient of nd components, in texels of level 0. */
+static double grad_len(const exec_texdesc *t, const double g[3], unsigned nd, double cube_scale)
+{
+    double s = 0;
+    for (unsigned j = 0; j < nd; j++) {
+        double n = cube_scale > 0 ? cube_scale
+                                  : !t->normalized_coords ? 1.0 : j == 0 ? t->width : j == 1 ? t->height : t->depth;
+        s += g[j] * n * g[j] * n;
+    }
+    return sqrt(s);
+}
+
 /* ---- instructions ----------------------------------------------------------------- */
 
 static const exec_texdesc *handle_of(exec_warp *w, const ptx_opnd *o, int lane, bool surface)
@@ -260,6 +367,8 @@ static unsigned geom_dims(int sub)
     }
 }
 
+static bool geom_array(int sub) { return sub == PTX_SUB_A1D || sub == PTX_SUB_A2D || sub == PTX_SUB_ACUBE; }
+
 static void put_result(exec_warp *w, const ptx_opnd *dst, int lane, const uint32_t v[4])
 {
     if (dst->kind == PTX_OK_VEC) {
@@ -272,18 +381,29 @@ static void put_result(exec_warp *w, const ptx_opnd *dst, int lane, const uint32
     }
 }
 
+/* The index in in->o of the coordinate operand of tex/tld4: [tex, {..}] or
+** [tex, sampler, {..}]. */
+static unsigned coord_index(const ptx_insn *in)
+{
+    unsigned k = in->ndst;
+    if (in->o[k + 1].kind != PTX_OK_VEC && in->nopnd > k + 2) return k + 2;
+    return k + 1;
+}
+
 static void h_tex(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
 {
     (void)d;
-    unsigned k = in->ndst;
+    unsigned k = in->ndst, ci = coord_index(in);
     const ptx_opnd *dst = &in->o[0], *ho = &in->o[k];
-    const ptx_opnd *co = &in->o[k + 1];
-    if (co->kind != PTX_OK_VEC && in->nopnd > k + 2) co = &in->o[k + 2]; /* [tex, sampler, {..}] */
+    const ptx_opnd *co = &in->o[ci];
     unsigned nd = geom_dims(in->m.sub);
-    bool array = in->m.sub == PTX_SUB_A1D || in->m.sub == PTX_SUB_A2D;
+    bool array = geom_array(in->m.sub);
+    bool cube = in->m.sub == PTX_SUB_CUBE || in->m.sub == PTX_SUB_ACUBE;
     bool fcoord = in->type2 == PTX_T_F32;
     bool fout = in->type == PTX_T_F32 || in->type == PTX_T_F16;
-    bool gather = in->op == PTX_OP_TLD4;
+    int gather = in->op != PTX_OP_TLD4 ? -1
+                 : in->m.sub2 == PTX_SUB_COMP_G ? 1 : in->m.sub2 == PTX_SUB_COMP_B ? 2 : in->m.sub2 == PTX_SUB_COMP_A ? 3 : 0;
+    int mip = in->op == PTX_OP_TEX ? in->m.sub2 : PTX_SUB_NONE;
     EXEC_LANES(m, {
         const exec_texdesc *t = handle_of(w, ho, l, false);
         if (!t) return;
@@ -294,49 +414,75 @@ static void h_tex(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_
             if (fcoord) c[j] = exec_u2f((uint32_t)r[l]);
             else ic[j] = (int32_t)r[l];
         }
-        uint32_t v[4];
-        if (gather) {
-            /* The four texels of the bilinear footprint, one component:
-            ** (i, j+1), (i+1, j+1), (i+1, j), (i, j). */
-            double u = to_texels(t, t->addr_mode[0], c[0], t->width) - 0.5;
-            double vv = to_texels(t, t->addr_mode[1], c[1], t->height) - 0.5;
-            int64_t i0 = (int64_t)floor(u), j0 = (int64_t)floor(vv);
-            int comp = in->m.sub2 == PTX_SUB_COMP_G ? 1 : in->m.sub2 == PTX_SUB_COMP_B ? 2 : in->m.sub2 == PTX_SUB_COMP_A ? 3 : 0;
-            static const int di[4] = {0, 1, 1, 0}, dj[4] = {1, 1, 0, 0};
-            for (int q = 0; q < 4; q++) {
-                if (fout) {
-                    float tv[4];
-                    texel_f(t, i0 + di[q], j0 + dj[q], 0, tv);
-                    v[q] = exec_f2u(tv[comp]);
-                } else {
-                    uint32_t tv[4];
-                    texel_raw(t, i0 + di[q], j0 + dj[q], 0, tv);
-                    v[q] = tv[comp];
+        int64_t slice = array ? (int32_t)coord_row(w, co, 0)[l] : 0;
+        unsigned snd = nd;       /* dimensions of the slice sampled */
+        double cube_scale = 0;   /* texels per unit of a cube direction */
+        if (cube) {
+            double s, tt, mm;
+            unsigned f = cube_face(fcoord ? c[0] : (double)ic[0], fcoord ? c[1] : (double)ic[1],
+                                   fcoord ? c[2] : (double)ic[2], &s, &tt, &mm);
+            int64_t nl = t->depth / 6 ? t->depth / 6 : 1;
+            if (slice < 0) slice = 0;
+            if (slice >= nl) slice = nl - 1;
+            slice = slice * 6 + f;
+            c[0] = s, c[1] = tt, c[2] = 0;
+            fcoord = true;
+            snd = 2;
+            cube_scale = t->width / (2 * mm);
+        }
+        /* the level of detail */
+        unsigned lv0 = 0, lv1 = 0;
+        double lw = 0;
+        if (t->levels > 1) {
+            double lod = 0;
+            if (mip == PTX_SUB_LEVEL) {
+                lod = exec_u2f((uint32_t)exec_src(w, &in->o[ci + 1])[l]);
+            } else if (mip == PTX_SUB_GRAD) {
+                double g[2][3] = {{0, 0, 0}, {0, 0, 0}};
+                for (unsigned q = 0; q < 2; q++)
+                    for (unsigned j = 0; j < nd; j++)
+                        g[q][j] = exec_u2f((uint32_t)coord_row(w, &in->o[ci + 1 + q], j)[l]);
+                double px = grad_len(t, g[0], nd, cube_scale), py = grad_len(t, g[1], nd, cube_scale);
+                double pmax = px > py ? px : py, pmin = px > py ? py : px;
+                if (t->max_aniso > 1 && pmin > 0) {
+                    double n = ceil(pmax / pmin);
+                    if (n > t->max_aniso) n = t->max_aniso;
+                    pmax /= n;
                 }
+                lod = pmax > 0 ? log2(pmax) : -1e9;
             }
-        } else if (!fcoord) {
-            /* Integer coordinates: the element itself, 0 outside. */
-            bool inside = ic[0] >= 0 && ic[0] < t->width && (nd < 2 || (ic[1] >= 0 && ic[1] < t->height)) &&
-                          (nd < 3 || (ic[2] >= 0 && ic[2] < t->depth));
-            if (!inside) {
-                v[0] = v[1] = v[2] = v[3] = 0;
-            } else if (fout) {
-                float tv[4];
-                texel_f(t, ic[0], ic[1], ic[2], tv);
-                for (int q = 0; q < 4; q++) v[q] = exec_f2u(tv[q]);
+            lod += t->lod_bias;
+            if (lod > t->max_lod) lod = t->max_lod;
+            if (lod < t->min_lod) lod = t->min_lod;
+            if (lod > t->levels - 1) lod = t->levels - 1;
+            if (!(lod > 0)) lod = 0;   /* also NaN */
+            if (t->mip_linear && fout) {
+                lv0 = (unsigned)floor(lod);
+                lw = frac8(lod - lv0);
+                lv1 = lv0 + 1 < t->levels ? lv0 + 1 : lv0;
             } else {
-                texel_raw(t, ic[0], ic[1], ic[2], v);
+                lv0 = lv1 = (unsigned)floor(lod + 0.5);
             }
-        } else if (fout) {
-            float tv[4];
-            sample(t, c[0], c[1], c[2], tv);
-            for (int q = 0; q < 4; q++) v[q] = exec_f2u(tv[q]);
-        } else {
-            /* Float coordinates, integer result: nearest texel, raw. */
-            double u = to_texels(t, t->addr_mode[0], c[0], t->width);
-            double vv = nd > 1 ? to_texels(t, t->addr_mode[1], c[1], t->height) : 0;
-            double ww = nd > 2 ? to_texels(t, t->addr_mode[2], c[2], t->depth) : 0;
-            texel_raw(t, (int64_t)floor(u), (int64_t)floor(vv), (int64_t)floor(ww), v);
+        }
+        exec_texdesc vt;
+        view_of(t, lv0, slice, &vt);
+        if (cube) {
+            vt.normalized_coords = true;
+            vt.addr_mode[0] = vt.addr_mode[1] = EXEC_TEX_CLAMP;
+        }
+        uint32_t v[4];
+        fetch(&vt, snd, fcoord, fout, gather, c, ic, v);
+        if (lw > 0) {
+            uint32_t v1[4];
+            exec_texdesc vt1;
+            view_of(t, lv1, slice, &vt1);
+            if (cube) {
+                vt1.normalized_coords = true;
+                vt1.addr_mode[0] = vt1.addr_mode[1] = EXEC_TEX_CLAMP;
+            }
+            fetch(&vt1, snd, fcoord, fout, gather, c, ic, v1);
+            for (int q = 0; q < 4; q++)
+                v[q] = exec_f2u((float)((1 - lw) * exec_u2f(v[q]) + lw * exec_u2f(v1[q])));
         }
         if (in->type == PTX_T_F16) /* tex.f16: halves of the float results */
             for (int q = 0; q < 4; q++) v[q] = (uint32_t)num_cvt(v[q], PTX_T_F16, PTX_T_F32, PTX_RND_RN, 0);
@@ -349,14 +495,14 @@ static uint32_t query(const exec_texdesc *t, int sub)
     switch (sub) {
     case PTX_SUB_Q_WIDTH: return t->width;
     case PTX_SUB_Q_HEIGHT: return t->height;
-    case PTX_SUB_Q_DEPTH: return t->depth;
+    case PTX_SUB_Q_DEPTH: return t->layered || t->cubemap ? 1 : t->depth;
     case PTX_SUB_Q_NORMALIZED_COORDS: return t->normalized_coords;
     case PTX_SUB_Q_FILTER_MODE: return t->linear_filter;
     case PTX_SUB_Q_ADDR_MODE_0: return (uint32_t)t->addr_mode[0];
     case PTX_SUB_Q_ADDR_MODE_1: return (uint32_t)t->addr_mode[1];
     case PTX_SUB_Q_ADDR_MODE_2: return (uint32_t)t->addr_mode[2];
-    case PTX_SUB_Q_ARRAY_SIZE: return 1;
-    case PTX_SUB_Q_NUM_MIPMAP_LEVELS: return 1;
+    case PTX_SUB_Q_ARRAY_SIZE: return !t->layered ? 1 : t->cubemap ? t->depth / 6 : t->depth;
+    case PTX_SUB_Q_NUM_MIPMAP_LEVELS: return t->levels ? t->levels : 1;
     case PTX_SUB_Q_NUM_SAMPLES: return 1;
     case PTX_SUB_Q_CHANNEL_ORDER: return t->channels;
     case PTX_SUB_Q_CHANNEL_DATA_TYPE: return (uint32_t)t->fmt;
@@ -388,12 +534,13 @@ static uint8_t *surf_addr(exec_warp *w, const ptx_insn *in, const exec_texdesc *
                           unsigned size, bool *drop)
 {
     unsigned nd = geom_dims(in->m.sub);
-    bool array = in->m.sub == PTX_SUB_A1D || in->m.sub == PTX_SUB_A2D;
+    bool array = geom_array(in->m.sub);
     int64_t c[3] = {0, 0, 0};
     for (unsigned j = 0; j < nd; j++) c[j] = (int32_t)coord_row(w, co, j + (array ? 1 : 0))[lane];
+    if (array) c[2] = (int32_t)coord_row(w, co, 0)[lane]; /* the layer (layer * 6 + face for cubemaps) */
     int64_t wbytes = (int64_t)t->width * elem_bytes(t);
     bool inside = c[0] >= 0 && c[0] + (int64_t)size <= wbytes && (nd < 2 || (c[1] >= 0 && c[1] < t->height)) &&
-                  (nd < 3 || (c[2] >= 0 && c[2] < t->depth));
+                  ((nd < 3 && !array) || (c[2] >= 0 && c[2] < t->depth));
     *drop = false;
     if (!inside) {
         if (in->m.flags & PTX_MF_CLAMP) {
@@ -481,12 +628,25 @@ exec_fn exec_pick_tex(const ptx_insn *in, exec_dinsn *d, const char **why)
     switch (in->op) {
     case PTX_OP_TEX:
     case PTX_OP_TLD4:
-        if (in->m.sub == PTX_SUB_CUBE || in->m.sub == PTX_SUB_ACUBE || in->m.sub == PTX_SUB_2DMS ||
-            in->m.sub == PTX_SUB_A2DMS) {
-            *why = "cube-map and multisample textures";
+        if (in->m.sub == PTX_SUB_2DMS || in->m.sub == PTX_SUB_A2DMS) {
+            *why = "multisample textures (.2dms, .a2dms)";
             return NULL;
         }
-        d->kind |= 0;
+        {
+            /* after the coordinates: the level (tex.level), two gradients
+            ** (tex.grad); an offset vector or a depth to compare come next */
+            unsigned extra = in->op == PTX_OP_TEX && in->m.sub2 == PTX_SUB_LEVEL ? 1
+                             : in->op == PTX_OP_TEX && in->m.sub2 == PTX_SUB_GRAD ? 2 : 0;
+            if (in->nopnd > coord_index(in) + 1 + extra) {
+                *why = "texture offsets and depth-compare operands of tex/tld4";
+                return NULL;
+            }
+            if (in->op == PTX_OP_TLD4 && in->m.sub2 != PTX_SUB_NONE && in->m.sub2 != PTX_SUB_COMP_R &&
+                in->m.sub2 != PTX_SUB_COMP_G && in->m.sub2 != PTX_SUB_COMP_B && in->m.sub2 != PTX_SUB_COMP_A) {
+                *why = "tld4 with an explicit level of detail";
+                return NULL;
+            }
+        }
         return h_tex;
     case PTX_OP_TXQ:
     case PTX_OP_SUQ: return h_txq;
@@ -495,10 +655,20 @@ exec_fn exec_pick_tex(const ptx_insn *in, exec_dinsn *d, const char **why)
             *why = "formatted surface loads (suld.p)";
             return NULL;
         }
+        if (in->m.sub == PTX_SUB_CUBE || in->m.sub == PTX_SUB_ACUBE || in->m.sub == PTX_SUB_2DMS ||
+            in->m.sub == PTX_SUB_A2DMS) {
+            *why = "surface geometries other than 1d, 2d, 3d, a1d and a2d";
+            return NULL;
+        }
         return h_suld;
     case PTX_OP_SUST:
         if (!(in->m.flags & PTX_MF_B)) {
             *why = "formatted surface stores (sust.p)";
+            return NULL;
+        }
+        if (in->m.sub == PTX_SUB_CUBE || in->m.sub == PTX_SUB_ACUBE || in->m.sub == PTX_SUB_2DMS ||
+            in->m.sub == PTX_SUB_A2DMS) {
+            *why = "surface geometries other than 1d, 2d, 3d, a1d and a2d";
             return NULL;
         }
         return h_sust;

@@ -478,7 +478,7 @@ static void basic_unsupported(void)
         CK(graph_create(&g, 0), CUDA_ERROR_NOT_SUPPORTED);   /* the message is printed once */
     }
     CUresult (*fn)(void) = NULL;
-    OK(cuGetProcAddress("cuMipmappedArrayCreate", (void **)&fn, 13000, 0, NULL));
+    OK(cuGetProcAddress("cuMipmappedArrayGetSparseProperties", (void **)&fn, 13000, 0, NULL));
     TT_CHECK(fn != NULL);
     if (fn) CK(fn(), CUDA_ERROR_NOT_SUPPORTED);
     OK(cuCtxDestroy(c));

@@ -2,7 +2,9 @@
 ** t_tex.c -- CUDA arrays, texture and surface objects, registered host
 ** memory: creation and its checks, descriptors, copies to and from arrays,
 ** and kernels that fetch through a texture object and store through a
-** surface object (the PTX nvcc emits for tex1Dfetch, tex2D, surf2Dwrite).
+** surface object (the PTX nvcc emits for tex1Dfetch, tex2D, surf2Dwrite);
+** layered, cubemap and mipmapped arrays (their shapes and checks, copies
+** into layers and levels) read by tex.a2d, tex.cube and tex.level.
 */
 #include "api_test.h"
 
@@ -127,7 +129,7 @@ static void tex_arrays(void)
     bad.Width = 4, bad.Format = (CUarray_format)0x77;
     CK(cuArrayCreate(&a, &bad), CUDA_ERROR_INVALID_VALUE);
     CK(cuArrayCreate(&a, NULL), CUDA_ERROR_INVALID_VALUE);
-    CUDA_ARRAY3D_DESCRIPTOR lay = {8, 8, 4, CU_AD_FORMAT_UNSIGNED_INT8, 4, CUDA_ARRAY3D_LAYERED};
+    CUDA_ARRAY3D_DESCRIPTOR lay = {8, 8, 4, CU_AD_FORMAT_UNSIGNED_INT8, 4, CUDA_ARRAY3D_SPARSE};
     CK(cuArray3DCreate(&a, &lay), CUDA_ERROR_NOT_SUPPORTED);
     lay.Flags = 0;
     OK(cuArray3DCreate(&a, &lay));
@@ -288,6 +290,177 @@ static void tex_host_register(void)
 }
 
 /* Destroying a context frees its arrays and objects. */
+/* tex2DLayered<float>(t, x, y, layer), texCubemap<float>(t, x, y, z) and
+** tex2DLod<float>(t, x, y, lod) of one (x, y, z, w) per thread into out[];
+** w is the layer or the level of detail. */
+static const char ptx_layers[] =
+    ".version 7.5\n"
+    ".target sm_75\n"
+    ".address_size 64\n"
+    ".visible .entry sample(.param .u64 p_t, .param .u64 p_q, .param .u64 p_out, .param .u32 p_mode)\n"
+    "{\n"
+    "    .reg .pred %p<3>;\n"
+    "    .reg .b32 %r<4>;\n"
+    "    .reg .f32 %f<12>;\n"
+    "    .reg .b64 %rd<8>;\n"
+    "    ld.param.u64 %rd1, [p_t];\n"
+    "    ld.param.u64 %rd2, [p_q];\n"
+    "    ld.param.u64 %rd3, [p_out];\n"
+    "    ld.param.u32 %r3, [p_mode];\n"
+    "    mov.u32 %r1, %tid.x;\n"
+    "    cvta.to.global.u64 %rd4, %rd2;\n"
+    "    mul.wide.u32 %rd5, %r1, 16;\n"
+    "    add.s64 %rd4, %rd4, %rd5;\n"
+    "    ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4];\n"
+    "    setp.eq.s32 %p1, %r3, 1;\n"
+    "    setp.eq.s32 %p2, %r3, 2;\n"
+    "    @%p1 bra CUBE;\n"
+    "    @%p2 bra LOD;\n"
+    "    cvt.rzi.s32.f32 %r2, %f4;\n"
+    "    tex.a2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%r2, %f1, %f2, %f2}];\n"
+    "    bra STORE;\n"
+    "CUBE:\n"
+    "    tex.cube.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f1, %f2, %f3, %f3}];\n"
+    "    bra STORE;\n"
+    "LOD:\n"
+    "    tex.level.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f1, %f2}], %f4;\n"
+    "STORE:\n"
+    "    cvta.to.global.u64 %rd6, %rd3;\n"
+    "    mul.wide.u32 %rd7, %r1, 4;\n"
+    "    add.s64 %rd6, %rd6, %rd7;\n"
+    "    st.global.f32 [%rd6], %f5;\n"
+    "    ret;\n"
+    "}\n";
+
+/* Runs `sample` over n queries (x, y, z, w) with texture t in mode m. */
+static void run_sample(CUfunction f, CUtexObject t, const float *q, int n, unsigned m, float *out)
+{
+    CUdeviceptr dq, dout;
+    OK(cuMemAlloc(&dq, (size_t)n * 16));
+    OK(cuMemAlloc(&dout, (size_t)n * 4));
+    OK(cuMemcpyHtoD(dq, q, (size_t)n * 16));
+    void *args[] = {&t, &dq, &dout, &m};
+    OK(cuLaunchKernel(f, 1, 1, 1, (unsigned)n, 1, 1, 0, NULL, args, NULL));
+    OK(cuMemcpyDtoH(out, dout, (size_t)n * 4));
+    OK(cuMemFree(dq));
+    OK(cuMemFree(dout));
+}
+
+static CUtexObject array_tex(CUarray a, CUmipmappedArray mm, bool normalized, float max_level)
+{
+    CUDA_RESOURCE_DESC rd;
+    memset(&rd, 0, sizeof rd);
+    rd.resType = mm ? CU_RESOURCE_TYPE_MIPMAPPED_ARRAY : CU_RESOURCE_TYPE_ARRAY;
+    if (mm) rd.res.mipmap.hMipmappedArray = mm;
+    else rd.res.array.hArray = a;
+    CUDA_TEXTURE_DESC td;
+    memset(&td, 0, sizeof td);
+    td.flags = normalized ? CU_TRSF_NORMALIZED_COORDINATES : 0;
+    td.maxMipmapLevelClamp = max_level;
+    CUtexObject t;
+    OK(cuTexObjectCreate(&t, &rd, &td, NULL));
+    return t;
+}
+
+static void tex_layers_levels(void)
+{
+    CUmodule m;
+    CUfunction f;
+    OK(cuModuleLoadData(&m, ptx_layers));
+    OK(cuModuleGetFunction(&f, m, "sample"));
+
+    /* shapes: a layered array needs layers, a cubemap six square faces */
+    CUarray a;
+    CUDA_ARRAY3D_DESCRIPTOR d = {4, 2, 0, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_LAYERED};
+    CK(cuArray3DCreate(&a, &d), CUDA_ERROR_INVALID_VALUE);
+    d.Flags = CUDA_ARRAY3D_CUBEMAP, d.Depth = 6;
+    CK(cuArray3DCreate(&a, &d), CUDA_ERROR_INVALID_VALUE);   /* not square */
+    d.Height = 4, d.Depth = 5;
+    CK(cuArray3DCreate(&a, &d), CUDA_ERROR_INVALID_VALUE);   /* not 6 faces */
+    d.Flags |= CUDA_ARRAY3D_LAYERED, d.Depth = 13;
+    CK(cuArray3DCreate(&a, &d), CUDA_ERROR_INVALID_VALUE);   /* not a multiple of 6 */
+
+    /* a 2D layered array, 4 x 2 x 3, each layer copied with cuMemcpy3D */
+    float img[3][2][4];
+    for (int l = 0; l < 3; l++)
+        for (int y = 0; y < 2; y++)
+            for (int x = 0; x < 4; x++) img[l][y][x] = (float)(l * 100 + y * 10 + x);
+    CUDA_ARRAY3D_DESCRIPTOR ld = {4, 2, 3, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_LAYERED};
+    OK(cuArray3DCreate(&a, &ld));
+    CUDA_ARRAY3D_DESCRIPTOR back;
+    OK(cuArray3DGetDescriptor(&back, a));
+    TT_EQ_U(back.Depth, 3);
+    TT_EQ_U(back.Flags, CUDA_ARRAY3D_LAYERED);
+    CUDA_MEMCPY3D c3;
+    memset(&c3, 0, sizeof c3);
+    c3.srcMemoryType = CU_MEMORYTYPE_HOST, c3.srcHost = img, c3.srcPitch = 16, c3.srcHeight = 2;
+    c3.dstMemoryType = CU_MEMORYTYPE_ARRAY, c3.dstArray = a;
+    c3.WidthInBytes = 16, c3.Height = 2, c3.Depth = 3;
+    OK(cuMemcpy3D(&c3));
+    CUtexObject t = array_tex(a, NULL, false, 0);
+    float q[8][4] = {{0.5f, 0.5f, 0, 0}, {3.5f, 1.5f, 0, 1}, {1.5f, 0.5f, 0, 2}, {2.5f, 1.5f, 0, 7},
+                     {2.5f, 1.5f, 0, -3}, {9.0f, 9.0f, 0, 1}, {0.2f, 1.9f, 0, 2}, {3.9f, 0.1f, 0, 0}};
+    float want[8] = {0, 113, 201, 212, 12, 113, 210, 3};   /* layers -3 and 7 clamp to 0 and 2 */
+    float got[8];
+    run_sample(f, t, &q[0][0], 8, 0, got);
+    for (int i = 0; i < 8; i++) TT_EQ_I((int)got[i], (int)want[i]);
+    OK(cuTexObjectDestroy(t));
+    OK(cuArrayDestroy(a));
+
+    /* a cubemap, 2 x 2 faces: face f holds f * 10 + texel */
+    float faces[6][2][2];
+    for (int s = 0; s < 6; s++)
+        for (int i = 0; i < 4; i++) faces[s][i / 2][i % 2] = (float)(s * 10 + i);
+    CUDA_ARRAY3D_DESCRIPTOR cd = {2, 2, 6, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_CUBEMAP};
+    OK(cuArray3DCreate(&a, &cd));
+    c3.dstArray = a, c3.srcHost = faces, c3.srcPitch = 8, c3.srcHeight = 2;
+    c3.WidthInBytes = 8, c3.Height = 2, c3.Depth = 6;
+    OK(cuMemcpy3D(&c3));
+    t = array_tex(a, NULL, true, 0);
+    /* +x: s = -z, t = -y; -x: s = z, t = -y; +y: s = x, t = z; -y: s = x,
+    ** t = -z; +z: s = x, t = -y; -z: s = -x, t = -y */
+    float cq[6][4] = {{1, 0.5f, 0.5f, 0}, {-1, 0.5f, 0.5f, 0}, {0.5f, 1, 0.5f, 0},
+                      {0.5f, -1, 0.5f, 0}, {0.5f, 0.5f, 1, 0}, {-0.5f, -0.5f, -1, 0}};
+    float cwant[6] = {0, 10 + 1, 20 + 3, 30 + 1, 40 + 1, 50 + 3};
+    run_sample(f, t, &cq[0][0], 6, 1, got);
+    for (int i = 0; i < 6; i++) TT_EQ_I((int)got[i], (int)cwant[i]);
+    OK(cuTexObjectDestroy(t));
+    OK(cuArrayDestroy(a));
+
+    /* a mipmapped array, 8 x 8, 4 levels; level l holds l * 100 + texel */
+    CUmipmappedArray mm;
+    CUDA_ARRAY3D_DESCRIPTOR md = {8, 8, 0, CU_AD_FORMAT_FLOAT, 1, 0};
+    CK(cuMipmappedArrayCreate(&mm, &md, 5), CUDA_ERROR_INVALID_VALUE);   /* 8 x 8 has 4 levels */
+    CK(cuMipmappedArrayCreate(&mm, &md, 0), CUDA_ERROR_INVALID_VALUE);
+    OK(cuMipmappedArrayCreate(&mm, &md, 4));
+    for (unsigned l = 0; l < 4; l++) {
+        CUarray lv;
+        OK(cuMipmappedArrayGetLevel(&lv, mm, l));
+        OK(cuArray3DGetDescriptor(&back, lv));
+        TT_EQ_U(back.Width, 8u >> l);
+        TT_EQ_U(back.Height, 8u >> l);
+        CK(cuArrayDestroy(lv), CUDA_ERROR_INVALID_VALUE);   /* the mipmapped array owns it */
+        float lvl[64];
+        unsigned w = 8u >> l;
+        for (unsigned i = 0; i < w * w; i++) lvl[i] = (float)(l * 100 + i);
+        OK(cuMemcpyHtoA(lv, 0, lvl, w * w * 4));
+    }
+    CUarray none;
+    CK(cuMipmappedArrayGetLevel(&none, mm, 4), CUDA_ERROR_INVALID_VALUE);
+    t = array_tex(NULL, mm, true, 3);
+    /* (0.6, 0.3): level 0 texel (4, 2) = 20, level 1 (2, 1) = 106, level 2
+    ** (1, 0) = 201, level 3 (0, 0) = 300 */
+    float mq[6][4] = {{0.6f, 0.3f, 0, 0}, {0.6f, 0.3f, 0, 1}, {0.6f, 0.3f, 0, 2},
+                      {0.6f, 0.3f, 0, 3}, {0.6f, 0.3f, 0, 9}, {0.6f, 0.3f, 0, 1.25f}};
+    float mwant[6] = {20, 106, 201, 300, 300, 106};
+    run_sample(f, t, &mq[0][0], 6, 2, got);
+    for (int i = 0; i < 6; i++) TT_EQ_I((int)got[i], (int)mwant[i]);
+    OK(cuTexObjectDestroy(t));
+    OK(cuMipmappedArrayDestroy(mm));
+    CK(cuMipmappedArrayDestroy(mm), CUDA_ERROR_INVALID_HANDLE);
+    OK(cuModuleUnload(m));
+}
+
 static void tex_teardown(void)
 {
     CUcontext c2;
@@ -316,6 +489,7 @@ int main(void)
     TT_RUN(tex_arrays);
     TT_RUN(tex_objects);
     TT_RUN(tex_host_register);
+    TT_RUN(tex_layers_levels);
     TT_RUN(tex_teardown);
     OK(cuCtxDestroy(ctx));
     return tt_done();

@@ -32,6 +32,7 @@ programs() {
 templates       -               templates.cu
 multifile       -               multifile_main.cu multifile_vec.cu multifile_mat.cu
 rdc             -rdc=true       rdc_main.cu rdc_lib.cu
+cdp             -rdc=true+-lcudadevrt  cdp.cu
 symbols         -               symbols.cu
 dynshared       -               dynshared.cu
 streams         -               streams.cu
@@ -44,6 +45,7 @@ thrust_cub      -               thrust_cub.cu
 devprops        -               devprops.cu
 memops          -               memops.cu
 texture         -               texture.cu
+texlayered      -               texlayered.cu
 iterative       -               iterative.cu
 atomics         -               atomics.cu
 coop            -               coop.cu
@@ -71,6 +73,7 @@ multiarch_cc80  multiarch  device.cc=8.0
 multiarch_cc89  multiarch  device.cc=8.9
 failreport_gtx480  failreport  config=gtx480
 wmma_gtx480     wmma        config=gtx480
+cdp_depth4      cdp         exec.cdp_max_depth=4
 EOF
 }
 
@@ -269,6 +272,19 @@ check() {
             ${reg_reason:+"      $reg_reason"}; do
             if ! grep -qxF -- "$want" "$e"; then
                 echo "FAIL cuda_$n: no line '$want' in the failure report ($(tail_of "$e" /dev/null 6))"
+                return
+            fi
+        done
+        ;;
+    cdp*)
+        # tpsim's limits: exec.cdp_max_depth levels of device launches below
+        # the host's grid (24 by default), exactly the pending-launch limit.
+        levels=25
+        [ "$n" = cdp_depth4 ] && levels=5
+        for want in "depth: $levels levels ran, the launch from level $((levels - 1)) failed with cudaErrorLaunchMaxDepthExceeded" \
+            "pending: 16 of 40 launches accepted with a limit of 16" "child 42"; do
+            if ! grep -qxF -- "$want" "$o"; then
+                echo "FAIL cuda_$n: no line '$want' in the output ($(tail_of "$o" "$e"))"
                 return
             fi
         done

@@ -3,7 +3,9 @@
 ** Expected values follow the CUDA Programming Guide's texture-fetching rules
 ** (worked out by hand beside each check): nearest point = T[floor(x)],
 ** linear = (1-a) T[i] + a T[i+1] with xB = x - 0.5, i = floor(xB),
-** a = frac(xB) rounded to 8 fractional bits; address modes; normalized reads.
+** a = frac(xB) rounded to 8 fractional bits; address modes; normalized reads;
+** mipmap levels of detail (tex.level, tex.grad, bias-free clamps, linear
+** mipmap filtering, anisotropy) and txq on a layered mipmapped texture.
 */
 #include "tests/unit/tt.h"
 #include "exec/exec.h"
@@ -74,6 +76,26 @@ static const char *tex_ptx = HDR
     "  .reg .b32 %r<4>; .reg .b64 %rd<2>;\n"
     "  ld.param.u64 %rd1, [s]; mov.u32 %r1, 1000; mov.u32 %r2, 0;\n"
     "  sust.b.2d.b32.trap [%rd1, {%r1, %r2}], {%r2};\n"
+    "  ret;\n"
+    "}\n"
+    /* out[i] = tex.level at (0.3, 0.6) with lod xs[i]; out[4+i] = tex.grad
+    ** with gradients (xs[i], 0) and (0, ys[i]); out[8], out[9] =
+    ** txq.num_mipmap_levels, txq.array_size */
+    ".visible .entry mip(.param .u64 t, .param .u64 xs, .param .u64 ys, .param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<4>; .reg .f32 %f<12>; .reg .b64 %rd<10>;\n"
+    "  ld.param.u64 %rd1, [t]; ld.param.u64 %rd2, [xs]; ld.param.u64 %rd3, [ys]; ld.param.u64 %rd4, [out];\n"
+    "  mov.u32 %r1, %tid.x; mul.wide.u32 %rd5, %r1, 4;\n"
+    "  add.s64 %rd6, %rd2, %rd5; ld.global.f32 %f1, [%rd6];\n"
+    "  add.s64 %rd6, %rd3, %rd5; ld.global.f32 %f2, [%rd6];\n"
+    "  mov.f32 %f7, 0f3E99999A; mov.f32 %f8, 0f3F19999A; mov.f32 %f9, 0f00000000;\n"
+    "  tex.level.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f7, %f8}], %f1;\n"
+    "  add.s64 %rd6, %rd4, %rd5; st.global.f32 [%rd6], %f3;\n"
+    "  tex.grad.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f7, %f8}], {%f1, %f9}, {%f9, %f2};\n"
+    "  st.global.f32 [%rd6+16], %f3;\n"
+    "  txq.num_mipmap_levels.b32 %r2, [%rd1];\n"
+    "  txq.array_size.b32 %r3, [%rd1];\n"
+    "  st.global.u32 [%rd4+32], %r2; st.global.u32 [%rd4+36], %r3;\n"
     "  ret;\n"
     "}\n";
 
@@ -233,6 +255,61 @@ static void t_surfaces(void)
     TT_HAS(r.msg, "not a live surface object");
 }
 
+static void t_mipmaps(void)
+{
+    /* 4x4, 2x2, 1x1 float levels of 2 layers (layer 0 sampled): level l
+    ** holds 8 * l everywhere, so the result is 8 * (the level of detail
+    ** used); linear mipmap filtering, levels clamped to [0, 2]. */
+    float l0[2 * 16], l1[2 * 4], l2[2 * 1];
+    for (int i = 0; i < 32; i++) l0[i] = 0;
+    for (int i = 0; i < 8; i++) l1[i] = 8;
+    for (int i = 0; i < 2; i++) l2[i] = 16;
+    exec_texdesc d = {upload(l0, sizeof l0), 2, 4, 4, 2, 16, 1, 32, EXEC_TEX_FLOAT, false, true, false,
+                      {EXEC_TEX_CLAMP, EXEC_TEX_CLAMP, EXEC_TEX_CLAMP}, {0, 0, 0, 0}};
+    d.layered = true;
+    d.levels = 3;
+    d.level_addr[0] = d.addr;
+    d.level_addr[1] = upload(l1, sizeof l1);
+    d.level_addr[2] = upload(l2, sizeof l2);
+    d.mip_linear = true;
+    d.max_lod = 2;
+    uint64_t t = exec_tex_create(dev, &d, false);
+    /* lods 0.5, 1.25, 3 (clamped to 2), -1 (clamped to 0); gradients
+    ** (in normalized coordinates, x 4 texels): 0.5 -> 2 texels -> lod 1;
+    ** 0.25 -> lod 0; 1.0 with y 0.5 -> 4 texels -> lod 2; 0.125 -> 0 */
+    float xs[4] = {0.5f, 1.25f, 3.0f, -1.0f}, ys[4] = {0, 0, 0.5f, 0};
+    float gx[4] = {0.5f, 0.25f, 1.0f, 0.125f};
+    uint64_t dx = upload(xs, 16), dy = upload(ys, 16), out = exec_mem_alloc(dev, 64, 256);
+    exec_result r;
+    uint64_t p[4] = {t, dx, dy, out};
+    TT_EQ_I(launch("mip", 4, p, 4, &r), EXEC_OK);
+    TT_CHECK(f32(out, 0) == 4.0f);
+    TT_CHECK(f32(out, 1) == 10.0f);
+    TT_CHECK(f32(out, 2) == 16.0f);
+    TT_CHECK(f32(out, 3) == 0.0f);
+    uint32_t q[2];
+    memcpy(q, exec_mem_host(dev, out + 32, 8), 8);
+    TT_EQ_U(q[0], 3);
+    TT_EQ_U(q[1], 2);
+    uint64_t dg = upload(gx, 16);
+    uint64_t pg[4] = {t, dg, dy, out};
+    TT_EQ_I(launch("mip", 4, pg, 4, &r), EXEC_OK);
+    TT_CHECK(f32(out, 4) == 8.0f);
+    TT_CHECK(f32(out, 5) == 0.0f);
+    TT_CHECK(f32(out, 6) == 16.0f);
+    TT_CHECK(f32(out, 7) == 0.0f);
+    /* anisotropic: gradients 0.5 and 0.125 (2 and 0.5 texels), ratio 4,
+    ** max_aniso 4: lod log2(2 / 4) < 0 -> level 0 */
+    d.max_aniso = 4;
+    uint64_t ta = exec_tex_create(dev, &d, false);
+    float g2x[1] = {0.5f}, g2y[1] = {0.125f};
+    uint64_t p2[4] = {ta, upload(g2x, 4), upload(g2y, 4), out};
+    TT_EQ_I(launch("mip", 1, p2, 4, &r), EXEC_OK);
+    TT_CHECK(f32(out, 4) == 0.0f);
+    TT_CHECK(exec_tex_destroy(dev, t));
+    TT_CHECK(exec_tex_destroy(dev, ta));
+}
+
 int main(void)
 {
     tp_opts o;
@@ -252,6 +329,7 @@ int main(void)
     TT_RUN(t_fetch_and_query);
     TT_RUN(t_gather);
     TT_RUN(t_surfaces);
+    TT_RUN(t_mipmaps);
     exec_mod_unload(mod);
     exec_dev_destroy(dev);
     return tt_done();
