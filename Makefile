@@ -32,7 +32,7 @@ CFLAGS  ?=
 ALL_CFLAGS := $(CFLAGS_BASE) $(OPT) $(CFLAGS)
 LDLIBS  := -lm -lpthread -ldl
 
-CORE_DIRS := base ptx exec gpu mem vector
+CORE_DIRS := base ptx exec regmutex gpu mem vector
 CORE_SRC  := $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c))
 API_SRC   := $(wildcard api/*.c)
 CLI_SRC   := $(wildcard cli/*.c)
@@ -148,6 +148,16 @@ $(VALID_BIN): $(BUILD)/tests/%: tests/%.c $(LIBCUDA)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
 unit: $(VALID_BIN)
+
+# The RegMutex experiments' host program (experiments/regmutex/rmbench.c):
+# 18 benchmarks' inputs, launches and CPU checks; built like the validation
+# runners, run by experiments/regmutex/run.sh and tests/regmutex/.
+RMBENCH := $(BUILD)/experiments/regmutex/rmbench
+$(RMBENCH): experiments/regmutex/rmbench.c $(LIBCUDA)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
+unit: $(RMBENCH)
 
 # tpsim-launch: a generic driver-API runner (tools/launch.c) -- one PTX
 # kernel with its arguments from the command line, e.g. a sweep's point.

@@ -219,6 +219,7 @@ CUresult api_need_dev(void)
         api_msg("cannot create the simulated device: %s", e.msg);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
+    exec_dev_set_pass(api_g.dev, rm_exec_pass, NULL); /* regmutex=1: the RegMutex pass */
     api_dev_attributes_to_exec();
     return CUDA_SUCCESS;
 }

@@ -474,7 +474,7 @@ static CUresult func_attribute(int *pi, CUfunction_attribute a, api_func *f)
     case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = (int)f->attr.shared_static; break;
     case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = (int)f->attr.const_bytes; break;
     case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = (int)f->attr.local_bytes; break;
-    case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = (int)f->attr.regs; break;
+    case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = (int)f->attr.regs_code; break;
     /* the virtual architecture the PTX was compiled for (.target sm_75: 75),
     ** as NVIDIA's driver reports it -- not the PTX ISA version; CUB picks
     ** its tuning policy (and the kernels compiled for it) by this value */

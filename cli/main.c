@@ -12,6 +12,9 @@ static void usage(FILE *f)
             "                      registers, shared/local bytes and instruction count\n"
             "  config --list       print every option with its type, default and range\n"
             "  config --show NAME  print a configuration with every value resolved\n"
+            "  regmutex FILE.ptx [--config NAME] [--ptx OUT]\n"
+            "                      what the RegMutex pass does with each kernel: live\n"
+            "                      registers, |Bs|, |Es|, sections, occupancy, regions\n"
             "  vec PROGRAM.s       run a VMIPS vector program (tpsim vec --help)\n"
             "  run [OPTIONS] -- PROGRAM [ARGS]\n"
             "                      run a CUDA program built with nvcc -cudart shared on\n"
@@ -33,6 +36,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "config") == 0) return cli_config(argc - 1, argv + 1);
     if (strcmp(cmd, "vec") == 0) return cli_vec(argc - 1, argv + 1);
     if (strcmp(cmd, "run") == 0) return cli_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "regmutex") == 0) return cli_regmutex(argc - 1, argv + 1);
     if (strcmp(cmd, "sweep") == 0) return cli_sweep(argc - 1, argv + 1);
     if (strcmp(cmd, "plot") == 0) return cli_plot(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {

@@ -1,6 +1,7 @@
 /*
-** ptx.c -- `tpsim ptx [--dump] [--time] [--max-regs N] FILE.ptx`: parse a PTX
-** module, allocate its registers (ptx_regalloc) and describe it.
+** ptx.c -- `tpsim ptx [--dump] [--lowered] [--time] [--max-regs N] FILE.ptx`:
+** parse a PTX module, lower and allocate its registers (ptx_lower) and
+** describe it.
 **
 ** Output (stable; one block per function, kernels first, then .func bodies,
 ** then functions that are only declared):
@@ -28,13 +29,13 @@
 **   buffer, for .func in the function's frame (returns follow the params).
 ** - vregs: declared virtual registers by type (predicates separately), and
 **   the number of register rows (a .b128 register takes two).
-** - regs: 32-bit registers per thread after register allocation
-**   (ptx_func.ra_regs, what ptxas would report as "Used N registers"; see
-**   docs/REGISTERS.md), or "(not allocated)".  The limit is --max-regs
-**   (default 255), lowered as ptxas does by .maxnreg and by .maxntid/.reqntid
-**   with .minnctapersm for a 65536-register SM allocated in 256-register
-**   units per warp (sm_75); when the limit forces spills the line reads
-**   "regs: N (M spilled)".
+** - regs: 32-bit registers per thread of the lowered code (ptx_lower:
+**   scheduled, allocated; ptx_func.ra_regs, what ptxas would report as "Used
+**   N registers"; see docs/REGISTERS.md), or "(not allocated)".  The limit is
+**   --max-regs (default 255), lowered as ptxas does by .maxnreg and by
+**   .maxntid/.reqntid with .minnctapersm for a 65536-register SM allocated in
+**   256-register units per warp (sm_75); when the limit forces spills the
+**   line reads "regs: N (M spilled)".
 ** - shared: static shared memory the function uses: its own .shared
 **   variables plus the module-scope .shared variables it (or anything it
 **   calls, or whose address it takes) names, each aligned; dynamic: whether
@@ -43,8 +44,9 @@
 ** - instructions: PTX instructions in the body (the synthetic exit not counted).
 ** - directives: only when the function has performance directives.
 ** --dump adds every instruction with its pc, block starts ("B3:") and the
-** reconvergence pc of branches; --time prints the parse and allocation times
-** on stderr.
+** reconvergence pc of branches; --lowered describes (and dumps) the lowered
+** code instead of the parsed one; --time prints the parse and allocation
+** times on stderr.
 ** A parse error prints "file:line:col: message" on stderr and exits 1.
 */
 #include "cli.h"
@@ -55,7 +57,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static char *read_file(const char *path, size_t *len)
+char *cli_read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
@@ -191,8 +193,8 @@ static void describe(const ptx_module *m, uint32_t fi, bool dump)
     }
     if (count[PTX_T_PRED]) printf("%spred: %u", sep, count[PTX_T_PRED]), sep = ", ";
     printf("%s(%u rows)\n", sep[0] == ',' ? " " : " none ", f->nrows);
-    if (f->ra_map && f->ra_spills) printf("  regs: %u (%u spilled)\n", f->ra_regs, f->ra_spills);
-    else if (f->ra_map) printf("  regs: %u\n", f->ra_regs);
+    if (f->ra_regs && f->ra_spills) printf("  regs: %u (%u spilled)\n", f->ra_regs, f->ra_spills);
+    else if (f->ra_regs) printf("  regs: %u\n", f->ra_regs);
     else printf("  regs: (not allocated)\n");
     uint64_t sh;
     bool dyn;
@@ -219,12 +221,13 @@ static void describe(const ptx_module *m, uint32_t fi, bool dump)
 
 int cli_ptx(int argc, char **argv)
 {
-    bool dump = false, timing = false;
+    bool dump = false, timing = false, lowered = false;
     const char *path = NULL;
     long max_regs = 255;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--dump") == 0) dump = true;
         else if (strcmp(argv[i], "--time") == 0) timing = true;
+        else if (strcmp(argv[i], "--lowered") == 0) lowered = true;
         else if (strcmp(argv[i], "--max-regs") == 0 && i + 1 < argc) {
             char *end;
             max_regs = strtol(argv[++i], &end, 10);
@@ -234,11 +237,11 @@ int cli_ptx(int argc, char **argv)
         else path = NULL, i = argc;
     }
     if (!path) {
-        fprintf(stderr, "usage: tpsim ptx [--dump] [--time] [--max-regs N] FILE.ptx\n");
+        fprintf(stderr, "usage: tpsim ptx [--dump] [--lowered] [--time] [--max-regs N] FILE.ptx\n");
         return 2;
     }
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = cli_read_file(path, &len);
     if (!text) {
         fprintf(stderr, "tpsim ptx: cannot read %s: %s\n", path, strerror(errno));
         return 1;
@@ -260,21 +263,27 @@ int cli_ptx(int argc, char **argv)
                 s > 0 ? (double)len / s / 1e6 : 0.0);
     }
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    ptx_lower_opts lo;
+    memset(&lo, 0, sizeof lo);
+    lo.max_regs = (uint32_t)max_regs;
+    lo.regs_per_sm = 65536;
+    lo.alloc_unit = 256;
+    ptx_module *low = ptx_lower(m, &lo, &e);
+    if (!low) {
+        fprintf(stderr, "%s\n", e.msg);
+        ptx_module_free(m);
+        return 1;
+    }
     for (uint32_t i = 0; i < m->nfuncs; i++) {
-        ptx_func *f = &m->funcs[i];
-        if (f->is_decl) continue;
-        uint32_t lim = ptx_regalloc_limit(f, (uint32_t)max_regs, 65536, 256);
-        if (!ptx_regalloc(m, f, lim, &e)) {
-            fprintf(stderr, "%s\n", e.msg);
-            ptx_module_free(m);
-            return 1;
-        }
+        m->funcs[i].ra_regs = low->funcs[i].ra_regs;
+        m->funcs[i].ra_spills = low->funcs[i].ra_spills;
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (timing) {
         double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
         fprintf(stderr, "allocated registers in %.3f ms\n", s * 1e3);
     }
+    ptx_module *shown = lowered ? low : m;
     uint32_t nk = 0, nf = 0, nd = 0;
     for (uint32_t i = 0; i < m->nfuncs; i++) {
         if (m->funcs[i].is_decl) nd++;
@@ -290,8 +299,9 @@ int cli_ptx(int argc, char **argv)
         for (uint32_t i = 0; i < m->nfuncs; i++) {
             const ptx_func *f = &m->funcs[i];
             int kind = f->is_decl ? 2 : f->is_entry ? 0 : 1;
-            if (kind == pass) describe(m, i, dump);
+            if (kind == pass) describe(shown, i, dump);
         }
+    ptx_module_free(low);
     ptx_module_free(m);
     return 0;
 }

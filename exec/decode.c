@@ -227,7 +227,8 @@ bool exec_decode_module(exec_mod *m, tp_err *e)
     for (uint32_t f = 0; f < p->nfuncs; f++) {
         const ptx_func *fn = &p->funcs[f];
         exec_fninfo *fi = &m->fninfo[f];
-        fi->rows = fn->nrows + 3;
+        uint32_t scr = m->src ? exec_phys_frame_base(fn) : fn->nrows; /* the scratch rows */
+        fi->rows = scr + 3;
         fi->preds = fn->npreds;
         fi->frame_bytes = fn->local_bytes;
         for (uint32_t pc = fn->start; pc < fn->end; pc++) {
@@ -241,9 +242,9 @@ bool exec_decode_module(exec_mod *m, tp_err *e)
                     return false;
                 }
                 d->sreg[d->nsreg] = (uint16_t)(o->r << 5 | (o->imm & 31));
-                d->scratch[d->nsreg] = fn->nrows + d->nsreg;
+                d->scratch[d->nsreg] = scr + d->nsreg;
                 o->kind = PTX_OK_REG;
-                o->r = (int32_t)(fn->nrows + d->nsreg);
+                o->r = (int32_t)(scr + d->nsreg);
                 d->nsreg++;
                 d->kind |= EXEC_DK_SREG;
             }
@@ -271,7 +272,7 @@ bool exec_decode_module(exec_mod *m, tp_err *e)
         }
     }
     sinfo_module(m);
-    return true;
+    return !m->src || exec_phys_build(m, e);
 }
 
 /* ---- special registers ------------------------------------------------------ */

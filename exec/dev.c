@@ -67,3 +67,9 @@ const char *exec_status_name(exec_status s)
     }
     return "unknown";
 }
+
+void exec_dev_set_pass(exec_dev *d, exec_code_pass fn, void *arg)
+{
+    d->pass = fn;
+    d->pass_arg = arg;
+}

@@ -62,6 +62,13 @@ const tp_opts *exec_dev_opts(const exec_dev *d);
 bool exec_dev_set_opt(exec_dev *d, const char *name, const char *value, tp_err *e);
 /* device.cc as major*10 + minor (75 for 7.5). */
 unsigned exec_dev_cc(const exec_dev *d);
+/* A pass over each module's lowered code (ptx_lower), run at load before it
+** is decoded when the device runs physical registers (regs.physical=1 or
+** regmutex=1): it may rewrite the code, its allocation and ptx_func.rs.  The
+** regmutex pass (regmutex/) is one; whoever creates the device installs it
+** (exec/ knows no pass).  Tests use the hook to inject allocation faults. */
+typedef bool (*exec_code_pass)(ptx_module *low, const tp_opts *o, void *arg, tp_err *e);
+void exec_dev_set_pass(exec_dev *d, exec_code_pass fn, void *arg);
 
 /* ---- device memory -------------------------------------------------------- */
 
@@ -101,7 +108,9 @@ int exec_mod_kernel(const exec_mod *m, const char *name);
 bool exec_mod_global(const exec_mod *m, const char *name, uint64_t *addr, uint64_t *bytes);
 
 typedef struct exec_kattr {
-    uint32_t regs;          /* allocated 32-bit registers per thread */
+    uint32_t regs;          /* 32-bit registers per thread a CTA is charged (RegMutex, OWF: the base set) */
+    uint32_t regs_code;     /* registers per thread the kernel's code uses (CU_FUNC_ATTRIBUTE_NUM_REGS):
+                               regs, or under register sharing base and shared registers together */
     uint32_t shared_static; /* bytes of static shared memory */
     uint32_t const_bytes;   /* bytes of the module's constant bank the kernel may read */
     uint32_t local_bytes;   /* per-thread local memory of the kernel's own frame */
@@ -279,6 +288,13 @@ typedef struct exec_occ {
     uint32_t regs_per_cta;   /* after allocation rounding */
     uint32_t shared_per_cta; /* bytes, static + dynamic, before rounding */
     uint32_t warps_per_cta;
+    /* regmutex (ptx_func.rs, regmutex=1): regs_per_thread is the base set's
+    ** charge, the pool keeps at least rs->pool_min registers, and what the
+    ** resident CTAs leave makes rm_sections sections of rm_ext x 32 registers
+    ** (at least 1, at most the resident warps); 0 otherwise */
+    uint32_t rm_sections, rm_ext;
+    uint32_t rm_owners;      /* Owner-Warp-First (owf=1): CTAs owning a shared part per warp, section
+                                (CTA slot mod rm_owners) x warps_per_cta + warp; 0: RegMutex's free pool */
 } exec_occ;
 
 const char *exec_occ_limit_name(exec_occ_limit l);   /* "ctas", "warps", "registers", "shared", "none" */
@@ -398,6 +414,7 @@ enum {
     EXEC_EV_YIELD = 1u << 5,        /* nanosleep: the warp asks to let others run */
     EXEC_EV_WAIT_CONVERGE = 1u << 6,/* exec.its: the lanes' group waits to converge; another group runs */
     EXEC_EV_MIXED_SPACE = 1u << 7,  /* a generic access whose lanes hit different spaces: see lspace */
+    EXEC_EV_RM_RELEASE = 1u << 8,   /* regmutex: the warp gave its section back before the instruction */
 };
 
 /* Per-lane addresses of a memory access, each in the space it hits (generic
@@ -435,6 +452,8 @@ typedef struct exec_next {
     uint32_t pc;
     uint32_t mask;        /* lanes at the pc (before the guard) */
     const exec_sinfo *si;
+    bool acquire;         /* regmutex: the warp must hold a section to run it and holds none
+                             (exec_warp_set_section gives it one) */
 } exec_next;
 
 /* Checks and lays out a launch like exec_launch_kernel.  On failure returns
@@ -480,5 +499,24 @@ void exec_warp_step(exec_warp *w, uint64_t cycle, exec_rec *rec);
 ** without records (%clock counts warp instructions), stopping early when it
 ** waits, finishes or yields.  Returns how many ran. */
 uint32_t exec_warp_run(exec_warp *w, uint32_t budget);
+
+/* ---- register time-sharing (regmutex=1; regmutex/regmutex.h) ---------------------
+** A kernel the regmutex pass applies to (ptx_func.rs) keeps each warp's
+** registers >= |Bs| in a section of its SM's shared register pool, which the
+** warp holds between an acquire point and a release point.  Without a
+** timing model (functional mode) exec gives every warp a private section
+** when it acquires.  A timing model that models the pool calls
+** exec_grid_rm_hardware once after exec_grid_open: then exec keeps
+** exec_occ.rm_sections sections of storage per SM, a warp whose next
+** instruction says `acquire` (exec_next) must be given one with
+** exec_warp_set_section before it is stepped (else the step faults), and
+** EXEC_EV_RM_RELEASE says when it gave it back (a warp that finishes gives
+** it back too).  A warp that reads or writes a register >= |Bs| without a
+** section faults; two warps given the same section corrupt each other. */
+void exec_grid_rm_hardware(exec_grid *g);
+void exec_warp_set_section(exec_warp *w, uint32_t section);
+/* Per module pc: PTX_RS_* marks of the code that runs (NULL: no kernel of
+** the module shares registers, or regmutex is off). */
+const uint8_t *exec_mod_rm_marks(const exec_mod *m);
 
 #endif

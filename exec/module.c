@@ -7,6 +7,10 @@
 ** address), writes initializers and the addresses their relocations name,
 ** and decodes every instruction for the functional model.  The per-kernel
 ** shared-memory layout is computed at the first launch of each kernel.
+** Every module is lowered (ptx_lower: the code whose allocation gives each
+** function its register count); with regs.physical=1, regmutex=1 or owf=1
+** the lowered module is the one that runs (m->ptx; the parsed one is kept
+** in m->src), after the device's code pass.
 */
 #include "internal.h"
 #include <stdlib.h>
@@ -27,6 +31,8 @@ static void mod_free(exec_mod *m)
             }
         ptx_module_free(m->ptx);
     }
+    ptx_module_free(m->src);
+    exec_phys_free(m->phys);
     free(m->kinfo);
     free(m->fninfo);
     free(m->var_addr);
@@ -149,19 +155,43 @@ exec_mod *exec_mod_load(exec_dev *d, const char *ptx, size_t len, const char *na
         mod_free(m);
         return NULL;
     }
-    /* Register allocation: each function under the device's per-thread limit,
-    ** lowered by its .maxnreg and launch bounds as ptxas does. */
-    uint32_t max_regs = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_MAX_REGS_PER_THREAD);
-    uint32_t regs_sm = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_REGS_PER_SM);
-    uint32_t unit = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_REG_ALLOC_UNIT);
+    /* Registers: the lowered code (ptx_lower: scheduled as ptxas schedules,
+    ** constants re-created at their uses, spilled under each function's
+    ** limit -- the device's per-thread maximum, regs.max, .maxnreg, launch
+    ** bounds -- and allocated) gives every function its count; with
+    ** regs.physical=1 it is also the code that runs. */
+    ptx_lower_opts lo;
+    memset(&lo, 0, sizeof lo);
+    lo.max_regs = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_MAX_REGS_PER_THREAD);
+    lo.force_max = (uint32_t)tp_opt_i(&d->opts, OPT_REGS_MAX);
+    lo.regs_per_sm = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_REGS_PER_SM);
+    lo.alloc_unit = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_REG_ALLOC_UNIT);
+    lo.no_schedule = !tp_opt_i(&d->opts, OPT_REGS_SCHEDULE);
+    ptx_module *low = ptx_lower(m->ptx, &lo, e);
+    if (!low) {
+        *status = EXEC_ERR_INVALID_PTX;
+        mod_free(m);
+        return NULL;
+    }
     for (uint32_t i = 0; i < m->ptx->nfuncs; i++) {
         ptx_func *f = &m->ptx->funcs[i];
-        if (f->is_decl) continue;
-        if (!ptx_regalloc(m->ptx, f, ptx_regalloc_limit(f, max_regs, regs_sm, unit), e)) {
+        const ptx_func *g = &low->funcs[i];
+        f->ra_regs = g->ra_regs;
+        f->ra_spills = g->ra_spills;
+        f->ra_max_live = g->ra_max_live;
+        f->ra_own = g->ra_own;
+        f->local_bytes = g->local_bytes; /* spills included, as the attributes report them */
+    }
+    if (tp_opt_i(&d->opts, OPT_REGS_PHYSICAL) || tp_opt_i(&d->opts, OPT_REGMUTEX) || tp_opt_i(&d->opts, OPT_OWF)) {
+        m->src = m->ptx;
+        m->ptx = low;
+        if (d->pass && !d->pass(low, &d->opts, d->pass_arg, e)) {
             *status = EXEC_ERR_INVALID_PTX;
             mod_free(m);
             return NULL;
         }
+    } else {
+        ptx_module_free(low);
     }
     if (!place_vars(m, status, e) || !exec_decode_module(m, e)) {
         if (*status == EXEC_OK) *status = EXEC_ERR_INVALID_PTX;
@@ -323,6 +353,15 @@ void exec_kernel_attrs(exec_mod *m, int kernel, exec_kattr *a)
     const ptx_func *f = &m->ptx->funcs[kernel];
     exec_kinfo *ki = exec_kernel_info(m, (uint32_t)kernel);
     a->regs = exec_kernel_regs(m, (uint32_t)kernel);
+    a->regs_code = a->regs;
+    if (f->rs) {
+        /* the code names base and extended (or shared) registers alike: what
+        ** ptxas would report; only the CTA's charge is the base set */
+        uint32_t reserve = f->rs->base_regs > f->rs->base ? f->rs->base_regs - f->rs->base : 0;
+        uint32_t code = f->ra_own + reserve;
+        a->regs_code = code > f->ra_regs ? code : f->ra_regs;
+        if (a->regs_code < a->regs) a->regs_code = a->regs;
+    }
     a->shared_static = ki->shared_static;
     uint64_t cb = 0;
     for (uint32_t i = 0; i < m->ptx->nvars; i++)
@@ -342,6 +381,20 @@ void exec_kernel_attrs(exec_mod *m, int kernel, exec_kattr *a)
     uint32_t per_warp = (uint32_t)TP_ALIGN_UP(regs * 32u, unit);
     uint32_t rpb = (uint32_t)tp_opt_i(&m->dev->opts, OPT_DEVICE_REGS_PER_BLOCK);
     uint32_t warps = per_warp ? rpb / per_warp : 32;
+    if (f->rs && per_warp) {
+        /* register sharing: the CTA must fit the SM beside what exec_occupancy
+        ** keeps for the shared registers (RegMutex: the pool's reserve and one
+        ** section at the least; OWF: a shared part per warp of an owner CTA) */
+        uint64_t rf = (uint64_t)tp_opt_i(&m->dev->opts, OPT_DEVICE_REGS_PER_SM), sec = (uint64_t)f->rs->ext * 32;
+        uint64_t w;
+        if (f->rs->pairs) {
+            w = rf / (per_warp + sec);
+        } else {
+            uint64_t keep = f->rs->pool_min > sec ? f->rs->pool_min : sec;
+            w = rf > keep ? (rf - keep) / per_warp : 0;
+        }
+        if (w < warps) warps = (uint32_t)w;
+    }
     if (warps * 32 < maxt) maxt = warps * 32;
     a->max_threads = maxt;
     a->param_bytes = f->param_bytes;
@@ -349,12 +402,14 @@ void exec_kernel_attrs(exec_mod *m, int kernel, exec_kattr *a)
     a->binary_version = m->ptx->target_sm;
 }
 
-/* Registers per thread the kernel is charged: the register allocator's count
-** (exec_mod_load runs it for every function; ptx/regalloc.c), otherwise the
+/* Registers per thread the kernel is charged: the count of its lowered code
+** (exec_mod_load lowers every module; ptx/lower.c), under RegMutex the base
+** set's (exec_occupancy keeps the pool apart), otherwise (no allocation) the
 ** virtual registers' 32-bit words. */
 uint32_t exec_kernel_regs(exec_mod *m, uint32_t kidx)
 {
     const ptx_func *f = &m->ptx->funcs[kidx];
+    if (f->rs) return f->rs->base_regs; /* regmutex: the base set (the pool is apart, exec_occupancy) */
     if (f->ra_regs) return f->ra_regs;
     uint32_t words = 0;
     for (uint32_t r = 0; r < f->nrows; r++) {

@@ -106,7 +106,8 @@ static void h_match(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint3
 {
     unsigned k = in->ndst;
     uint64_t *r = DST(0);
-    const uint64_t *a = SRC(k);
+    uint64_t a[32]; /* the destination may be the source's register: read them all first */
+    memcpy(a, SRC(k), sizeof a);
     bool wide = d->size == 8;
     uint32_t grps[32], mems[32];
     uint32_t ng = member_groups(SRC(k + 1), true, m, grps, mems);
@@ -145,7 +146,8 @@ static void h_redux(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint3
 {
     (void)d;
     uint64_t *r = DST(0);
-    const uint64_t *a = SRC(1);
+    uint64_t a[32]; /* the destination may be the source's register: read them all first */
+    memcpy(a, SRC(1), sizeof a);
     bool sgn = ptx_type_is_signed((ptx_type)in->type);
     uint32_t grps[32], mems[32];
     uint32_t ng = member_groups(SRC(2), true, m, grps, mems);

@@ -20,7 +20,9 @@
 **     address), and otherwise (an address base, a stored value, a vector
 **     element, a second constant operand) it is a "point" use: it occupies a
 **     register while the instruction reads it, and is live nowhere else.
-** docs/REGISTERS.md explains why.
+** docs/REGISTERS.md explains why.  Lowered code (lower.c) has its point uses
+** turned into copies, and names its constant-bank rows (ptx_func.ra_cb):
+** there the view takes those rows as given and every use of one is free.
 */
 #include "live_int.h"
 #include <stdlib.h>
@@ -153,7 +155,13 @@ static void build_lists(ptx_rview *v)
     occ oc[PTX_MAX_OPND * 256 + 8];
     uint8_t *ndef = tp_calloc(v->nrows + 1, 1);
     uint8_t *zero = NULL;
-    if (v->flags & PTX_LIVE_ALLOC) {
+    bool fixed = (v->flags & PTX_LIVE_ALLOC) && f->ra_cb;
+    if (fixed) {
+        /* lowered code (lower.c): the constant-bank rows are given, and every
+        ** use left of them is an operand the instruction reads for free */
+        zero = tp_calloc(v->nrows + 1, 1);
+        for (uint32_t r = 0; r < v->nrows; r++) v->remat[r] = f->ra_cb[r];
+    } else if (v->flags & PTX_LIVE_ALLOC) {
         /* definitions per row (saturating at 2), then the re-creatable rows in pc order */
         zero = tp_calloc(v->nrows + 1, 1);
         for (uint32_t i = 0; i < n; i++) {
@@ -212,7 +220,7 @@ static void build_lists(ptx_rview *v)
             }
             /* re-created rows: free, or points (listed after the uses) */
             for (uint32_t j = 0; j < k; j++) {
-                if (oc[j].kind == OCC_DEF || !v->remat[oc[j].row]) continue;
+                if (oc[j].kind == OCC_DEF || !v->remat[oc[j].row] || fixed) continue;
                 uint32_t r = oc[j].row;
                 if (zero[r] && oc[j].kind != OCC_ADDR) continue; /* RZ */
                 if (cb && oc[j].kind == OCC_SRC) {

@@ -74,4 +74,27 @@ static inline void ptx_sset_del(ptx_sset *s, uint32_t r, uint32_t w)
 /* s := the rows of bitset b. */
 void ptx_sset_load(ptx_sset *s, const uint64_t *b, uint32_t words, const uint8_t *w);
 
+/* ---- the scheduler (sched.c) ----------------------------------------------- */
+typedef struct ptx_sched ptx_sched;
+ptx_sched *ptx_sched_new(const ptx_rview *v);
+void ptx_sched_free(ptx_sched *S);
+/* Block b of v's function list-scheduled, no instruction moving up past
+** more than window - 1 others: its pcs in the new order (valid until the
+** next call).  window 1 is program order, UINT32_MAX unlimited. */
+const uint32_t *ptx_sched_block(ptx_sched *S, uint32_t b, uint32_t window);
+/* The most units live in block b (v's view) when its instructions run in
+** order[] (NULL: program order); live is scratch of v->nrows + 1 rows. */
+uint32_t ptx_block_pressure(const ptx_rview *v, uint32_t b, const uint32_t *order, ptx_sset *live);
+
+/* ---- the allocator's internals (regalloc.c) ---------------------------------- */
+/* What a kernel's count adds to the registers its code uses: the stack
+** pointer R1 and temporaries of ptxas's own lowering (address arithmetic,
+** immediates, expansions of division); calibrated on the table of
+** docs/REGISTERS.md (4 to 7 tried, 5 nearest). */
+enum { PTX_RA_RESERVED = 5 };
+/* Colors f's rows (PTX_LIVE_ALLOC view): fills f->ra_map (from the module
+** arena) and f->ra_max_live, returns the registers used (highest + 1).  When
+** v is given it is f's view, already built. */
+bool ptx_ra_color(ptx_module *m, ptx_func *f, uint32_t *own, tp_err *e);
+
 #endif

@@ -561,6 +561,7 @@ void ptx_module_free(ptx_module *m)
     ptx_modx *mx = (ptx_modx *)m;
     tp_arena_free(&m->arena);
     free(mx->insns_owned);
+    free(mx->pool_owned);
     free(mx);
 }
 

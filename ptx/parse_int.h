@@ -159,6 +159,7 @@ typedef struct ptx_modx {
     ptx_label *labels; uint32_t nlabels;  /* sorted by pc */
     uint32_t *defs; uint32_t ndefs;       /* defined functions, by start pc */
     ptx_insn *insns_owned;  /* the instruction array (malloc'd, not in the arena) */
+    ptx_opnd *pool_owned;   /* lowered modules (lower.c): their operand pool (malloc'd) */
 } ptx_modx;
 
 /* A .loc location of the function being parsed and its outermost call site. */

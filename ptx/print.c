@@ -87,6 +87,11 @@ static const char *label_name(const ptx_module *m, uint32_t pc)
     return lo < mx->nlabels && mx->labels[lo].pc == pc ? mx->labels[lo].name : NULL;
 }
 
+const char *ptx_label_at(const ptx_module *m, uint32_t pc)
+{
+    return label_name(m, pc);
+}
+
 static uint32_t f16_to_f32(uint16_t h)
 {
     uint32_t sign = (uint32_t)(h >> 15) << 31, e = h >> 10 & 0x1f, f = h & 0x3ff;

@@ -521,7 +521,17 @@ typedef struct ptx_func {
     uint32_t ra_regs;       /* 32-bit registers per thread after allocation (0 = not run) */
     uint32_t ra_max_live;   /* largest number of 32-bit registers live at once */
     int32_t *ra_map;        /* row -> first physical 32-bit register (-1 = never used) */
-    uint32_t ra_spills;     /* 32-bit registers the limit could not hold (see ptx_regalloc) */
+    uint32_t ra_spills;     /* 32-bit registers the limit could not hold (see ptx_regalloc);
+                               in lowered code: the registers spilled to local memory */
+    uint32_t ra_own;        /* registers the allocation uses (highest + 1) */
+    uint32_t ra_ncalls;     /* call sites: ra_calls[2k] its pc, ra_calls[2k+1] units live across it */
+    uint32_t *ra_calls;
+    /* Lowered code only (ptx_lower). */
+    uint8_t *ra_cb;         /* per row: 1 for a value the hardware keeps in the constant bank or
+                               an immediate (a kernel parameter, a constant, an address): defined
+                               in place, read for free, in no register (ra_map -1) */
+    uint32_t ra_ncb;        /* rows with ra_cb set */
+    struct ptx_rshare *rs;  /* register time-sharing (the regmutex pass), NULL: none */
 } ptx_func;
 
 /* ---- module ------------------------------------------------------------ */
@@ -571,6 +581,9 @@ bool ptx_cfg_build(ptx_module *m, ptx_func *f, tp_err *e);
 
 /* Prints one instruction in PTX syntax (for traces and error messages). */
 void ptx_insn_print(const ptx_module *m, const ptx_func *f, const ptx_insn *in, tp_sbuf *out);
+/* The label at module pc, or NULL (ptx_insn_print names other branch
+** targets $pcN, N the module pc). */
+const char *ptx_label_at(const ptx_module *m, uint32_t pc);
 
 /* Name of a symbol reference (PTX_OK_SYM / PTX_AB_SYM r field) within f. */
 const char *ptx_sym_name(const ptx_module *m, const ptx_func *f, int32_t sym);
@@ -664,5 +677,76 @@ uint32_t ptx_regalloc_limit(const ptx_func *f, uint32_t max_regs, uint32_t regs_
 ** registers; every such row is mapped, aligned and within the allocation.
 ** Returns false with a message naming the instruction otherwise. */
 bool ptx_regalloc_check(const ptx_module *m, const ptx_func *f, tp_err *e);
+
+/* ---- lowering (lower.c): the code the register count describes -------- */
+/* docs/REGISTERS.md.  ptx_lower makes, from a parsed module, the module
+** ptxas would make registers for, still in PTX with virtual registers:
+**   - each basic block list-scheduled as ptxas schedules before it allocates
+**     (sched.c), unless that would take its pressure past RA_SCHED_CAP (64)
+**     or the function's limit: then in program order;
+**   - values the hardware reads from the constant bank (kernel parameters,
+**     constants, symbol addresses) stay defined where they are, in rows
+**     marked ra_cb that occupy no register; where an instruction cannot read
+**     one as an operand (an address base, a stored value, a second constant)
+**     a copy into a fresh register is inserted just before it;
+**   - when the allocation needs more than the function's limit (the device's
+**     per-thread maximum, lowered by regs.max (force_max), .maxnreg and the
+**     launch bounds; the kernel reserve included) values are spilled to a
+**     local-memory array (__tpsim_spill): a load before each use, a store
+**     after each definition, until the code fits;
+**   - registers allocated (ptx_regalloc): ra_map is valid for this code, and
+**     ra_regs is its count.
+** Function indices, names, parameters and variables are the source's (the
+** result borrows them: m must outlive it; ptx_module_free frees only what the
+** lowering made).  The result's instructions are a legal execution of the
+** source's: exec/ runs them with regs.physical=1. */
+typedef struct ptx_lower_opts {
+    uint32_t max_regs;      /* the device's per-thread limit (device.max_regs_per_thread) */
+    uint32_t force_max;     /* a -maxrregcount style limit for every function (regs.max); 0: none */
+    uint32_t regs_per_sm, alloc_unit; /* for launch bounds (ptx_regalloc_limit): registers per SM,
+                               allocation unit per warp */
+    bool no_schedule;       /* keep program order */
+} ptx_lower_opts;
+ptx_module *ptx_lower(const ptx_module *m, const ptx_lower_opts *o, tp_err *e);
+
+/* Colors f's rows again (PTX_LIVE_ALLOC view) with an upper bound per row
+** (registers [ra_map, ra_map + units) below bound[row]; UINT32_MAX: none,
+** and not colored first); bounded rows are colored first, the widest first.
+** On success replaces f->ra_map and f->ra_own (*own) and gives in *first
+** (may be NULL) the registers the bounded rows use (highest + 1); false (f
+** unchanged) when some row does not fit its bound, or with e set on
+** malformed input.  The regmutex pass compacts with it. */
+bool ptx_ra_color_bounded(ptx_module *m, ptx_func *f, const uint32_t *bound, uint32_t *own, uint32_t *first,
+                          tp_err *e);
+
+/* ---- register time-sharing (filled by the regmutex pass, regmutex/) ------ */
+/* Registers [0, base) of the lowered code are the warp's own; [base, base +
+** ext) live in a section of a pool the SM shares among its warps, which the
+** warp holds between an acquire and a release.  at[pc - f->start]:
+**   PTX_RS_ACQUIRE  before it runs pc the warp must hold a section (it waits
+**                   for one if it holds none)
+**   PTX_RS_RELEASE  before it runs pc the warp gives its section back, unless
+**                   a lane of it waits at a pc marked PTX_RS_HELD (SIMT
+**                   divergence): then it keeps it to a later release
+**   PTX_RS_HELD     every path to pc passes an acquire and no release after
+**                   it: the warp holds its section when it runs pc; only at
+**                   such pcs may registers >= base be live.
+** No pc marked HELD is a CTA barrier.  A warp that finishes gives its
+** section back. */
+enum { PTX_RS_ACQUIRE = 1u << 0, PTX_RS_RELEASE = 1u << 1, PTX_RS_HELD = 1u << 2 };
+typedef struct ptx_rshare {
+    uint32_t base, ext;     /* |Bs|, |Es| in 32-bit registers of the lowered code */
+    uint32_t base_regs;     /* registers per thread occupancy charges: base + the reserve */
+    uint32_t pool_min;      /* registers per SM the pool keeps at the least (occupancy leaves them) */
+    uint8_t *at;            /* per instruction, PTX_RS_* */
+    uint32_t pairs;         /* 0: RegMutex (any warp takes any free section).  1: Owner-Warp-
+                               First sharing (Jatala et al., HPDC 2016): `base_regs` is what
+                               every CTA owns; as many CTAs as the full registers allow
+                               (`owners`) also own a section per warp, which an extra CTA
+                               shares: the first of the two CTAs one of whose warps touches a
+                               register >= base owns the pair's part until it finishes
+                               (acquire points, no release) */
+    uint32_t full_regs;     /* pairs: registers per thread without sharing (|Rt|) */
+} ptx_rshare;
 
 #endif

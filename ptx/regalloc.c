@@ -25,14 +25,15 @@
 **
 ** The count (docs/REGISTERS.md has the model and its calibration):
 **   own(f)   highest register + 1 of f's allocation;
-**   hard(f)  max(own(f) + reserve, every call site's units live across it +
+**   ra_regs  max(own(f) + reserve, every call site's units live across it +
 **            the callee's count), where a callee without a body, an indirect
 **            call or a recursive one costs the ABI's frame (RA_ABI_*); the
 **            reserve (kernels only) is RA_RESERVED, with RA_MIN_REGS at least;
-**   soft(f)  the most units live when each block is list-scheduled the way
-**            ptxas does (long latencies first) + reserve, at most RA_SCHED_CAP;
-**   ra_regs  max(hard, soft), capped at the limit; ra_spills = hard - limit
-**            when the limit is lower (the soft part is dropped first).
+**            capped at the limit, ra_spills being the excess.
+** This allocates the code it is given.  The count tpsim charges a kernel is
+** that of its lowered code (lower.c: scheduled the way ptxas schedules,
+** constants re-created at their uses, spilled under a forced maximum), whose
+** allocation exec/ runs with regs.physical=1.
 */
 #include "live_int.h"
 #include <stdlib.h>
@@ -40,15 +41,12 @@
 /* ---- the model's constants (docs/REGISTERS.md: calibrated on sm_75) ------- */
 
 enum {
-    RA_RESERVED = 4,     /* registers a sm_75 kernel reports beyond its live values: the
-                            stack pointer R1, and temporaries of ptxas's lowering */
+    RA_RESERVED = PTX_RA_RESERVED, /* registers a sm_75 kernel reports beyond its live values */
     RA_MIN_REGS = 8,     /* the smallest count ptxas reports for a kernel that does anything */
     RA_EMPTY_REGS = 4,   /* ... and for one that uses no register */
     RA_ABI_SCRATCH = 16, /* R0..R15: argument and scratch registers of the ABI */
     RA_ABI_CALL = 24,    /* what an ABI call (unknown callee) costs at least */
     RA_ABI_SAVED = 16,   /* callee-saved registers R16..R31 */
-    RA_SCHED_CAP = 64,   /* ptxas schedules for latency up to this many registers
-                            (full occupancy on sm_75: 65536 / 1024 threads) */
 };
 
 /* ---- interference graph ------------------------------------------------- */
@@ -210,12 +208,26 @@ static uint32_t color_order(const ptx_rview *v, const ra_graph *g, uint32_t *ord
     return n;
 }
 
-/* Colors the rows; returns the registers used (highest + 1). */
-static uint32_t color(const ptx_rview *v, const ra_graph *g, int32_t *col)
+/* Colors the rows; returns the registers used (highest + 1).  With bound,
+** rows whose bound is not UINT32_MAX are colored first and must end below
+** it: UINT32_MAX is returned when one cannot. */
+static uint32_t color(const ptx_rview *v, const ra_graph *g, int32_t *col, const uint32_t *bound, uint32_t *first)
 {
     uint32_t N = v->nrows;
     uint32_t *ord = tp_malloc((N + 1) * sizeof *ord);
     uint32_t n = color_order(v, g, ord), total = 0;
+    if (bound) { /* stable: bounded rows first, the widest of them first (alignment) */
+        uint32_t *tmp = tp_malloc((N + 1) * sizeof *tmp), k2 = 0;
+        for (uint32_t wd = 4; wd >= 1; wd /= 2)
+            for (uint32_t k = 0; k < n; k++)
+                if (bound[ord[k]] != UINT32_MAX && v->w[ord[k]] == wd) tmp[k2++] = ord[k];
+        for (uint32_t k = 0; k < n; k++)
+            if (bound[ord[k]] != UINT32_MAX && v->w[ord[k]] != 1 && v->w[ord[k]] != 2 && v->w[ord[k]] != 4) tmp[k2++] = ord[k];
+        for (uint32_t k = 0; k < n; k++)
+            if (bound[ord[k]] == UINT32_MAX) tmp[k2++] = ord[k];
+        memcpy(ord, tmp, n * sizeof *ord);
+        free(tmp);
+    }
     for (uint32_t r = 0; r < N; r++) {
         col[r] = -1;
         total += v->w[r];
@@ -235,311 +247,17 @@ static uint32_t color(const ptx_rview *v, const ra_graph *g, int32_t *col)
             while (q < w && forb[c + q] != stamp) q++;
             if (q == w) break;
         }
+        if (bound && c + w > bound[r]) {
+            regs = UINT32_MAX;
+            break;
+        }
         col[r] = (int32_t)c;
         if (c + w > regs) regs = c + w;
+        if (bound && bound[r] != UINT32_MAX && c + w > *first) *first = c + w;
     }
     free(forb);
     free(ord);
     return regs;
-}
-
-/* ---- ptxas's schedule ------------------------------------------------------ */
-/*
-** ptxas schedules each block before it allocates registers: it starts
-** long-latency instructions early and fills the cycles their consumers wait
-** with later independent instructions, which keeps more values live than
-** program order does (up to RA_SCHED_CAP registers).  The model: a list
-** scheduler per block that, each cycle, issues the earliest instruction (in
-** program order) whose operands are ready, with the latencies below, and
-** dependences through registers, predicates, memory (a load after a store
-** that may alias it, a store after loads and stores of its space), warp-
-** synchronous instructions (kept in order), and barriers, fences, atomics,
-** calls and the block's last instruction (nothing crosses them).
-*/
-
-/* Cycles until the result of in can be used (the scheduler's view of sm_75). */
-static uint32_t latency(const ptx_insn *in)
-{
-    const ptx_opinfo *o = &ptx_ops[in->op];
-    if (o->flags & (PTX_F_LOAD | PTX_F_ATOMIC)) {
-        switch (in->m.space) {
-        case PTX_SP_SHARED: case PTX_SP_SHARED_CLUSTER: case PTX_SP_CONST: return 24;
-        case PTX_SP_PARAM: case PTX_SP_PARAM_ENTRY: return 6;
-        default: return 200;
-        }
-    }
-    if (o->flags & PTX_F_WARP) return 24;
-    if (o->unit == PTX_UNIT_SFU) return 20;
-    if (in->op == PTX_OP_CVT)
-        return ptx_type_is_float((ptx_type)in->type) || ptx_type_is_float((ptx_type)in->type2) ? 12 : 6;
-    if (in->op == PTX_OP_DIV || in->op == PTX_OP_REM) return 40;
-    if (o->unit == PTX_UNIT_ARITH && in->type == PTX_T_F64) return 24;
-    return 6;
-}
-
-/* Memory classes for ordering. */
-enum { MC_GLOBAL, MC_SHARED, MC_LOCAL, MC_OTHER, MC_COUNT };
-
-static int mem_class(uint8_t sp)
-{
-    switch (sp) {
-    case PTX_SP_GLOBAL: return MC_GLOBAL;
-    case PTX_SP_SHARED: case PTX_SP_SHARED_CLUSTER: return MC_SHARED;
-    case PTX_SP_LOCAL: return MC_LOCAL;
-    case PTX_SP_GENERIC: return -1; /* all */
-    default: return MC_OTHER;
-    }
-}
-
-/* A binary min-heap of 64-bit keys. */
-typedef TP_VEC(uint64_t) heap64;
-
-static void heap_push(heap64 *h, uint64_t k)
-{
-    tp_vec_push(h, k);
-    for (uint32_t i = h->n - 1; i > 0;) {
-        uint32_t p = (i - 1) / 2;
-        if (h->a[p] <= h->a[i]) break;
-        uint64_t t = h->a[p];
-        h->a[p] = h->a[i];
-        h->a[i] = t;
-        i = p;
-    }
-}
-
-static uint64_t heap_pop(heap64 *h)
-{
-    uint64_t top = h->a[0];
-    h->a[0] = h->a[--h->n];
-    for (uint32_t i = 0;;) {
-        uint32_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < h->n && h->a[l] < h->a[m]) m = l;
-        if (r < h->n && h->a[r] < h->a[m]) m = r;
-        if (m == i) break;
-        uint64_t t = h->a[m];
-        h->a[m] = h->a[i];
-        h->a[i] = t;
-        i = m;
-    }
-    return top;
-}
-
-typedef struct sch_edge { uint32_t from, to, lat; } sch_edge;
-
-typedef struct sched {
-    const ptx_rview *v;
-    uint32_t *rblk, *rdef, *ruse, *pblk, *pdef, *puse; /* per row / predicate: block tag, last def / use */
-    TP_VEC(sch_edge) e;
-    uint32_t *npred, *eoff, *earliest, *order;
-    heap64 pend, avail;
-} sched;
-
-static void sch_dep(sched *S, uint32_t from, uint32_t to, uint32_t lat)
-{
-    if (from == UINT32_MAX || from == to) return;
-    sch_edge x = {from, to, lat};
-    tp_vec_push(&S->e, x);
-}
-
-/* Schedules block b; S->order gets its pcs in the new order. */
-static void sch_block(sched *S, uint32_t b)
-{
-    const ptx_rview *v = S->v;
-    const ptx_module *m = v->m;
-    const ptx_func *f = v->f;
-    const ptx_block *bl = &f->blocks[b];
-    uint32_t nb = bl->end - bl->start, tag = b + 1, P = f->npreds, NONE = UINT32_MAX;
-    uint32_t bar = NONE, warp = NONE, st[MC_COUNT], ld[MC_COUNT];
-    for (int c = 0; c < MC_COUNT; c++) st[c] = ld[c] = NONE;
-    S->e.n = 0;
-#define RDEF(r) (S->rblk[r] == tag ? S->rdef[r] : NONE)
-#define RUSE(r) (S->rblk[r] == tag ? S->ruse[r] : NONE)
-#define PDEF(p) (S->pblk[p] == tag ? S->pdef[p] : NONE)
-#define PUSE(p) (S->pblk[p] == tag ? S->puse[p] : NONE)
-#define TOUCH_R(r) do { if (S->rblk[r] != tag) { S->rblk[r] = tag; S->rdef[r] = S->ruse[r] = NONE; } } while (0)
-#define TOUCH_P(p) do { if (S->pblk[p] != tag) { S->pblk[p] = tag; S->pdef[p] = S->puse[p] = NONE; } } while (0)
-    for (uint32_t j = 0; j < nb; j++) {
-        uint32_t pc = bl->start + j, i = pc - v->s;
-        const ptx_insn *in = &m->insns[pc];
-        const ptx_opinfo *oi = &ptx_ops[in->op];
-        bool fence = (oi->flags & (PTX_F_BARRIER | PTX_F_ATOMIC | PTX_F_CALL | PTX_F_RET | PTX_F_EXIT |
-                                   PTX_F_BRANCH | PTX_F_PSEUDO)) ||
-                     in->op == PTX_OP_MEMBAR || in->op == PTX_OP_FENCE || j + 1 == nb;
-        if (fence) {
-            for (uint32_t k = (bar == NONE ? 0 : bar + 1); k < j; k++) sch_dep(S, k, j, 1);
-        } else {
-            sch_dep(S, bar, j, 1);
-        }
-        /* registers: read after write, write after read and write */
-        for (uint32_t q = v->off[3 * i + 1]; q < v->off[3 * i + 2]; q++) {
-            uint32_t r = v->rows[q], d = RDEF(r);
-            if (d != NONE) sch_dep(S, d, j, latency(&m->insns[bl->start + d]));
-        }
-        for (uint32_t q = v->off[3 * i]; q < v->off[3 * i + 1]; q++) {
-            uint32_t r = v->rows[q];
-            sch_dep(S, RUSE(r), j, 1);
-            sch_dep(S, RDEF(r), j, 1);
-        }
-        /* predicates */
-        if (in->guard >= 0 && (uint32_t)in->guard < P) {
-            uint32_t d = PDEF(in->guard);
-            if (d != NONE) sch_dep(S, d, j, latency(&m->insns[bl->start + d]));
-        }
-        for (uint32_t k = 0; k < in->nopnd; k++) {
-            const ptx_opnd *o = &in->o[k];
-            if (o->kind != PTX_OK_PRED || o->r < 0 || (uint32_t)o->r >= P) continue;
-            if (k < in->ndst) {
-                sch_dep(S, PUSE(o->r), j, 1);
-                sch_dep(S, PDEF(o->r), j, 1);
-            } else {
-                uint32_t d = PDEF(o->r);
-                if (d != NONE) sch_dep(S, d, j, latency(&m->insns[bl->start + d]));
-            }
-        }
-        /* memory */
-        bool ro = in->op == PTX_OP_LDU || in->op == PTX_OP_TEX || in->op == PTX_OP_TLD4 ||
-                  (in->m.flags & PTX_MF_NC) || in->m.space == PTX_SP_CONST || in->m.space == PTX_SP_PARAM;
-        int c = mem_class(in->m.space);
-        if ((oi->flags & PTX_F_LOAD) && !ro)
-            for (int q = 0; q < MC_COUNT; q++)
-                if (c < 0 || c == q) sch_dep(S, st[q], j, 1);
-        if (oi->flags & PTX_F_STORE)
-            for (int q = 0; q < MC_COUNT; q++)
-                if (c < 0 || c == q) {
-                    sch_dep(S, st[q], j, 1);
-                    sch_dep(S, ld[q], j, 1);
-                }
-        if ((oi->flags & PTX_F_WARP) || (in->m.flags & PTX_MF_SYNC)) {
-            sch_dep(S, warp, j, 1);
-            warp = j;
-        }
-        /* record */
-        if (fence) bar = j;
-        if ((oi->flags & PTX_F_LOAD) && !ro)
-            for (int q = 0; q < MC_COUNT; q++)
-                if (c < 0 || c == q) ld[q] = j;
-        if (oi->flags & PTX_F_STORE)
-            for (int q = 0; q < MC_COUNT; q++)
-                if (c < 0 || c == q) st[q] = j;
-        for (uint32_t q = v->off[3 * i + 1]; q < v->off[3 * i + 2]; q++) {
-            TOUCH_R(v->rows[q]);
-            S->ruse[v->rows[q]] = j;
-        }
-        for (uint32_t q = v->off[3 * i]; q < v->off[3 * i + 1]; q++) {
-            TOUCH_R(v->rows[q]);
-            S->rdef[v->rows[q]] = j;
-        }
-        if (in->guard >= 0 && (uint32_t)in->guard < P) {
-            TOUCH_P(in->guard);
-            S->puse[in->guard] = j;
-        }
-        for (uint32_t k = 0; k < in->nopnd; k++) {
-            const ptx_opnd *o = &in->o[k];
-            if (o->kind != PTX_OK_PRED || o->r < 0 || (uint32_t)o->r >= P) continue;
-            TOUCH_P(o->r);
-            if (k < in->ndst) S->pdef[o->r] = j;
-            else S->puse[o->r] = j;
-        }
-    }
-#undef RDEF
-#undef RUSE
-#undef PDEF
-#undef PUSE
-#undef TOUCH_R
-#undef TOUCH_P
-    /* out-edges as CSR */
-    for (uint32_t j = 0; j <= nb; j++) S->eoff[j] = 0;
-    for (uint32_t j = 0; j < nb; j++) S->npred[j] = S->earliest[j] = 0;
-    for (uint32_t k = 0; k < S->e.n; k++) {
-        S->eoff[S->e.a[k].from + 1]++;
-        S->npred[S->e.a[k].to]++;
-    }
-    for (uint32_t j = 0; j < nb; j++) S->eoff[j + 1] += S->eoff[j];
-    sch_edge *sorted = tp_malloc((S->e.n + 1) * sizeof *sorted);
-    uint32_t *fill = S->order; /* borrowed until the schedule is written */
-    for (uint32_t j = 0; j < nb; j++) fill[j] = S->eoff[j];
-    for (uint32_t k = 0; k < S->e.n; k++) sorted[fill[S->e.a[k].from]++] = S->e.a[k];
-    /* the list schedule */
-    S->pend.n = S->avail.n = 0;
-    for (uint32_t j = 0; j < nb; j++)
-        if (!S->npred[j]) heap_push(&S->pend, j);
-    uint64_t cycle = 0;
-    for (uint32_t done = 0; done < nb;) {
-        while (S->pend.n && (S->pend.a[0] >> 32) <= cycle) heap_push(&S->avail, heap_pop(&S->pend) & 0xffffffffu);
-        if (!S->avail.n) {
-            cycle = S->pend.a[0] >> 32;
-            continue;
-        }
-        uint32_t j = (uint32_t)heap_pop(&S->avail);
-        S->order[done++] = bl->start + j;
-        for (uint32_t k = S->eoff[j]; k < S->eoff[j + 1]; k++) {
-            uint32_t t = sorted[k].to;
-            uint64_t at = cycle + sorted[k].lat;
-            if (at > S->earliest[t]) S->earliest[t] = (uint32_t)at;
-            if (--S->npred[t] == 0) heap_push(&S->pend, ((uint64_t)S->earliest[t] << 32) | t);
-        }
-        cycle++;
-    }
-    free(sorted);
-}
-
-/* The most units live at once in the blocks as scheduled. */
-static uint32_t sched_pressure(const ptx_rview *v)
-{
-    const ptx_func *f = v->f;
-    uint32_t N = v->nrows, P = f->npreds, best = 0, maxb = 0;
-    for (uint32_t b = 0; b < v->nb; b++)
-        if (f->blocks[b].end - f->blocks[b].start > maxb) maxb = f->blocks[b].end - f->blocks[b].start;
-    sched S = {0};
-    S.v = v;
-    S.rblk = tp_calloc(N + 1, sizeof(uint32_t));
-    S.rdef = tp_malloc((N + 1) * sizeof(uint32_t));
-    S.ruse = tp_malloc((N + 1) * sizeof(uint32_t));
-    S.pblk = tp_calloc(P + 1, sizeof(uint32_t));
-    S.pdef = tp_malloc((P + 1) * sizeof(uint32_t));
-    S.puse = tp_malloc((P + 1) * sizeof(uint32_t));
-    S.npred = tp_malloc((maxb + 1) * sizeof(uint32_t));
-    S.eoff = tp_malloc((maxb + 2) * sizeof(uint32_t));
-    S.earliest = tp_malloc((maxb + 1) * sizeof(uint32_t));
-    S.order = tp_malloc((maxb + 1) * sizeof(uint32_t));
-    ptx_sset live = {tp_malloc((N + 1) * sizeof(uint32_t)), tp_calloc(N + 1, sizeof(uint32_t)), 0, 0};
-    for (uint32_t b = 0; b < v->nb; b++) {
-        const ptx_block *bl = &f->blocks[b];
-        uint32_t nb = bl->end - bl->start;
-        sch_block(&S, b);
-        ptx_sset_load(&live, v->bout + (size_t)b * v->words, v->words, v->w);
-        for (uint32_t j = nb; j-- > 0;) {
-            uint32_t i = S.order[j] - v->s;
-            uint32_t across = live.units;
-            for (uint32_t q = v->off[3 * i]; q < v->off[3 * i + 1]; q++)
-                if (!ptx_sset_has(&live, v->rows[q])) across += v->w[v->rows[q]];
-            if (across > best) best = across;
-            if (v->kill[i])
-                for (uint32_t q = v->off[3 * i]; q < v->off[3 * i + 1]; q++)
-                    ptx_sset_del(&live, v->rows[q], v->w[v->rows[q]]);
-            for (uint32_t q = v->off[3 * i + 1]; q < v->off[3 * i + 2]; q++)
-                ptx_sset_add(&live, v->rows[q], v->w[v->rows[q]]);
-            uint32_t in_units = live.units;
-            for (uint32_t q = v->off[3 * i + 2]; q < v->off[3 * i + 3]; q++) in_units += v->w[v->rows[q]];
-            if (in_units > best) best = in_units;
-        }
-    }
-    free(S.rblk);
-    free(S.rdef);
-    free(S.ruse);
-    free(S.pblk);
-    free(S.pdef);
-    free(S.puse);
-    free(S.npred);
-    free(S.eoff);
-    free(S.earliest);
-    free(S.order);
-    tp_vec_free(&S.e);
-    tp_vec_free(&S.pend);
-    tp_vec_free(&S.avail);
-    free(live.dense);
-    free(live.pos);
-    return best;
 }
 
 /* ---- the count --------------------------------------------------------------- */
@@ -572,8 +290,7 @@ static uint32_t call_cost(ptx_module *m, const ptx_insn *in, uint32_t across, ui
     if (in->nopnd >= 1 && t->kind == PTX_OK_FUNC && t->r >= 0 && (uint32_t)t->r < m->nfuncs) {
         ptx_func *g = &m->funcs[t->r];
         if (!g->is_decl && state[t->r] != RA_BUSY) {
-            /* a callee allocated before (by an earlier call) is reused */
-            if (state[t->r] == RA_TODO && !g->ra_map && !alloc_func(m, (uint32_t)t->r, state, NULL, e)) return 0;
+            if (state[t->r] == RA_TODO && !alloc_func(m, (uint32_t)t->r, state, NULL, e)) return 0;
             return across + g->ra_regs + g->ra_spills;
         }
     }
@@ -584,36 +301,80 @@ static uint32_t call_cost(ptx_module *m, const ptx_insn *in, uint32_t across, ui
     return c > RA_ABI_CALL ? c : RA_ABI_CALL;
 }
 
+bool ptx_ra_color(ptx_module *m, ptx_func *f, uint32_t *own, tp_err *e)
+{
+    ptx_rview v;
+    if (!ptx_rview_build(m, f, PTX_LIVE_ALLOC, &v, e)) return false;
+    ra_graph g;
+    build_graph(&v, &g);
+    f->ra_map = tp_arena_alloc(&m->arena, (f->nrows + 1) * sizeof *f->ra_map);
+    *own = color(&v, &g, f->ra_map, NULL, NULL);
+    for (uint32_t r = 0; r < f->nrows; r++) {
+        if (!g.used[r]) f->ra_map[r] = -1;
+        if (f->regs[r].cont && r > 0) f->ra_map[r] = f->ra_map[r - 1] >= 0 ? f->ra_map[r - 1] + 2 : -1;
+    }
+    f->ra_max_live = g.max_live;
+    f->ra_own = *own;
+    f->ra_ncalls = g.calls.n;
+    f->ra_calls = g.calls.n ? tp_arena_alloc(&m->arena, 2 * g.calls.n * sizeof *f->ra_calls) : NULL;
+    for (uint32_t k = 0; k < g.calls.n; k++) {
+        f->ra_calls[2 * k] = g.calls.a[k].pc;
+        f->ra_calls[2 * k + 1] = g.calls.a[k].across;
+    }
+    free_graph(&g);
+    ptx_rview_free(&v);
+    return true;
+}
+
+bool ptx_ra_color_bounded(ptx_module *m, ptx_func *f, const uint32_t *bound, uint32_t *own, uint32_t *first,
+                          tp_err *e)
+{
+    ptx_rview v;
+    if (!ptx_rview_build(m, f, PTX_LIVE_ALLOC, &v, e)) return false;
+    ra_graph g;
+    build_graph(&v, &g);
+    int32_t *col = tp_malloc((f->nrows + 1) * sizeof *col);
+    uint32_t firstx = 0;
+    uint32_t regs = color(&v, &g, col, bound, &firstx);
+    if (first) *first = firstx;
+    bool ok = regs != UINT32_MAX;
+    if (ok) {
+        for (uint32_t r = 0; r < f->nrows; r++) {
+            if (!g.used[r]) col[r] = -1;
+            if (f->regs[r].cont && r > 0) col[r] = col[r - 1] >= 0 ? col[r - 1] + 2 : -1;
+        }
+        f->ra_map = tp_arena_alloc(&m->arena, (f->nrows + 1) * sizeof *f->ra_map);
+        memcpy(f->ra_map, col, f->nrows * sizeof *col);
+        f->ra_own = regs;
+        *own = regs;
+    }
+    free(col);
+    free_graph(&g);
+    ptx_rview_free(&v);
+    return ok;
+}
+
+/* The count of f (colored first unless it already is: lower.c colors the
+** code it makes and keeps the coloring). */
 static bool alloc_func(ptx_module *m, uint32_t fi, uint8_t *state, uint32_t *hard_out, tp_err *e)
 {
     ptx_func *f = &m->funcs[fi];
     state[fi] = RA_BUSY;
     if (hard_out) *hard_out = 0;
     if (f->is_decl) {
-        f->ra_regs = f->ra_max_live = f->ra_spills = 0;
+        f->ra_regs = f->ra_max_live = f->ra_spills = f->ra_own = 0;
         state[fi] = RA_DONE;
         return true;
     }
-    ptx_rview v;
-    if (!ptx_rview_build(m, f, PTX_LIVE_ALLOC, &v, e)) {
+    uint32_t own = f->ra_own;
+    if (!f->ra_map && !ptx_ra_color(m, f, &own, e)) {
         state[fi] = RA_DONE;
         return false;
     }
-    ra_graph g;
-    build_graph(&v, &g);
-    if (!f->ra_map) f->ra_map = tp_arena_alloc(&m->arena, (f->nrows + 1) * sizeof *f->ra_map);
-    uint32_t own = color(&v, &g, f->ra_map);
-    for (uint32_t r = 0; r < f->nrows; r++) {
-        if (!g.used[r]) f->ra_map[r] = -1;
-        if (f->regs[r].cont && r > 0) f->ra_map[r] = f->ra_map[r - 1] >= 0 ? f->ra_map[r - 1] + 2 : -1;
-    }
-    /* hard: what the program needs; soft: what ptxas's schedule takes on top */
-    uint32_t extra = f->is_entry ? RA_RESERVED : 0;
-    uint32_t hard = own + extra, soft = sched_pressure(&v) + extra;
-    if (soft > RA_SCHED_CAP) soft = RA_SCHED_CAP;
+    uint32_t hard = own + (f->is_entry ? RA_RESERVED : 0);
     bool ok = true;
-    for (uint32_t k = 0; k < g.calls.n && ok; k++) {
-        uint32_t c = call_cost(m, &m->insns[g.calls.a[k].pc], g.calls.a[k].across, state, e);
+    for (uint32_t k = 0; k < f->ra_ncalls && ok; k++) {
+        uint32_t c = call_cost(m, &m->insns[f->ra_calls[2 * k]], f->ra_calls[2 * k + 1], state, e);
         ok = !tp_err_isset(e);
         if (c > hard) hard = c;
     }
@@ -621,12 +382,9 @@ static bool alloc_func(ptx_module *m, uint32_t fi, uint8_t *state, uint32_t *har
         uint32_t lo = own ? RA_MIN_REGS : RA_EMPTY_REGS;
         if (hard < lo) hard = lo;
     }
-    f->ra_max_live = g.max_live;
-    f->ra_regs = hard > soft ? hard : soft; /* ptx_regalloc caps it */
+    f->ra_regs = hard; /* ptx_regalloc caps it */
     f->ra_spills = 0;
     if (hard_out) *hard_out = hard;
-    free_graph(&g);
-    ptx_rview_free(&v);
     state[fi] = RA_DONE;
     return ok;
 }
@@ -642,10 +400,9 @@ bool ptx_regalloc(ptx_module *m, ptx_func *f, uint32_t max_regs, tp_err *e)
     bool ok = alloc_func(m, (uint32_t)(f - m->funcs), state, &hard, e);
     free(state);
     if (!ok) return false;
-    /* over the limit, ptxas schedules less eagerly (the soft part goes) and
-    ** spills what the program itself needs beyond it */
-    if (max_regs && f->ra_regs > max_regs) {
-        f->ra_spills = hard > max_regs ? hard - max_regs : 0;
+    /* over the limit ptxas would spill the excess (lower.c does it) */
+    if (max_regs && hard > max_regs) {
+        f->ra_spills = hard - max_regs;
         f->ra_regs = max_regs;
     }
     return true;

@@ -3,8 +3,10 @@
 #
 #   sh tools/regs_vs_ptxas.sh [--md] [FILE.ptx ...]
 #
-# For every kernel of the given PTX files (default: tests/kernels/*.ptx and
-# tests/bench/bench.ptx) prints: file, kernel, tpsim regs (`tpsim ptx`),
+# For every kernel of the given PTX files (default: every PTX file of the
+# repository that is a program, not a fuzzing seed or a parser test: tests/
+# kernels, bench, polybench, ubench, examples/driver, experiments/regmutex)
+# prints: file, kernel, tpsim regs (`tpsim ptx`),
 # ptxas regs (`ptxas -arch=sm_XX -v`, XX from the file's .target, sm_75 when
 # it is older), difference (tpsim - ptxas); then the mean absolute
 # difference.  --md prints a Markdown table (docs/REGISTERS.md holds one).
@@ -17,7 +19,8 @@ if [ "$1" = "--md" ]; then md=1; shift; fi
 PTXAS=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
 if [ ! -x "$PTXAS" ]; then echo "regs_vs_ptxas: ptxas not found" >&2; exit 1; fi
 if [ ! -x "$TPSIM" ]; then echo "regs_vs_ptxas: $TPSIM not built (make BUILD=$BUILD)" >&2; exit 1; fi
-[ $# -eq 0 ] && set -- tests/kernels/*.ptx tests/bench/bench.ptx
+[ $# -eq 0 ] && set -- tests/kernels/*.ptx tests/bench/bench.ptx tests/polybench/*.ptx tests/ubench/*.ptx \
+    examples/driver/*.ptx experiments/regmutex/kernels/*.ptx
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for f in "$@"; do

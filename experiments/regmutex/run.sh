@@ -1,0 +1,241 @@
+#!/bin/sh
+# run.sh -- the RegMutex experiments (docs/EXPERIMENTS.md): both of the
+# paper's studies, in one command, with tpsim's own kernels of the paper's
+# applications (experiments/regmutex/kernels, host side rmbench.c).
+#
+#   sh experiments/regmutex/run.sh [-j N] [--out DIR] [--only NAME,...]
+#
+# --only runs the points of those programs again; the tables and figures are
+# made from every point whose results are in DIR.
+# Experiment 1 (the paper's slides 16 and 18): BFS CP CUTCP DWT2D HOTSPOT MD
+# MRI-Q RadixSort ParticleFilter SAD on the GTX 480 (128 KB of registers per
+# SM), each as
+#   baseline   gtx480
+#   regmutex   gtx480, regmutex=1
+#   owf        gtx480, owf=1 (Owner-Warp-First sharing, Jatala et al.)
+#   unlimited  gtx480 with a register file that never limits occupancy
+# Experiment 2 (slide 17): Gaussian HeartWall LavaMD MergeSort MonteCarlo
+# SPMV SRAD TPACF on
+#   rf128      gtx480 (the 128 KB reference)
+#   rf64       gtx480-rf64k (64 KB of registers per SM)
+#   rf64-rm    gtx480-rf64k, regmutex=1
+# Every variant runs the same code, the register-allocated one
+# (regs.physical=1, which regmutex=1 and owf=1 imply): the scheduled code
+# performs differently from the PTX as written, and only the register
+# sharing may differ between a point and its baseline.
+#
+# Every point runs `rmbench NAME` (which checks its results against the CPU)
+# in performance mode with its statistics file; a point whose check fails is
+# marked `failed` in the CSV.  Writes DIR/regmutex.csv (one row per point:
+# experiment, program, variant, config, options, cycles, CTAs per SM and
+# occupancy of the benchmark's main kernel -- the one with the most cycles --,
+# RegMutex's sections, acquires and stall cycles, status), then
+# DIR/exp1.csv and DIR/exp2.csv (one row per program with the derived
+# columns the figures draw) and three figures in the style of the paper's
+# slides: DIR/exp1-regmutex.png (cycle reduction and occupancy before and
+# with RegMutex), DIR/exp2-rf64.png (cycle increase with a 64 KB register
+# file, without and with RegMutex, and occupancy), DIR/exp1-compare.png
+# (cycle reduction of OWF, RegMutex and the unlimited register file).
+# Default DIR: experiments/regmutex/results.  Needs a built tree (make all
+# unit: build/bin/tpsim, build/experiments/regmutex/rmbench) and gnuplot for
+# the figures.  BUILD picks another build directory.
+#
+# This is the plain-script form of experiments/regmutex/exp1.sweep and
+# exp2.sweep (the same points for `tpsim sweep`, docs/SWEEPS.md).
+set -e
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+BUILD=${BUILD:-build}
+case "$BUILD" in /*) ;; *) BUILD="$root/$BUILD" ;; esac
+RMBENCH="$BUILD/experiments/regmutex/rmbench"
+# one point: runs rmbench, leaves points/EXP-PROG-VARIANT.{json,log,status}
+point() {
+    e=$1 p=$2 v=$3 cfg=$4
+    shift 4
+    opts="$*"
+    [ "$opts" = "-" ] && opts=""
+    base="$out/points/$e-$p-$v"
+    if (cd "$root" && TPSIM_MODE=performance TPSIM_CONFIG="$cfg" TPSIM_OPTIONS="$opts" TPSIM_STATS="$base.json" \
+        "$RMBENCH" --ptx "$here/kernels" "$p") >"$base.log" 2>&1; then
+        echo ok >"$base.status"
+    else
+        echo failed >"$base.status"
+    fi
+    echo "  $e $p $v: $(cat "$base.status")"
+}
+
+if [ "$1" = "--point" ]; then # internal: run.sh --point OUT EXP PROG VARIANT CONFIG OPTIONS...
+    out=$2
+    shift 2
+    point "$@"
+    exit 0
+fi
+jobs=1
+out="$here/results"
+only=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+    -j) jobs=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
+    *) echo "usage: run.sh [-j N] [--out DIR] [--only NAME,...]" >&2; exit 2 ;;
+    esac
+done
+[ -x "$RMBENCH" ] || { echo "run.sh: $RMBENCH is not built (make all unit)" >&2; exit 1; }
+mkdir -p "$out/points"
+
+EXP1="bfs cp cutcp dwt2d hotspot md mriq radixsort particlefilter sad"
+EXP2="gaussian heartwall lavamd mergesort montecarlo spmv srad tpacf"
+UNLIMITED="device.regs_per_sm=1048576 device.regs_per_block=1048576"
+
+wanted() { [ -z "$only" ] || case ",$only," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
+
+# the points: experiment program variant config options
+{
+    for p in $EXP1; do
+        echo "1 $p baseline gtx480 regs.physical=1"
+        echo "1 $p regmutex gtx480 regmutex=1"
+        echo "1 $p owf gtx480 owf=1"
+        echo "1 $p unlimited gtx480 regs.physical=1 $UNLIMITED"
+    done
+    for p in $EXP2; do
+        echo "2 $p rf128 gtx480 regs.physical=1"
+        echo "2 $p rf64 gtx480-rf64k regs.physical=1"
+        echo "2 $p rf64-rm gtx480-rf64k regmutex=1"
+    done
+} >"$out/points.txt"
+
+# the points to run now (--only: those programs; the CSV keeps every result there is)
+while read -r e p v cfg opts; do
+    wanted "$p" && echo "$e $p $v $cfg $opts"
+done <"$out/points.txt" >"$out/torun.txt"
+n=$(wc -l <"$out/torun.txt")
+echo "run.sh: $n points, $jobs at a time"
+if [ "$jobs" -gt 1 ]; then
+    # each point through this script (sh has no exported functions)
+    BUILD="$BUILD" xargs -P "$jobs" -L 1 sh "$here/run.sh" --point "$out" <"$out/torun.txt" || true
+else
+    while read -r e p v cfg opts; do
+        point "$e" "$p" "$v" "$cfg" $opts
+    done <"$out/torun.txt"
+fi
+rm -f "$out/torun.txt"
+
+# ---- the CSV -------------------------------------------------------------------------
+# From a statistics file: the kernels' total cycles, then of the kernel with
+# the most cycles its CTAs per SM, warps per CTA (from its block) and the
+# RegMutex counters (summed over kernels).
+stats() {
+    awk '
+    function num(s) { sub(/^[^:]*: */, "", s); sub(/[,}].*$/, "", s); return s + 0 }
+    /^  "kernels": \[/ { ink = 1; next }
+    /^  "[a-z_]*": / { ink = 0 }
+    !ink { next }
+    /^      "name": / { nk++; blk[nk] = 0; sect = "" }
+    /^      "[a-z_.0-9]*": \{/ { sect = $1; gsub(/[":]/, "", sect) }
+    /^      "block": \[/ { s = $0; sub(/.*"block": \[/, "", s); split(s, d, /[],]/); blk[nk] = int((d[1] * d[2] * d[3] + 31) / 32) }
+    /^      "cycles": / { cyc[nk] = num($0); tot += cyc[nk] }
+    /^      "ctas_per_sm": / { ctas[nk] = num($0) }
+    sect == "regmutex" && /"sections": / { sec[nk] = num($0) }
+    sect == "regmutex" && /"acquires": / { acq += num($0) }
+    sect == "regmutex" && /"stall_cycles": / { stall += num($0) }
+    END {
+        m = 1
+        for (i = 1; i <= nk; i++) if (cyc[i] > cyc[m]) m = i
+        printf "%d,%d,%d,%d,%d,%d\n", tot, ctas[m], blk[m], sec[m], acq, stall
+    }' "$1"
+}
+
+csv="$out/regmutex.csv"
+echo "experiment,program,variant,config,options,cycles,ctas_per_sm,warps_per_cta,occupancy,sections,acquires,stall_cycles,status" >"$csv"
+while read -r e p v cfg opts; do
+    base="$out/points/$e-$p-$v"
+    st=$(cat "$base.status" 2>/dev/null || echo missing)
+    [ "$opts" = "-" ] && opts=""
+    if [ "$st" = ok ] && [ -f "$base.json" ]; then
+        s=$(stats "$base.json")
+        echo "$s" | awk -F, -v e="$e" -v p="$p" -v v="$v" -v c="$cfg" -v o="$opts" -v st="$st" \
+            '{ printf "%s,%s,%s,%s,\"%s\",%d,%d,%d,%.4f,%d,%d,%d,%s\n", e, p, v, c, o, $1, $2, $3, $2 * $3 / 48, $4, $5, $6, st }' >>"$csv"
+    else
+        echo "$e,$p,$v,$cfg,\"$opts\",,,,,,,,$st" >>"$csv"
+    fi
+done <"$out/points.txt"
+
+# ---- per-program tables and figures -----------------------------------------------------
+awk -F, -v OFS=, '
+    NR > 1 && $1 == 1 { cyc[$2, $3] = $6; occ[$2, $3] = $9; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
+    END {
+        print "program,cycles_baseline,cycles_regmutex,cycles_owf,cycles_unlimited,reduction_regmutex,reduction_owf,reduction_unlimited,occupancy_initial,occupancy_regmutex"
+        for (i = 1; i <= n; i++) {
+            p = order[i]; b = cyc[p, "baseline"]
+            r = b && cyc[p, "regmutex"] ? 1 - cyc[p, "regmutex"] / b : ""
+            o = b && cyc[p, "owf"] ? 1 - cyc[p, "owf"] / b : ""
+            u = b && cyc[p, "unlimited"] ? 1 - cyc[p, "unlimited"] / b : ""
+            printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p, b, cyc[p, "regmutex"], cyc[p, "owf"], cyc[p, "unlimited"], r, o, u, occ[p, "baseline"], occ[p, "regmutex"]
+        }
+    }' "$csv" >"$out/exp1.csv"
+awk -F, -v OFS=, '
+    NR > 1 && $1 == 2 { cyc[$2, $3] = $6; occ[$2, $3] = $9; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
+    END {
+        print "program,cycles_rf128,cycles_rf64,cycles_rf64_regmutex,increase_rf64,increase_rf64_regmutex,occupancy_rf128,occupancy_rf64,occupancy_rf64_regmutex"
+        for (i = 1; i <= n; i++) {
+            p = order[i]; b = cyc[p, "rf128"]
+            a = b && cyc[p, "rf64"] ? cyc[p, "rf64"] / b - 1 : ""
+            r = b && cyc[p, "rf64-rm"] ? cyc[p, "rf64-rm"] / b - 1 : ""
+            printf "%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p, b, cyc[p, "rf64"], cyc[p, "rf64-rm"], a, r, occ[p, "rf128"], occ[p, "rf64"], occ[p, "rf64-rm"]
+        }
+    }' "$csv" >"$out/exp2.csv"
+
+# means (arithmetic, over the programs with results), printed and kept
+awk -F, 'NR > 1 { for (i = 6; i <= 8; i++) if ($i != "") { s[i] += $i; n[i]++ } }
+    END { printf "experiment 1: mean cycle reduction: RegMutex %.1f%%, OWF %.1f%%, unlimited register file %.1f%%\n",
+          100 * s[6] / (n[6] ? n[6] : 1), 100 * s[7] / (n[7] ? n[7] : 1), 100 * s[8] / (n[8] ? n[8] : 1) }' "$out/exp1.csv" | tee "$out/summary.txt"
+awk -F, 'NR > 1 { for (i = 5; i <= 6; i++) if ($i != "") { s[i] += $i; n[i]++ } }
+    END { printf "experiment 2: mean cycle increase with 64 KB: without RegMutex %.1f%%, with RegMutex %.1f%%\n",
+          100 * s[5] / (n[5] ? n[5] : 1), 100 * s[6] / (n[6] ? n[6] : 1) }' "$out/exp2.csv" | tee -a "$out/summary.txt"
+
+if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "run.sh: gnuplot not found: no figures" >&2
+    exit 0
+fi
+# gnuplot reads the CSVs directly (empty cells are missing points)
+cat >"$out/figures.gp" <<EOF
+set datafile separator ","
+set terminal pngcairo size 1100,520 font "Sans,11"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set boxwidth 0.9
+set key below
+set grid ytics
+set xtics rotate by -30
+set y2tics
+set y2range [0:1.05]
+set y2label "occupancy (of 48 warps)"
+set format y "%.0f%%"
+
+set output "$out/exp1-regmutex.png"
+set title "Experiment 1 (GTX 480, 128 KB registers per SM): RegMutex"
+set ylabel "execution cycle reduction (higher is better)"
+plot "$out/exp1.csv" using (100*column("reduction_regmutex")):xtic(1) title "cycle reduction" lc rgb "#4472c4", \
+     "" using 0:(column("occupancy_initial")) axes x1y2 with linespoints pt 7 lc rgb "#ed7d31" title "initial occupancy", \
+     "" using 0:(column("occupancy_regmutex")) axes x1y2 with linespoints pt 5 lc rgb "#70ad47" title "occupancy with RegMutex"
+
+set output "$out/exp2-rf64.png"
+set title "Experiment 2 (GTX 480 with 64 KB registers per SM, against 128 KB)"
+set ylabel "execution cycle increase (lower is better)"
+plot "$out/exp2.csv" using (100*column("increase_rf64")):xtic(1) title "without RegMutex" lc rgb "#a5a5a5", \
+     "" using (100*column("increase_rf64_regmutex")) title "with RegMutex" lc rgb "#4472c4", \
+     "" using 0:(column("occupancy_rf64")) axes x1y2 with linespoints pt 7 lc rgb "#ed7d31" title "initial occupancy (64 KB)", \
+     "" using 0:(column("occupancy_rf64_regmutex")) axes x1y2 with linespoints pt 5 lc rgb "#70ad47" title "occupancy with RegMutex"
+
+unset y2tics
+unset y2label
+set output "$out/exp1-compare.png"
+set title "Experiment 1: Owner-Warp-First, RegMutex and an unlimited register file"
+set ylabel "execution cycle reduction (higher is better)"
+plot "$out/exp1.csv" using (100*column("reduction_owf")):xtic(1) title "OWF" lc rgb "#a5a5a5", \
+     "" using (100*column("reduction_regmutex")) title "RegMutex" lc rgb "#4472c4", \
+     "" using (100*column("reduction_unlimited")) title "unlimited register file" lc rgb "#70ad47"
+EOF
+gnuplot "$out/figures.gp" && echo "run.sh: $csv, $out/exp1.csv, $out/exp2.csv, $out/*.png"

@@ -1,0 +1,401 @@
+/*
+** sched.c -- the instruction scheduler ptxas runs before it allocates
+** registers, as tpsim models it: one list schedule per basic block.
+**
+** ptxas starts long-latency instructions early and fills the cycles their
+** consumers wait with later independent work, which keeps more values live
+** than program order does.  The model: each cycle, issue the earliest
+** instruction (in program order) whose operands are ready, with these
+** latencies (sm_75 as the scheduler sees it): 6 (ALU, ld.param), 12
+** (conversions involving floats), 20 (SFU), 24 (shared/constant loads, warp
+** shuffles and votes, FP64), 40 (division, remainder), 200 (global, local,
+** generic and texture loads, atomics).
+**
+** Dependences (an instruction never moves above one it depends on):
+**   registers   read after write (the producer's latency), write after read
+**               and write after write (1);
+**   predicates  likewise, the guard included; the carry flag CC.CF as one
+**               more predicate (written by .cc forms, read by addc/subc/madc);
+**   memory      a load after a store that may alias it, a store after loads
+**               and stores that may alias it: same class (global, shared,
+**               local, other) or a generic or surface access, which may alias
+**               every class; loads of a class stay in order; read-only loads
+**               (.nc, ldu, .const, a kernel's .param, textures) depend on no
+**               store;
+**   warp        warp-synchronous instructions (shfl, vote, match, redux,
+**               .sync forms) stay in order;
+**   fences      nothing moves across barriers, fences, atomics, calls,
+**               returns, exits, branches, tpsim's pseudo instructions, SYNC
+**               unit instructions (nanosleep ...), memory accesses with
+**               ordering semantics (volatile, relaxed, acquire, release),
+**               reads of %clock/%clock64/%globaltimer, or the block's last
+**               instruction.
+** Every schedule is therefore a legal execution order of the block: the
+** lowering (lower.c) runs it.  A window limits how far an instruction may
+** move up: only instructions fewer than `window` places (program order)
+** after the first unscheduled one may issue; the lowering narrows it until
+** the block's pressure fits (ptxas schedules less eagerly under pressure).
+*/
+#include "live_int.h"
+#include <stdlib.h>
+
+/* Cycles until the result of in can be used (the scheduler's view of sm_75). */
+static uint32_t latency(const ptx_insn *in)
+{
+    const ptx_opinfo *o = &ptx_ops[in->op];
+    if (o->flags & (PTX_F_LOAD | PTX_F_ATOMIC)) {
+        switch (in->m.space) {
+        case PTX_SP_SHARED: case PTX_SP_SHARED_CLUSTER: case PTX_SP_CONST: return 24;
+        case PTX_SP_PARAM: case PTX_SP_PARAM_ENTRY: return 6;
+        default: return 200;
+        }
+    }
+    if (o->flags & PTX_F_WARP) return 24;
+    if (in->op == PTX_OP_MOV && in->nopnd == 2 && in->o[1].kind == PTX_OK_SREG &&
+        in->o[1].r != PTX_SR_NTID && in->o[1].r != PTX_SR_NCTAID && in->o[1].r != PTX_SR_NSMID &&
+        in->o[1].r != PTX_SR_NWARPID)
+        return 24; /* S2R: special registers are read through a variable-latency path */
+    if (o->unit == PTX_UNIT_SFU) return 20;
+    if (in->op == PTX_OP_CVT)
+        return ptx_type_is_float((ptx_type)in->type) || ptx_type_is_float((ptx_type)in->type2) ? 12 : 6;
+    if (in->op == PTX_OP_DIV || in->op == PTX_OP_REM) return 40;
+    if (o->unit == PTX_UNIT_ARITH && in->type == PTX_T_F64) return 24;
+    return 6;
+}
+
+/* Memory classes for ordering; -1: may alias every class. */
+enum { MC_GLOBAL, MC_SHARED, MC_LOCAL, MC_OTHER, MC_COUNT };
+
+static int mem_class(const ptx_insn *in)
+{
+    if (in->op == PTX_OP_SULD || in->op == PTX_OP_SUST) return -1; /* surfaces are global memory */
+    switch (in->m.space) {
+    case PTX_SP_GLOBAL: return MC_GLOBAL;
+    case PTX_SP_SHARED: case PTX_SP_SHARED_CLUSTER: return MC_SHARED;
+    case PTX_SP_LOCAL: return MC_LOCAL;
+    case PTX_SP_GENERIC: return -1;
+    default: return MC_OTHER;
+    }
+}
+
+static bool reads_clock(const ptx_module *m, const ptx_insn *in)
+{
+    for (uint32_t k = in->ndst; k < in->nopnd && k < PTX_MAX_OPND; k++) {
+        const ptx_opnd *o = &in->o[k];
+        if (o->kind == PTX_OK_SREG &&
+            (o->r == PTX_SR_CLOCK || o->r == PTX_SR_CLOCK_HI || o->r == PTX_SR_CLOCK64 ||
+             o->r == PTX_SR_GLOBALTIMER || o->r == PTX_SR_GLOBALTIMER_LO || o->r == PTX_SR_GLOBALTIMER_HI))
+            return true;
+    }
+    (void)m;
+    return false;
+}
+
+/* Whether nothing may move across in. */
+static bool is_fence(const ptx_module *m, const ptx_insn *in)
+{
+    const ptx_opinfo *oi = &ptx_ops[in->op];
+    if (oi->flags & (PTX_F_BARRIER | PTX_F_ATOMIC | PTX_F_CALL | PTX_F_RET | PTX_F_EXIT | PTX_F_BRANCH | PTX_F_PSEUDO))
+        return true;
+    if (oi->unit == PTX_UNIT_SYNC || in->op == PTX_OP_MEMBAR || in->op == PTX_OP_FENCE || in->op == PTX_OP_BRKPT ||
+        in->op == PTX_OP_PMEVENT)
+        return true;
+    if ((oi->flags & (PTX_F_LOAD | PTX_F_STORE)) && in->m.sem != PTX_SEM_NONE && in->m.sem != PTX_SEM_WEAK) return true;
+    return reads_clock(m, in);
+}
+
+/* A binary min-heap of 64-bit keys. */
+typedef TP_VEC(uint64_t) heap64;
+
+static void heap_push(heap64 *h, uint64_t k)
+{
+    tp_vec_push(h, k);
+    for (uint32_t i = h->n - 1; i > 0;) {
+        uint32_t p = (i - 1) / 2;
+        if (h->a[p] <= h->a[i]) break;
+        uint64_t t = h->a[p];
+        h->a[p] = h->a[i];
+        h->a[i] = t;
+        i = p;
+    }
+}
+
+static uint64_t heap_pop(heap64 *h)
+{
+    uint64_t top = h->a[0];
+    h->a[0] = h->a[--h->n];
+    for (uint32_t i = 0;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < h->n && h->a[l] < h->a[m]) m = l;
+        if (r < h->n && h->a[r] < h->a[m]) m = r;
+        if (m == i) break;
+        uint64_t t = h->a[m];
+        h->a[m] = h->a[i];
+        h->a[i] = t;
+        i = m;
+    }
+    return top;
+}
+
+typedef struct sch_edge { uint32_t from, to, lat; } sch_edge;
+enum {
+    PTX_SCHED_MAXOCC = PTX_MAX_OPND * 256 + 8,
+    PTX_SCHED_LONG = 12, /* ready instructions of at least this latency issue first */
+};
+
+struct ptx_sched {
+    const ptx_rview *v;
+    uint32_t *rblk, *rdef, *ruse, *pblk, *pdef, *puse; /* per row / predicate (+ CC): block tag, last def / use */
+    TP_VEC(sch_edge) e;
+    uint32_t *npred, *eoff, *earliest, *order;
+    uint8_t *done;
+    uint32_t tag;              /* per call: which rdef/ruse/pdef/puse entries are this schedule's */
+    heap64 pend, avail, avail_long; /* ready: short and long-latency instructions */
+    uint32_t long_lat;         /* latency from which an instruction goes first */
+    ptx_regocc oc[PTX_SCHED_MAXOCC];
+};
+
+ptx_sched *ptx_sched_new(const ptx_rview *v)
+{
+    const ptx_func *f = v->f;
+    uint32_t N = v->nrows, P = f->npreds + 1, maxb = 0;
+    for (uint32_t b = 0; b < v->nb; b++)
+        if (f->blocks[b].end - f->blocks[b].start > maxb) maxb = f->blocks[b].end - f->blocks[b].start;
+    ptx_sched *S = tp_calloc(1, sizeof *S);
+    S->v = v;
+    S->rblk = tp_calloc(N + 1, sizeof(uint32_t));
+    S->rdef = tp_malloc((N + 1) * sizeof(uint32_t));
+    S->ruse = tp_malloc((N + 1) * sizeof(uint32_t));
+    S->pblk = tp_calloc(P + 1, sizeof(uint32_t));
+    S->pdef = tp_malloc((P + 1) * sizeof(uint32_t));
+    S->puse = tp_malloc((P + 1) * sizeof(uint32_t));
+    S->npred = tp_malloc((maxb + 1) * sizeof(uint32_t));
+    S->eoff = tp_malloc((maxb + 2) * sizeof(uint32_t));
+    S->earliest = tp_malloc((maxb + 1) * sizeof(uint32_t));
+    S->order = tp_malloc((maxb + 1) * sizeof(uint32_t));
+    S->done = tp_malloc(maxb + 1);
+    S->long_lat = PTX_SCHED_LONG;
+    return S;
+}
+
+void ptx_sched_free(ptx_sched *S)
+{
+    if (!S) return;
+    free(S->rblk);
+    free(S->rdef);
+    free(S->ruse);
+    free(S->pblk);
+    free(S->pdef);
+    free(S->puse);
+    free(S->npred);
+    free(S->eoff);
+    free(S->earliest);
+    free(S->order);
+    free(S->done);
+    tp_vec_free(&S->e);
+    tp_vec_free(&S->pend);
+    tp_vec_free(&S->avail);
+    tp_vec_free(&S->avail_long);
+    free(S);
+}
+
+static void sch_dep(ptx_sched *S, uint32_t from, uint32_t to, uint32_t lat)
+{
+    if (from == UINT32_MAX || from == to) return;
+    sch_edge x = {from, to, lat};
+    tp_vec_push(&S->e, x);
+}
+
+const uint32_t *ptx_sched_block(ptx_sched *S, uint32_t b, uint32_t window)
+{
+    const ptx_rview *v = S->v;
+    const ptx_module *m = v->m;
+    const ptx_func *f = v->f;
+    const ptx_block *bl = &f->blocks[b];
+    uint32_t nb = bl->end - bl->start, tag = ++S->tag, P = f->npreds, CC = f->npreds, NONE = UINT32_MAX;
+    (void)b;
+    uint32_t bar = NONE, warp = NONE, st[MC_COUNT], ld[MC_COUNT];
+    for (int c = 0; c < MC_COUNT; c++) st[c] = ld[c] = NONE;
+    S->e.n = 0;
+#define RDEF(r) (S->rblk[r] == tag ? S->rdef[r] : NONE)
+#define RUSE(r) (S->rblk[r] == tag ? S->ruse[r] : NONE)
+#define PDEF(p) (S->pblk[p] == tag ? S->pdef[p] : NONE)
+#define PUSE(p) (S->pblk[p] == tag ? S->puse[p] : NONE)
+#define TOUCH_R(r) do { if (S->rblk[r] != tag) { S->rblk[r] = tag; S->rdef[r] = S->ruse[r] = NONE; } } while (0)
+#define TOUCH_P(p) do { if (S->pblk[p] != tag) { S->pblk[p] = tag; S->pdef[p] = S->puse[p] = NONE; } } while (0)
+    for (uint32_t j = 0; j < nb; j++) {
+        uint32_t pc = bl->start + j;
+        const ptx_insn *in = &m->insns[pc];
+        const ptx_opinfo *oi = &ptx_ops[in->op];
+        bool fence = is_fence(m, in) || j + 1 == nb;
+        if (fence) {
+            for (uint32_t k = (bar == NONE ? 0 : bar); k < j; k++) sch_dep(S, k, j, 1);
+        } else {
+            sch_dep(S, bar, j, 1);
+        }
+        /* registers (every one the instruction names, as written: the ALLOC
+        ** view leaves out constant definitions, which must still come first):
+        ** read after write, write after read and write */
+        uint32_t nrg = ptx_insn_regs(m, f, in, 0, S->oc, PTX_SCHED_MAXOCC);
+        if (nrg > PTX_SCHED_MAXOCC) nrg = PTX_SCHED_MAXOCC;
+        for (uint32_t q = 0; q < nrg; q++) {
+            if (S->oc[q].kind == PTX_RO_DEF) continue;
+            uint32_t r = S->oc[q].row, d = RDEF(r);
+            if (d != NONE) sch_dep(S, d, j, latency(&m->insns[bl->start + d]));
+        }
+        for (uint32_t q = 0; q < nrg; q++) {
+            if (S->oc[q].kind != PTX_RO_DEF) continue;
+            uint32_t r = S->oc[q].row;
+            sch_dep(S, RUSE(r), j, 1);
+            sch_dep(S, RDEF(r), j, 1);
+        }
+        /* predicates and the carry flag */
+        if (in->guard >= 0 && (uint32_t)in->guard < P) {
+            uint32_t d = PDEF(in->guard);
+            if (d != NONE) sch_dep(S, d, j, latency(&m->insns[bl->start + d]));
+        }
+        for (uint32_t k = 0; k < in->nopnd && k < PTX_MAX_OPND; k++) {
+            const ptx_opnd *o = &in->o[k];
+            if (o->kind != PTX_OK_PRED || o->r < 0 || (uint32_t)o->r >= P) continue;
+            if (k < in->ndst) {
+                sch_dep(S, PUSE(o->r), j, 1);
+                sch_dep(S, PDEF(o->r), j, 1);
+            } else {
+                uint32_t d = PDEF(o->r);
+                if (d != NONE) sch_dep(S, d, j, latency(&m->insns[bl->start + d]));
+            }
+        }
+        bool cc_in = (oi->flags & PTX_F_CARRYIN) != 0, cc_out = (in->m.flags & PTX_MF_CC) != 0;
+        if (cc_in) sch_dep(S, PDEF(CC), j, 1);
+        if (cc_out) {
+            sch_dep(S, PUSE(CC), j, 1);
+            sch_dep(S, PDEF(CC), j, 1);
+        }
+        /* memory */
+        bool ro = in->op == PTX_OP_LDU || in->op == PTX_OP_TEX || in->op == PTX_OP_TLD4 ||
+                  (in->m.flags & PTX_MF_NC) || in->m.space == PTX_SP_CONST ||
+                  (f->is_entry && (in->m.space == PTX_SP_PARAM || in->m.space == PTX_SP_PARAM_ENTRY));
+        int c = mem_class(in);
+        bool load = (oi->flags & PTX_F_LOAD) && !ro, store = (oi->flags & PTX_F_STORE) != 0;
+        if (load)
+            for (int q = 0; q < MC_COUNT; q++)
+                if (c < 0 || c == q) sch_dep(S, st[q], j, 1);
+        if (store)
+            for (int q = 0; q < MC_COUNT; q++)
+                if (c < 0 || c == q) {
+                    sch_dep(S, st[q], j, 1);
+                    sch_dep(S, ld[q], j, 1);
+                }
+        if ((oi->flags & PTX_F_WARP) || (in->m.flags & PTX_MF_SYNC)) {
+            sch_dep(S, warp, j, 1);
+            warp = j;
+        }
+        /* record */
+        if (fence) bar = j;
+        /* several loads (stores) of a class since the last store (load) all
+        ** need to be waited for: keep the latest, ordered after the earlier ones
+        ** through the chain store -> load edges already present */
+        if (load)
+            for (int q = 0; q < MC_COUNT; q++)
+                if (c < 0 || c == q) {
+                    if (ld[q] != NONE && ld[q] != j) sch_dep(S, ld[q], j, 0); /* keeps every load before a later store */
+                    ld[q] = j;
+                }
+        if (store)
+            for (int q = 0; q < MC_COUNT; q++)
+                if (c < 0 || c == q) st[q] = j;
+        for (uint32_t q = 0; q < nrg; q++) {
+            uint32_t r = S->oc[q].row;
+            TOUCH_R(r);
+            if (S->oc[q].kind == PTX_RO_DEF) S->rdef[r] = j;
+            else S->ruse[r] = j;
+        }
+        if (in->guard >= 0 && (uint32_t)in->guard < P) {
+            TOUCH_P(in->guard);
+            S->puse[in->guard] = j;
+        }
+        for (uint32_t k = 0; k < in->nopnd && k < PTX_MAX_OPND; k++) {
+            const ptx_opnd *o = &in->o[k];
+            if (o->kind != PTX_OK_PRED || o->r < 0 || (uint32_t)o->r >= P) continue;
+            TOUCH_P(o->r);
+            if (k < in->ndst) S->pdef[o->r] = j;
+            else S->puse[o->r] = j;
+        }
+        if (cc_in || cc_out) TOUCH_P(CC);
+        if (cc_in) S->puse[CC] = j;
+        if (cc_out) S->pdef[CC] = j;
+    }
+#undef RDEF
+#undef RUSE
+#undef PDEF
+#undef PUSE
+#undef TOUCH_R
+#undef TOUCH_P
+    /* out-edges as CSR */
+    for (uint32_t j = 0; j <= nb; j++) S->eoff[j] = 0;
+    for (uint32_t j = 0; j < nb; j++) S->npred[j] = S->earliest[j] = 0;
+    for (uint32_t k = 0; k < S->e.n; k++) {
+        S->eoff[S->e.a[k].from + 1]++;
+        S->npred[S->e.a[k].to]++;
+    }
+    for (uint32_t j = 0; j < nb; j++) S->eoff[j + 1] += S->eoff[j];
+    sch_edge *sorted = tp_malloc((S->e.n + 1) * sizeof *sorted);
+    uint32_t *fill = S->order; /* borrowed until the schedule is written */
+    for (uint32_t j = 0; j < nb; j++) fill[j] = S->eoff[j];
+    for (uint32_t k = 0; k < S->e.n; k++) sorted[fill[S->e.a[k].from]++] = S->e.a[k];
+    /* the list schedule; only instructions within `window` of the first
+    ** unscheduled one (program order) may go */
+    S->pend.n = S->avail.n = S->avail_long.n = 0;
+    for (uint32_t j = 0; j < nb; j++)
+        if (!S->npred[j]) heap_push(&S->pend, j);
+    for (uint32_t j = 0; j < nb; j++) S->done[j] = 0;
+    uint64_t cycle = 0;
+    uint32_t lo = 0;
+    if (!window) window = 1;
+    for (uint32_t done = 0; done < nb;) {
+        while (S->pend.n && (S->pend.a[0] >> 32) <= cycle) {
+            uint32_t t = (uint32_t)(heap_pop(&S->pend) & 0xffffffffu);
+            heap_push(latency(&m->insns[bl->start + t]) >= S->long_lat ? &S->avail_long : &S->avail, t);
+        }
+        heap64 *h = S->avail_long.n && S->avail_long.a[0] < (uint64_t)lo + window ? &S->avail_long : &S->avail;
+        if (!h->n || h->a[0] >= (uint64_t)lo + window) {
+            cycle = S->pend.n && (S->pend.a[0] >> 32) > cycle ? S->pend.a[0] >> 32 : cycle + 1;
+            continue;
+        }
+        uint32_t j = (uint32_t)heap_pop(h);
+        S->order[done++] = bl->start + j;
+        S->done[j] = 1;
+        while (lo < nb && S->done[lo]) lo++;
+        for (uint32_t k = S->eoff[j]; k < S->eoff[j + 1]; k++) {
+            uint32_t t = sorted[k].to;
+            uint64_t at = cycle + sorted[k].lat;
+            if (at > S->earliest[t]) S->earliest[t] = (uint32_t)at;
+            if (--S->npred[t] == 0) heap_push(&S->pend, ((uint64_t)S->earliest[t] << 32) | t);
+        }
+        cycle++;
+    }
+    free(sorted);
+    return S->order;
+}
+
+uint32_t ptx_block_pressure(const ptx_rview *v, uint32_t b, const uint32_t *order, ptx_sset *live)
+{
+    const ptx_block *bl = &v->f->blocks[b];
+    uint32_t nb = bl->end - bl->start, best = 0;
+    ptx_sset_load(live, v->bout + (size_t)b * v->words, v->words, v->w);
+    for (uint32_t j = nb; j-- > 0;) {
+        uint32_t i = (order ? order[j] : bl->start + j) - v->s;
+        uint32_t across = live->units;
+        for (uint32_t q = v->off[3 * i]; q < v->off[3 * i + 1]; q++)
+            if (!ptx_sset_has(live, v->rows[q])) across += v->w[v->rows[q]];
+        if (across > best) best = across;
+        if (v->kill[i])
+            for (uint32_t q = v->off[3 * i]; q < v->off[3 * i + 1]; q++) ptx_sset_del(live, v->rows[q], v->w[v->rows[q]]);
+        for (uint32_t q = v->off[3 * i + 1]; q < v->off[3 * i + 2]; q++) ptx_sset_add(live, v->rows[q], v->w[v->rows[q]]);
+        uint32_t in_units = live->units;
+        for (uint32_t q = v->off[3 * i + 2]; q < v->off[3 * i + 3]; q++)
+            if (!ptx_sset_has(live, v->rows[q])) in_units += v->w[v->rows[q]];
+        if (in_units > best) best = in_units;
+    }
+    return best;
+}

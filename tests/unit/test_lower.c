@@ -1,0 +1,378 @@
+/* test_lower.c -- the lowered code (ptx/lower.c, ptx/sched.c) and running it
+** over physical registers (exec/phys.c, regs.physical=1): the schedule's
+** order and the dependences it keeps, constant-bank copies, spills under a
+** forced maximum, execution with and without them, and allocation faults
+** injected through exec_dev_set_pass changing results.
+**
+** Orders are worked out by hand from the scheduler's rule (sched.c): each
+** cycle the earliest ready instruction goes, long-latency ones (latency 12
+** and more) first; a .func's ld.param takes 6 cycles, a global load 200,
+** integer ALU 6.  pcs in comments are relative to the function's start. */
+#include "tests/unit/tt.h"
+#include "ptx/ptx.h"
+#include "exec/exec.h"
+#include "exec/options.h"
+
+static tp_err err;
+
+#define HEAD ".version 8.0\n.target sm_75\n.address_size 64\n"
+
+static ptx_module *parse(const char *text)
+{
+    tp_err_clear(&err);
+    ptx_module *m = ptx_parse(text, strlen(text), "t.ptx", &err);
+    if (!m) printf("    parse: %s\n", err.msg);
+    return m;
+}
+
+static ptx_module *lower(const ptx_module *m, uint32_t force_max)
+{
+    ptx_lower_opts o;
+    memset(&o, 0, sizeof o);
+    o.max_regs = 255;
+    o.force_max = force_max;
+    o.regs_per_sm = 65536;
+    o.alloc_unit = 256;
+    tp_err_clear(&err);
+    ptx_module *l = ptx_lower(m, &o, &err);
+    if (!l) printf("    lower: %s\n", err.msg);
+    return l;
+}
+
+static ptx_func *func(ptx_module *m, const char *name)
+{
+    int i = ptx_find_func(m, name);
+    return i < 0 ? NULL : &m->funcs[i];
+}
+
+/* The relative position in g of the instruction whose first operand is register `name`. */
+static int pos_of(const ptx_module *m, const ptx_func *g, const char *name)
+{
+    for (uint32_t pc = g->start; pc < g->end; pc++) {
+        const ptx_insn *in = &m->insns[pc];
+        for (uint32_t k = 0; k < in->nopnd; k++) {
+            const ptx_opnd *o = &in->o[k];
+            if ((o->kind == PTX_OK_REG || (o->kind == PTX_OK_ADDR && o->base == PTX_AB_REG)) && o->r >= 0 &&
+                (uint32_t)o->r < g->nrows && strcmp(g->regs[o->r].name, name) == 0)
+                return (int)(pc - g->start);
+            if (o->kind == PTX_OK_REG || o->kind == PTX_OK_ADDR) break; /* first register operand only */
+        }
+    }
+    return -1;
+}
+
+/* ---- the schedule ------------------------------------------------------------ */
+
+static const char *two_loads =
+    HEAD ".func (.param .b32 rv) f(.param .b64 p)\n{\n"
+    " .reg .b32 %r<8>;\n .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [p];\n"         /* 0: cycle 0 */
+    " ld.global.u32 %r1, [%rd1];\n"      /* 1: ready at 6 (long: first) */
+    " add.s32 %r2, %r1, 1;\n"            /* 2: ready at 206 */
+    " ld.global.u32 %r3, [%rd1+4];\n"    /* 3: ready at 6, goes at 7, before 2 */
+    " add.s32 %r4, %r3, 1;\n"            /* 4 */
+    " add.s32 %r5, %r2, %r4;\n"          /* 5 */
+    " st.param.b32 [rv], %r5;\n"         /* 6 */
+    " ret;\n}\n";                        /* 7: last, FNEXIT 8 */
+
+static void t_schedule_hoists_loads(void)
+{
+    ptx_module *m = parse(two_loads);
+    if (!m) return;
+    ptx_module *l = lower(m, 0);
+    TT_CHECK(l != NULL);
+    if (!l) return;
+    ptx_func *g = func(l, "f");
+    /* 0, 1, 3, 2, 4, 5, 6, 7: the second load moved above the first add */
+    TT_EQ_I(pos_of(l, g, "%rd1"), 0);
+    TT_EQ_I(pos_of(l, g, "%r1"), 1);
+    TT_EQ_I(pos_of(l, g, "%r3"), 2);
+    TT_EQ_I(pos_of(l, g, "%r2"), 3);
+    TT_EQ_I(pos_of(l, g, "%r4"), 4);
+    TT_EQ_U(g->end - g->start, 9);
+    TT_EQ_U(l->insns[g->end - 2].op, PTX_OP_RET);
+    TT_EQ_U(l->insns[g->end - 1].op, PTX_OP_FNEXIT);
+    /* three values live at once after the hoist (r1, r3 and rd1's pair
+    ** before the second load: rd1 2 + r1 1 = 3; then r1, r3, r2) */
+    TT_EQ_U(g->ra_own, 3);
+    TT_CHECK(ptx_regalloc_check(l, g, &err));
+    ptx_module_free(l);
+    ptx_module_free(m);
+}
+
+static const char *ordered =
+    HEAD ".func (.param .b32 rv) f(.param .b64 p)\n{\n"
+    " .reg .b32 %r<12>;\n .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [p];\n"         /* 0 */
+    " st.global.u32 [%rd1], 1;\n"        /* 1: a store ... */
+    " ld.global.u32 %r1, [%rd1+4];\n"    /* 2: ... a later load of the same space stays after it */
+    " add.cc.u32 %r2, %r1, 1;\n"         /* 3: carry chain 3 -> 4 -> 5 -> 6 in order */
+    " addc.u32 %r3, %r1, 2;\n"           /* 4 */
+    " add.cc.u32 %r4, %r1, 3;\n"         /* 5 */
+    " addc.u32 %r5, %r1, 4;\n"           /* 6 */
+    " mov.u32 %r6, %clock;\n"            /* 7: a clock read: nothing crosses it */
+    " ld.global.u32 %r7, [%rd1+8];\n"    /* 8: would go first without the clock read */
+    " add.s32 %r8, %r2, %r3;\n"
+    " add.s32 %r8, %r8, %r4;\n"
+    " add.s32 %r8, %r8, %r5;\n"
+    " add.s32 %r8, %r8, %r6;\n"
+    " add.s32 %r8, %r8, %r7;\n"
+    " st.param.b32 [rv], %r8;\n"
+    " ret;\n}\n";
+
+static void t_schedule_keeps_dependences(void)
+{
+    ptx_module *m = parse(ordered);
+    if (!m) return;
+    ptx_module *l = lower(m, 0);
+    if (!l) return;
+    ptx_func *g = func(l, "f");
+    uint32_t s = g->start;
+    /* the store is at 1 and the load after it (it may read what it wrote) */
+    TT_EQ_U(l->insns[s + 1].op, PTX_OP_ST);
+    TT_EQ_I(pos_of(l, g, "%r1"), 2);
+    /* the carry chain in order */
+    int a = pos_of(l, g, "%r2"), b = pos_of(l, g, "%r3"), c = pos_of(l, g, "%r4"), d = pos_of(l, g, "%r5");
+    TT_CHECK(a < b && b < c && c < d);
+    /* the load after the clock read stays after it, and everything before stays before */
+    int clk = pos_of(l, g, "%r6"), ld = pos_of(l, g, "%r7");
+    TT_CHECK(d < clk && clk < ld);
+    ptx_module_free(l);
+    ptx_module_free(m);
+}
+
+/* ---- constants ---------------------------------------------------------------- */
+
+static const char *consts =
+    HEAD ".visible .entry k(.param .u64 p, .param .u32 n)\n{\n"
+    " .reg .b32 %r<8>;\n .reg .b64 %rd<8>;\n"
+    " ld.param.u64 %rd1, [p];\n"
+    " cvta.to.global.u64 %rd2, %rd1;\n"
+    " ld.param.u32 %r1, [n];\n"
+    " mov.u32 %r2, %tid.x;\n"
+    " add.s32 %r3, %r2, %r1;\n"          /* n read from the constant bank: no copy */
+    " st.global.u32 [%rd2], %r3;\n"      /* an address cannot be: a copy of rd2 before it */
+    " ret;\n}\n";
+
+static void t_constant_copies(void)
+{
+    ptx_module *m = parse(consts);
+    if (!m) return;
+    ptx_module *l = lower(m, 0);
+    if (!l) return;
+    ptx_func *g = func(l, "k");
+    int rd1 = -1, rd2 = -1, r1 = -1, c0 = -1;
+    for (uint32_t r = 0; r < g->nrows; r++) {
+        if (!strcmp(g->regs[r].name, "%rd1")) rd1 = (int)r;
+        if (!strcmp(g->regs[r].name, "%rd2")) rd2 = (int)r;
+        if (!strcmp(g->regs[r].name, "%r1")) r1 = (int)r;
+        if (!strcmp(g->regs[r].name, "%tpsim_c0")) c0 = (int)r;
+    }
+    TT_CHECK(rd1 >= 0 && rd2 >= 0 && r1 >= 0 && c0 >= 0);
+    if (c0 < 0) return;
+    TT_CHECK(g->ra_cb[rd1] && g->ra_cb[rd2] && g->ra_cb[r1] && !g->ra_cb[c0]);
+    TT_EQ_U(g->ra_ncb, 3);
+    TT_EQ_I(g->ra_map[rd2], -1); /* in no register */
+    /* the copy comes right before the store and is its address */
+    uint32_t st = 0;
+    for (uint32_t pc = g->start; pc < g->end; pc++)
+        if (l->insns[pc].op == PTX_OP_ST) st = pc;
+    TT_EQ_U(l->insns[st - 1].op, PTX_OP_MOV);
+    TT_EQ_I(l->insns[st - 1].o[0].r, c0);
+    TT_EQ_I(l->insns[st].o[0].r, c0);
+    /* registers: r2 in R0, r3 takes R0 as r2 dies, the copy (64 bits) the
+    ** next free aligned pair R2-R3: 4 used, plus the kernel reserve of 5 */
+    TT_EQ_U(g->ra_own, 4);
+    TT_EQ_U(g->ra_regs, 9);
+    TT_CHECK(ptx_regalloc_check(l, g, &err));
+    ptx_module_free(l);
+    ptx_module_free(m);
+}
+
+/* ---- spills ------------------------------------------------------------------------ */
+
+/* out[0] = in[0] + ... + in[11] with all twelve loads in flight at once,
+** summed from the last: twelve values live at the peak. */
+static const char *sum12 =
+    HEAD ".visible .entry sum12(.param .u64 in, .param .u64 out)\n{\n"
+    " .reg .b32 %r<32>;\n .reg .b64 %rd<8>;\n"
+    " ld.param.u64 %rd1, [in];\n cvta.to.global.u64 %rd2, %rd1;\n"
+    " ld.param.u64 %rd3, [out];\n cvta.to.global.u64 %rd4, %rd3;\n"
+    " ld.global.u32 %r1, [%rd2];\n ld.global.u32 %r2, [%rd2+4];\n ld.global.u32 %r3, [%rd2+8];\n"
+    " ld.global.u32 %r4, [%rd2+12];\n ld.global.u32 %r5, [%rd2+16];\n ld.global.u32 %r6, [%rd2+20];\n"
+    " ld.global.u32 %r7, [%rd2+24];\n ld.global.u32 %r8, [%rd2+28];\n ld.global.u32 %r9, [%rd2+32];\n"
+    " ld.global.u32 %r10, [%rd2+36];\n ld.global.u32 %r11, [%rd2+40];\n ld.global.u32 %r12, [%rd2+44];\n"
+    " add.s32 %r20, %r12, %r11;\n add.s32 %r20, %r20, %r10;\n add.s32 %r20, %r20, %r9;\n"
+    " add.s32 %r20, %r20, %r8;\n add.s32 %r20, %r20, %r7;\n add.s32 %r20, %r20, %r6;\n"
+    " add.s32 %r20, %r20, %r5;\n add.s32 %r20, %r20, %r4;\n add.s32 %r20, %r20, %r3;\n"
+    " add.s32 %r20, %r20, %r2;\n add.s32 %r20, %r20, %r1;\n"
+    " st.global.u32 [%rd4], %r20;\n"
+    " ret;\n}\n";
+
+static void t_spills_fit(void)
+{
+    ptx_module *m = parse(sum12);
+    if (!m) return;
+    ptx_module *l = lower(m, 0);
+    if (!l) return;
+    ptx_func *g = func(l, "sum12");
+    /* unlimited: no spill; at the peak the twelve loads' values and the
+    ** copy of in's address (a pair) are live: 14 registers */
+    TT_EQ_U(g->ra_spills, 0);
+    TT_EQ_U(g->ra_own, 14);
+    TT_EQ_U(g->ra_regs, 19);
+    ptx_module_free(l);
+    /* at most 12 per thread: 7 for values after the reserve of 5 */
+    l = lower(m, 12);
+    if (!l) return;
+    g = func(l, "sum12");
+    TT_CHECK(g->ra_spills > 0);
+    TT_CHECK(g->ra_own <= 7);
+    TT_CHECK(g->ra_regs <= 12);
+    bool var = false;
+    for (uint32_t i = 0; i < g->nvars; i++)
+        if (!strcmp(g->vars[i].name, "__tpsim_spill")) {
+            var = true;
+            TT_EQ_U(g->vars[i].size, 4 * g->ra_spills);
+            TT_EQ_U(g->local_bytes, g->vars[i].offset + g->vars[i].size);
+        }
+    TT_CHECK(var);
+    uint32_t lds = 0, sts = 0;
+    for (uint32_t pc = g->start; pc < g->end; pc++) {
+        const ptx_insn *in = &l->insns[pc];
+        if (in->m.space == PTX_SP_LOCAL && in->op == PTX_OP_LD) lds++;
+        if (in->m.space == PTX_SP_LOCAL && in->op == PTX_OP_ST) sts++;
+    }
+    TT_CHECK(lds >= g->ra_spills && sts >= g->ra_spills);
+    TT_CHECK(ptx_regalloc_check(l, g, &err));
+    ptx_module_free(l);
+    ptx_module_free(m);
+}
+
+/* ---- running it -------------------------------------------------------------------- */
+
+typedef struct rig {
+    exec_dev *dev;
+    exec_mod *m;
+    tp_opts o;
+} rig;
+
+static bool rig_open(rig *r, const char *ptx, const char *opts, exec_code_pass pass)
+{
+    tp_err_clear(&err);
+    exec_opts_init(&r->o);
+    if (opts && !tp_opts_set_list(&r->o, opts, TP_SRC_OVERRIDE, &err)) {
+        printf("    options: %s\n", err.msg);
+        return false;
+    }
+    r->dev = exec_dev_create(&r->o, stdout, &err);
+    if (!r->dev) return false;
+    if (pass) exec_dev_set_pass(r->dev, pass, NULL);
+    exec_status st;
+    r->m = exec_mod_load(r->dev, ptx, strlen(ptx), "t.ptx", &st, &err);
+    if (!r->m) printf("    load: %s\n", err.msg);
+    return r->m != NULL;
+}
+
+static void rig_close(rig *r)
+{
+    if (r->m) exec_mod_unload(r->m);
+    exec_dev_destroy(r->dev);
+    tp_opts_free(&r->o);
+}
+
+/* Runs sum12 on 32 threads (each the same sum) and returns out[0]. */
+static uint32_t run_sum12(rig *r, uint32_t *regs, uint32_t *local)
+{
+    uint64_t in = exec_mem_alloc(r->dev, 48, 256), out = exec_mem_alloc(r->dev, 4, 256);
+    uint32_t *h = exec_mem_host(r->dev, in, 48);
+    for (int i = 0; i < 12; i++) h[i] = 1u << (2 * i);
+    uint64_t params[2] = {in, out};
+    exec_launch l = {{1, 1, 1}, {32, 1, 1}, 0, params, 16, 0};
+    exec_result res;
+    int k = exec_mod_kernel(r->m, "sum12");
+    exec_launch_kernel(r->m, k, &l, &res);
+    TT_EQ_I(res.status, EXEC_OK);
+    exec_kattr a;
+    exec_kernel_attrs(r->m, k, &a);
+    if (regs) *regs = a.regs;
+    if (local) *local = a.local_bytes;
+    return *(uint32_t *)exec_mem_host(r->dev, out, 4);
+}
+
+static void t_physical_runs(void)
+{
+    /* 1 + 4 + 16 + ... + 4^11 = (4^12 - 1) / 3 */
+    const uint32_t want = (uint32_t)((16777216ull - 1) / 3);
+    const char *cases[] = {"", "regs.physical=1", "regs.physical=1 regs.max=12", "regs.max=12",
+                           "regs.physical=1 regs.schedule=0"};
+    uint32_t regs[5], local[5];
+    for (int c = 0; c < 5; c++) {
+        rig r;
+        if (!rig_open(&r, sum12, cases[c], NULL)) continue;
+        TT_EQ_U(run_sum12(&r, &regs[c], &local[c]), want);
+        rig_close(&r);
+    }
+    /* one count for both modes: the lowered code's */
+    TT_EQ_U(regs[0], 19);
+    TT_EQ_U(regs[1], 19);
+    /* a forced maximum spills: the count fits it and the frame holds the spills */
+    TT_CHECK(regs[2] <= 12 && regs[3] == regs[2]);
+    TT_CHECK(local[2] > 0 && local[3] == local[2] && local[0] == 0);
+}
+
+/* Injected faults: a pass that gives a live 32-bit row the register of
+** another row live at the same time, or the high half of a live 64-bit
+** row's pair.  Either must change the result. */
+static int fault_kind;
+
+static bool fault_pass(ptx_module *low, const tp_opts *o, void *arg, tp_err *e)
+{
+    (void)o;
+    (void)arg;
+    int fi = ptx_find_func(low, "sum12");
+    if (fi < 0) return true;
+    ptx_func *g = &low->funcs[fi];
+    ptx_live lv;
+    if (!ptx_liveness(low, g, PTX_LIVE_ALLOC, &lv, e)) return false;
+    /* the point where the most registers are live */
+    uint32_t i = lv.max_pc - lv.start;
+    const uint64_t *s = lv.in + (size_t)i * lv.words;
+    int32_t a = -1, b = -1, pair = -1;
+    for (uint32_t r = 0; r < g->nrows; r++) {
+        if (!((s[r / 64] >> (r % 64)) & 1) || g->ra_map[r] < 0) continue;
+        uint32_t u = ptx_row_units(g, r);
+        if (u == 1 && a < 0) a = (int32_t)r;
+        else if (u == 1 && b < 0) b = (int32_t)r;
+        if (u == 2 && pair < 0) pair = (int32_t)r;
+    }
+    if (fault_kind == 1 && a >= 0 && b >= 0) g->ra_map[b] = g->ra_map[a];
+    if (fault_kind == 2 && a >= 0 && pair >= 0) g->ra_map[a] = g->ra_map[pair] + 1;
+    ptx_live_free(&lv);
+    return true;
+}
+
+static void t_allocation_faults_change_results(void)
+{
+    const uint32_t want = (uint32_t)((16777216ull - 1) / 3);
+    for (fault_kind = 0; fault_kind <= 2; fault_kind++) {
+        rig r;
+        if (!rig_open(&r, sum12, "regs.physical=1", fault_pass)) continue;
+        uint32_t got = run_sum12(&r, NULL, NULL);
+        if (fault_kind == 0) TT_EQ_U(got, want); /* the pass did nothing */
+        else TT_CHECK(got != want);
+        rig_close(&r);
+    }
+    fault_kind = 0;
+}
+
+int main(void)
+{
+    TT_RUN(t_schedule_hoists_loads);
+    TT_RUN(t_schedule_keeps_dependences);
+    TT_RUN(t_constant_copies);
+    TT_RUN(t_spills_fit);
+    TT_RUN(t_physical_runs);
+    TT_RUN(t_allocation_faults_change_results);
+    return tt_done();
+}
