@@ -111,7 +111,7 @@ $(LIBCUDART): $(RT_OBJ) $(LIBCORE) $(LIBCUDA) cudart/libcudart.map
 	@ln -sf libcudart.so.13 $(BUILD)/lib/libcudart.so
 all: $(LIBCUDART)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/tt.h $(LIBCORE)
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIBCORE)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -I. -o $@ $< $(LIBCORE) $(LDSAN) $(LDLIBS)

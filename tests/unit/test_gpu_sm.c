@@ -16,53 +16,13 @@
 **     with independent instructions issues one per cycle.
 */
 #include "tests/unit/tt.h"
+#include "tests/unit/gpu_rig.h"
 #include "exec/exec.h"
 #include "gpu/gpu.h"
 #include <stdlib.h>
 
-#define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
-/* four independent instructions: whatever came before is written back
-** (lat.int_add + 1 = 5 cycles) by the time the timed part starts */
-#define FILL "  mov.u32 %r30, 0;\n  mov.u32 %r31, 0;\n  mov.u32 %r32, 0;\n  mov.u32 %r33, 0;\n"
-
-typedef struct rig {
-    exec_dev *dev;
-    gpu *g;
-    exec_mod *m;
-    tp_opts o;
-} rig;
-
-static bool rig_open(rig *r, const char *ptx, const char *opts)
-{
-    tp_err e;
-    tp_err_clear(&e);
-    gpu_opts_init(&r->o);
-    if (opts && !tp_opts_set_list(&r->o, opts, TP_SRC_OVERRIDE, &e)) {
-        printf("bad options: %s\n", e.msg);
-        return false;
-    }
-    r->dev = exec_dev_create(&r->o, stdout, &e);
-    if (!r->dev) return false;
-    exec_status st;
-    r->m = exec_mod_load(r->dev, ptx, strlen(ptx), "sm.ptx", &st, &e);
-    if (!r->m) {
-        printf("    load failed: %s\n", e.msg);
-        return false;
-    }
-    r->g = gpu_new(&r->o);
-    return true;
-}
-
-static void rig_close(rig *r)
-{
-    gpu_free(r->g);
-    exec_mod_unload(r->m);
-    exec_dev_destroy(r->dev);
-    tp_opts_free(&r->o);
-}
-
 /* Launches kernel k (one u64 parameter) and returns its status. */
-static exec_status run(rig *r, const char *k, uint32_t grid, uint32_t block, uint64_t p0, gpu_kstats *ks)
+static exec_status run(gpu_rig *r, const char *k, uint32_t grid, uint32_t block, uint64_t p0, gpu_kstats *ks)
 {
     exec_launch l = {{grid, 1, 1}, {block, 1, 1}, 0, &p0, 8};
     exec_result res;
@@ -105,7 +65,7 @@ static const char *chain_ptx = HDR
     "  ret;\n"
     "}\n";
 
-static uint64_t clock_delta(rig *r, const char *k, const char *opts_unused, gpu_kstats *ks)
+static uint64_t clock_delta(gpu_rig *r, const char *k, const char *opts_unused, gpu_kstats *ks)
 {
     (void)opts_unused;
     uint64_t out = exec_mem_alloc(r->dev, 64, 256);
@@ -115,8 +75,8 @@ static uint64_t clock_delta(rig *r, const char *k, const char *opts_unused, gpu_
 
 static void t_dependent_chain(void)
 {
-    rig r;
-    if (!rig_open(&r, chain_ptx, NULL)) return;
+    gpu_rig r;
+    if (!gpu_rig_open(&r, chain_ptx, NULL, "sm.ptx")) return;
     gpu_kstats ks;
     /* the first add issues at t0 + 1, each next one lat.int_add + 1 = 5 cycles
     ** later, the second clock read the cycle after the last add:
@@ -124,26 +84,26 @@ static void t_dependent_chain(void)
     TT_EQ_U(clock_delta(&r, "chain", NULL, &ks), 47);
     TT_EQ_U(ks.warp_insns, 22);
     gpu_kstats_free(&ks);
-    rig_close(&r);
+    gpu_rig_close(&r);
     /* lat.int_add = 9: the mov of %r1 issued at t0 - 5 (four fillers
     ** between) writes back at t0 - 5 + 1 + 9 = t0 + 5, when the first add
     ** issues; then 9 intervals of 10 and the clock read one cycle later:
     ** t1 - t0 = 5 + 9 * 10 + 1 = 96 */
-    if (!rig_open(&r, chain_ptx, "lat.int_add=9")) return;
+    if (!gpu_rig_open(&r, chain_ptx, "lat.int_add=9", "sm.ptx")) return;
     TT_EQ_U(clock_delta(&r, "chain", NULL, &ks), 96);
     gpu_kstats_free(&ks);
-    rig_close(&r);
+    gpu_rig_close(&r);
 }
 
 static void t_independent(void)
 {
-    rig r;
-    if (!rig_open(&r, chain_ptx, NULL)) return;
+    gpu_rig r;
+    if (!gpu_rig_open(&r, chain_ptx, NULL, "sm.ptx")) return;
     gpu_kstats ks;
     /* ten independent adds issue in consecutive cycles: t1 - t0 = 11 */
     TT_EQ_U(clock_delta(&r, "indep", NULL, &ks), 11);
     gpu_kstats_free(&ks);
-    rig_close(&r);
+    gpu_rig_close(&r);
 }
 
 /* Two warps on one scheduler (sm.schedulers=1), each timing 10 independent
@@ -170,28 +130,28 @@ static const char *two_ptx = HDR
 
 static void t_gto_vs_lrr(void)
 {
-    rig r;
+    gpu_rig r;
     gpu_kstats ks;
     uint64_t *o;
     uint64_t out;
     /* GTO: the older warp keeps the scheduler while it can issue -- its 10
     ** adds go in consecutive cycles (11), and the younger warp waits behind it */
-    if (!rig_open(&r, two_ptx, "sm.schedulers=1 sm.scheduler=gto")) return;
+    if (!gpu_rig_open(&r, two_ptx, "sm.schedulers=1 sm.scheduler=gto", "sm.ptx")) return;
     out = exec_mem_alloc(r.dev, 64, 256);
     TT_EQ_I(run(&r, "two", 1, 64, out, &ks), EXEC_OK);
     o = exec_mem_host(r.dev, out, 32);
     TT_EQ_U(o[0], 11);
     TT_CHECK(o[3] > o[2] + 11); /* warp 1 started timing after warp 0 finished its adds */
     gpu_kstats_free(&ks);
-    rig_close(&r);
+    gpu_rig_close(&r);
     /* LRR: the two warps alternate, so each one's 10 adds span about twice as long */
-    if (!rig_open(&r, two_ptx, "sm.schedulers=1 sm.scheduler=lrr")) return;
+    if (!gpu_rig_open(&r, two_ptx, "sm.schedulers=1 sm.scheduler=lrr", "sm.ptx")) return;
     out = exec_mem_alloc(r.dev, 64, 256);
     TT_EQ_I(run(&r, "two", 1, 64, out, &ks), EXEC_OK);
     o = exec_mem_host(r.dev, out, 32);
     TT_CHECK(o[0] >= 20 && o[1] >= 20);
     gpu_kstats_free(&ks);
-    rig_close(&r);
+    gpu_rig_close(&r);
 }
 
 /* Shared memory: a load whose lanes are `stride` words apart, then a
@@ -220,8 +180,8 @@ static const char *shm_ptx = HDR
 
 static uint64_t shm_time(uint32_t stride)
 {
-    rig r;
-    if (!rig_open(&r, shm_ptx, NULL)) return 0;
+    gpu_rig r;
+    if (!gpu_rig_open(&r, shm_ptx, NULL, "sm.ptx")) return 0;
     uint64_t out = exec_mem_alloc(r.dev, 64, 256);
     struct { uint64_t out; uint32_t stride; } p = {out, stride};
     exec_launch l = {{1, 1, 1}, {32, 1, 1}, 0, &p, 12};
@@ -231,7 +191,7 @@ static uint64_t shm_time(uint32_t stride)
     TT_EQ_I(gpu_launch(r.g, r.m, 0, &l, &res, &ks, NULL, NULL), EXEC_OK);
     uint64_t t = *(uint64_t *)exec_mem_host(r.dev, out, 8);
     gpu_kstats_free(&ks);
-    rig_close(&r);
+    gpu_rig_close(&r);
     return t;
 }
 
@@ -251,13 +211,13 @@ static void t_shared_bank_conflicts(void)
 
 static void t_deterministic(void)
 {
-    rig r;
+    gpu_rig r;
     gpu_kstats a, b;
-    if (!rig_open(&r, two_ptx, NULL)) return;
+    if (!gpu_rig_open(&r, two_ptx, NULL, "sm.ptx")) return;
     uint64_t out = exec_mem_alloc(r.dev, 64, 256);
     TT_EQ_I(run(&r, "two", 3, 64, out, &a), EXEC_OK);
-    rig_close(&r);
-    if (!rig_open(&r, two_ptx, NULL)) return;
+    gpu_rig_close(&r);
+    if (!gpu_rig_open(&r, two_ptx, NULL, "sm.ptx")) return;
     out = exec_mem_alloc(r.dev, 64, 256);
     TT_EQ_I(run(&r, "two", 3, 64, out, &b), EXEC_OK);
     TT_EQ_U(a.cycles, b.cycles);
@@ -265,7 +225,7 @@ static void t_deterministic(void)
     TT_CHECK(memcmp(a.issue, b.issue, sizeof a.issue) == 0);
     gpu_kstats_free(&a);
     gpu_kstats_free(&b);
-    rig_close(&r);
+    gpu_rig_close(&r);
 }
 
 /* Unusual but legal configurations build and run the two-warp kernel to the
@@ -285,8 +245,8 @@ static void t_odd_configs(void)
         "dram.scheduler=fcfs l1d.set_index=xor l1d.cache_global=0",
     };
     for (uint32_t i = 0; i < TP_ARRAY_LEN(cfgs); i++) {
-        rig r;
-        if (!rig_open(&r, two_ptx, cfgs[i])) {
+        gpu_rig r;
+        if (!gpu_rig_open(&r, two_ptx, cfgs[i], "sm.ptx")) {
             TT_CHECK(!"configuration refused");
             continue;
         }
@@ -298,7 +258,7 @@ static void t_odd_configs(void)
         TT_EQ_U(ks.warp_insns, 2 * 2 * 21); /* 21 instructions per warp, 2 CTAs of 2 warps */
         TT_CHECK(ks.cycles > 0);
         gpu_kstats_free(&ks);
-        rig_close(&r);
+        gpu_rig_close(&r);
     }
 }
 

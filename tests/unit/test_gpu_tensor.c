@@ -14,52 +14,15 @@
 ** mma.m16n8k8 is 16 x 8 x 8 = 1024 multiply-accumulates.
 */
 #include "tests/unit/tt.h"
+#include "tests/unit/gpu_rig.h"
 #include "exec/exec.h"
 #include "gpu/gpu.h"
 #include <stdlib.h>
 
-#define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
-#define FILL "  mov.u32 %r30, 0;\n  mov.u32 %r31, 0;\n  mov.u32 %r32, 0;\n  mov.u32 %r33, 0;\n"
 #define MMA(d, c) "  mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {" d "}, {%r1, %r2}, {%r3}, {" c "};\n"
 
-typedef struct rig {
-    exec_dev *dev;
-    gpu *g;
-    exec_mod *m;
-    tp_opts o;
-} rig;
-
-static bool rig_open(rig *r, const char *ptx, const char *opts)
-{
-    tp_err e;
-    tp_err_clear(&e);
-    gpu_opts_init(&r->o);
-    if (opts && !tp_opts_set_list(&r->o, opts, TP_SRC_OVERRIDE, &e)) {
-        printf("bad options: %s\n", e.msg);
-        return false;
-    }
-    r->dev = exec_dev_create(&r->o, stdout, &e);
-    if (!r->dev) return false;
-    exec_status st;
-    r->m = exec_mod_load(r->dev, ptx, strlen(ptx), "tc.ptx", &st, &e);
-    if (!r->m) {
-        printf("    load failed: %s\n", e.msg);
-        return false;
-    }
-    r->g = gpu_new(&r->o);
-    return true;
-}
-
-static void rig_close(rig *r)
-{
-    gpu_free(r->g);
-    exec_mod_unload(r->m);
-    exec_dev_destroy(r->dev);
-    tp_opts_free(&r->o);
-}
-
 /* Runs kernel k with one u64 parameter (out) on one CTA; returns out[0]. */
-static uint64_t delta(rig *r, const char *k, uint32_t block, gpu_kstats *ks, uint64_t *outp)
+static uint64_t delta(gpu_rig *r, const char *k, uint32_t block, gpu_kstats *ks, uint64_t *outp)
 {
     uint64_t out = exec_mem_alloc(r->dev, 4096, 256);
     memset(exec_mem_host(r->dev, out, 4096), 0, 4096);
@@ -127,7 +90,7 @@ static const char *mma_ptx = HDR
 
 static void t_tensor_pipe(void)
 {
-    rig r;
+    gpu_rig r;
     gpu_kstats ks;
     uint64_t out;
     /* I = 1024 / 64 = 16, L = 3 + 16 = 19.  Chain: the first mma issues at
@@ -136,25 +99,25 @@ static void t_tensor_pipe(void)
     ** at t0 + 1 + k, reads at t0 + 2 + k, dispatches when the pipe is free:
     ** t0 + 2 + 16k; the last writes back at t0 + 2 + 48 + 19 = t0 + 69, the
     ** mov that reads it issues then, the clock read at t0 + 70. */
-    if (!rig_open(&r, mma_ptx, "sm.tensor_units=1 tensor.macs_f16f32=64 lat.tensor=3")) return;
+    if (!gpu_rig_open(&r, mma_ptx, "sm.tensor_units=1 tensor.macs_f16f32=64 lat.tensor=3", "tc.ptx")) return;
     TT_EQ_U(delta(&r, "chain", 32, &ks, &out), 62);
     TT_EQ_U(((uint64_t *)exec_mem_host(r.dev, out, 16))[1], 70);
     TT_EQ_U(ks.tensor_insns, 8);
     TT_EQ_U(ks.tensor_macs, 8 * 1024);
     gpu_kstats_free(&ks);
-    rig_close(&r);
+    gpu_rig_close(&r);
     /* a faster pipe: rate 128, I = 8, L = 3 + 8 = 11: chain 1 + 3 * 12 + 1 = 38;
     ** independent: t0 + 2 + 24 + 11 + 1 = t0 + 38 */
-    if (!rig_open(&r, mma_ptx, "sm.tensor_units=1 tensor.macs_f16f32=128 lat.tensor=3")) return;
+    if (!gpu_rig_open(&r, mma_ptx, "sm.tensor_units=1 tensor.macs_f16f32=128 lat.tensor=3", "tc.ptx")) return;
     TT_EQ_U(delta(&r, "chain", 32, &ks, &out), 38);
     TT_EQ_U(((uint64_t *)exec_mem_host(r.dev, out, 16))[1], 38);
     gpu_kstats_free(&ks);
-    rig_close(&r);
+    gpu_rig_close(&r);
     /* an interval that is not a whole number of cycles rounds up: 1024 / 100 -> 11 */
-    if (!rig_open(&r, mma_ptx, "sm.tensor_units=1 tensor.macs_f16f32=100 lat.tensor=0")) return;
+    if (!gpu_rig_open(&r, mma_ptx, "sm.tensor_units=1 tensor.macs_f16f32=100 lat.tensor=0", "tc.ptx")) return;
     TT_EQ_U(delta(&r, "chain", 32, &ks, NULL), 1 + 3 * 12 + 1);
     gpu_kstats_free(&ks);
-    rig_close(&r);
+    gpu_rig_close(&r);
 }
 
 /* No tensor units (the GTX 480): the f16->f32 mma runs on the SP pipes as
@@ -162,17 +125,17 @@ static void t_tensor_pipe(void)
 ** L = lat.fp_mad (5) + 32 = 37; chain 1 + 3 * 38 + 1 = 116. */
 static void t_fallback(void)
 {
-    rig r;
+    gpu_rig r;
     gpu_kstats ks;
-    if (!rig_open(&r, mma_ptx, NULL)) return;
+    if (!gpu_rig_open(&r, mma_ptx, NULL, "tc.ptx")) return;
     TT_EQ_U(delta(&r, "chain", 32, &ks, NULL), 116);
     gpu_kstats_free(&ks);
-    rig_close(&r);
+    gpu_rig_close(&r);
     /* ii.fp_mad = 2 halves the rate: I = 64, L = 5 + 64 = 69: 1 + 3 * 70 + 1 */
-    if (!rig_open(&r, mma_ptx, "ii.fp_mad=2")) return;
+    if (!gpu_rig_open(&r, mma_ptx, "ii.fp_mad=2", "tc.ptx")) return;
     TT_EQ_U(delta(&r, "chain", 32, &ks, NULL), 212);
     gpu_kstats_free(&ks);
-    rig_close(&r);
+    gpu_rig_close(&r);
 }
 
 /* Sub-cores: warps 0 and 2, on schedulers 0 and 2 (of 4), leaving a barrier
@@ -186,21 +149,21 @@ static void t_fallback(void)
 ** t0 + 2 + 14 x 16 (delta 2 + 224 + 19 + 1 = 246), warp 2's the 16th (262). */
 static void t_subcores(void)
 {
-    rig r;
+    gpu_rig r;
     gpu_kstats ks;
     uint64_t out, *o;
     const char *common = "sm.schedulers=4 sm.fetch_width=4 sm.oc_sp=32 sm.rf_ports=8 tensor.macs_f16f32=64 lat.tensor=3";
     char opts[256];
     snprintf(opts, sizeof opts, "%s sm.tensor_units=4", common);
-    if (!rig_open(&r, mma_ptx, opts)) return;
+    if (!gpu_rig_open(&r, mma_ptx, opts, "tc.ptx")) return;
     delta(&r, "burst", 128, &ks, &out);
     o = exec_mem_host(r.dev, out, 32);
     TT_EQ_U(o[0], 134);
     TT_EQ_U(o[2], 134);
     gpu_kstats_free(&ks);
-    rig_close(&r);
+    gpu_rig_close(&r);
     snprintf(opts, sizeof opts, "%s sm.tensor_units=2", common);
-    if (!rig_open(&r, mma_ptx, opts)) return;
+    if (!gpu_rig_open(&r, mma_ptx, opts, "tc.ptx")) return;
     delta(&r, "burst", 128, &ks, &out);
     o = exec_mem_host(r.dev, out, 32);
     TT_EQ_U(o[4], o[6]); /* the barrier lets both start in one cycle */
@@ -208,7 +171,7 @@ static void t_subcores(void)
     TT_EQ_U(o[2], 262);
     TT_EQ_U(ks.tensor_insns, 16);
     gpu_kstats_free(&ks);
-    rig_close(&r);
+    gpu_rig_close(&r);
 }
 
 /* Matrix loads in the LD/ST unit: wmma.load.a (f16, row-major, m16n16k16)
@@ -248,10 +211,10 @@ static const char *ld_ptx = HDR
 
 static void t_matrix_loads(void)
 {
-    rig r;
+    gpu_rig r;
     gpu_kstats ks;
     uint64_t out, *o;
-    if (!rig_open(&r, ld_ptx, NULL)) return;
+    if (!gpu_rig_open(&r, ld_ptx, NULL, "tc.ptx")) return;
     delta(&r, "wl", 32, &ks, &out);
     o = exec_mem_host(r.dev, out, 24);
     TT_EQ_U(o[0], 8 + 26 + 2);
@@ -260,7 +223,7 @@ static void t_matrix_loads(void)
     TT_EQ_U(ks.shared_accesses, 4 + 4 + 1);
     TT_EQ_U(ks.shared_bank_conflict_cycles, 4 + 0 + 3);
     gpu_kstats_free(&ks);
-    rig_close(&r);
+    gpu_rig_close(&r);
 }
 
 int main(void)

@@ -23,6 +23,7 @@
 ** s + MEMLAT (100 unless said).
 */
 #include "tests/unit/tt.h"
+#include "tests/unit/gpu_rig.h"
 #include "gpu/internal.h"
 #include "exec/exec.h"
 
@@ -632,48 +633,9 @@ static void t910_skip_equivalence(void)
     }
 }
 
-/* ---- part 2: whole kernels ---- */
+/* ---- part 2: whole kernels (gpu_rig.h) ---- */
 
-#define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
-#define FILL "  mov.u32 %r30, 0;\n  mov.u32 %r31, 0;\n  mov.u32 %r32, 0;\n  mov.u32 %r33, 0;\n"
-
-typedef struct krig {
-    exec_dev *dev;
-    gpu *g;
-    exec_mod *m;
-    tp_opts o;
-} krig;
-
-static bool krig_open(krig *r, const char *ptx, const char *opts)
-{
-    tp_err e;
-    tp_err_clear(&e);
-    gpu_opts_init(&r->o);
-    if (opts && !tp_opts_set_list(&r->o, opts, TP_SRC_OVERRIDE, &e)) {
-        printf("bad options: %s\n", e.msg);
-        return false;
-    }
-    r->dev = exec_dev_create(&r->o, stdout, &e);
-    if (!r->dev) return false;
-    exec_status st;
-    r->m = exec_mod_load(r->dev, ptx, strlen(ptx), "wp.ptx", &st, &e);
-    if (!r->m) {
-        printf("    load failed: %s\n", e.msg);
-        return false;
-    }
-    r->g = gpu_new(&r->o);
-    return true;
-}
-
-static void krig_close(krig *r)
-{
-    gpu_free(r->g);
-    exec_mod_unload(r->m);
-    exec_dev_destroy(r->dev);
-    tp_opts_free(&r->o);
-}
-
-static exec_status klaunch(krig *r, const char *k, uint32_t block, const void *params, uint32_t psize, gpu_kstats *ks)
+static exec_status klaunch(gpu_rig *r, const char *k, uint32_t block, const void *params, uint32_t psize, gpu_kstats *ks)
 {
     exec_launch l = {{1, 1, 1}, {block, 1, 1}, 0, (void *)params, psize};
     exec_result res;
@@ -709,9 +671,9 @@ static const char *ld_ptx = HDR
 
 static void load_kernel(const char *opts, const char *k, uint32_t block, gpu_kstats *ks, bool *right)
 {
-    krig r;
+    gpu_rig r;
     *right = false;
-    if (!krig_open(&r, ld_ptx, opts)) return;
+    if (!gpu_rig_open(&r, ld_ptx, opts, "wp.ptx")) return;
     uint64_t a = exec_mem_alloc(r.dev, 4096, 256), out = exec_mem_alloc(r.dev, 4 * block, 256);
     uint32_t *ha = exec_mem_host(r.dev, a, 4096);
     for (uint32_t i = 0; i < 1024; i++) ha[i] = i * 7 + 1;
@@ -723,7 +685,7 @@ static void load_kernel(const char *opts, const char *k, uint32_t block, gpu_kst
         uint32_t f = strcmp(k, "same") == 0 ? t % 32 : (t % 32) * 32 + t / 32;
         if (ho[t] != ha[f] + t) *right = false;
     }
-    krig_close(&r);
+    gpu_rig_close(&r);
 }
 
 /* 920: two warps read one line: the Fermi path makes two L1D accesses for
@@ -815,8 +777,8 @@ static const char *hit_ptx = HDR
 
 static uint64_t hit_time(const char *opts, uint32_t k)
 {
-    krig r;
-    if (!krig_open(&r, hit_ptx, opts)) return 0;
+    gpu_rig r;
+    if (!gpu_rig_open(&r, hit_ptx, opts, "wp.ptx")) return 0;
     uint64_t a = exec_mem_alloc(r.dev, 128 * 32, 256), out = exec_mem_alloc(r.dev, 64, 256);
     struct {
         uint64_t a, out;
@@ -826,7 +788,7 @@ static uint64_t hit_time(const char *opts, uint32_t k)
     TT_EQ_I(klaunch(&r, "hit", 32, &p, 20, &ks), EXEC_OK);
     uint64_t t = *(uint64_t *)exec_mem_host(r.dev, out, 8);
     gpu_kstats_free(&ks);
-    krig_close(&r);
+    gpu_rig_close(&r);
     return t;
 }
 
