@@ -51,8 +51,11 @@ int tp_opts_find(const tp_opts *o, const char *name)
     return -1;
 }
 
-static bool parse_num(const char *s, double *out, bool integer)
+/* Parses a number with an optional k/M/G suffix; false if s is not one.
+** *range is set when it is one but does not fit a 64-bit integer or a double. */
+static bool parse_num(const char *s, double *out, bool integer, bool *range)
 {
+    *range = false;
     while (isspace((unsigned char)*s)) s++;
     if (!*s) return false;
     char *end;
@@ -60,11 +63,13 @@ static bool parse_num(const char *s, double *out, bool integer)
     double v;
     if (integer) {
         long long ll = strtoll(s, &end, 0);
-        if (errno) return false;
+        if (errno == ERANGE) *range = true;
+        else if (errno) return false;
         v = (double)ll;
     } else {
         v = strtod(s, &end);
-        if (errno || isnan(v)) return false;
+        if (errno == ERANGE) *range = true;
+        else if (errno || isnan(v)) return false;
     }
     double mul = 1;
     if (*end == 'k' || *end == 'K') mul = 1024.0, end++;
@@ -133,7 +138,13 @@ bool tp_opts_set(tp_opts *o, const char *name, const char *value, tp_opt_src src
     case TP_OPT_INT:
     case TP_OPT_FLOAT: {
         double v;
-        if (!parse_num(value, &v, d->type == TP_OPT_INT)) {
+        bool range;
+        bool num = parse_num(value, &v, d->type == TP_OPT_INT, &range);
+        if (num && range) {
+            tp_err_set(e, OPT_ERR, "option '%s': %s is out of range [%.15g, %.15g]", name, value, d->min, d->max);
+            return false;
+        }
+        if (!num) {
             tp_err_set(e, OPT_ERR, "option '%s': '%s' is not a%s number", name, value,
                        d->type == TP_OPT_INT ? "n integer" : "");
             return false;

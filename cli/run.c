@@ -33,19 +33,26 @@
 ** tpsim reads.
 **
 ** Before starting the program tpsim checks what it can and says what to do:
+** the configuration, every option and value (from --config, --mode, -o and
+** the TPSIM_* environment) are read exactly as the program's libraries will
+** read them, and a bad one ends tpsim with status 2 and one line naming it;
 ** the libraries must have been built (make), the program must exist and be
 ** executable, and an ELF program that carries CUDA device code must load
 ** the CUDA runtime as a shared library (nvcc's default links NVIDIA's
 ** runtime statically, which tpsim cannot replace: -cudart shared).
+** Signals sent to tpsim reach the program, which never outlives tpsim
+** (below, "the child and the signals").
 */
 #include "cli.h"
 #include "../base/sbuf.h"
+#include "../gpu/options.h"
 #include <elf.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -251,62 +258,56 @@ static uint64_t check_result(const char *path)
     return n;
 }
 
-int cli_run(int argc, char **argv)
+/* What the command line asked for. */
+typedef struct run_args {
+    const char *config, *mode, *stats;
+    bool quiet;
+    long error_exitcode;   /* -1: not given */
+    tp_sbuf opts;          /* the -o and --check settings, "key=value ..." */
+    char **prog_argv;
+} run_args;
+
+/* Parses the options before the program; 0 to go on, else the exit status
+** (2 for a usage error, 0 after --help). */
+static int parse_args(int argc, char **argv, run_args *a)
 {
-    const char *config = NULL, *mode = NULL, *stats = NULL;
-    bool quiet = false;
-    long error_exitcode = -1;
-    tp_sbuf opts;
-    tp_sbuf_init(&opts);
     int i = 1;
     for (; i < argc; i++) {
-        const char *a = argv[i];
+        const char *s = argv[i];
         bool has_val = i + 1 < argc;
-        if (strcmp(a, "--") == 0) {
+        if (strcmp(s, "--") == 0) {
             i++;
             break;
-        } else if (strcmp(a, "--config") == 0 && has_val) {
-            config = argv[++i];
-        } else if (strcmp(a, "--mode") == 0 && has_val) {
-            mode = argv[++i];
-            if (strcmp(mode, "functional") != 0 && strcmp(mode, "performance") != 0) {
-                fprintf(stderr, "tpsim run: --mode must be functional or performance, not '%s'\n", mode);
-                tp_sbuf_free(&opts);
-                return 2;
-            }
-        } else if (strcmp(a, "--stats") == 0 && has_val) {
-            stats = argv[++i];
-        } else if (strcmp(a, "-o") == 0 && has_val) {
+        } else if (strcmp(s, "--config") == 0 && has_val) {
+            a->config = argv[++i];
+        } else if (strcmp(s, "--mode") == 0 && has_val) {
+            a->mode = argv[++i];
+        } else if (strcmp(s, "--stats") == 0 && has_val) {
+            a->stats = argv[++i];
+        } else if (strcmp(s, "-o") == 0 && has_val) {
             const char *kv = argv[++i];
             if (!strchr(kv, '=') || kv[0] == '=' || strchr(kv, ' ')) {
                 fprintf(stderr, "tpsim run: -o takes KEY=VALUE (no spaces), not '%s'\n", kv);
-                tp_sbuf_free(&opts);
                 return 2;
             }
-            tp_sbuf_printf(&opts, "%s%s", opts.len ? " " : "", kv);
-        } else if (strcmp(a, "--no-summary") == 0) {
-            quiet = true;
-        } else if (strcmp(a, "--check") == 0 && has_val) {
-            if (!add_checks(argv[++i], &opts)) {
-                tp_sbuf_free(&opts);
-                return 2;
-            }
-        } else if (strcmp(a, "--error-exitcode") == 0 && has_val) {
+            tp_sbuf_printf(&a->opts, "%s%s", a->opts.len ? " " : "", kv);
+        } else if (strcmp(s, "--no-summary") == 0) {
+            a->quiet = true;
+        } else if (strcmp(s, "--check") == 0 && has_val) {
+            if (!add_checks(argv[++i], &a->opts)) return 2;
+        } else if (strcmp(s, "--error-exitcode") == 0 && has_val) {
             char *end;
-            error_exitcode = strtol(argv[++i], &end, 10);
-            if (*end || end == argv[i] || error_exitcode < 0 || error_exitcode > 255) {
+            a->error_exitcode = strtol(argv[++i], &end, 10);
+            if (*end || end == argv[i] || a->error_exitcode < 0 || a->error_exitcode > 255) {
                 fprintf(stderr, "tpsim run: --error-exitcode takes a number from 0 to 255, not '%s'\n", argv[i]);
-                tp_sbuf_free(&opts);
                 return 2;
             }
-        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+        } else if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
             run_usage(stdout);
-            tp_sbuf_free(&opts);
-            return 0;
-        } else if (a[0] == '-') {
-            fprintf(stderr, "tpsim run: unknown option '%s'%s\n", a, has_val ? "" : " (or a missing value)");
+            return -1;
+        } else if (s[0] == '-') {
+            fprintf(stderr, "tpsim run: unknown option '%s'%s\n", s, has_val ? "" : " (or a missing value)");
             run_usage(stderr);
-            tp_sbuf_free(&opts);
             return 2;
         } else {
             break;   /* the program, without "--" */
@@ -315,16 +316,46 @@ int cli_run(int argc, char **argv)
     if (i >= argc) {
         fprintf(stderr, "tpsim run: no program given\n");
         run_usage(stderr);
-        tp_sbuf_free(&opts);
         return 2;
     }
-    char **prog_argv = argv + i;
-    const char *prog = prog_argv[0];
+    a->prog_argv = argv + i;
+    return 0;
+}
 
-    /* the libraries */
-    char lib[PATH_MAX];
+/* Puts the settings where the program's libraries read them (TPSIM_CONFIG,
+** TPSIM_MODE, TPSIM_OPTIONS after any already set, so that -o wins), then
+** reads them back exactly as those libraries will (gpu_opts_from_env): a
+** bad configuration, option or value stops the run here, before anything is
+** started, instead of failing every CUDA call of a program that runs anyway. */
+static bool apply_settings(const run_args *a)
+{
+    if (a->config) setenv("TPSIM_CONFIG", a->config, 1);
+    if (a->mode) setenv("TPSIM_MODE", a->mode, 1);
+    if (a->opts.len) {
+        const char *prev = getenv("TPSIM_OPTIONS");
+        tp_sbuf all;
+        tp_sbuf_init(&all);
+        tp_sbuf_printf(&all, "%s%s%s", prev && *prev ? prev : "", prev && *prev ? " " : "", tp_sbuf_str(&a->opts));
+        setenv("TPSIM_OPTIONS", tp_sbuf_str(&all), 1);
+        tp_sbuf_free(&all);
+    }
+    tp_opts o;
+    tp_err e;
+    tp_err_clear(&e);
+    bool ok = gpu_opts_from_env(&o, &e);
+    tp_opts_free(&o);
+    if (!ok) fprintf(stderr, "tpsim run: %s\n", e.msg);
+    return ok;
+}
+
+/* Checks the libraries and the program; 0 if it can be run, else the exit
+** status (127: not found, 126: cannot be run).  lib gets the library
+** directory, path the program's path, *kind what it is. */
+static int check_program(const char *prog, char *lib, size_t libn, char *path, size_t pathn, elf_kind *kind,
+                         bool *sanitized)
+{
     char cuda[PATH_MAX + 32], cudart[PATH_MAX + 32];
-    bool have_dir = lib_dir(lib, sizeof lib);
+    bool have_dir = lib_dir(lib, libn);
     snprintf(cuda, sizeof cuda, "%s/libcuda.so.1", lib);
     snprintf(cudart, sizeof cudart, "%s/libcudart.so.13", lib);
     if (!have_dir || !is_file(cuda) || !is_file(cudart)) {
@@ -332,40 +363,31 @@ int cli_run(int argc, char **argv)
                 "tpsim run: tpsim's CUDA libraries (libcuda.so.1, libcudart.so.13) are not in %s; "
                 "build them with `make` (they go next to bin/tpsim, in the build's lib/)\n",
                 lib);
-        tp_sbuf_free(&opts);
         return 127;
     }
-
-    /* the program */
-    char path[PATH_MAX];
-    if (!find_program(prog, path, sizeof path)) {
+    if (!find_program(prog, path, pathn)) {
         fprintf(stderr, "tpsim run: %s: no such program%s\n", prog,
                 strchr(prog, '/') ? "" : " in PATH (give a path, e.g. ./prog)");
-        tp_sbuf_free(&opts);
         return 127;
     }
     if (!is_file(path) || access(path, X_OK) != 0) {
         fprintf(stderr, "tpsim run: %s: not an executable file\n", path);
-        tp_sbuf_free(&opts);
         return 126;
     }
     char need[64];
-    bool sanitized;
-    elf_kind kind = elf_check(path, need, sizeof need, &sanitized);
-    switch (kind) {
+    *kind = elf_check(path, need, sizeof need, sanitized);
+    switch (*kind) {
     case ELF_STATIC:
         fprintf(stderr,
                 "tpsim run: %s is statically linked, so it cannot load tpsim's CUDA libraries: "
                 "build it as a dynamically linked program with nvcc -cudart shared\n",
                 path);
-        tp_sbuf_free(&opts);
         return 126;
     case ELF_STATIC_CUDART:
         fprintf(stderr,
                 "tpsim run: %s contains NVIDIA's CUDA runtime linked statically (nvcc's default, "
                 "-cudart static), which tpsim cannot replace: rebuild it with `nvcc -cudart shared ...`\n",
                 path);
-        tp_sbuf_free(&opts);
         return 126;
     case ELF_CUDART:
         if (strcmp(need, "libcudart.so.13") != 0) {
@@ -373,7 +395,6 @@ int cli_run(int argc, char **argv)
                     "tpsim run: %s needs %s, but tpsim provides CUDA 13's runtime (libcudart.so.13): "
                     "rebuild it with CUDA 13's nvcc -cudart shared\n",
                     path, need);
-            tp_sbuf_free(&opts);
             return 126;
         }
         break;
@@ -381,6 +402,115 @@ int cli_run(int argc, char **argv)
     case ELF_DRIVER:
     case ELF_PLAIN: break;   /* a script, a driver-API program, or any program: run it */
     }
+    return 0;
+}
+
+/* A temporary file name for the library to create (path[n]); false if none. */
+static bool temp_name(char *path, size_t n, const char *what)
+{
+    const char *td = getenv("TMPDIR");
+    snprintf(path, n, "%s/tpsim-%s-XXXXXX", td && *td && strlen(td) < 32 ? td : "/tmp", what);
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        path[0] = '\0';
+        return false;
+    }
+    close(fd);
+    unlink(path);   /* the library creates it at exit */
+    return true;
+}
+
+/* ---- the child and the signals ----------------------------------------------------------
+** The program is tpsim's child and must never outlive it.  SIGTERM, SIGHUP,
+** SIGINT and SIGQUIT sent to tpsim (kill PID, a job scheduler's end, a
+** subprocess timeout) are forwarded to the program, and tpsim waits for it
+** to end.  A terminal's Ctrl-C or Ctrl-\ reaches the whole process group,
+** the program included, so those (si_code SI_KERNEL) are not sent twice.
+** A signal ignored when tpsim started (nohup, a non-interactive shell's
+** background job) stays ignored, by tpsim as by the program.
+** SIGKILL cannot be caught: the child asks the kernel to kill it when its
+** parent dies (PR_SET_PDEATHSIG), and checks that the parent had not already
+** gone before it asked.  The statistics and summary files are written under
+** a temporary name and renamed (api/stats.c), so a killed program leaves none
+** half-written. */
+
+static const int fwd_signals[] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT};
+static volatile sig_atomic_t child_pid;
+
+static void forward(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    if ((sig == SIGINT || sig == SIGQUIT) && si && si->si_code == SI_KERNEL) return;
+    if (child_pid > 0) kill((pid_t)child_pid, sig);
+}
+
+/* Starts the program; its pid, or -1. */
+static pid_t start(const char *path, char **argv)
+{
+    sigset_t block, old;
+    sigemptyset(&block);
+    for (size_t k = 0; k < TP_ARRAY_LEN(fwd_signals); k++) sigaddset(&block, fwd_signals[k]);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    pid_t parent = getpid();
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(128 + SIGKILL);
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        execv(path, argv);
+        fprintf(stderr, "tpsim run: cannot run %s: %s\n", path, strerror(errno));
+        _exit(126);
+    }
+    if (pid > 0) {
+        child_pid = pid;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = forward;
+        sa.sa_flags = SA_SIGINFO | SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        for (size_t k = 0; k < TP_ARRAY_LEN(fwd_signals); k++) {
+            struct sigaction was;
+            /* a signal ignored on entry (nohup, a shell's background job)
+            ** stays ignored, by tpsim and by the program it inherits that from */
+            if (sigaction(fwd_signals[k], NULL, &was) == 0 && was.sa_handler == SIG_IGN) continue;
+            sigaction(fwd_signals[k], &sa, NULL);
+        }
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return pid;
+}
+
+/* Waits for the program; its exit status as a shell gives it (128 + signal). */
+static int wait_for(pid_t pid, const char *prog, bool quiet, bool *signalled)
+{
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    child_pid = 0;
+    *signalled = WIFSIGNALED(status);
+    if (*signalled) {
+        if (!quiet)
+            fprintf(stderr, "tpsim: %s was ended by signal %d (%s)\n", prog, WTERMSIG(status),
+                    strsignal(WTERMSIG(status)));
+        return 128 + WTERMSIG(status);
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+static int run(run_args *a)
+{
+    if (a->mode && strcmp(a->mode, "functional") != 0 && strcmp(a->mode, "performance") != 0) {
+        fprintf(stderr, "tpsim run: --mode must be functional or performance, not '%s'\n", a->mode);
+        return 2;
+    }
+    if (!apply_settings(a)) return 2;
+    const char *prog = a->prog_argv[0];
+    char lib[PATH_MAX], path[PATH_MAX];
+    elf_kind kind = ELF_OTHER;
+    bool sanitized = false;
+    int rc = check_program(prog, lib, sizeof lib, path, sizeof path, &kind, &sanitized);
+    if (rc) return rc;
 
     /* the environment */
     const char *old = getenv("LD_LIBRARY_PATH");
@@ -389,17 +519,6 @@ int cli_run(int argc, char **argv)
     tp_sbuf_printf(&ld, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "");
     setenv("LD_LIBRARY_PATH", tp_sbuf_str(&ld), 1);
     tp_sbuf_free(&ld);
-    if (config) setenv("TPSIM_CONFIG", config, 1);
-    if (mode) setenv("TPSIM_MODE", mode, 1);
-    if (opts.len) {
-        const char *prev = getenv("TPSIM_OPTIONS");
-        tp_sbuf all;
-        tp_sbuf_init(&all);
-        tp_sbuf_printf(&all, "%s%s%s", prev && *prev ? prev : "", prev && *prev ? " " : "", tp_sbuf_str(&opts));
-        setenv("TPSIM_OPTIONS", tp_sbuf_str(&all), 1);
-        tp_sbuf_free(&all);
-    }
-    tp_sbuf_free(&opts);
 #ifdef TP_SAN_PRELOAD
     /* a sanitizer build's libraries need the sanitizer runtime in a CUDA
     ** program that was not built with it */
@@ -411,73 +530,46 @@ int cli_run(int argc, char **argv)
         setenv("LD_PRELOAD", tp_sbuf_str(&p), 1);
         tp_sbuf_free(&p);
     }
+#else
+    (void)sanitized;
 #endif
     /* a statistics file named in the environment is kept, like --stats */
-    char *env_stats = getenv("TPSIM_STATS") && *getenv("TPSIM_STATS") ? tp_strdup(getenv("TPSIM_STATS")) : NULL;
-    if (!stats) stats = env_stats;
-    if (stats) setenv("TPSIM_STATS", stats, 1);
+    if (a->stats) setenv("TPSIM_STATS", a->stats, 1);
     /* the summary: written by the program's libcuda at exit */
-    char tmp_sum[64] = "";
-    const char *td = getenv("TMPDIR");
-    snprintf(tmp_sum, sizeof tmp_sum, "%s/tpsim-summary-XXXXXX", td && *td && strlen(td) < 32 ? td : "/tmp");
-    int fd = mkstemp(tmp_sum);
-    if (fd >= 0) {
-        close(fd);
-        unlink(tmp_sum);   /* the library creates it at exit */
+    char tmp_sum[64], tmp_chk[64] = "";
+    if (temp_name(tmp_sum, sizeof tmp_sum, "summary")) {
         setenv("TPSIM_SUMMARY", tmp_sum, 1);
-        setenv("TPSIM_SUMMARY_KERNELS", quiet ? "0" : "1", 1);
-    } else {
-        tmp_sum[0] = '\0';
+        setenv("TPSIM_SUMMARY_KERNELS", a->quiet ? "0" : "1", 1);
     }
     /* --error-exitcode: the library writes its count of findings here */
-    char tmp_chk[64] = "";
-    if (error_exitcode >= 0) {
-        snprintf(tmp_chk, sizeof tmp_chk, "%s/tpsim-checks-XXXXXX", td && *td && strlen(td) < 32 ? td : "/tmp");
-        int cfd = mkstemp(tmp_chk);
-        if (cfd >= 0) {
-            close(cfd);
-            unlink(tmp_chk);
-            setenv("TPSIM_CHECK_RESULT", tmp_chk, 1);
-        } else {
-            tmp_chk[0] = '\0';
-        }
-    }
+    if (a->error_exitcode >= 0 && temp_name(tmp_chk, sizeof tmp_chk, "checks"))
+        setenv("TPSIM_CHECK_RESULT", tmp_chk, 1);
 
-    /* run it; a terminal's Ctrl-C goes to the program, which decides */
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
+    pid_t pid = start(path, a->prog_argv);
     if (pid < 0) {
         fprintf(stderr, "tpsim run: cannot start %s: %s\n", path, strerror(errno));
         return 126;
     }
-    if (pid == 0) {
-        execv(path, prog_argv);
-        fprintf(stderr, "tpsim run: cannot run %s: %s\n", path, strerror(errno));
-        _exit(126);
-    }
-    struct sigaction ign, old_int, old_quit;
-    memset(&ign, 0, sizeof ign);
-    ign.sa_handler = SIG_IGN;
-    sigaction(SIGINT, &ign, &old_int);
-    sigaction(SIGQUIT, &ign, &old_quit);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGQUIT, &old_quit, NULL);
-    int rc = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
-    if (WIFSIGNALED(status)) {
-        if (!quiet)
-            fprintf(stderr, "tpsim: %s was ended by signal %d (%s)\n", prog, WTERMSIG(status),
-                    strsignal(WTERMSIG(status)));
-    } else if (tmp_sum[0]) {
-        if (!quiet || access(tmp_sum, R_OK) == 0) summary(tmp_sum);
-    }
+    bool signalled;
+    rc = wait_for(pid, prog, a->quiet, &signalled);
+    if (!signalled && tmp_sum[0] && (!a->quiet || access(tmp_sum, R_OK) == 0)) summary(tmp_sum);
     if (tmp_sum[0]) unlink(tmp_sum);
     if (tmp_chk[0]) {
-        if (check_result(tmp_chk) > 0) rc = (int)error_exitcode;
+        if (check_result(tmp_chk) > 0) rc = (int)a->error_exitcode;
         unlink(tmp_chk);
     }
-    free(env_stats);
+    return rc;
+}
+
+int cli_run(int argc, char **argv)
+{
+    run_args a;
+    memset(&a, 0, sizeof a);
+    a.error_exitcode = -1;
+    tp_sbuf_init(&a.opts);
+    int rc = parse_args(argc, argv, &a);
+    if (rc == 0) rc = run(&a);
+    else if (rc < 0) rc = 0;
+    tp_sbuf_free(&a.opts);
     return rc;
 }
