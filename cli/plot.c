@@ -169,6 +169,7 @@ sw_plotres sw_plot(const sw_table *t, const char **dims, uint32_t ndims, const s
     }
     tp_sbuf_putc(&dat, '\n');
     bool numeric_x = s->type == SW_FIG_LINE && nx > 0;
+    uint32_t npts = 0;   /* the points with a value to draw */
     for (uint32_t i = 0; i < nx; i++) {
         numeric_x &= is_number(xs[i]);
         dat_field(&dat, xs[i]);
@@ -176,6 +177,7 @@ sw_plotres sw_plot(const sw_table *t, const char **dims, uint32_t ndims, const s
             tp_sbuf_putc(&dat, '\t');
             const char *v = val[(size_t)i * ns + j];
             dat_field(&dat, v && is_number(v) ? v : "");
+            npts += v && is_number(v);
         }
         tp_sbuf_putc(&dat, '\n');
     }
@@ -238,6 +240,13 @@ sw_plotres sw_plot(const sw_table *t, const char **dims, uint32_t ndims, const s
     } else if (!nr) {
         snprintf(why, whyn, "figure %s: no rows pass its filter", s->name);
         res = SW_PLOT_ERR;
+    } else if (!npts) {
+        /* nothing to draw: no empty figure, and none left from an earlier run */
+        snprintf(path, sizeof path, "%s/%s.png", dir, s->name);
+        unlink(path);
+        snprintf(why, whyn, "SKIP figure %s: none of its %u row%s has a number in column '%s' (failed or empty "
+                 "points: the CSV's status and message columns say why)", s->name, nr, nr == 1 ? "" : "s", s->y);
+        res = SW_PLOT_SKIP;
     } else if (!have_gnuplot(gnuplot, sizeof gnuplot)) {
         snprintf(why, whyn, "SKIP figure %s: gnuplot is not installed (Debian: apt-get install gnuplot-nox); "
                  "its script and data are in %s/%s.gp and .dat", s->name, dir, s->name);

@@ -294,6 +294,24 @@ else
     has figure_skip "$tmp/fig.err" "tpsim sweep: SKIP figure fig-speedup: gnuplot is not installed (Debian: apt-get install gnuplot-nox); its script and data are in $tmp/f/fig-speedup.gp and .dat"
 fi
 
+# a figure with no point to draw (every point failed) is skipped with one line, and
+# gnuplot is not run: no warnings, no empty PNG
+cat >"$tmp/nofig.sweep" <<EOF
+[sweep]
+dir = $(cd "$here/../.." && pwd)
+[program gone]
+vmips = examples/vector/no_such_program.s
+[config tb]
+base = vmips
+[columns]
+cycles = cycles
+EOF
+"$TPSIM" sweep "$tmp/nofig.sweep" --out "$tmp/nf" >"$tmp/nofig.out" 2>"$tmp/nofig.err"
+has figure_no_points "$tmp/nofig.err" "tpsim sweep: SKIP figure nofig-cycles: none of its 1 row has a number in column 'cycles' (failed or empty points: the CSV's status and message columns say why)"
+[ ! -e "$tmp/nf/nofig-cycles.png" ] && pass figure_no_points_no_png || fail figure_no_points_no_png "an empty PNG was written"
+n=$(grep -vc '^tpsim sweep' "$tmp/nofig.err")
+[ "$n" = 0 ] && pass figure_no_points_quiet || fail figure_no_points_quiet "$n other lines: $(head -c 300 "$tmp/nofig.err")"
+
 # ---- --slurm --dry-run ----------------------------------------------------------------------------
 "$TPSIM" sweep "$here/vec.sweep" --out "$tmp/sl" --slurm --dry-run --partition debug --time 10:00 --batch 3 \
     >"$tmp/sbatch" 2>&1
