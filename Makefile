@@ -274,6 +274,15 @@ $(RT_TEST_DIR)/rt_abi_nv: tests/cudart/rt_abi.c $(RT_TEST_DIR)/rt_abi.h cudart/r
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(dir $(NV_RT_H)) -I$(RT_TEST_DIR) -o $@ $< $(LDSAN)
 unit: $(RT_TEST_BIN)
 
+# tools/doccheck: runs the command blocks of the docs marked runnable and
+# checks the numbers quoted beside them (tests/docs/run_docs.sh).
+DOCCHECK := $(BUILD)/tests/doccheck
+$(DOCCHECK): tools/doccheck.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LDSAN) -lm
+unit: $(DOCCHECK)
+
 test: all unit
 	@BUILD=$(BUILD) sh tests/run.sh
 

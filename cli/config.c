@@ -18,7 +18,9 @@ int cli_config(int argc, char **argv)
     tp_sbuf_init(&b);
     if (argc >= 2 && strcmp(argv[1], "--list") == 0) {
         gpu_opts_init(&o);
-        printf("# The defaults below are the option table's (the GTX 480 model, configs/gtx480.cfg).\n"
+        printf("# The defaults below are the option table's: the GTX 480 model (configs/gtx480.cfg),\n"
+               "# whose device.cc is 7.5 rather than Fermi's 2.0 because nvcc 13 emits no PTX for\n"
+               "# targets below sm_75 (Fermi's limits are kept: device.arch).\n"
                "# A CUDA program run without TPSIM_CONFIG gets the built-in configuration %s\n"
                "# over them: tpsim config --show %s\n\n",
                EXEC_DEFAULT_CONFIG, EXEC_DEFAULT_CONFIG);

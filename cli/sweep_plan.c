@@ -292,9 +292,12 @@ bool sw_plan_build(sw_plan *p, const sw_file *f, const char *tpsim, const char *
         char *prog = locate(f->dir, g->cmd.w[0], g->kind != SW_VMIPS);
         const fhash *ph = hash_file(&fc, prog);
         if (ph->err && !pt->error) {
-            size_t len = strlen(g->cmd.w[0]) + strlen(strerror(ph->err)) + 64;
+            /* the repository's test and experiment runners come from `make unit` */
+            bool unit = ph->err == ENOENT && (strstr(g->cmd.w[0], "/tests/") || strstr(g->cmd.w[0], "/experiments/"));
+            const char *hint = unit ? " (tpsim's test and experiment programs are built by `make unit`)" : "";
+            size_t len = strlen(g->cmd.w[0]) + strlen(strerror(ph->err)) + strlen(hint) + 64;
             pt->error = tp_malloc(len);
-            snprintf(pt->error, len, "cannot read the program %s: %s", g->cmd.w[0], strerror(ph->err));
+            snprintf(pt->error, len, "cannot read the program %s: %s%s", g->cmd.w[0], strerror(ph->err), hint);
         }
         tp_sbuf_printf(&k, "file %s %s\n", g->cmd.w[0], ph->hex);
         free(prog);

@@ -260,7 +260,10 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     prev.l1d_misses = 0;
     for (uint32_t s = 0; s < nsm; s++) prev.l1d_misses += l1s[s].misses;
     uint64_t next_interval = g->c.stats_interval ? start + g->c.stats_interval : UINT64_MAX;
-    uint64_t next_check = start + 65536;
+    /* the watchdog every 64 K cycles; the progress line (which reads the
+    ** clock and prints at most twice a second) every 1 K, so that it shows
+    ** half a second into a kernel even when a cycle is slow to simulate */
+    uint64_t next_check = start + 65536, next_progress = start + 1024;
 
     dispatch(g, &lx, now, true);
     for (;;) {
@@ -300,8 +303,11 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         ks->sim_cycles_skipped += next - now - 1;
         if (next >= next_check) {
             if (exec_grid_watchdog(grid, false) != EXEC_OK) break;
-            if (progress) progress(arg, exec_grid_kernel_name(grid), lx.ctas_done, lx.ctas, next - start, ks->warp_insns);
             next_check = next + 65536;
+        }
+        if (progress && next >= next_progress) {
+            progress(arg, exec_grid_kernel_name(grid), lx.ctas_done, lx.ctas, next - start, ks->warp_insns);
+            next_progress = next + 1024;
         }
         now = next;
     }

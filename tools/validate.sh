@@ -9,7 +9,7 @@
 # (TPSIM_CONFIG=gtx480) in the given mode (default: $TPSIM_MODE, else
 # functional), with TPSIM_STATS, sums every kernel's launches as the
 # reference does, and prints a Markdown table beside the reference CSV
-# (default ../shared/reference/gpgpusim-gtx480.csv, from the repository root):
+# (default tools/reference/gpgpusim-gtx480.csv):
 #
 #   kernel | ref cycles | tpsim cycles | ratio | ref thread_insn | tpsim thread_insn | ratio
 #
@@ -36,7 +36,7 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 mode=${TPSIM_MODE:-functional}
 build=${BUILD:-build}
-csv="$root/../shared/reference/gpgpusim-gtx480.csv"
+csv="$root/tools/reference/gpgpusim-gtx480.csv"
 guarded=0
 while [ $# -gt 0 ]; do
     case "$1" in

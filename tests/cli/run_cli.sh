@@ -112,4 +112,14 @@ for sig in TERM HUP INT KILL; do
     elif [ $sig != KILL ] && [ $rc -lt 128 ]; then fail "$name" "tpsim run exited with $rc, not 128 + a signal"
     else pass "$name"; fi
 done
+
+# ---- the progress line: on a terminal, half a second into a long kernel ---------------------
+if command -v script >/dev/null 2>&1 && command -v timeout >/dev/null 2>&1; then
+    timeout 3 script -qc "$TPSIM run --mode performance -o exec.spin_limit=1000000000000000 -- $LAUNCH tests/cli/spin.ptx spin buf:4" \
+        /dev/null >"$tmp/progress.out" 2>&1
+    if grep -q '\[tpsim\] spin: 0/1 CTAs, [0-9]* cycles' "$tmp/progress.out"; then pass run_progress_line
+    else fail run_progress_line "no progress line within 3 s: $(head -c 200 "$tmp/progress.out")"; fi
+else
+    echo "SKIP run_progress_line: needs script(1) and timeout(1)"
+fi
 exit 0

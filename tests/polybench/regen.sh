@@ -5,7 +5,7 @@
 #   sh tests/polybench/regen.sh
 #
 # Flags: nvcc -ptx -arch=sm_75 -O3, for every file.  These are the flags
-# whose output the reference counts of ../shared/reference were taken from
+# whose output the reference counts of tools/reference were taken from
 # (nvcc 13, -arch=sm_75, the device code's default -O3), so they must not
 # change without checking the instruction counts again (tools/validate.sh).
 # When ptxas is present each result is also assembled, which catches PTX
