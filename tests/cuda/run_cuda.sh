@@ -47,6 +47,7 @@ thrust_cub      -               thrust_cub.cu
 devprops        -               devprops.cu
 graphs          -               graphs.cu
 mempool         -               mempool.cu
+capturefork     -               capturefork.cu
 asyncstreams    -               asyncstreams.cu
 determinism     -               determinism.cu
 memops          -               memops.cu
