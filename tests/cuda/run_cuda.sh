@@ -55,6 +55,7 @@ texture         -               texture.cu
 texlayered      -               texlayered.cu
 iterative       -               iterative.cu
 atomics         -               atomics.cu
+sysatomics      -               sysatomics.cu
 coop            -               coop.cu
 kernargs        -               kernargs.cu
 hostthreads     -               hostthreads.cu
