@@ -56,6 +56,7 @@ texlayered      -               texlayered.cu
 iterative       -               iterative.cu
 atomics         -               atomics.cu
 sysatomics      -               sysatomics.cu
+warpreduce      -               warpreduce.cu
 coop            -               coop.cu
 kernargs        -               kernargs.cu
 hostthreads     -               hostthreads.cu

@@ -713,6 +713,47 @@ static void t_its_syncwarp(void)
     }
 }
 
+/* shfl from lanes that do not take part reads 0 (sem_warp.c): a block of 8
+** threads, so lanes 8-31 were never launched.  down by 4 over mask 0xff:
+** lanes 0-3 read lanes 4-7, lanes 4-7 read lanes 8-11 (absent: 0, the
+** source in range: p true); up by 1 with clamp 0 (c = 0): lane 0 is out of
+** range and keeps its own value (p false). */
+static const char *shfl_absent_ptx = HDR
+    ".visible .entry k(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<3>; .reg .b32 %r<10>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %laneid;\n"
+    "  add.u32 %r2, %r1, 100;\n"
+    "  shfl.sync.down.b32 %r3|%p1, %r2, 4, 31, 0xff;\n"
+    "  shfl.sync.up.b32 %r4|%p2, %r2, 1, 0, 0xff;\n"
+    "  selp.u32 %r5, 1000, 0, %p1;\n"
+    "  selp.u32 %r6, 2000, 0, %p2;\n"
+    "  add.u32 %r7, %r3, %r5;\n"
+    "  add.u32 %r8, %r4, %r6;\n"
+    "  mul.wide.u32 %rd2, %r1, 8;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.v2.u32 [%rd3], {%r7, %r8};\n"
+    "  ret;\n"
+    "}\n";
+
+static void t_shfl_absent_lanes(void)
+{
+    exec_mod *m = load(dev, shfl_absent_ptx);
+    TT_CHECK(m != NULL);
+    if (!m) return;
+    uint64_t out = exec_mem_alloc(dev, 64, 256);
+    exec_result r;
+    TT_EQ_I(run1(m, "k", 1, 8, out, &r), EXEC_OK);
+    uint32_t *o = exec_mem_host(dev, out, 64);
+    for (uint32_t l = 0; l < 8; l++) {
+        TT_EQ_U(o[2 * l], 1000 + (l < 4 ? 104 + l : 0));
+        TT_EQ_U(o[2 * l + 1], l == 0 ? 100 : 2000 + 99 + l);
+    }
+    exec_mem_free(dev, out);
+    exec_mod_unload(m);
+}
+
 /* ---- atomics against the host ------------------------------------------------------ */
 
 /* Every thread adds n times to a u32, a u64 (through red), an f32 (.sys
@@ -914,6 +955,7 @@ int main(void)
     TT_RUN(t_intra_warp_livelock);
     TT_RUN(t_barrier_deadlock);
     TT_RUN(t_deterministic);
+    TT_RUN(t_shfl_absent_lanes);
     TT_RUN(t_atomics_vs_host);
     TT_RUN(t_atomics_16bit);
     TT_RUN(t_tile_member_masks);
