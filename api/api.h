@@ -676,6 +676,10 @@ CUresult api_capture_alloc(api_stream *q, uint64_t bytes, CUdeviceptr *dptr);
 CUresult api_capture_record(api_ctx *c, api_stream *s, api_event *e, unsigned flags);
 CUresult api_capture_wait_event(api_ctx *c, api_stream *s, api_event *e, unsigned flags);
 void api_capture_invalidate(api_capture *cap);
+/* A stream destroyed while it takes part in a capture: it leaves the capture,
+** its work stays (and must have been joined back); the origin stream's
+** destruction abandons the capture. */
+void api_capture_stream_gone(api_stream *s);
 /* A call CUDA calls potentially unsafe during capture (it may synchronize):
 ** refused under the capture modes that forbid it (the captures invalidated). */
 CUresult api_capture_unsafe(api_ctx *c, const char *what);

@@ -10,7 +10,13 @@
 ** its dependencies.  cuStreamEndCapture, on the stream that began it, gives
 ** the graph when every stream that joined has been joined back (its work
 ** is an ancestor of the origin stream's last work), else
-** CUDA_ERROR_STREAM_CAPTURE_UNJOINED.
+** CUDA_ERROR_STREAM_CAPTURE_UNJOINED.  Destroying a stream that joined
+** leaves its work in the graph: the capture keeps the nodes the stream's
+** work ended at, which must have been joined back all the same (a stream
+** destroyed after joining back is fine; one destroyed while still forked
+** makes the end CUDA_ERROR_STREAM_CAPTURE_UNJOINED).  Destroying the origin
+** stream abandons the capture: its graph is discarded and the streams that
+** joined leave it.
 **
 ** What would synchronize is refused and invalidates the capture, which then
 ** refuses its streams' work and ends with CUDA_ERROR_STREAM_CAPTURE_INVALIDATED:
@@ -33,6 +39,8 @@ struct api_capture {
     uint64_t id;
     bool invalid;
     bool own_graph;        /* made by the capture (else cuStreamBeginCaptureToGraph's) */
+    api_gnode **gone;      /* where the work of joined streams destroyed since ended */
+    uint32_t ngone, capgone;
     api_capture *next;
 };
 
@@ -98,6 +106,13 @@ static void capture_end(api_capture *cap)
         }
 }
 
+static void capture_free(api_capture *cap, bool keep_graph)
+{
+    if (cap->own_graph && !keep_graph) api_graph_free(cap->g);
+    free(cap->gone);
+    free(cap);
+}
+
 void api_capture_invalidate(api_capture *cap)
 {
     if (cap) cap->invalid = true;
@@ -109,9 +124,32 @@ void api_capture_ctx_gone(api_ctx *c)
         nx = cap->next;
         if (cap->ctx != c) continue;
         capture_end(cap);
-        if (cap->own_graph) api_graph_free(cap->g);
-        free(cap);
+        capture_free(cap, false);
     }
+}
+
+void api_capture_stream_gone(api_stream *s)
+{
+    api_capture *cap = s->cap;
+    if (!cap) return;
+    if (cap->origin == s) {
+        /* nothing can end the capture any more: abandon it */
+        capture_end(cap);
+        capture_free(cap, false);
+        return;
+    }
+    /* the stream's work stays in the graph; where it ended must still be joined back */
+    for (uint32_t i = 0; i < s->ncap_deps; i++) {
+        bool have = false;
+        for (uint32_t j = 0; j < cap->ngone && !have; j++) have = cap->gone[j] == s->cap_deps[i];
+        if (have) continue;
+        if (cap->ngone == cap->capgone) {
+            cap->capgone = cap->capgone ? 2 * cap->capgone : 4;
+            cap->gone = tp_realloc(cap->gone, cap->capgone * sizeof *cap->gone);
+        }
+        cap->gone[cap->ngone++] = s->cap_deps[i];
+    }
+    leave(s, cap);
 }
 
 CUresult api_capture_issue_check(api_ctx *c, api_stream *q)
@@ -332,6 +370,17 @@ CUresult cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, const CUg
 }
 API_ALIAS(cuStreamBeginCaptureToGraph, "cuStreamBeginCaptureToGraph_ptsz");
 
+/* Whether every node of deps is an ancestor of (or one of) the origin q's dependencies. */
+static bool joined(api_gnode *const *deps, uint32_t n, const api_stream *q)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        bool reached = false;
+        for (uint32_t j = 0; j < q->ncap_deps && !reached; j++) reached = api_gnode_reaches(deps[i], q->cap_deps[j]);
+        if (!reached) return false;
+    }
+    return true;
+}
+
 static CUresult end(CUstream h, CUgraph *out)
 {
     api_ctx *c;
@@ -354,28 +403,25 @@ static CUresult end(CUstream h, CUgraph *out)
         api_why("a thread-local capture must be ended by the thread that began it");
         return CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD;
     }
-    /* every stream that joined must have been joined back into the origin */
-    bool unjoined = false;
-    for (api_stream *o = c->streams; o && !cap->invalid; o = o->next) {
-        if (o == q || o->cap != cap) continue;
-        for (uint32_t i = 0; i < o->ncap_deps && !unjoined; i++) {
-            bool reached = false;
-            for (uint32_t j = 0; j < q->ncap_deps && !reached; j++)
-                reached = api_gnode_reaches(o->cap_deps[i], q->cap_deps[j]);
-            unjoined = !reached;
-        }
-    }
+    /* every stream that joined (live or destroyed since) must have been joined back into the origin */
+    bool unjoined = false, gone_unjoined = false;
+    for (api_stream *o = c->streams; o && !cap->invalid && !unjoined; o = o->next)
+        if (o != q && o->cap == cap) unjoined = !joined(o->cap_deps, o->ncap_deps, q);
+    if (!cap->invalid && !unjoined) unjoined = gone_unjoined = !joined(cap->gone, cap->ngone, q);
     *out = NULL;
     capture_end(cap);
     if (cap->invalid || unjoined) {
-        if (unjoined) api_why("a stream that joined the capture was not joined back into the stream that began it");
+        if (gone_unjoined)
+            api_why("a stream that joined the capture was destroyed before its work was joined back into the "
+                    "stream that began it");
+        else if (unjoined)
+            api_why("a stream that joined the capture was not joined back into the stream that began it");
         else api_why("the capture was invalidated by an earlier call");
-        if (cap->own_graph) api_graph_free(cap->g);
-        free(cap);
+        capture_free(cap, false);
         return unjoined ? CUDA_ERROR_STREAM_CAPTURE_UNJOINED : CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
     }
     *out = cap->g;
-    free(cap);
+    capture_free(cap, true);
     return CUDA_SUCCESS;
 }
 

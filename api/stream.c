@@ -121,10 +121,8 @@ static CUresult stream_destroy(CUstream h)
         if (api_handle_is(h, API_K_STREAM)) api_why("the per-thread default stream cannot be destroyed");
         return CUDA_ERROR_INVALID_HANDLE;
     }
-    if (h->cap) {
-        api_why("the stream is capturing (end the capture first)");
-        api_capture_invalidate(h->cap);
-    }
+    /* a stream that joined a capture may go: its work stays in the graph (capture.c) */
+    api_capture_stream_gone(h);
     api_stream_destroy(h);
     return CUDA_SUCCESS;
 }

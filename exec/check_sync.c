@@ -25,6 +25,16 @@
 **                         whose member mask names live lanes of the warp
 **                         that do not execute this instruction, or execute
 **                         it with a different mask.
+**  shuffle from an inactive lane
+**                         a shfl whose source lane (in range) does not
+**                         execute it: diverged, exited or never launched
+**                         (a block smaller than the warp).
+**  shuffle from a lane outside the member mask
+**                         a shfl.sync whose source lane executes it but is
+**                         not in the reading lane's member mask.
+**                         Both values are undefined in the PTX ISA; tpsim
+**                         gives 0 (sem_warp.c), what NVIDIA GPUs give where
+**                         NVIDIA's reduction sample relies on it.
 ** Each is reported once per kernel and instruction (the pair of
 ** instructions for a mismatch).
 */
@@ -32,7 +42,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { SK_DIVERGENT = 1, SK_MISMATCH, SK_COUNT, SK_COUNT32, SK_MASK_SELF, SK_MASK_ABSENT, SK_MASK_DIFFER };
+enum { SK_DIVERGENT = 1, SK_MISMATCH, SK_COUNT, SK_COUNT32, SK_MASK_SELF, SK_MASK_ABSENT, SK_MASK_DIFFER,
+       SK_SHFL_INACTIVE, SK_SHFL_OUTSIDE };
 
 typedef struct sk_inst {
     bool any;          /* a warp arrived at this instance */
@@ -148,6 +159,49 @@ static const ptx_opnd *member_mask(const ptx_insn *in)
     }
 }
 
+/* A shfl's lanes that read a source lane (in range, not themselves) that
+** does not take part: not executing it (m), or not in the reader's member
+** mask (mrow; NULL for shfl without .sync). */
+static void shfl_sources(exec_warp *w, const ptx_insn *in, uint32_t pc, uint32_t m, const uint64_t *mrow)
+{
+    exec_grid *g = w->g;
+    unsigned k = in->ndst;
+    const uint64_t *b = exec_src(w, &in->o[k + 1]), *c = exec_src(w, &in->o[k + 2]);
+    char buf[400];
+    EXEC_LANES(m, {
+        bool ok;
+        int j = exec_shfl_src(in->m.sub, l, b[l], c[l], &ok);
+        uint32_t mk = mrow ? (uint32_t)mrow[l] : EXEC_FULL;
+        if (!ok || j == l || (m & mk) >> j & 1) continue;
+        int sub = m >> j & 1 ? SK_SHFL_OUTSIDE : SK_SHFL_INACTIVE;
+        if (!ck_occurrence(g, EXEC_CHECK_SYNC, pc, (uint64_t)sub)) return;
+        if (sub == SK_SHFL_INACTIVE) {
+            const char *why = !(w->valid >> j & 1) ? "was never launched (the block is smaller than the warp)"
+                              : w->exited >> j & 1 ? "has exited"
+                                                   : "does not execute this instruction (it took another path)";
+            if (mrow)
+                snprintf(buf, sizeof buf,
+                         "lane %d reads lane %d, which %s (lanes here: 0x%08x, lane %d's member mask 0x%08x; the PTX ISA "
+                         "leaves the value undefined, tpsim gives 0)",
+                         l, j, why, m, l, mk);
+            else
+                snprintf(buf, sizeof buf,
+                         "lane %d reads lane %d, which %s (lanes here: 0x%08x; the PTX ISA leaves the value undefined, "
+                         "tpsim gives 0)",
+                         l, j, why, m);
+        } else {
+            snprintf(buf, sizeof buf,
+                     "lane %d reads lane %d, which executes it but is not in lane %d's member mask 0x%08x (the PTX ISA "
+                     "leaves the value undefined, tpsim gives 0)",
+                     l, j, l, mk);
+        }
+        emit(w, pc, UINT32_MAX, 0,
+             sub == SK_SHFL_INACTIVE ? "shuffle from an inactive lane" : "shuffle from a lane outside the member mask", buf,
+             l);
+        return;   /* one finding per instruction execution */
+    });
+}
+
 void sk_conv(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
 {
     (void)d;
@@ -167,6 +221,7 @@ void sk_conv(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
         return;
     }
     const ptx_opnd *mo = member_mask(in);
+    if (in->op == PTX_OP_SHFL) shfl_sources(w, in, pc, m, mo ? exec_src(w, mo) : NULL);
     if (!mo) return;
     const uint64_t *mrow = exec_src(w, mo);
     EXEC_LANES(m, {

@@ -354,6 +354,23 @@ static inline const uint64_t *exec_src(const exec_warp *w, const ptx_opnd *o)
         }                                                                     \
     } while (0)
 
+/* shfl: the source lane lane reads for operands b and c in mode (PTX_SUB_UP,
+** _DOWN, _BFLY, else .idx), with the PTX ISA's clamp (c bits 0-4) and
+** segment mask (c bits 8-12); *ok is false when it is out of range (the lane
+** then keeps its own value). */
+static inline int exec_shfl_src(int mode, int lane, uint64_t b, uint64_t c, bool *ok)
+{
+    int bval = (int)(b & 31), cval = (int)(c & 31), seg = (int)((c >> 8) & 31);
+    int maxl = (lane & seg) | (cval & ~seg), minl = lane & seg, j;
+    switch (mode) {
+    case PTX_SUB_UP: j = lane - bval; *ok = j >= maxl; break;
+    case PTX_SUB_DOWN: j = lane + bval; *ok = j <= maxl; break;
+    case PTX_SUB_BFLY: j = lane ^ bval; *ok = j <= maxl; break;
+    default: j = minl | (bval & ~seg); *ok = j <= maxl; break;
+    }
+    return *ok ? j & 31 : lane;
+}
+
 static inline uint32_t exec_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline float exec_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static inline uint64_t exec_d2u(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }

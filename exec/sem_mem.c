@@ -462,6 +462,45 @@ static uint64_t atom_op(int sub, int type, bool shared, uint64_t old, uint64_t b
     return o;
 }
 
+/* Global memory is host memory the program itself may touch at the same
+** time -- managed memory, mapped and registered host memory: a device
+** address is the host address of its bytes (mem.c) -- so an atomic on it is
+** one indivisible read-modify-write of those bytes: the new value computed
+** from the value read, stored only if the bytes still hold it (a host
+** compare-and-swap), else again from what they hold now.  Without a host
+** thread touching the bytes the first try always succeeds, so results are
+** as deterministic as any other access.  Returns the value read; sets *nv
+** to the value stored (or to the old value when nothing changes). */
+static uint64_t host_atom(uint8_t *p, unsigned sz, int sub, int type, uint64_t b, uint64_t c, uint64_t *nv, bool *ok)
+{
+    switch (sz) {
+    case 2: {
+        uint16_t *q = (uint16_t *)(void *)p, o = __atomic_load_n(q, __ATOMIC_SEQ_CST), n;
+        do {
+            n = (uint16_t)atom_op(sub, type, false, o, b, c, ok);
+        } while (*ok && n != o && !__atomic_compare_exchange_n(q, &o, n, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+        *nv = n;
+        return o;
+    }
+    case 4: {
+        uint32_t *q = (uint32_t *)(void *)p, o = __atomic_load_n(q, __ATOMIC_SEQ_CST), n;
+        do {
+            n = (uint32_t)atom_op(sub, type, false, o, b, c, ok);
+        } while (*ok && n != o && !__atomic_compare_exchange_n(q, &o, n, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+        *nv = n;
+        return o;
+    }
+    default: {
+        uint64_t *q = (uint64_t *)(void *)p, o = __atomic_load_n(q, __ATOMIC_SEQ_CST), n;
+        do {
+            n = atom_op(sub, type, false, o, b, c, ok);
+        } while (*ok && n != o && !__atomic_compare_exchange_n(q, &o, n, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+        *nv = n;
+        return o;
+    }
+    }
+}
+
 static void do_atom(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m, bool has_dst)
 {
     uint64_t addr[32];
@@ -472,21 +511,29 @@ static void do_atom(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint3
     const uint64_t *c = in->nopnd > aop + 2 ? exec_src(w, &in->o[aop + 2]) : NULL;
     uint64_t *dst = has_dst ? exec_dst(w, &in->o[0]) : NULL;
     bool changed = false, ok = true;
+    bool host_size = sz == 2 || sz == 4 || sz == 8;
     /* Lanes update memory one after another, in lane order. */
     EXEC_LANES(m, {
         uint8_t *p = exec_lane_ptr(w, l, space, addr[l], sz, true);
         if (!p) return;
-        bool shared = space == PTX_SP_SHARED || (space == PTX_SP_GENERIC && addr[l] - EXEC_WIN_SHARED < EXEC_WIN_SIZE);
-        uint64_t old = load_bytes(p, sz, false);
-        uint64_t nv = atom_op(in->m.sub, in->type, shared, old, b[l], c ? c[l] : 0, &ok);
+        uint64_t a = addr[l];
+        bool shared = space == PTX_SP_SHARED || (space == PTX_SP_GENERIC && a - EXEC_WIN_SHARED < EXEC_WIN_SIZE);
+        bool global = space == PTX_SP_GLOBAL ||
+                      (space == PTX_SP_GENERIC && a - EXEC_WIN_SHARED >= EXEC_WIN_SIZE &&
+                       a - EXEC_WIN_LOCAL >= EXEC_WIN_SIZE && a - EXEC_WIN_PARAM >= EXEC_WIN_SIZE);
+        uint64_t old, nv;
+        if (global && host_size && p != w->g->oob_buf) {
+            old = host_atom(p, sz, in->m.sub, in->type, b[l], c ? c[l] : 0, &nv, &ok);
+        } else {
+            old = load_bytes(p, sz, false);
+            nv = atom_op(in->m.sub, in->type, shared, old, b[l], c ? c[l] : 0, &ok);
+            if (ok && nv != old) memcpy(p, &nv, sz);
+        }
         if (!ok) {
             exec_fault(w, l, EXEC_ERR_UNSUPPORTED, "unsupported atomic operation");
             return;
         }
-        if (nv != old) {
-            changed = true;
-            memcpy(p, &nv, sz);
-        }
+        if (nv != old) changed = true;
         if (dst) dst[l] = ptx_type_is_signed((ptx_type)in->type) ? exec_sext(old, sz * 8) : old;
     });
     if (changed) exec_progress(w);

@@ -1,8 +1,11 @@
 /*
 ** sem_warp.c -- instructions that exchange values between the lanes of a
-** warp: shfl, vote, match, activemask, redux, elect.  A lane reading from a
-** lane that does not execute the instruction gets that lane's current
-** register value (the PTX ISA leaves it undefined).
+** warp: shfl, vote, match, activemask, redux, elect.  A lane that shuffles
+** from a lane not taking part -- one that does not execute the instruction
+** (diverged, exited, never launched) or, for shfl.sync, is not in the
+** reader's member mask -- reads 0: the PTX ISA leaves the value undefined,
+** and 0 is what NVIDIA GPUs give where NVIDIA's own reduction sample relies
+** on it (docs/CHECKS.md; --check sync reports such reads).
 */
 #include "internal.h"
 
@@ -25,34 +28,25 @@ static inline void pwrite(exec_warp *w, const ptx_opnd *o, uint32_t v, uint32_t 
     *p = (*p & ~m) | (v & m);
 }
 
-/* shfl.sync.mode.b32 d[|p], a, b, c, membermask -- the lane and bound
-** computation of the PTX ISA: c holds the clamp value in bits 0-4 and the
-** segment mask in bits 8-12. */
+/* shfl[.sync].mode.b32 d[|p], a, b, c[, membermask] -- the lane and bound
+** computation of the PTX ISA (exec_shfl_src).  A source lane in range that
+** does not take part gives 0 (see the top of this file). */
 static void h_shfl(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
 {
     (void)d;
     unsigned k = in->ndst;
     uint64_t *r = DST(0);
     const uint64_t *a = SRC(k), *b = SRC(k + 1), *c = SRC(k + 2);
+    const uint64_t *mk = (in->m.flags & PTX_MF_SYNC) && in->nopnd > k + 3 ? SRC(k + 3) : NULL;
     uint64_t src[32];
     for (int l = 0; l < 32; l++) src[l] = a[l];
     uint32_t pv = 0;
     int mode = in->m.sub;
     EXEC_LANES(m, {
-        int lane = l;
-        int bval = (int)(b[l] & 31), cval = (int)(c[l] & 31), seg = (int)((c[l] >> 8) & 31);
-        int maxl = (lane & seg) | (cval & ~seg);
-        int minl = lane & seg;
-        int j;
         bool ok;
-        switch (mode) {
-        case PTX_SUB_UP: j = lane - bval; ok = j >= maxl; break;
-        case PTX_SUB_DOWN: j = lane + bval; ok = j <= maxl; break;
-        case PTX_SUB_BFLY: j = lane ^ bval; ok = j <= maxl; break;
-        default: j = minl | (bval & ~seg); ok = j <= maxl; break;
-        }
-        if (!ok) j = lane;
-        r[l] = src[j & 31];
+        int j = exec_shfl_src(mode, l, b[l], c[l], &ok);
+        uint32_t takes_part = m & (mk ? (uint32_t)mk[l] : EXEC_FULL);
+        r[l] = j == l || (takes_part >> j & 1) ? src[j] : 0;
         if (ok) pv |= 1u << l;
     });
     if (k == 2) pwrite(w, &in->o[1], pv, m);

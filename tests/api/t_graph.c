@@ -228,6 +228,124 @@ static void graph_capture(void)
     OK(cuMemFree(d));
 }
 
+/* Cross-stream capture with the forked stream destroyed during the capture
+** (NVIDIA's graphMemoryNodes sample does it): destroying a stream that was
+** joined back is fine and its work stays in the graph; one destroyed while
+** still forked leaves the capture unjoined; destroying the origin abandons
+** the capture and frees the streams that joined it. */
+static void graph_capture_destroy(void)
+{
+    enum { N = 256 };
+    CUdeviceptr a, b;
+    OK(cuMemAlloc(&a, N * 4));
+    OK(cuMemAlloc(&b, N * 4));
+    OK(cuMemsetD32(a, 0, N));
+    OK(cuMemsetD32(b, 100, N));
+    int n = N;
+    void *aa[] = {&a, &n}, *ba[] = {&b, &n};
+    CUstream s1, s2;
+    CUevent fork, join;
+    OK(cuStreamCreate(&s1, CU_STREAM_NON_BLOCKING));
+    OK(cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING));
+    OK(cuEventCreate(&fork, CU_EVENT_DISABLE_TIMING));
+    OK(cuEventCreate(&join, CU_EVENT_DISABLE_TIMING));
+
+    /* joined back, then destroyed: the capture ends with s2's work in it */
+    OK(cuStreamBeginCapture(s1, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    OK(cuLaunchKernel(f_add1, 2, 1, 1, 128, 1, 1, 0, s1, aa, NULL));
+    OK(cuEventRecord(fork, s1));
+    OK(cuStreamWaitEvent(s2, fork, 0));
+    OK(cuLaunchKernel(f_add1, 2, 1, 1, 128, 1, 1, 0, s2, ba, NULL));
+    OK(cuLaunchKernel(f_add1, 2, 1, 1, 128, 1, 1, 0, s2, ba, NULL));
+    OK(cuEventRecord(join, s2));
+    OK(cuStreamWaitEvent(s1, join, 0));
+    OK(cuStreamDestroy(s2));
+    CK(cuStreamIsCapturing(s2, NULL), CUDA_ERROR_INVALID_HANDLE);
+    OK(cuEventDestroy(fork));
+    OK(cuEventDestroy(join));
+    OK(cuLaunchKernel(f_add1, 2, 1, 1, 128, 1, 1, 0, s1, aa, NULL));
+    CUstreamCaptureStatus st;
+    OK(cuStreamIsCapturing(s1, &st));
+    TT_EQ_I(st, CU_STREAM_CAPTURE_STATUS_ACTIVE);
+    CUgraph g = NULL;
+    OK(cuStreamEndCapture(s1, &g));
+    TT_CHECK(g != NULL);
+    size_t cnt = 0, ne = 0;
+    OK(cuGraphGetNodes(g, NULL, &cnt));
+    TT_EQ_U(cnt, 4);
+    OK(cuGraphGetEdges(g, NULL, NULL, NULL, &ne));
+    TT_EQ_U(ne, 4);   /* a1 -> b1 -> b2 -> a2, a1 -> a2 */
+    uint32_t h[N];
+    OK(cuMemcpyDtoH(h, a, sizeof h));
+    TT_EQ_U(h[0], 0);   /* nothing captured ran */
+    CUgraphExec x;
+    OK(cuGraphInstantiate(&x, g, 0));
+    OK(cuGraphLaunch(x, s1));
+    OK(cuStreamSynchronize(s1));
+    OK(cuMemcpyDtoH(h, a, sizeof h));
+    TT_EQ_U(h[0], 2);
+    TT_EQ_U(h[N - 1], 2);
+    OK(cuMemcpyDtoH(h, b, sizeof h));
+    TT_EQ_U(h[0], 102);
+    TT_EQ_U(h[N - 1], 102);
+    OK(cuGraphExecDestroy(x));
+    OK(cuGraphDestroy(g));
+
+    /* destroyed while still forked: the destroy succeeds, the end says unjoined */
+    OK(cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING));
+    OK(cuEventCreate(&fork, CU_EVENT_DISABLE_TIMING));
+    OK(cuStreamBeginCapture(s1, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    OK(cuLaunchKernel(f_add1, 2, 1, 1, 128, 1, 1, 0, s1, aa, NULL));
+    OK(cuEventRecord(fork, s1));
+    OK(cuStreamWaitEvent(s2, fork, 0));
+    OK(cuLaunchKernel(f_add1, 2, 1, 1, 128, 1, 1, 0, s2, ba, NULL));
+    OK(cuStreamDestroy(s2));
+    OK(cuStreamIsCapturing(s1, &st));
+    TT_EQ_I(st, CU_STREAM_CAPTURE_STATUS_ACTIVE);
+    OK(cuLaunchKernel(f_add1, 2, 1, 1, 128, 1, 1, 0, s1, aa, NULL));
+    g = (CUgraph)&n;
+    CK(cuStreamEndCapture(s1, &g), CUDA_ERROR_STREAM_CAPTURE_UNJOINED);
+    TT_CHECK(g == NULL);
+    OK(cuStreamIsCapturing(s1, &st));
+    TT_EQ_I(st, CU_STREAM_CAPTURE_STATUS_NONE);
+
+    /* a forked stream with no work of its own since the fork is joined by definition */
+    OK(cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING));
+    OK(cuStreamBeginCapture(s1, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    OK(cuLaunchKernel(f_add1, 2, 1, 1, 128, 1, 1, 0, s1, aa, NULL));
+    OK(cuEventRecord(fork, s1));
+    OK(cuStreamWaitEvent(s2, fork, 0));
+    OK(cuStreamDestroy(s2));
+    OK(cuStreamEndCapture(s1, &g));
+    OK(cuGraphGetNodes(g, NULL, &cnt));
+    TT_EQ_U(cnt, 1);
+    OK(cuGraphDestroy(g));
+
+    /* the origin destroyed: the capture is abandoned, the joined stream runs work again */
+    CUstream s0;
+    OK(cuStreamCreate(&s0, CU_STREAM_NON_BLOCKING));
+    OK(cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING));
+    OK(cuStreamBeginCapture(s0, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    OK(cuEventRecord(fork, s0));
+    OK(cuStreamWaitEvent(s2, fork, 0));
+    OK(cuLaunchKernel(f_add1, 2, 1, 1, 128, 1, 1, 0, s2, ba, NULL));
+    OK(cuStreamIsCapturing(s2, &st));
+    TT_EQ_I(st, CU_STREAM_CAPTURE_STATUS_ACTIVE);
+    OK(cuStreamDestroy(s0));
+    OK(cuStreamIsCapturing(s2, &st));
+    TT_EQ_I(st, CU_STREAM_CAPTURE_STATUS_NONE);
+    OK(cuLaunchKernel(f_add1, 2, 1, 1, 128, 1, 1, 0, s2, ba, NULL));
+    OK(cuStreamSynchronize(s2));
+    OK(cuCtxSynchronize());
+    OK(cuMemcpyDtoH(h, b, sizeof h));
+    TT_EQ_U(h[0], 103);   /* the captured launch never ran; the later one did */
+    OK(cuStreamDestroy(s2));
+    OK(cuEventDestroy(fork));
+    OK(cuStreamDestroy(s1));
+    OK(cuMemFree(a));
+    OK(cuMemFree(b));
+}
+
 /* Stream-ordered allocation through the driver API. */
 static void graph_pools(void)
 {
@@ -263,6 +381,7 @@ int main(void)
     TT_RUN(graph_basic);
     TT_RUN(graph_queries);
     TT_RUN(graph_capture);
+    TT_RUN(graph_capture_destroy);
     TT_RUN(graph_pools);
     OK(cuCtxDestroy(ctx));
     return tt_done();

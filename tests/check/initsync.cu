@@ -14,6 +14,12 @@
 //                  warps take differently
 //  sync_shfl       __shfl_sync with the full mask by half of a warp
 //  sync_self       __syncwarp with a mask that leaves out the lane
+//  sync_shfl_inactive  the reduction sample's last step: the lanes holding
+//                  the per-warp sums shuffle down with the mask a ballot
+//                  gave them, reading lanes that do not execute the shfl
+//                  (tpsim gives 0 there, so the sum is right)
+//  sync_shfl_outside   the two halves of a warp shuffle with their own
+//                  masks, the lower half reading a lane of the upper half
 //  sync_ok         cooperative-groups tiles, __syncwarp, __shfl_sync with the
 //                  lanes' own masks, __syncthreads: all correct
 //
@@ -29,6 +35,8 @@
 //! EXPECT sync_ifelse: barrier mismatch @si1 @si2
 //! EXPECT sync_shfl: member mask mismatch @ss
 //! EXPECT sync_self: member mask mismatch @sw
+//! EXPECT sync_shfl_inactive: shuffle from an inactive lane @sa
+//! EXPECT sync_shfl_outside: shuffle from a lane outside the member mask @so
 //! EXPECT sync_ok:
 #include <cooperative_groups.h>
 #include <cstdio>
@@ -116,6 +124,30 @@ __global__ void k_sync_self(int *out)
     out[t] += 1;
 }
 
+// One warp: lanes 0-3 hold a partial sum each and reduce them with
+// __shfl_down_sync over the ballot of the holders, starting at offset 16
+// (NVIDIA's reduction sample, reduce7): lane 0 ends with 0+1+2+3 = 6 when
+// the lanes that do not take part give 0.
+__global__ void k_sync_shfl_inactive(int *out)
+{
+    int t = threadIdx.x, v = 1000 + t;   // what the other lanes hold
+    unsigned holders = __ballot_sync(0xffffffffu, t < 4);
+    if (t < 4) {
+        v = t;
+        for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(holders, v, o); // @sa
+    }
+    out[t] = v;
+}
+
+// Lanes 0-15 shuffle with mask 0x0000ffff but read lane 20, which executes
+// the same shfl with the upper half's mask.
+__global__ void k_sync_shfl_outside(int *out)
+{
+    int t = threadIdx.x;
+    unsigned half = t < 16 ? 0x0000ffffu : 0xffff0000u;
+    out[t] = __shfl_sync(half, t * 3, 20); // @so
+}
+
 // Correct warp-level code: tiles of 8 reduce with their own masks, the
 // lower half of the warp shuffles with its own mask, __syncwarp and
 // __syncthreads by everyone.
@@ -177,6 +209,16 @@ int main(int argc, char **argv)
         else if (!strcmp(v, "sync_ifelse")) k_sync_ifelse<<<1, 64>>>(b);
         else if (!strcmp(v, "sync_shfl")) k_sync_shfl<<<1, 32>>>(b);
         else if (!strcmp(v, "sync_self")) k_sync_self<<<1, 32>>>(b);
+        else if (!strcmp(v, "sync_shfl_inactive")) {
+            k_sync_shfl_inactive<<<1, 32>>>(b);
+            CK(cudaMemcpy(h, b, 32 * sizeof(int), cudaMemcpyDeviceToHost));
+            EXPECT(h[0] == 6, "the reduction gave %d, want 6", h[0]);
+            for (int t = 4; t < 32; t++) EXPECT(h[t] == 1000 + t, "out[%d] = %d, want %d", t, h[t], 1000 + t);
+        } else if (!strcmp(v, "sync_shfl_outside")) {
+            k_sync_shfl_outside<<<1, 32>>>(b);
+            CK(cudaMemcpy(h, b, 32 * sizeof(int), cudaMemcpyDeviceToHost));
+            for (int t = 16; t < 32; t++) EXPECT(h[t] == 60, "out[%d] = %d, want 60", t, h[t]);
+        }
         else if (!strcmp(v, "sync_ok")) {
             k_sync_ok<<<1, 64>>>(b);
             CK(cudaMemcpy(h, b, 64 * sizeof(int), cudaMemcpyDeviceToHost));

@@ -206,7 +206,7 @@ suite() {
         return
     fi
     cuda_out=$(mkdir -p "$BUILD/tests/cuda" && cd "$BUILD/tests/cuda" && pwd)
-    for p in templates multifile rdc symbols dynshared streams devprintf managed memops texture iterative atomics coop \
+    for p in templates multifile rdc symbols dynshared streams devprintf managed memops texture iterative atomics sysatomics coop \
         kernargs hostthreads lifecycle zerocopy gridsync thrust_cub devprops multiarch; do
         CUDA_OUT=$cuda_out NVCC=$NVCC sh "$here/../cuda/run_cuda.sh" --build "$p" >/dev/null 2>&1
         if [ ! -x "$cuda_out/$p" ]; then

@@ -47,6 +47,7 @@ thrust_cub      -               thrust_cub.cu
 devprops        -               devprops.cu
 graphs          -               graphs.cu
 mempool         -               mempool.cu
+capturefork     -               capturefork.cu
 asyncstreams    -               asyncstreams.cu
 determinism     -               determinism.cu
 memops          -               memops.cu
@@ -54,6 +55,8 @@ texture         -               texture.cu
 texlayered      -               texlayered.cu
 iterative       -               iterative.cu
 atomics         -               atomics.cu
+sysatomics      -               sysatomics.cu
+warpreduce      -               warpreduce.cu
 coop            -               coop.cu
 kernargs        -               kernargs.cu
 hostthreads     -               hostthreads.cu

@@ -415,7 +415,12 @@ static const char *ptx = HDR
     ** 3: @(lane < 16) shfl.sync with member mask 0xffffffff -- lanes named do not arrive
     ** 4: bar.warp.sync 1 by every lane -- lanes outside their own mask
     ** 5: the correct forms: bar.sync 0 by all, shfl.sync 0xffff by lanes < 16,
-    **    bar.warp.sync -1 by all, bar.sync 1, 64 */
+    **    bar.warp.sync -1 by all, bar.sync 1, 64
+    ** 6: lanes < 4 shfl.sync.down by 16 over mask 0xf -- reads lanes that do not execute it
+    ** 7: each half of a warp shfl.sync.idx from lane 20 with its own mask -- the lower half
+    **    reads a lane outside its member mask
+    ** 8: lanes >= 16 exit, the rest shfl.sync.down by 16 over mask 0xffff -- reads exited lanes
+    ** (6-8 store the shuffled value to out[tid]) */
     ".visible .entry k_sync(.param .u64 out, .param .u32 mode)\n"
     "{\n"
     "  .reg .pred %p<8>; .reg .b32 %r<12>; .reg .b64 %rd<4>;\n"
@@ -454,10 +459,34 @@ static const char *ptx = HDR
     "  bar.warp.sync 1;\n"
     "  bra END;\n"
     "M5:\n"
+    "  setp.eq.u32 %p2, %r1, 5;\n"
+    "  @!%p2 bra M6;\n"
     "  bar.sync 0;\n"
     "  @%p1 shfl.sync.idx.b32 %r4, %r2, 0, 31, 0xffff;\n"
     "  bar.warp.sync -1;\n"
     "  bar.sync 1, 64;\n"
+    "  bra END;\n"
+    "M6:\n"
+    "  mul.wide.u32 %rd2, %r2, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  setp.eq.u32 %p2, %r1, 6;\n"
+    "  @!%p2 bra M7;\n"
+    "  setp.lt.u32 %p4, %r3, 4;\n"
+    "  @!%p4 bra END;\n"
+    "  shfl.sync.down.b32 %r4, %r2, 16, 31, 0xf;\n"
+    "  st.global.u32 [%rd3], %r4;\n"
+    "  bra END;\n"
+    "M7:\n"
+    "  setp.eq.u32 %p2, %r1, 7;\n"
+    "  @!%p2 bra M8;\n"
+    "  selp.b32 %r5, 0xffff, 0xffff0000, %p1;\n"
+    "  shfl.sync.idx.b32 %r4, %r2, 20, 31, %r5;\n"
+    "  st.global.u32 [%rd3], %r4;\n"
+    "  bra END;\n"
+    "M8:\n"
+    "  @!%p1 exit;\n"
+    "  shfl.sync.down.b32 %r4, %r2, 16, 31, 0xffff;\n"
+    "  st.global.u32 [%rd3], %r4;\n"
     "END:\n"
     "  ret;\n"
     "}\n";
@@ -804,23 +833,41 @@ static void ck_matrix(void)
 
 static void ck_sync(void)
 {
-    static const char *what[6] = {"divergent barrier", "barrier mismatch", "thread count mismatch",
-                                  "member mask mismatch", "member mask mismatch", NULL};
-    for (uint32_t mode = 0; mode < 6; mode++) {
-        exec_dev *d = mkdev("check.sync=1");
-        exec_mod *m = load(d);
-        uint64_t out = exec_mem_alloc(d, 256, 256);
-        p_pu p = {out, mode};
-        exec_result r = launch(m, "k_sync", 1, 64, &p, 12);
-        TT_EQ_U(r.status, EXEC_OK);
-        uint32_t n;
-        const exec_finding *f = exec_check_findings(d, &n);
-        TT_EQ_U(n, what[mode] ? 1 : 0);
-        if (n && what[mode]) TT_EQ_STR(f[0].what, what[mode]);
-        if (n != (what[mode] ? 1u : 0u)) printf("    mode %u: %s\n", mode, n ? f[0].text : "nothing");
-        exec_mod_unload(m);
-        exec_dev_destroy(d);
-    }
+    static const char *what[9] = {"divergent barrier", "barrier mismatch", "thread count mismatch",
+                                  "member mask mismatch", "member mask mismatch", NULL,
+                                  "shuffle from an inactive lane", "shuffle from a lane outside the member mask",
+                                  "shuffle from an inactive lane"};
+    /* the words that say why, in the first finding's text */
+    static const char *why[9] = {[6] = "lane 0 reads lane 16, which does not execute this instruction",
+                                 [7] = "lane 0 reads lane 20, which executes it but is not in lane 0's member mask 0x0000ffff",
+                                 [8] = "lane 0 reads lane 16, which has exited"};
+    for (int its = 0; its < 2; its++)
+        for (uint32_t mode = 0; mode < 9; mode++) {
+            exec_dev *d = mkdev(its ? "check.sync=1 exec.its=1" : "check.sync=1");
+            exec_mod *m = load(d);
+            uint64_t out = exec_mem_alloc(d, 256, 256);
+            uint32_t *o = exec_mem_host(d, out, 256);
+            memset(o, 0xee, 256);
+            p_pu p = {out, mode};
+            exec_result r = launch(m, "k_sync", 1, 64, &p, 12);
+            TT_EQ_U(r.status, EXEC_OK);
+            uint32_t n;
+            const exec_finding *f = exec_check_findings(d, &n);
+            TT_EQ_U(n, what[mode] ? 1 : 0);
+            if (n && what[mode]) TT_EQ_STR(f[0].what, what[mode]);
+            if (n && why[mode]) TT_CHECK(strstr(f[0].text, why[mode]) != NULL);
+            if (n != (what[mode] ? 1u : 0u)) printf("    mode %u: %s\n", mode, n ? f[0].text : "nothing");
+            /* a lane that does not take part gives 0; lanes of the shfl in 7's upper half read lane 20 */
+            for (uint32_t t = 0; t < 64 && mode >= 6; t++) {
+                uint32_t lane = t % 32, want = 0xeeeeeeee;
+                if (mode == 6 && lane < 4) want = 0;
+                if (mode == 7) want = lane < 16 ? 0 : t / 32 * 32 + 20;
+                if (mode == 8 && lane < 16) want = 0;
+                TT_EQ_U(o[t], want);
+            }
+            exec_mod_unload(m);
+            exec_dev_destroy(d);
+        }
 }
 
 /* ---- independence from the schedule ------------------------------------------------- */

@@ -11,6 +11,7 @@
 #include "tests/unit/tt.h"
 #include "exec/exec.h"
 #include "exec/options.h"
+#include <pthread.h>
 #include <stdlib.h>
 
 static exec_dev *dev;
@@ -712,6 +713,164 @@ static void t_its_syncwarp(void)
     }
 }
 
+/* shfl from lanes that do not take part reads 0 (sem_warp.c): a block of 8
+** threads, so lanes 8-31 were never launched.  down by 4 over mask 0xff:
+** lanes 0-3 read lanes 4-7, lanes 4-7 read lanes 8-11 (absent: 0, the
+** source in range: p true); up by 1 with clamp 0 (c = 0): lane 0 is out of
+** range and keeps its own value (p false). */
+static const char *shfl_absent_ptx = HDR
+    ".visible .entry k(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<3>; .reg .b32 %r<10>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %laneid;\n"
+    "  add.u32 %r2, %r1, 100;\n"
+    "  shfl.sync.down.b32 %r3|%p1, %r2, 4, 31, 0xff;\n"
+    "  shfl.sync.up.b32 %r4|%p2, %r2, 1, 0, 0xff;\n"
+    "  selp.u32 %r5, 1000, 0, %p1;\n"
+    "  selp.u32 %r6, 2000, 0, %p2;\n"
+    "  add.u32 %r7, %r3, %r5;\n"
+    "  add.u32 %r8, %r4, %r6;\n"
+    "  mul.wide.u32 %rd2, %r1, 8;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.v2.u32 [%rd3], {%r7, %r8};\n"
+    "  ret;\n"
+    "}\n";
+
+static void t_shfl_absent_lanes(void)
+{
+    exec_mod *m = load(dev, shfl_absent_ptx);
+    TT_CHECK(m != NULL);
+    if (!m) return;
+    uint64_t out = exec_mem_alloc(dev, 64, 256);
+    exec_result r;
+    TT_EQ_I(run1(m, "k", 1, 8, out, &r), EXEC_OK);
+    uint32_t *o = exec_mem_host(dev, out, 64);
+    for (uint32_t l = 0; l < 8; l++) {
+        TT_EQ_U(o[2 * l], 1000 + (l < 4 ? 104 + l : 0));
+        TT_EQ_U(o[2 * l + 1], l == 0 ? 100 : 2000 + 99 + l);
+    }
+    exec_mem_free(dev, out);
+    exec_mod_unload(m);
+}
+
+/* ---- atomics against the host ------------------------------------------------------ */
+
+/* Every thread adds n times to a u32, a u64 (through red), an f32 (.sys
+** scope) and, through a generic address, a second u32, while a host thread
+** adds to the same words with __atomic builtins: device memory is the host's
+** bytes, and each side's read-modify-write must be indivisible, so the sums
+** are exact whatever the interleaving. */
+static const char *hostrace_ptx = HDR
+    ".visible .entry k(.param .u64 p, .param .u32 n)\n"
+    "{\n"
+    "  .reg .pred %p<2>; .reg .b32 %r<5>; .reg .f32 %f<2>; .reg .b64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  ld.param.u32 %r1, [n];\n"
+    "  mov.u32 %r2, 0;\n"
+    "LOOP:\n"
+    "  atom.global.add.u32 %r3, [%rd1], 1;\n"
+    "  red.global.add.u64 [%rd1+8], 4294967297;\n"
+    "  atom.global.sys.add.f32 %f1, [%rd1+16], 0f3F800000;\n"
+    "  atom.sys.add.u32 %r4, [%rd1+20], 7;\n"
+    "  add.u32 %r2, %r2, 1;\n"
+    "  setp.lt.u32 %p1, %r2, %r1;\n"
+    "  @%p1 bra LOOP;\n"
+    "  ret;\n"
+    "}\n";
+
+typedef struct hostrace {
+    uint8_t *mem;
+    int done;
+    uint32_t rounds, max_rounds;
+} hostrace;
+
+static void *hostrace_thread(void *arg)
+{
+    hostrace *h = arg;
+    uint32_t *c32 = (uint32_t *)(void *)h->mem, *g32 = (uint32_t *)(void *)(h->mem + 20);
+    uint64_t *c64 = (uint64_t *)(void *)(h->mem + 8);
+    float *f = (float *)(void *)(h->mem + 16);
+    /* start once the kernel has (so that the two overlap) */
+    while (!__atomic_load_n(&h->done, __ATOMIC_SEQ_CST) && !__atomic_load_n(c32, __ATOMIC_SEQ_CST)) {}
+    while (h->rounds < h->max_rounds && !__atomic_load_n(&h->done, __ATOMIC_SEQ_CST)) {
+        __atomic_fetch_add(c32, 1, __ATOMIC_SEQ_CST);
+        __atomic_fetch_add(c64, 0xffffffffull, __ATOMIC_SEQ_CST);
+        float old, nv;
+        __atomic_load(f, &old, __ATOMIC_SEQ_CST);
+        do {
+            nv = old + 2.0f;
+        } while (!__atomic_compare_exchange(f, &old, &nv, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+        __atomic_fetch_add(g32, 5, __ATOMIC_SEQ_CST);
+        h->rounds++;
+    }
+    return NULL;
+}
+
+static void t_atomics_vs_host(void)
+{
+    exec_mod *m = load(dev, hostrace_ptx);
+    TT_CHECK(m != NULL);
+    if (!m) return;
+    uint64_t buf = exec_mem_alloc(dev, 24, 256);
+    uint8_t *mem = exec_mem_host(dev, buf, 24);
+    memset(mem, 0, 24);
+    hostrace h = {mem, 0, 0, 1000000};
+    pthread_t t;
+    TT_CHECK(pthread_create(&t, NULL, hostrace_thread, &h) == 0);
+    struct {
+        uint64_t p;
+        uint32_t n, pad;
+    } params = {buf, 1000, 0};
+    exec_launch l = {{8, 1, 1}, {128, 1, 1}, 0, &params, 12};
+    exec_result r;
+    TT_EQ_I(exec_launch_kernel(m, exec_mod_kernel(m, "k"), &l, &r), EXEC_OK);
+    __atomic_store_n(&h.done, 1, __ATOMIC_SEQ_CST);
+    pthread_join(t, NULL);
+    uint64_t k = 8 * 128 * 1000, n = h.rounds;
+    uint32_t c32, g32;
+    uint64_t c64;
+    float f;
+    memcpy(&c32, mem, 4);
+    memcpy(&c64, mem + 8, 8);
+    memcpy(&f, mem + 16, 4);
+    memcpy(&g32, mem + 20, 4);
+    TT_EQ_U(c32, k + n);
+    TT_EQ_U(c64, k * 0x100000001ull + n * 0xffffffffull);
+    TT_CHECK(f == (float)(k + 2 * n));
+    TT_EQ_U(g32, 7 * k + 5 * n);
+    exec_mem_free(dev, buf);
+    exec_mod_unload(m);
+}
+
+/* 16-bit atomics (sm_70): cas.b16 and add.noftz.f16 on neighbouring halves. */
+static const char *atom16_ptx = HDR
+    ".visible .entry k(.param .u64 p)\n"
+    "{\n"
+    "  .reg .b16 %h<4>; .reg .b64 %rd<2>;\n"
+    "  ld.param.u64 %rd1, [p];\n"
+    "  mov.b16 %h1, 0x3c00;\n"                              /* 1.0 */
+    "  atom.global.add.noftz.f16 %h2, [%rd1], %h1;\n"
+    "  atom.global.cas.b16 %h3, [%rd1+2], 0, 0x1234;\n"   /* lane 0 wins, the rest see 0x1234 */
+    "  ret;\n"
+    "}\n";
+
+static void t_atomics_16bit(void)
+{
+    exec_mod *m = load(dev, atom16_ptx);
+    TT_CHECK(m != NULL);
+    if (!m) return;
+    uint64_t buf = exec_mem_alloc(dev, 4, 256);
+    uint16_t *h = exec_mem_host(dev, buf, 4);
+    h[0] = 0, h[1] = 0;
+    exec_result r;
+    TT_EQ_I(run1(m, "k", 1, 32, buf, &r), EXEC_OK);
+    TT_EQ_U(h[0], 0x5000);   /* 32.0 in half precision */
+    TT_EQ_U(h[1], 0x1234);
+    exec_mem_free(dev, buf);
+    exec_mod_unload(m);
+}
+
 /* ---- determinism ----------------------------------------------------------------- */
 
 static void t_deterministic(void)
@@ -796,6 +955,9 @@ int main(void)
     TT_RUN(t_intra_warp_livelock);
     TT_RUN(t_barrier_deadlock);
     TT_RUN(t_deterministic);
+    TT_RUN(t_shfl_absent_lanes);
+    TT_RUN(t_atomics_vs_host);
+    TT_RUN(t_atomics_16bit);
     TT_RUN(t_tile_member_masks);
     TT_RUN(t_its_lock);
     TT_RUN(t_its_reconverges);
