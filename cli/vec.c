@@ -31,6 +31,7 @@
 **   line.
 */
 #include "cli.h"
+#include "../base/file.h"
 #include "../vector/vec.h"
 #include "../base/builtin.h"
 #include <errno.h>
@@ -98,8 +99,10 @@ static int list_options(void)
 
 static char *read_program(const char *path, size_t *len)
 {
-    char *text = vec_read_file(path, len);
-    if (!text) fprintf(stderr, "tpsim vec: cannot read '%s': %s\n", path, strerror(errno));
+    tp_err e;
+    tp_err_clear(&e);
+    char *text = tp_file_read_text(path, NULL, len, &e);
+    if (!text) fprintf(stderr, "tpsim vec: %s\n", e.msg);
     return text;
 }
 
