@@ -4,7 +4,7 @@
 **   [sweep]            name, mode, timeout, memory, dir
 **   [program NAME]     cuda = PROG ARGS | ptx = FILES + run = RUNNER ARGS | vmips = FILE.s OPTIONS;
 **                      inputs = FILES; timeout = SECONDS
-**   [config NAME]      base = NAME|FILE, then OPTION = VALUE overrides
+**   [config NAME]      base = NAME|FILE, then OPTION = VALUE overrides (equ.NAME = V: a VMIPS .equ)
 **   [axis NAME]        [labels = L1, L2 ...], OPTION = V1, V2 ... (options of one axis vary together)
 **   [columns]          NAME = [sum|mean|min|max|count|first|last] PATH
 **   [derived]          NAME = EXPRESSION over columns, NAME@DIM=VALUE refers to another point

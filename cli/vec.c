@@ -313,7 +313,15 @@ int cli_vec(int argc, char **argv)
                 break;
             }
             s.name = tp_strndup(val, (size_t)(eq - val));
-            tp_vec_push(&sets, s);
+            /* a later --set of the same name wins, as a later -o does */
+            uint32_t k = 0;
+            while (k < sets.n && strcmp(sets.a[k].name, s.name) != 0) k++;
+            if (k < sets.n) {
+                free((char *)sets.a[k].name);
+                sets.a[k] = s;
+            } else {
+                tp_vec_push(&sets, s);
+            }
         } else if (TAKE("--print")) {
             vprint p;
             if (!parse_print(val, &p)) {

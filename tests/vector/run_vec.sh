@@ -127,6 +127,9 @@ status gpu_option_exit 1 $?
 "$TPSIM" vec --set Q=1 $EX/daxpy.s >/dev/null 2>"$tmp/err"
 status set_unknown_exit 1 $?
 has set_unknown_msg "$tmp/err" "$EX/daxpy.s: --set Q: the program has no .equ named 'Q'"
+# a later --set of the same name wins: 42 + 4 x 20 cycles
+"$TPSIM" vec $TB --set N=10 --set N=20 $EX/daxpy.s >"$tmp/out" 2>&1
+has set_twice "$tmp/out" "cycles: 122"
 "$TPSIM" vec --set N=x $EX/daxpy.s >/dev/null 2>&1
 status set_bad_exit 2 $?
 printf '        .text\n        LV V1,R1\n        ADDV.D V2,V1\n' >"$tmp/bad.s"
