@@ -468,7 +468,9 @@ const char *exec_grid_kernel_name(const exec_grid *g);
 exec_status exec_grid_status(const exec_grid *g);
 /* The watchdogs, to be called now and then (every few thousand
 ** instructions): livelock (exec.spin_limit instructions without a change to
-** memory, a finished warp or an opened barrier), exec.max_warp_insns, and --
+** memory, a finished warp or an opened barrier; exec_warp_run runs no
+** further and exec_warp_step reports it at the instruction that reaches the
+** limit, so both modes stop at the same count), exec.max_warp_insns, and --
 ** when the caller says it is stuck (it can run nothing and start no CTA) --
 ** barrier deadlock.  They stop the grid with a report that says what every
 ** resident warp was doing.  Returns the grid's status. */
