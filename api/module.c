@@ -114,9 +114,13 @@ static bool elf_describe(const void *image, char *what, size_t n)
     unsigned type = big ? (unsigned)b[16] << 8 | b[17] : (unsigned)b[17] << 8 | b[16];
     unsigned mach = big ? (unsigned)b[18] << 8 | b[19] : (unsigned)b[19] << 8 | b[18];
     if (mach == 190) return true;
-    static const char *const types[] = {"an ELF file of no type", "an ELF relocatable object",
-                                        "an ELF executable", "an ELF shared object (a library or a "
-                                        "position-independent executable)", "an ELF core dump"};
+    static const char *const types[] = {
+        "an ELF file of no type",
+        "an ELF relocatable object",
+        "an ELF executable",
+        "an ELF shared object (a library or a position-independent executable)",
+        "an ELF core dump",
+    };
     static const struct { unsigned m; const char *name; } machines[] = {
         {0, "no machine"}, {3, "i386"}, {8, "MIPS"}, {20, "PowerPC"}, {21, "PowerPC 64"}, {22, "S/390"},
         {40, "ARM"}, {62, "x86-64"}, {183, "AArch64"}, {224, "AMD GPU"}, {243, "RISC-V"}, {258, "LoongArch"}};
