@@ -1,15 +1,20 @@
 /* checks.c -- the correctness checks (exec/check*.c, docs/CHECKS.md) as the
 ** driver API presents them.
 **
-** exec/ prints each finding on stderr when it first sees it.  Here:
+** exec/ prints the reports on stderr: init and sync findings when first
+** seen, races when their launch ends, the races on one pair of source
+** lines as one report.  Here:
 **   - at exit, one closing line counts the findings per kind
-**     ("tpsim: checks: ..."), when any check is on;
+**     ("tpsim: checks: ..."), when any check is on, and the reports they
+**     made when those are fewer;
 **   - the statistics file (TPSIM_STATS) gets, under each launch, a
-**     "checks" object: the findings the launch reported first, per kind, and
-**     a "findings" table (kind, what, space, pc, other_pc, address, report);
-**     and after "totals" a "checks" object with the counts over the whole
-**     run -- distinct findings per kind, "findings" and "occurrences"
-**     (every conflicting access pair, uninitialized read or misuse seen);
+**     "checks" object: the findings the launch reported first, per kind,
+**     "reports" (how many reports those made), and a "findings" table
+**     (kind, what, space, pc, other_pc, address, report: the finding's own
+**     example); and after "totals" a "checks" object with the counts over
+**     the whole run -- distinct findings per kind, "findings", "reports"
+**     and "occurrences" (every conflicting access pair, uninitialized read
+**     or misuse seen);
 **   - when TPSIM_CHECK_RESULT names a file (`tpsim run --error-exitcode`
 **     does), the number of findings is written there at exit.
 ** The names come from statistics registries (base/stats.h), relative to an
@@ -27,6 +32,7 @@ typedef struct api_checks_row {
 
 typedef struct api_checks_rec {
     uint32_t n[EXEC_CHECK_KINDS];
+    uint32_t reports;
     api_checks_row *rows;
     uint32_t nrows;
 } api_checks_rec;
@@ -61,6 +67,8 @@ static void registry(void)
         tp_stats_add(&reg, name, TP_STAT_U32, (const void *)(uintptr_t)(offsetof(api_checks_rec, n) + k * sizeof(uint32_t)),
                      docs[k]);
     }
+    tp_stats_add(&reg, "checks.reports", TP_STAT_U32, (const void *)(uintptr_t)offsetof(api_checks_rec, reports),
+                 "the reports this launch's findings made (races on the same source lines are one report)");
     rows_table = (tp_stat_table){row_cols, (uint32_t)TP_ARRAY_LEN(row_cols), sizeof(api_checks_row),
                                  offsetof(api_checks_rec, rows), offsetof(api_checks_rec, nrows)};
     tp_stats_table(&reg, "checks.findings", &rows_table,
@@ -81,6 +89,7 @@ void api_checks_launch(api_launch_rec *k)
     api_checks_rec *c = tp_calloc(1, sizeof *c);
     c->rows = n ? tp_calloc(n, sizeof *c->rows) : NULL;
     c->nrows = n;
+    exec_check_reports(api_g.dev, &c->reports);
     for (uint32_t i = 0; i < n; i++) {
         c->n[f[i].kind]++;
         api_checks_row *r = &c->rows[i];
@@ -120,17 +129,18 @@ void api_checks_json(const api_launch_rec *k, tp_sbuf *b)
 /* The totals' "checks" member: a record of its own, named by a registry. */
 typedef struct api_checks_totals {
     uint64_t n[EXEC_CHECK_KINDS];
-    uint64_t findings, occurrences;
+    uint64_t findings, reports, occurrences;
 } api_checks_totals;
 
 void api_checks_totals_json(tp_sbuf *b)
 {
     if (!api_g.dev || !checks_on()) return;
     api_checks_totals t;
-    uint64_t o[EXEC_CHECK_KINDS];
+    uint64_t o[EXEC_CHECK_KINDS], rep[EXEC_CHECK_KINDS];
     exec_check_totals(api_g.dev, t.n, o);
-    t.findings = t.occurrences = 0;
-    for (int k = 0; k < EXEC_CHECK_KINDS; k++) t.findings += t.n[k], t.occurrences += o[k];
+    exec_check_report_totals(api_g.dev, rep);
+    t.findings = t.reports = t.occurrences = 0;
+    for (int k = 0; k < EXEC_CHECK_KINDS; k++) t.findings += t.n[k], t.reports += rep[k], t.occurrences += o[k];
     tp_stats r;
     tp_stats_init(&r);
     static const char *const docs[EXEC_CHECK_KINDS] = {"racecheck: distinct races between warps",
@@ -142,6 +152,8 @@ void api_checks_totals_json(tp_sbuf *b)
                      (const void *)(uintptr_t)(offsetof(api_checks_totals, n) + k * sizeof(uint64_t)), docs[k]);
     tp_stats_add(&r, "findings", TP_STAT_U64, (const void *)(uintptr_t)offsetof(api_checks_totals, findings),
                  "distinct findings, all kinds");
+    tp_stats_add(&r, "reports", TP_STAT_U64, (const void *)(uintptr_t)offsetof(api_checks_totals, reports),
+                 "the reports the findings made (races on the same source lines in one launch are one report)");
     tp_stats_add(&r, "occurrences", TP_STAT_U64, (const void *)(uintptr_t)offsetof(api_checks_totals, occurrences),
                  "every conflicting access pair, uninitialized read or misuse seen");
     tp_sbuf_puts(b, ",\n  \"checks\": ");
@@ -181,9 +193,13 @@ static void summary(void)
             tp_sbuf_puts(&b, first ? "" : ", ");
             plural(&b, f[EXEC_CHECK_SYNC], "synchronization error", "synchronization errors");
         }
-        uint64_t all = 0, occ = 0;
-        for (int k = 0; k < EXEC_CHECK_KINDS; k++) all += f[k], occ += o[k];
-        if (all) tp_sbuf_printf(&b, " (each reported once; %llu occurrences)", (unsigned long long)occ);
+        uint64_t all = 0, occ = 0, nrep = 0, rep[EXEC_CHECK_KINDS];
+        exec_check_report_totals(api_g.dev, rep);
+        for (int k = 0; k < EXEC_CHECK_KINDS; k++) all += f[k], occ += o[k], nrep += rep[k];
+        if (all && nrep < all)
+            tp_sbuf_printf(&b, " (in %llu report%s; %llu occurrences)", (unsigned long long)nrep, nrep == 1 ? "" : "s",
+                           (unsigned long long)occ);
+        else if (all) tp_sbuf_printf(&b, " (each reported once; %llu occurrences)", (unsigned long long)occ);
         fprintf(stderr, "%s\n", tp_sbuf_str(&b));
         tp_sbuf_free(&b);
         const char *res = getenv("TPSIM_CHECK_RESULT");

@@ -2,10 +2,12 @@
 **
 ** tpsim runs PTX: an image is PTX text (cuModuleLoadData takes it
 ** NUL-terminated), or a fatbinary that carries PTX, compressed or not
-** (api/fatbin.c).  A cubin (ELF, SASS) cannot be simulated: loading one, or a
-** fatbinary without PTX for the device, is CUDA_ERROR_NO_BINARY_FOR_GPU with
-** a message that says to give tpsim PTX instead; a truncated or corrupt
-** fatbinary, and anything else, is CUDA_ERROR_INVALID_IMAGE.  Parse and check errors are printed on stderr and
+** (api/fatbin.c).  A cubin (an ELF file for EM_CUDA, SASS) cannot be
+** simulated: loading one, or a fatbinary without PTX for the device, is
+** CUDA_ERROR_NO_BINARY_FOR_GPU with a message that says to give tpsim PTX
+** instead; any other ELF file (a host executable, a shared library) is
+** CUDA_ERROR_INVALID_IMAGE with what it is; a truncated or corrupt
+** fatbinary, and anything else, is CUDA_ERROR_INVALID_IMAGE too.  Parse and check errors are printed on stderr and
 ** copied into the CU_JIT_ERROR_LOG_BUFFER of cuModuleLoadDataEx.
 */
 #include "api.h"
@@ -93,6 +95,43 @@ static img_kind image_kind(const void *image)
         if (b[i] < 0x20 && b[i] != '\n' && b[i] != '\r' && b[i] != '\t' && b[i] != '\f' && b[i] != '\v')
             return IMG_UNKNOWN;
     return i ? IMG_PTX : IMG_UNKNOWN;
+}
+
+/* An ELF image (the first 20 bytes at least: an in-memory image is read no
+** further than e_machine, a file has zero padding after it): true for a CUDA
+** cubin (e_machine EM_CUDA, 190); otherwise *what says what it is instead,
+** e.g. "an ELF shared object for x86-64" (a host executable, a shared
+** library, an object file). */
+static bool elf_describe(const void *image, char *what, size_t n)
+{
+    const uint8_t *b = image;
+    if ((b[4] != 1 && b[4] != 2) || (b[5] != 1 && b[5] != 2)) {
+        /* EI_CLASS and EI_DATA: no header to read further */
+        snprintf(what, n, "an ELF file with a damaged header");
+        return false;
+    }
+    bool big = b[5] == 2;   /* EI_DATA: 1 little-endian, 2 big-endian */
+    unsigned type = big ? (unsigned)b[16] << 8 | b[17] : (unsigned)b[17] << 8 | b[16];
+    unsigned mach = big ? (unsigned)b[18] << 8 | b[19] : (unsigned)b[19] << 8 | b[18];
+    if (mach == 190) return true;
+    static const char *const types[] = {
+        "an ELF file of no type",
+        "an ELF relocatable object",
+        "an ELF executable",
+        "an ELF shared object (a library or a position-independent executable)",
+        "an ELF core dump",
+    };
+    static const struct { unsigned m; const char *name; } machines[] = {
+        {0, "no machine"}, {3, "i386"}, {8, "MIPS"}, {20, "PowerPC"}, {21, "PowerPC 64"}, {22, "S/390"},
+        {40, "ARM"}, {62, "x86-64"}, {183, "AArch64"}, {224, "AMD GPU"}, {243, "RISC-V"}, {258, "LoongArch"}};
+    const char *t = type < TP_ARRAY_LEN(types) ? types[type] : "an ELF file";
+    for (size_t i = 0; i < TP_ARRAY_LEN(machines); i++)
+        if (machines[i].m == mach) {
+            snprintf(what, n, "%s for %s", t, machines[i].name);
+            return false;
+        }
+    snprintf(what, n, "%s for machine %u", t, mach);
+    return false;
 }
 
 /* Fails a load: prints the message and copies it to the JIT error log. */
@@ -193,12 +232,21 @@ static CUresult load_image(api_ctx *c, const void *image, size_t size, const cha
         free(ptx);
         return r;
     }
-    case IMG_ELF:
+    case IMG_ELF: {
+        char what[128];
+        if (elf_describe(image, what, sizeof what)) {
+            snprintf(msg, sizeof msg,
+                     "%s: this is a cubin (compiled GPU machine code); tpsim simulates PTX only -- "
+                     "load the PTX instead (nvcc -ptx, or a fatbinary that embeds PTX)",
+                     name);
+            return load_fail(j, CUDA_ERROR_NO_BINARY_FOR_GPU, msg);
+        }
         snprintf(msg, sizeof msg,
-                 "%s: this is a cubin (compiled GPU machine code); tpsim simulates PTX only -- "
-                 "load the PTX instead (nvcc -ptx, or a fatbinary that embeds PTX)",
-                 name);
-        return load_fail(j, CUDA_ERROR_NO_BINARY_FOR_GPU, msg);
+                 "%s: this is %s, not a GPU module (PTX, a fatbinary or a cubin); tpsim loads PTX, or a "
+                 "fatbinary that embeds PTX",
+                 name, what);
+        return load_fail(j, CUDA_ERROR_INVALID_IMAGE, msg);
+    }
     case IMG_UNKNOWN: break;
     }
     snprintf(msg, sizeof msg, "%s: not a PTX, cubin or fatbinary image", name);

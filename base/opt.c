@@ -1,5 +1,6 @@
 /* opt.c -- option tables, values and configuration files. */
 #include "opt.h"
+#include "file.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -234,21 +235,20 @@ static bool load_named(tp_opts *o, const char *name, int depth, tp_err *e)
         return false;
     }
     struct stat st;
-    FILE *f = (stat(name, &st) == 0 && S_ISREG(st.st_mode)) ? fopen(name, "rb") : NULL;
-    if (f) {
-        tp_sbuf b;
-        tp_sbuf_init(&b);
-        char buf[4096];
-        size_t n;
-        while ((n = fread(buf, 1, sizeof buf, f)) > 0) tp_sbuf_put(&b, buf, n);
-        fclose(f);
-        bool ok = load_text(o, tp_sbuf_str(&b), name, depth, e);
-        tp_sbuf_free(&b);
+    bool exists = stat(name, &st) == 0;
+    if (exists && S_ISREG(st.st_mode)) {
+        size_t len;
+        char *text = tp_file_read_text(name, "the configuration file ", &len, e);
+        if (!text) return false;
+        bool ok = load_text(o, text, name, depth, e);
+        free(text);
         return ok;
     }
     const char *txt = o->builtin ? o->builtin(name) : NULL;
     if (!txt) {
-        tp_err_set(e, OPT_ERR, "no configuration file or built-in configuration named '%s'", name);
+        if (exists && S_ISDIR(st.st_mode))
+            tp_err_set(e, OPT_ERR, "cannot read the configuration file '%s': it is a directory", name);
+        else tp_err_set(e, OPT_ERR, "no configuration file or built-in configuration named '%s'", name);
         return false;
     }
     return load_text(o, txt, name, depth, e);

@@ -50,6 +50,7 @@
 ** A parse error prints "file:line:col: message" on stderr and exits 1.
 */
 #include "cli.h"
+#include "../base/file.h"
 #include "../ptx/ptx.h"
 #include "../base/vec.h"
 #include <errno.h>
@@ -57,26 +58,13 @@
 #include <stdlib.h>
 #include <time.h>
 
-char *cli_read_file(const char *path, size_t *len)
+char *cli_read_file(const char *cmd, const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = tp_malloc(cap);
-    for (;;) {
-        if (n == cap) buf = tp_realloc(buf, cap *= 2);
-        size_t k = fread(buf + n, 1, cap - n, f);
-        n += k;
-        if (k == 0) break;
-    }
-    bool err = ferror(f);
-    fclose(f);
-    if (err) {
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
+    tp_err e;
+    tp_err_clear(&e);
+    char *text = tp_file_read_text(path, NULL, len, &e);
+    if (!text) fprintf(stderr, "%s: %s\n", cmd, e.msg);
+    return text;
 }
 
 /* Functions reachable from f by direct calls or taken addresses. */
@@ -241,11 +229,8 @@ int cli_ptx(int argc, char **argv)
         return 2;
     }
     size_t len;
-    char *text = cli_read_file(path, &len);
-    if (!text) {
-        fprintf(stderr, "tpsim ptx: cannot read %s: %s\n", path, strerror(errno));
-        return 1;
-    }
+    char *text = cli_read_file("tpsim ptx", path, &len);
+    if (!text) return 1;
     tp_err e;
     tp_err_clear(&e);
     struct timespec t0, t1;

@@ -257,9 +257,8 @@ int cli_regmutex(int argc, char **argv)
         return 1;
     }
     size_t len;
-    char *text = cli_read_file(path, &len);
+    char *text = cli_read_file("tpsim regmutex", path, &len);
     if (!text) {
-        fprintf(stderr, "tpsim regmutex: cannot read %s: %s\n", path, strerror(errno));
         tp_opts_free(&o);
         return 1;
     }

@@ -4,7 +4,7 @@
 **   [sweep]            name, mode, timeout, memory, dir
 **   [program NAME]     cuda = PROG ARGS | ptx = FILES + run = RUNNER ARGS | vmips = FILE.s OPTIONS;
 **                      inputs = FILES; timeout = SECONDS
-**   [config NAME]      base = NAME|FILE, then OPTION = VALUE overrides
+**   [config NAME]      base = NAME|FILE, then OPTION = VALUE overrides (equ.NAME = V: a VMIPS .equ)
 **   [axis NAME]        [labels = L1, L2 ...], OPTION = V1, V2 ... (options of one axis vary together)
 **   [columns]          NAME = [sum|mean|min|max|count|first|last] PATH
 **   [derived]          NAME = EXPRESSION over columns, NAME@DIM=VALUE refers to another point
@@ -20,6 +20,7 @@
 ** (sweep_plan.c), against the machine of each program.
 */
 #include "sweep.h"
+#include "../base/file.h"
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -967,32 +968,14 @@ bool sw_parse(sw_file *f, const char *text, size_t len, const char *path, const 
     return ok;
 }
 
-char *sw_read_file(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    tp_sbuf b;
-    tp_sbuf_init(&b);
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, fp)) > 0) tp_sbuf_put(&b, buf, n);
-    bool bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
-        tp_sbuf_free(&b);
-        return NULL;
-    }
-    *len = b.len;
-    return tp_sbuf_take(&b);
-}
+char *sw_read_file(const char *path, size_t *len) { return tp_file_read(path, len); }
 
 bool sw_load(sw_file *f, const char *path, const char *build, tp_err *e)
 {
     size_t len = 0;
-    char *text = sw_read_file(path, &len);
+    char *text = tp_file_read_text(path, "the sweep file ", &len, e);
     if (!text) {
         memset(f, 0, sizeof *f);
-        tp_err_set(e, SW_ERR, "cannot read the sweep file '%s': %s", path, strerror(errno));
         return false;
     }
     bool ok = sw_parse(f, text, len, path, build, e);

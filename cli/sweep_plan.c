@@ -15,8 +15,9 @@
 ** Command: GPU programs run as
 **   tpsim run --no-summary --config BASE --mode MODE [-o KEY=VALUE]... -- PROGRAM ARGS
 ** (the runner adds --stats FILE after "run"); vmips programs as
-**   tpsim vec [--config BASE] [-o KEY=VALUE]... OPTIONS FILE.s
-** with the working directory at the sweep's dir.
+**   tpsim vec [--config BASE] [-o KEY=VALUE]... [--set NAME=VALUE]... OPTIONS FILE.s
+** (--set for the equ.NAME lines of the configuration and the axes, one per
+** NAME) with the working directory at the sweep's dir.
 **
 ** Cache key: SHA-256 over "tpsim-sweep-point 1", TPSIM_VERSION, the kind,
 ** the command's words (after tpsim's own path), the name and SHA-256 of
@@ -26,6 +27,7 @@
 ** hashed as written, so a cache moves with a checkout or to a cluster.
 */
 #include "sweep.h"
+#include "../base/file.h"
 #include "../gpu/options.h"
 #include "../vector/vec.h"
 #include <errno.h>
@@ -113,6 +115,18 @@ static void argkv(argv_b *b, const char *k, const char *v)
 
 static bool is_gpu(sw_kind k) { return k != SW_VMIPS; }
 
+/* Sets name = val in the list of .equ values (replacing an earlier one). */
+static void equ_put(const char **ek, const char **ev, uint32_t *n, const char *name, const char *val)
+{
+    for (uint32_t i = 0; i < *n; i++)
+        if (!strcmp(ek[i], name)) {
+            ev[i] = val;
+            return;
+        }
+    ek[*n] = name;
+    ev[(*n)++] = val;
+}
+
 /* A configuration base that names a file relative to the sweep's dir
 ** becomes an absolute path; otherwise it is a built-in name. */
 static char *base_path(const sw_file *f, const char *base)
@@ -127,10 +141,114 @@ static char *base_path(const sw_file *f, const char *base)
     return tp_strdup(base);
 }
 
+/* ---- .equ constants of VMIPS programs ----------------------------------------------
+** A configuration or axis line "equ.NAME = VALUE" sets the program's .equ
+** NAME, as `tpsim vec --set NAME=VALUE` does (and the program's own words
+** may say --set NAME=VALUE).  Before anything runs, every such NAME is
+** checked against the program: a missing .equ is an error at the sweep
+** file's line, naming the program and the .equ. */
+
+static bool is_equ(const char *k) { return !strncmp(k, "equ.", 4); }
+
+/* The program as assembled (no overrides), for its .equ names; NULL when it
+** cannot be assembled here (the point's run then reports why). */
+typedef struct vcache {
+    vec_prog *p;
+    bool *tried;
+    uint32_t n;
+} vcache;
+
+static const vec_prog *vmips_prog(vcache *vc, const sw_file *f, uint32_t idx)
+{
+    if (vc->tried[idx]) return vc->p[idx].file ? &vc->p[idx] : NULL;
+    vc->tried[idx] = true;
+    char *path = locate(f->dir, f->progs[idx].cmd.w[0], false);
+    size_t len;
+    char *text = tp_file_read(path, &len);
+    tp_err e;
+    tp_err_clear(&e);
+    vec_asm_cfg cfg = {64, NULL, 0, 0, false};
+    if (!text || !vec_asm(&vc->p[idx], text, len, path, &cfg, &e)) memset(&vc->p[idx], 0, sizeof vc->p[idx]);
+    free(text);
+    free(path);
+    return vc->p[idx].file ? &vc->p[idx] : NULL;
+}
+
+/* Why program g (assembled as vp) cannot take an .equ NAME, or NULL. */
+static const char *equ_missing(const vec_prog *vp, const char *name)
+{
+    if (!vp) return NULL;
+    const vec_sym *s = vec_prog_sym(vp, name);
+    if (!s || s->kind == VEC_SYM_DATA || s->kind == VEC_SYM_CODE) return "has no .equ named";
+    if (s->kind == VEC_SYM_REG) return "names a register, not a value, with its .equ";
+    return NULL;
+}
+
+/* The value of a --set word of the program's own options ("NAME=VALUE"), or NULL. */
+static const char *own_set(const sw_program *g, const char *name)
+{
+    size_t n = strlen(name);
+    for (uint32_t k = 1; k + 1 < g->cmd.n; k++)
+        if (!strcmp(g->cmd.w[k], "--set") && !strncmp(g->cmd.w[k + 1], name, n) && g->cmd.w[k + 1][n] == '=')
+            return g->cmd.w[k + 1];
+    return NULL;
+}
+
+/* Checks a configuration's or axis's "equ.NAME = v" for program g. */
+static bool equ_at(const char *k, const char *v, tp_loc kloc, tp_loc vloc, const sw_program *g, const vec_prog *vp,
+                   tp_err *e)
+{
+    const char *name = k + 4;
+    if (g->kind != SW_VMIPS) {
+        tp_err_at(e, SW_ERR, kloc, "%s sets an .equ of a VMIPS program, but program %s runs on the GPU", k, g->name);
+        return false;
+    }
+    if (!*name) {
+        tp_err_at(e, SW_ERR, kloc, "equ. names the .equ it sets: equ.NAME");
+        return false;
+    }
+    char *end;
+    errno = 0;
+    (void)strtoll(v, &end, 0);
+    if (errno || end == v || *end) {
+        tp_err_at(e, SW_ERR, vloc, "%s takes an integer (the value of .equ %s), not '%s'", k, name, v);
+        return false;
+    }
+    const char *why = equ_missing(vp, name);
+    if (why) {
+        tp_err_at(e, SW_ERR, kloc, "%s: program %s (%s) %s '%s'", k, g->name, g->cmd.w[0], why, name);
+        return false;
+    }
+    const char *own = own_set(g, name);
+    if (own) {
+        tp_err_at(e, SW_ERR, kloc, "%s: program %s sets it already (--set %s)", k, g->name, own);
+        return false;
+    }
+    return true;
+}
+
+/* The program's own --set words: each must name an .equ of the program. */
+static bool own_sets_ok(const sw_program *g, const vec_prog *vp, tp_err *e)
+{
+    for (uint32_t k = 1; k + 1 < g->cmd.n; k++) {
+        if (strcmp(g->cmd.w[k], "--set") != 0) continue;
+        const char *w = g->cmd.w[k + 1], *eq = strchr(w, '=');
+        if (!eq) continue;   /* tpsim vec says what --set takes */
+        char *name = tp_strndup(w, (size_t)(eq - w));
+        const char *why = equ_missing(vp, name);
+        if (why) tp_err_at(e, SW_ERR, g->cmd_loc, "--set %s: program %s (%s) %s '%s'", name, g->name, g->cmd.w[0], why, name);
+        free(name);
+        if (why) return false;
+    }
+    return true;
+}
+
 /* Sets one option; the error is at the key when the option does not exist,
 ** else at the value, and names the program's machine. */
-static bool set_at(tp_opts *o, const char *k, const char *v, tp_loc kloc, tp_loc vloc, const sw_program *g, tp_err *e)
+static bool set_at(tp_opts *o, const char *k, const char *v, tp_loc kloc, tp_loc vloc, const sw_program *g,
+                   const vec_prog *vp, tp_err *e)
 {
+    if (is_equ(k)) return equ_at(k, v, kloc, vloc, g, vp, e);
     tp_err sub;
     tp_err_clear(&sub);
     if (tp_opts_set(o, k, v, TP_SRC_OVERRIDE, &sub)) return true;
@@ -143,7 +261,7 @@ static bool set_at(tp_opts *o, const char *k, const char *v, tp_loc kloc, tp_loc
     return false;
 }
 
-static bool point_opts(const sw_file *f, const sw_point *pt, tp_opts *o, tp_err *e)
+static bool point_opts(const sw_file *f, const sw_point *pt, const vec_prog *vp, tp_opts *o, tp_err *e)
 {
     const sw_program *g = &f->progs[pt->prog];
     const sw_config *c = &f->cfgs[pt->cfg];
@@ -167,11 +285,12 @@ static bool point_opts(const sw_file *f, const sw_point *pt, tp_opts *o, tp_err 
         }
     }
     for (uint32_t i = 0; i < c->nset; i++)
-        if (!set_at(o, c->set[i].key, c->set[i].val, c->set[i].loc, c->set[i].vloc, g, e)) return false;
+        if (!set_at(o, c->set[i].key, c->set[i].val, c->set[i].loc, c->set[i].vloc, g, vp, e)) return false;
     for (uint32_t x = 0; x < f->naxes; x++) {
         const sw_axis *ax = &f->axes[x];
         for (uint32_t k = 0; k < ax->nopts; k++)
-            if (!set_at(o, ax->opts[k].key, ax->vals[k][pt->val[x]], ax->opts[k].loc, ax->opts[k].vloc, g, e)) return false;
+            if (!set_at(o, ax->opts[k].key, ax->vals[k][pt->val[x]], ax->opts[k].loc, ax->opts[k].vloc, g, vp, e))
+                return false;
     }
     return true;
 }
@@ -224,6 +343,11 @@ bool sw_plan_build(sw_plan *p, const sw_file *f, const char *tpsim, const char *
     p->pts = tp_calloc(p->n ? p->n : 1, sizeof *p->pts);
     fcache fc = {0};
     bool ok = true;
+    vcache vc = {tp_calloc(f->nprogs ? f->nprogs : 1, sizeof(vec_prog)), tp_calloc(f->nprogs ? f->nprogs : 1, sizeof(bool)),
+                 f->nprogs};
+    for (uint32_t i = 0; i < f->nprogs && ok; i++)
+        if (f->progs[i].kind == SW_VMIPS) ok = own_sets_ok(&f->progs[i], vmips_prog(&vc, f, i), e);
+    if (!ok) p->n = 0;
     for (uint32_t i = 0; i < p->n && ok; i++) {
         sw_point *pt = &p->pts[i];
         pt->index = i;
@@ -246,7 +370,8 @@ bool sw_plan_build(sw_plan *p, const sw_file *f, const char *tpsim, const char *
         pt->name = tp_sbuf_take(&nm);
         /* the configuration */
         tp_opts o;
-        if (!(ok = point_opts(f, pt, &o, e))) {
+        const vec_prog *vp = g->kind == SW_VMIPS ? vmips_prog(&vc, f, pt->prog) : NULL;
+        if (!(ok = point_opts(f, pt, vp, &o, e))) {
             tp_opts_free(&o);
             break;
         }
@@ -269,9 +394,30 @@ bool sw_plan_build(sw_plan *p, const sw_file *f, const char *tpsim, const char *
             }
         }
         free(base);
-        for (uint32_t k = 0; k < c->nset; k++) argkv(&av, c->set[k].key, c->set[k].val);
+        /* options as -o KEY=VALUE; .equ values as --set NAME=VALUE, one per
+        ** name (an axis overrides the configuration, a later axis an earlier) */
+        uint32_t ne = 0, cap = c->nset;
+        for (uint32_t x = 0; x < f->naxes; x++) cap += f->axes[x].nopts;
+        const char **ek = tp_malloc((cap + 1) * sizeof *ek), **ev = tp_malloc((cap + 1) * sizeof *ev);
+        for (uint32_t k = 0; k < c->nset; k++) {
+            if (is_equ(c->set[k].key)) equ_put(ek, ev, &ne, c->set[k].key + 4, c->set[k].val);
+            else argkv(&av, c->set[k].key, c->set[k].val);
+        }
         for (uint32_t x = 0; x < f->naxes; x++)
-            for (uint32_t k = 0; k < f->axes[x].nopts; k++) argkv(&av, f->axes[x].opts[k].key, f->axes[x].vals[k][pt->val[x]]);
+            for (uint32_t k = 0; k < f->axes[x].nopts; k++) {
+                const char *key = f->axes[x].opts[k].key, *val = f->axes[x].vals[k][pt->val[x]];
+                if (is_equ(key)) equ_put(ek, ev, &ne, key + 4, val);
+                else argkv(&av, key, val);
+            }
+        for (uint32_t k = 0; k < ne; k++) {
+            char *kv = tp_malloc(strlen(ek[k]) + strlen(ev[k]) + 2);
+            sprintf(kv, "%s=%s", ek[k], ev[k]);
+            arg(&av, "--set");
+            arg(&av, kv);
+            free(kv);
+        }
+        free(ek);
+        free(ev);
         if (is_gpu(g->kind)) {
             arg(&av, "--");
             for (uint32_t k = 0; k < g->cmd.n; k++) arg(&av, g->cmd.w[k]);
@@ -323,6 +469,10 @@ bool sw_plan_build(sw_plan *p, const sw_file *f, const char *tpsim, const char *
     }
     for (uint32_t i = 0; i < fc.n; i++) free(fc.a[i].path);
     free(fc.a);
+    for (uint32_t i = 0; i < vc.n; i++)
+        if (vc.p[i].file) vec_prog_free(&vc.p[i]);
+    free(vc.p);
+    free(vc.tried);
     if (!ok) sw_plan_free(p);
     return ok;
 }

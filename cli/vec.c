@@ -19,7 +19,9 @@
 **   f64 (the default: doubles printed with %.17g), i64, u64, x64 ("0x" and
 **   16 hex digits), i32, u32, i16, u16, i8, u8 (decimal); consecutive
 **   values are the format's size apart.  --svg writes the SVG timeline to
-**   FILE.
+**   FILE.  Both are checked before the run, after assembling: a label the
+**   program does not have, an element outside memory or a FILE that cannot
+**   be written is one line on stderr and exit status 2, with no results.
 ** - --sweep runs the program for each NAME = A, A+STEP, ..., B and prints a
 **   header line, then "n Tn MFLOPS" rows (a fourth column Tscalar with
 **   --scalar), then "R_inf: X MFLOPS (...)", "N_half: N" and, with --scalar,
@@ -31,11 +33,13 @@
 **   line.
 */
 #include "cli.h"
+#include "../base/file.h"
 #include "../vector/vec.h"
 #include "../base/builtin.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #define TRACE_ROWS 200000
 
@@ -98,8 +102,10 @@ static int list_options(void)
 
 static char *read_program(const char *path, size_t *len)
 {
-    char *text = vec_read_file(path, len);
-    if (!text) fprintf(stderr, "tpsim vec: cannot read '%s': %s\n", path, strerror(errno));
+    tp_err e;
+    tp_err_clear(&e);
+    char *text = tp_file_read_text(path, NULL, len, &e);
+    if (!text) fprintf(stderr, "tpsim vec: %s\n", e.msg);
     return text;
 }
 
@@ -187,14 +193,37 @@ static int do_sweep(const char *spec, const char *fpe, const char *scalar, const
     return rc;
 }
 
-static int print_values(const vec_prog *p, const vec_mach *m, const vprint *pr, uint32_t npr)
+/* Before the run: every --print names a data label of the program and
+** stays inside the memory the machine will have (what vec_mach_init
+** allocates: mem_size, at least the .data section).  Returns 0, or 2 after
+** one line on stderr. */
+static int check_prints(const vec_prog *p, const tp_opts *o, const vprint *pr, uint32_t npr)
 {
+    uint64_t size = (uint64_t)tp_opt_i(o, VEC_OPT_MEM_SIZE);
+    if (p->data_size > size) size = p->data_size;
+    size = (size + 7) & ~(uint64_t)7;
     for (uint32_t i = 0; i < npr; i++) {
         const vec_sym *s = vec_prog_sym(p, pr[i].label);
         if (!s || s->kind != VEC_SYM_DATA) {
             fprintf(stderr, "tpsim vec: --print %s: the program has no data label '%s'\n", pr[i].label, pr[i].label);
-            return 1;
+            return 2;
         }
+        uint64_t n = pformats[pr[i].fmt].bytes, at = (uint64_t)s->value;
+        if (at > size || (uint64_t)pr[i].count > (size - at) / n) {
+            uint64_t k = at > size ? 0 : (size - at) / n;
+            fprintf(stderr, "tpsim vec: --print %s:%lld: element %llu is outside memory (%llu bytes)\n", pr[i].label,
+                    (long long)pr[i].count, (unsigned long long)k, (unsigned long long)size);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+static int print_values(const vec_prog *p, const vec_mach *m, const vprint *pr, uint32_t npr)
+{
+    for (uint32_t i = 0; i < npr; i++) {
+        const vec_sym *s = vec_prog_sym(p, pr[i].label);
+        if (!s || s->kind != VEC_SYM_DATA) return 1;   /* check_prints said so */
         unsigned n = pformats[pr[i].fmt].bytes;
         for (int64_t k = 0; k < pr[i].count; k++) {
             uint64_t bits;
@@ -284,7 +313,15 @@ int cli_vec(int argc, char **argv)
                 break;
             }
             s.name = tp_strndup(val, (size_t)(eq - val));
-            tp_vec_push(&sets, s);
+            /* a later --set of the same name wins, as a later -o does */
+            uint32_t k = 0;
+            while (k < sets.n && strcmp(sets.a[k].name, s.name) != 0) k++;
+            if (k < sets.n) {
+                free((char *)sets.a[k].name);
+                sets.a[k] = s;
+            } else {
+                tp_vec_push(&sets, s);
+            }
         } else if (TAKE("--print")) {
             vprint p;
             if (!parse_print(val, &p)) {
@@ -349,17 +386,34 @@ int cli_vec(int argc, char **argv)
         char *text = read_program(path, &len);
         vec_prog p;
         vec_asm_cfg cfg = {(uint32_t)tp_opt_i(&o, VEC_OPT_VREGS), sets.a, sets.n, 0, false};
+        struct stat st;
+        bool existed = false;
+        FILE *svgf = NULL;
         if (!text) {
             rc = 1;
         } else if (!vec_asm(&p, text, len, path, &cfg, &e)) {
             fprintf(stderr, "%s\n", e.msg);
             rc = 1;
+        } else if ((rc = check_prints(&p, &o, prints.a, prints.n)) != 0) {
+            vec_prog_free(&p);
+        } else if (svg && (existed = stat(svg, &st) == 0, !(svgf = fopen(svg, "wb")))) {
+            /* the timeline's file is opened before the run: a path that
+            ** cannot be written is an error before anything is printed
+            ** (and a file this run made is removed if the run fails) */
+            fprintf(stderr, "tpsim vec: cannot write '%s': %s\n", svg, strerror(errno));
+            vec_prog_free(&p);
+            rc = 2;
         } else {
             vec_run r;
             bool ok = vec_run_program(&r, &p, &o, -1, trace || svg ? TRACE_ROWS : 0, &e);
             if (!ok) {
                 fprintf(stderr, "%s\n", e.msg);
                 rc = 1;
+                if (svgf) {
+                    fclose(svgf);
+                    svgf = NULL;
+                    if (!existed) remove(svg);
+                }
             } else {
                 tp_sbuf b;
                 tp_sbuf_init(&b);
@@ -368,15 +422,16 @@ int cli_vec(int argc, char **argv)
                 fputs(tp_sbuf_str(&b), stdout);
                 tp_sbuf_free(&b);
                 rc = print_values(&p, &r.m, prints.a, prints.n);
-                if (rc == 0 && svg) {
+                if (svgf) {
                     tp_sbuf_init(&b);
                     vec_trace_svg(&r, &b);
-                    FILE *f = fopen(svg, "wb");
-                    if (!f || fwrite(b.s, 1, b.len, f) != b.len) {
+                    bool bad = fwrite(b.s, 1, b.len, svgf) != b.len;
+                    if (fclose(svgf) != 0) bad = true;
+                    svgf = NULL;
+                    if (bad) {
                         fprintf(stderr, "tpsim vec: cannot write '%s': %s\n", svg, strerror(errno));
                         rc = 1;
                     }
-                    if (f && fclose(f) != 0) rc = 1;
                     tp_sbuf_free(&b);
                 }
             }

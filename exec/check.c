@@ -8,9 +8,20 @@
 ** what the checker says makes it the same finding again: the two
 ** instructions of a race (in pc order, so which access came first does not
 ** matter), the allocation of an uninitialized read, the instruction of a
-** barrier misuse.  Its first occurrence is reported; every occurrence is
-** counted.  At most check.print_limit reports are printed per process (the
-** rest are counted, and still listed in the statistics).
+** barrier misuse.  Its first occurrence is recorded (text and all); every
+** occurrence is counted.
+**
+** Reports.  An init or sync finding is printed when it is first seen.
+** Races are printed when the launch ends, one report per group: the new
+** findings of the launch with the same kind, what (read-write,
+** write-write), memory space and pair of source lines (.loc, with the line
+** they were inlined at; the pc where an instruction has none).  An
+** unrolled loop's copies of one load, racing with one store, are one
+** report: the first finding's text, then a line counting what the group
+** covers -- instruction pairs, distinct addresses and threads, and the
+** conflicting access pairs seen in the launch from its first finding on.
+** At most check.print_limit reports are printed per process (the rest are
+** counted, and still listed in the statistics).
 **
 ** Reports start "tpsim: race: ", "tpsim: init: " or "tpsim: sync: " on one
 ** line that names the kind, the kernel and the address; further lines,
@@ -26,17 +37,43 @@ typedef struct ck_key {
     uint64_t kh, a, b;
     uint32_t kind;
     uint32_t used;
+    uint32_t gen, grp;        /* races: the launch (ck_dev.gen) and 1 + group of its report there */
 } ck_key;
+
+/* A set of 64-bit values (value + 1 stored; 0 is empty). */
+typedef struct ck_set {
+    uint64_t *v;
+    uint32_t n, cap;
+} ck_set;
+
+/* A race report being gathered: the group's key, its first finding, counts. */
+typedef struct ck_group {
+    exec_check_kind kind;
+    const char *what, *space;
+    uint64_t src[2][2];       /* the two sides' source lines (ck_src), in key order */
+    uint32_t first;           /* index in ck_dev.launch */
+    uint32_t npairs;
+    uint64_t occ;
+    ck_set addrs, threads;
+} ck_group;
 
 struct ck_dev {
     ck_key *keys;             /* open addressing, capacity a power of two */
     uint32_t nkeys, capkeys;
-    uint64_t findings[EXEC_CHECK_KINDS], occ[EXEC_CHECK_KINDS];
+    uint64_t findings[EXEC_CHECK_KINDS], occ[EXEC_CHECK_KINDS], reports[EXEC_CHECK_KINDS];
     uint32_t launch_counts[EXEC_CHECK_KINDS];
     uint64_t printed;
     bool limit_noted;
     exec_finding *launch;     /* this launch's findings */
     uint32_t nlaunch, caplaunch;
+    uint32_t gen;             /* launches seen (groups belong to one) */
+    ck_group *groups;         /* this launch's race reports */
+    uint32_t ngroups, capgroups;
+    exec_report *rep;         /* this launch's reports as made */
+    uint32_t nrep, caprep;
+    uint32_t pending_slot;    /* the key ck_occurrence just made */
+    ck_occ pending;           /* ... and its occurrence */
+    bool has_pending;
 };
 
 const char *exec_check_kind_name(exec_check_kind k)
@@ -67,10 +104,51 @@ static struct ck_dev *dev_state(exec_dev *d)
     return d->ck;
 }
 
+static void set_free(ck_set *t)
+{
+    free(t->v);
+    memset(t, 0, sizeof *t);
+}
+
+static void set_add(ck_set *t, uint64_t x)
+{
+    x++;
+    if ((t->n + 1) * 2 > t->cap) {
+        uint32_t ncap = t->cap ? t->cap * 2 : 64;
+        uint64_t *nv = tp_calloc(ncap, sizeof *nv);
+        for (uint32_t i = 0; i < t->cap; i++) {
+            if (!t->v[i]) continue;
+            uint32_t j = (uint32_t)((t->v[i] * 0x9e3779b97f4a7c15ull) >> 32) & (ncap - 1);
+            while (nv[j]) j = (j + 1) & (ncap - 1);
+            nv[j] = t->v[i];
+        }
+        free(t->v);
+        t->v = nv;
+        t->cap = ncap;
+    }
+    uint32_t j = (uint32_t)((x * 0x9e3779b97f4a7c15ull) >> 32) & (t->cap - 1);
+    for (; t->v[j]; j = (j + 1) & (t->cap - 1))
+        if (t->v[j] == x) return;
+    t->v[j] = x;
+    t->n++;
+}
+
+static void groups_clear(struct ck_dev *s)
+{
+    for (uint32_t i = 0; i < s->ngroups; i++) {
+        set_free(&s->groups[i].addrs);
+        set_free(&s->groups[i].threads);
+    }
+    s->ngroups = 0;
+}
+
 static void launch_clear(struct ck_dev *s)
 {
     for (uint32_t i = 0; i < s->nlaunch; i++) free(s->launch[i].text);
     s->nlaunch = 0;
+    for (uint32_t i = 0; i < s->nrep; i++) free(s->rep[i].text);
+    s->nrep = 0;
+    groups_clear(s);
     memset(s->launch_counts, 0, sizeof s->launch_counts);
 }
 
@@ -78,6 +156,17 @@ const exec_finding *exec_check_findings(const exec_dev *d, uint32_t *n)
 {
     *n = d->ck ? d->ck->nlaunch : 0;
     return d->ck ? d->ck->launch : NULL;
+}
+
+const exec_report *exec_check_reports(const exec_dev *d, uint32_t *n)
+{
+    *n = d->ck ? d->ck->nrep : 0;
+    return d->ck ? d->ck->rep : NULL;
+}
+
+void exec_check_report_totals(const exec_dev *d, uint64_t reports[EXEC_CHECK_KINDS])
+{
+    for (int k = 0; k < EXEC_CHECK_KINDS; k++) reports[k] = d->ck ? d->ck->reports[k] : 0;
 }
 
 void exec_check_totals(const exec_dev *d, uint64_t findings[EXEC_CHECK_KINDS], uint64_t occurrences[EXEC_CHECK_KINDS])
@@ -93,6 +182,8 @@ void exec_check_dev_free(exec_dev *d)
     if (d->ck) {
         launch_clear(d->ck);
         free(d->ck->launch);
+        free(d->ck->groups);
+        free(d->ck->rep);
         free(d->ck->keys);
         free(d->ck);
         d->ck = NULL;
@@ -116,15 +207,39 @@ void exec_check_grid_open(exec_grid *g)
     g->checks = (uint8_t)f;
     g->conv_hook = (uint8_t)(g->its || f);
     g->mem_hook = f != 0;
-    if (g->dev->ck) launch_clear(g->dev->ck);   /* exec_check_findings: this launch's */
+    if (g->dev->ck) {
+        launch_clear(g->dev->ck);   /* exec_check_findings: this launch's */
+        g->dev->ck->gen++;
+    }
     if (!f) return;
     if (f & EXEC_CK_RACE) rk_grid_open(g);
+}
+
+static void report_done(exec_grid *g, exec_check_kind kind, const char *text, uint32_t findings, const ck_group *grp);
+
+/* The launch's race reports, in the order their first findings came. */
+static void flush_groups(exec_grid *g, struct ck_dev *s)
+{
+    for (uint32_t i = 0; i < s->ngroups; i++) {
+        const ck_group *gr = &s->groups[i];
+        tp_sbuf t;
+        tp_sbuf_init(&t);
+        tp_sbuf_puts(&t, s->launch[gr->first].text);
+        tp_sbuf_printf(&t, "\n    in all: %u instruction pair%s%s, %u address%s, %u thread%s, %llu conflicting access%s",
+                       gr->npairs, gr->npairs == 1 ? "" : "s", gr->npairs == 1 ? "" : " on these source lines",
+                       gr->addrs.n, gr->addrs.n == 1 ? "" : "es", gr->threads.n, gr->threads.n == 1 ? "" : "s",
+                       (unsigned long long)gr->occ, gr->occ == 1 ? "" : "es");
+        report_done(g, gr->kind, tp_sbuf_str(&t), gr->npairs, gr);
+        tp_sbuf_free(&t);
+    }
+    groups_clear(s);
 }
 
 void exec_check_grid_close(exec_grid *g, exec_result *r)
 {
     if (!g->checks) return;
     struct ck_dev *s = dev_state(g->dev);
+    flush_groups(g, s);
     for (int k = 0; k < EXEC_CHECK_KINDS; k++) r->findings[k] = s->launch_counts[k];
     if (g->rk) rk_grid_close(g);
 }
@@ -331,7 +446,7 @@ static uint32_t key_slot(const ck_key *k, uint32_t cap)
     return (uint32_t)(h * 0xbf58476d1ce4e5b9ull >> 32) & (cap - 1);
 }
 
-static bool key_insert(struct ck_dev *s, const ck_key *k)
+static bool key_insert(struct ck_dev *s, const ck_key *k, uint32_t *slot)
 {
     if ((s->nkeys + 1) * 2 > s->capkeys) {
         uint32_t ncap = s->capkeys ? s->capkeys * 2 : 256;
@@ -349,23 +464,121 @@ static bool key_insert(struct ck_dev *s, const ck_key *k)
     uint32_t j = key_slot(k, s->capkeys);
     while (s->keys[j].used) {
         const ck_key *o = &s->keys[j];
-        if (o->kh == k->kh && o->a == k->a && o->b == k->b && o->kind == k->kind) return false;
+        if (o->kh == k->kh && o->a == k->a && o->b == k->b && o->kind == k->kind) {
+            *slot = j;
+            return false;
+        }
         j = (j + 1) & (s->capkeys - 1);
     }
     s->keys[j] = *k;
     s->keys[j].used = 1;
     s->nkeys++;
+    *slot = j;
     return true;
 }
 
-bool ck_occurrence(exec_grid *g, exec_check_kind kind, uint64_t a, uint64_t b)
+static void group_add(ck_group *gr, const ck_occ *o)
+{
+    gr->occ++;
+    set_add(&gr->addrs, o->addr);
+    set_add(&gr->threads, o->thread[0]);
+    set_add(&gr->threads, o->thread[1]);
+}
+
+bool ck_occurrence(exec_grid *g, exec_check_kind kind, uint64_t a, uint64_t b, const ck_occ *o)
 {
     struct ck_dev *s = dev_state(g->dev);
     s->occ[kind]++;
-    ck_key k = {hash_str(g->kf->name), a, b, (uint32_t)kind, 0};
-    if (!key_insert(s, &k)) return false;
+    ck_key k = {hash_str(g->kf->name), a, b, (uint32_t)kind, 0, 0, 0};
+    uint32_t slot;
+    if (!key_insert(s, &k, &slot)) {
+        const ck_key *f = &s->keys[slot];
+        if (o && f->grp && f->gen == s->gen) group_add(&s->groups[f->grp - 1], o);
+        return false;
+    }
     s->findings[kind]++;
+    s->pending_slot = slot;
+    s->has_pending = o != NULL;
+    if (o) s->pending = *o;
     return true;
+}
+
+/* An instruction's source line for grouping race reports: (file, line) and
+** the (file, line) it was inlined at; without a .loc, the pc itself. */
+static void ck_src(const exec_grid *g, uint32_t pc, uint64_t key[2])
+{
+    const ptx_module *p = g->m->ptx;
+    const ptx_insn *in = pc < p->ninsns ? &p->insns[pc] : NULL;
+    if (!in || !in->srcline || in->srcfile >= p->nfiles || !p->files[in->srcfile]) {
+        key[0] = 1ull << 63 | pc;
+        key[1] = 0;
+        return;
+    }
+    const ptx_srcloc *call = p->inlined_at ? &p->inlined_at[pc] : NULL;
+    key[0] = (uint64_t)in->srcfile << 32 | in->srcline;
+    key[1] = call ? (uint64_t)call->file << 32 | call->line : 0;
+}
+
+/* The launch's group for a new race finding (made if new). */
+static uint32_t group_of(exec_grid *g, struct ck_dev *s, exec_check_kind kind, const char *what, const char *space,
+                         uint32_t pc0, uint32_t pc1)
+{
+    uint64_t k0[2], k1[2];
+    ck_src(g, pc0, k0);
+    ck_src(g, pc1, k1);
+    if (k1[0] < k0[0] || (k1[0] == k0[0] && k1[1] < k0[1])) {
+        uint64_t t0 = k0[0], t1 = k0[1];
+        k0[0] = k1[0], k0[1] = k1[1], k1[0] = t0, k1[1] = t1;
+    }
+    for (uint32_t i = 0; i < s->ngroups; i++) {
+        const ck_group *gr = &s->groups[i];
+        if (gr->kind == kind && !strcmp(gr->what, what) && !strcmp(gr->space, space) && gr->src[0][0] == k0[0] &&
+            gr->src[0][1] == k0[1] && gr->src[1][0] == k1[0] && gr->src[1][1] == k1[1])
+            return i;
+    }
+    if (s->ngroups == s->capgroups) {
+        s->capgroups = s->capgroups ? s->capgroups * 2 : 8;
+        s->groups = tp_realloc(s->groups, s->capgroups * sizeof *s->groups);
+    }
+    ck_group *gr = &s->groups[s->ngroups];
+    memset(gr, 0, sizeof *gr);
+    gr->kind = kind;
+    gr->what = what;
+    gr->space = space;
+    gr->src[0][0] = k0[0], gr->src[0][1] = k0[1], gr->src[1][0] = k1[0], gr->src[1][1] = k1[1];
+    gr->first = s->nlaunch - 1;
+    return s->ngroups++;
+}
+
+/* Keeps a report of this launch and prints it (within check.print_limit). */
+static void report_done(exec_grid *g, exec_check_kind kind, const char *text, uint32_t findings, const ck_group *grp)
+{
+    struct ck_dev *s = dev_state(g->dev);
+    if (s->nrep == s->caprep) {
+        s->caprep = s->caprep ? s->caprep * 2 : 16;
+        s->rep = tp_realloc(s->rep, s->caprep * sizeof *s->rep);
+    }
+    exec_report *r = &s->rep[s->nrep++];
+    memset(r, 0, sizeof *r);
+    r->kind = kind;
+    r->findings = findings;
+    if (grp) {
+        r->addresses = grp->addrs.n;
+        r->threads = grp->threads.n;
+        r->occurrences = grp->occ;
+    }
+    r->text = tp_strdup(text);
+    s->reports[kind]++;
+    uint64_t limit = (uint64_t)tp_opt_i(&g->dev->opts, OPT_CHECK_PRINT_LIMIT);
+    const char *word = kind == EXEC_CHECK_INIT ? "init" : kind == EXEC_CHECK_SYNC ? "sync" : "race";
+    if (!limit || s->printed < limit) {
+        s->printed++;
+        fprintf(stderr, "tpsim: %s: %s\n", word, text);
+    } else if (!s->limit_noted) {
+        s->limit_noted = true;
+        fprintf(stderr, "tpsim: %s: check.print_limit (%llu) reached: further findings are counted, not printed\n", word,
+                (unsigned long long)limit);
+    }
 }
 
 void ck_emit(exec_grid *g, exec_check_kind kind, const char *what, const char *space, uint32_t pc0, uint32_t pc1,
@@ -385,16 +598,17 @@ void ck_emit(exec_grid *g, exec_check_kind kind, const char *what, const char *s
     f->addr = addr;
     f->text = tp_strdup(text);
     s->launch_counts[kind]++;
-    uint64_t limit = (uint64_t)tp_opt_i(&g->dev->opts, OPT_CHECK_PRINT_LIMIT);
-    const char *word = kind == EXEC_CHECK_INIT ? "init" : kind == EXEC_CHECK_SYNC ? "sync" : "race";
-    if (!limit || s->printed < limit) {
-        s->printed++;
-        fprintf(stderr, "tpsim: %s: %s\n", word, text);
-    } else if (!s->limit_noted) {
-        s->limit_noted = true;
-        fprintf(stderr, "tpsim: %s: check.print_limit (%llu) reached: further findings are counted, not printed\n", word,
-                (unsigned long long)limit);
+    if (kind == EXEC_CHECK_RACE || kind == EXEC_CHECK_RACE_INTRAWARP) {
+        uint32_t gi = group_of(g, s, kind, f->what, f->space, pc0, pc1);
+        ck_group *gr = &s->groups[gi];
+        gr->npairs++;
+        if (s->has_pending) group_add(gr, &s->pending);
+        s->keys[s->pending_slot].gen = s->gen;
+        s->keys[s->pending_slot].grp = gi + 1;
+        s->has_pending = false;
+        return;
     }
+    report_done(g, kind, text, 1, NULL);
 }
 
 /* ---- text ------------------------------------------------------------------------------ */

@@ -96,13 +96,21 @@ typedef struct ck_side {
     const char *op;      /* "read", "write", "strong write", ...; "" for none */
 } ck_side;
 
+/* What one occurrence of a race involves, for its report's counts. */
+typedef struct ck_occ {
+    uint64_t addr;       /* the address (shared: the offset) of the access */
+    uint64_t thread[2];  /* both sides: gwarp * 32 + lane */
+} ck_occ;
+
 /* Counts an occurrence of a finding of `kind` with dedup key (kernel, a, b,
 ** kind) and returns true if it is new (the caller then reports it with
-** ck_emit). */
-bool ck_occurrence(exec_grid *g, exec_check_kind kind, uint64_t a, uint64_t b);
-/* Records and prints a new finding: `text` is the report (first line without
+** ck_emit).  o: a race's addresses and threads (NULL for the other kinds). */
+bool ck_occurrence(exec_grid *g, exec_check_kind kind, uint64_t a, uint64_t b, const ck_occ *o);
+/* Records a new finding: `text` is the report (first line without
 ** "tpsim: KIND: ", further lines indented), kept in the device's list of
-** this launch's findings. */
+** this launch's findings.  Init and sync findings are printed now; races
+** join the launch's report on their source lines (pc0, pc1: module-global),
+** printed when the launch ends. */
 void ck_emit(exec_grid *g, exec_check_kind kind, const char *what, const char *space, uint32_t pc0, uint32_t pc1,
              uint64_t addr, const char *text);
 /* Text helpers: "block (x,y,z) thread (x,y,z)", "pc N (insn) at f.ptx:L [src:L]",

@@ -218,7 +218,7 @@ void ik_read(exec_warp *w, int lane, uint32_t pc, uint64_t addr, unsigned size, 
     for (unsigned i = 0; i < size; i++) missing += !bit(s, addr + i);
     if (!missing) return;
     exec_grid *g = w->g;
-    if (!ck_occurrence(g, EXEC_CHECK_INIT, track, 0)) return;
+    if (!ck_occurrence(g, EXEC_CHECK_INIT, track, 0, NULL)) return;
     tp_sbuf t;
     tp_sbuf_init(&t);
     tp_sbuf_printf(&t, "uninitialized read of global memory in kernel '%s': %u of the %u bytes read at ", g->kf->name,

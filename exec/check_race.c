@@ -518,7 +518,8 @@ static RK_COLD void report(const rk_cur *c, const rk_rec *r, bool r_write, int h
     uint32_t pc = c->pcl >> 8, opc = r->pcl >> 8;
     exec_check_kind kind = how == 2 ? EXEC_CHECK_RACE_INTRAWARP : EXEC_CHECK_RACE;
     uint64_t a = pc < opc ? pc : opc, b = pc < opc ? opc : pc;
-    if (!ck_occurrence(g, kind, a, b)) return;
+    ck_occ o = {c->addr, {(uint64_t)(c->warp - 1) * 32 + c->lane, (uint64_t)(r->warp - 1) * 32 + ((r->pcl >> 3) & 31)}};
+    if (!ck_occurrence(g, kind, a, b, &o)) return;
     bool ww = c->write && r_write;
     const char *what = ww ? "write-write race" : "read-write race";
     const char *space = c->space == PTX_SP_SHARED ? "shared" : "global";

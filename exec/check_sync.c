@@ -108,7 +108,7 @@ void sk_bar(exec_warp *w, const ptx_insn *in, uint32_t id, uint32_t count, uint3
     int lane = __builtin_ctz(m);
     char buf[256];
     if (count & 31) {
-        if (ck_occurrence(g, EXEC_CHECK_SYNC, pc, SK_COUNT32)) {
+        if (ck_occurrence(g, EXEC_CHECK_SYNC, pc, SK_COUNT32, NULL)) {
             snprintf(buf, sizeof buf, "barrier %u is given a thread count of %u, not a multiple of the warp size (32)",
                      id, count);
             emit(w, pc, UINT32_MAX, 0, "thread count mismatch", buf, lane);
@@ -121,7 +121,7 @@ void sk_bar(exec_warp *w, const ptx_insn *in, uint32_t id, uint32_t count, uint3
         b->gwarp = exec_check_gwarp(w);
     } else if (b->count != count) {
         uint32_t a = b->count_pc < pc ? b->count_pc : pc, z = b->count_pc < pc ? pc : b->count_pc;
-        if (ck_occurrence(g, EXEC_CHECK_SYNC, (uint64_t)a << 32 | z, SK_COUNT)) {
+        if (ck_occurrence(g, EXEC_CHECK_SYNC, (uint64_t)a << 32 | z, SK_COUNT, NULL)) {
             snprintf(buf, sizeof buf, "warps arrive at one instance of barrier %u with thread counts %u and %u (0: the whole block)",
                      id, count, b->count);
             emit(w, pc, b->count_pc, b->gwarp, "thread count mismatch", buf, lane);
@@ -134,7 +134,7 @@ void sk_bar(exec_warp *w, const ptx_insn *in, uint32_t id, uint32_t count, uint3
         b->gwarp = exec_check_gwarp(w);
     } else if (b->pc != pc && aligned_bar(in)) {
         uint32_t a = b->pc < pc ? b->pc : pc, z = b->pc < pc ? pc : b->pc;
-        if (ck_occurrence(g, EXEC_CHECK_SYNC, (uint64_t)a << 32 | z, SK_MISMATCH)) {
+        if (ck_occurrence(g, EXEC_CHECK_SYNC, (uint64_t)a << 32 | z, SK_MISMATCH, NULL)) {
             snprintf(buf, sizeof buf, "warps of block (%u,%u,%u) wait at barrier %u at different instructions (a __syncthreads() "
                      "in code that not all of the block's threads take)",
                      w->cta->id[0], w->cta->id[1], w->cta->id[2], id);
@@ -211,7 +211,7 @@ void sk_conv(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
     char buf[320];
     bool cta_bar = (in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER) && in->m.sub != PTX_SUB_WARPSYNC;
     if (cta_bar) {
-        if (aligned_bar(in) && (live & ~m) && ck_occurrence(g, EXEC_CHECK_SYNC, pc, SK_DIVERGENT)) {
+        if (aligned_bar(in) && (live & ~m) && ck_occurrence(g, EXEC_CHECK_SYNC, pc, SK_DIVERGENT, NULL)) {
             snprintf(buf, sizeof buf,
                      "lanes 0x%08x of warp %u of block (%u,%u,%u) reach it and lanes 0x%08x do not (a __syncthreads() "
                      "in divergent code: the barrier counts the whole warp)",
@@ -238,7 +238,7 @@ void sk_conv(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
             if (bad) sub = SK_MASK_DIFFER;
         }
         if (!sub) continue;
-        if (ck_occurrence(g, EXEC_CHECK_SYNC, pc, (uint64_t)sub)) {
+        if (ck_occurrence(g, EXEC_CHECK_SYNC, pc, (uint64_t)sub, NULL)) {
             if (sub == SK_MASK_SELF)
                 snprintf(buf, sizeof buf, "lane %d executes it with member mask 0x%08x, which does not name the lane itself", l, mk);
             else if (sub == SK_MASK_ABSENT)

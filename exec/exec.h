@@ -215,11 +215,15 @@ void exec_cdp_set_attributes(exec_dev *d, const int *values, const uint8_t *ok, 
 /* ---- correctness checks (exec/check*.c; docs/CHECKS.md) ----------------------
 ** The options check.race, check.race_intrawarp, check.init and check.sync
 ** make every launch look for data races, reads of device memory nobody
-** wrote, and barrier misuse.  A finding is printed on stderr when it is
-** first seen ("tpsim: race: ...", "tpsim: init: ...", "tpsim: sync: ...",
-** naming the kernel, the threads, the instructions with their source lines
-** and the address), once per (kernel, instruction pair, kind); the kernel
-** goes on running, exactly as it would without the checks. */
+** wrote, and barrier misuse.  A finding is counted once per (kernel,
+** instruction pair, kind) and reported on stderr ("tpsim: race: ...",
+** "tpsim: init: ...", "tpsim: sync: ...", naming the kernel, the threads,
+** the instructions with their source lines and the address): init and sync
+** findings when first seen; races at the end of the launch, one report per
+** pair of source lines (per instruction pair without .loc), so that an
+** unrolled loop's copies of one access are one report, with what it
+** covers (instruction pairs, addresses, threads, conflicting accesses).
+** The kernel goes on running, exactly as it would without the checks. */
 typedef enum exec_check_kind {
     EXEC_CHECK_RACE,            /* a data race between threads of different warps */
     EXEC_CHECK_RACE_INTRAWARP,  /* ... between lanes of one warp with no __syncwarp between (check.race_intrawarp) */
@@ -251,6 +255,23 @@ typedef struct exec_result {
 
 /* The findings the last launch on d reported first (valid until the next launch). */
 const exec_finding *exec_check_findings(const exec_dev *d, uint32_t *n);
+
+/* A report as printed: one finding, or for races every new finding of a
+** launch on the same pair of source lines. */
+typedef struct exec_report {
+    exec_check_kind kind;
+    uint32_t findings;        /* findings (instruction pairs) it covers */
+    uint64_t addresses;       /* races: distinct addresses of the conflicting accesses; else 0 */
+    uint64_t threads;         /* races: distinct threads on either side; else 0 */
+    uint64_t occurrences;     /* races: conflicting access pairs seen in the launch; else 0 */
+    char *text;               /* as printed, without its "tpsim: KIND: " prefix */
+} exec_report;
+
+/* The reports of the last launch on d (valid until the next launch). */
+const exec_report *exec_check_reports(const exec_dev *d, uint32_t *n);
+/* Over the device's life, per kind: reports made (printed or, past
+** check.print_limit, counted). */
+void exec_check_report_totals(const exec_dev *d, uint64_t reports[EXEC_CHECK_KINDS]);
 /* Over the device's life, per kind: distinct findings, and occurrences (every
 ** conflicting pair of accesses, uninitialized read or misuse seen, reported
 ** or not). */
@@ -468,7 +489,9 @@ const char *exec_grid_kernel_name(const exec_grid *g);
 exec_status exec_grid_status(const exec_grid *g);
 /* The watchdogs, to be called now and then (every few thousand
 ** instructions): livelock (exec.spin_limit instructions without a change to
-** memory, a finished warp or an opened barrier), exec.max_warp_insns, and --
+** memory, a finished warp or an opened barrier; exec_warp_run runs no
+** further and exec_warp_step reports it at the instruction that reaches the
+** limit, so both modes stop at the same count), exec.max_warp_insns, and --
 ** when the caller says it is stuck (it can run nothing and start no CTA) --
 ** barrier deadlock.  They stop the grid with a report that says what every
 ** resident warp was doing.  Returns the grid's status. */

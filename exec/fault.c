@@ -122,14 +122,23 @@ void exec_stuck_report(exec_grid *g, bool deadlock)
         return;
     }
     exec_status st = deadlock ? EXEC_ERR_DEADLOCK : EXEC_ERR_LIVELOCK;
-    const char *what = deadlock
-        ? "barrier deadlock: every warp waits at a barrier that cannot complete"
-        : intra ? "livelock: no warp changed memory, finished or passed a barrier for exec.spin_limit warp "
-                  "instructions, and lanes of one warp wait at a reconvergence point while others spin "
-                  "(an intra-warp lock or flag: sm_70+ code relies on independent thread scheduling, "
-                  "which tpsim's stack-based SIMT model does not provide)"
-                : "livelock or deadlock: no warp changed memory, finished or passed a barrier for "
-                  "exec.spin_limit warp instructions (if the kernel is just long, raise the option exec.spin_limit, e.g. TPSIM_OPTIONS=exec.spin_limit=1000000000)";
+    char what[512];
+    unsigned long long n = (unsigned long long)g->spin_limit;
+    if (deadlock)
+        snprintf(what, sizeof what, "barrier deadlock: every warp waits at a barrier that cannot complete");
+    else if (intra)
+        snprintf(what, sizeof what,
+                 "livelock: no warp changed memory, finished or passed a barrier for %llu warp instructions "
+                 "(exec.spin_limit), and lanes of one warp wait at a reconvergence point while others spin "
+                 "(an intra-warp lock or flag: sm_70+ code relies on independent thread scheduling, "
+                 "which tpsim's stack-based SIMT model does not provide; exec.its=1 models it)",
+                 n);
+    else
+        snprintf(what, sizeof what,
+                 "livelock or deadlock: no warp changed memory, finished or passed a barrier for %llu warp "
+                 "instructions (exec.spin_limit); if the kernel is just long, raise the limit: tpsim run -o "
+                 "exec.spin_limit=%llu (a driver-API program run directly: TPSIM_OPTIONS=exec.spin_limit=%llu)",
+                 n, n * 20, n * 20);
     g->status = EXEC_OK; /* let exec_fault record it */
     exec_fault(first, -1, st, "%s%s\n ", what, tp_sbuf_str(&b));
     tp_sbuf_free(&b);

@@ -394,6 +394,10 @@ uint32_t exec_warp_run(exec_warp *w, uint32_t budget)
     uint32_t ran = 0;
     g->yield = false;
     if (w->state != EXEC_W_RUN) return 0;
+    /* no further than exec.spin_limit instructions without progress: the
+    ** watchdog then reports at the same count as in performance mode */
+    uint64_t left = g->spin_limit > g->since_progress ? g->spin_limit - g->since_progress : 0;
+    if (budget > left) budget = (uint32_t)left;
     while (ran < budget) {
         if (!warp_ready(w)) break;
         ran++;
@@ -464,6 +468,9 @@ void exec_warp_step(exec_warp *w, uint64_t cycle, exec_rec *rec)
     }
     if (g->bar_releases != releases) rec->events |= EXEC_EV_BAR_RELEASE;
     if (g->yield) rec->events |= EXEC_EV_YIELD;
+    /* the livelock watchdog at the instruction that reaches exec.spin_limit,
+    ** as exec_warp_run stops there: both modes report the same count */
+    if (g->status == EXEC_OK && g->since_progress >= g->spin_limit) exec_stuck_report(g, false);
     if (g->status != EXEC_OK) rec->events |= EXEC_EV_FAULT;
 }
 
@@ -610,7 +617,7 @@ exec_status exec_grid_watchdog(exec_grid *g, bool stuck)
         }
         if (!any_run) exec_stuck_report(g, true);
     }
-    if (g->status == EXEC_OK && g->since_progress > g->spin_limit) exec_stuck_report(g, false);
+    if (g->status == EXEC_OK && g->since_progress >= g->spin_limit) exec_stuck_report(g, false);
     if (g->status == EXEC_OK && g->max_insns && g->warp_insns >= g->max_insns) {
         g->status = EXEC_ERR_LIMIT;
         snprintf(g->msg, sizeof g->msg, "kernel '%s' stopped after %llu warp instructions (exec.max_warp_insns)",

@@ -365,6 +365,9 @@ static void wake_barrier(gpu_sm *sm, uint32_t cta)
 static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
 {
     gpu_launchctx *lx = sm->lx;
+    /* the grid stopped (a fault, the livelock watchdog) earlier in this
+    ** cycle: exec_warp_step would execute nothing, so nothing issues */
+    if (exec_grid_status(lx->grid) != EXEC_OK) return false;
     gpu_warp *w = &sm->warps[slot];
     exec_next n;
     blk_set(sm, w, 0);

@@ -162,6 +162,9 @@ static void parse_version(ptx_ps *P)
     } else {
         PTX_FAIL(P, "expected a version number, found %s", ptx_ps_tokdesc(P));
     }
+    if (maj > PTX_ISA_MAX_MAJOR || (maj == PTX_ISA_MAX_MAJOR && min > PTX_ISA_MAX_MINOR))
+        PTX_FAIL(P, "PTX ISA version %u.%u is newer than tpsim reads (the newest is %u.%u, which nvcc 13.0 emits)", maj,
+                 min, PTX_ISA_MAX_MAJOR, PTX_ISA_MAX_MINOR);
     P->m->version_major = maj;
     P->m->version_minor = min;
     ptx_ps_next(P);
@@ -170,6 +173,23 @@ static void parse_version(ptx_ps *P)
 bool ptx_ps_tok_is(const ptx_tok *t, const char *s)
 {
     return t->len == strlen(s) && memcmp(t->s, s, t->len) == 0;
+}
+
+/* The PTX ISA version (major * 10 + minor) that introduced a target, from
+** the PTX ISA manual's table of targets (suffix 0, 'a' or 'f'); 0 for a
+** target not listed here (not checked). */
+static uint32_t target_min_version(uint32_t sm, char suffix)
+{
+    static const struct { uint16_t sm; char suffix; uint8_t ver; } t[] = {
+        {50, 0, 40},   {52, 0, 41},   {53, 0, 42},   {60, 0, 50},   {61, 0, 50},   {62, 0, 50},
+        {70, 0, 60},   {72, 0, 61},   {75, 0, 63},   {80, 0, 70},   {86, 0, 71},   {87, 0, 74},
+        {88, 0, 90},   {89, 0, 78},   {90, 0, 78},   {90, 'a', 80}, {100, 0, 86},  {100, 'a', 86},
+        {100, 'f', 88}, {101, 0, 86}, {101, 'a', 86}, {101, 'f', 88}, {103, 0, 88}, {103, 'a', 88},
+        {103, 'f', 88}, {110, 0, 90}, {110, 'a', 90}, {110, 'f', 90}, {120, 0, 87}, {120, 'a', 87},
+        {120, 'f', 88}, {121, 0, 88}, {121, 'a', 88}, {121, 'f', 88}};
+    for (size_t i = 0; i < TP_ARRAY_LEN(t); i++)
+        if (t[i].sm == sm && t[i].suffix == suffix) return t[i].ver;
+    return 0;
 }
 
 static void parse_target(ptx_ps *P)
@@ -182,8 +202,14 @@ static void parse_target(ptx_ps *P)
         uint32_t n = P->t.len;
         if (n > 3 && (memcmp(s, "sm_", 3) == 0 || (n > 8 && memcmp(s, "compute_", 8) == 0))) {
             uint32_t v = 0, i = s[0] == 's' ? 3 : 8;
-            for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) v = v * 10 + (uint32_t)(s[i] - '0');
+            for (; i < n && s[i] >= '0' && s[i] <= '9' && v < 100000; i++) v = v * 10 + (uint32_t)(s[i] - '0');
             if (first && !P->m->target_sm) P->m->target_sm = v;
+            /* a target the declared PTX ISA version does not know yet */
+            char suffix = i + 1 == n && (s[i] == 'a' || s[i] == 'f') ? s[i] : i == n ? 0 : '?';
+            uint32_t need = target_min_version(v, suffix), maj = P->m->version_major, min = P->m->version_minor;
+            if (need && maj && (maj < need / 10 || (maj == need / 10 && min < need % 10)))
+                PTX_FAIL(P, "target %.*s needs PTX ISA version %u.%u or newer; this module declares .version %u.%u",
+                         (int)n, s, need / 10, need % 10, P->m->version_major, P->m->version_minor);
         } else if (ptx_ps_tok_is(&P->t, "texmode_independent")) {
             P->m->target_flags |= 1;
         } else if (ptx_ps_tok_is(&P->t, "debug")) {

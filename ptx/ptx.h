@@ -541,6 +541,11 @@ typedef struct ptx_srcloc {
     uint32_t file, line;
 } ptx_srcloc;
 
+/* The newest PTX ISA version tpsim reads: 9.0, what nvcc 13.0 emits.  A
+** module declaring a newer .version is refused (it may use what tpsim does
+** not know); older versions are all accepted. */
+enum { PTX_ISA_MAX_MAJOR = 9, PTX_ISA_MAX_MINOR = 0 };
+
 typedef struct ptx_module {
     tp_arena arena;
     const char *filename;

@@ -7,6 +7,7 @@
 ** labels and parses every instruction's operands, when all names are known.
 */
 #include "asm.h"
+#include "../base/file.h"
 #include <sys/stat.h>
 #include <ctype.h>
 #include <errno.h>
@@ -312,6 +313,12 @@ static bool dir_include(vasm *a, vasm_cur *c, uint32_t pos)
     size_t len;
     char *text = vec_read_file(path, &len);
     if (!text) return vasm_err(a, c, q, "cannot read '%s'", path);
+    uint32_t bl, bc;
+    uint8_t bb;
+    if (tp_text_binary(text, len, &bl, &bc, &bb)) {
+        free(text);
+        return vasm_err(a, c, q, "'%s' holds binary data (byte 0x%02x at line %u, column %u), not text", path, bb, bl, bc);
+    }
     tp_vec_push(&a->texts, text);
     const char *outer = a->file;
     a->file = path;
@@ -687,25 +694,4 @@ const vec_sym *vec_prog_sym(const vec_prog *p, const char *name)
     return NULL;
 }
 
-char *vec_read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = tp_malloc(cap);
-    for (;;) {
-        if (n == cap) buf = tp_realloc(buf, cap *= 2);
-        size_t k = fread(buf + n, 1, cap - n, f);
-        n += k;
-        if (k == 0) break;
-    }
-    bool err = ferror(f);
-    fclose(f);
-    if (err) {
-        free(buf);
-        errno = EIO;
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
+char *vec_read_file(const char *path, size_t *len) { return tp_file_read(path, len); }

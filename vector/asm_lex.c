@@ -41,14 +41,14 @@ uint32_t vasm_word(const vasm_cur *c)
     return k - c->i;
 }
 
-/* The text at pos for messages: up to the next blank or comma, printable. */
+/* The text at pos for messages: up to the next blank or comma (bytes that
+** are not printable are escaped when the message is made: base/err.c). */
 const char *vasm_tok(const vasm_cur *c, uint32_t pos, char buf[40])
 {
     if (pos >= c->n) return "end of line";
     uint32_t k = 0;
     while (pos < c->n && k < 32 && !vasm_is_ws(c->s[pos]) && (k == 0 || c->s[pos] != ',')) {
-        unsigned char ch = (unsigned char)c->s[pos++];
-        buf[k++] = isprint(ch) ? (char)ch : '?';
+        buf[k++] = c->s[pos++];
     }
     if (k == 32) buf[k - 1] = '.', buf[k - 2] = '.', buf[k - 3] = '.';
     buf[k] = 0;

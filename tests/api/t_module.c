@@ -218,6 +218,53 @@ static const char *write_tmp(const char *tag, const void *data, size_t n)
     return p;
 }
 
+/* cuModuleLoadDataEx's error log for image (its code must be want). */
+static void load_log(const void *image, CUresult want, char *err, size_t n)
+{
+    CUjit_option opt[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *val[2] = {err, (void *)(uintptr_t)n};
+    CUmodule m;
+    err[0] = 0;
+    CK(cuModuleLoadDataEx(&m, image, 2, opt, val), want);
+}
+
+/* ELF files that are not cubins -- a host executable, a shared library, an
+** object file -- are named as what they are, not "a cubin"; cubins keep
+** their advice to load PTX. */
+static void module_host_elf(void)
+{
+    char err[512];
+    static const uint8_t cubin[64] = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0x41, [16] = 2, [18] = 190};
+    load_log(cubin, CUDA_ERROR_NO_BINARY_FOR_GPU, err, sizeof err);
+    TT_HAS(err, "PTX image: this is a cubin (compiled GPU machine code); tpsim simulates PTX only");
+    /* an x86-64 shared object (ET_DYN = 3, EM_X86_64 = 62) */
+    static const uint8_t so[64] = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, [16] = 3, [18] = 62};
+    load_log(so, CUDA_ERROR_INVALID_IMAGE, err, sizeof err);
+    TT_HAS(err, "PTX image: this is an ELF shared object (a library or a position-independent executable) for "
+                "x86-64, not a GPU module (PTX, a fatbinary or a cubin); tpsim loads PTX, or a fatbinary that embeds PTX");
+    TT_CHECK(strstr(err, "cubin (") == NULL);
+    /* an AArch64 executable (ET_EXEC = 2, EM_AARCH64 = 183), a big-endian relocatable PowerPC 64 object,
+    ** an unknown machine, a damaged header */
+    static const uint8_t exe[64] = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, [16] = 2, [18] = 183};
+    load_log(exe, CUDA_ERROR_INVALID_IMAGE, err, sizeof err);
+    TT_HAS(err, "this is an ELF executable for AArch64, not a GPU module");
+    static const uint8_t obj[64] = {0x7f, 'E', 'L', 'F', 2, 2, 1, 0, [17] = 1, [19] = 21};
+    load_log(obj, CUDA_ERROR_INVALID_IMAGE, err, sizeof err);
+    TT_HAS(err, "this is an ELF relocatable object for PowerPC 64, not a GPU module");
+    static const uint8_t odd[64] = {0x7f, 'E', 'L', 'F', 1, 1, 1, 0, [16] = 2, [18] = 0x34, [19] = 0x12};
+    load_log(odd, CUDA_ERROR_INVALID_IMAGE, err, sizeof err);
+    TT_HAS(err, "this is an ELF executable for machine 4660, not a GPU module");
+    static const uint8_t bad[64] = {0x7f, 'E', 'L', 'F', 0, 0};
+    load_log(bad, CUDA_ERROR_INVALID_IMAGE, err, sizeof err);
+    TT_HAS(err, "this is an ELF file with a damaged header, not a GPU module");
+    /* this very program, from its file */
+    CUmodule m;
+    CK(cuModuleLoad(&m, "/proc/self/exe"), CUDA_ERROR_INVALID_IMAGE);
+    const char *so_path = write_tmp("host.so", so, sizeof so);
+    CK(cuModuleLoad(&m, so_path), CUDA_ERROR_INVALID_IMAGE);
+    unlink(so_path);
+}
+
 static void module_files(void)
 {
     CUmodule m;
@@ -239,7 +286,8 @@ static void module_files(void)
     unlink(ptx2);
     CK(cuModuleLoad(&m, "/nonexistent/dir/x.ptx"), CUDA_ERROR_FILE_NOT_FOUND);
     CK(cuModuleLoad(&m, NULL), CUDA_ERROR_INVALID_VALUE);
-    static const uint8_t elf[64] = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0x41};
+    /* a cubin: ELF for EM_CUDA (190), ET_EXEC, as nvcc -cubin writes it */
+    static const uint8_t elf[64] = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0x41, [16] = 2, [18] = 190};
     const char *cubin = write_tmp("k.cubin", elf, sizeof elf);
     CK(cuModuleLoad(&m, cubin), CUDA_ERROR_NO_BINARY_FOR_GPU);
     static const uint8_t junk[16] = {0x01, 0x02, 0xff, 0x00, 0x13};
@@ -252,6 +300,7 @@ static void module_files(void)
     unlink(ptx);
     unlink(cubin);
     unlink(bin);
+    module_host_elf();
     unlink(empty);
 }
 

@@ -20,6 +20,8 @@
 //! EXPECT warp_reduce: intra-warp read-write race @wr1 @wr2
 //! EXPECT warp_reduce: intra-warp read-write race @wr2 @wr2
 //! EXPECT warp_reduce_sync:
+//! EXPECT tile_unrolled: read-write race @tu_w @tu_r
+//! EXPECT tile_unrolled_sync:
 #include <cooperative_groups.h>
 #include <cstdio>
 #include <cstdlib>
@@ -172,6 +174,21 @@ template <bool SYNC> __global__ void k_warp_reduce(const int *in, int *out)
     }
 }
 
+// A tile product whose inner loop is unrolled: without the barrier every
+// copy of the load races with the store -- 32 instruction pairs on two
+// source lines, reported as one race (run_check.sh counts the reports).
+template <bool SYNC> __global__ void k_tile(const int *in, int *out)
+{
+    __shared__ int tile[32][33];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    tile[ty][tx] = in[ty * 32 + tx]; // @tu_w
+    if (SYNC) __syncthreads();
+    int acc = 0;
+#pragma unroll
+    for (int k = 0; k < 32; k++) acc += tile[k][tx] * tile[ty][k]; // @tu_r
+    out[ty * 32 + tx] = acc;
+}
+
 int main(int argc, char **argv)
 {
     const char *v = argc > 1 ? argv[1] : "";
@@ -233,6 +250,23 @@ int main(int argc, char **argv)
         // s[0] + s[16] after the first step, + (s[8] + s[24]) after the second
         int want = 0 + 16 + 8 + 24;
         EXPECT(h[0] == want, "s[0] = %d, want %d", h[0], want);
+    } else if (!strcmp(v, "tile_unrolled") || !strcmp(v, "tile_unrolled_sync")) {
+        static int m[32 * 32], r[32 * 32];
+        int *dm, *dr;
+        for (int i = 0; i < 32 * 32; i++) m[i] = i % 7 - 3;
+        CK(cudaMalloc(&dm, sizeof m));
+        CK(cudaMalloc(&dr, sizeof r));
+        CK(cudaMemcpy(dm, m, sizeof m, cudaMemcpyHostToDevice));
+        bool sync = !strcmp(v, "tile_unrolled_sync");
+        if (sync) k_tile<true><<<1, dim3(32, 32)>>>(dm, dr);
+        else k_tile<false><<<1, dim3(32, 32)>>>(dm, dr);
+        CK(cudaMemcpy(r, dr, sizeof r, cudaMemcpyDeviceToHost));
+        for (int y = 0; sync && y < 32; y++)
+            for (int x = 0; x < 32; x++) {
+                int want = 0;
+                for (int k = 0; k < 32; k++) want += m[k * 32 + x] * m[y * 32 + k];
+                EXPECT(r[y * 32 + x] == want, "out[%d][%d] = %d, want %d", y, x, r[y * 32 + x], want);
+            }
     } else {
         printf("races: FAIL (no variant '%s')\n", v);
         return 2;

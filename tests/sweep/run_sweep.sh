@@ -91,6 +91,28 @@ printf '[program p]\ncuda = /bin/true\n[axis s]\nl1d.sizes = 16k\n[columns]\nc =
 err option "$E:4:1: unknown option 'l1d.sizes' (did you mean 'l1d.size'? 'tpsim config --list' shows them all) (program p runs on the GPU)"
 printf '[program v]\nvmips = x.s\n[config c]\nbase = vmips\nchaining = 2\n[columns]\nc = cycles\n' >"$E"
 err range "$E:5:12: option 'chaining': '2' is not a boolean (0/1, true/false, on/off) (program v runs on the vector machine)"
+# .equ constants of VMIPS programs (equ.NAME, --set NAME=V): a name the program does not define is
+# an error at its line, naming the program and the .equ
+cp examples/vector/daxpy.s "$tmp/d.s"
+printf '[program d]\nvmips = d.s\n[axis n]\nequ.Q = 1, 2\n[columns]\nc = cycles\n' >"$E"
+err equ_axis "$E:4:1: equ.Q: program d (d.s) has no .equ named 'Q'"
+printf '[program d]\nvmips = d.s\n[config c]\nbase = vmips\nequ.Nn = 3\n[columns]\nc = cycles\n' >"$E"
+err equ_config "$E:5:1: equ.Nn: program d (d.s) has no .equ named 'Nn'"
+printf '[program d]\nvmips = d.s --set Q=10\n[columns]\nc = cycles\n' >"$E"
+err equ_own_set "$E:2:9: --set Q: program d (d.s) has no .equ named 'Q'"
+printf '[program d]\nvmips = d.s\n[axis n]\nequ.Rx = 1\n[columns]\nc = cycles\n' >"$E"
+err equ_register "$E:4:1: equ.Rx: program d (d.s) names a register, not a value, with its .equ 'Rx'"
+printf '[program d]\nvmips = d.s\n[axis n]\nequ.N = 1, ten\n[columns]\nc = cycles\n' >"$E"
+err equ_value "$E:4:9: equ.N takes an integer (the value of .equ N), not 'ten'"
+printf '[program d]\nvmips = d.s --set N=5\n[axis n]\nequ.N = 1, 2\n[columns]\nc = cycles\n' >"$E"
+err equ_twice "$E:4:1: equ.N: program d sets it already (--set N=5)"
+printf '[program p]\ncuda = /bin/true\n[axis n]\nequ.N = 1, 2\n[columns]\nc = cycles\n' >"$E"
+err equ_gpu "$E:4:1: equ.N sets an .equ of a VMIPS program, but program p runs on the GPU"
+# an axis over an .equ: daxpy.s takes 42 + 4n cycles in the textbook model
+printf '[program d]\nvmips = d.s\n[config t]\nbase = vmips\ntiming = textbook\nequ.N = 64\n[axis n]\nequ.N = 10, 20\n[columns]\ncycles = cycles\n' >"$tmp/equ.sweep"
+"$TPSIM" sweep "$tmp/equ.sweep" --out "$tmp/equ" --no-plot --quiet >/dev/null 2>"$tmp/equ.err"
+has equ_n10 "$tmp/equ/equ.csv" "d/t/n=10,d,t,10,82,ok,"
+has equ_n20 "$tmp/equ/equ.csv" "d/t/n=20,d,t,20,122,ok,"
 
 # ---- vec.sweep: the cross product and derived columns --------------------------------------
 "$TPSIM" sweep "$here/vec.sweep" --list --out "$tmp/v1" >"$tmp/list" 2>&1

@@ -4,6 +4,10 @@
 #include "base/stats.h"
 #include "base/arena.h"
 #include "base/vec.h"
+#include "base/file.h"
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define T_OPTS(X)                                                                   \
     X(O_N, "n", TP_OPT_INT, "4", 1, 64, NULL, "a count")                             \
@@ -130,6 +134,78 @@ static void t_err(void)
     TT_EQ_STR(e.msg, "a.ptx:3:7: unknown opcode 'foo'");
 }
 
+/* Messages never carry raw bytes; files are read as text or refused. */
+static void t_file(void)
+{
+    tp_err e;
+    tp_err_clear(&e);
+    tp_loc l = {"b.s", 1, 2};
+    tp_err_at(&e, 1, l, "unexpected '%s'", "\x01\xff\x7f\x1b[31m\xc3\xa9\xe2\x9c\x93\xc3");
+    TT_EQ_STR(e.msg, "b.s:1:2: unexpected '\\x01\\xff\\x7f\\x1b[31m\xc3\xa9\xe2\x9c\x93\\xc3'");
+    tp_sbuf b;
+    tp_sbuf_init(&b);
+    tp_escape(&b, e.msg, strlen(e.msg));   /* idempotent */
+    TT_EQ_STR(tp_sbuf_str(&b), e.msg);
+    tp_sbuf_reset(&b);
+    tp_escape(&b, "\xe0\x80\x80 \xf4\x90\x80\x80 \xf0\x9f\x98\x80\n", 14);   /* overlong, past U+10FFFF, an emoji */
+    TT_EQ_STR(tp_sbuf_str(&b), "\\xe0\\x80\\x80 \\xf4\\x90\\x80\\x80 \xf0\x9f\x98\x80\\x0a");
+    tp_sbuf_free(&b);
+    uint32_t line = 0, col = 0;
+    uint8_t byte = 0;
+    TT_CHECK(!tp_text_binary("a\tb\r\n\v\f caf\xc3\xa9\xff\n", 14, &line, &col, &byte));
+    TT_CHECK(tp_text_binary("ab\ncd\0ef", 8, &line, &col, &byte));
+    TT_EQ_U(line, 2);
+    TT_EQ_U(col, 3);
+    TT_EQ_U(byte, 0);
+    /* files: a directory, a binary file, a missing one, text */
+    char dir[] = "/tmp/tpsim_file_XXXXXX";
+    TT_CHECK(mkdtemp(dir) != NULL);
+    char path[256];
+    size_t len = 99;
+    tp_err_clear(&e);
+    TT_CHECK(tp_file_read_text(dir, "the test file ", &len, &e) == NULL);
+    char want[512];
+    snprintf(want, sizeof want, "cannot read the test file '%s': it is a directory", dir);
+    TT_EQ_STR(e.msg, want);
+    snprintf(path, sizeof path, "%s/bin", dir);
+    FILE *f = fopen(path, "wb");
+    fwrite("x = 1\n\x7f" "ELF\2\1", 1, 11, f);
+    fclose(f);
+    tp_err_clear(&e);
+    TT_CHECK(tp_file_read_text(path, NULL, &len, &e) == NULL);
+    snprintf(want, sizeof want, "%s:2:1: binary data (byte 0x7f), not a text file", path);
+    TT_EQ_STR(e.msg, want);
+    char *raw = tp_file_read(path, &len);   /* read as bytes, it is fine */
+    TT_CHECK(raw != NULL);
+    TT_EQ_U(len, 11);
+    free(raw);
+    /* a configuration file that is binary, or a directory */
+    tp_opts o;
+    tp_opts_init(&o, t_defs, T_NOPT, t_builtin);
+    tp_err_clear(&e);
+    TT_CHECK(!tp_opts_load_config(&o, path, &e));
+    TT_EQ_STR(e.msg, want);
+    tp_err_clear(&e);
+    TT_CHECK(!tp_opts_load_config(&o, dir, &e));
+    snprintf(want, sizeof want, "cannot read the configuration file '%s': it is a directory", dir);
+    TT_EQ_STR(e.msg, want);
+    tp_opts_free(&o);
+    unlink(path);
+    tp_err_clear(&e);
+    TT_CHECK(tp_file_read_text(path, NULL, &len, &e) == NULL);
+    snprintf(want, sizeof want, "cannot read '%s': No such file or directory", path);
+    TT_EQ_STR(e.msg, want);
+    f = fopen(path, "wb");
+    fwrite("caf\xc3\xa9\n", 1, 6, f);
+    fclose(f);
+    char *t = tp_file_read_text(path, NULL, &len, &e);
+    TT_CHECK(t != NULL);
+    if (t) TT_EQ_STR(t, "caf\xc3\xa9\n");
+    free(t);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     TT_RUN(t_opt_defaults);
@@ -138,5 +214,6 @@ int main(void)
     TT_RUN(t_stats);
     TT_RUN(t_arena_vec);
     TT_RUN(t_err);
+    TT_RUN(t_file);
     return tt_done();
 }

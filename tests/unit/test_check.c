@@ -1037,6 +1037,101 @@ static void ck_random_interleavings(void)
     }
 }
 
+/* Three loads on one source line (an unrolled loop's copies), each racing
+** with one store: three findings, one report; on three lines, three. */
+static const char *unroll_ptx = HDR
+    ".file 1 \"tile.cu\"\n"
+    ".visible .entry k_unroll(.param .u32 split)\n"
+    "{\n"
+    "  .reg .pred %p<2>; .reg .b32 %r<16>;\n"
+    "  .shared .align 4 .b32 sh[64];\n"
+    "  .loc 1 5 1\n"
+    "  ld.param.u32 %r9, [split];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  shl.b32 %r2, %r1, 2;\n"
+    "  mov.u32 %r3, sh;\n"
+    "  add.s32 %r4, %r3, %r2;\n"
+    "  .loc 1 6 1\n"
+    "  st.shared.u32 [%r4], %r1;\n"
+    "  .loc 1 7 1\n"
+    "  add.s32 %r5, %r1, 32;\n"
+    "  and.b32 %r5, %r5, 63;\n"
+    "  shl.b32 %r5, %r5, 2;\n"
+    "  add.s32 %r5, %r3, %r5;\n"
+    "  setp.ne.u32 %p1, %r9, 0;\n"
+    "  @%p1 bra SPLIT;\n"
+    "  .loc 1 8 1\n"
+    "  ld.shared.u32 %r6, [%r5];\n"
+    "  ld.shared.u32 %r7, [%r5];\n"
+    "  ld.shared.u32 %r8, [%r5];\n"
+    "  ret;\n"
+    "SPLIT:\n"
+    "  .loc 1 9 1\n"
+    "  ld.shared.u32 %r6, [%r5];\n"
+    "  .loc 1 10 1\n"
+    "  ld.shared.u32 %r7, [%r5];\n"
+    "  .loc 1 11 1\n"
+    "  ld.shared.u32 %r8, [%r5];\n"
+    "  ret;\n"
+    "}\n";
+
+static void ck_race_one_report_per_lines(void)
+{
+    exec_dev *d = mkdev("check.race=1");
+    tp_err e;
+    tp_err_clear(&e);
+    exec_status st;
+    exec_mod *m = exec_mod_load(d, unroll_ptx, strlen(unroll_ptx), "tile.ptx", &st, &e);
+    TT_CHECK(m != NULL);
+    if (!m) {
+        printf("    %s\n", e.msg);
+        exec_dev_destroy(d);
+        return;
+    }
+    uint32_t split = 0;
+    exec_result r = launch(m, "k_unroll", 1, 64, &split, 4);
+    TT_EQ_U(r.findings[EXEC_CHECK_RACE], 3);   /* findings are counted as before */
+    uint32_t n;
+    const exec_report *rep = exec_check_reports(d, &n);
+    TT_EQ_U(n, 1);
+    if (n == 1) {
+        TT_EQ_U(rep[0].kind, EXEC_CHECK_RACE);
+        TT_EQ_U(rep[0].findings, 3);
+        TT_EQ_U(rep[0].addresses, 64);
+        TT_EQ_U(rep[0].threads, 64);
+        TT_EQ_U(rep[0].occurrences, 128);
+        TT_HAS(rep[0].text, "read-write race on shared memory in kernel 'k_unroll', shared address 0x");
+        TT_HAS(rep[0].text, "[tile.cu:6]\n    read  by block (0,0,0) thread (");
+        TT_HAS(rep[0].text, "[tile.cu:8]\n    in all: 3 instruction pairs on these source lines, 64 addresses, 64 "
+                            "threads, 128 conflicting accesses");
+    }
+    uint64_t tot[EXEC_CHECK_KINDS], occ[EXEC_CHECK_KINDS], reps[EXEC_CHECK_KINDS];
+    exec_check_totals(d, tot, occ);
+    exec_check_report_totals(d, reps);
+    TT_EQ_U(tot[EXEC_CHECK_RACE], 3);
+    TT_EQ_U(reps[EXEC_CHECK_RACE], 1);
+    /* the loads on three lines: three reports of one pair each */
+    split = 1;
+    r = launch(m, "k_unroll", 1, 64, &split, 4);
+    TT_EQ_U(r.findings[EXEC_CHECK_RACE], 3);
+    rep = exec_check_reports(d, &n);
+    TT_EQ_U(n, 3);
+    for (uint32_t i = 0; i < n; i++) {
+        TT_EQ_U(rep[i].findings, 1);
+        TT_HAS(rep[i].text, "\n    in all: 1 instruction pair, ");
+    }
+    exec_check_report_totals(d, reps);
+    TT_EQ_U(reps[EXEC_CHECK_RACE], 4);
+    /* the same launch again: nothing new, no report */
+    split = 0;
+    r = launch(m, "k_unroll", 1, 64, &split, 4);
+    TT_EQ_U(r.findings[EXEC_CHECK_RACE], 0);
+    exec_check_reports(d, &n);
+    TT_EQ_U(n, 0);
+    exec_mod_unload(m);
+    exec_dev_destroy(d);
+}
+
 int main(void)
 {
     /* the reports go to stderr; the verdicts to stdout */
@@ -1049,6 +1144,7 @@ int main(void)
     TT_RUN(ck_race_grid_sync);
     TT_RUN(ck_race_intrawarp);
     TT_RUN(ck_race_named_barrier);
+    TT_RUN(ck_race_one_report_per_lines);
     TT_RUN(ck_init);
     TT_RUN(ck_matrix);
     TT_RUN(ck_sync);

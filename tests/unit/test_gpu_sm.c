@@ -262,6 +262,51 @@ static void t_odd_configs(void)
     }
 }
 
+/* A kernel that waits for a flag nobody sets: while (*(volatile int *)flag == 0) {} */
+static const char *spin_ptx = HDR
+    ".visible .entry waitflag(.param .u64 flag)\n"
+    "{\n"
+    "  .reg .pred %p<2>; .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [flag];\n"
+    "WAIT:\n"
+    "  ld.volatile.global.u32 %r1, [%rd1];\n"
+    "  setp.eq.u32 %p1, %r1, 0;\n"
+    "  @%p1 bra WAIT;\n"
+    "  st.global.u32 [%rd1+4], %r1;\n"
+    "  ret;\n"
+    "}\n";
+
+/* The livelock watchdog stops the kernel after exactly exec.spin_limit warp
+** instructions without progress, in functional and in performance mode
+** alike, and its advice names -o (tpsim run) and TPSIM_OPTIONS. */
+static void t_livelock_both_modes(void)
+{
+    gpu_rig r;
+    if (!gpu_rig_open(&r, spin_ptx, "exec.spin_limit=20000", "spin.ptx")) return;
+    uint64_t flag = exec_mem_alloc(r.dev, 64, 256);
+    memset(exec_mem_host(r.dev, flag, 8), 0, 8);
+    exec_launch l = {{4, 1, 1}, {64, 1, 1}, 0, &flag, 8};
+    int k = exec_mod_kernel(r.m, "waitflag");
+    exec_result fr, pr;
+    TT_EQ_I(exec_launch_kernel(r.m, k, &l, &fr), EXEC_ERR_LIVELOCK);
+    gpu_kstats ks;
+    memset(&ks, 0, sizeof ks);
+    TT_EQ_I(gpu_launch(r.g, r.m, k, &l, &pr, &ks, NULL, NULL), EXEC_ERR_LIVELOCK);
+    TT_EQ_U(fr.warp_insns, 20000);
+    TT_EQ_U(pr.warp_insns, 20000);
+    TT_EQ_U(ks.warp_insns, 20000);
+    static const char advice[] = "livelock or deadlock: no warp changed memory, finished or passed a barrier for 20000 "
+                                 "warp instructions (exec.spin_limit); if the kernel is just long, raise the limit: "
+                                 "tpsim run -o exec.spin_limit=400000 (a driver-API program run directly: "
+                                 "TPSIM_OPTIONS=exec.spin_limit=400000)";
+    TT_HAS(fr.msg, advice);
+    TT_HAS(pr.msg, advice);
+    TT_HAS(pr.msg, "block (0,0,0) warp 0: running at pc ");
+    TT_HAS(pr.msg, "in kernel 'waitflag'");
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+}
+
 int main(void)
 {
     TT_RUN(t_dependent_chain);
@@ -270,5 +315,6 @@ int main(void)
     TT_RUN(t_shared_bank_conflicts);
     TT_RUN(t_deterministic);
     TT_RUN(t_odd_configs);
+    TT_RUN(t_livelock_both_modes);
     return tt_done();
 }

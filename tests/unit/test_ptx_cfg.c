@@ -605,6 +605,46 @@ static void t_hostile(void)
     }
 }
 
+/* .version newer than tpsim reads is refused at its location, older ones
+** are accepted; a target the declared version does not know yet is refused. */
+static void t_versions(void)
+{
+    ptx_module *m = parse(".version 9.9\n.target sm_75\n.address_size 64\n");
+    TT_CHECK(m == NULL);
+    TT_EQ_STR(err.msg, "t.ptx:1:10: PTX ISA version 9.9 is newer than tpsim reads (the newest is 9.0, which nvcc 13.0 "
+                       "emits)");
+    m = parse("// new\n  .version 10.0\n.target sm_75\n");
+    TT_CHECK(m == NULL);
+    TT_EQ_STR(err.msg, "t.ptx:2:12: PTX ISA version 10.0 is newer than tpsim reads (the newest is 9.0, which nvcc 13.0 "
+                       "emits)");
+    m = parse(".version 9.1\n.target sm_75\n");
+    TT_CHECK(m == NULL);
+    TT_HAS(err.msg, "t.ptx:1:10: PTX ISA version 9.1 is newer");
+    static const char *const ok[] = {
+        ".version 9.0\n.target sm_75\n",  ".version 8.8\n.target sm_121\n", ".version 7.0\n.target sm_75\n",
+        ".version 6.3\n.target sm_75\n",  ".version 7.8\n.target sm_90\n",  ".version 8.0\n.target sm_90a\n",
+        ".version 8.7\n.target sm_120\n", ".version 9.0\n.target sm_110f\n", ".version 4.3\n.target sm_30\n",
+        ".version 9\n.target sm_88\n",    ".version 7.5\n.target sm_75, texmode_independent\n"};
+    for (size_t i = 0; i < TP_ARRAY_LEN(ok); i++) {
+        m = parse(ok[i]);
+        if (!m) printf("    %s: %s\n", ok[i], err.msg);
+        TT_CHECK(m != NULL);
+        if (m) ptx_module_free(m);
+    }
+    m = parse(".version 7.0\n.target sm_90\n");
+    TT_CHECK(m == NULL);
+    TT_EQ_STR(err.msg, "t.ptx:2:9: target sm_90 needs PTX ISA version 7.8 or newer; this module declares .version 7.0");
+    m = parse(".version 7.8\n.target sm_90a\n");
+    TT_CHECK(m == NULL);
+    TT_EQ_STR(err.msg, "t.ptx:2:9: target sm_90a needs PTX ISA version 8.0 or newer; this module declares .version 7.8");
+    m = parse(".version 6.2\n.target sm_75\n");
+    TT_CHECK(m == NULL);
+    TT_HAS(err.msg, "target sm_75 needs PTX ISA version 6.3 or newer");
+    m = parse(".version 8.7\n.target sm_120f\n");
+    TT_CHECK(m == NULL);
+    TT_HAS(err.msg, "target sm_120f needs PTX ISA version 8.8 or newer");
+}
+
 int main(void)
 {
     TT_RUN(t_cfg_if_else);
@@ -619,5 +659,6 @@ int main(void)
     TT_RUN(t_truncations);
     TT_RUN(t_garbled);
     TT_RUN(t_hostile);
+    TT_RUN(t_versions);
     return tt_done();
 }

@@ -269,7 +269,7 @@ static void t_errors(void)
         {"MTC1 R1,VLR\n", "t.s:1:6: expected VLR or VPW, got 'R1'"},
         {"POP R1,V1\n", "t.s:1:8: expected VM, got 'V1'"},
         {"DADDU R32,R1,R2\n", "t.s:1:7: no register 'R32' (R0-R31, F0-F31, V0-V7)"},
-        {"LV V1,R1\x01\n", "t.s:1:9: unexpected '?' after the operands"},
+        {"LV V1,R1\x01\n", "t.s:1:9: unexpected '\\x01' after the operands"},
         {"NOP\nNOP\nLV V1,R1 x\n", "t.s:3:10: unexpected 'x' after the operands"},
         {"LV V1,R1\0\n", "t.s:1:9: NUL byte in the source"},
         {".equ 5, 3\n", "t.s:1:6: expected a name after .equ, got '5'"},

@@ -127,6 +127,9 @@ status gpu_option_exit 1 $?
 "$TPSIM" vec --set Q=1 $EX/daxpy.s >/dev/null 2>"$tmp/err"
 status set_unknown_exit 1 $?
 has set_unknown_msg "$tmp/err" "$EX/daxpy.s: --set Q: the program has no .equ named 'Q'"
+# a later --set of the same name wins: 42 + 4 x 20 cycles
+"$TPSIM" vec $TB --set N=10 --set N=20 $EX/daxpy.s >"$tmp/out" 2>&1
+has set_twice "$tmp/out" "cycles: 122"
 "$TPSIM" vec --set N=x $EX/daxpy.s >/dev/null 2>&1
 status set_bad_exit 2 $?
 printf '        .text\n        LV V1,R1\n        ADDV.D V2,V1\n' >"$tmp/bad.s"
@@ -137,8 +140,29 @@ if [ -s "$tmp/out" ]; then echo "FAIL vec_asm_error_stdout"; else echo "PASS vec
 "$TPSIM" vec --config viram1 $EX/daxpy.s >/dev/null 2>"$tmp/err"
 status fault_exit 1 $?
 matches fault_msg "$tmp/err" "^$EX/daxpy.s:[0-9]+:9: MTC1 VLR,R3: R3 = 64 is outside 0\.\.MVL \(32\)$"
-"$TPSIM" vec --print nothere $EX/daxpy.s >/dev/null 2>"$tmp/err"
-status print_unknown_exit 1 $?
+# --print and --svg are checked before the run: one line, exit 2, no results
+"$TPSIM" vec --print nothere $EX/daxpy.s >"$tmp/out" 2>"$tmp/err"
+status print_unknown_exit 2 $?
+only_line() {  # only_line NAME LINE: $tmp/err is that line, $tmp/out empty
+    if [ -s "$tmp/out" ]; then echo "FAIL vec_$1: printed results: $(head -3 "$tmp/out" | tr '\n' ' ')"
+    elif [ "$(cat "$tmp/err")" != "$2" ]; then echo "FAIL vec_$1: stderr '$(cat "$tmp/err")', want '$2'"
+    else echo "PASS vec_$1"; fi
+}
+only_line print_unknown_only "tpsim vec: --print nothere: the program has no data label 'nothere'"
+"$TPSIM" vec --print y:2 --print x:200000 $EX/daxpy.s >"$tmp/out" 2>"$tmp/err"
+status print_outside_exit 2 $?
+only_line print_outside_only "tpsim vec: --print x:200000: element 131071 is outside memory (1048576 bytes)"
+"$TPSIM" vec --svg "$tmp/nodir/t.svg" $EX/daxpy.s >"$tmp/out" 2>"$tmp/err"
+status svg_unwritable_exit 2 $?
+only_line svg_unwritable_only "tpsim vec: cannot write '$tmp/nodir/t.svg': No such file or directory"
+mkdir "$tmp/svgdir"
+"$TPSIM" vec --trace --svg "$tmp/svgdir" $EX/daxpy.s >"$tmp/out" 2>"$tmp/err"
+status svg_directory_exit 2 $?
+only_line svg_directory_only "tpsim vec: cannot write '$tmp/svgdir': Is a directory"
+# a run that fails leaves no timeline file behind
+"$TPSIM" vec --config viram1 --svg "$tmp/fail.svg" $EX/daxpy.s >/dev/null 2>&1
+status svg_run_fails_exit 1 $?
+if [ -e "$tmp/fail.svg" ]; then echo "FAIL vec_svg_run_fails_no_file"; else echo "PASS vec_svg_run_fails_no_file"; fi
 "$TPSIM" vec --print y:0 $EX/daxpy.s >/dev/null 2>&1
 status print_bad_count 2 $?
 "$TPSIM" vec >/dev/null 2>&1
