@@ -174,7 +174,7 @@ static void shfl_sources(exec_warp *w, const ptx_insn *in, uint32_t pc, uint32_t
         uint32_t mk = mrow ? (uint32_t)mrow[l] : EXEC_FULL;
         if (!ok || j == l || (m & mk) >> j & 1) continue;
         int sub = m >> j & 1 ? SK_SHFL_OUTSIDE : SK_SHFL_INACTIVE;
-        if (!ck_occurrence(g, EXEC_CHECK_SYNC, pc, (uint64_t)sub)) return;
+        if (!ck_occurrence(g, EXEC_CHECK_SYNC, pc, (uint64_t)sub, NULL)) return;
         if (sub == SK_SHFL_INACTIVE) {
             const char *why = !(w->valid >> j & 1) ? "was never launched (the block is smaller than the warp)"
                               : w->exited >> j & 1 ? "has exited"
