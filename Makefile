@@ -120,6 +120,21 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIBCORE)
 # against CUDA's own cuda.h when the toolkit is installed (proving that
 # programs compiled against it run on tpsim), else against api/include/cuda.h.
 CUDA_INC  ?= $(firstword $(wildcard /usr/local/cuda/include) api/include)
+
+# tests/harness: what the whole-kernel driver-API programs share (th_: the
+# context, modules from a PTX directory, checked calls, buffers, launches,
+# comparisons, arguments): the kernel runner, polybench, rmbench and wpbench
+# link it.  It is compiled against the same cuda.h as they are.
+TH_OBJ    := $(BUILD)/obj/tests/harness/harness.o
+TH_DEP    := $(TH_OBJ) tests/harness/harness.h $(LIBCUDA)
+$(TH_OBJ): tests/harness/harness.c tests/harness/harness.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -c $< -o $@
+# Links $@ (two directories below $(BUILD)) from its .c files and the harness.
+TH_LINK    = $(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -Itests/harness -o $@ $(filter %.c,$^) $(TH_OBJ) \
+	    -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
+
 KRUN_SRC  := $(wildcard tests/kernels/*.c)
 KRUN_BIN  := $(if $(KRUN_SRC),$(BUILD)/tests/kernels/runner)
 $(BUILD)/tests/kernels/runner: $(KRUN_SRC) $(wildcard tests/kernels/*.h) $(LIBCUDA)
@@ -143,7 +158,11 @@ unit: $(TRUN_BIN)
 # kernels checked against the CPU; tests/ubench: microbenchmarks that time
 # themselves), plain driver-API programs built like the kernel runner.
 VALID_BIN := $(BUILD)/tests/polybench/polybench $(BUILD)/tests/ubench/ubench
-$(VALID_BIN): $(BUILD)/tests/%: tests/%.c $(LIBCUDA)
+$(BUILD)/tests/polybench/polybench: tests/polybench/polybench.c $(TH_DEP)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(TH_LINK)
+$(BUILD)/tests/ubench/ubench: tests/ubench/ubench.c $(LIBCUDA)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
