@@ -172,10 +172,10 @@ unit: $(VALID_BIN)
 # 18 benchmarks' inputs, launches and CPU checks; built like the validation
 # runners, run by experiments/regmutex/run.sh and tests/regmutex/.
 RMBENCH := $(BUILD)/experiments/regmutex/rmbench
-$(RMBENCH): experiments/regmutex/rmbench.c $(LIBCUDA)
+$(RMBENCH): experiments/regmutex/rmbench.c $(TH_DEP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
+	$(Q)$(TH_LINK)
 unit: $(RMBENCH)
 
 # tpsim-launch: a generic driver-API runner (tools/launch.c) -- one PTX
