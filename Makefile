@@ -200,10 +200,10 @@ unit: $(CHECK_BIN)
 # kernel per benchmark the paper's figures name, checked against the CPU),
 # built like the validation workloads.
 WPB_BIN := $(BUILD)/experiments/warppool/wpbench
-$(WPB_BIN): experiments/warppool/wpbench.c $(LIBCUDA)
+$(WPB_BIN): experiments/warppool/wpbench.c $(TH_DEP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
+	$(Q)$(TH_LINK)
 unit: $(WPB_BIN)
 
 # tests/api: driver-API test programs, built like the kernel runner (against
