@@ -137,10 +137,9 @@ TH_LINK    = $(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -Itests/harness -o $@ $(filter %.
 
 KRUN_SRC  := $(wildcard tests/kernels/*.c)
 KRUN_BIN  := $(if $(KRUN_SRC),$(BUILD)/tests/kernels/runner)
-$(BUILD)/tests/kernels/runner: $(KRUN_SRC) $(wildcard tests/kernels/*.h) $(LIBCUDA)
+$(BUILD)/tests/kernels/runner: $(KRUN_SRC) $(wildcard tests/kernels/*.h) $(TH_DEP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -Itests/kernels -o $@ $(KRUN_SRC) \
-	    -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
+	$(TH_LINK) -Itests/kernels
 
 unit: $(UNIT_BIN) $(KRUN_BIN)
 
