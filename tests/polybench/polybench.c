@@ -109,8 +109,8 @@ static int pb_2mm(th_ctx *c)
     CUfunction k1, k2;
     CUdeviceptr dA, dB, dC, dD, dT;
     if (th_module(c, "2mm.ptx", NULL) || th_func(c, c->mod, "_Z11mm2_kernel1iiiiffPfS_S_", &k1) ||
-        th_func(c, c->mod, "_Z11mm2_kernel2iiiiffPfS_S_", &k2) || pb_put(c, A, n * n, &dA) || pb_put(c, B, n * n, &dB) ||
-        pb_put(c, C, n * n, &dC) || pb_put(c, D, n * n, &dD) || pb_put(c, NULL, n * n, &dT))
+        th_func(c, c->mod, "_Z11mm2_kernel2iiiiffPfS_S_", &k2) || pb_put(c, A, n * n, &dA) ||
+        pb_put(c, B, n * n, &dB) || pb_put(c, C, n * n, &dC) || pb_put(c, D, n * n, &dD) || pb_put(c, NULL, n * n, &dT))
         return TH_FAIL;
     int ni = n, nj = n, nk = n, nl = n;
     float a = alpha, b = beta;
@@ -143,8 +143,8 @@ static int pb_gemm(th_ctx *c)
         }
     CUfunction k;
     CUdeviceptr dA, dB, dC;
-    if (th_module(c, "gemm.ptx", NULL) || th_func(c, c->mod, "_Z11gemm_kerneliiiffPfS_S_", &k) || pb_put(c, A, n * n, &dA) ||
-        pb_put(c, B, n * n, &dB) || pb_put(c, C, n * n, &dC))
+    if (th_module(c, "gemm.ptx", NULL) || th_func(c, c->mod, "_Z11gemm_kerneliiiffPfS_S_", &k) ||
+        pb_put(c, A, n * n, &dA) || pb_put(c, B, n * n, &dB) || pb_put(c, C, n * n, &dC))
         return TH_FAIL;
     int ni = n, nj = n, nk = n;
     float a = alpha, b = beta;
@@ -261,13 +261,15 @@ static int pb_gesummv(th_ctx *c)
     }
     CUfunction k;
     CUdeviceptr dA, dB, dt, dx, dy;
-    if (th_module(c, "gesummv.ptx", NULL) || th_func(c, c->mod, "_Z14gesummv_kerneliffPfS_S_S_S_", &k) || pb_put(c, A, n * n, &dA) ||
-        pb_put(c, B, n * n, &dB) || pb_put(c, NULL, n, &dt) || pb_put(c, x, n, &dx) || pb_put(c, NULL, n, &dy))
+    if (th_module(c, "gesummv.ptx", NULL) || th_func(c, c->mod, "_Z14gesummv_kerneliffPfS_S_S_S_", &k) ||
+        pb_put(c, A, n * n, &dA) || pb_put(c, B, n * n, &dB) || pb_put(c, NULL, n, &dt) || pb_put(c, x, n, &dx) ||
+        pb_put(c, NULL, n, &dy))
         return TH_FAIL;
     int nn = n;
     float a = alpha, b = beta;
     void *args[] = {&nn, &a, &b, &dA, &dB, &dt, &dx, &dy};
-    if (pb_launch(c, k, th_cdiv(n, 256), 1, 256, 1, args) || pb_get(c, tmp, dt, n) || pb_get(c, y, dy, n)) return TH_FAIL;
+    if (pb_launch(c, k, th_cdiv(n, 256), 1, 256, 1, args) || pb_get(c, tmp, dt, n) || pb_get(c, y, dy, n))
+        return TH_FAIL;
     pb_ref_mv(n, n, A, x, 0, ra, ma);
     for (int i = 0; i < n; i++) tol[i] = pb_gamma(n + 1) * ma[i];
     if (pb_check(c, "tmp", tmp, ra, tol, n, 0)) return TH_FAIL;
@@ -300,8 +302,8 @@ static int pb_2dconv(th_ctx *c)
         for (int j = 0; j < n; j++) A[i * n + j] = (float)((i * 37 + j * 101 + i * j) % 1021) / 1021.0f;
     CUfunction k;
     CUdeviceptr dA, dB;
-    if (th_module(c, "2dconv.ptx", NULL) || th_func(c, c->mod, "_Z20convolution2D_kerneliiPfS_", &k) || pb_put(c, A, n * n, &dA) ||
-        pb_put(c, NULL, n * n, &dB))
+    if (th_module(c, "2dconv.ptx", NULL) || th_func(c, c->mod, "_Z20convolution2D_kerneliiPfS_", &k) ||
+        pb_put(c, A, n * n, &dA) || pb_put(c, NULL, n * n, &dB))
         return TH_FAIL;
     int ni = n, nj = n;
     void *args[] = {&ni, &nj, &dA, &dB};
@@ -343,9 +345,9 @@ static int pb_fdtd2d(th_ctx *c)
     CUfunction k1, k2, k3;
     CUdeviceptr dfict, dex, dey, dhz;
     if (th_module(c, "fdtd2d.ptx", NULL) || th_func(c, c->mod, "_Z17fdtd_step1_kerneliiPfS_S_S_i", &k1) ||
-        th_func(c, c->mod, "_Z17fdtd_step2_kerneliiPfS_S_i", &k2) || th_func(c, c->mod, "_Z17fdtd_step3_kerneliiPfS_S_i", &k3) ||
-        pb_put(c, fict, PB_TMAX, &dfict) || pb_put(c, ex, nn, &dex) || pb_put(c, ey, nn, &dey) ||
-        pb_put(c, hz, nn, &dhz))
+        th_func(c, c->mod, "_Z17fdtd_step2_kerneliiPfS_S_i", &k2) ||
+        th_func(c, c->mod, "_Z17fdtd_step3_kerneliiPfS_S_i", &k3) || pb_put(c, fict, PB_TMAX, &dfict) ||
+        pb_put(c, ex, nn, &dex) || pb_put(c, ey, nn, &dey) || pb_put(c, hz, nn, &dhz))
         return TH_FAIL;
     int nx = n, ny = n;
     /* Every kernel is checked against the previous state (ex, ey, hz hold
