@@ -123,8 +123,8 @@ CUDA_INC  ?= $(firstword $(wildcard /usr/local/cuda/include) api/include)
 
 # tests/harness: what the whole-kernel driver-API programs share (th_: the
 # context, modules from a PTX directory, checked calls, buffers, launches,
-# comparisons, arguments): the kernel runner, polybench, rmbench and wpbench
-# link it.  It is compiled against the same cuda.h as they are.
+# comparisons, arguments): the kernel runner, polybench, ubench, rmbench and
+# wpbench link it.  It is compiled against the same cuda.h as they are.
 TH_OBJ    := $(BUILD)/obj/tests/harness/harness.o
 TH_DEP    := $(TH_OBJ) tests/harness/harness.h $(LIBCUDA)
 $(TH_OBJ): tests/harness/harness.c tests/harness/harness.h
@@ -157,14 +157,10 @@ unit: $(TRUN_BIN)
 # kernels checked against the CPU; tests/ubench: microbenchmarks that time
 # themselves), plain driver-API programs built like the kernel runner.
 VALID_BIN := $(BUILD)/tests/polybench/polybench $(BUILD)/tests/ubench/ubench
-$(BUILD)/tests/polybench/polybench: tests/polybench/polybench.c $(TH_DEP)
+$(VALID_BIN): $(BUILD)/tests/%: tests/%.c $(TH_DEP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(TH_LINK)
-$(BUILD)/tests/ubench/ubench: tests/ubench/ubench.c $(LIBCUDA)
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  TEST    $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
 unit: $(VALID_BIN)
 
 # The RegMutex experiments' host program (experiments/regmutex/rmbench.c):
