@@ -1,8 +1,9 @@
 /*
 ** harness.h -- what tpsim's whole-kernel driver-API programs share: the
 ** kernel suite's runner (tests/kernels), the PolyBench-style validation
-** kernels (tests/polybench), the RegMutex and WarpPool experiments' hosts
-** (experiments/regmutex/rmbench.c, experiments/warppool/wpbench.c).  Plain
+** kernels (tests/polybench), the microbenchmarks (tests/ubench), the
+** RegMutex and WarpPool experiments' hosts (experiments/regmutex/rmbench.c,
+** experiments/warppool/wpbench.c).  Plain
 ** C11 against cuda.h (NVIDIA's when installed, else api/include/cuda.h), so
 ** each runs unchanged on a GPU.  Module prefix: th_.
 **
