@@ -120,12 +120,26 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIBCORE)
 # against CUDA's own cuda.h when the toolkit is installed (proving that
 # programs compiled against it run on tpsim), else against api/include/cuda.h.
 CUDA_INC  ?= $(firstword $(wildcard /usr/local/cuda/include) api/include)
+
+# tests/harness: what the whole-kernel driver-API programs share (th_: the
+# context, modules from a PTX directory, checked calls, buffers, launches,
+# comparisons, arguments): the kernel runner, polybench, ubench, rmbench and
+# wpbench link it.  It is compiled against the same cuda.h as they are.
+TH_OBJ    := $(BUILD)/obj/tests/harness/harness.o
+TH_DEP    := $(TH_OBJ) tests/harness/harness.h $(LIBCUDA)
+$(TH_OBJ): tests/harness/harness.c tests/harness/harness.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -c $< -o $@
+# Links $@ (two directories below $(BUILD)) from its .c files and the harness.
+TH_LINK    = $(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -Itests/harness -o $@ $(filter %.c,$^) $(TH_OBJ) \
+	    -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
+
 KRUN_SRC  := $(wildcard tests/kernels/*.c)
 KRUN_BIN  := $(if $(KRUN_SRC),$(BUILD)/tests/kernels/runner)
-$(BUILD)/tests/kernels/runner: $(KRUN_SRC) $(wildcard tests/kernels/*.h) $(LIBCUDA)
+$(BUILD)/tests/kernels/runner: $(KRUN_SRC) $(wildcard tests/kernels/*.h) $(TH_DEP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -Itests/kernels -o $@ $(KRUN_SRC) \
-	    -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
+	$(TH_LINK) -Itests/kernels
 
 unit: $(UNIT_BIN) $(KRUN_BIN)
 
@@ -143,20 +157,20 @@ unit: $(TRUN_BIN)
 # kernels checked against the CPU; tests/ubench: microbenchmarks that time
 # themselves), plain driver-API programs built like the kernel runner.
 VALID_BIN := $(BUILD)/tests/polybench/polybench $(BUILD)/tests/ubench/ubench
-$(VALID_BIN): $(BUILD)/tests/%: tests/%.c $(LIBCUDA)
+$(VALID_BIN): $(BUILD)/tests/%: tests/%.c $(TH_DEP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
+	$(Q)$(TH_LINK)
 unit: $(VALID_BIN)
 
 # The RegMutex experiments' host program (experiments/regmutex/rmbench.c):
 # 18 benchmarks' inputs, launches and CPU checks; built like the validation
 # runners, run by experiments/regmutex/run.sh and tests/regmutex/.
 RMBENCH := $(BUILD)/experiments/regmutex/rmbench
-$(RMBENCH): experiments/regmutex/rmbench.c $(LIBCUDA)
+$(RMBENCH): experiments/regmutex/rmbench.c $(TH_DEP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
+	$(Q)$(TH_LINK)
 unit: $(RMBENCH)
 
 # tpsim-launch: a generic driver-API runner (tools/launch.c) -- one PTX
@@ -181,10 +195,10 @@ unit: $(CHECK_BIN)
 # kernel per benchmark the paper's figures name, checked against the CPU),
 # built like the validation workloads.
 WPB_BIN := $(BUILD)/experiments/warppool/wpbench
-$(WPB_BIN): experiments/warppool/wpbench.c $(LIBCUDA)
+$(WPB_BIN): experiments/warppool/wpbench.c $(TH_DEP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -o $@ $< -L$(BUILD)/lib -lcuda -Wl,-rpath,'$$ORIGIN/../../lib' $(LDSAN) -lm
+	$(Q)$(TH_LINK)
 unit: $(WPB_BIN)
 
 # tests/api: driver-API test programs, built like the kernel runner (against

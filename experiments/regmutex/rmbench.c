@@ -11,7 +11,8 @@
 ** One line per benchmark: "PASS NAME" or "FAIL NAME: why"; exit status 0
 ** when every one passed.  --small runs inputs a few times smaller (the test
 ** suite's size); the default sizes are the experiments' (docs/EXPERIMENTS.md).
-** Module prefix: rb_.
+** Module prefix: rb_; the driver calls, buffers, argument parsing and
+** checking are tests/harness's (th_).
 **
 ** Checks: integer results exactly; floating-point ones against a reference
 ** in double within a relative tolerance stated per benchmark (the kernels
@@ -20,172 +21,78 @@
 ** roundings may put a value on either side of a boundary (tpacf's bins), a
 ** count within a stated slack.
 */
-#include <cuda.h>
+#include "harness.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct rb_ctx {
-    const char *ptxdir;
-    bool small;
-    CUmodule mod;
-    CUdeviceptr allocs[32];
-    int nallocs;
-    void *host[32];
-    int nhost;
-    char msg[1024];
-    uint64_t seed;
-} rb_ctx;
-
-static int rb_fail(rb_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int rb_fail(rb_ctx *c, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(c->msg, sizeof c->msg, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-static const char *rb_err(CUresult r)
-{
-    const char *s = NULL;
-    if (cuGetErrorName(r, &s) != CUDA_SUCCESS || !s) return "?";
-    return s;
-}
-
-#define RB_CU(call)                                                                                  \
-    do {                                                                                             \
-        CUresult rb_r_ = (call);                                                                     \
-        if (rb_r_ != CUDA_SUCCESS) return rb_fail(c, "%s:%d: %s returned %s", __FILE__, __LINE__, #call, rb_err(rb_r_)); \
-    } while (0)
-#define RB_TRY(x)                \
-    do {                         \
-        if ((x) != 0) return -1; \
-    } while (0)
-
 /* ---- helpers -------------------------------------------------------------- */
 
-static uint32_t rb_rand(rb_ctx *c)
+/* The inputs' generator, seeded anew for each benchmark (run_one). */
+static uint64_t rb_seed;
+static uint32_t rb_rand(void)
 {
-    c->seed = c->seed * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)(c->seed >> 33);
+    rb_seed = rb_seed * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(rb_seed >> 33);
 }
-static float rb_unit(rb_ctx *c) { return (float)(rb_rand(c) & 0xffffff) / 16777216.0f; } /* [0, 1) */
-
-static void *rb_host(rb_ctx *c, size_t bytes)
-{
-    void *p = calloc(1, bytes ? bytes : 1);
-    if (!p || c->nhost == 32) {
-        fprintf(stderr, "rmbench: out of memory\n");
-        exit(2);
-    }
-    c->host[c->nhost++] = p;
-    return p;
-}
-
-static int rb_dev(rb_ctx *c, const void *h, size_t bytes, CUdeviceptr *p)
-{
-    if (c->nallocs == 32) return rb_fail(c, "too many allocations");
-    RB_CU(cuMemAlloc(p, bytes ? bytes : 4));
-    c->allocs[c->nallocs++] = *p;
-    if (h) RB_CU(cuMemcpyHtoD(*p, h, bytes));
-    else RB_CU(cuMemsetD8(*p, 0, bytes ? bytes : 4));
-    return 0;
-}
-
-static int rb_get(rb_ctx *c, void *h, CUdeviceptr p, size_t bytes)
-{
-    RB_CU(cuMemcpyDtoH(h, p, bytes));
-    return 0;
-}
-
-static int rb_func(rb_ctx *c, const char *name, CUfunction *f)
-{
-    CUresult r = cuModuleGetFunction(f, c->mod, name);
-    if (r != CUDA_SUCCESS) return rb_fail(c, "kernel %s: %s", name, rb_err(r));
-    return 0;
-}
-
-static int rb_launch(rb_ctx *c, CUfunction f, unsigned gx, unsigned gy, unsigned bx, unsigned by, void **args)
-{
-    RB_CU(cuLaunchKernel(f, gx, gy, 1, bx, by, 1, 0, NULL, args, NULL));
-    RB_CU(cuCtxSynchronize());
-    return 0;
-}
+static float rb_unit(void) { return (float)(rb_rand() & 0xffffff) / 16777216.0f; } /* [0, 1) */
 
 /* got[i] against ref[i] within rel * (|ref| + floor) */
-static int rb_check(rb_ctx *c, const char *what, const float *got, const double *ref, size_t n, double rel,
+static int rb_check(th_ctx *c, const char *what, const float *got, const double *ref, size_t n, double rel,
                     double floor)
 {
-    size_t bad = 0, first = 0;
-    for (size_t i = 0; i < n; i++) {
-        double err = fabs((double)got[i] - ref[i]);
-        if (!(err <= rel * (fabs(ref[i]) + floor)) && bad++ == 0) first = i;
-    }
-    if (!bad) return 0;
-    return rb_fail(c, "%s[%zu] = %.9g, expected %.9g (relative tolerance %.1g); %zu of %zu wrong", what, first,
-                   (double)got[first], ref[first], rel, bad, n);
+    th_tol t = {NULL, rel, floor, 0};
+    return th_check_f32(c, what, got, ref, n, &t);
 }
-
-static int rb_check_u32(rb_ctx *c, const char *what, const uint32_t *got, const uint32_t *ref, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (got[i] != ref[i]) return rb_fail(c, "%s[%zu] = %u, expected %u", what, i, got[i], ref[i]);
-    return 0;
-}
-
-static unsigned rb_cdiv(unsigned a, unsigned b) { return (a + b - 1) / b; }
 
 /* ---- bfs ---------------------------------------------------------------------- */
 
-static int b_bfs(rb_ctx *c)
+static int b_bfs(th_ctx *c)
 {
     int n = c->small ? 8192 : 131072;
-    int *starts = rb_host(c, n * sizeof(int)), *deg = rb_host(c, n * sizeof(int));
+    int *starts = th_host(c, n * sizeof(int)), *deg = th_host(c, n * sizeof(int));
     int ne = 0;
     for (int i = 0; i < n; i++) {
         starts[i] = ne;
-        deg[i] = 1 + (int)(rb_rand(c) % 6);
+        deg[i] = 1 + (int)(rb_rand() % 6);
         ne += deg[i];
     }
-    int *edges = rb_host(c, ne * sizeof(int));
-    for (int i = 0; i < ne; i++) edges[i] = (int)(rb_rand(c) % (uint32_t)n);
-    unsigned char *mask = rb_host(c, n), *vis = rb_host(c, n);
-    int *cost = rb_host(c, n * sizeof(int));
+    int *edges = th_host(c, ne * sizeof(int));
+    for (int i = 0; i < ne; i++) edges[i] = (int)(rb_rand() % (uint32_t)n);
+    unsigned char *mask = th_host(c, n), *vis = th_host(c, n);
+    int *cost = th_host(c, n * sizeof(int));
     for (int i = 0; i < n; i++) cost[i] = -1;
     mask[0] = vis[0] = 1;
     cost[0] = 0;
     CUdeviceptr dst, ddeg, ded, dmask, dupd, dvis, dcost, dover;
-    RB_TRY(rb_dev(c, starts, n * 4, &dst));
-    RB_TRY(rb_dev(c, deg, n * 4, &ddeg));
-    RB_TRY(rb_dev(c, edges, ne * 4, &ded));
-    RB_TRY(rb_dev(c, mask, n, &dmask));
-    RB_TRY(rb_dev(c, NULL, n, &dupd));
-    RB_TRY(rb_dev(c, vis, n, &dvis));
-    RB_TRY(rb_dev(c, cost, n * 4, &dcost));
-    RB_TRY(rb_dev(c, NULL, 4, &dover));
+    TH_TRY(th_upload(c, starts, n * 4, &dst));
+    TH_TRY(th_upload(c, deg, n * 4, &ddeg));
+    TH_TRY(th_upload(c, edges, ne * 4, &ded));
+    TH_TRY(th_upload(c, mask, n, &dmask));
+    TH_TRY(th_upload(c, NULL, n, &dupd));
+    TH_TRY(th_upload(c, vis, n, &dvis));
+    TH_TRY(th_upload(c, cost, n * 4, &dcost));
+    TH_TRY(th_upload(c, NULL, 4, &dover));
     CUfunction fe, fu;
-    RB_TRY(rb_func(c, "bfs_expand", &fe));
-    RB_TRY(rb_func(c, "bfs_update", &fu));
-    unsigned grid = rb_cdiv((unsigned)n, 512 * 4);
+    TH_TRY(th_func(c, c->mod, "bfs_expand", &fe));
+    TH_TRY(th_func(c, c->mod, "bfs_update", &fu));
+    unsigned grid = th_cdiv((unsigned)n, 512 * 4);
     for (int level = 0; level < 64; level++) {
         int zero = 0, over;
-        RB_CU(cuMemcpyHtoD(dover, &zero, 4));
+        TH_CU(c, cuMemcpyHtoD(dover, &zero, 4));
         void *a1[] = {&dst, &ddeg, &ded, &dmask, &dupd, &dvis, &dcost, &n};
-        RB_TRY(rb_launch(c, fe, grid, 1, 512, 1, a1));
+        TH_TRY(th_launch(c, fe, grid, 1, 1, 512, 1, 1, 0, a1));
         void *a2[] = {&dmask, &dupd, &dvis, &dover, &n};
-        RB_TRY(rb_launch(c, fu, grid, 1, 512, 1, a2));
-        RB_TRY(rb_get(c, &over, dover, 4));
+        TH_TRY(th_launch(c, fu, grid, 1, 1, 512, 1, 1, 0, a2));
+        TH_TRY(th_download(c, &over, dover, 4));
         if (!over) break;
     }
     /* reference: the same level-synchronous BFS */
-    int *ref = rb_host(c, n * sizeof(int)), *q = rb_host(c, n * sizeof(int)), qh = 0, qt = 0;
+    int *ref = th_host(c, n * sizeof(int)), *q = th_host(c, n * sizeof(int)), qh = 0, qt = 0;
     for (int i = 0; i < n; i++) ref[i] = -1;
     ref[0] = 0;
     q[qt++] = 0;
@@ -197,36 +104,36 @@ static int b_bfs(rb_ctx *c)
                 q[qt++] = edges[k];
             }
     }
-    RB_TRY(rb_get(c, cost, dcost, n * 4));
-    return rb_check_u32(c, "cost", (uint32_t *)cost, (uint32_t *)ref, n);
+    TH_TRY(th_download(c, cost, dcost, n * 4));
+    return th_check_u32(c, "cost", (uint32_t *)cost, (uint32_t *)ref, n);
 }
 
 /* ---- cp ------------------------------------------------------------------------- */
 
-static int b_cp(rb_ctx *c)
+static int b_cp(th_ctx *c)
 {
     int natoms = c->small ? 24 : 64, width = 2048, rows = c->small ? 16 : 192;
     float spacing = 0.1f;
-    float *atoms = rb_host(c, natoms * 16);
+    float *atoms = th_host(c, natoms * 16);
     for (int a = 0; a < natoms; a++) {
-        float z = 0.5f + 4.0f * rb_unit(c);
-        atoms[4 * a] = 204.8f * rb_unit(c);
-        atoms[4 * a + 1] = spacing * rows * rb_unit(c);
+        float z = 0.5f + 4.0f * rb_unit();
+        atoms[4 * a] = 204.8f * rb_unit();
+        atoms[4 * a + 1] = spacing * rows * rb_unit();
         atoms[4 * a + 2] = z * z;
-        atoms[4 * a + 3] = rb_unit(c) - 0.5f;
+        atoms[4 * a + 3] = rb_unit() - 0.5f;
     }
     CUdeviceptr cst, dgrid;
     size_t cb;
-    RB_CU(cuModuleGetGlobal(&cst, &cb, c->mod, "cp_atoms"));
-    RB_CU(cuMemcpyHtoD(cst, atoms, natoms * 16));
-    RB_TRY(rb_dev(c, NULL, (size_t)width * rows * 4, &dgrid));
+    TH_CU(c, cuModuleGetGlobal(&cst, &cb, c->mod, "cp_atoms"));
+    TH_CU(c, cuMemcpyHtoD(cst, atoms, natoms * 16));
+    TH_TRY(th_upload(c, NULL, (size_t)width * rows * 4, &dgrid));
     CUfunction f;
-    RB_TRY(rb_func(c, "cp_kernel", &f));
+    TH_TRY(th_func(c, c->mod, "cp_kernel", &f));
     void *args[] = {&natoms, &spacing, &dgrid, &width};
-    RB_TRY(rb_launch(c, f, width / (128 * 8), rows, 128, 1, args));
-    float *got = rb_host(c, (size_t)width * rows * 4);
-    double *ref = rb_host(c, (size_t)width * rows * 8);
-    RB_TRY(rb_get(c, got, dgrid, (size_t)width * rows * 4));
+    TH_TRY(th_launch(c, f, width / (128 * 8), rows, 1, 128, 1, 1, 0, args));
+    float *got = th_host(c, (size_t)width * rows * 4);
+    double *ref = th_host(c, (size_t)width * rows * 8);
+    TH_TRY(th_download(c, got, dgrid, (size_t)width * rows * 4));
     for (int y = 0; y < rows; y++)
         for (int x = 0; x < width; x++) {
             double e = 0;
@@ -241,35 +148,35 @@ static int b_cp(rb_ctx *c)
 
 /* ---- cutcp ------------------------------------------------------------------------ */
 
-static int b_cutcp(rb_ctx *c)
+static int b_cutcp(th_ctx *c)
 {
     int nbx = c->small ? 3 : 6, nbins = nbx * nbx * nbx, gx = nbx * 8;
     float h = 0.5f, c2 = 4.0f * 4.0f * h * h;
-    float *bins = rb_host(c, (size_t)nbins * 8 * 16);
+    float *bins = th_host(c, (size_t)nbins * 8 * 16);
     for (int b = 0; b < nbins; b++) {
         int bx = b % nbx, by = (b / nbx) % nbx, bz = b / (nbx * nbx);
         for (int a = 0; a < 8; a++) {
             float *at = bins + ((size_t)b * 8 + a) * 4;
-            at[0] = (bx + rb_unit(c)) * 8 * h;
-            at[1] = (by + rb_unit(c)) * 8 * h;
-            at[2] = (bz + rb_unit(c)) * 8 * h;
-            at[3] = a < 6 ? rb_unit(c) - 0.5f : 0.0f; /* two padding slots per bin */
+            at[0] = (bx + rb_unit()) * 8 * h;
+            at[1] = (by + rb_unit()) * 8 * h;
+            at[2] = (bz + rb_unit()) * 8 * h;
+            at[3] = a < 6 ? rb_unit() - 0.5f : 0.0f; /* two padding slots per bin */
         }
     }
     size_t npts = (size_t)gx * gx * gx * 8;
     CUdeviceptr dbins, dgrid;
-    RB_TRY(rb_dev(c, bins, (size_t)nbins * 8 * 16, &dbins));
-    RB_TRY(rb_dev(c, NULL, npts * 4, &dgrid));
+    TH_TRY(th_upload(c, bins, (size_t)nbins * 8 * 16, &dbins));
+    TH_TRY(th_upload(c, NULL, npts * 4, &dgrid));
     CUfunction f;
-    RB_TRY(rb_func(c, "cutcp_kernel", &f));
+    TH_TRY(th_func(c, c->mod, "cutcp_kernel", &f));
     void *args[] = {&dbins, &nbx, &h, &c2, &dgrid};
-    RB_TRY(rb_launch(c, f, (unsigned)nbins, 1, 128, 1, args));
-    float *got = rb_host(c, npts * 4);
-    double *ref = rb_host(c, npts * 8);
-    RB_TRY(rb_get(c, got, dgrid, npts * 4));
+    TH_TRY(th_launch(c, f, (unsigned)nbins, 1, 1, 128, 1, 1, 0, args));
+    float *got = th_host(c, npts * 4);
+    double *ref = th_host(c, npts * 8);
+    TH_TRY(th_download(c, got, dgrid, npts * 4));
     /* only the points threads write are compared (the grid is sparse) */
     size_t m = 0;
-    float *g2 = rb_host(c, npts * 4);
+    float *g2 = th_host(c, npts * 4);
     for (int b = 0; b < nbins; b++)
         for (int t = 0; t < 128; t++) {
             int bx = b % nbx, by = (b / nbx) % nbx, bz = b / (nbx * nbx);
@@ -311,24 +218,24 @@ static void dwt_ref_line(double *s)
     for (int i = 0; i < n; i++) s[i] *= (i & 1) ? 1.0 / k : k;
 }
 
-static int b_dwt2d(rb_ctx *c)
+static int b_dwt2d(th_ctx *c)
 {
     int w = c->small ? 256 : 2048, h = c->small ? 128 : 1024;
     size_t n = (size_t)w * h;
-    float *img = rb_host(c, n * 4);
-    for (size_t i = 0; i < n; i++) img[i] = (float)(rb_rand(c) % 256);
+    float *img = th_host(c, n * 4);
+    for (size_t i = 0; i < n; i++) img[i] = (float)(rb_rand() % 256);
     CUdeviceptr din, dtmp, dout;
-    RB_TRY(rb_dev(c, img, n * 4, &din));
-    RB_TRY(rb_dev(c, NULL, n * 4, &dtmp));
-    RB_TRY(rb_dev(c, NULL, n * 4, &dout));
+    TH_TRY(th_upload(c, img, n * 4, &din));
+    TH_TRY(th_upload(c, NULL, n * 4, &dtmp));
+    TH_TRY(th_upload(c, NULL, n * 4, &dout));
     CUfunction fc, fr;
-    RB_TRY(rb_func(c, "dwt_cols", &fc));
-    RB_TRY(rb_func(c, "dwt_rows", &fr));
+    TH_TRY(th_func(c, c->mod, "dwt_cols", &fc));
+    TH_TRY(th_func(c, c->mod, "dwt_rows", &fr));
     void *a1[] = {&din, &dtmp, &w};
-    RB_TRY(rb_launch(c, fc, w / 128, h / 16, 128, 1, a1));
+    TH_TRY(th_launch(c, fc, w / 128, h / 16, 1, 128, 1, 1, 0, a1));
     void *a2[] = {&dtmp, &dout, &w};
-    RB_TRY(rb_launch(c, fr, h / 128, w / 16, 128, 1, a2));
-    double *t = rb_host(c, n * 8), *ref = rb_host(c, n * 8), s[16];
+    TH_TRY(th_launch(c, fr, h / 128, w / 16, 1, 128, 1, 1, 0, a2));
+    double *t = th_host(c, n * 8), *ref = th_host(c, n * 8), s[16];
     for (int x = 0; x < w; x++)
         for (int y0 = 0; y0 < h; y0 += 16) {
             for (int i = 0; i < 16; i++) s[i] = img[(size_t)(y0 + i) * w + x];
@@ -341,41 +248,41 @@ static int b_dwt2d(rb_ctx *c)
             dwt_ref_line(s);
             for (int i = 0; i < 16; i++) ref[(size_t)y * w + x0 + (i & 1) * 8 + i / 2] = s[i];
         }
-    float *got = rb_host(c, n * 4);
-    RB_TRY(rb_get(c, got, dout, n * 4));
+    float *got = th_host(c, n * 4);
+    TH_TRY(th_download(c, got, dout, n * 4));
     return rb_check(c, "coefficient", got, ref, n, 1e-4, 16.0);
 }
 
 /* ---- hotspot ------------------------------------------------------------------------ */
 
-static int b_hotspot(rb_ctx *c)
+static int b_hotspot(th_ctx *c)
 {
     int n = c->small ? 96 : 512, iters = 2, launches = 2;
     float Cap = 0.5f, Rx = 1.0f, Ry = 1.0f, Rz = 2.0f, step = 0.01f;
     size_t sz = (size_t)n * n;
-    float *temp = rb_host(c, sz * 4), *power = rb_host(c, sz * 4);
+    float *temp = th_host(c, sz * 4), *power = th_host(c, sz * 4);
     for (size_t i = 0; i < sz; i++) {
-        temp[i] = 320.0f + 20.0f * rb_unit(c);
-        power[i] = rb_unit(c);
+        temp[i] = 320.0f + 20.0f * rb_unit();
+        power[i] = rb_unit();
     }
     CUdeviceptr dp, dt0, dt1;
-    RB_TRY(rb_dev(c, power, sz * 4, &dp));
-    RB_TRY(rb_dev(c, temp, sz * 4, &dt0));
-    RB_TRY(rb_dev(c, temp, sz * 4, &dt1));
+    TH_TRY(th_upload(c, power, sz * 4, &dp));
+    TH_TRY(th_upload(c, temp, sz * 4, &dt0));
+    TH_TRY(th_upload(c, temp, sz * 4, &dt1));
     CUfunction f;
-    RB_TRY(rb_func(c, "hotspot_kernel", &f));
-    int small_block = 16 - iters * 2, blocks = rb_cdiv((unsigned)n, (unsigned)small_block);
+    TH_TRY(th_func(c, c->mod, "hotspot_kernel", &f));
+    int small_block = 16 - iters * 2, blocks = th_cdiv((unsigned)n, (unsigned)small_block);
     int border = iters;
     CUdeviceptr src = dt0, dst = dt1;
     for (int l = 0; l < launches; l++) {
         void *args[] = {&iters, &dp, &src, &dst, &n, &n, &border, &border, &Cap, &Rx, &Ry, &Rz, &step};
-        RB_TRY(rb_launch(c, f, (unsigned)blocks, (unsigned)blocks, 16, 16, args));
+        TH_TRY(th_launch(c, f, (unsigned)blocks, (unsigned)blocks, 1, 16, 16, 1, 0, args));
         CUdeviceptr t = src;
         src = dst;
         dst = t;
     }
     /* reference: the plain stencil, neighbours clamped at the borders */
-    double *a = rb_host(c, sz * 8), *b = rb_host(c, sz * 8);
+    double *a = th_host(c, sz * 8), *b = th_host(c, sz * 8);
     for (size_t i = 0; i < sz; i++) a[i] = temp[i];
     double sdc = (double)step / Cap;
     for (int it = 0; it < iters * launches; it++) {
@@ -390,44 +297,44 @@ static int b_hotspot(rb_ctx *c)
         a = b;
         b = t;
     }
-    float *got = rb_host(c, sz * 4);
-    RB_TRY(rb_get(c, got, src, sz * 4));
+    float *got = th_host(c, sz * 4);
+    TH_TRY(th_download(c, got, src, sz * 4));
     return rb_check(c, "temperature", got, a, sz, 1e-5, 0.0);
 }
 
 /* ---- md ---------------------------------------------------------------------------- */
 
-static int b_md(rb_ctx *c)
+static int b_md(th_ctx *c)
 {
     int n = c->small ? 4096 : 65536;
     float cutsq = 16.0f, lj1 = 1.5f, lj2 = 2.0f;
-    float *pos = rb_host(c, (size_t)n * 16);
+    float *pos = th_host(c, (size_t)n * 16);
     for (int i = 0; i < n; i++) {
-        pos[4 * i] = 40.0f * rb_unit(c);
-        pos[4 * i + 1] = 40.0f * rb_unit(c);
-        pos[4 * i + 2] = 40.0f * rb_unit(c);
+        pos[4 * i] = 40.0f * rb_unit();
+        pos[4 * i + 1] = 40.0f * rb_unit();
+        pos[4 * i + 2] = 40.0f * rb_unit();
     }
-    int *nl = rb_host(c, (size_t)n * 32 * 4);
+    int *nl = th_host(c, (size_t)n * 32 * 4);
     for (int j = 0; j < 32; j++)
         for (int i = 0; i < n; i++) {
-            int k = (i + 1 + (int)(rb_rand(c) % 64)) % n;
+            int k = (i + 1 + (int)(rb_rand() % 64)) % n;
             nl[(size_t)j * n + i] = k;
             /* about half the neighbours within the cutoff */
             if (j & 1) {
-                pos[4 * k] = pos[4 * i] + 2.0f * rb_unit(c) + 0.5f;
+                pos[4 * k] = pos[4 * i] + 2.0f * rb_unit() + 0.5f;
             }
         }
     CUdeviceptr df, dpos, dnl;
-    RB_TRY(rb_dev(c, NULL, (size_t)n * 16, &df));
-    RB_TRY(rb_dev(c, pos, (size_t)n * 16, &dpos));
-    RB_TRY(rb_dev(c, nl, (size_t)n * 32 * 4, &dnl));
+    TH_TRY(th_upload(c, NULL, (size_t)n * 16, &df));
+    TH_TRY(th_upload(c, pos, (size_t)n * 16, &dpos));
+    TH_TRY(th_upload(c, nl, (size_t)n * 32 * 4, &dnl));
     CUfunction f;
-    RB_TRY(rb_func(c, "md_kernel", &f));
+    TH_TRY(th_func(c, c->mod, "md_kernel", &f));
     void *args[] = {&df, &dpos, &n, &dnl, &cutsq, &lj1, &lj2};
-    RB_TRY(rb_launch(c, f, rb_cdiv((unsigned)n, 256), 1, 256, 1, args));
-    float *got = rb_host(c, (size_t)n * 16), *g3 = rb_host(c, (size_t)n * 12);
-    double *ref = rb_host(c, (size_t)n * 24);
-    RB_TRY(rb_get(c, got, df, (size_t)n * 16));
+    TH_TRY(th_launch(c, f, th_cdiv((unsigned)n, 256), 1, 1, 256, 1, 1, 0, args));
+    float *got = th_host(c, (size_t)n * 16), *g3 = th_host(c, (size_t)n * 12);
+    double *ref = th_host(c, (size_t)n * 24);
+    TH_TRY(th_download(c, got, df, (size_t)n * 16));
     for (int i = 0; i < n; i++) {
         double f3[3] = {0, 0, 0};
         for (int j = 0; j < 32; j++) {
@@ -449,40 +356,40 @@ static int b_md(rb_ctx *c)
 
 /* ---- mri-q ------------------------------------------------------------------------ */
 
-static int b_mriq(rb_ctx *c)
+static int b_mriq(th_ctx *c)
 {
     int numK = c->small ? 64 : 256, numX = c->small ? 8192 : 65536;
-    float *k = rb_host(c, (size_t)numK * 16), *x = rb_host(c, numX * 4), *y = rb_host(c, numX * 4),
-          *z = rb_host(c, numX * 4);
+    float *k = th_host(c, (size_t)numK * 16), *x = th_host(c, numX * 4), *y = th_host(c, numX * 4),
+          *z = th_host(c, numX * 4);
     for (int i = 0; i < numK; i++) {
-        k[4 * i] = 0.5f * rb_unit(c) - 0.25f;
-        k[4 * i + 1] = 0.5f * rb_unit(c) - 0.25f;
-        k[4 * i + 2] = 0.5f * rb_unit(c) - 0.25f;
-        k[4 * i + 3] = rb_unit(c);
+        k[4 * i] = 0.5f * rb_unit() - 0.25f;
+        k[4 * i + 1] = 0.5f * rb_unit() - 0.25f;
+        k[4 * i + 2] = 0.5f * rb_unit() - 0.25f;
+        k[4 * i + 3] = rb_unit();
     }
     for (int i = 0; i < numX; i++) {
-        x[i] = rb_unit(c) - 0.5f;
-        y[i] = rb_unit(c) - 0.5f;
-        z[i] = rb_unit(c) - 0.5f;
+        x[i] = rb_unit() - 0.5f;
+        y[i] = rb_unit() - 0.5f;
+        z[i] = rb_unit() - 0.5f;
     }
     CUdeviceptr ck, dx, dy, dz, dqr, dqi;
     size_t cb;
-    RB_CU(cuModuleGetGlobal(&ck, &cb, c->mod, "ck"));
-    RB_CU(cuMemcpyHtoD(ck, k, (size_t)numK * 16));
-    RB_TRY(rb_dev(c, x, numX * 4, &dx));
-    RB_TRY(rb_dev(c, y, numX * 4, &dy));
-    RB_TRY(rb_dev(c, z, numX * 4, &dz));
-    RB_TRY(rb_dev(c, NULL, numX * 4, &dqr));
-    RB_TRY(rb_dev(c, NULL, numX * 4, &dqi));
+    TH_CU(c, cuModuleGetGlobal(&ck, &cb, c->mod, "ck"));
+    TH_CU(c, cuMemcpyHtoD(ck, k, (size_t)numK * 16));
+    TH_TRY(th_upload(c, x, numX * 4, &dx));
+    TH_TRY(th_upload(c, y, numX * 4, &dy));
+    TH_TRY(th_upload(c, z, numX * 4, &dz));
+    TH_TRY(th_upload(c, NULL, numX * 4, &dqr));
+    TH_TRY(th_upload(c, NULL, numX * 4, &dqi));
     CUfunction f;
-    RB_TRY(rb_func(c, "mriq_kernel", &f));
+    TH_TRY(th_func(c, c->mod, "mriq_kernel", &f));
     int kbase = 0;
     void *args[] = {&numK, &kbase, &dx, &dy, &dz, &dqr, &dqi};
-    RB_TRY(rb_launch(c, f, (unsigned)numX / (256 * 2), 1, 256, 1, args));
-    float *qr = rb_host(c, numX * 4), *qi = rb_host(c, numX * 4);
-    double *rr = rb_host(c, numX * 8), *ri = rb_host(c, numX * 8);
-    RB_TRY(rb_get(c, qr, dqr, numX * 4));
-    RB_TRY(rb_get(c, qi, dqi, numX * 4));
+    TH_TRY(th_launch(c, f, (unsigned)numX / (256 * 2), 1, 1, 256, 1, 1, 0, args));
+    float *qr = th_host(c, numX * 4), *qi = th_host(c, numX * 4);
+    double *rr = th_host(c, numX * 8), *ri = th_host(c, numX * 8);
+    TH_TRY(th_download(c, qr, dqr, numX * 4));
+    TH_TRY(th_download(c, qi, dqi, numX * 4));
     for (int i = 0; i < numX; i++) {
         double a = 0, b = 0;
         for (int j = 0; j < numK; j++) {
@@ -493,24 +400,24 @@ static int b_mriq(rb_ctx *c)
         rr[i] = a;
         ri[i] = b;
     }
-    RB_TRY(rb_check(c, "Qr", qr, rr, numX, 1e-3, 1.0));
+    TH_TRY(rb_check(c, "Qr", qr, rr, numX, 1e-3, 1.0));
     return rb_check(c, "Qi", qi, ri, numX, 1e-3, 1.0);
 }
 
 /* ---- radix sort (the block stage) ------------------------------------------------ */
 
-static int b_radixsort(rb_ctx *c)
+static int b_radixsort(th_ctx *c)
 {
     int blocks = c->small ? 16 : 1024, n = blocks * 1024, startbit = 0, nbits = 4;
-    uint32_t *keys = rb_host(c, n * 4), *ref = rb_host(c, n * 4), *got = rb_host(c, n * 4);
-    for (int i = 0; i < n; i++) keys[i] = rb_rand(c);
+    uint32_t *keys = th_host(c, n * 4), *ref = th_host(c, n * 4), *got = th_host(c, n * 4);
+    for (int i = 0; i < n; i++) keys[i] = rb_rand();
     CUdeviceptr dk;
-    RB_TRY(rb_dev(c, keys, n * 4, &dk));
+    TH_TRY(th_upload(c, keys, n * 4, &dk));
     CUfunction f;
-    RB_TRY(rb_func(c, "radix_local", &f));
+    TH_TRY(th_func(c, c->mod, "radix_local", &f));
     void *args[] = {&dk, &startbit, &nbits};
-    RB_TRY(rb_launch(c, f, (unsigned)blocks, 1, 256, 1, args));
-    RB_TRY(rb_get(c, got, dk, n * 4));
+    TH_TRY(th_launch(c, f, (unsigned)blocks, 1, 1, 256, 1, 1, 0, args));
+    TH_TRY(th_download(c, got, dk, n * 4));
     /* reference: a stable counting sort of each block by the low nbits */
     for (int b = 0; b < blocks; b++) {
         int pos = 0;
@@ -518,45 +425,45 @@ static int b_radixsort(rb_ctx *c)
             for (int i = 0; i < 1024; i++)
                 if ((keys[b * 1024 + i] & ((1u << nbits) - 1)) == d) ref[b * 1024 + pos++] = keys[b * 1024 + i];
     }
-    return rb_check_u32(c, "keys", got, ref, n);
+    return th_check_u32(c, "keys", got, ref, n);
 }
 
 /* ---- particle filter (the likelihood stage) ----------------------------------------- */
 
-static int b_particlefilter(rb_ctx *c)
+static int b_particlefilter(th_ctx *c)
 {
     int n = c->small ? 8192 : 131072, rows = 128, cols = 128;
     int objxy[74], k = 0;
     for (int dy = -3; dy <= 3; dy++)
         for (int dx = -3; dx <= 3; dx++)
             if (dx * dx + dy * dy <= 10 && k < 37) objxy[2 * k] = dy, objxy[2 * k + 1] = dx, k++;
-    float *ax = rb_host(c, n * 4), *ay = rb_host(c, n * 4), *dxr = rb_host(c, n * 4), *dyr = rb_host(c, n * 4),
-          *w = rb_host(c, n * 4);
-    unsigned char *frame = rb_host(c, (size_t)rows * cols);
-    for (int i = 0; i < rows * cols; i++) frame[i] = (unsigned char)(rb_rand(c) % 256);
+    float *ax = th_host(c, n * 4), *ay = th_host(c, n * 4), *dxr = th_host(c, n * 4), *dyr = th_host(c, n * 4),
+          *w = th_host(c, n * 4);
+    unsigned char *frame = th_host(c, (size_t)rows * cols);
+    for (int i = 0; i < rows * cols; i++) frame[i] = (unsigned char)(rb_rand() % 256);
     for (int i = 0; i < n; i++) {
-        ax[i] = 64.0f + 10.0f * rb_unit(c);
-        ay[i] = 64.0f + 10.0f * rb_unit(c);
-        dxr[i] = rb_unit(c) - 0.5f;
-        dyr[i] = rb_unit(c) - 0.5f;
+        ax[i] = 64.0f + 10.0f * rb_unit();
+        ay[i] = 64.0f + 10.0f * rb_unit();
+        dxr[i] = rb_unit() - 0.5f;
+        dyr[i] = rb_unit() - 0.5f;
         w[i] = 1.0f / n;
     }
     CUdeviceptr dax, day, ddx, ddy, dobj, dfr, dl, dw;
-    RB_TRY(rb_dev(c, ax, n * 4, &dax));
-    RB_TRY(rb_dev(c, ay, n * 4, &day));
-    RB_TRY(rb_dev(c, dxr, n * 4, &ddx));
-    RB_TRY(rb_dev(c, dyr, n * 4, &ddy));
-    RB_TRY(rb_dev(c, objxy, sizeof objxy, &dobj));
-    RB_TRY(rb_dev(c, frame, (size_t)rows * cols, &dfr));
-    RB_TRY(rb_dev(c, NULL, n * 4, &dl));
-    RB_TRY(rb_dev(c, w, n * 4, &dw));
+    TH_TRY(th_upload(c, ax, n * 4, &dax));
+    TH_TRY(th_upload(c, ay, n * 4, &day));
+    TH_TRY(th_upload(c, dxr, n * 4, &ddx));
+    TH_TRY(th_upload(c, dyr, n * 4, &ddy));
+    TH_TRY(th_upload(c, objxy, sizeof objxy, &dobj));
+    TH_TRY(th_upload(c, frame, (size_t)rows * cols, &dfr));
+    TH_TRY(th_upload(c, NULL, n * 4, &dl));
+    TH_TRY(th_upload(c, w, n * 4, &dw));
     CUfunction f;
-    RB_TRY(rb_func(c, "pf_likelihood", &f));
+    TH_TRY(th_func(c, c->mod, "pf_likelihood", &f));
     void *args[] = {&dax, &day, &ddx, &ddy, &dobj, &dfr, &rows, &cols, &dl, &dw, &n};
-    RB_TRY(rb_launch(c, f, rb_cdiv((unsigned)n, 256), 1, 256, 1, args));
-    float *gl = rb_host(c, n * 4);
-    double *rl = rb_host(c, n * 8);
-    RB_TRY(rb_get(c, gl, dl, n * 4));
+    TH_TRY(th_launch(c, f, th_cdiv((unsigned)n, 256), 1, 1, 256, 1, 1, 0, args));
+    float *gl = th_host(c, n * 4);
+    double *rl = th_host(c, n * 8);
+    TH_TRY(th_download(c, gl, dl, n * 4));
     for (int i = 0; i < n; i++) {
         float x = ax[i] + 1.0f + 5.0f * dxr[i], y = ay[i] - 2.0f + 2.0f * dyr[i];
         int xr = (int)lrintf(x), yr = (int)lrintf(y);
@@ -575,24 +482,24 @@ static int b_particlefilter(rb_ctx *c)
 
 /* ---- sad --------------------------------------------------------------------------- */
 
-static int b_sad(rb_ctx *c)
+static int b_sad(th_ctx *c)
 {
     int w = c->small ? 128 : 512, h = c->small ? 64 : 256, nblk = (w / 4) * (h / 4);
-    uint16_t *cur = rb_host(c, (size_t)w * h * 2), *ref = rb_host(c, (size_t)w * h * 2);
+    uint16_t *cur = th_host(c, (size_t)w * h * 2), *ref = th_host(c, (size_t)w * h * 2);
     for (int i = 0; i < w * h; i++) {
-        cur[i] = (uint16_t)(rb_rand(c) % 256);
-        ref[i] = (uint16_t)(rb_rand(c) % 256);
+        cur[i] = (uint16_t)(rb_rand() % 256);
+        ref[i] = (uint16_t)(rb_rand() % 256);
     }
     CUdeviceptr dc, dr, ds;
-    RB_TRY(rb_dev(c, cur, (size_t)w * h * 2, &dc));
-    RB_TRY(rb_dev(c, ref, (size_t)w * h * 2, &dr));
-    RB_TRY(rb_dev(c, NULL, (size_t)nblk * 81 * 2, &ds));
+    TH_TRY(th_upload(c, cur, (size_t)w * h * 2, &dc));
+    TH_TRY(th_upload(c, ref, (size_t)w * h * 2, &dr));
+    TH_TRY(th_upload(c, NULL, (size_t)nblk * 81 * 2, &ds));
     CUfunction f;
-    RB_TRY(rb_func(c, "sad_kernel", &f));
+    TH_TRY(th_func(c, c->mod, "sad_kernel", &f));
     void *args[] = {&dc, &dr, &w, &h, &ds};
-    RB_TRY(rb_launch(c, f, (unsigned)nblk / 4, 1, 128, 1, args));
-    uint16_t *got = rb_host(c, (size_t)nblk * 81 * 2);
-    RB_TRY(rb_get(c, got, ds, (size_t)nblk * 81 * 2));
+    TH_TRY(th_launch(c, f, (unsigned)nblk / 4, 1, 1, 128, 1, 1, 0, args));
+    uint16_t *got = th_host(c, (size_t)nblk * 81 * 2);
+    TH_TRY(th_download(c, got, ds, (size_t)nblk * 81 * 2));
     for (int b = 0; b < nblk; b++) {
         int bx = (b % (w / 4)) * 4, by = (b / (w / 4)) * 4;
         for (int dy = -4; dy <= 4; dy++)
@@ -606,7 +513,7 @@ static int b_sad(rb_ctx *c)
                 }
                 uint16_t g = got[(size_t)b * 81 + (dy + 4) * 9 + dx + 4];
                 if (g != (uint16_t)s)
-                    return rb_fail(c, "sad of block %d at (%d,%d) = %u, expected %u", b, dx, dy, g, s);
+                    return th_fail(c, "sad of block %d at (%d,%d) = %u, expected %u", b, dx, dy, g, s);
             }
     }
     return 0;
@@ -614,32 +521,32 @@ static int b_sad(rb_ctx *c)
 
 /* ---- gaussian ---------------------------------------------------------------------- */
 
-static int b_gaussian(rb_ctx *c)
+static int b_gaussian(th_ctx *c)
 {
     int n = c->small ? 48 : 384;
     size_t nn = (size_t)n * n;
-    float *a = rb_host(c, nn * 4), *bv = rb_host(c, n * 4);
-    for (size_t i = 0; i < nn; i++) a[i] = rb_unit(c) - 0.5f;
+    float *a = th_host(c, nn * 4), *bv = th_host(c, n * 4);
+    for (size_t i = 0; i < nn; i++) a[i] = rb_unit() - 0.5f;
     for (int i = 0; i < n; i++) {
         a[(size_t)i * n + i] += (float)n; /* diagonally dominant: no pivoting needed */
-        bv[i] = rb_unit(c);
+        bv[i] = rb_unit();
     }
     CUdeviceptr dm, da, db;
-    RB_TRY(rb_dev(c, NULL, nn * 4, &dm));
-    RB_TRY(rb_dev(c, a, nn * 4, &da));
-    RB_TRY(rb_dev(c, bv, n * 4, &db));
+    TH_TRY(th_upload(c, NULL, nn * 4, &dm));
+    TH_TRY(th_upload(c, a, nn * 4, &da));
+    TH_TRY(th_upload(c, bv, n * 4, &db));
     CUfunction f1, f2;
-    RB_TRY(rb_func(c, "fan1", &f1));
-    RB_TRY(rb_func(c, "fan2", &f2));
+    TH_TRY(th_func(c, c->mod, "fan1", &f1));
+    TH_TRY(th_func(c, c->mod, "fan2", &f2));
     for (int t = 0; t < n - 1; t++) {
         void *a1[] = {&dm, &da, &n, &t};
-        RB_TRY(rb_launch(c, f1, rb_cdiv((unsigned)n, 256), 1, 256, 1, a1));
+        TH_TRY(th_launch(c, f1, th_cdiv((unsigned)n, 256), 1, 1, 256, 1, 1, 0, a1));
         void *a2[] = {&dm, &da, &db, &n, &t};
-        unsigned g = rb_cdiv((unsigned)n, 16 * 2);
-        RB_TRY(rb_launch(c, f2, g, g, 16, 16, a2));
+        unsigned g = th_cdiv((unsigned)n, 16 * 2);
+        TH_TRY(th_launch(c, f2, g, g, 1, 16, 16, 1, 0, a2));
     }
     /* reference: the same elimination in double, then the upper triangle and b compared */
-    double *ra = rb_host(c, nn * 8), *rbv = rb_host(c, n * 8);
+    double *ra = th_host(c, nn * 8), *rbv = th_host(c, n * 8);
     for (size_t i = 0; i < nn; i++) ra[i] = a[i];
     for (int i = 0; i < n; i++) rbv[i] = bv[i];
     for (int t = 0; t < n - 1; t++)
@@ -648,77 +555,77 @@ static int b_gaussian(rb_ctx *c)
             for (int j = t; j < n; j++) ra[(size_t)i * n + j] -= m * ra[(size_t)t * n + j];
             rbv[i] -= m * rbv[t];
         }
-    float *ga = rb_host(c, nn * 4), *gb = rb_host(c, n * 4);
-    RB_TRY(rb_get(c, ga, da, nn * 4));
-    RB_TRY(rb_get(c, gb, db, n * 4));
+    float *ga = th_host(c, nn * 4), *gb = th_host(c, n * 4);
+    TH_TRY(th_download(c, ga, da, nn * 4));
+    TH_TRY(th_download(c, gb, db, n * 4));
     for (int i = 0; i < n; i++)
         for (int j = 0; j < i; j++) ra[(size_t)i * n + j] = ga[(size_t)i * n + j]; /* below the diagonal: not compared */
-    RB_TRY(rb_check(c, "a", ga, ra, nn, 1e-4, 1.0));
+    TH_TRY(rb_check(c, "a", ga, ra, nn, 1e-4, 1.0));
     return rb_check(c, "b", gb, rbv, n, 1e-4, 1.0);
 }
 
 /* ---- heart wall (the tracking step) ----------------------------------------------- */
 
-static int b_heartwall(rb_ctx *c)
+static int b_heartwall(th_ctx *c)
 {
     int np = c->small ? 30 : 480, fw = 512;
-    float *frame = rb_host(c, (size_t)fw * fw * 4);
+    float *frame = th_host(c, (size_t)fw * fw * 4);
     /* a smooth random image: sums of a few waves plus noise */
     for (int y = 0; y < fw; y++)
         for (int x = 0; x < fw; x++)
-            frame[(size_t)y * fw + x] = (float)(sin(x * 0.21) * cos(y * 0.17) + 0.5 * sin((x + 2 * y) * 0.05)) + 0.3f * rb_unit(c);
-    int *px = rb_host(c, np * 4), *py = rb_host(c, np * 4), *want = rb_host(c, np * 4);
-    float *tmpl = rb_host(c, (size_t)np * 81 * 4);
+            frame[(size_t)y * fw + x] = (float)(sin(x * 0.21) * cos(y * 0.17) + 0.5 * sin((x + 2 * y) * 0.05)) + 0.3f * rb_unit();
+    int *px = th_host(c, np * 4), *py = th_host(c, np * 4), *want = th_host(c, np * 4);
+    float *tmpl = th_host(c, (size_t)np * 81 * 4);
     for (int p = 0; p < np; p++) {
-        px[p] = 32 + (int)(rb_rand(c) % (uint32_t)(fw - 64));
-        py[p] = 32 + (int)(rb_rand(c) % (uint32_t)(fw - 64));
-        int ox = (int)(rb_rand(c) % 16), oy = (int)(rb_rand(c) % 16); /* where the template really is */
+        px[p] = 32 + (int)(rb_rand() % (uint32_t)(fw - 64));
+        py[p] = 32 + (int)(rb_rand() % (uint32_t)(fw - 64));
+        int ox = (int)(rb_rand() % 16), oy = (int)(rb_rand() % 16); /* where the template really is */
         want[p] = oy * 16 + ox;
         for (int r = 0; r < 9; r++)
             for (int q = 0; q < 9; q++)
                 tmpl[(size_t)p * 81 + r * 9 + q] = frame[(size_t)(py[p] - 8 + oy + r) * fw + px[p] - 8 + ox + q];
     }
     CUdeviceptr dfr, dt, dpx, dpy, db;
-    RB_TRY(rb_dev(c, frame, (size_t)fw * fw * 4, &dfr));
-    RB_TRY(rb_dev(c, tmpl, (size_t)np * 81 * 4, &dt));
-    RB_TRY(rb_dev(c, px, np * 4, &dpx));
-    RB_TRY(rb_dev(c, py, np * 4, &dpy));
-    RB_TRY(rb_dev(c, NULL, np * 4, &db));
+    TH_TRY(th_upload(c, frame, (size_t)fw * fw * 4, &dfr));
+    TH_TRY(th_upload(c, tmpl, (size_t)np * 81 * 4, &dt));
+    TH_TRY(th_upload(c, px, np * 4, &dpx));
+    TH_TRY(th_upload(c, py, np * 4, &dpy));
+    TH_TRY(th_upload(c, NULL, np * 4, &db));
     CUfunction f;
-    RB_TRY(rb_func(c, "hw_track", &f));
+    TH_TRY(th_func(c, c->mod, "hw_track", &f));
     void *args[] = {&dfr, &fw, &dt, &dpx, &dpy, &db};
-    RB_TRY(rb_launch(c, f, (unsigned)np, 1, 128, 1, args));
-    int *got = rb_host(c, np * 4);
-    RB_TRY(rb_get(c, got, db, np * 4));
-    return rb_check_u32(c, "best position", (uint32_t *)got, (uint32_t *)want, np);
+    TH_TRY(th_launch(c, f, (unsigned)np, 1, 1, 128, 1, 1, 0, args));
+    int *got = th_host(c, np * 4);
+    TH_TRY(th_download(c, got, db, np * 4));
+    return th_check_u32(c, "best position", (uint32_t *)got, (uint32_t *)want, np);
 }
 
 /* ---- lavaMD -------------------------------------------------------------------------- */
 
-static int b_lavamd(rb_ctx *c)
+static int b_lavamd(th_ctx *c)
 {
     int nb = c->small ? 2 : 4, nbox = nb * nb * nb, np = nbox * 128;
     float alpha = 0.5f;
-    float *rv = rb_host(c, (size_t)np * 16), *qv = rb_host(c, np * 4);
+    float *rv = th_host(c, (size_t)np * 16), *qv = th_host(c, np * 4);
     for (int i = 0; i < np; i++) {
-        float x = rb_unit(c), y = rb_unit(c), z = rb_unit(c);
+        float x = rb_unit(), y = rb_unit(), z = rb_unit();
         rv[4 * i] = x;
         rv[4 * i + 1] = y;
         rv[4 * i + 2] = z;
         rv[4 * i + 3] = x * x + y * y + z * z;
-        qv[i] = rb_unit(c);
+        qv[i] = rb_unit();
     }
     CUdeviceptr drv, dqv, dfv;
-    RB_TRY(rb_dev(c, rv, (size_t)np * 16, &drv));
-    RB_TRY(rb_dev(c, qv, np * 4, &dqv));
-    RB_TRY(rb_dev(c, NULL, (size_t)np * 16, &dfv));
+    TH_TRY(th_upload(c, rv, (size_t)np * 16, &drv));
+    TH_TRY(th_upload(c, qv, np * 4, &dqv));
+    TH_TRY(th_upload(c, NULL, (size_t)np * 16, &dfv));
     CUfunction f;
-    RB_TRY(rb_func(c, "lavamd_kernel", &f));
+    TH_TRY(th_func(c, c->mod, "lavamd_kernel", &f));
     void *args[] = {&nb, &alpha, &drv, &dqv, &dfv};
-    RB_TRY(rb_launch(c, f, (unsigned)nbox, 1, 128, 1, args));
-    float *got = rb_host(c, (size_t)np * 16);
-    double *ref = rb_host(c, (size_t)np * 32);
-    RB_TRY(rb_get(c, got, dfv, (size_t)np * 16));
+    TH_TRY(th_launch(c, f, (unsigned)nbox, 1, 1, 128, 1, 1, 0, args));
+    float *got = th_host(c, (size_t)np * 16);
+    double *ref = th_host(c, (size_t)np * 32);
+    TH_TRY(th_download(c, got, dfv, (size_t)np * 16));
     double a2 = 2.0 * alpha * alpha;
     for (int box = 0; box < nbox; box++) {
         int bx = box % nb, by = (box / nb) % nb, bz = box / (nb * nb);
@@ -747,59 +654,59 @@ static int b_lavamd(rb_ctx *c)
 
 /* ---- merge sort (the block stage) ----------------------------------------------------- */
 
-static int b_mergesort(rb_ctx *c)
+static int b_mergesort(th_ctx *c)
 {
     int blocks = c->small ? 16 : 512, n = blocks * 512;
-    uint32_t *k = rb_host(c, n * 4), *v = rb_host(c, n * 4), *gk = rb_host(c, n * 4), *gv = rb_host(c, n * 4);
+    uint32_t *k = th_host(c, n * 4), *v = th_host(c, n * 4), *gk = th_host(c, n * 4), *gv = th_host(c, n * 4);
     for (int i = 0; i < n; i++) {
-        k[i] = rb_rand(c) % 4096; /* repeated keys: stability matters */
+        k[i] = rb_rand() % 4096; /* repeated keys: stability matters */
         v[i] = (uint32_t)i;
     }
     CUdeviceptr dk, dv;
-    RB_TRY(rb_dev(c, k, n * 4, &dk));
-    RB_TRY(rb_dev(c, v, n * 4, &dv));
+    TH_TRY(th_upload(c, k, n * 4, &dk));
+    TH_TRY(th_upload(c, v, n * 4, &dv));
     CUfunction f;
-    RB_TRY(rb_func(c, "merge_block", &f));
+    TH_TRY(th_func(c, c->mod, "merge_block", &f));
     void *args[] = {&dk, &dv};
-    RB_TRY(rb_launch(c, f, (unsigned)blocks, 1, 256, 1, args));
-    RB_TRY(rb_get(c, gk, dk, n * 4));
-    RB_TRY(rb_get(c, gv, dv, n * 4));
+    TH_TRY(th_launch(c, f, (unsigned)blocks, 1, 1, 256, 1, 1, 0, args));
+    TH_TRY(th_download(c, gk, dk, n * 4));
+    TH_TRY(th_download(c, gv, dv, n * 4));
     /* a stable sort of each block: values (the original positions) ascending among equal keys */
     for (int b = 0; b < blocks; b++)
         for (int i = 1; i < 512; i++) {
             uint32_t k0 = gk[b * 512 + i - 1], k1 = gk[b * 512 + i], v0 = gv[b * 512 + i - 1], v1 = gv[b * 512 + i];
-            if (k0 > k1 || (k0 == k1 && v0 >= v1)) return rb_fail(c, "block %d not sorted stably at %d", b, i);
+            if (k0 > k1 || (k0 == k1 && v0 >= v1)) return th_fail(c, "block %d not sorted stably at %d", b, i);
         }
     for (int i = 0; i < n; i++)
-        if (gv[i] / 512 != (uint32_t)(i / 512) || k[gv[i]] != gk[i]) return rb_fail(c, "element %d lost", i);
+        if (gv[i] / 512 != (uint32_t)(i / 512) || k[gv[i]] != gk[i]) return th_fail(c, "element %d lost", i);
     return 0;
 }
 
 /* ---- Monte Carlo --------------------------------------------------------------------- */
 
-static int b_montecarlo(rb_ctx *c)
+static int b_montecarlo(th_ctx *c)
 {
     int nopt = c->small ? 48 : 384;
     float R = 0.06f, V = 0.10f;
-    float *S = rb_host(c, nopt * 4), *X = rb_host(c, nopt * 4), *T = rb_host(c, nopt * 4);
+    float *S = th_host(c, nopt * 4), *X = th_host(c, nopt * 4), *T = th_host(c, nopt * 4);
     for (int i = 0; i < nopt; i++) {
-        S[i] = 5.0f + 25.0f * rb_unit(c);
-        X[i] = 1.0f + 99.0f * rb_unit(c);
-        T[i] = 0.25f + 9.75f * rb_unit(c);
+        S[i] = 5.0f + 25.0f * rb_unit();
+        X[i] = 1.0f + 99.0f * rb_unit();
+        T[i] = 0.25f + 9.75f * rb_unit();
     }
     CUdeviceptr dS, dX, dT, dsum, dsq;
-    RB_TRY(rb_dev(c, S, nopt * 4, &dS));
-    RB_TRY(rb_dev(c, X, nopt * 4, &dX));
-    RB_TRY(rb_dev(c, T, nopt * 4, &dT));
-    RB_TRY(rb_dev(c, NULL, nopt * 4, &dsum));
-    RB_TRY(rb_dev(c, NULL, nopt * 4, &dsq));
+    TH_TRY(th_upload(c, S, nopt * 4, &dS));
+    TH_TRY(th_upload(c, X, nopt * 4, &dX));
+    TH_TRY(th_upload(c, T, nopt * 4, &dT));
+    TH_TRY(th_upload(c, NULL, nopt * 4, &dsum));
+    TH_TRY(th_upload(c, NULL, nopt * 4, &dsq));
     CUfunction f;
-    RB_TRY(rb_func(c, "mc_kernel", &f));
+    TH_TRY(th_func(c, c->mod, "mc_kernel", &f));
     void *args[] = {&dS, &dX, &dT, &R, &V, &dsum, &dsq};
-    RB_TRY(rb_launch(c, f, (unsigned)nopt, 1, 256, 1, args));
-    float *gs = rb_host(c, nopt * 4);
-    double *rs = rb_host(c, nopt * 8);
-    RB_TRY(rb_get(c, gs, dsum, nopt * 4));
+    TH_TRY(th_launch(c, f, (unsigned)nopt, 1, 1, 256, 1, 1, 0, args));
+    float *gs = th_host(c, nopt * 4);
+    double *rs = th_host(c, nopt * 8);
+    TH_TRY(th_download(c, gs, dsum, nopt * 4));
     for (int o = 0; o < nopt; o++) {
         double sum = 0, mudt = (R - 0.5 * V * V) * T[o], vsdt = V * sqrt((double)T[o]);
         for (int t = 0; t < 256; t++) {
@@ -821,41 +728,41 @@ static int b_montecarlo(rb_ctx *c)
 
 /* ---- spmv (JDS) ---------------------------------------------------------------------- */
 
-static int b_spmv(rb_ctx *c)
+static int b_spmv(th_ctx *c)
 {
     int dim = c->small ? 8192 : 65536, maxlen = 24;
-    int *len = rb_host(c, dim * 4), *perm = rb_host(c, dim * 4);
+    int *len = th_host(c, dim * 4), *perm = th_host(c, dim * 4);
     /* rows sorted by length, longest first (jagged diagonal storage) */
     for (int i = 0; i < dim; i++) len[i] = 2 + (int)((uint64_t)(dim - i) * (maxlen - 2) / dim) ;
     for (int i = 0; i < dim; i++) perm[i] = (int)(((uint64_t)i * 2654435761u) % (uint32_t)dim);
     /* perm must be a permutation: use i -> (a i) mod dim with a odd and dim a power of two */
-    int *ptr = rb_host(c, maxlen * 4), nnz = 0;
+    int *ptr = th_host(c, maxlen * 4), nnz = 0;
     for (int k = 0; k < maxlen; k++) {
         ptr[k] = nnz;
         for (int i = 0; i < dim && len[i] > k; i++) nnz++;
     }
-    float *data = rb_host(c, nnz * 4), *x = rb_host(c, dim * 4);
-    int *idx = rb_host(c, nnz * 4);
+    float *data = th_host(c, nnz * 4), *x = th_host(c, dim * 4);
+    int *idx = th_host(c, nnz * 4);
     for (int i = 0; i < nnz; i++) {
-        data[i] = rb_unit(c) - 0.5f;
-        idx[i] = (int)(rb_rand(c) % (uint32_t)dim);
+        data[i] = rb_unit() - 0.5f;
+        idx[i] = (int)(rb_rand() % (uint32_t)dim);
     }
-    for (int i = 0; i < dim; i++) x[i] = rb_unit(c);
+    for (int i = 0; i < dim; i++) x[i] = rb_unit();
     CUdeviceptr dd, ddata, didx, dperm, dlen, dptr, dx;
-    RB_TRY(rb_dev(c, NULL, dim * 4, &dd));
-    RB_TRY(rb_dev(c, data, nnz * 4, &ddata));
-    RB_TRY(rb_dev(c, idx, nnz * 4, &didx));
-    RB_TRY(rb_dev(c, perm, dim * 4, &dperm));
-    RB_TRY(rb_dev(c, len, dim * 4, &dlen));
-    RB_TRY(rb_dev(c, ptr, maxlen * 4, &dptr));
-    RB_TRY(rb_dev(c, x, dim * 4, &dx));
+    TH_TRY(th_upload(c, NULL, dim * 4, &dd));
+    TH_TRY(th_upload(c, data, nnz * 4, &ddata));
+    TH_TRY(th_upload(c, idx, nnz * 4, &didx));
+    TH_TRY(th_upload(c, perm, dim * 4, &dperm));
+    TH_TRY(th_upload(c, len, dim * 4, &dlen));
+    TH_TRY(th_upload(c, ptr, maxlen * 4, &dptr));
+    TH_TRY(th_upload(c, x, dim * 4, &dx));
     CUfunction f;
-    RB_TRY(rb_func(c, "spmv_jds", &f));
+    TH_TRY(th_func(c, c->mod, "spmv_jds", &f));
     void *args[] = {&dd, &ddata, &didx, &dperm, &dlen, &dptr, &dx, &dim};
-    RB_TRY(rb_launch(c, f, rb_cdiv((unsigned)dim, 256 * 4), 1, 256, 1, args));
-    float *got = rb_host(c, dim * 4);
-    double *ref = rb_host(c, dim * 8);
-    RB_TRY(rb_get(c, got, dd, dim * 4));
+    TH_TRY(th_launch(c, f, th_cdiv((unsigned)dim, 256 * 4), 1, 1, 256, 1, 1, 0, args));
+    float *got = th_host(c, dim * 4);
+    double *ref = th_host(c, dim * 8);
+    TH_TRY(th_download(c, got, dd, dim * 4));
     for (int i = 0; i < dim; i++) {
         double s = 0;
         for (int k = 0; k < len[i]; k++) s += (double)data[ptr[k] + i] * x[idx[ptr[k] + i]];
@@ -866,38 +773,38 @@ static int b_spmv(rb_ctx *c)
 
 /* ---- srad ---------------------------------------------------------------------------- */
 
-static int b_srad(rb_ctx *c)
+static int b_srad(th_ctx *c)
 {
     int n = c->small ? 64 : 384, iters = 2;
     float lambda = 0.5f;
     size_t sz = (size_t)n * n;
-    float *J = rb_host(c, sz * 4);
-    for (size_t i = 0; i < sz; i++) J[i] = expf(rb_unit(c));
+    float *J = th_host(c, sz * 4);
+    for (size_t i = 0; i < sz; i++) J[i] = expf(rb_unit());
     CUdeviceptr dJ, dN, dS, dW, dE, dc;
-    RB_TRY(rb_dev(c, J, sz * 4, &dJ));
-    RB_TRY(rb_dev(c, NULL, sz * 4, &dN));
-    RB_TRY(rb_dev(c, NULL, sz * 4, &dS));
-    RB_TRY(rb_dev(c, NULL, sz * 4, &dW));
-    RB_TRY(rb_dev(c, NULL, sz * 4, &dE));
-    RB_TRY(rb_dev(c, NULL, sz * 4, &dc));
+    TH_TRY(th_upload(c, J, sz * 4, &dJ));
+    TH_TRY(th_upload(c, NULL, sz * 4, &dN));
+    TH_TRY(th_upload(c, NULL, sz * 4, &dS));
+    TH_TRY(th_upload(c, NULL, sz * 4, &dW));
+    TH_TRY(th_upload(c, NULL, sz * 4, &dE));
+    TH_TRY(th_upload(c, NULL, sz * 4, &dc));
     CUfunction f1, f2;
-    RB_TRY(rb_func(c, "srad1", &f1));
-    RB_TRY(rb_func(c, "srad2", &f2));
-    double *r = rb_host(c, sz * 8), *rn = rb_host(c, sz * 8), *rs = rb_host(c, sz * 8), *rw = rb_host(c, sz * 8),
-           *re = rb_host(c, sz * 8), *rc = rb_host(c, sz * 8);
+    TH_TRY(th_func(c, c->mod, "srad1", &f1));
+    TH_TRY(th_func(c, c->mod, "srad2", &f2));
+    double *r = th_host(c, sz * 8), *rn = th_host(c, sz * 8), *rs = th_host(c, sz * 8), *rw = th_host(c, sz * 8),
+           *re = th_host(c, sz * 8), *rc = th_host(c, sz * 8);
     for (size_t i = 0; i < sz; i++) r[i] = J[i];
-    float *cur = rb_host(c, sz * 4);
+    float *cur = th_host(c, sz * 4);
     for (int it = 0; it < iters; it++) {
         /* q0^2 from the image's statistics (the whole image is the region of interest) */
-        RB_TRY(rb_get(c, cur, dJ, sz * 4));
+        TH_TRY(th_download(c, cur, dJ, sz * 4));
         double sum = 0, sum2 = 0;
         for (size_t i = 0; i < sz; i++) sum += cur[i], sum2 += (double)cur[i] * cur[i];
         double mean = sum / sz, var = sum2 / sz - mean * mean;
         float q0sqr = (float)(var / (mean * mean));
         void *a1[] = {&dJ, &dN, &dS, &dW, &dE, &dc, &n, &n, &q0sqr};
-        RB_TRY(rb_launch(c, f1, rb_cdiv((unsigned)n, 16), rb_cdiv((unsigned)n, 16), 256, 1, a1));
+        TH_TRY(th_launch(c, f1, th_cdiv((unsigned)n, 16), th_cdiv((unsigned)n, 16), 1, 256, 1, 1, 0, a1));
         void *a2[] = {&dJ, &dN, &dS, &dW, &dE, &dc, &n, &n, &lambda};
-        RB_TRY(rb_launch(c, f2, rb_cdiv((unsigned)n, 16), rb_cdiv((unsigned)n, 16), 256, 1, a2));
+        TH_TRY(th_launch(c, f2, th_cdiv((unsigned)n, 16), th_cdiv((unsigned)n, 16), 1, 256, 1, 1, 0, a2));
         /* reference step from the same input (each step judged alone) */
         for (size_t i = 0; i < sz; i++) r[i] = cur[i];
         for (int y = 0; y < n; y++)
@@ -920,21 +827,21 @@ static int b_srad(rb_ctx *c)
                            rc[(size_t)y * n + (x < n - 1 ? x + 1 : n - 1)] * re[k];
                 r[k] = r[k] + 0.25 * lambda * D;
             }
-        float *got = rb_host(c, sz * 4);
-        RB_TRY(rb_get(c, got, dJ, sz * 4));
-        RB_TRY(rb_check(c, "J", got, r, sz, 1e-4, 1.0));
+        float *got = th_host(c, sz * 4);
+        TH_TRY(th_download(c, got, dJ, sz * 4));
+        TH_TRY(rb_check(c, "J", got, r, sz, 1e-4, 1.0));
     }
     return 0;
 }
 
 /* ---- tpacf ------------------------------------------------------------------------------ */
 
-static int b_tpacf(rb_ctx *c)
+static int b_tpacf(th_ctx *c)
 {
     int n = c->small ? 1024 : 4096;
-    float *x = rb_host(c, n * 4), *y = rb_host(c, n * 4), *z = rb_host(c, n * 4), binb[21];
+    float *x = th_host(c, n * 4), *y = th_host(c, n * 4), *z = th_host(c, n * 4), binb[21];
     for (int i = 0; i < n; i++) {
-        double u = 2 * rb_unit(c) - 1, ph = 6.283185307 * rb_unit(c), s = sqrt(1 - u * u);
+        double u = 2 * rb_unit() - 1, ph = 6.283185307 * rb_unit(), s = sqrt(1 - u * u);
         x[i] = (float)(s * cos(ph));
         y[i] = (float)(s * sin(ph));
         z[i] = (float)u;
@@ -942,17 +849,17 @@ static int b_tpacf(rb_ctx *c)
     /* edges: cosines of angles from 0.01 to 180 degrees, logarithmic */
     for (int b = 0; b <= 20; b++) binb[b] = (float)cos(0.01 * pow(18000.0, b / 20.0) * 3.14159265358979 / 180);
     CUdeviceptr dx, dy, dz, db, dh;
-    RB_TRY(rb_dev(c, x, n * 4, &dx));
-    RB_TRY(rb_dev(c, y, n * 4, &dy));
-    RB_TRY(rb_dev(c, z, n * 4, &dz));
-    RB_TRY(rb_dev(c, binb, sizeof binb, &db));
-    RB_TRY(rb_dev(c, NULL, 22 * 4, &dh));
+    TH_TRY(th_upload(c, x, n * 4, &dx));
+    TH_TRY(th_upload(c, y, n * 4, &dy));
+    TH_TRY(th_upload(c, z, n * 4, &dz));
+    TH_TRY(th_upload(c, binb, sizeof binb, &db));
+    TH_TRY(th_upload(c, NULL, 22 * 4, &dh));
     CUfunction f;
-    RB_TRY(rb_func(c, "tpacf_kernel", &f));
+    TH_TRY(th_func(c, c->mod, "tpacf_kernel", &f));
     void *args[] = {&dx, &dy, &dz, &n, &db, &dh};
-    RB_TRY(rb_launch(c, f, (unsigned)n / 256, (unsigned)n / 512, 256, 1, args));
+    TH_TRY(th_launch(c, f, (unsigned)n / 256, (unsigned)n / 512, 1, 256, 1, 1, 0, args));
     uint32_t got[22];
-    RB_TRY(rb_get(c, got, dh, sizeof got));
+    TH_TRY(th_download(c, got, dh, sizeof got));
     uint64_t ref[22] = {0}, total = 0;
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {
@@ -970,9 +877,9 @@ static int b_tpacf(rb_ctx *c)
         /* a pair whose cosine rounds across an edge may land in the next bin */
         double slack = 2 + 1e-3 * (double)ref[b];
         if (fabs((double)got[b] - (double)ref[b]) > slack)
-            return rb_fail(c, "bin %d: %u pairs, expected %llu", b, got[b], (unsigned long long)ref[b]);
+            return th_fail(c, "bin %d: %u pairs, expected %llu", b, got[b], (unsigned long long)ref[b]);
     }
-    if (total != (uint64_t)n * (n - 1) / 2) return rb_fail(c, "%llu pairs counted, expected %llu", (unsigned long long)total,
+    if (total != (uint64_t)n * (n - 1) / 2) return th_fail(c, "%llu pairs counted, expected %llu", (unsigned long long)total,
                                                           (unsigned long long)n * (n - 1) / 2);
     return 0;
 }
@@ -981,7 +888,7 @@ static int b_tpacf(rb_ctx *c)
 
 typedef struct rb_bench {
     const char *name;
-    int (*run)(rb_ctx *);
+    int (*run)(th_ctx *);
 } rb_bench;
 
 static const rb_bench benches[] = {
@@ -991,69 +898,51 @@ static const rb_bench benches[] = {
     {"montecarlo", b_montecarlo}, {"spmv", b_spmv}, {"srad", b_srad}, {"tpacf", b_tpacf},
 };
 
-static int run_one(const rb_bench *b, const char *dir, bool small, CUcontext ctx)
+/* Runs one benchmark in the shared context: its module (DIR/NAME.ptx), its
+** inputs from a seed of its own; prints its line; returns 1 on FAIL. */
+static int run_one(const rb_bench *b, th_ctx *c)
 {
-    rb_ctx c;
-    memset(&c, 0, sizeof c);
-    c.ptxdir = dir;
-    c.small = small;
-    c.seed = 0x5eed0000u + (uint64_t)strlen(b->name);
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s.ptx", dir, b->name);
-    CUresult r = cuModuleLoad(&c.mod, path);
-    int rc;
-    if (r != CUDA_SUCCESS) rc = rb_fail(&c, "cuModuleLoad(%s): %s", path, rb_err(r));
-    else rc = b->run(&c);
-    for (int i = 0; i < c.nallocs; i++) cuMemFree(c.allocs[i]);
-    for (int i = 0; i < c.nhost; i++) free(c.host[i]);
-    if (c.mod) cuModuleUnload(c.mod);
-    (void)ctx;
-    if (rc) printf("FAIL %s: %s\n", b->name, c.msg);
-    else printf("PASS %s\n", b->name);
-    fflush(stdout);
-    return rc;
+    char file[256];
+    snprintf(file, sizeof file, "%s.ptx", b->name);
+    rb_seed = 0x5eed0000u + (uint64_t)strlen(b->name);
+    int rc = th_module(c, file, NULL);
+    if (rc == TH_OK) rc = b->run(c);
+    th_release(c);
+    th_report(b->name, rc, c->msg);
+    return rc != TH_OK;
 }
 
 int main(int argc, char **argv)
 {
-    const char *dir = "experiments/regmutex/kernels";
-    bool small = false, list = false;
-    int first = 1;
-    for (; first < argc && argv[first][0] == '-'; first++) {
-        if (!strcmp(argv[first], "--ptx") && first + 1 < argc) dir = argv[++first];
-        else if (!strcmp(argv[first], "--small")) small = true;
-        else if (!strcmp(argv[first], "--list")) list = true;
-        else {
-            fprintf(stderr, "usage: rmbench [--ptx DIR] [--small] [--list] [NAME...]\n");
-            return 2;
-        }
-    }
+    th_args a;
+    if (th_args_parse(&a, argc, argv, TH_ARG_PTX | TH_ARG_SMALL | TH_ARG_LIST, "experiments/regmutex/kernels",
+                      "rmbench [--ptx DIR] [--small] [--list] [NAME...]"))
+        return 2;
     size_t nb = sizeof benches / sizeof benches[0];
-    if (list) {
+    if (a.list) {
         for (size_t i = 0; i < nb; i++) printf("%s\n", benches[i].name);
         return 0;
     }
-    CUdevice dev;
-    CUcontext ctx;
-    if (cuInit(0) != CUDA_SUCCESS || cuDeviceGet(&dev, 0) != CUDA_SUCCESS || cuCtxCreate(&ctx, NULL, 0, dev) != CUDA_SUCCESS) {
+    th_ctx c = {.prog = "rmbench", .ptxdir = a.ptxdir, .small = a.small};
+    if (th_device(&c) != TH_OK || th_open(&c) != TH_OK) {
         fprintf(stderr, "rmbench: no CUDA device\n");
         return 2;
     }
     int failed = 0;
     for (size_t i = 0; i < nb; i++) {
-        bool want = first == argc;
-        for (int a = first; a < argc; a++)
-            if (!strcmp(argv[a], benches[i].name)) want = true;
-        if (want && run_one(&benches[i], dir, small, ctx)) failed++;
+        bool want = a.nnames == 0;
+        for (int k = 0; k < a.nnames; k++)
+            if (!strcmp(a.names[k], benches[i].name)) want = true;
+        if (want) failed += run_one(&benches[i], &c);
     }
-    for (int a = first; a < argc; a++) {
+    for (int k = 0; k < a.nnames; k++) {
         bool known = false;
-        for (size_t i = 0; i < nb; i++) known |= !strcmp(argv[a], benches[i].name);
+        for (size_t i = 0; i < nb; i++) known |= !strcmp(a.names[k], benches[i].name);
         if (!known) {
-            printf("FAIL %s: no such benchmark\n", argv[a]);
+            printf("FAIL %s: no such benchmark\n", a.names[k]);
             failed++;
         }
     }
-    cuCtxDestroy(ctx);
+    th_close(&c);
     return failed ? 1 : 0;
 }

@@ -15,7 +15,8 @@
 ** the exit status is 0 when every one passed.  Each benchmark launches its
 ** one kernel once (inputs another kernel of the application would make --
 ** a mean, a sorted sample list -- are made on the host), so its statistics
-** are that kernel's.  Module prefix: wb_.
+** are that kernel's.  Module prefix: wb_; the driver calls, buffers,
+** argument parsing and checking are tests/harness's (th_).
 **
 ** Checking.  Floating-point results are compared with a reference computed
 ** in double from the same float inputs: element k passes when
@@ -24,113 +25,22 @@
 ** chain of roundings (Higham's bound, gamma(t) ~ t u, with a margin of a few
 ** units); integers and copies are compared exactly.
 */
-#include <cuda.h>
+#include "harness.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define WB_MAX_ALLOCS 16
-
-typedef struct wb_ctx {
-    const char *ptxdir;
-    bool small;
-    CUcontext ctx;
-    CUmodule mod;
-    CUdeviceptr allocs[WB_MAX_ALLOCS];
-    int nallocs;
-    void *host[WB_MAX_ALLOCS];
-    int nhost;
-    char msg[1024];
-} wb_ctx;
-
-static int wb_fail(wb_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int wb_fail(wb_ctx *c, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(c->msg, sizeof c->msg, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-static const char *wb_errname(CUresult r)
-{
-    const char *s = NULL;
-    if (cuGetErrorName(r, &s) != CUDA_SUCCESS || !s) return "?";
-    return s;
-}
-
-#define WB_CU(call)                                                                                   \
-    do {                                                                                              \
-        CUresult wb_r_ = (call);                                                                      \
-        if (wb_r_ != CUDA_SUCCESS)                                                                    \
-            return wb_fail(c, "%s:%d: %s returned %s", __FILE__, __LINE__, #call, wb_errname(wb_r_)); \
-    } while (0)
-#define WB_TRY(x)                \
-    do {                         \
-        if ((x) != 0) return -1; \
-    } while (0)
-
-/* Host memory freed when the benchmark ends. */
-static void *wb_host(wb_ctx *c, size_t bytes)
-{
-    void *p = calloc(1, bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "wpbench: out of memory\n");
-        exit(2);
-    }
-    if (c->nhost < WB_MAX_ALLOCS) c->host[c->nhost++] = p;
-    return p;
-}
-
-/* A device buffer of `bytes`, filled from `src` (or zero when src is NULL). */
-static int wb_dev(wb_ctx *c, CUdeviceptr *d, const void *src, size_t bytes)
-{
-    if (c->nallocs == WB_MAX_ALLOCS) return wb_fail(c, "too many buffers");
-    WB_CU(cuMemAlloc(d, bytes));
-    c->allocs[c->nallocs++] = *d;
-    if (src) WB_CU(cuMemcpyHtoD(*d, src, bytes));
-    else WB_CU(cuMemsetD8(*d, 0, bytes));
-    return 0;
-}
-
-static int wb_get(wb_ctx *c, void *dst, CUdeviceptr d, size_t bytes)
-{
-    WB_CU(cuMemcpyDtoH(dst, d, bytes));
-    return 0;
-}
-
-static int wb_load(wb_ctx *c, const char *file)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", c->ptxdir, file);
-    WB_CU(cuModuleLoad(&c->mod, path));
-    return 0;
-}
-
-static int wb_launch(wb_ctx *c, const char *kernel, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+/* Launches the module's kernel on a gx x gy x gz grid of bx x by blocks. */
+static int wb_launch(th_ctx *c, const char *kernel, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                      void **params)
 {
     CUfunction f;
-    WB_CU(cuModuleGetFunction(&f, c->mod, kernel));
-    WB_CU(cuLaunchKernel(f, gx, gy, gz, bx, by, 1, 0, NULL, params, NULL));
-    WB_CU(cuCtxSynchronize());
-    return 0;
-}
-
-static void wb_end(wb_ctx *c)
-{
-    for (int i = 0; i < c->nallocs; i++) cuMemFree(c->allocs[i]);
-    c->nallocs = 0;
-    for (int i = 0; i < c->nhost; i++) free(c->host[i]);
-    c->nhost = 0;
-    if (c->mod) cuModuleUnload(c->mod);
-    c->mod = NULL;
+    TH_TRY(th_func(c, c->mod, kernel, &f));
+    return th_launch(c, f, gx, gy, gz, bx, by, 1, 0, params);
 }
 
 /* ---- inputs and checks ---------------------------------------------------------------- */
@@ -145,44 +55,42 @@ static float wb_val(uint32_t seed, uint32_t i)
     return (float)(x >> 8) / 16777216.0f;
 }
 
-static float *wb_fill(wb_ctx *c, uint32_t seed, size_t n)
+static float *wb_fill(th_ctx *c, uint32_t seed, size_t n)
 {
-    float *p = wb_host(c, n * sizeof *p);
+    float *p = th_host(c, n * sizeof *p);
     for (size_t i = 0; i < n; i++) p[i] = wb_val(seed, (uint32_t)i);
     return p;
 }
 
 /* got[k] against ref[k] with magnitude mag[k] and t roundings (file header). */
-static int wb_check(wb_ctx *c, const char *what, const float *got, const double *ref, const double *mag, size_t n,
+static int wb_check(th_ctx *c, const char *what, const float *got, const double *ref, const double *mag, size_t n,
                     double t)
 {
-    for (size_t k = 0; k < n; k++) {
-        double tol = (t + 2) * ldexp(1.0, -23) * mag[k] + ldexp(1.0, -60);
-        if (!(fabs((double)got[k] - ref[k]) <= tol))
-            return wb_fail(c, "%s[%zu] = %.9g, expected %.9g (tolerance %.3g)", what, k, (double)got[k], ref[k], tol);
-    }
-    return 0;
+    double *tol = th_host(c, n * sizeof *tol);
+    for (size_t k = 0; k < n; k++) tol[k] = (t + 2) * ldexp(1.0, -23) * mag[k] + ldexp(1.0, -60);
+    th_tol bound = {tol, 0.0, 0.0, 0};
+    return th_check_f32(c, what, got, ref, n, &bound);
 }
 
-static double *wb_dbl(wb_ctx *c, size_t n) { return wb_host(c, n * sizeof(double)); }
+static double *wb_dbl(th_ctx *c, size_t n) { return th_host(c, n * sizeof(double)); }
 
 /* ---- the benchmarks ---------------------------------------------------------------------- */
 
 /* SYR2K: C = alpha A B^T + alpha B A^T + beta C (syr2k.cu). */
-static int b_syr2k(wb_ctx *c)
+static int b_syr2k(th_ctx *c)
 {
     int n = c->small ? 64 : 192, m = c->small ? 32 : 64;
     float alpha = 1.5f, beta = 1.2f;
     float *a = wb_fill(c, 1, (size_t)n * m), *b = wb_fill(c, 2, (size_t)n * m), *cc = wb_fill(c, 3, (size_t)n * n);
     CUdeviceptr da, db, dc;
-    WB_TRY(wb_load(c, "syr2k.ptx"));
-    WB_TRY(wb_dev(c, &da, a, (size_t)n * m * 4));
-    WB_TRY(wb_dev(c, &db, b, (size_t)n * m * 4));
-    WB_TRY(wb_dev(c, &dc, cc, (size_t)n * n * 4));
+    TH_TRY(th_module(c, "syr2k.ptx", NULL));
+    TH_TRY(th_upload(c, a, (size_t)n * m * 4, &da));
+    TH_TRY(th_upload(c, b, (size_t)n * m * 4, &db));
+    TH_TRY(th_upload(c, cc, (size_t)n * n * 4, &dc));
     void *p[] = {&n, &m, &alpha, &beta, &da, &db, &dc};
-    WB_TRY(wb_launch(c, "syr2k_kernel", (unsigned)n / 32, (unsigned)n / 8, 1, 32, 8, p));
-    float *got = wb_host(c, (size_t)n * n * 4);
-    WB_TRY(wb_get(c, got, dc, (size_t)n * n * 4));
+    TH_TRY(wb_launch(c, "syr2k_kernel", (unsigned)n / 32, (unsigned)n / 8, 1, 32, 8, p));
+    float *got = th_host(c, (size_t)n * n * 4);
+    TH_TRY(th_download(c, got, dc, (size_t)n * n * 4));
     double *ref = wb_dbl(c, (size_t)n * n), *mag = wb_dbl(c, (size_t)n * n);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
@@ -199,19 +107,19 @@ static int b_syr2k(wb_ctx *c)
 }
 
 /* SYRK: C = alpha A A^T + beta C (syrk.cu). */
-static int b_syrk(wb_ctx *c)
+static int b_syrk(th_ctx *c)
 {
     int n = c->small ? 64 : 256, m = c->small ? 32 : 64;
     float alpha = 1.5f, beta = 1.2f;
     float *a = wb_fill(c, 4, (size_t)n * m), *cc = wb_fill(c, 5, (size_t)n * n);
     CUdeviceptr da, dc;
-    WB_TRY(wb_load(c, "syrk.ptx"));
-    WB_TRY(wb_dev(c, &da, a, (size_t)n * m * 4));
-    WB_TRY(wb_dev(c, &dc, cc, (size_t)n * n * 4));
+    TH_TRY(th_module(c, "syrk.ptx", NULL));
+    TH_TRY(th_upload(c, a, (size_t)n * m * 4, &da));
+    TH_TRY(th_upload(c, cc, (size_t)n * n * 4, &dc));
     void *p[] = {&n, &m, &alpha, &beta, &da, &dc};
-    WB_TRY(wb_launch(c, "syrk_kernel", (unsigned)n / 32, (unsigned)n / 8, 1, 32, 8, p));
-    float *got = wb_host(c, (size_t)n * n * 4);
-    WB_TRY(wb_get(c, got, dc, (size_t)n * n * 4));
+    TH_TRY(wb_launch(c, "syrk_kernel", (unsigned)n / 32, (unsigned)n / 8, 1, 32, 8, p));
+    float *got = th_host(c, (size_t)n * n * 4);
+    TH_TRY(th_download(c, got, dc, (size_t)n * n * 4));
     double *ref = wb_dbl(c, (size_t)n * n), *mag = wb_dbl(c, (size_t)n * n);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
@@ -229,27 +137,27 @@ static int b_syrk(wb_ctx *c)
 
 /* Matrix products C = alpha A B (+ beta C): gemm.cu, 2mm.cu (beta 0, alpha),
 ** 3mm.cu (alpha 1, beta 0). */
-static int mm(wb_ctx *c, const char *file, const char *kernel, int ni, int nj, int nk, bool has_alpha, bool has_beta)
+static int mm(th_ctx *c, const char *file, const char *kernel, int ni, int nj, int nk, bool has_alpha, bool has_beta)
 {
     float alpha = has_alpha ? 1.25f : 1.0f, beta = has_beta ? 0.75f : 0.0f;
     float *a = wb_fill(c, 6, (size_t)ni * nk), *b = wb_fill(c, 7, (size_t)nk * nj), *cc = wb_fill(c, 8, (size_t)ni * nj);
     CUdeviceptr da, db, dc;
-    WB_TRY(wb_load(c, file));
-    WB_TRY(wb_dev(c, &da, a, (size_t)ni * nk * 4));
-    WB_TRY(wb_dev(c, &db, b, (size_t)nk * nj * 4));
-    WB_TRY(wb_dev(c, &dc, cc, (size_t)ni * nj * 4));
+    TH_TRY(th_module(c, file, NULL));
+    TH_TRY(th_upload(c, a, (size_t)ni * nk * 4, &da));
+    TH_TRY(th_upload(c, b, (size_t)nk * nj * 4, &db));
+    TH_TRY(th_upload(c, cc, (size_t)ni * nj * 4, &dc));
     if (has_beta) {
         void *p[] = {&ni, &nj, &nk, &alpha, &beta, &da, &db, &dc};
-        WB_TRY(wb_launch(c, kernel, (unsigned)nj / 32, (unsigned)ni / 8, 1, 32, 8, p));
+        TH_TRY(wb_launch(c, kernel, (unsigned)nj / 32, (unsigned)ni / 8, 1, 32, 8, p));
     } else if (has_alpha) {
         void *p[] = {&ni, &nj, &nk, &alpha, &da, &db, &dc};
-        WB_TRY(wb_launch(c, kernel, (unsigned)nj / 32, (unsigned)ni / 8, 1, 32, 8, p));
+        TH_TRY(wb_launch(c, kernel, (unsigned)nj / 32, (unsigned)ni / 8, 1, 32, 8, p));
     } else {
         void *p[] = {&ni, &nj, &nk, &da, &db, &dc};
-        WB_TRY(wb_launch(c, kernel, (unsigned)nj / 32, (unsigned)ni / 8, 1, 32, 8, p));
+        TH_TRY(wb_launch(c, kernel, (unsigned)nj / 32, (unsigned)ni / 8, 1, 32, 8, p));
     }
-    float *got = wb_host(c, (size_t)ni * nj * 4);
-    WB_TRY(wb_get(c, got, dc, (size_t)ni * nj * 4));
+    float *got = th_host(c, (size_t)ni * nj * 4);
+    TH_TRY(th_download(c, got, dc, (size_t)ni * nj * 4));
     double *ref = wb_dbl(c, (size_t)ni * nj), *mag = wb_dbl(c, (size_t)ni * nj);
     for (int i = 0; i < ni; i++)
         for (int j = 0; j < nj; j++) {
@@ -265,19 +173,19 @@ static int mm(wb_ctx *c, const char *file, const char *kernel, int ni, int nj, i
     return wb_check(c, "c", got, ref, mag, (size_t)ni * nj, 3.0 * nk + 2);
 }
 
-static int b_gemm(wb_ctx *c)
+static int b_gemm(th_ctx *c)
 {
     int n = c->small ? 64 : 256;
     return mm(c, "gemm.ptx", "gemm_kernel", n, n, n, true, true);
 }
 
-static int b_2mm(wb_ctx *c)
+static int b_2mm(th_ctx *c)
 {
     int n = c->small ? 64 : 256;
     return mm(c, "2mm.ptx", "mm2_kernel1", n, n, c->small ? 64 : 192, true, false);
 }
 
-static int b_3mm(wb_ctx *c)
+static int b_3mm(th_ctx *c)
 {
     int n = c->small ? 64 : 256;
     return mm(c, "3mm.ptx", "mm3_kernel1", n, n, n, false, false);
@@ -285,23 +193,23 @@ static int b_3mm(wb_ctx *c)
 
 /* Row kernels y[i] = sum_j A[i][j] x[j] (atax_kernel1, bicg_kernel2,
 ** mvt_kernel1 with y = x1 + ...): n rows of m. */
-static int rowk(wb_ctx *c, const char *file, const char *kernel, int n, int m, bool mvt)
+static int rowk(th_ctx *c, const char *file, const char *kernel, int n, int m, bool mvt)
 {
     float *a = wb_fill(c, 9, (size_t)n * m), *x = wb_fill(c, 10, (size_t)m), *y0 = wb_fill(c, 11, (size_t)n);
     CUdeviceptr da, dx, dy;
-    WB_TRY(wb_load(c, file));
-    WB_TRY(wb_dev(c, &da, a, (size_t)n * m * 4));
-    WB_TRY(wb_dev(c, &dx, x, (size_t)m * 4));
-    WB_TRY(wb_dev(c, &dy, mvt ? y0 : NULL, (size_t)n * 4));
+    TH_TRY(th_module(c, file, NULL));
+    TH_TRY(th_upload(c, a, (size_t)n * m * 4, &da));
+    TH_TRY(th_upload(c, x, (size_t)m * 4, &dx));
+    TH_TRY(th_upload(c, mvt ? y0 : NULL, (size_t)n * 4, &dy));
     if (mvt) {
         void *p[] = {&n, &m, &da, &dx, &dy};
-        WB_TRY(wb_launch(c, kernel, (unsigned)(n + 255) / 256, 1, 1, 256, 1, p));
+        TH_TRY(wb_launch(c, kernel, (unsigned)(n + 255) / 256, 1, 1, 256, 1, p));
     } else {
         void *p[] = {&n, &m, &da, &dx, &dy};
-        WB_TRY(wb_launch(c, kernel, (unsigned)(n + 255) / 256, 1, 1, 256, 1, p));
+        TH_TRY(wb_launch(c, kernel, (unsigned)(n + 255) / 256, 1, 1, 256, 1, p));
     }
-    float *got = wb_host(c, (size_t)n * 4);
-    WB_TRY(wb_get(c, got, dy, (size_t)n * 4));
+    float *got = th_host(c, (size_t)n * 4);
+    TH_TRY(th_download(c, got, dy, (size_t)n * 4));
     double *ref = wb_dbl(c, (size_t)n), *mag = wb_dbl(c, (size_t)n);
     for (int i = 0; i < n; i++) {
         double s = mvt ? y0[i] : 0.0, g = fabs(s);
@@ -316,24 +224,24 @@ static int rowk(wb_ctx *c, const char *file, const char *kernel, int n, int m, b
     return wb_check(c, "y", got, ref, mag, (size_t)n, 2.0 * m + 1);
 }
 
-static int b_atax1(wb_ctx *c) { return rowk(c, "atax.ptx", "atax_kernel1", c->small ? 512 : 7680, c->small ? 64 : 256, false); }
-static int b_bicg(wb_ctx *c) { return rowk(c, "bicg.ptx", "bicg_kernel2", c->small ? 512 : 7680, c->small ? 64 : 512, false); }
-static int b_mvt1(wb_ctx *c) { return rowk(c, "mvt.ptx", "mvt_kernel1", c->small ? 512 : 3840, c->small ? 64 : 1024, true); }
+static int b_atax1(th_ctx *c) { return rowk(c, "atax.ptx", "atax_kernel1", c->small ? 512 : 7680, c->small ? 64 : 256, false); }
+static int b_bicg(th_ctx *c) { return rowk(c, "bicg.ptx", "bicg_kernel2", c->small ? 512 : 7680, c->small ? 64 : 512, false); }
+static int b_mvt1(th_ctx *c) { return rowk(c, "mvt.ptx", "mvt_kernel1", c->small ? 512 : 3840, c->small ? 64 : 1024, true); }
 
 /* ATAX's column kernel: y[j] = sum_i A[i][j] tmp[i], A nx x ny. */
-static int b_atax2(wb_ctx *c)
+static int b_atax2(th_ctx *c)
 {
     int nx = c->small ? 64 : 512, ny = c->small ? 512 : 7680;
     float *a = wb_fill(c, 12, (size_t)nx * ny), *tmp = wb_fill(c, 13, (size_t)nx);
     CUdeviceptr da, dt, dy;
-    WB_TRY(wb_load(c, "atax.ptx"));
-    WB_TRY(wb_dev(c, &da, a, (size_t)nx * ny * 4));
-    WB_TRY(wb_dev(c, &dt, tmp, (size_t)nx * 4));
-    WB_TRY(wb_dev(c, &dy, NULL, (size_t)ny * 4));
+    TH_TRY(th_module(c, "atax.ptx", NULL));
+    TH_TRY(th_upload(c, a, (size_t)nx * ny * 4, &da));
+    TH_TRY(th_upload(c, tmp, (size_t)nx * 4, &dt));
+    TH_TRY(th_upload(c, NULL, (size_t)ny * 4, &dy));
     void *p[] = {&nx, &ny, &da, &dt, &dy};
-    WB_TRY(wb_launch(c, "atax_kernel2", (unsigned)(ny + 255) / 256, 1, 1, 256, 1, p));
-    float *got = wb_host(c, (size_t)ny * 4);
-    WB_TRY(wb_get(c, got, dy, (size_t)ny * 4));
+    TH_TRY(wb_launch(c, "atax_kernel2", (unsigned)(ny + 255) / 256, 1, 1, 256, 1, p));
+    float *got = th_host(c, (size_t)ny * 4);
+    TH_TRY(th_download(c, got, dy, (size_t)ny * 4));
     double *ref = wb_dbl(c, (size_t)ny), *mag = wb_dbl(c, (size_t)ny);
     for (int j = 0; j < ny; j++) {
         double s = 0, g = 0;
@@ -349,21 +257,21 @@ static int b_atax2(wb_ctx *c)
 }
 
 /* GESUMMV: y = alpha A x + beta B x, n x m. */
-static int b_gesummv(wb_ctx *c)
+static int b_gesummv(th_ctx *c)
 {
     int n = c->small ? 512 : 7680, m = c->small ? 64 : 256;
     float alpha = 1.5f, beta = 1.25f;
     float *a = wb_fill(c, 14, (size_t)n * m), *b = wb_fill(c, 15, (size_t)n * m), *x = wb_fill(c, 16, (size_t)m);
     CUdeviceptr da, db, dx, dy;
-    WB_TRY(wb_load(c, "gesummv.ptx"));
-    WB_TRY(wb_dev(c, &da, a, (size_t)n * m * 4));
-    WB_TRY(wb_dev(c, &db, b, (size_t)n * m * 4));
-    WB_TRY(wb_dev(c, &dx, x, (size_t)m * 4));
-    WB_TRY(wb_dev(c, &dy, NULL, (size_t)n * 4));
+    TH_TRY(th_module(c, "gesummv.ptx", NULL));
+    TH_TRY(th_upload(c, a, (size_t)n * m * 4, &da));
+    TH_TRY(th_upload(c, b, (size_t)n * m * 4, &db));
+    TH_TRY(th_upload(c, x, (size_t)m * 4, &dx));
+    TH_TRY(th_upload(c, NULL, (size_t)n * 4, &dy));
     void *p[] = {&n, &m, &alpha, &beta, &da, &db, &dx, &dy};
-    WB_TRY(wb_launch(c, "gesummv_kernel", (unsigned)(n + 255) / 256, 1, 1, 256, 1, p));
-    float *got = wb_host(c, (size_t)n * 4);
-    WB_TRY(wb_get(c, got, dy, (size_t)n * 4));
+    TH_TRY(wb_launch(c, "gesummv_kernel", (unsigned)(n + 255) / 256, 1, 1, 256, 1, p));
+    float *got = th_host(c, (size_t)n * 4);
+    TH_TRY(th_download(c, got, dy, (size_t)n * 4));
     double *ref = wb_dbl(c, (size_t)n), *mag = wb_dbl(c, (size_t)n);
     for (int i = 0; i < n; i++) {
         double s = 0, t = 0, gs = 0, gt = 0;
@@ -380,21 +288,21 @@ static int b_gesummv(wb_ctx *c)
 }
 
 /* CORR's third kernel: data = (data - mean) / (sqrt(n) std), n x m. */
-static int b_corr3(wb_ctx *c)
+static int b_corr3(th_ctx *c)
 {
     int m = c->small ? 128 : 1024, n = c->small ? 64 : 1024;
     float *data = wb_fill(c, 17, (size_t)n * m), *mean = wb_fill(c, 18, (size_t)m), *sd = wb_fill(c, 19, (size_t)m);
     for (int j = 0; j < m; j++) sd[j] += 0.5f; /* away from 0 */
     float sqrt_n = sqrtf((float)n);
     CUdeviceptr dd, dm, ds;
-    WB_TRY(wb_load(c, "corr.ptx"));
-    WB_TRY(wb_dev(c, &dd, data, (size_t)n * m * 4));
-    WB_TRY(wb_dev(c, &dm, mean, (size_t)m * 4));
-    WB_TRY(wb_dev(c, &ds, sd, (size_t)m * 4));
+    TH_TRY(th_module(c, "corr.ptx", NULL));
+    TH_TRY(th_upload(c, data, (size_t)n * m * 4, &dd));
+    TH_TRY(th_upload(c, mean, (size_t)m * 4, &dm));
+    TH_TRY(th_upload(c, sd, (size_t)m * 4, &ds));
     void *p[] = {&m, &n, &sqrt_n, &dm, &ds, &dd};
-    WB_TRY(wb_launch(c, "corr_reduce", (unsigned)m / 32, (unsigned)n / 8, 1, 32, 8, p));
-    float *got = wb_host(c, (size_t)n * m * 4);
-    WB_TRY(wb_get(c, got, dd, (size_t)n * m * 4));
+    TH_TRY(wb_launch(c, "corr_reduce", (unsigned)m / 32, (unsigned)n / 8, 1, 32, 8, p));
+    float *got = th_host(c, (size_t)n * m * 4);
+    TH_TRY(th_download(c, got, dd, (size_t)n * m * 4));
     double *ref = wb_dbl(c, (size_t)n * m), *mag = wb_dbl(c, (size_t)n * m);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < m; j++) {
@@ -406,18 +314,18 @@ static int b_corr3(wb_ctx *c)
 }
 
 /* CORR's fourth kernel: symmat[j1][j2] = sum_i data[i][j1] data[i][j2]. */
-static int b_corr4(wb_ctx *c)
+static int b_corr4(th_ctx *c)
 {
     int m = c->small ? 64 : 512, n = c->small ? 64 : 64;
     float *data = wb_fill(c, 20, (size_t)n * m);
     CUdeviceptr dd, ds;
-    WB_TRY(wb_load(c, "corr.ptx"));
-    WB_TRY(wb_dev(c, &dd, data, (size_t)n * m * 4));
-    WB_TRY(wb_dev(c, &ds, NULL, (size_t)m * m * 4));
+    TH_TRY(th_module(c, "corr.ptx", NULL));
+    TH_TRY(th_upload(c, data, (size_t)n * m * 4, &dd));
+    TH_TRY(th_upload(c, NULL, (size_t)m * m * 4, &ds));
     void *p[] = {&m, &n, &dd, &ds};
-    WB_TRY(wb_launch(c, "corr_corr", (unsigned)(m + 255) / 256, 1, 1, 256, 1, p));
-    float *got = wb_host(c, (size_t)m * m * 4);
-    WB_TRY(wb_get(c, got, ds, (size_t)m * m * 4));
+    TH_TRY(wb_launch(c, "corr_corr", (unsigned)(m + 255) / 256, 1, 1, 256, 1, p));
+    float *got = th_host(c, (size_t)m * m * 4);
+    TH_TRY(th_download(c, got, ds, (size_t)m * m * 4));
     double *ref = wb_dbl(c, (size_t)m * m), *mag = wb_dbl(c, (size_t)m * m);
     for (int j1 = 0; j1 < m; j1++)
         for (int j2 = 0; j2 < m; j2++) {
@@ -440,10 +348,10 @@ static int b_corr4(wb_ctx *c)
 }
 
 /* Particle-filter likelihood (pf.cu). */
-static int b_pf(wb_ctx *c)
+static int b_pf(th_ctx *c)
 {
     int np = c->small ? 512 : 15360, ix = 128, iy = 128, nfr = 10, k = 3, rad = 5;
-    int *disk = wb_host(c, (size_t)(2 * rad + 1) * (2 * rad + 1) * 2 * sizeof(int)), ndisk = 0;
+    int *disk = th_host(c, (size_t)(2 * rad + 1) * (2 * rad + 1) * 2 * sizeof(int)), ndisk = 0;
     for (int dx = -rad; dx <= rad; dx++)
         for (int dy = -rad; dy <= rad; dy++)
             if (dx * dx + dy * dy <= rad * rad) {
@@ -451,25 +359,25 @@ static int b_pf(wb_ctx *c)
                 disk[2 * ndisk + 1] = dy;
                 ndisk++;
             }
-    float *video = wb_host(c, (size_t)ix * iy * nfr * 4);
+    float *video = th_host(c, (size_t)ix * iy * nfr * 4);
     for (size_t i = 0; i < (size_t)ix * iy * nfr; i++) video[i] = floorf(wb_val(21, (uint32_t)i) * 256.0f);
     /* particles around (64, 64): a sum of uniforms, spread about +-8 pixels */
-    float *px = wb_host(c, (size_t)np * 4), *py = wb_host(c, (size_t)np * 4);
+    float *px = th_host(c, (size_t)np * 4), *py = th_host(c, (size_t)np * 4);
     for (int p = 0; p < np; p++) {
         px[p] = 64.0f + 8.0f * (wb_val(22, (uint32_t)p) + wb_val(23, (uint32_t)p) - 1.0f);
         py[p] = 64.0f + 8.0f * (wb_val(24, (uint32_t)p) + wb_val(25, (uint32_t)p) - 1.0f);
     }
     CUdeviceptr dpx, dpy, dd, dv, dl;
-    WB_TRY(wb_load(c, "pf.ptx"));
-    WB_TRY(wb_dev(c, &dpx, px, (size_t)np * 4));
-    WB_TRY(wb_dev(c, &dpy, py, (size_t)np * 4));
-    WB_TRY(wb_dev(c, &dd, disk, (size_t)ndisk * 2 * sizeof(int)));
-    WB_TRY(wb_dev(c, &dv, video, (size_t)ix * iy * nfr * 4));
-    WB_TRY(wb_dev(c, &dl, NULL, (size_t)np * 4));
+    TH_TRY(th_module(c, "pf.ptx", NULL));
+    TH_TRY(th_upload(c, px, (size_t)np * 4, &dpx));
+    TH_TRY(th_upload(c, py, (size_t)np * 4, &dpy));
+    TH_TRY(th_upload(c, disk, (size_t)ndisk * 2 * sizeof(int), &dd));
+    TH_TRY(th_upload(c, video, (size_t)ix * iy * nfr * 4, &dv));
+    TH_TRY(th_upload(c, NULL, (size_t)np * 4, &dl));
     void *p[] = {&np, &ndisk, &ix, &iy, &nfr, &k, &dpx, &dpy, &dd, &dv, &dl};
-    WB_TRY(wb_launch(c, "pf_likelihood", (unsigned)(np + 255) / 256, 1, 1, 256, 1, p));
-    float *got = wb_host(c, (size_t)np * 4);
-    WB_TRY(wb_get(c, got, dl, (size_t)np * 4));
+    TH_TRY(wb_launch(c, "pf_likelihood", (unsigned)(np + 255) / 256, 1, 1, 256, 1, p));
+    float *got = th_host(c, (size_t)np * 4);
+    TH_TRY(th_download(c, got, dl, (size_t)np * 4));
     double *ref = wb_dbl(c, (size_t)np), *mag = wb_dbl(c, (size_t)np);
     for (int q = 0; q < np; q++) {
         int x0 = (int)roundf(px[q]), y0 = (int)roundf(py[q]);
@@ -490,14 +398,14 @@ static int b_pf(wb_ctx *c)
 }
 
 /* MRI gridding (mrig.cu): samples binned and sorted on the host. */
-static int b_mrig(wb_ctx *c)
+static int b_mrig(th_ctx *c)
 {
     int g = c->small ? 32 : 128, w = 1, per = 4;
     float r = 1.5f;
     int nb = g * g, ns = nb * per;
     /* every bin gets `per` samples at jittered positions inside it, stored bin by bin */
-    int *start = wb_host(c, (size_t)(nb + 1) * sizeof(int));
-    float *smp = wb_host(c, (size_t)ns * 16);
+    int *start = th_host(c, (size_t)(nb + 1) * sizeof(int));
+    float *smp = th_host(c, (size_t)ns * 16);
     for (int b = 0, s = 0; b < nb; b++) {
         start[b] = s;
         int cnt = 1 + (int)(wb_val(26, (uint32_t)b) * (float)(2 * per - 1)); /* 1 .. 2 per - 1 */
@@ -511,14 +419,14 @@ static int b_mrig(wb_ctx *c)
         start[b + 1] = s;
     }
     CUdeviceptr dst, dsm, dg;
-    WB_TRY(wb_load(c, "mrig.ptx"));
-    WB_TRY(wb_dev(c, &dst, start, (size_t)(nb + 1) * sizeof(int)));
-    WB_TRY(wb_dev(c, &dsm, smp, (size_t)ns * 16));
-    WB_TRY(wb_dev(c, &dg, NULL, (size_t)nb * 8));
+    TH_TRY(th_module(c, "mrig.ptx", NULL));
+    TH_TRY(th_upload(c, start, (size_t)(nb + 1) * sizeof(int), &dst));
+    TH_TRY(th_upload(c, smp, (size_t)ns * 16, &dsm));
+    TH_TRY(th_upload(c, NULL, (size_t)nb * 8, &dg));
     void *p[] = {&g, &w, &r, &dst, &dsm, &dg};
-    WB_TRY(wb_launch(c, "mrig_gridding", (unsigned)g / 32, (unsigned)g / 8, 1, 32, 8, p));
-    float *got = wb_host(c, (size_t)nb * 8);
-    WB_TRY(wb_get(c, got, dg, (size_t)nb * 8));
+    TH_TRY(wb_launch(c, "mrig_gridding", (unsigned)g / 32, (unsigned)g / 8, 1, 32, 8, p));
+    float *got = th_host(c, (size_t)nb * 8);
+    TH_TRY(th_download(c, got, dg, (size_t)nb * 8));
     double *ref = wb_dbl(c, (size_t)nb * 2), *mag = wb_dbl(c, (size_t)nb * 2);
     float r2 = r * r;
     for (int gy = 0; gy < g; gy++)
@@ -548,17 +456,17 @@ static int b_mrig(wb_ctx *c)
 }
 
 /* CSR sparse matrix-vector product (spmv.cu): a banded random matrix. */
-static int b_spmv(wb_ctx *c)
+static int b_spmv(th_ctx *c)
 {
     int rows = c->small ? 512 : 15360, band = 512;
-    int *rowptr = wb_host(c, (size_t)(rows + 1) * sizeof(int));
+    int *rowptr = th_host(c, (size_t)(rows + 1) * sizeof(int));
     int nnz = 0;
     for (int r = 0; r < rows; r++) {
         rowptr[r] = nnz;
         nnz += 8 + (int)(wb_val(31, (uint32_t)r) * 17.0f); /* 8 .. 24 */
     }
     rowptr[rows] = nnz;
-    int *col = wb_host(c, (size_t)nnz * sizeof(int));
+    int *col = th_host(c, (size_t)nnz * sizeof(int));
     float *val = wb_fill(c, 32, (size_t)nnz), *x = wb_fill(c, 33, (size_t)rows);
     for (int r = 0; r < rows; r++)
         for (int j = rowptr[r]; j < rowptr[r + 1]; j++) {
@@ -566,16 +474,16 @@ static int b_spmv(wb_ctx *c)
             col[j] = cc < 0 ? cc + rows : cc >= rows ? cc - rows : cc;
         }
     CUdeviceptr drp, dcol, dval, dx, dy;
-    WB_TRY(wb_load(c, "spmv.ptx"));
-    WB_TRY(wb_dev(c, &drp, rowptr, (size_t)(rows + 1) * sizeof(int)));
-    WB_TRY(wb_dev(c, &dcol, col, (size_t)nnz * sizeof(int)));
-    WB_TRY(wb_dev(c, &dval, val, (size_t)nnz * 4));
-    WB_TRY(wb_dev(c, &dx, x, (size_t)rows * 4));
-    WB_TRY(wb_dev(c, &dy, NULL, (size_t)rows * 4));
+    TH_TRY(th_module(c, "spmv.ptx", NULL));
+    TH_TRY(th_upload(c, rowptr, (size_t)(rows + 1) * sizeof(int), &drp));
+    TH_TRY(th_upload(c, col, (size_t)nnz * sizeof(int), &dcol));
+    TH_TRY(th_upload(c, val, (size_t)nnz * 4, &dval));
+    TH_TRY(th_upload(c, x, (size_t)rows * 4, &dx));
+    TH_TRY(th_upload(c, NULL, (size_t)rows * 4, &dy));
     void *p[] = {&rows, &drp, &dcol, &dval, &dx, &dy};
-    WB_TRY(wb_launch(c, "spmv_csr", (unsigned)(rows + 255) / 256, 1, 1, 256, 1, p));
-    float *got = wb_host(c, (size_t)rows * 4);
-    WB_TRY(wb_get(c, got, dy, (size_t)rows * 4));
+    TH_TRY(wb_launch(c, "spmv_csr", (unsigned)(rows + 255) / 256, 1, 1, 256, 1, p));
+    float *got = th_host(c, (size_t)rows * 4);
+    TH_TRY(th_download(c, got, dy, (size_t)rows * 4));
     double *ref = wb_dbl(c, (size_t)rows), *mag = wb_dbl(c, (size_t)rows);
     for (int r = 0; r < rows; r++) {
         double s = 0, g = 0;
@@ -590,32 +498,32 @@ static int b_spmv(wb_ctx *c)
 }
 
 /* Streamcluster's gain (sc.cu). */
-static int b_sc(wb_ctx *c)
+static int b_sc(th_ctx *c)
 {
     int num = c->small ? 512 : 61440, dim = 16, k = 15, x = 7, ncentre = 37;
     float *coord = wb_fill(c, 35, (size_t)num * dim), *weight = wb_fill(c, 36, (size_t)num);
     float *cost = wb_fill(c, 37, (size_t)num);
-    int *assign = wb_host(c, (size_t)num * sizeof(int)), *center = wb_host(c, (size_t)ncentre * sizeof(int));
+    int *assign = th_host(c, (size_t)num * sizeof(int)), *center = th_host(c, (size_t)ncentre * sizeof(int));
     for (int p = 0; p < num; p++) {
         assign[p] = (int)(wb_val(38, (uint32_t)p) * (float)ncentre);
         cost[p] *= 2.0f;
     }
     for (int q = 0; q < ncentre; q++) center[q] = q % k;
     CUdeviceptr dc, dw, dcost, da, dcen, dsw, dwork;
-    WB_TRY(wb_load(c, "sc.ptx"));
-    WB_TRY(wb_dev(c, &dc, coord, (size_t)num * dim * 4));
-    WB_TRY(wb_dev(c, &dw, weight, (size_t)num * 4));
-    WB_TRY(wb_dev(c, &dcost, cost, (size_t)num * 4));
-    WB_TRY(wb_dev(c, &da, assign, (size_t)num * sizeof(int)));
-    WB_TRY(wb_dev(c, &dcen, center, (size_t)ncentre * sizeof(int)));
-    WB_TRY(wb_dev(c, &dsw, NULL, (size_t)num * sizeof(int)));
-    WB_TRY(wb_dev(c, &dwork, NULL, (size_t)num * (k + 1) * 4));
+    TH_TRY(th_module(c, "sc.ptx", NULL));
+    TH_TRY(th_upload(c, coord, (size_t)num * dim * 4, &dc));
+    TH_TRY(th_upload(c, weight, (size_t)num * 4, &dw));
+    TH_TRY(th_upload(c, cost, (size_t)num * 4, &dcost));
+    TH_TRY(th_upload(c, assign, (size_t)num * sizeof(int), &da));
+    TH_TRY(th_upload(c, center, (size_t)ncentre * sizeof(int), &dcen));
+    TH_TRY(th_upload(c, NULL, (size_t)num * sizeof(int), &dsw));
+    TH_TRY(th_upload(c, NULL, (size_t)num * (k + 1) * 4, &dwork));
     void *p[] = {&num, &dim, &k, &x, &dc, &dw, &dcost, &da, &dcen, &dsw, &dwork};
-    WB_TRY(wb_launch(c, "sc_pgain", (unsigned)(num + 255) / 256, 1, 1, 256, 1, p));
-    int *gsw = wb_host(c, (size_t)num * sizeof(int));
-    float *gwork = wb_host(c, (size_t)num * (k + 1) * 4);
-    WB_TRY(wb_get(c, gsw, dsw, (size_t)num * sizeof(int)));
-    WB_TRY(wb_get(c, gwork, dwork, (size_t)num * (k + 1) * 4));
+    TH_TRY(wb_launch(c, "sc_pgain", (unsigned)(num + 255) / 256, 1, 1, 256, 1, p));
+    int *gsw = th_host(c, (size_t)num * sizeof(int));
+    float *gwork = th_host(c, (size_t)num * (k + 1) * 4);
+    TH_TRY(th_download(c, gsw, dsw, (size_t)num * sizeof(int)));
+    TH_TRY(th_download(c, gwork, dwork, (size_t)num * (k + 1) * 4));
     double *ref = wb_dbl(c, (size_t)num * (k + 1)), *mag = wb_dbl(c, (size_t)num * (k + 1));
     int switched = 0;
     for (int q = 0; q < num; q++) {
@@ -631,33 +539,33 @@ static int b_sc(wb_ctx *c)
         double mg = (dm * weight[q] + cost[q]) * 1.0001;
         for (int j = 0; j <= k; j++) ref[q * (k + 1) + j] = 0, mag[q * (k + 1) + j] = 0;
         bool sw = dd < cost[q];
-        if (gsw[q] != (sw ? 1 : 0)) return wb_fail(c, "switch[%d] = %d, expected %d", q, gsw[q], sw ? 1 : 0);
+        if (gsw[q] != (sw ? 1 : 0)) return th_fail(c, "switch[%d] = %d, expected %d", q, gsw[q], sw ? 1 : 0);
         switched += sw;
         int j = sw ? k : center[assign[q]];
         ref[q * (k + 1) + j] = sw ? (double)dd - cost[q] : (double)cost[q] - dd;
         mag[q * (k + 1) + j] = mg;
     }
-    if (switched == 0 || switched == num) return wb_fail(c, "inputs: %d of %d points switch", switched, num);
+    if (switched == 0 || switched == num) return th_fail(c, "inputs: %d of %d points switch", switched, num);
     return wb_check(c, "work", gwork, ref, mag, (size_t)num * (k + 1), 2.0 * dim + 4);
 }
 
 /* k-means's feature transposition (kmeans.cu): exact. */
-static int b_kmeans(wb_ctx *c)
+static int b_kmeans(th_ctx *c)
 {
     int np = c->small ? 512 : 15360, nf = 34;
     float *in = wb_fill(c, 39, (size_t)np * nf);
     CUdeviceptr di, dout;
-    WB_TRY(wb_load(c, "kmeans.ptx"));
-    WB_TRY(wb_dev(c, &di, in, (size_t)np * nf * 4));
-    WB_TRY(wb_dev(c, &dout, NULL, (size_t)np * nf * 4));
+    TH_TRY(th_module(c, "kmeans.ptx", NULL));
+    TH_TRY(th_upload(c, in, (size_t)np * nf * 4, &di));
+    TH_TRY(th_upload(c, NULL, (size_t)np * nf * 4, &dout));
     void *p[] = {&np, &nf, &di, &dout};
-    WB_TRY(wb_launch(c, "kmeans_invert", (unsigned)(np + 255) / 256, 1, 1, 256, 1, p));
-    float *got = wb_host(c, (size_t)np * nf * 4);
-    WB_TRY(wb_get(c, got, dout, (size_t)np * nf * 4));
+    TH_TRY(wb_launch(c, "kmeans_invert", (unsigned)(np + 255) / 256, 1, 1, 256, 1, p));
+    float *got = th_host(c, (size_t)np * nf * 4);
+    TH_TRY(th_download(c, got, dout, (size_t)np * nf * 4));
     for (int q = 0; q < np; q++)
         for (int i = 0; i < nf; i++)
             if (got[(size_t)i * np + q] != in[(size_t)q * nf + i])
-                return wb_fail(c, "out[%d][%d] = %g, expected %g", i, q, (double)got[(size_t)i * np + q],
+                return th_fail(c, "out[%d][%d] = %g, expected %g", i, q, (double)got[(size_t)i * np + q],
                                (double)in[(size_t)q * nf + i]);
     return 0;
 }
@@ -667,7 +575,7 @@ static const int lbm_ex[19] = {0, 1, -1, 0, 0, 0, 0, 1, -1, 1, -1, 1, -1, 1, -1,
 static const int lbm_ey[19] = {0, 0, 0, 1, -1, 0, 0, 1, 1, -1, -1, 0, 0, 0, 0, 1, -1, 1, -1};
 static const int lbm_ez[19] = {0, 0, 0, 0, 0, 1, -1, 0, 0, 0, 0, 1, 1, -1, -1, 1, 1, -1, -1};
 
-static int b_lbm(wb_ctx *c)
+static int b_lbm(th_ctx *c)
 {
     int nx = 128, ny = c->small ? 4 : 16, nz = c->small ? 4 : 16;
     float omega = 1.2f;
@@ -675,17 +583,17 @@ static int b_lbm(wb_ctx *c)
     static const double w[19] = {1.0 / 3,  1.0 / 18, 1.0 / 18, 1.0 / 18, 1.0 / 18, 1.0 / 18, 1.0 / 18,
                                  1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36,
                                  1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36};
-    float *src = wb_host(c, cells * 20 * 4);
+    float *src = th_host(c, cells * 20 * 4);
     for (size_t q = 0; q < cells; q++)
         for (int e = 0; e < 19; e++) src[q * 20 + e] = (float)(w[e] * (1.0 + 0.1 * (wb_val(40, (uint32_t)(q * 20 + e)) - 0.5)));
     CUdeviceptr ds, dd;
-    WB_TRY(wb_load(c, "lbm.ptx"));
-    WB_TRY(wb_dev(c, &ds, src, cells * 20 * 4));
-    WB_TRY(wb_dev(c, &dd, NULL, cells * 20 * 4));
+    TH_TRY(th_module(c, "lbm.ptx", NULL));
+    TH_TRY(th_upload(c, src, cells * 20 * 4, &ds));
+    TH_TRY(th_upload(c, NULL, cells * 20 * 4, &dd));
     void *p[] = {&nx, &ny, &nz, &omega, &ds, &dd};
-    WB_TRY(wb_launch(c, "lbm_step", 1, (unsigned)ny, (unsigned)nz, 128, 1, p));
-    float *got = wb_host(c, cells * 20 * 4);
-    WB_TRY(wb_get(c, got, dd, cells * 20 * 4));
+    TH_TRY(wb_launch(c, "lbm_step", 1, (unsigned)ny, (unsigned)nz, 128, 1, p));
+    float *got = th_host(c, cells * 20 * 4);
+    TH_TRY(th_download(c, got, dd, cells * 20 * 4));
     double *ref = wb_dbl(c, cells * 20), *mag = wb_dbl(c, cells * 20);
     for (int z = 0; z < nz; z++)
         for (int y = 0; y < ny; y++)
@@ -721,7 +629,7 @@ static int b_lbm(wb_ctx *c)
 /* ---- the table --------------------------------------------------------------------------- */
 
 /* In the order of the paper's figures, with the class it gives each. */
-typedef int (*wb_fn)(wb_ctx *c);
+typedef int (*wb_fn)(th_ctx *c);
 static const struct wb_bench {
     const char *name, *kernel, *file, *cls;
     wb_fn fn;
@@ -747,64 +655,48 @@ static const struct wb_bench {
 };
 enum { WB_NBENCH = sizeof wb_benches / sizeof wb_benches[0] };
 
-static int run_one(wb_ctx *c, const struct wb_bench *b)
+/* Runs one benchmark in the shared context; prints its line; returns 1 on FAIL. */
+static int run_one(th_ctx *c, const struct wb_bench *b)
 {
     c->msg[0] = 0;
     int rc = b->fn(c);
-    wb_end(c);
-    if (rc == 0) printf("PASS %s\n", b->name);
-    else printf("FAIL %s: %s\n", b->name, c->msg);
-    fflush(stdout);
-    return rc;
+    th_release(c);
+    th_report(b->name, rc, c->msg);
+    return rc != TH_OK;
 }
 
 int main(int argc, char **argv)
 {
-    wb_ctx c;
-    memset(&c, 0, sizeof c);
-    c.ptxdir = "experiments/warppool/kernels";
-    const char *names[WB_NBENCH * 2];
-    int nnames = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--ptx") == 0 && i + 1 < argc) {
-            c.ptxdir = argv[++i];
-        } else if (strcmp(argv[i], "--small") == 0) {
-            c.small = true;
-        } else if (strcmp(argv[i], "--list") == 0) {
-            for (int k = 0; k < WB_NBENCH; k++)
-                printf("%-10s %-15s %-12s %s\n", wb_benches[k].name, wb_benches[k].kernel, wb_benches[k].file,
-                       wb_benches[k].cls);
-            return 0;
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "usage: wpbench [--ptx DIR] [--small] [--list] [NAME...]\n");
-            return 2;
-        } else if (nnames < WB_NBENCH * 2) {
-            names[nnames++] = argv[i];
-        }
+    th_args a;
+    if (th_args_parse(&a, argc, argv, TH_ARG_PTX | TH_ARG_SMALL | TH_ARG_LIST, "experiments/warppool/kernels",
+                      "wpbench [--ptx DIR] [--small] [--list] [NAME...]"))
+        return 2;
+    if (a.list) {
+        for (int k = 0; k < WB_NBENCH; k++)
+            printf("%-10s %-15s %-12s %s\n", wb_benches[k].name, wb_benches[k].kernel, wb_benches[k].file,
+                   wb_benches[k].cls);
+        return 0;
     }
-    CUdevice dev;
-    CUresult r = cuInit(0);
-    if (r == CUDA_SUCCESS) r = cuDeviceGet(&dev, 0);
-    if (r == CUDA_SUCCESS) r = cuCtxCreate(&c.ctx, NULL, 0, dev);
-    if (r != CUDA_SUCCESS) {
-        fprintf(stderr, "wpbench: no CUDA context (%s)\n", wb_errname(r));
+    th_ctx c = {.prog = "wpbench", .ptxdir = a.ptxdir, .small = a.small};
+    if (th_device(&c) != TH_OK || th_open(&c) != TH_OK) {
+        fprintf(stderr, "wpbench: no CUDA context (%s)\n", c.msg);
         return 1;
     }
     int failed = 0;
-    if (!nnames) {
-        for (int k = 0; k < WB_NBENCH; k++) failed += run_one(&c, &wb_benches[k]) != 0;
+    if (!a.nnames) {
+        for (int k = 0; k < WB_NBENCH; k++) failed += run_one(&c, &wb_benches[k]);
     } else {
-        for (int i = 0; i < nnames; i++) {
+        for (int i = 0; i < a.nnames; i++) {
             int k = 0;
-            while (k < WB_NBENCH && strcmp(wb_benches[k].name, names[i]) != 0) k++;
+            while (k < WB_NBENCH && strcmp(wb_benches[k].name, a.names[i]) != 0) k++;
             if (k == WB_NBENCH) {
-                printf("FAIL %s: no such benchmark (wpbench --list)\n", names[i]);
+                printf("FAIL %s: no such benchmark (wpbench --list)\n", a.names[i]);
                 failed++;
                 continue;
             }
-            failed += run_one(&c, &wb_benches[k]) != 0;
+            failed += run_one(&c, &wb_benches[k]);
         }
     }
-    cuCtxDestroy(c.ctx);
+    th_close(&c);
     return failed ? 1 : 0;
 }

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Regenerates bench.ptx from bench.cu (needs nvcc; the .ptx is committed).
-cd "$(dirname "$0")"
-command -v nvcc >/dev/null 2>&1 || { echo "SKIP: nvcc not found; keeping the committed bench.ptx"; exit 0; }
-nvcc -ptx -arch=sm_75 -o bench.ptx bench.cu
+# regen.sh -- regenerates bench.ptx from bench.cu with nvcc -ptx -arch=sm_75
+# (tools/nvcc_regen.sh; the .ptx is committed: without nvcc it prints
+# "SKIP: ..." and keeps it).
+here=$(cd "$(dirname "$0")" && pwd)
+exec sh "$here/../../tools/nvcc_regen.sh" "$here" sm_75

@@ -2,14 +2,16 @@
 ** kt.h -- the kernel suite's host runner: a plain C11 driver-API program
 ** that loads tpsim's own test kernels (the .ptx files of tests/kernels,
 ** made by nvcc from the .cu files beside them), runs them and checks every
-** result against a CPU reference.  Module prefix: kt_.
+** result against a CPU reference.  Module prefix: kt_; the driver calls,
+** buffers and integer comparisons are tests/harness's (th_).
 **
 ** A test is a row of a table (kt_test): a name, a run function and flags.
-** The run function gets a kt_ctx holding a fresh context; it allocates through
-** kt_alloc (freed at the end), loads modules through kt_module (unloaded at
-** the end), launches, copies back, computes the reference and compares with
-** the kt_cmp_* helpers, which name the first mismatch: index, got and
-** expected, as hex bits.  It returns KT_PASS, or kt_fail(...)/kt_skip(...).
+** The run function gets a th_ctx holding a fresh context; it allocates
+** through th_alloc/th_upload (freed at the end), loads modules through
+** th_module (unloaded at the end), launches (th_launch, KT_LAUNCH1), copies
+** back, computes the reference and compares with th_check_u* and the
+** kt_cmp_* helpers, which name the first mismatch: index, got and expected,
+** as hex bits.  It returns KT_PASS, or th_fail(...)/th_skip(...).
 **
 ** Rules every reference follows:
 **   - integers, f64 and correctly rounded f32 results are compared bit for
@@ -24,37 +26,23 @@
 #ifndef KT_H
 #define KT_H
 
-#include <cuda.h>
+#include "harness.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
 
-typedef enum kt_res { KT_PASS = 0, KT_FAIL, KT_SKIP } kt_res;
+/* A test's result (the harness's: th_fail gives KT_FAIL, th_skip KT_SKIP). */
+typedef enum kt_res { KT_PASS = TH_OK, KT_FAIL = TH_FAIL, KT_SKIP = TH_SKIP } kt_res;
 
 enum {
     KT_ISOLATE = 1u << 0, /* poisons its context: runs only with --only, in its own process */
     KT_STDOUT = 1u << 1,  /* its device printf output is checked by run_kernels.sh */
 };
 
-#define KT_MAX_ALLOCS 64
-#define KT_MAX_MODULES 8
-
-typedef struct kt_ctx {
-    const char *ptxdir;
-    CUdevice dev;
-    CUcontext ctx;
-    int cc;                 /* compute capability, major*10 + minor */
-    int nsm;                /* multiprocessor count */
-    char msg[1024];         /* the reason of a FAIL or SKIP */
-    CUdeviceptr allocs[KT_MAX_ALLOCS];
-    int nallocs;
-    CUmodule mods[KT_MAX_MODULES];
-    int nmods;
-} kt_ctx;
-
 typedef struct kt_test {
     const char *name;
-    kt_res (*run)(kt_ctx *c);
+    kt_res (*run)(th_ctx *c);
     unsigned flags;
 } kt_test;
 
@@ -67,44 +55,12 @@ extern const kt_test kt_tests_warp[];
 extern const kt_test kt_tests_ctrl[];
 extern const kt_test kt_tests_err[];
 
-/* ---- results ---------------------------------------------------------- */
-kt_res kt_fail(kt_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-kt_res kt_skip(kt_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-const char *kt_errname(CUresult r);
-
-/* Evaluates a driver call; on failure the test fails naming the call. */
-#define KT_CU(call)                                                            \
-    do {                                                                       \
-        CUresult kt_r_ = (call);                                               \
-        if (kt_r_ != CUDA_SUCCESS)                                             \
-            return kt_fail(c, "%s:%d: %s returned %s (%d)", __FILE__, __LINE__, \
-                           #call, kt_errname(kt_r_), (int)kt_r_);              \
-    } while (0)
-/* Propagates a non-PASS result of a helper returning kt_res. */
-#define KT_TRY(x)                                                              \
-    do {                                                                       \
-        kt_res kt_t_ = (x);                                                    \
-        if (kt_t_ != KT_PASS) return kt_t_;                                    \
-    } while (0)
-
-/* ---- driver helpers (each returns KT_FAIL with a message on error) ----- */
-kt_res kt_module(kt_ctx *c, const char *ptxfile, CUmodule *m);
-kt_res kt_module_data(kt_ctx *c, const char *ptxfile, CUmodule *m); /* via cuModuleLoadData */
-kt_res kt_func(kt_ctx *c, CUmodule m, const char *name, CUfunction *f);
-kt_res kt_alloc(kt_ctx *c, size_t bytes, CUdeviceptr *p);
-/* Allocates and copies n bytes from host. */
-kt_res kt_upload(kt_ctx *c, const void *h, size_t bytes, CUdeviceptr *p);
-kt_res kt_download(kt_ctx *c, void *h, CUdeviceptr p, size_t bytes);
-/* cuLaunchKernel then cuCtxSynchronize. */
-kt_res kt_launch(kt_ctx *c, CUfunction f, unsigned gx, unsigned gy, unsigned gz,
-                 unsigned bx, unsigned by, unsigned bz, unsigned shmem, void **params);
+/* A 1-D launch of f with the arguments given, then cuCtxSynchronize. */
 #define KT_LAUNCH1(f, grid, block, ...)                                        \
     do {                                                                       \
         void *kt_p_[] = {__VA_ARGS__};                                         \
-        KT_TRY(kt_launch(c, (f), (grid), 1, 1, (block), 1, 1, 0, kt_p_));      \
+        TH_TRY(th_launch(c, (f), (grid), 1, 1, (block), 1, 1, 0, kt_p_));      \
     } while (0)
-/* Frees what the test allocated and unloads its modules (done by main). */
-void kt_release(kt_ctx *c);
 
 /* ---- deterministic data -------------------------------------------------- */
 typedef struct kt_rng { uint64_t s; } kt_rng;
@@ -128,15 +84,12 @@ double kt_bitsd(uint64_t u);
 bool kt_isnan32(uint32_t u);
 bool kt_isnan64(uint64_t u);
 
-/* ---- comparisons: report the first mismatch ---------------------------- */
-kt_res kt_cmp_u32(kt_ctx *c, const char *what, const uint32_t *got, const uint32_t *exp, size_t n);
-kt_res kt_cmp_u64(kt_ctx *c, const char *what, const uint64_t *got, const uint64_t *exp, size_t n);
-kt_res kt_cmp_u16(kt_ctx *c, const char *what, const uint16_t *got, const uint16_t *exp, size_t n);
+/* ---- comparisons: report the first mismatch (integers: th_check_u*) ---- */
 /* f32/f64 bits: equal, or both NaN. */
-kt_res kt_cmp_f32(kt_ctx *c, const char *what, const uint32_t *got, const uint32_t *exp, size_t n);
-kt_res kt_cmp_f64(kt_ctx *c, const char *what, const uint64_t *got, const uint64_t *exp, size_t n);
+kt_res kt_cmp_f32(th_ctx *c, const char *what, const uint32_t *got, const uint32_t *exp, size_t n);
+kt_res kt_cmp_f64(th_ctx *c, const char *what, const uint64_t *got, const uint64_t *exp, size_t n);
 /* Same, with a per-element input shown in the message (in[i], as hex). */
-kt_res kt_cmp_f32_in(kt_ctx *c, const char *what, const uint32_t *got, const uint32_t *exp,
+kt_res kt_cmp_f32_in(th_ctx *c, const char *what, const uint32_t *got, const uint32_t *exp,
                      const uint32_t *in, size_t n);
 
 /* ---- host floating point in a chosen rounding mode ---------------------- */

@@ -30,7 +30,7 @@ static uint32_t op_ref(int k, uint32_t a, uint32_t b)
 }
 static uint32_t sar32(uint32_t x, unsigned s) { return (x & 0x80000000u) ? ~(~x >> s) : x >> s; }
 
-static kt_res t_calls(kt_ctx *c)
+static kt_res t_calls(th_ctx *c)
 {
     enum { n = 256 };
     static int32_t in[n];
@@ -62,20 +62,20 @@ static kt_res t_calls(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr di, df, dd, dO;
-    KT_TRY(kt_module(c, "ctrl.ptx", &m));
-    KT_TRY(kt_func(c, m, "calls", &f));
-    KT_TRY(kt_upload(c, in, sizeof in, &di)); KT_TRY(kt_upload(c, fin, sizeof fin, &df));
-    KT_TRY(kt_upload(c, din, sizeof din, &dd)); KT_TRY(kt_alloc(c, sizeof o, &dO));
+    TH_TRY(th_module(c, "ctrl.ptx", &m));
+    TH_TRY(th_func(c, m, "calls", &f));
+    TH_TRY(th_upload(c, in, sizeof in, &di)); TH_TRY(th_upload(c, fin, sizeof fin, &df));
+    TH_TRY(th_upload(c, din, sizeof din, &dd)); TH_TRY(th_alloc(c, sizeof o, &dO));
     KT_LAUNCH1(f, n / 64, 64, &di, &df, &dd, &dO);
-    KT_TRY(kt_download(c, o, dO, sizeof o));
-    return kt_cmp_u64(c, "calls (thread*6+{mix,pair,fib,ack,fnptr,fnptr})", o, e, n * CALLS_N);
+    TH_TRY(th_download(c, o, dO, sizeof o));
+    return th_check_u64(c, "calls (thread*6+{mix,pair,fib,ack,fnptr,fnptr})", o, e, n * CALLS_N);
 }
 
 /* ---- bfs -------------------------------------------------------------------------------
 ** A level-synchronous BFS over a CSR graph: one launch per level (more than
 ** a hundred), cuMemsetD32 of the flag between launches, benign races
 ** (several threads store the same level). */
-static kt_res t_bfs(kt_ctx *c)
+static kt_res t_bfs(th_ctx *c)
 {
     enum { V = 4096, CHAIN = 100, MAXE = 8 * V };
     static int32_t rowptr[V + 1], cols[MAXE], level[V], elevel[V], queue[V];
@@ -106,29 +106,29 @@ static kt_res t_bfs(kt_ctx *c)
     for (int v = 0; v < V; v++) level[v] = v == 0 ? 0 : -1;
     CUmodule m; CUfunction f;
     CUdeviceptr dr, dcols, dl, dch;
-    KT_TRY(kt_module(c, "ctrl.ptx", &m));
-    KT_TRY(kt_func(c, m, "bfs_level", &f));
-    KT_TRY(kt_upload(c, rowptr, sizeof rowptr, &dr)); KT_TRY(kt_upload(c, cols, (size_t)ne * 4, &dcols));
-    KT_TRY(kt_upload(c, level, sizeof level, &dl)); KT_TRY(kt_alloc(c, 4, &dch));
+    TH_TRY(th_module(c, "ctrl.ptx", &m));
+    TH_TRY(th_func(c, m, "bfs_level", &f));
+    TH_TRY(th_upload(c, rowptr, sizeof rowptr, &dr)); TH_TRY(th_upload(c, cols, (size_t)ne * 4, &dcols));
+    TH_TRY(th_upload(c, level, sizeof level, &dl)); TH_TRY(th_alloc(c, 4, &dch));
     int nv = V, cur = 0, launches = 0;
     for (;;) {
         int32_t changed = 0;
-        KT_CU(cuMemsetD32(dch, 0, 1));
+        TH_CU(c, cuMemsetD32(dch, 0, 1));
         KT_LAUNCH1(f, V / 256, 256, &dr, &dcols, &dl, &nv, &cur, &dch);
         launches++;
-        KT_TRY(kt_download(c, &changed, dch, 4));
+        TH_TRY(th_download(c, &changed, dch, 4));
         if (!changed) break;
-        if (++cur > V) return kt_fail(c, "bfs does not terminate");
+        if (++cur > V) return th_fail(c, "bfs does not terminate");
     }
-    KT_TRY(kt_download(c, level, dl, sizeof level));
-    if (launches != depth + 1) return kt_fail(c, "bfs took %d launches, expected %d", launches, depth + 1);
-    return kt_cmp_u32(c, "bfs levels", (const uint32_t *)level, (const uint32_t *)elevel, V);
+    TH_TRY(th_download(c, level, dl, sizeof level));
+    if (launches != depth + 1) return th_fail(c, "bfs took %d launches, expected %d", launches, depth + 1);
+    return th_check_u32(c, "bfs levels", (const uint32_t *)level, (const uint32_t *)elevel, V);
 }
 
 /* ---- linked_list ------------------------------------------------------------------------
 ** Pointer chasing: lists linked by device addresses the host computed, and a
 ** list the device links itself (generic addresses of array elements). */
-static kt_res t_linked_list(kt_ctx *c)
+static kt_res t_linked_list(th_ctx *c)
 {
     enum { NN = 4096, NL = 64, LEN = NN / NL };
     typedef struct { uint64_t next; int32_t val, pad; } Node;
@@ -142,10 +142,10 @@ static kt_res t_linked_list(kt_ctx *c)
     for (int i = NN - 1; i > 0; i--) { int j = (int)kt_below(&r, (uint32_t)i + 1), t = perm[i]; perm[i] = perm[j]; perm[j] = t; }
     CUmodule m; CUfunction fw, fl;
     CUdeviceptr dn, dh, ds, dlen, dn2, dp, dh2;
-    KT_TRY(kt_module(c, "ctrl.ptx", &m));
-    KT_TRY(kt_func(c, m, "list_walk", &fw));
-    KT_TRY(kt_func(c, m, "list_link", &fl));
-    KT_TRY(kt_alloc(c, sizeof nodes, &dn));
+    TH_TRY(th_module(c, "ctrl.ptx", &m));
+    TH_TRY(th_func(c, m, "list_walk", &fw));
+    TH_TRY(th_func(c, m, "list_link", &fl));
+    TH_TRY(th_alloc(c, sizeof nodes, &dn));
     for (int l = 0; l < NL; l++) {
         int lenl = LEN - (l % 7);                                  /* lists of different lengths */
         int64_t s = 0;
@@ -160,25 +160,25 @@ static kt_res t_linked_list(kt_ctx *c)
         esum[l] = s;
         elen[l] = lenl;
     }
-    KT_CU(cuMemcpyHtoD(dn, nodes, sizeof nodes));
-    KT_TRY(kt_upload(c, heads, sizeof heads, &dh));
-    KT_TRY(kt_alloc(c, sizeof sum, &ds)); KT_TRY(kt_alloc(c, sizeof len, &dlen));
+    TH_CU(c, cuMemcpyHtoD(dn, nodes, sizeof nodes));
+    TH_TRY(th_upload(c, heads, sizeof heads, &dh));
+    TH_TRY(th_alloc(c, sizeof sum, &ds)); TH_TRY(th_alloc(c, sizeof len, &dlen));
     KT_LAUNCH1(fw, 1, NL, &dh, &ds, &dlen);
-    KT_TRY(kt_download(c, sum, ds, sizeof sum)); KT_TRY(kt_download(c, len, dlen, sizeof len));
-    KT_TRY(kt_cmp_u32(c, "list lengths", (const uint32_t *)len, (const uint32_t *)elen, NL));
-    KT_TRY(kt_cmp_u64(c, "list sums", (const uint64_t *)sum, (const uint64_t *)esum, NL));
+    TH_TRY(th_download(c, sum, ds, sizeof sum)); TH_TRY(th_download(c, len, dlen, sizeof len));
+    TH_TRY(th_check_u32(c, "list lengths", (const uint32_t *)len, (const uint32_t *)elen, NL));
+    TH_TRY(th_check_u64(c, "list sums", (const uint64_t *)sum, (const uint64_t *)esum, NL));
     /* the device links all NN nodes in perm order; one thread walks them */
     int nn = NN;
-    KT_TRY(kt_alloc(c, sizeof nodes, &dn2)); KT_TRY(kt_upload(c, perm, sizeof perm, &dp));
+    TH_TRY(th_alloc(c, sizeof nodes, &dn2)); TH_TRY(th_upload(c, perm, sizeof perm, &dp));
     KT_LAUNCH1(fl, NN / 256, 256, &dn2, &dp, &nn);
     uint64_t h2 = (uint64_t)dn2 + 16u * (uint64_t)perm[0];
-    KT_TRY(kt_upload(c, &h2, sizeof h2, &dh2));
+    TH_TRY(th_upload(c, &h2, sizeof h2, &dh2));
     KT_LAUNCH1(fw, 1, 1, &dh2, &ds, &dlen);
-    KT_TRY(kt_download(c, sum, ds, 8)); KT_TRY(kt_download(c, len, dlen, 4));
+    TH_TRY(th_download(c, sum, ds, 8)); TH_TRY(th_download(c, len, dlen, 4));
     int64_t es = 0;
     for (int k = 0; k < NN; k++) es += (int64_t)k * (k + 1);
     if (len[0] != NN || sum[0] != es)
-        return kt_fail(c, "device-linked list: length %d sum %lld, expected %d %lld", len[0], (long long)sum[0], NN,
+        return th_fail(c, "device-linked list: length %d sum %lld, expected %d %lld", len[0], (long long)sum[0], NN,
                        (long long)es);
     return KT_PASS;
 }
@@ -188,14 +188,14 @@ static kt_res t_linked_list(kt_ctx *c)
 ** %5d %-5d %% %p from 2 blocks of 4 threads.  The runner only launches and
 ** synchronizes (the driver prints then); run_kernels.sh compares the sorted
 ** lines that start with "dp " against printf_formats.expected. */
-static kt_res t_printf_formats(kt_ctx *c)
+static kt_res t_printf_formats(th_ctx *c)
 {
     static const char word[] = "tpsim";
     CUmodule m; CUfunction f;
     CUdeviceptr dw;
-    KT_TRY(kt_module(c, "ctrl.ptx", &m));
-    KT_TRY(kt_func(c, m, "printf_formats", &f));
-    KT_TRY(kt_upload(c, word, sizeof word, &dw));
+    TH_TRY(th_module(c, "ctrl.ptx", &m));
+    TH_TRY(th_func(c, m, "printf_formats", &f));
+    TH_TRY(th_upload(c, word, sizeof word, &dw));
     int k = 3;
     KT_LAUNCH1(f, 2, 4, &dw, &k);
     return KT_PASS;
@@ -204,7 +204,7 @@ static kt_res t_printf_formats(kt_ctx *c)
 /* ---- exit_partial -----------------------------------------------------------------------
 ** exit in a third of the threads; the others store and report the lanes
 ** still active (activemask after the exits). */
-static kt_res t_exit_partial(kt_ctx *c)
+static kt_res t_exit_partial(th_ctx *c)
 {
     enum { n = 512 };
     static uint32_t v[n], o[2 * n], e[2 * n];
@@ -221,37 +221,37 @@ static kt_res t_exit_partial(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr dv, dO;
-    KT_TRY(kt_module(c, "ctrl.ptx", &m));
-    KT_TRY(kt_func(c, m, "exit_partial", &f));
-    KT_TRY(kt_upload(c, v, sizeof v, &dv)); KT_TRY(kt_alloc(c, sizeof o, &dO));
-    KT_CU(cuMemsetD32(dO, 0xdeadbeefu, 2 * n));
+    TH_TRY(th_module(c, "ctrl.ptx", &m));
+    TH_TRY(th_func(c, m, "exit_partial", &f));
+    TH_TRY(th_upload(c, v, sizeof v, &dv)); TH_TRY(th_alloc(c, sizeof o, &dO));
+    TH_CU(c, cuMemsetD32(dO, 0xdeadbeefu, 2 * n));
     KT_LAUNCH1(f, n / 128, 128, &dv, &dO);
-    KT_TRY(kt_download(c, o, dO, sizeof o));
-    return kt_cmp_u32(c, "exit (thread*2+{value,mask})", o, e, 2 * n);
+    TH_TRY(th_download(c, o, dO, sizeof o));
+    return th_check_u32(c, "exit (thread*2+{value,mask})", o, e, 2 * n);
 }
 
 /* ---- big_grid ---------------------------------------------------------------------------
 ** 10000 blocks: more than any device holds at once. */
-static kt_res t_big_grid(kt_ctx *c)
+static kt_res t_big_grid(th_ctx *c)
 {
     enum { NB = 10000, BS = 64, n = NB * BS };
     uint32_t *o = malloc(sizeof(uint32_t) * n);
-    if (!o) return kt_fail(c, "runner: out of memory");
+    if (!o) return th_fail(c, "runner: out of memory");
     CUmodule m; CUfunction f;
     CUdeviceptr dO;
-    kt_res res = kt_module(c, "ctrl.ptx", &m);
-    if (res == KT_PASS) res = kt_func(c, m, "big_grid", &f);
-    if (res == KT_PASS) res = kt_alloc(c, sizeof(uint32_t) * n, &dO);
+    kt_res res = th_module(c, "ctrl.ptx", &m);
+    if (res == KT_PASS) res = th_func(c, m, "big_grid", &f);
+    if (res == KT_PASS) res = th_alloc(c, sizeof(uint32_t) * n, &dO);
     int nn = n - 5;                         /* the last threads skip their store */
-    if (res == KT_PASS && cuMemsetD32(dO, 0x12345678u, n) != CUDA_SUCCESS) res = kt_fail(c, "cuMemsetD32 failed");
+    if (res == KT_PASS && cuMemsetD32(dO, 0x12345678u, n) != CUDA_SUCCESS) res = th_fail(c, "cuMemsetD32 failed");
     if (res == KT_PASS) {
         void *p[] = {&dO, &nn};
-        res = kt_launch(c, f, NB, 1, 1, BS, 1, 1, 0, p);
+        res = th_launch(c, f, NB, 1, 1, BS, 1, 1, 0, p);
     }
-    if (res == KT_PASS) res = kt_download(c, o, dO, sizeof(uint32_t) * n);
+    if (res == KT_PASS) res = th_download(c, o, dO, sizeof(uint32_t) * n);
     for (uint32_t i = 0; res == KT_PASS && i < (uint32_t)n; i++) {
         uint32_t want = i < (uint32_t)nn ? (i * 2654435761u) ^ (i / BS) : 0x12345678u;
-        if (o[i] != want) res = kt_fail(c, "out[%u] = 0x%08x expected 0x%08x", i, o[i], want);
+        if (o[i] != want) res = th_fail(c, "out[%u] = 0x%08x expected 0x%08x", i, o[i], want);
     }
     free(o);
     return res;
@@ -260,7 +260,7 @@ static kt_res t_big_grid(kt_ctx *c)
 /* ---- block1024 ---------------------------------------------------------------------------
 ** 1024-thread blocks: 32 warps, bar.sync across all of them, shuffle
 ** reductions, shared memory read back by every thread. */
-static kt_res t_block1024(kt_ctx *c)
+static kt_res t_block1024(th_ctx *c)
 {
     enum { NB = 4, BS = 1024, n = NB * BS };
     static uint32_t v[n], o[NB + n], e[NB + n];
@@ -275,18 +275,18 @@ static kt_res t_block1024(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr dv, dO;
-    KT_TRY(kt_module(c, "ctrl.ptx", &m));
-    KT_TRY(kt_func(c, m, "block1024", &f));
-    KT_TRY(kt_upload(c, v, sizeof v, &dv)); KT_TRY(kt_alloc(c, sizeof o, &dO));
+    TH_TRY(th_module(c, "ctrl.ptx", &m));
+    TH_TRY(th_func(c, m, "block1024", &f));
+    TH_TRY(th_upload(c, v, sizeof v, &dv)); TH_TRY(th_alloc(c, sizeof o, &dO));
     KT_LAUNCH1(f, NB, BS, &dv, &dO);
-    KT_TRY(kt_download(c, o, dO, sizeof o));
-    return kt_cmp_u32(c, "block1024 ({sums}, then per thread)", o, e, NB + n);
+    TH_TRY(th_download(c, o, dO, sizeof o));
+    return th_check_u32(c, "block1024 ({sums}, then per thread)", o, e, NB + n);
 }
 
 /* ---- fence_reduce ------------------------------------------------------------------------
 ** membar.gl / membar.cta / membar.sys, the last-block pattern with
 ** atom.global.inc, ld.volatile, and %clock64 non-decreasing per thread. */
-static kt_res t_fence_reduce(kt_ctx *c)
+static kt_res t_fence_reduce(th_ctx *c)
 {
     enum { NB = 64, BS = 128, n = NB * BS };
     static uint32_t v[n], partial[NB], epart[NB];
@@ -298,20 +298,20 @@ static kt_res t_fence_reduce(kt_ctx *c)
     for (int i = 0; i < n; i++) { v[i] = kt_u32(&r); etotal += v[i]; epart[i / BS] += v[i]; }
     CUmodule m; CUfunction f;
     CUdeviceptr dv, dp, dc, dt, dclk;
-    KT_TRY(kt_module(c, "ctrl.ptx", &m));
-    KT_TRY(kt_func(c, m, "fence_reduce", &f));
-    KT_TRY(kt_upload(c, v, sizeof v, &dv)); KT_TRY(kt_alloc(c, sizeof partial, &dp));
-    KT_TRY(kt_upload(c, &count, 4, &dc)); KT_TRY(kt_upload(c, &total, 4, &dt));
-    KT_TRY(kt_alloc(c, sizeof clk, &dclk));
+    TH_TRY(th_module(c, "ctrl.ptx", &m));
+    TH_TRY(th_func(c, m, "fence_reduce", &f));
+    TH_TRY(th_upload(c, v, sizeof v, &dv)); TH_TRY(th_alloc(c, sizeof partial, &dp));
+    TH_TRY(th_upload(c, &count, 4, &dc)); TH_TRY(th_upload(c, &total, 4, &dt));
+    TH_TRY(th_alloc(c, sizeof clk, &dclk));
     KT_LAUNCH1(f, NB, BS, &dv, &dp, &dc, &dt, &dclk);
-    KT_TRY(kt_download(c, partial, dp, sizeof partial)); KT_TRY(kt_download(c, &count, dc, 4));
-    KT_TRY(kt_download(c, &total, dt, 4)); KT_TRY(kt_download(c, clk, dclk, sizeof clk));
-    KT_TRY(kt_cmp_u32(c, "partial sums", partial, epart, NB));
-    if (count != NB) return kt_fail(c, "ticket counter %u, expected %d", count, NB);
-    if (total != etotal) return kt_fail(c, "last-block total 0x%08x, expected 0x%08x", total, etotal);
+    TH_TRY(th_download(c, partial, dp, sizeof partial)); TH_TRY(th_download(c, &count, dc, 4));
+    TH_TRY(th_download(c, &total, dt, 4)); TH_TRY(th_download(c, clk, dclk, sizeof clk));
+    TH_TRY(th_check_u32(c, "partial sums", partial, epart, NB));
+    if (count != NB) return th_fail(c, "ticket counter %u, expected %d", count, NB);
+    if (total != etotal) return th_fail(c, "last-block total 0x%08x, expected 0x%08x", total, etotal);
     for (int i = 0; i < n; i++)
         if (clk[2 * i] > clk[2 * i + 1])
-            return kt_fail(c, "thread %d: clock64 went back (%llu then %llu)", i, (unsigned long long)clk[2 * i],
+            return th_fail(c, "thread %d: clock64 went back (%llu then %llu)", i, (unsigned long long)clk[2 * i],
                            (unsigned long long)clk[2 * i + 1]);
     return KT_PASS;
 }

@@ -105,7 +105,7 @@ static void gen_f32(kt_rng *r, uint32_t *a, uint32_t *b, uint32_t *cc, int n, in
 ** ordered and unordered compares, cvt.rni/rmi/rpi/rzi.f32.f32, cvt.sat,
 ** testp.*, cvt.f64.f32 and mul.f64. */
 #define IEEE_N 20
-static kt_res t_f32_ieee(kt_ctx *c)
+static kt_res t_f32_ieee(th_ctx *c)
 {
     enum { n = 8192 };
     static uint32_t a[n], b[n], z[n], o[n * IEEE_N], e[n * IEEE_N];
@@ -144,21 +144,21 @@ static kt_res t_f32_ieee(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr da, db, dz, dO, dO64;
-    KT_TRY(kt_module(c, "float.ptx", &m));
-    KT_TRY(kt_func(c, m, "f32_ieee", &f));
-    KT_TRY(kt_upload(c, a, sizeof a, &da)); KT_TRY(kt_upload(c, b, sizeof b, &db));
-    KT_TRY(kt_upload(c, z, sizeof z, &dz));
-    KT_TRY(kt_alloc(c, sizeof o, &dO)); KT_TRY(kt_alloc(c, sizeof O, &dO64));
+    TH_TRY(th_module(c, "float.ptx", &m));
+    TH_TRY(th_func(c, m, "f32_ieee", &f));
+    TH_TRY(th_upload(c, a, sizeof a, &da)); TH_TRY(th_upload(c, b, sizeof b, &db));
+    TH_TRY(th_upload(c, z, sizeof z, &dz));
+    TH_TRY(th_alloc(c, sizeof o, &dO)); TH_TRY(th_alloc(c, sizeof O, &dO64));
     int nn = n;
     KT_LAUNCH1(f, n / BLOCK, BLOCK, &da, &db, &dz, &dO, &dO64, &nn);
-    KT_TRY(kt_download(c, o, dO, sizeof o));
-    KT_TRY(kt_download(c, O, dO64, sizeof O));
+    TH_TRY(th_download(c, o, dO, sizeof o));
+    TH_TRY(th_download(c, O, dO64, sizeof O));
     for (int i = 0; i < n; i++) {          /* saturate: zeros compare without sign */
         if ((o[i * IEEE_N + 17] & 0x7fffffffu) == 0) o[i * IEEE_N + 17] = 0;
         uint32_t *g = o + i * IEEE_N, *x = e + i * IEEE_N;
         for (int k = 0; k < IEEE_N; k++) {
             if (g[k] == x[k] || (kt_isnan32(g[k]) && kt_isnan32(x[k]) && k != 12 && k != 18)) continue;
-            return kt_fail(c, "op %d of a=0x%08x b=0x%08x c=0x%08x: got 0x%08x expected 0x%08x",
+            return th_fail(c, "op %d of a=0x%08x b=0x%08x c=0x%08x: got 0x%08x expected 0x%08x",
                            k, a[i], b[i], z[i], g[k], x[k]);
         }
     }
@@ -169,7 +169,7 @@ static kt_res t_f32_ieee(kt_ctx *c)
 ** add/sub/mul/div/sqrt/fma/rcp .f32 with .rn .rz .rm .rp (the __f*_r?
 ** intrinsics); the host computes each in the same mode. */
 #define DIR_N 28
-static kt_res t_f32_directed(kt_ctx *c)
+static kt_res t_f32_directed(th_ctx *c)
 {
     enum { n = 8192 };
     static uint32_t a[n], b[n], z[n], o[n * DIR_N], e[n * DIR_N];
@@ -191,20 +191,20 @@ static kt_res t_f32_directed(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr da, db, dz, dO;
-    KT_TRY(kt_module(c, "float.ptx", &m));
-    KT_TRY(kt_func(c, m, "f32_directed", &f));
-    KT_TRY(kt_upload(c, a, sizeof a, &da)); KT_TRY(kt_upload(c, b, sizeof b, &db));
-    KT_TRY(kt_upload(c, z, sizeof z, &dz)); KT_TRY(kt_alloc(c, sizeof o, &dO));
+    TH_TRY(th_module(c, "float.ptx", &m));
+    TH_TRY(th_func(c, m, "f32_directed", &f));
+    TH_TRY(th_upload(c, a, sizeof a, &da)); TH_TRY(th_upload(c, b, sizeof b, &db));
+    TH_TRY(th_upload(c, z, sizeof z, &dz)); TH_TRY(th_alloc(c, sizeof o, &dO));
     int nn = n;
     KT_LAUNCH1(f, n / BLOCK, BLOCK, &da, &db, &dz, &dO, &nn);
-    KT_TRY(kt_download(c, o, dO, sizeof o));
+    TH_TRY(th_download(c, o, dO, sizeof o));
     static const char *names[7] = {"add", "sub", "mul", "div", "sqrt", "fma", "rcp"};
     static const char *modes[4] = {"rn", "rz", "rm", "rp"};
     for (int i = 0; i < n; i++)
         for (int k = 0; k < DIR_N; k++) {
             uint32_t g = o[i * DIR_N + k], x = e[i * DIR_N + k];
             if (g == x || (kt_isnan32(g) && kt_isnan32(x))) continue;
-            return kt_fail(c, "%s.%s.f32 of a=0x%08x b=0x%08x c=0x%08x: got 0x%08x expected 0x%08x",
+            return th_fail(c, "%s.%s.f32 of a=0x%08x b=0x%08x c=0x%08x: got 0x%08x expected 0x%08x",
                            names[k / 4], modes[k % 4], a[i], b[i], z[i], g, x);
         }
     return KT_PASS;
@@ -215,7 +215,7 @@ static kt_res t_f32_directed(kt_ctx *c)
 ** min/max/abs/neg/copysign .f64, cvt.rni/rmi/rpi/rzi.f64.f64, cvt.rn.f32.f64,
 ** setp .f64, and a contracted a*b+c (fma.rn.f64). */
 #define F64_N 44
-static kt_res t_f64_ops(kt_ctx *c)
+static kt_res t_f64_ops(th_ctx *c)
 {
     enum { n = 4096 };
     static uint64_t a[n], b[n], z[n], o[n * F64_N], e[n * F64_N];
@@ -268,20 +268,20 @@ static kt_res t_f64_ops(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr da, db, dz, dO;
-    KT_TRY(kt_module(c, "float.ptx", &m));
-    KT_TRY(kt_func(c, m, "f64_ops", &f));
-    KT_TRY(kt_upload(c, a, sizeof a, &da)); KT_TRY(kt_upload(c, b, sizeof b, &db));
-    KT_TRY(kt_upload(c, z, sizeof z, &dz)); KT_TRY(kt_alloc(c, sizeof o, &dO));
+    TH_TRY(th_module(c, "float.ptx", &m));
+    TH_TRY(th_func(c, m, "f64_ops", &f));
+    TH_TRY(th_upload(c, a, sizeof a, &da)); TH_TRY(th_upload(c, b, sizeof b, &db));
+    TH_TRY(th_upload(c, z, sizeof z, &dz)); TH_TRY(th_alloc(c, sizeof o, &dO));
     int nn = n;
     KT_LAUNCH1(f, n / BLOCK, BLOCK, &da, &db, &dz, &dO, &nn);
-    KT_TRY(kt_download(c, o, dO, sizeof o));
+    TH_TRY(th_download(c, o, dO, sizeof o));
     for (int i = 0; i < n; i++)
         for (int k = 0; k < F64_N; k++) {
             uint64_t g = o[i * F64_N + k], x = e[i * F64_N + k];
             if (g == x) continue;
             if (k == 40 && (g >> 32) == 0 && kt_isnan32((uint32_t)g) && kt_isnan32((uint32_t)x)) continue;
             if (k != 40 && k != 41 && kt_isnan64(g) && kt_isnan64(x)) continue;
-            return kt_fail(c, "f64 op %d of a=0x%016llx b=0x%016llx c=0x%016llx: got 0x%016llx expected 0x%016llx",
+            return th_fail(c, "f64 op %d of a=0x%016llx b=0x%016llx c=0x%016llx: got 0x%016llx expected 0x%016llx",
                            k, (unsigned long long)a[i], (unsigned long long)b[i], (unsigned long long)z[i],
                            (unsigned long long)g, (unsigned long long)x);
         }
@@ -299,7 +299,7 @@ static kt_res t_f64_ops(kt_ctx *c)
 #define FTZ_N 20
 static uint32_t flush(uint32_t u) { return ((u & 0x7f800000u) == 0) ? (u & 0x80000000u) : u; }
 
-static kt_res t_f32_ftz(kt_ctx *c)
+static kt_res t_f32_ftz(th_ctx *c)
 {
     enum { n = 8192 };
     static uint32_t a[n], b[n], z[n], o[n * FTZ_N], e[n * FTZ_N], nf[n * FTZ_N];
@@ -345,22 +345,22 @@ static kt_res t_f32_ftz(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr da, db, dz, dO, dO64;
-    KT_TRY(kt_module(c, "float_ftz.ptx", &m));
-    KT_TRY(kt_func(c, m, "f32_ftz", &f));
-    KT_TRY(kt_upload(c, a, sizeof a, &da)); KT_TRY(kt_upload(c, b, sizeof b, &db));
-    KT_TRY(kt_upload(c, z, sizeof z, &dz));
-    KT_TRY(kt_alloc(c, sizeof o, &dO)); KT_TRY(kt_alloc(c, sizeof O, &dO64));
+    TH_TRY(th_module(c, "float_ftz.ptx", &m));
+    TH_TRY(th_func(c, m, "f32_ftz", &f));
+    TH_TRY(th_upload(c, a, sizeof a, &da)); TH_TRY(th_upload(c, b, sizeof b, &db));
+    TH_TRY(th_upload(c, z, sizeof z, &dz));
+    TH_TRY(th_alloc(c, sizeof o, &dO)); TH_TRY(th_alloc(c, sizeof O, &dO64));
     int nn = n;
     KT_LAUNCH1(f, n / BLOCK, BLOCK, &da, &db, &dz, &dO, &dO64, &nn);
-    KT_TRY(kt_download(c, o, dO, sizeof o));
-    KT_TRY(kt_download(c, O, dO64, sizeof O));
+    TH_TRY(th_download(c, o, dO, sizeof o));
+    TH_TRY(th_download(c, O, dO64, sizeof O));
     for (int i = 0; i < n; i++) {
         uint32_t *g = o + i * FTZ_N, *x = e + i * FTZ_N, *u = nf + i * FTZ_N;
         if ((g[19] & 0x7fffffffu) == 0) g[19] = 0;
         for (int k = 0; k < FTZ_N; k++) {
             if (g[k] == x[k] || (kt_isnan32(g[k]) && kt_isnan32(x[k]) && k != 11 && k != 18)) continue;
             if (u[k] && g[k] == (x[k] & 0x80000000u)) continue;
-            return kt_fail(c, "ftz op %d of a=0x%08x b=0x%08x c=0x%08x: got 0x%08x expected 0x%08x",
+            return th_fail(c, "ftz op %d of a=0x%08x b=0x%08x c=0x%08x: got 0x%08x expected 0x%08x",
                            k, a[i], b[i], z[i], g[k], x[k]);
         }
     }
@@ -486,7 +486,7 @@ ulp_check:
     return fabs(g - ex) <= ulps * ulp32(ex) ? NULL : "the ulp bound";
 }
 
-static kt_res t_f32_approx(kt_ctx *c)
+static kt_res t_f32_approx(th_ctx *c)
 {
     enum { per = 2048, nsp = (int)(sizeof ap_special / sizeof ap_special[0]) };
     enum { n = AP_N * per + nsp };
@@ -507,23 +507,23 @@ static kt_res t_f32_approx(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr dop, dx, dy, dO;
-    KT_TRY(kt_module(c, "float.ptx", &m));
-    KT_TRY(kt_func(c, m, "f32_approx", &f));
-    KT_TRY(kt_upload(c, op, sizeof op, &dop)); KT_TRY(kt_upload(c, x, sizeof x, &dx));
-    KT_TRY(kt_upload(c, y, sizeof y, &dy)); KT_TRY(kt_alloc(c, sizeof o, &dO));
+    TH_TRY(th_module(c, "float.ptx", &m));
+    TH_TRY(th_func(c, m, "f32_approx", &f));
+    TH_TRY(th_upload(c, op, sizeof op, &dop)); TH_TRY(th_upload(c, x, sizeof x, &dx));
+    TH_TRY(th_upload(c, y, sizeof y, &dy)); TH_TRY(th_alloc(c, sizeof o, &dO));
     int nn = n;
     KT_LAUNCH1(f, (n + BLOCK - 1) / BLOCK, BLOCK, &dop, &dx, &dy, &dO, &nn);
-    KT_TRY(kt_download(c, o, dO, sizeof o));
+    TH_TRY(th_download(c, o, dO, sizeof o));
     for (int i = 0; i < AP_N * per; i++) {
         const char *why = ap_check(op[i], F(x[i]), F(y[i]), F(o[i]));
         if (why)
-            return kt_fail(c, "approx op %d of x=0x%08x (%.9g) y=0x%08x: got 0x%08x (%.9g), outside %s",
+            return th_fail(c, "approx op %d of x=0x%08x (%.9g) y=0x%08x: got 0x%08x (%.9g), outside %s",
                            op[i], x[i], (double)F(x[i]), y[i], o[i], (double)F(o[i]), why);
     }
     for (int j = 0; j < nsp; j++) {
         uint32_t g = o[AP_N * per + j], w = ap_special[j].want;
         if (g == w || (kt_isnan32(g) && kt_isnan32(w))) continue;
-        return kt_fail(c, "approx op %d special input 0x%08x: got 0x%08x expected 0x%08x",
+        return th_fail(c, "approx op %d special input 0x%08x: got 0x%08x expected 0x%08x",
                        ap_special[j].op, ap_special[j].x, g, w);
     }
     return KT_PASS;
@@ -535,7 +535,7 @@ static kt_res t_f32_approx(kt_ctx *c)
 ** s64,u64}, cvt.{rn,rz,rm,rp}.f64.{s64,u64}, cvt.rn.f64.s32, cvt.rpi.u16.f32. */
 #define CVT_N32 24
 #define CVT_N64 30
-static kt_res t_cvt_round(kt_ctx *c)
+static kt_res t_cvt_round(th_ctx *c)
 {
     enum { n = 4096 };
     static float fv[n];
@@ -612,26 +612,26 @@ static kt_res t_cvt_round(kt_ctx *c)
     }
     CUmodule m; CUfunction fn;
     CUdeviceptr df, dd, dl, du, dO, dO64;
-    KT_TRY(kt_module(c, "float.ptx", &m));
-    KT_TRY(kt_func(c, m, "cvt_round", &fn));
-    KT_TRY(kt_upload(c, fv, sizeof fv, &df)); KT_TRY(kt_upload(c, dv, sizeof dv, &dd));
-    KT_TRY(kt_upload(c, lv, sizeof lv, &dl)); KT_TRY(kt_upload(c, uv, sizeof uv, &du));
-    KT_TRY(kt_alloc(c, sizeof o, &dO)); KT_TRY(kt_alloc(c, sizeof O, &dO64));
+    TH_TRY(th_module(c, "float.ptx", &m));
+    TH_TRY(th_func(c, m, "cvt_round", &fn));
+    TH_TRY(th_upload(c, fv, sizeof fv, &df)); TH_TRY(th_upload(c, dv, sizeof dv, &dd));
+    TH_TRY(th_upload(c, lv, sizeof lv, &dl)); TH_TRY(th_upload(c, uv, sizeof uv, &du));
+    TH_TRY(th_alloc(c, sizeof o, &dO)); TH_TRY(th_alloc(c, sizeof O, &dO64));
     int nn = n;
     KT_LAUNCH1(fn, n / BLOCK, BLOCK, &df, &dd, &dl, &du, &dO, &dO64, &nn);
-    KT_TRY(kt_download(c, o, dO, sizeof o));
-    KT_TRY(kt_download(c, O, dO64, sizeof O));
+    TH_TRY(th_download(c, o, dO, sizeof o));
+    TH_TRY(th_download(c, O, dO64, sizeof O));
     for (int i = 0; i < n; i++) {
         for (int k = 0; k < CVT_N32; k++) {
             uint32_t g = o[i * CVT_N32 + k], x = e[i * CVT_N32 + k];
             if (g == x || (k >= 16 && k < 20 && kt_isnan32(g) && kt_isnan32(x))) continue;
-            return kt_fail(c, "cvt32 op %d of f=0x%08x d=0x%016llx: got 0x%08x expected 0x%08x",
+            return th_fail(c, "cvt32 op %d of f=0x%08x d=0x%016llx: got 0x%08x expected 0x%08x",
                            k, B(fv[i]), (unsigned long long)kt_dbits(dv[i]), g, x);
         }
         for (int k = 0; k < CVT_N64; k++) {
             uint64_t g = O[i * CVT_N64 + k], x = E[i * CVT_N64 + k];
             if (g == x) continue;
-            return kt_fail(c, "cvt64 op %d of f=0x%08x d=0x%016llx l=0x%016llx u=0x%016llx: got 0x%016llx expected 0x%016llx",
+            return th_fail(c, "cvt64 op %d of f=0x%08x d=0x%016llx l=0x%016llx u=0x%016llx: got 0x%016llx expected 0x%016llx",
                            k, B(fv[i]), (unsigned long long)kt_dbits(dv[i]), (unsigned long long)lv[i],
                            (unsigned long long)uv[i], (unsigned long long)g, (unsigned long long)x);
         }

@@ -90,7 +90,7 @@ static uint64_t h_minmax(uint64_t a, uint64_t b, kt_fmt f, int is_max, int nan_w
 }
 
 /* Compares f16/bf16 results; NaN matches NaN when loose[k]. */
-static kt_res cmp_h(kt_ctx *c, const char *what, const uint16_t *g, const uint16_t *e, int n, int per,
+static kt_res cmp_h(th_ctx *c, const char *what, const uint16_t *g, const uint16_t *e, int n, int per,
                     const kt_fmt *fmts, const uint16_t *in, int inper)
 {
     for (int i = 0; i < n; i++)
@@ -103,7 +103,7 @@ static kt_res cmp_h(kt_ctx *c, const char *what, const uint16_t *g, const uint16
             int len = 0;
             for (int j = 0; j < inper && len < 50; j++)
                 len += snprintf(ins + len, sizeof ins - (size_t)len, " 0x%04x", in[i * inper + j]);
-            return kt_fail(c, "%s op %d of element %d (inputs%s): got 0x%04x expected 0x%04x",
+            return th_fail(c, "%s op %d of element %d (inputs%s): got 0x%04x expected 0x%04x",
                            what, k, i, ins, gv, ev);
         }
         }
@@ -125,7 +125,7 @@ static uint16_t bf16_sw_rn(float v)
     return (uint16_t)conv(u, KT_F32, KT_BF16, KT_RN);
 }
 
-static kt_res t_half_ops(kt_ctx *c)
+static kt_res t_half_ops(th_ctx *c)
 {
     enum { n = 8192 };
     static float fv[n];
@@ -202,26 +202,26 @@ static kt_res t_half_ops(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr df, dd, dk, dh, db, doh, dO;
-    KT_TRY(kt_module(c, "half.ptx", &m));
-    KT_TRY(kt_func(c, m, "half_ops", &f));
-    KT_TRY(kt_upload(c, fv, sizeof fv, &df)); KT_TRY(kt_upload(c, dv, sizeof dv, &dd));
-    KT_TRY(kt_upload(c, kv, sizeof kv, &dk)); KT_TRY(kt_upload(c, hv, sizeof hv, &dh));
-    KT_TRY(kt_upload(c, bv, sizeof bv, &db));
-    KT_TRY(kt_alloc(c, sizeof oh, &doh)); KT_TRY(kt_alloc(c, sizeof o, &dO));
+    TH_TRY(th_module(c, "half.ptx", &m));
+    TH_TRY(th_func(c, m, "half_ops", &f));
+    TH_TRY(th_upload(c, fv, sizeof fv, &df)); TH_TRY(th_upload(c, dv, sizeof dv, &dd));
+    TH_TRY(th_upload(c, kv, sizeof kv, &dk)); TH_TRY(th_upload(c, hv, sizeof hv, &dh));
+    TH_TRY(th_upload(c, bv, sizeof bv, &db));
+    TH_TRY(th_alloc(c, sizeof oh, &doh)); TH_TRY(th_alloc(c, sizeof o, &dO));
     int nn = n;
     KT_LAUNCH1(f, n / BLOCK, BLOCK, &df, &dd, &dk, &dh, &db, &doh, &dO, &nn);
-    KT_TRY(kt_download(c, oh, doh, sizeof oh));
-    KT_TRY(kt_download(c, o, dO, sizeof o));
+    TH_TRY(th_download(c, oh, doh, sizeof oh));
+    TH_TRY(th_download(c, o, dO, sizeof o));
     kt_fmt fm[HALF_NH];
     for (int k = 0; k < HALF_NH; k++) fm[k] = KT_F16;
     fm[14] = fm[23] = (kt_fmt){0, 0};
     for (int k = 15; k <= 20; k++) fm[k] = KT_BF16;
-    KT_TRY(cmp_h(c, "half", oh, eh, n, HALF_NH, fm, hv, 3));
+    TH_TRY(cmp_h(c, "half", oh, eh, n, HALF_NH, fm, hv, 3));
     for (int i = 0; i < n; i++)
         for (int k = 0; k < HALF_N32; k++) {
             uint32_t g = o[i * HALF_N32 + k], x = e[i * HALF_N32 + k];
             if (g == x || (k < 2 && kt_isnan32(g) && kt_isnan32(x))) continue;
-            return kt_fail(c, "half op32 %d of element %d (h=0x%04x,0x%04x,0x%04x bf=0x%04x): got 0x%08x expected 0x%08x",
+            return th_fail(c, "half op32 %d of element %d (h=0x%04x,0x%04x,0x%04x bf=0x%04x): got 0x%08x expected 0x%08x",
                            k, i, hv[3 * i], hv[3 * i + 1], hv[3 * i + 2], bv[2 * i], g, x);
         }
     return KT_PASS;
@@ -232,7 +232,7 @@ static kt_res t_half_ops(kt_ctx *c)
 ** min/max .f16/.bf16 with and without .NaN, cvt.rn.relu.f16.f32,
 ** min/max.NaN.f32; redux.sync .add/.min.s32/.max.u32/.and/.or/.xor. */
 #define H80_N 12
-static kt_res sm80_gate(kt_ctx *c)
+static kt_res sm80_gate(th_ctx *c)
 {
     if (c->cc >= 80) return KT_PASS;
     /* A 7.x device must refuse the module (the PTX targets sm_80). */
@@ -242,15 +242,15 @@ static kt_res sm80_gate(kt_ctx *c)
     CUresult r = cuModuleLoad(&m, path);
     if (r == CUDA_SUCCESS) {
         cuModuleUnload(m);
-        return kt_fail(c, "device is compute %d.%d but accepted an sm_80 module", c->cc / 10, c->cc % 10);
+        return th_fail(c, "device is compute %d.%d but accepted an sm_80 module", c->cc / 10, c->cc % 10);
     }
-    return kt_skip(c, "needs compute 8.0, device is %d.%d (the sm_80 module was refused: %s)",
-                   c->cc / 10, c->cc % 10, kt_errname(r));
+    return th_skip(c, "needs compute 8.0, device is %d.%d (the sm_80 module was refused: %s)",
+                   c->cc / 10, c->cc % 10, th_errname(r));
 }
 
-static kt_res t_half_sm80(kt_ctx *c)
+static kt_res t_half_sm80(th_ctx *c)
 {
-    KT_TRY(sm80_gate(c));
+    TH_TRY(sm80_gate(c));
     enum { n = 4096 };
     static uint32_t fv[2 * n], o[2 * n], e[2 * n];
     static uint16_t hv[2 * n], bv[3 * n], oh[n * H80_N], eh[n * H80_N];
@@ -294,15 +294,15 @@ static kt_res t_half_sm80(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr df, dh, db, doh, dO;
-    KT_TRY(kt_module(c, "half80.ptx", &m));
-    KT_TRY(kt_func(c, m, "half_sm80", &f));
-    KT_TRY(kt_upload(c, fv, sizeof fv, &df)); KT_TRY(kt_upload(c, hv, sizeof hv, &dh));
-    KT_TRY(kt_upload(c, bv, sizeof bv, &db));
-    KT_TRY(kt_alloc(c, sizeof oh, &doh)); KT_TRY(kt_alloc(c, sizeof o, &dO));
+    TH_TRY(th_module(c, "half80.ptx", &m));
+    TH_TRY(th_func(c, m, "half_sm80", &f));
+    TH_TRY(th_upload(c, fv, sizeof fv, &df)); TH_TRY(th_upload(c, hv, sizeof hv, &dh));
+    TH_TRY(th_upload(c, bv, sizeof bv, &db));
+    TH_TRY(th_alloc(c, sizeof oh, &doh)); TH_TRY(th_alloc(c, sizeof o, &dO));
     int nn = n;
     KT_LAUNCH1(f, n / BLOCK, BLOCK, &df, &dh, &db, &doh, &dO, &nn);
-    KT_TRY(kt_download(c, oh, doh, sizeof oh));
-    KT_TRY(kt_download(c, o, dO, sizeof o));
+    TH_TRY(th_download(c, oh, doh, sizeof oh));
+    TH_TRY(th_download(c, o, dO, sizeof o));
     static uint16_t ins[5 * n];   /* for messages: the f16 pair, then the bf16 triple */
     for (int i = 0; i < n; i++) {
         if ((oh[i * H80_N + 9] & 0x7fff) == 0) oh[i * H80_N + 9] = 0;
@@ -311,13 +311,13 @@ static kt_res t_half_sm80(kt_ctx *c)
     }
     kt_fmt fm[H80_N];
     for (int k = 0; k < H80_N; k++) fm[k] = (k <= 4 || k >= 10) ? KT_BF16 : KT_F16;
-    KT_TRY(cmp_h(c, "sm80", oh, eh, n, H80_N, fm, ins, 5));
+    TH_TRY(cmp_h(c, "sm80", oh, eh, n, H80_N, fm, ins, 5));
     return kt_cmp_f32(c, "min/max.NaN.f32 (elem*2+{min,max})", o, e, 2 * n);
 }
 
-static kt_res t_redux_sm80(kt_ctx *c)
+static kt_res t_redux_sm80(th_ctx *c)
 {
-    KT_TRY(sm80_gate(c));
+    TH_TRY(sm80_gate(c));
     enum { n = 256 };
     static uint32_t v[n], o[6 * n], e[6 * n];
     kt_rng r;
@@ -340,12 +340,12 @@ static kt_res t_redux_sm80(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr dv, dO;
-    KT_TRY(kt_module(c, "half80.ptx", &m));
-    KT_TRY(kt_func(c, m, "redux_sm80", &f));
-    KT_TRY(kt_upload(c, v, sizeof v, &dv)); KT_TRY(kt_alloc(c, sizeof o, &dO));
+    TH_TRY(th_module(c, "half80.ptx", &m));
+    TH_TRY(th_func(c, m, "redux_sm80", &f));
+    TH_TRY(th_upload(c, v, sizeof v, &dv)); TH_TRY(th_alloc(c, sizeof o, &dO));
     KT_LAUNCH1(f, n / BLOCK, BLOCK, &dv, &dO);
-    KT_TRY(kt_download(c, o, dO, sizeof o));
-    return kt_cmp_u32(c, "redux (lane*6+{add,min,max,and,or,xor})", o, e, 6 * n);
+    TH_TRY(th_download(c, o, dO, sizeof o));
+    return th_check_u32(c, "redux (lane*6+{add,min,max,and,or,xor})", o, e, 6 * n);
 }
 
 const kt_test kt_tests_half[] = {

@@ -118,7 +118,7 @@ static void ref_arith64(uint64_t X, uint64_t Y, uint64_t Z, uint32_t x, uint32_t
     q[15] = (X ^ ~Y) & (Z | 0xff00ff00ff00ff00ull);
 }
 
-static kt_res t_int_arith(kt_ctx *c)
+static kt_res t_int_arith(th_ctx *c)
 {
     enum { n = N_ELEMS };
     static uint32_t a[n], b[n], z[n], o[n * ARITH32_N], e[n * ARITH32_N];
@@ -135,22 +135,22 @@ static kt_res t_int_arith(kt_ctx *c)
     A[3] = 0x8000000000000000ull; B[3] = 0xffffffffffffffffull;
     CUmodule m; CUfunction f;
     CUdeviceptr da, db, dz, dA, dB, dZ, dO, dO64;
-    KT_TRY(kt_module(c, "int.ptx", &m));
-    KT_TRY(kt_func(c, m, "int_arith", &f));
-    KT_TRY(kt_upload(c, a, sizeof a, &da)); KT_TRY(kt_upload(c, b, sizeof b, &db));
-    KT_TRY(kt_upload(c, z, sizeof z, &dz)); KT_TRY(kt_upload(c, A, sizeof A, &dA));
-    KT_TRY(kt_upload(c, B, sizeof B, &dB)); KT_TRY(kt_upload(c, Z, sizeof Z, &dZ));
-    KT_TRY(kt_alloc(c, sizeof o, &dO)); KT_TRY(kt_alloc(c, sizeof O, &dO64));
+    TH_TRY(th_module(c, "int.ptx", &m));
+    TH_TRY(th_func(c, m, "int_arith", &f));
+    TH_TRY(th_upload(c, a, sizeof a, &da)); TH_TRY(th_upload(c, b, sizeof b, &db));
+    TH_TRY(th_upload(c, z, sizeof z, &dz)); TH_TRY(th_upload(c, A, sizeof A, &dA));
+    TH_TRY(th_upload(c, B, sizeof B, &dB)); TH_TRY(th_upload(c, Z, sizeof Z, &dZ));
+    TH_TRY(th_alloc(c, sizeof o, &dO)); TH_TRY(th_alloc(c, sizeof O, &dO64));
     int nn = n;
     KT_LAUNCH1(f, n / BLOCK, BLOCK, &da, &db, &dz, &dO, &dA, &dB, &dZ, &dO64, &nn);
-    KT_TRY(kt_download(c, o, dO, sizeof o));
-    KT_TRY(kt_download(c, O, dO64, sizeof O));
+    TH_TRY(th_download(c, o, dO, sizeof o));
+    TH_TRY(th_download(c, O, dO64, sizeof O));
     for (int i = 0; i < n; i++) {
         ref_arith32(a[i], b[i], z[i], e + i * ARITH32_N);
         ref_arith64(A[i], B[i], Z[i], a[i], b[i], E + i * ARITH64_N);
     }
-    KT_TRY(kt_cmp_u32(c, "arith32 (elem*24+op)", o, e, n * ARITH32_N));
-    return kt_cmp_u64(c, "arith64 (elem*16+op)", O, E, n * ARITH64_N);
+    TH_TRY(th_check_u32(c, "arith32 (elem*24+op)", o, e, n * ARITH32_N));
+    return th_check_u64(c, "arith64 (elem*16+op)", O, E, n * ARITH64_N);
 }
 
 /* ---- int_div / int_rem ------------------------------------------------------
@@ -171,7 +171,7 @@ static void ref_divrem(int32_t a, int32_t b, int64_t A, int64_t B, uint32_t *q, 
     }
 }
 
-static kt_res t_int_divrem(kt_ctx *c)
+static kt_res t_int_divrem(th_ctx *c)
 {
     enum { n = N_ELEMS };
     static int32_t a[n], b[n];
@@ -201,19 +201,19 @@ static kt_res t_int_divrem(kt_ctx *c)
     a[8] = 5; b[8] = 0x7fffffff;    A[8] = 0xffffffffll; B[8] = 0xffffffffll; /* 32-bit fast path */
     CUmodule m; CUfunction f;
     CUdeviceptr da, db, dA, dB, dO, dO64;
-    KT_TRY(kt_module(c, "int.ptx", &m));
-    KT_TRY(kt_upload(c, a, sizeof a, &da)); KT_TRY(kt_upload(c, b, sizeof b, &db));
-    KT_TRY(kt_upload(c, A, sizeof A, &dA)); KT_TRY(kt_upload(c, B, sizeof B, &dB));
-    KT_TRY(kt_alloc(c, sizeof o, &dO)); KT_TRY(kt_alloc(c, sizeof O, &dO64));
+    TH_TRY(th_module(c, "int.ptx", &m));
+    TH_TRY(th_upload(c, a, sizeof a, &da)); TH_TRY(th_upload(c, b, sizeof b, &db));
+    TH_TRY(th_upload(c, A, sizeof A, &dA)); TH_TRY(th_upload(c, B, sizeof B, &dB));
+    TH_TRY(th_alloc(c, sizeof o, &dO)); TH_TRY(th_alloc(c, sizeof O, &dO64));
     int nn = n;
     for (int rem = 0; rem < 2; rem++) {
-        KT_TRY(kt_func(c, m, rem ? "int_rem" : "int_div", &f));
+        TH_TRY(th_func(c, m, rem ? "int_rem" : "int_div", &f));
         KT_LAUNCH1(f, n / BLOCK, BLOCK, &da, &db, &dA, &dB, &dO, &dO64, &nn);
-        KT_TRY(kt_download(c, o, dO, sizeof o));
-        KT_TRY(kt_download(c, O, dO64, sizeof O));
+        TH_TRY(th_download(c, o, dO, sizeof o));
+        TH_TRY(th_download(c, O, dO64, sizeof O));
         for (int i = 0; i < n; i++) ref_divrem(a[i], b[i], A[i], B[i], e + 2 * i, E + 2 * i, rem);
-        KT_TRY(kt_cmp_u32(c, rem ? "rem32 (elem*2+{s,u})" : "div32 (elem*2+{s,u})", o, e, 2 * n));
-        KT_TRY(kt_cmp_u64(c, rem ? "rem64 (elem*2+{s,u})" : "div64 (elem*2+{s,u})", O, E, 2 * n));
+        TH_TRY(th_check_u32(c, rem ? "rem32 (elem*2+{s,u})" : "div32 (elem*2+{s,u})", o, e, 2 * n));
+        TH_TRY(th_check_u64(c, rem ? "rem64 (elem*2+{s,u})" : "div64 (elem*2+{s,u})", O, E, 2 * n));
     }
     return KT_PASS;
 }
@@ -221,7 +221,7 @@ static kt_res t_int_divrem(kt_ctx *c)
 /* ---- int_shift ---------------------------------------------------------------
 ** shl.b32/shr.u32/shr.s32/shl.b64/shr.u64/shr.s64 by register amounts 0..70,
 ** 256 and 0xffffffff: PTX clamps amounts above the width to the width. */
-static kt_res t_int_shift(kt_ctx *c)
+static kt_res t_int_shift(th_ctx *c)
 {
     enum { n = N_ELEMS };
     static uint32_t a[n], s[n], o[3 * n], e[3 * n];
@@ -245,17 +245,17 @@ static kt_res t_int_shift(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr da, dA, ds, dO, dO64;
-    KT_TRY(kt_module(c, "int.ptx", &m));
-    KT_TRY(kt_func(c, m, "int_shift", &f));
-    KT_TRY(kt_upload(c, a, sizeof a, &da)); KT_TRY(kt_upload(c, A, sizeof A, &dA));
-    KT_TRY(kt_upload(c, s, sizeof s, &ds));
-    KT_TRY(kt_alloc(c, sizeof o, &dO)); KT_TRY(kt_alloc(c, sizeof O, &dO64));
+    TH_TRY(th_module(c, "int.ptx", &m));
+    TH_TRY(th_func(c, m, "int_shift", &f));
+    TH_TRY(th_upload(c, a, sizeof a, &da)); TH_TRY(th_upload(c, A, sizeof A, &dA));
+    TH_TRY(th_upload(c, s, sizeof s, &ds));
+    TH_TRY(th_alloc(c, sizeof o, &dO)); TH_TRY(th_alloc(c, sizeof O, &dO64));
     int nn = n;
     KT_LAUNCH1(f, n / BLOCK, BLOCK, &da, &dA, &ds, &dO, &dO64, &nn);
-    KT_TRY(kt_download(c, o, dO, sizeof o));
-    KT_TRY(kt_download(c, O, dO64, sizeof O));
-    KT_TRY(kt_cmp_u32(c, "shift32 (elem*3+{shl,shr.u,shr.s})", o, e, 3 * n));
-    return kt_cmp_u64(c, "shift64 (elem*3+{shl,shr.u,shr.s})", O, E, 3 * n);
+    TH_TRY(th_download(c, o, dO, sizeof o));
+    TH_TRY(th_download(c, O, dO64, sizeof O));
+    TH_TRY(th_check_u32(c, "shift32 (elem*3+{shl,shr.u,shr.s})", o, e, 3 * n));
+    return th_check_u64(c, "shift64 (elem*3+{shl,shr.u,shr.s})", O, E, 3 * n);
 }
 
 /* ---- int_bits --------------------------------------------------------------
@@ -337,7 +337,7 @@ static uint32_t shf_ref(uint32_t lo, uint32_t hi, uint32_t amt, int left, int wr
     return (uint32_t)(v >> s);
 }
 
-static kt_res t_int_bits(kt_ctx *c)
+static kt_res t_int_bits(th_ctx *c)
 {
     enum { n = N_ELEMS };
     static uint32_t a[n], b[n], z[n], o[n * BITS_N], e[n * BITS_N];
@@ -373,23 +373,23 @@ static kt_res t_int_bits(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr da, db, dz, dA, dO, dO64;
-    KT_TRY(kt_module(c, "int.ptx", &m));
-    KT_TRY(kt_func(c, m, "int_bits", &f));
-    KT_TRY(kt_upload(c, a, sizeof a, &da)); KT_TRY(kt_upload(c, b, sizeof b, &db));
-    KT_TRY(kt_upload(c, z, sizeof z, &dz)); KT_TRY(kt_upload(c, A, sizeof A, &dA));
-    KT_TRY(kt_alloc(c, sizeof o, &dO)); KT_TRY(kt_alloc(c, sizeof O, &dO64));
+    TH_TRY(th_module(c, "int.ptx", &m));
+    TH_TRY(th_func(c, m, "int_bits", &f));
+    TH_TRY(th_upload(c, a, sizeof a, &da)); TH_TRY(th_upload(c, b, sizeof b, &db));
+    TH_TRY(th_upload(c, z, sizeof z, &dz)); TH_TRY(th_upload(c, A, sizeof A, &dA));
+    TH_TRY(th_alloc(c, sizeof o, &dO)); TH_TRY(th_alloc(c, sizeof O, &dO64));
     int nn = n;
     KT_LAUNCH1(f, n / BLOCK, BLOCK, &da, &db, &dz, &dA, &dO, &dO64, &nn);
-    KT_TRY(kt_download(c, o, dO, sizeof o));
-    KT_TRY(kt_download(c, O, dO64, sizeof O));
-    KT_TRY(kt_cmp_u32(c, "bits32 (elem*22+op)", o, e, n * BITS_N));
-    return kt_cmp_u64(c, "bits64 (elem*4+op)", O, E, 4 * n);
+    TH_TRY(th_download(c, o, dO, sizeof o));
+    TH_TRY(th_download(c, O, dO64, sizeof O));
+    TH_TRY(th_check_u32(c, "bits32 (elem*22+op)", o, e, n * BITS_N));
+    return th_check_u64(c, "bits64 (elem*4+op)", O, E, 4 * n);
 }
 
 /* ---- int_select ------------------------------------------------------------
 ** selp.b32, slct.b32.s32, slct.b32.f32 (-0 selects a, NaN selects b, a
 ** negative subnormal selects b), set.lt.u32.s32, set.gtu.f32.f32. */
-static kt_res t_int_select(kt_ctx *c)
+static kt_res t_int_select(th_ctx *c)
 {
     enum { n = 2048 };
     static uint32_t a[n], b[n], o[5 * n], e[5 * n], fb[n];
@@ -413,21 +413,21 @@ static kt_res t_int_select(kt_ctx *c)
     }
     CUmodule m; CUfunction fn;
     CUdeviceptr da, db, dc, df, dO;
-    KT_TRY(kt_module(c, "int.ptx", &m));
-    KT_TRY(kt_func(c, m, "int_select", &fn));
-    KT_TRY(kt_upload(c, a, sizeof a, &da)); KT_TRY(kt_upload(c, b, sizeof b, &db));
-    KT_TRY(kt_upload(c, cs, sizeof cs, &dc)); KT_TRY(kt_upload(c, fb, sizeof fb, &df));
-    KT_TRY(kt_alloc(c, sizeof o, &dO));
+    TH_TRY(th_module(c, "int.ptx", &m));
+    TH_TRY(th_func(c, m, "int_select", &fn));
+    TH_TRY(th_upload(c, a, sizeof a, &da)); TH_TRY(th_upload(c, b, sizeof b, &db));
+    TH_TRY(th_upload(c, cs, sizeof cs, &dc)); TH_TRY(th_upload(c, fb, sizeof fb, &df));
+    TH_TRY(th_alloc(c, sizeof o, &dO));
     int nn = n;
     KT_LAUNCH1(fn, n / BLOCK, BLOCK, &da, &db, &dc, &df, &dO, &nn);
-    KT_TRY(kt_download(c, o, dO, sizeof o));
-    return kt_cmp_u32(c, "select (elem*5+{selp,slct.s32,slct.f32,set.s32,set.f32})", o, e, 5 * n);
+    TH_TRY(th_download(c, o, dO, sizeof o));
+    return th_check_u32(c, "select (elem*5+{selp,slct.s32,slct.f32,set.s32,set.f32})", o, e, 5 * n);
 }
 
 /* ---- int_narrow --------------------------------------------------------------
 ** ld/st .s8 .u8 .s16 .u16, cvt.s32.s8/.s16, 16-bit add/mul/shift, mul.wide.s16;
 ** the C promotion rules (to int, then truncation) are the same on both sides. */
-static kt_res t_int_narrow(kt_ctx *c)
+static kt_res t_int_narrow(th_ctx *c)
 {
     enum { n = N_ELEMS };
     static int8_t s8[n], os8[n], es8[n];
@@ -454,28 +454,28 @@ static kt_res t_int_narrow(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr d1, d2, d3, d4, d5, d6, d7;
-    KT_TRY(kt_module(c, "int.ptx", &m));
-    KT_TRY(kt_func(c, m, "int_narrow", &f));
-    KT_TRY(kt_upload(c, s8, sizeof s8, &d1)); KT_TRY(kt_upload(c, u8, sizeof u8, &d2));
-    KT_TRY(kt_upload(c, s16, sizeof s16, &d3)); KT_TRY(kt_upload(c, u16, sizeof u16, &d4));
-    KT_TRY(kt_alloc(c, sizeof os8, &d5)); KT_TRY(kt_alloc(c, sizeof ou16, &d6));
-    KT_TRY(kt_alloc(c, sizeof o, &d7));
+    TH_TRY(th_module(c, "int.ptx", &m));
+    TH_TRY(th_func(c, m, "int_narrow", &f));
+    TH_TRY(th_upload(c, s8, sizeof s8, &d1)); TH_TRY(th_upload(c, u8, sizeof u8, &d2));
+    TH_TRY(th_upload(c, s16, sizeof s16, &d3)); TH_TRY(th_upload(c, u16, sizeof u16, &d4));
+    TH_TRY(th_alloc(c, sizeof os8, &d5)); TH_TRY(th_alloc(c, sizeof ou16, &d6));
+    TH_TRY(th_alloc(c, sizeof o, &d7));
     int nn = n;
     KT_LAUNCH1(f, n / BLOCK, BLOCK, &d1, &d2, &d3, &d4, &d5, &d6, &d7, &nn);
-    KT_TRY(kt_download(c, os8, d5, sizeof os8));
-    KT_TRY(kt_download(c, ou16, d6, sizeof ou16));
-    KT_TRY(kt_download(c, o, d7, sizeof o));
+    TH_TRY(th_download(c, os8, d5, sizeof os8));
+    TH_TRY(th_download(c, ou16, d6, sizeof ou16));
+    TH_TRY(th_download(c, o, d7, sizeof o));
     for (int i = 0; i < n; i++)
-        if (os8[i] != es8[i]) return kt_fail(c, "s8[%d]: got %d expected %d", i, os8[i], es8[i]);
-    KT_TRY(kt_cmp_u16(c, "u16", ou16, eu16, n));
-    return kt_cmp_u32(c, "narrow (elem*4+op)", (const uint32_t *)o, (const uint32_t *)e, 4 * n);
+        if (os8[i] != es8[i]) return th_fail(c, "s8[%d]: got %d expected %d", i, os8[i], es8[i]);
+    TH_TRY(th_check_u16(c, "u16", ou16, eu16, n));
+    return th_check_u32(c, "narrow (elem*4+op)", (const uint32_t *)o, (const uint32_t *)e, 4 * n);
 }
 
 /* ---- int_bignum ----------------------------------------------------------------
 ** add.cc/addc.cc/addc, sub.cc/subc.cc/subc (256-bit, carry and borrow out),
 ** mad.lo.cc/madc.lo.cc/mad.hi.cc/madc.hi.cc (128x128 -> 256), and nvcc's own
 ** lowering of unsigned __int128 (mul.hi.u64, add.cc.s64, addc.cc.s64). */
-static kt_res t_int_bignum(kt_ctx *c)
+static kt_res t_int_bignum(th_ctx *c)
 {
     enum { n = 2048 };
     static uint32_t A[8 * n], B[8 * n], S[9 * n], D[9 * n], P[9 * n];
@@ -524,19 +524,19 @@ static kt_res t_int_bignum(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr dA, dB, dS, dD, dP, dW;
-    KT_TRY(kt_module(c, "int.ptx", &m));
-    KT_TRY(kt_func(c, m, "int_bignum", &f));
-    KT_TRY(kt_upload(c, A, sizeof A, &dA)); KT_TRY(kt_upload(c, B, sizeof B, &dB));
-    KT_TRY(kt_alloc(c, sizeof S, &dS)); KT_TRY(kt_alloc(c, sizeof D, &dD));
-    KT_TRY(kt_alloc(c, sizeof P, &dP)); KT_TRY(kt_alloc(c, sizeof W, &dW));
+    TH_TRY(th_module(c, "int.ptx", &m));
+    TH_TRY(th_func(c, m, "int_bignum", &f));
+    TH_TRY(th_upload(c, A, sizeof A, &dA)); TH_TRY(th_upload(c, B, sizeof B, &dB));
+    TH_TRY(th_alloc(c, sizeof S, &dS)); TH_TRY(th_alloc(c, sizeof D, &dD));
+    TH_TRY(th_alloc(c, sizeof P, &dP)); TH_TRY(th_alloc(c, sizeof W, &dW));
     int nn = n;
     KT_LAUNCH1(f, n / 128, 128, &dA, &dB, &dS, &dD, &dP, &dW, &nn);
-    KT_TRY(kt_download(c, S, dS, sizeof S)); KT_TRY(kt_download(c, D, dD, sizeof D));
-    KT_TRY(kt_download(c, P, dP, sizeof P)); KT_TRY(kt_download(c, W, dW, sizeof W));
-    KT_TRY(kt_cmp_u32(c, "sum (elem*9+limb)", S, ES, 9 * n));
-    KT_TRY(kt_cmp_u32(c, "difference (elem*9+limb)", D, ED, 9 * n));
-    KT_TRY(kt_cmp_u32(c, "product (elem*9+limb)", P, EP, 9 * n));
-    return kt_cmp_u64(c, "int128 (elem*4+word)", W, EW, 4 * n);
+    TH_TRY(th_download(c, S, dS, sizeof S)); TH_TRY(th_download(c, D, dD, sizeof D));
+    TH_TRY(th_download(c, P, dP, sizeof P)); TH_TRY(th_download(c, W, dW, sizeof W));
+    TH_TRY(th_check_u32(c, "sum (elem*9+limb)", S, ES, 9 * n));
+    TH_TRY(th_check_u32(c, "difference (elem*9+limb)", D, ED, 9 * n));
+    TH_TRY(th_check_u32(c, "product (elem*9+limb)", P, EP, 9 * n));
+    return th_check_u64(c, "int128 (elem*4+word)", W, EW, 4 * n);
 }
 
 const kt_test kt_tests_int[] = {

@@ -19,67 +19,47 @@ static const kt_test *const kt_tables[] = {
     kt_tests_int, kt_tests_float, kt_tests_half, kt_tests_mem, kt_tests_warp, kt_tests_ctrl, kt_tests_err,
 };
 
-static int kt_usage(void)
-{
-    fprintf(stderr, "usage: runner PTXDIR [--only NAME] [--list]\n");
-    return 2;
-}
+#define KT_USAGE "runner PTXDIR [--only NAME] [--list]"
 
 /* Runs one test in a fresh context and prints its line.  Returns 1 on FAIL. */
-static int kt_run_one(const kt_test *t, const char *ptxdir, CUdevice dev, int cc, int nsm)
+static int kt_run_one(const kt_test *t, th_ctx *c)
 {
-    static kt_ctx c;
-    memset(&c, 0, sizeof c);
-    c.ptxdir = ptxdir;
-    c.dev = dev;
-    c.cc = cc;
-    c.nsm = nsm;
-    kt_res res;
-    CUresult r = cuCtxCreate(&c.ctx, NULL, 0, dev);
-    if (r != CUDA_SUCCESS) {
-        res = kt_fail(&c, "cuCtxCreate returned %s (%d)", kt_errname(r), (int)r);
-    } else {
+    c->msg[0] = '\0';
+    kt_res res = th_open(c);
+    if (res == KT_PASS) {
         fflush(stdout); /* keep our lines and device printf output in order */
-        res = t->run(&c);
+        res = t->run(c);
         if (res == KT_PASS && !(t->flags & KT_ISOLATE)) {
-            r = cuCtxSynchronize();
+            CUresult r = cuCtxSynchronize();
             if (r != CUDA_SUCCESS)
-                res = kt_fail(&c, "context left in error state %s (%d)", kt_errname(r), (int)r);
+                res = th_fail(c, "context left in error state %s (%d)", th_errname(r), (int)r);
         }
-        kt_release(&c);
-        cuCtxDestroy(c.ctx);
+        th_close(c);
     }
-    switch (res) {
-    case KT_PASS: printf("PASS %s\n", t->name); break;
-    case KT_SKIP: printf("SKIP %s: %s\n", t->name, c.msg); break;
-    default: printf("FAIL %s: %s\n", t->name, c.msg); break;
-    }
-    fflush(stdout);
+    th_report(t->name, res, c->msg);
     return res == KT_FAIL;
 }
 
 int main(int argc, char **argv)
 {
-    const char *ptxdir = NULL, *only = NULL;
-    int list = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
-        else if (!strcmp(argv[i], "--list")) list = 1;
-        else if (argv[i][0] == '-' || ptxdir) return kt_usage();
-        else ptxdir = argv[i];
+    th_args a;
+    if (th_args_parse(&a, argc, argv, TH_ARG_DIR | TH_ARG_ONLY | TH_ARG_LIST, NULL, KT_USAGE)) return 2;
+    if (!a.ptxdir && !a.list) {
+        fprintf(stderr, "usage: %s\n", KT_USAGE);
+        return 2;
     }
-    if (!ptxdir && !list) return kt_usage();
+    const char *only = a.only;
 
     int found = 0;
     for (size_t k = 0; k < sizeof kt_tables / sizeof kt_tables[0]; k++)
         for (const kt_test *t = kt_tables[k]; t->name; t++) {
             if (only && strcmp(t->name, only)) continue;
             found++;
-            if (list)
+            if (a.list)
                 printf("%s%s\n", t->name,
                        (t->flags & KT_ISOLATE) ? " isolate" : (t->flags & KT_STDOUT) ? " stdout" : "");
         }
-    if (list) return 0;
+    if (a.list) return 0;
     if (only && !found) {
         fprintf(stderr, "runner: no test named %s\n", only);
         return 2;
@@ -87,31 +67,22 @@ int main(int argc, char **argv)
 
     /* Everything below needs the driver; if it cannot start, every selected
     ** test fails with the reason. */
-    CUdevice dev = 0;
-    int major = 0, minor = 0, nsm = 0;
-    const char *why = NULL;
-    CUresult r = cuInit(0);
-    if (r != CUDA_SUCCESS) why = "cuInit";
-    else if ((r = cuDeviceGet(&dev, 0)) != CUDA_SUCCESS) why = "cuDeviceGet";
-    else if ((r = cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev)) != CUDA_SUCCESS ||
-             (r = cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev)) != CUDA_SUCCESS ||
-             (r = cuDeviceGetAttribute(&nsm, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev)) != CUDA_SUCCESS)
-        why = "cuDeviceGetAttribute";
-
+    th_ctx c = {.prog = "runner", .ptxdir = a.ptxdir};
+    bool up = th_device(&c) == TH_OK;
     int failed = 0;
-    if (!why && !kt_fenv_works()) {
+    if (up && !kt_fenv_works()) {
         fprintf(stderr, "runner: the host does not honour fesetround; references would be wrong\n");
         return 2;
     }
     for (size_t k = 0; k < sizeof kt_tables / sizeof kt_tables[0]; k++)
         for (const kt_test *t = kt_tables[k]; t->name; t++) {
             if (only ? strcmp(t->name, only) != 0 : (t->flags & (KT_ISOLATE | KT_STDOUT)) != 0) continue;
-            if (why) {
-                printf("FAIL %s: %s returned %s (%d)\n", t->name, why, kt_errname(r), (int)r);
+            if (up) {
+                failed += kt_run_one(t, &c);
+            } else {
+                th_report(t->name, TH_FAIL, c.msg);
                 failed++;
-                continue;
             }
-            failed += kt_run_one(t, ptxdir, dev, major * 10 + minor, nsm);
         }
     return failed ? 1 : 0;
 }

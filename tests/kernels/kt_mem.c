@@ -15,7 +15,7 @@
 /* ---- matmul_tiled -----------------------------------------------------------------
 ** 2D grid and block, ld/st.shared, bar.sync, fma.rn.f32 in a fixed order;
 ** sizes not multiples of the tile, so the zero padding is exercised. */
-static kt_res t_matmul_tiled(kt_ctx *c)
+static kt_res t_matmul_tiled(th_ctx *c)
 {
     enum { M = 50, N = 70, K = 37, T = 16 };
     static float A[M * K], B[K * N], C[M * N], E[M * N];
@@ -33,15 +33,15 @@ static kt_res t_matmul_tiled(kt_ctx *c)
         }
     CUmodule m; CUfunction f;
     CUdeviceptr dA, dB, dC;
-    KT_TRY(kt_module(c, "mem.ptx", &m));
-    KT_TRY(kt_func(c, m, "matmul_tiled", &f));
-    KT_TRY(kt_upload(c, A, sizeof A, &dA)); KT_TRY(kt_upload(c, B, sizeof B, &dB));
-    KT_TRY(kt_alloc(c, sizeof C, &dC));
-    KT_CU(cuMemsetD32(dC, 0x7fc00000u, M * N));
+    TH_TRY(th_module(c, "mem.ptx", &m));
+    TH_TRY(th_func(c, m, "matmul_tiled", &f));
+    TH_TRY(th_upload(c, A, sizeof A, &dA)); TH_TRY(th_upload(c, B, sizeof B, &dB));
+    TH_TRY(th_alloc(c, sizeof C, &dC));
+    TH_CU(c, cuMemsetD32(dC, 0x7fc00000u, M * N));
     int mm = M, nn = N, kk = K;
     void *p[] = {&dA, &dB, &dC, &mm, &nn, &kk};
-    KT_TRY(kt_launch(c, f, (N + T - 1) / T, (M + T - 1) / T, 1, T, T, 1, 0, p));
-    KT_TRY(kt_download(c, C, dC, sizeof C));
+    TH_TRY(th_launch(c, f, (N + T - 1) / T, (M + T - 1) / T, 1, T, T, 1, 0, p));
+    TH_TRY(th_download(c, C, dC, sizeof C));
     return kt_cmp_f32(c, "C (row*70+col)", (const uint32_t *)C, (const uint32_t *)E, M * N);
 }
 
@@ -56,7 +56,7 @@ static uint32_t fmax_bits(uint32_t a, uint32_t b)
     return kt_bitsf(a) > kt_bitsf(b) ? a : b;
 }
 
-static kt_res t_reduce_block(kt_ctx *c)
+static kt_res t_reduce_block(th_ctx *c)
 {
     enum { NB = 64, BS = 256, n = NB * BS };
     static uint32_t in[n], fin[n], o[5 * NB], e[5 * NB];
@@ -84,18 +84,18 @@ static kt_res t_reduce_block(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr di, df, dO;
-    KT_TRY(kt_module(c, "mem.ptx", &m));
-    KT_TRY(kt_func(c, m, "reduce_block", &f));
-    KT_TRY(kt_upload(c, in, sizeof in, &di)); KT_TRY(kt_upload(c, fin, sizeof fin, &df));
-    KT_TRY(kt_alloc(c, sizeof o, &dO));
+    TH_TRY(th_module(c, "mem.ptx", &m));
+    TH_TRY(th_func(c, m, "reduce_block", &f));
+    TH_TRY(th_upload(c, in, sizeof in, &di)); TH_TRY(th_upload(c, fin, sizeof fin, &df));
+    TH_TRY(th_alloc(c, sizeof o, &dO));
     KT_LAUNCH1(f, NB, BS, &di, &df, &dO);
-    KT_TRY(kt_download(c, o, dO, sizeof o));
+    TH_TRY(th_download(c, o, dO, sizeof o));
     for (int b = 0; b < NB; b++) {
         o[5 * b + 3] = o[5 * b + 3] != 0;   /* _and/_or return "non-zero" */
         o[5 * b + 4] = o[5 * b + 4] != 0;
         if (kt_isnan32(o[5 * b + 1]) && kt_isnan32(e[5 * b + 1])) o[5 * b + 1] = e[5 * b + 1];
     }
-    return kt_cmp_u32(c, "block (block*5+{sum,fmax,count,and,or})", o, e, 5 * NB);
+    return th_check_u32(c, "block (block*5+{sum,fmax,count,and,or})", o, e, 5 * NB);
 }
 
 /* ---- atomics_global --------------------------------------------------------------------
@@ -116,7 +116,7 @@ static uint32_t dec_op(uint32_t x, uint32_t lim) { return (x == 0 || x > lim) ? 
 
 /* Checks that the n returned values of repeated op from 'start' are, as a
 ** multiset, the first n values of the sequence start, op(start), ... */
-static kt_res check_sequence(kt_ctx *c, const char *what, const uint32_t *got, size_t stride, int n,
+static kt_res check_sequence(th_ctx *c, const char *what, const uint32_t *got, size_t stride, int n,
                              uint32_t start, uint32_t lim, int is_dec, uint32_t final_got)
 {
     enum { H = 2048 };
@@ -124,34 +124,34 @@ static kt_res check_sequence(kt_ctx *c, const char *what, const uint32_t *got, s
     memset(hist, 0, sizeof hist);
     uint32_t x = start;
     for (int k = 0; k < n; k++) {
-        if (x >= H) return kt_fail(c, "runner: %s sequence value too large", what);
+        if (x >= H) return th_fail(c, "runner: %s sequence value too large", what);
         hist[x]++;
         x = is_dec ? dec_op(x, lim) : inc_op(x, lim);
     }
-    if (final_got != x) return kt_fail(c, "%s final value: got %u expected %u", what, final_got, x);
+    if (final_got != x) return th_fail(c, "%s final value: got %u expected %u", what, final_got, x);
     for (int k = 0; k < n; k++) {
         uint32_t v = got[(size_t)k * stride];
         if (v >= H || --hist[v] < 0)
-            return kt_fail(c, "%s: returned value %u (thread %d) is not in the sequence or appears too often", what, v, k);
+            return th_fail(c, "%s: returned value %u (thread %d) is not in the sequence or appears too often", what, v, k);
     }
     return KT_PASS;
 }
 
 /* Checks that got[k*stride] for k < n, plus final, are each of 0..n once. */
-static kt_res check_perm(kt_ctx *c, const char *what, const uint32_t *got, size_t stride, int n, uint32_t final)
+static kt_res check_perm(th_ctx *c, const char *what, const uint32_t *got, size_t stride, int n, uint32_t final)
 {
     static unsigned char seen[1 << 16];
-    if (n + 1 > (int)sizeof seen) return kt_fail(c, "runner: %s too large", what);
+    if (n + 1 > (int)sizeof seen) return th_fail(c, "runner: %s too large", what);
     memset(seen, 0, (size_t)n + 1);
     for (int k = 0; k <= n; k++) {
         uint32_t v = k < n ? got[(size_t)k * stride] : final;
         if (v > (uint32_t)n || seen[v]++)
-            return kt_fail(c, "%s: value %u (thread %d) out of range or repeated", what, v, k);
+            return th_fail(c, "%s: value %u (thread %d) out of range or repeated", what, v, k);
     }
     return KT_PASS;
 }
 
-static kt_res t_atomics_global(kt_ctx *c)
+static kt_res t_atomics_global(th_ctx *c)
 {
     enum { NB = 32, BS = 256, n = NB * BS };
     static int32_t iv[n];
@@ -194,29 +194,29 @@ static kt_res t_atomics_global(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr dg, di, df, dd, dt;
-    KT_TRY(kt_module(c, "mem.ptx", &m));
-    KT_TRY(kt_func(c, m, "atomics_global", &f));
-    KT_TRY(kt_upload(c, &g0, sizeof g0, &dg)); KT_TRY(kt_upload(c, iv, sizeof iv, &di));
-    KT_TRY(kt_upload(c, fv, sizeof fv, &df)); KT_TRY(kt_upload(c, dv, sizeof dv, &dd));
-    KT_TRY(kt_alloc(c, sizeof tick, &dt));
+    TH_TRY(th_module(c, "mem.ptx", &m));
+    TH_TRY(th_func(c, m, "atomics_global", &f));
+    TH_TRY(th_upload(c, &g0, sizeof g0, &dg)); TH_TRY(th_upload(c, iv, sizeof iv, &di));
+    TH_TRY(th_upload(c, fv, sizeof fv, &df)); TH_TRY(th_upload(c, dv, sizeof dv, &dd));
+    TH_TRY(th_alloc(c, sizeof tick, &dt));
     uint32_t il = inc_limit, dl = dec_limit;
     KT_LAUNCH1(f, NB, BS, &dg, &di, &df, &dd, &dt, &il, &dl);
-    KT_TRY(kt_download(c, &g, dg, sizeof g));
-    KT_TRY(kt_download(c, tick, dt, sizeof tick));
+    TH_TRY(th_download(c, &g, dg, sizeof g));
+    TH_TRY(th_download(c, tick, dt, sizeof tick));
 #define KT_EQ(field)                                                           \
     if (g.field != e.field)                                                    \
-        return kt_fail(c, "atomic %s: got 0x%llx expected 0x%llx", #field,    \
+        return th_fail(c, "atomic %s: got 0x%llx expected 0x%llx", #field,    \
                        (unsigned long long)g.field, (unsigned long long)e.field)
     KT_EQ(iadd); KT_EQ(isub); KT_EQ(imin); KT_EQ(imax); KT_EQ(uadd); KT_EQ(umin); KT_EQ(umax);
     KT_EQ(uand); KT_EQ(uor); KT_EQ(uxor); KT_EQ(ladd); KT_EQ(lmin_u); KT_EQ(lmax_u); KT_EQ(land);
     KT_EQ(lor); KT_EQ(lxor); KT_EQ(lmin_s); KT_EQ(lmax_s);
 #undef KT_EQ
-    if (g.fadd != e.fadd) return kt_fail(c, "atomic fadd: got %.9g expected %.9g", (double)g.fadd, (double)e.fadd);
-    if (g.dadd != e.dadd) return kt_fail(c, "atomic dadd: got %.17g expected %.17g", g.dadd, e.dadd);
-    KT_TRY(check_perm(c, "atomicCAS loop tickets", tick, 4, n, g.cas));
-    KT_TRY(check_perm(c, "atomicAdd tickets", tick + 4 * n, 1, n, g.ticket));
-    KT_TRY(check_sequence(c, "atomicInc", tick + 1, 4, n, 0, inc_limit, 0, g.uinc));
-    KT_TRY(check_sequence(c, "atomicDec", tick + 2, 4, n, 1000, dec_limit, 1, g.udec));
+    if (g.fadd != e.fadd) return th_fail(c, "atomic fadd: got %.9g expected %.9g", (double)g.fadd, (double)e.fadd);
+    if (g.dadd != e.dadd) return th_fail(c, "atomic dadd: got %.17g expected %.17g", g.dadd, e.dadd);
+    TH_TRY(check_perm(c, "atomicCAS loop tickets", tick, 4, n, g.cas));
+    TH_TRY(check_perm(c, "atomicAdd tickets", tick + 4 * n, 1, n, g.ticket));
+    TH_TRY(check_sequence(c, "atomicInc", tick + 1, 4, n, 0, inc_limit, 0, g.uinc));
+    TH_TRY(check_sequence(c, "atomicDec", tick + 2, 4, n, 1000, dec_limit, 1, g.udec));
     /* atomicExch: the old values and the final value are {0, 1, ..., n} */
     return check_perm(c, "atomicExch values", tick + 3, 4, n, g.exch);
 }
@@ -224,7 +224,7 @@ static kt_res t_atomics_global(kt_ctx *c)
 /* ---- atomics_shared ----------------------------------------------------------------------
 ** atom.shared .add (.u32 .u64 .f32 .f64) .min/.max (.s32 .u32 .u64) .inc .dec
 ** .and .or .xor .exch .cas, per block. */
-static kt_res t_atomics_shared(kt_ctx *c)
+static kt_res t_atomics_shared(th_ctx *c)
 {
     enum { NB = 16, BS = 256, n = NB * BS };
     static int32_t iv[n];
@@ -243,17 +243,17 @@ static kt_res t_atomics_shared(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr di, df, dd, dO, dO64, dOf, dOd, dt;
-    KT_TRY(kt_module(c, "mem.ptx", &m));
-    KT_TRY(kt_func(c, m, "atomics_shared", &f));
-    KT_TRY(kt_upload(c, iv, sizeof iv, &di)); KT_TRY(kt_upload(c, fv, sizeof fv, &df));
-    KT_TRY(kt_upload(c, dv, sizeof dv, &dd));
-    KT_TRY(kt_alloc(c, sizeof out, &dO)); KT_TRY(kt_alloc(c, sizeof out64, &dO64));
-    KT_TRY(kt_alloc(c, sizeof outf, &dOf)); KT_TRY(kt_alloc(c, sizeof outd, &dOd));
-    KT_TRY(kt_alloc(c, sizeof tick, &dt));
+    TH_TRY(th_module(c, "mem.ptx", &m));
+    TH_TRY(th_func(c, m, "atomics_shared", &f));
+    TH_TRY(th_upload(c, iv, sizeof iv, &di)); TH_TRY(th_upload(c, fv, sizeof fv, &df));
+    TH_TRY(th_upload(c, dv, sizeof dv, &dd));
+    TH_TRY(th_alloc(c, sizeof out, &dO)); TH_TRY(th_alloc(c, sizeof out64, &dO64));
+    TH_TRY(th_alloc(c, sizeof outf, &dOf)); TH_TRY(th_alloc(c, sizeof outd, &dOd));
+    TH_TRY(th_alloc(c, sizeof tick, &dt));
     KT_LAUNCH1(f, NB, BS, &di, &df, &dd, &dO, &dO64, &dOf, &dOd, &dt);
-    KT_TRY(kt_download(c, out, dO, sizeof out)); KT_TRY(kt_download(c, out64, dO64, sizeof out64));
-    KT_TRY(kt_download(c, outf, dOf, sizeof outf)); KT_TRY(kt_download(c, outd, dOd, sizeof outd));
-    KT_TRY(kt_download(c, tick, dt, sizeof tick));
+    TH_TRY(th_download(c, out, dO, sizeof out)); TH_TRY(th_download(c, out64, dO64, sizeof out64));
+    TH_TRY(th_download(c, outf, dOf, sizeof outf)); TH_TRY(th_download(c, outd, dOd, sizeof outd));
+    TH_TRY(th_download(c, tick, dt, sizeof tick));
     for (int b = 0; b < NB; b++) {
         uint32_t e[12] = {0, 0x7fffffffu, 0x80000000u, 0, 0, 3, 0xffffffffu, 0, 0, 0, 0, 0};
         uint64_t ladd = 0, lmin = ~0ull;
@@ -278,22 +278,22 @@ static kt_res t_atomics_shared(kt_ctx *c)
         e[10] = BS;
         char what[64];
         snprintf(what, sizeof what, "block %d shared counters", b);
-        KT_TRY(kt_cmp_u32(c, what, out + 12 * b, e, 12));
+        TH_TRY(th_check_u32(c, what, out + 12 * b, e, 12));
         if (out64[2 * b] != ladd || out64[2 * b + 1] != lmin)
-            return kt_fail(c, "block %d shared u64 add/min: got 0x%llx 0x%llx expected 0x%llx 0x%llx", b,
+            return th_fail(c, "block %d shared u64 add/min: got 0x%llx 0x%llx expected 0x%llx 0x%llx", b,
                            (unsigned long long)out64[2 * b], (unsigned long long)out64[2 * b + 1],
                            (unsigned long long)ladd, (unsigned long long)lmin);
         if (outf[b] != fs || outd[b] != ds)
-            return kt_fail(c, "block %d shared float sums: got %.9g %.17g expected %.9g %.17g", b,
+            return th_fail(c, "block %d shared float sums: got %.9g %.17g expected %.9g %.17g", b,
                            (double)outf[b], outd[b], (double)fs, ds);
         snprintf(what, sizeof what, "block %d CAS tickets", b);
-        KT_TRY(check_perm(c, what, tick + 4 * b * BS, 4, BS, out[12 * b + 10]));
+        TH_TRY(check_perm(c, what, tick + 4 * b * BS, 4, BS, out[12 * b + 10]));
         snprintf(what, sizeof what, "block %d atomicInc", b);
-        KT_TRY(check_sequence(c, what, tick + 4 * b * BS + 1, 4, BS, 0, 6, 0, out[12 * b + 4]));
+        TH_TRY(check_sequence(c, what, tick + 4 * b * BS + 1, 4, BS, 0, 6, 0, out[12 * b + 4]));
         snprintf(what, sizeof what, "block %d atomicDec", b);
-        KT_TRY(check_sequence(c, what, tick + 4 * b * BS + 2, 4, BS, 3, 9, 1, out[12 * b + 5]));
+        TH_TRY(check_sequence(c, what, tick + 4 * b * BS + 2, 4, BS, 3, 9, 1, out[12 * b + 5]));
         snprintf(what, sizeof what, "block %d atomicExch", b);
-        KT_TRY(check_perm(c, what, tick + 4 * b * BS + 3, 4, BS, out[12 * b + 9]));
+        TH_TRY(check_perm(c, what, tick + 4 * b * BS + 3, 4, BS, out[12 * b + 9]));
     }
     return KT_PASS;
 }
@@ -302,7 +302,7 @@ static kt_res t_atomics_shared(kt_ctx *c)
 ** A Treiber-stack push with an atom.cas loop (every node must end up in the
 ** list exactly once), then a spin lock (atom.cas / atom.exch, membar.gl)
 ** guarding plain volatile read-modify-writes. */
-static kt_res t_lockfree(kt_ctx *c)
+static kt_res t_lockfree(th_ctx *c)
 {
     enum { NB = 16, BS = 128, n = NB * BS };
     static int32_t next[n], val[NB];
@@ -315,40 +315,40 @@ static kt_res t_lockfree(kt_ctx *c)
     for (int b = 0; b < NB; b++) { val[b] = (int32_t)kt_below(&r, 1000000); etotal += (uint64_t)val[b]; }
     CUmodule m; CUfunction f;
     CUdeviceptr dh, dn, dl, dt, dor, dp, dv;
-    KT_TRY(kt_module(c, "mem.ptx", &m));
-    KT_TRY(kt_func(c, m, "lockfree", &f));
-    KT_TRY(kt_upload(c, &head, sizeof head, &dh)); KT_TRY(kt_alloc(c, sizeof next, &dn));
-    KT_TRY(kt_upload(c, &lock, sizeof lock, &dl)); KT_TRY(kt_upload(c, &total, sizeof total, &dt));
-    KT_TRY(kt_alloc(c, sizeof order, &dor)); KT_TRY(kt_upload(c, &pos, sizeof pos, &dp));
-    KT_TRY(kt_upload(c, val, sizeof val, &dv));
-    KT_CU(cuMemsetD8(dor, 0xff, sizeof order));
+    TH_TRY(th_module(c, "mem.ptx", &m));
+    TH_TRY(th_func(c, m, "lockfree", &f));
+    TH_TRY(th_upload(c, &head, sizeof head, &dh)); TH_TRY(th_alloc(c, sizeof next, &dn));
+    TH_TRY(th_upload(c, &lock, sizeof lock, &dl)); TH_TRY(th_upload(c, &total, sizeof total, &dt));
+    TH_TRY(th_alloc(c, sizeof order, &dor)); TH_TRY(th_upload(c, &pos, sizeof pos, &dp));
+    TH_TRY(th_upload(c, val, sizeof val, &dv));
+    TH_CU(c, cuMemsetD8(dor, 0xff, sizeof order));
     KT_LAUNCH1(f, NB, BS, &dh, &dn, &dl, &dt, &dor, &dp, &dv);
-    KT_TRY(kt_download(c, &head, dh, sizeof head)); KT_TRY(kt_download(c, next, dn, sizeof next));
-    KT_TRY(kt_download(c, &lock, dl, sizeof lock)); KT_TRY(kt_download(c, &total, dt, sizeof total));
-    KT_TRY(kt_download(c, order, dor, sizeof order)); KT_TRY(kt_download(c, &pos, dp, sizeof pos));
+    TH_TRY(th_download(c, &head, dh, sizeof head)); TH_TRY(th_download(c, next, dn, sizeof next));
+    TH_TRY(th_download(c, &lock, dl, sizeof lock)); TH_TRY(th_download(c, &total, dt, sizeof total));
+    TH_TRY(th_download(c, order, dor, sizeof order)); TH_TRY(th_download(c, &pos, dp, sizeof pos));
     static unsigned char seen[n];
     memset(seen, 0, sizeof seen);
     int len = 0;
     for (int32_t v = head; v != -1; v = next[v]) {
-        if (v < 0 || v >= n) return kt_fail(c, "stack: link %d out of range after %d nodes", v, len);
-        if (seen[v]++) return kt_fail(c, "stack: node %d reached twice", v);
+        if (v < 0 || v >= n) return th_fail(c, "stack: link %d out of range after %d nodes", v, len);
+        if (seen[v]++) return th_fail(c, "stack: node %d reached twice", v);
         len++;
     }
-    if (len != n) return kt_fail(c, "stack: %d nodes linked, expected %d", len, n);
-    if (lock != 0) return kt_fail(c, "lock left at %d", lock);
-    if (total != etotal) return kt_fail(c, "locked total: got %llu expected %llu", (unsigned long long)total,
+    if (len != n) return th_fail(c, "stack: %d nodes linked, expected %d", len, n);
+    if (lock != 0) return th_fail(c, "lock left at %d", lock);
+    if (total != etotal) return th_fail(c, "locked total: got %llu expected %llu", (unsigned long long)total,
                                         (unsigned long long)etotal);
-    if (pos != NB) return kt_fail(c, "locked position: got %u expected %d", pos, NB);
+    if (pos != NB) return th_fail(c, "locked position: got %u expected %d", pos, NB);
     static unsigned char bseen[NB];
     memset(bseen, 0, sizeof bseen);
     for (int k = 0; k < NB; k++)
-        if (order[k] >= NB || bseen[order[k]]++) return kt_fail(c, "lock order[%d] = %u", k, order[k]);
+        if (order[k] >= NB || bseen[order[k]]++) return th_fail(c, "lock order[%d] = %u", k, order[k]);
     return KT_PASS;
 }
 
 /* ---- local_array ---------------------------------------------------------------------
 ** Per-thread arrays indexed by data (ld.local/st.local). */
-static kt_res t_local_array(kt_ctx *c)
+static kt_res t_local_array(th_ctx *c)
 {
     enum { n = 512 };
     static uint32_t in[n], o[n], e[n];
@@ -368,19 +368,19 @@ static kt_res t_local_array(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr di, dO;
-    KT_TRY(kt_module(c, "mem.ptx", &m));
-    KT_TRY(kt_func(c, m, "local_array", &f));
-    KT_TRY(kt_upload(c, in, sizeof in, &di)); KT_TRY(kt_alloc(c, sizeof o, &dO));
+    TH_TRY(th_module(c, "mem.ptx", &m));
+    TH_TRY(th_func(c, m, "local_array", &f));
+    TH_TRY(th_upload(c, in, sizeof in, &di)); TH_TRY(th_alloc(c, sizeof o, &dO));
     KT_LAUNCH1(f, n / 128, 128, &di, &dO);
-    KT_TRY(kt_download(c, o, dO, sizeof o));
-    return kt_cmp_u32(c, "local", o, e, n);
+    TH_TRY(th_download(c, o, dO, sizeof o));
+    return th_check_u32(c, "local", o, e, n);
 }
 
 /* ---- const_mem -----------------------------------------------------------------------
 ** ld.const with computed indices, __constant__ set through cuModuleGetGlobal
 ** + cuMemcpyHtoD, initialized .const and .global module variables, and
 ** atom.global.add on a module variable read back with cuMemcpyDtoH. */
-static kt_res t_const_mem(kt_ctx *c)
+static kt_res t_const_mem(th_ctx *c)
 {
     enum { n = 512 };
     static float x[n], y[n], ey[n];
@@ -404,82 +404,82 @@ static kt_res t_const_mem(kt_ctx *c)
     CUmodule m; CUfunction f;
     CUdeviceptr dc, dt, dg, db, dx, dk, dy, dz;
     size_t bytes;
-    KT_TRY(kt_module(c, "mem.ptx", &m));
-    KT_TRY(kt_func(c, m, "const_mem", &f));
-    KT_CU(cuModuleGetGlobal(&dc, &bytes, m, "c_coef"));
-    if (bytes != sizeof coef) return kt_fail(c, "c_coef has %zu bytes, expected %zu", bytes, sizeof coef);
-    KT_CU(cuMemcpyHtoD(dc, coef, sizeof coef));
-    KT_CU(cuModuleGetGlobal(&dt, &bytes, m, "c_table"));
-    if (bytes != sizeof table) return kt_fail(c, "c_table has %zu bytes, expected %zu", bytes, sizeof table);
-    KT_CU(cuMemcpyHtoD(dt, table, sizeof table));
+    TH_TRY(th_module(c, "mem.ptx", &m));
+    TH_TRY(th_func(c, m, "const_mem", &f));
+    TH_CU(c, cuModuleGetGlobal(&dc, &bytes, m, "c_coef"));
+    if (bytes != sizeof coef) return th_fail(c, "c_coef has %zu bytes, expected %zu", bytes, sizeof coef);
+    TH_CU(c, cuMemcpyHtoD(dc, coef, sizeof coef));
+    TH_CU(c, cuModuleGetGlobal(&dt, &bytes, m, "c_table"));
+    if (bytes != sizeof table) return th_fail(c, "c_table has %zu bytes, expected %zu", bytes, sizeof table);
+    TH_CU(c, cuMemcpyHtoD(dt, table, sizeof table));
     int32_t counter = 0;
     uint64_t gbig[3];
-    KT_CU(cuModuleGetGlobal(&dg, &bytes, m, "g_counter"));
-    if (bytes != 4) return kt_fail(c, "g_counter has %zu bytes, expected 4", bytes);
-    KT_CU(cuMemcpyDtoH(&counter, dg, 4));
-    if (counter != 5) return kt_fail(c, "g_counter initial value %d, expected 5 (module initializer)", counter);
-    KT_CU(cuModuleGetGlobal(&db, &bytes, m, "g_big"));
-    KT_CU(cuMemcpyDtoH(gbig, db, sizeof gbig));
-    KT_TRY(kt_cmp_u64(c, "g_big initializer", gbig, big, 3));
+    TH_CU(c, cuModuleGetGlobal(&dg, &bytes, m, "g_counter"));
+    if (bytes != 4) return th_fail(c, "g_counter has %zu bytes, expected 4", bytes);
+    TH_CU(c, cuMemcpyDtoH(&counter, dg, 4));
+    if (counter != 5) return th_fail(c, "g_counter initial value %d, expected 5 (module initializer)", counter);
+    TH_CU(c, cuModuleGetGlobal(&db, &bytes, m, "g_big"));
+    TH_CU(c, cuMemcpyDtoH(gbig, db, sizeof gbig));
+    TH_TRY(th_check_u64(c, "g_big initializer", gbig, big, 3));
     CUdeviceptr dci;
-    KT_CU(cuModuleGetGlobal(&dci, &bytes, m, "c_init"));
-    if (bytes != sizeof cinit) return kt_fail(c, "c_init has %zu bytes, expected %zu", bytes, sizeof cinit);
-    KT_TRY(kt_upload(c, x, sizeof x, &dx)); KT_TRY(kt_upload(c, k, sizeof k, &dk));
-    KT_TRY(kt_alloc(c, sizeof y, &dy)); KT_TRY(kt_alloc(c, sizeof z, &dz));
+    TH_CU(c, cuModuleGetGlobal(&dci, &bytes, m, "c_init"));
+    if (bytes != sizeof cinit) return th_fail(c, "c_init has %zu bytes, expected %zu", bytes, sizeof cinit);
+    TH_TRY(th_upload(c, x, sizeof x, &dx)); TH_TRY(th_upload(c, k, sizeof k, &dk));
+    TH_TRY(th_alloc(c, sizeof y, &dy)); TH_TRY(th_alloc(c, sizeof z, &dz));
     KT_LAUNCH1(f, n / 128, 128, &dx, &dk, &dy, &dz);
-    KT_TRY(kt_download(c, y, dy, sizeof y)); KT_TRY(kt_download(c, z, dz, sizeof z));
-    KT_CU(cuMemcpyDtoH(&counter, dg, 4));
-    KT_TRY(kt_cmp_f32(c, "polynomial", (const uint32_t *)y, (const uint32_t *)ey, n));
-    KT_TRY(kt_cmp_u32(c, "table lookups", (const uint32_t *)z, (const uint32_t *)ez, n));
-    if (counter != 5 + n) return kt_fail(c, "g_counter after the kernel: %d, expected %d", counter, 5 + n);
+    TH_TRY(th_download(c, y, dy, sizeof y)); TH_TRY(th_download(c, z, dz, sizeof z));
+    TH_CU(c, cuMemcpyDtoH(&counter, dg, 4));
+    TH_TRY(kt_cmp_f32(c, "polynomial", (const uint32_t *)y, (const uint32_t *)ey, n));
+    TH_TRY(th_check_u32(c, "table lookups", (const uint32_t *)z, (const uint32_t *)ez, n));
+    if (counter != 5 + n) return th_fail(c, "g_counter after the kernel: %d, expected %d", counter, 5 + n);
     return KT_PASS;
 }
 
 /* ---- dyn_shared ----------------------------------------------------------------------
 ** extern __shared__ sized by cuLaunchKernel's sharedMemBytes (two launches
 ** of different sizes), int and double views of it, %dynamic_smem_size. */
-static kt_res dyn_run(kt_ctx *c, CUfunction f, unsigned bs, unsigned nb, unsigned extra)
+static kt_res dyn_run(th_ctx *c, CUfunction f, unsigned bs, unsigned nb, unsigned extra)
 {
     unsigned n = bs * nb;
     int32_t *in = calloc(n, 4), *o = calloc(n, 4);
     double *od = calloc(n, 8);
-    if (!in || !o || !od) { free(in); free(o); free(od); return kt_fail(c, "runner: out of memory"); }
+    if (!in || !o || !od) { free(in); free(o); free(od); return th_fail(c, "runner: out of memory"); }
     kt_rng r;
     kt_seed(&r, 3008 + bs);
     for (unsigned i = 0; i < n; i++) in[i] = (int32_t)kt_u32(&r) >> 3;
     CUdeviceptr di, dO, dd, ds;
-    kt_res res = kt_upload(c, in, n * 4, &di);
-    if (res == KT_PASS) res = kt_alloc(c, n * 4, &dO);
-    if (res == KT_PASS) res = kt_alloc(c, n * 8, &dd);
-    if (res == KT_PASS) res = kt_alloc(c, 4, &ds);
+    kt_res res = th_upload(c, in, n * 4, &di);
+    if (res == KT_PASS) res = th_alloc(c, n * 4, &dO);
+    if (res == KT_PASS) res = th_alloc(c, n * 8, &dd);
+    if (res == KT_PASS) res = th_alloc(c, 4, &ds);
     unsigned bytes = ((bs * 4 + 7) & ~7u) + bs * 8 + extra;
     if (res == KT_PASS) {
         void *p[] = {&di, &dO, &dd, &ds};
-        res = kt_launch(c, f, nb, 1, 1, bs, 1, 1, bytes, p);
+        res = th_launch(c, f, nb, 1, 1, bs, 1, 1, bytes, p);
     }
     uint32_t size = 0;
-    if (res == KT_PASS) res = kt_download(c, o, dO, n * 4);
-    if (res == KT_PASS) res = kt_download(c, od, dd, n * 8);
-    if (res == KT_PASS) res = kt_download(c, &size, ds, 4);
+    if (res == KT_PASS) res = th_download(c, o, dO, n * 4);
+    if (res == KT_PASS) res = th_download(c, od, dd, n * 8);
+    if (res == KT_PASS) res = th_download(c, &size, ds, 4);
     for (unsigned i = 0; res == KT_PASS && i < n; i++) {
         unsigned b = i / bs, t = i % bs;
         int32_t ev = in[b * bs + bs - 1 - t];
         double ed = (double)in[b * bs + (t + 1) % bs] * 0.5;
-        if (o[i] != ev) res = kt_fail(c, "block size %u: out[%u] = %d expected %d", bs, i, o[i], ev);
-        else if (od[i] != ed) res = kt_fail(c, "block size %u: dout[%u] = %.17g expected %.17g", bs, i, od[i], ed);
+        if (o[i] != ev) res = th_fail(c, "block size %u: out[%u] = %d expected %d", bs, i, o[i], ev);
+        else if (od[i] != ed) res = th_fail(c, "block size %u: dout[%u] = %.17g expected %.17g", bs, i, od[i], ed);
     }
     if (res == KT_PASS && size != bytes)
-        res = kt_fail(c, "%%dynamic_smem_size = %u, launched with %u", size, bytes);
+        res = th_fail(c, "%%dynamic_smem_size = %u, launched with %u", size, bytes);
     free(in); free(o); free(od);
     return res;
 }
 
-static kt_res t_dyn_shared(kt_ctx *c)
+static kt_res t_dyn_shared(th_ctx *c)
 {
     CUmodule m; CUfunction f;
-    KT_TRY(kt_module(c, "mem.ptx", &m));
-    KT_TRY(kt_func(c, m, "dyn_shared", &f));
-    KT_TRY(dyn_run(c, f, 96, 8, 0));
+    TH_TRY(th_module(c, "mem.ptx", &m));
+    TH_TRY(th_func(c, m, "dyn_shared", &f));
+    TH_TRY(dyn_run(c, f, 96, 8, 0));
     return dyn_run(c, f, 64, 5, 256);
 }
 
@@ -492,14 +492,14 @@ typedef struct Mixed { int8_t c; double d; int32_t i; float f; int16_t s; int8_t
 typedef struct Inner { uint16_t a; uint8_t b; } Inner;
 typedef struct Outer { float v[5]; Inner in; double w; int32_t tail; } Outer;
 
-static kt_res t_struct_param(kt_ctx *c)
+static kt_res t_struct_param(th_ctx *c)
 {
     enum { n = 64 };
     Mixed mx;
     Outer ot;
     memset(&mx, 0, sizeof mx);
     memset(&ot, 0, sizeof ot);
-    if (sizeof mx != 40 || sizeof ot != 40) return kt_fail(c, "runner: host struct layout differs from the kernel's");
+    if (sizeof mx != 40 || sizeof ot != 40) return th_fail(c, "runner: host struct layout differs from the kernel's");
     mx.c = -5; mx.d = 3.25; mx.i = 1000; mx.f = -0.5f; mx.s = -300; mx.t[0] = 1; mx.t[1] = -2; mx.t[2] = 3;
     mx.ll = 0x123456789abcdef0ll;
     for (int j = 0; j < 5; j++) ot.v[j] = 1.5f + (float)j;
@@ -523,15 +523,15 @@ static kt_res t_struct_param(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr dO;
-    KT_TRY(kt_module(c, "mem.ptx", &m));
-    KT_TRY(kt_func(c, m, "struct_param", &f));
-    KT_TRY(kt_alloc(c, sizeof o, &dO));
+    TH_TRY(th_module(c, "mem.ptx", &m));
+    TH_TRY(th_func(c, m, "struct_param", &f));
+    TH_TRY(th_alloc(c, sizeof o, &dO));
     KT_LAUNCH1(f, 1, n, &mx, &scale, &ot, &dO);
-    KT_TRY(kt_download(c, o, dO, sizeof o));
-    return kt_cmp_u64(c, "struct fields (thread*12+field)", o, e, 12 * n);
+    TH_TRY(th_download(c, o, dO, sizeof o));
+    return th_check_u64(c, "struct fields (thread*12+field)", o, e, 12 * n);
 }
 
-static kt_res t_launch_extra(kt_ctx *c)
+static kt_res t_launch_extra(th_ctx *c)
 {
     /* The parameter buffer: each parameter at its natural alignment. */
     unsigned char buf[64];
@@ -543,28 +543,28 @@ static kt_res t_launch_extra(kt_ctx *c)
     double w = 2.75;
     CUmodule m; CUfunction f;
     CUdeviceptr dO;
-    KT_TRY(kt_module_data(c, "mem.ptx", &m));   /* this test loads the module from memory */
-    KT_TRY(kt_func(c, m, "extra_params", &f));
-    KT_TRY(kt_alloc(c, 16, &dO));
-    KT_CU(cuMemsetD32(dO, 0, 4));
+    TH_TRY(th_module_data(c, "mem.ptx", &m));   /* this test loads the module from memory */
+    TH_TRY(th_func(c, m, "extra_params", &f));
+    TH_TRY(th_alloc(c, 16, &dO));
+    TH_CU(c, cuMemsetD32(dO, 0, 4));
     memcpy(buf + 0, &dO, 8);
     memcpy(buf + 8, &mx, 40);
     memcpy(buf + 48, &k, 4);
     memcpy(buf + 56, &w, 8);
     size_t size = sizeof buf;
     void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END};
-    KT_CU(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, extra));
-    KT_CU(cuCtxSynchronize());
+    TH_CU(c, cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, extra));
+    TH_CU(c, cuCtxSynchronize());
     int32_t o[4];
-    KT_TRY(kt_download(c, o, dO, sizeof o));
+    TH_TRY(th_download(c, o, dO, sizeof o));
     const int32_t e[4] = {-108, 'A', 11, 77777};
-    return kt_cmp_u32(c, "extra-launched results", (const uint32_t *)o, (const uint32_t *)e, 4);
+    return th_check_u32(c, "extra-launched results", (const uint32_t *)o, (const uint32_t *)e, 4);
 }
 
 /* ---- grid3d -------------------------------------------------------------------------
 ** %ctaid.{x,y,z} %tid.{x,y,z} %nctaid.{x,y,z} %ntid.{x,y,z} in a 3x2x2 grid
 ** of 4x3x2 blocks: every thread writes once, at its own index. */
-static kt_res t_grid3d(kt_ctx *c)
+static kt_res t_grid3d(th_ctx *c)
 {
     enum { GX = 3, GY = 2, GZ = 2, BX = 4, BY = 3, BZ = 2, n = GX * GY * GZ * BX * BY * BZ };
     static uint32_t o[2 * n], e[2 * n];
@@ -576,19 +576,19 @@ static kt_res t_grid3d(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr dO;
-    KT_TRY(kt_module(c, "mem.ptx", &m));
-    KT_TRY(kt_func(c, m, "grid3d", &f));
-    KT_TRY(kt_alloc(c, sizeof o, &dO));
-    KT_CU(cuMemsetD32(dO, 0xffffffffu, 2 * n));
+    TH_TRY(th_module(c, "mem.ptx", &m));
+    TH_TRY(th_func(c, m, "grid3d", &f));
+    TH_TRY(th_alloc(c, sizeof o, &dO));
+    TH_CU(c, cuMemsetD32(dO, 0xffffffffu, 2 * n));
     void *p[] = {&dO};
-    KT_TRY(kt_launch(c, f, GX, GY, GZ, BX, BY, BZ, 0, p));
-    KT_TRY(kt_download(c, o, dO, sizeof o));
-    return kt_cmp_u32(c, "ids (thread*2+{ids,dims})", o, e, 2 * n);
+    TH_TRY(th_launch(c, f, GX, GY, GZ, BX, BY, BZ, 0, p));
+    TH_TRY(th_download(c, o, dO, sizeof o));
+    return th_check_u32(c, "ids (thread*2+{ids,dims})", o, e, 2 * n);
 }
 
 /* ---- vector_mem -----------------------------------------------------------------------
 ** ld/st.global.v2/.v4 (.f32 .u32 .f64 .u64), ld/st.shared.v4, ld.global.nc. */
-static kt_res t_vector_mem(kt_ctx *c)
+static kt_res t_vector_mem(th_ctx *c)
 {
     enum { BS = 64, NB = 4, n = BS * NB };
     static float a[4 * n], oa[4 * n], ea[4 * n];
@@ -615,23 +615,23 @@ static kt_res t_vector_mem(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr da, db, dc, dd, doa, dob, doc, dod, dro, doro;
-    KT_TRY(kt_module(c, "mem.ptx", &m));
-    KT_TRY(kt_func(c, m, "vector_mem", &f));
-    KT_TRY(kt_upload(c, a, sizeof a, &da)); KT_TRY(kt_upload(c, b, sizeof b, &db));
-    KT_TRY(kt_upload(c, cc, sizeof cc, &dc)); KT_TRY(kt_upload(c, d, sizeof d, &dd));
-    KT_TRY(kt_upload(c, ro, sizeof ro, &dro));
-    KT_TRY(kt_alloc(c, sizeof oa, &doa)); KT_TRY(kt_alloc(c, sizeof ob, &dob));
-    KT_TRY(kt_alloc(c, sizeof oc, &doc)); KT_TRY(kt_alloc(c, sizeof od, &dod));
-    KT_TRY(kt_alloc(c, sizeof oro, &doro));
+    TH_TRY(th_module(c, "mem.ptx", &m));
+    TH_TRY(th_func(c, m, "vector_mem", &f));
+    TH_TRY(th_upload(c, a, sizeof a, &da)); TH_TRY(th_upload(c, b, sizeof b, &db));
+    TH_TRY(th_upload(c, cc, sizeof cc, &dc)); TH_TRY(th_upload(c, d, sizeof d, &dd));
+    TH_TRY(th_upload(c, ro, sizeof ro, &dro));
+    TH_TRY(th_alloc(c, sizeof oa, &doa)); TH_TRY(th_alloc(c, sizeof ob, &dob));
+    TH_TRY(th_alloc(c, sizeof oc, &doc)); TH_TRY(th_alloc(c, sizeof od, &dod));
+    TH_TRY(th_alloc(c, sizeof oro, &doro));
     KT_LAUNCH1(f, NB, BS, &da, &db, &dc, &dd, &doa, &dob, &doc, &dod, &dro, &doro);
-    KT_TRY(kt_download(c, oa, doa, sizeof oa)); KT_TRY(kt_download(c, ob, dob, sizeof ob));
-    KT_TRY(kt_download(c, oc, doc, sizeof oc)); KT_TRY(kt_download(c, od, dod, sizeof od));
-    KT_TRY(kt_download(c, oro, doro, sizeof oro));
-    KT_TRY(kt_cmp_u32(c, "float4", (const uint32_t *)oa, (const uint32_t *)ea, 4 * n));
-    KT_TRY(kt_cmp_u32(c, "int2", (const uint32_t *)ob, (const uint32_t *)eb, 2 * n));
-    KT_TRY(kt_cmp_u64(c, "double2", (const uint64_t *)oc, (const uint64_t *)ec, 2 * n));
-    KT_TRY(kt_cmp_u64(c, "longlong2", (const uint64_t *)od, (const uint64_t *)ed, 2 * n));
-    return kt_cmp_u32(c, "ld.global.nc", oro, ero, n);
+    TH_TRY(th_download(c, oa, doa, sizeof oa)); TH_TRY(th_download(c, ob, dob, sizeof ob));
+    TH_TRY(th_download(c, oc, doc, sizeof oc)); TH_TRY(th_download(c, od, dod, sizeof od));
+    TH_TRY(th_download(c, oro, doro, sizeof oro));
+    TH_TRY(th_check_u32(c, "float4", (const uint32_t *)oa, (const uint32_t *)ea, 4 * n));
+    TH_TRY(th_check_u32(c, "int2", (const uint32_t *)ob, (const uint32_t *)eb, 2 * n));
+    TH_TRY(th_check_u64(c, "double2", (const uint64_t *)oc, (const uint64_t *)ec, 2 * n));
+    TH_TRY(th_check_u64(c, "longlong2", (const uint64_t *)od, (const uint64_t *)ed, 2 * n));
+    return th_check_u32(c, "ld.global.nc", oro, ero, n);
 }
 
 const kt_test kt_tests_mem[] = {

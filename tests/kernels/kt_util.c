@@ -1,157 +1,16 @@
 /*
-** kt_util.c -- the runner's helpers: driver calls that fail a test with a
-** message, the deterministic generator, comparisons, and host arithmetic in
-** a chosen rounding mode.
+** kt_util.c -- the runner's helpers: the deterministic generator, float
+** comparisons, and host arithmetic in a chosen rounding mode (the driver
+** calls and integer comparisons are tests/harness's).
 */
 #include "kt.h"
 
 #include <fenv.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- results ---------------------------------------------------------- */
-
-kt_res kt_fail(kt_ctx *c, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(c->msg, sizeof c->msg, fmt, ap);
-    va_end(ap);
-    return KT_FAIL;
-}
-
-kt_res kt_skip(kt_ctx *c, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(c->msg, sizeof c->msg, fmt, ap);
-    va_end(ap);
-    return KT_SKIP;
-}
-
-const char *kt_errname(CUresult r)
-{
-    const char *s = NULL;
-    if (cuGetErrorName(r, &s) != CUDA_SUCCESS || !s) return "?";
-    return s;
-}
-
-/* ---- driver helpers ------------------------------------------------------ */
-
-static void kt_path(kt_ctx *c, const char *file, char *buf, size_t n)
-{
-    snprintf(buf, n, "%s/%s", c->ptxdir, file);
-}
-
-static kt_res kt_add_module(kt_ctx *c, CUmodule m)
-{
-    if (c->nmods == KT_MAX_MODULES) {
-        cuModuleUnload(m);
-        return kt_fail(c, "runner: too many modules in one test");
-    }
-    c->mods[c->nmods++] = m;
-    return KT_PASS;
-}
-
-kt_res kt_module(kt_ctx *c, const char *ptxfile, CUmodule *m)
-{
-    char path[1024];
-    kt_path(c, ptxfile, path, sizeof path);
-    CUresult r = cuModuleLoad(m, path);
-    if (r != CUDA_SUCCESS)
-        return kt_fail(c, "cuModuleLoad(%s) returned %s (%d)", path, kt_errname(r), (int)r);
-    return kt_add_module(c, *m);
-}
-
-/* Reads a whole file into a NUL-terminated malloc'ed buffer. */
-static char *kt_read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (len + 1 < cap) break;
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) { free(buf); buf = NULL; break; }
-        buf = nb;
-        cap *= 2;
-    }
-    fclose(f);
-    if (buf) buf[len] = '\0';
-    return buf;
-}
-
-kt_res kt_module_data(kt_ctx *c, const char *ptxfile, CUmodule *m)
-{
-    char path[1024];
-    kt_path(c, ptxfile, path, sizeof path);
-    char *text = kt_read_file(path);
-    if (!text) return kt_fail(c, "cannot read %s", path);
-    CUresult r = cuModuleLoadData(m, text);
-    free(text);
-    if (r != CUDA_SUCCESS)
-        return kt_fail(c, "cuModuleLoadData(%s) returned %s (%d)", path, kt_errname(r), (int)r);
-    return kt_add_module(c, *m);
-}
-
-kt_res kt_func(kt_ctx *c, CUmodule m, const char *name, CUfunction *f)
-{
-    CUresult r = cuModuleGetFunction(f, m, name);
-    if (r != CUDA_SUCCESS)
-        return kt_fail(c, "cuModuleGetFunction(%s) returned %s (%d)", name, kt_errname(r), (int)r);
-    return KT_PASS;
-}
-
-kt_res kt_alloc(kt_ctx *c, size_t bytes, CUdeviceptr *p)
-{
-    if (c->nallocs == KT_MAX_ALLOCS) return kt_fail(c, "runner: too many allocations in one test");
-    CUresult r = cuMemAlloc(p, bytes ? bytes : 1);
-    if (r != CUDA_SUCCESS)
-        return kt_fail(c, "cuMemAlloc(%zu) returned %s (%d)", bytes, kt_errname(r), (int)r);
-    c->allocs[c->nallocs++] = *p;
-    return KT_PASS;
-}
-
-kt_res kt_upload(kt_ctx *c, const void *h, size_t bytes, CUdeviceptr *p)
-{
-    KT_TRY(kt_alloc(c, bytes, p));
-    KT_CU(cuMemcpyHtoD(*p, h, bytes));
-    return KT_PASS;
-}
-
-kt_res kt_download(kt_ctx *c, void *h, CUdeviceptr p, size_t bytes)
-{
-    KT_CU(cuMemcpyDtoH(h, p, bytes));
-    return KT_PASS;
-}
-
-kt_res kt_launch(kt_ctx *c, CUfunction f, unsigned gx, unsigned gy, unsigned gz,
-                 unsigned bx, unsigned by, unsigned bz, unsigned shmem, void **params)
-{
-    CUresult r = cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shmem, NULL, params, NULL);
-    if (r != CUDA_SUCCESS)
-        return kt_fail(c, "cuLaunchKernel(grid %ux%ux%u, block %ux%ux%u) returned %s (%d)",
-                       gx, gy, gz, bx, by, bz, kt_errname(r), (int)r);
-    r = cuCtxSynchronize();
-    if (r != CUDA_SUCCESS)
-        return kt_fail(c, "cuCtxSynchronize after the launch returned %s (%d)", kt_errname(r), (int)r);
-    return KT_PASS;
-}
-
-void kt_release(kt_ctx *c)
-{
-    for (int i = 0; i < c->nallocs; i++) cuMemFree(c->allocs[i]);
-    c->nallocs = 0;
-    for (int i = 0; i < c->nmods; i++) cuModuleUnload(c->mods[i]);
-    c->nmods = 0;
-}
 
 /* ---- deterministic data (splitmix64) --------------------------------------- */
 
@@ -233,54 +92,30 @@ bool kt_isnan64(uint64_t u) { return (u & 0x7fffffffffffffffull) > 0x7ff00000000
 
 /* ---- comparisons ----------------------------------------------------------- */
 
-kt_res kt_cmp_u32(kt_ctx *c, const char *what, const uint32_t *got, const uint32_t *exp, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (got[i] != exp[i])
-            return kt_fail(c, "%s[%zu]: got 0x%08" PRIx32 " expected 0x%08" PRIx32, what, i, got[i], exp[i]);
-    return KT_PASS;
-}
-
-kt_res kt_cmp_u64(kt_ctx *c, const char *what, const uint64_t *got, const uint64_t *exp, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (got[i] != exp[i])
-            return kt_fail(c, "%s[%zu]: got 0x%016" PRIx64 " expected 0x%016" PRIx64, what, i, got[i], exp[i]);
-    return KT_PASS;
-}
-
-kt_res kt_cmp_u16(kt_ctx *c, const char *what, const uint16_t *got, const uint16_t *exp, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (got[i] != exp[i])
-            return kt_fail(c, "%s[%zu]: got 0x%04x expected 0x%04x", what, i, got[i], exp[i]);
-    return KT_PASS;
-}
-
-kt_res kt_cmp_f32_in(kt_ctx *c, const char *what, const uint32_t *got, const uint32_t *exp,
+kt_res kt_cmp_f32_in(th_ctx *c, const char *what, const uint32_t *got, const uint32_t *exp,
                      const uint32_t *in, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         if (got[i] == exp[i] || (kt_isnan32(got[i]) && kt_isnan32(exp[i]))) continue;
         if (in)
-            return kt_fail(c, "%s[%zu] (input 0x%08" PRIx32 "): got 0x%08" PRIx32 " (%.9g) expected 0x%08" PRIx32 " (%.9g)",
+            return th_fail(c, "%s[%zu] (input 0x%08" PRIx32 "): got 0x%08" PRIx32 " (%.9g) expected 0x%08" PRIx32 " (%.9g)",
                            what, i, in[i], got[i], (double)kt_bitsf(got[i]), exp[i], (double)kt_bitsf(exp[i]));
-        return kt_fail(c, "%s[%zu]: got 0x%08" PRIx32 " (%.9g) expected 0x%08" PRIx32 " (%.9g)",
+        return th_fail(c, "%s[%zu]: got 0x%08" PRIx32 " (%.9g) expected 0x%08" PRIx32 " (%.9g)",
                        what, i, got[i], (double)kt_bitsf(got[i]), exp[i], (double)kt_bitsf(exp[i]));
     }
     return KT_PASS;
 }
 
-kt_res kt_cmp_f32(kt_ctx *c, const char *what, const uint32_t *got, const uint32_t *exp, size_t n)
+kt_res kt_cmp_f32(th_ctx *c, const char *what, const uint32_t *got, const uint32_t *exp, size_t n)
 {
     return kt_cmp_f32_in(c, what, got, exp, NULL, n);
 }
 
-kt_res kt_cmp_f64(kt_ctx *c, const char *what, const uint64_t *got, const uint64_t *exp, size_t n)
+kt_res kt_cmp_f64(th_ctx *c, const char *what, const uint64_t *got, const uint64_t *exp, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         if (got[i] == exp[i] || (kt_isnan64(got[i]) && kt_isnan64(exp[i]))) continue;
-        return kt_fail(c, "%s[%zu]: got 0x%016" PRIx64 " (%.17g) expected 0x%016" PRIx64 " (%.17g)",
+        return th_fail(c, "%s[%zu]: got 0x%016" PRIx64 " (%.17g) expected 0x%016" PRIx64 " (%.17g)",
                        what, i, got[i], kt_bitsd(got[i]), exp[i], kt_bitsd(exp[i]));
     }
     return KT_PASS;

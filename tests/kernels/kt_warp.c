@@ -34,7 +34,7 @@ static uint32_t cw_up(int width) { return (uint32_t)(32 - width) << 8; }
 ** shfl.sync .idx/.up/.down/.bfly with widths 32/16/8/4, per-lane and
 ** out-of-range lane operands, a half-warp member mask, 64-bit values. */
 #define SHFL_N 16
-static kt_res t_shfl(kt_ctx *c)
+static kt_res t_shfl(th_ctx *c)
 {
     enum { n = 256 };
     static uint32_t v[n], o[n * SHFL_N], e[n * SHFL_N];
@@ -68,14 +68,14 @@ static kt_res t_shfl(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr dv, dd, dO, dOd;
-    KT_TRY(kt_module(c, "warp.ptx", &m));
-    KT_TRY(kt_func(c, m, "shfl", &f));
-    KT_TRY(kt_upload(c, v, sizeof v, &dv)); KT_TRY(kt_upload(c, d, sizeof d, &dd));
-    KT_TRY(kt_alloc(c, sizeof o, &dO)); KT_TRY(kt_alloc(c, sizeof od, &dOd));
+    TH_TRY(th_module(c, "warp.ptx", &m));
+    TH_TRY(th_func(c, m, "shfl", &f));
+    TH_TRY(th_upload(c, v, sizeof v, &dv)); TH_TRY(th_upload(c, d, sizeof d, &dd));
+    TH_TRY(th_alloc(c, sizeof o, &dO)); TH_TRY(th_alloc(c, sizeof od, &dOd));
     KT_LAUNCH1(f, n / 128, 128, &dv, &dd, &dO, &dOd);
-    KT_TRY(kt_download(c, o, dO, sizeof o)); KT_TRY(kt_download(c, od, dOd, sizeof od));
-    KT_TRY(kt_cmp_u32(c, "shfl (thread*16+case)", o, e, n * SHFL_N));
-    return kt_cmp_u64(c, "shfl f64 (thread*2+case)", (const uint64_t *)od, (const uint64_t *)ed, 2 * n);
+    TH_TRY(th_download(c, o, dO, sizeof o)); TH_TRY(th_download(c, od, dOd, sizeof od));
+    TH_TRY(th_check_u32(c, "shfl (thread*16+case)", o, e, n * SHFL_N));
+    return th_check_u64(c, "shfl f64 (thread*2+case)", (const uint64_t *)od, (const uint64_t *)ed, 2 * n);
 }
 
 /* ---- vote -------------------------------------------------------------------------------
@@ -83,7 +83,7 @@ static kt_res t_shfl(kt_ctx *c)
 ** votes with the divergent branch's mask, match.any.sync (.b32 .b64),
 ** match.all.sync with its predicate. */
 #define VOTE_N 12
-static kt_res t_vote(kt_ctx *c)
+static kt_res t_vote(th_ctx *c)
 {
     enum { n = 256 };
     static uint32_t v[n], o[n * VOTE_N], e[n * VOTE_N];
@@ -125,22 +125,22 @@ static kt_res t_vote(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr dv, dO;
-    KT_TRY(kt_module(c, "warp.ptx", &m));
-    KT_TRY(kt_func(c, m, "vote", &f));
-    KT_TRY(kt_upload(c, v, sizeof v, &dv)); KT_TRY(kt_alloc(c, sizeof o, &dO));
+    TH_TRY(th_module(c, "warp.ptx", &m));
+    TH_TRY(th_func(c, m, "vote", &f));
+    TH_TRY(th_upload(c, v, sizeof v, &dv)); TH_TRY(th_alloc(c, sizeof o, &dO));
     KT_LAUNCH1(f, n / 128, 128, &dv, &dO);
-    KT_TRY(kt_download(c, o, dO, sizeof o));
+    TH_TRY(th_download(c, o, dO, sizeof o));
     for (int i = 0; i < n; i++) {   /* the boolean votes return "non-zero" */
         uint32_t *q = o + i * VOTE_N;
         q[0] = q[0] != 0; q[1] = q[1] != 0; q[6] = q[6] != 0; q[9] = q[9] != 0;
     }
-    return kt_cmp_u32(c, "vote (thread*12+case)", o, e, n * VOTE_N);
+    return th_check_u32(c, "vote (thread*12+case)", o, e, n * VOTE_N);
 }
 
 /* ---- partial_warp ------------------------------------------------------------------------
 ** Blocks of 48 threads: activemask is 0xffff in the second warp; a ballot
 ** and a width-16 shuffle with that mask. */
-static kt_res t_partial_warp(kt_ctx *c)
+static kt_res t_partial_warp(th_ctx *c)
 {
     enum { BS = 48, NB = 3, n = BS * NB };
     static uint32_t v[n], o[3 * n], e[3 * n];
@@ -158,12 +158,12 @@ static kt_res t_partial_warp(kt_ctx *c)
         }
     CUmodule m; CUfunction f;
     CUdeviceptr dv, dO;
-    KT_TRY(kt_module(c, "warp.ptx", &m));
-    KT_TRY(kt_func(c, m, "partial_warp", &f));
-    KT_TRY(kt_upload(c, v, sizeof v, &dv)); KT_TRY(kt_alloc(c, sizeof o, &dO));
+    TH_TRY(th_module(c, "warp.ptx", &m));
+    TH_TRY(th_func(c, m, "partial_warp", &f));
+    TH_TRY(th_upload(c, v, sizeof v, &dv)); TH_TRY(th_alloc(c, sizeof o, &dO));
     KT_LAUNCH1(f, NB, BS, &dv, &dO);
-    KT_TRY(kt_download(c, o, dO, sizeof o));
-    return kt_cmp_u32(c, "partial warp (thread*3+{mask,ballot,shfl})", o, e, 3 * n);
+    TH_TRY(th_download(c, o, dO, sizeof o));
+    return th_check_u32(c, "partial warp (thread*3+{mask,ballot,shfl})", o, e, 3 * n);
 }
 
 /* ---- divergence ----------------------------------------------------------------------------
@@ -181,7 +181,7 @@ static uint32_t collatz(uint32_t y)
     return it;
 }
 
-static kt_res t_divergence(kt_ctx *c)
+static kt_res t_divergence(th_ctx *c)
 {
     enum { n = 512 };
     static uint32_t v[n], o[n * DIV_N], e[n * DIV_N], hist[16], ehist[16];
@@ -236,16 +236,16 @@ static kt_res t_divergence(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr dv, dO, dh;
-    KT_TRY(kt_module(c, "warp.ptx", &m));
-    KT_TRY(kt_func(c, m, "divergence", &f));
-    KT_TRY(kt_upload(c, v, sizeof v, &dv)); KT_TRY(kt_alloc(c, sizeof o, &dO));
-    KT_TRY(kt_alloc(c, sizeof hist, &dh));
-    KT_CU(cuMemsetD32(dO, 0xdeadbeefu, n * DIV_N));
-    KT_CU(cuMemsetD32(dh, 0, 16));
+    TH_TRY(th_module(c, "warp.ptx", &m));
+    TH_TRY(th_func(c, m, "divergence", &f));
+    TH_TRY(th_upload(c, v, sizeof v, &dv)); TH_TRY(th_alloc(c, sizeof o, &dO));
+    TH_TRY(th_alloc(c, sizeof hist, &dh));
+    TH_CU(c, cuMemsetD32(dO, 0xdeadbeefu, n * DIV_N));
+    TH_CU(c, cuMemsetD32(dh, 0, 16));
     KT_LAUNCH1(f, n / 128, 128, &dv, &dO, &dh);
-    KT_TRY(kt_download(c, o, dO, sizeof o)); KT_TRY(kt_download(c, hist, dh, sizeof hist));
-    KT_TRY(kt_cmp_u32(c, "divergence (thread*8+case)", o, e, n * DIV_N));
-    return kt_cmp_u32(c, "atomic histogram", hist, ehist, 16);
+    TH_TRY(th_download(c, o, dO, sizeof o)); TH_TRY(th_download(c, hist, dh, sizeof hist));
+    TH_TRY(th_check_u32(c, "divergence (thread*8+case)", o, e, n * DIV_N));
+    return th_check_u32(c, "atomic histogram", hist, ehist, 16);
 }
 
 /* ---- special_regs ---------------------------------------------------------------------------
@@ -253,35 +253,35 @@ static kt_res t_divergence(kt_ctx *c)
 ** block), %lanemask_eq/lt/le/gt/ge, %clock and %clock64 (non-decreasing
 ** within a thread: only that is checked). */
 #define SREG_N 12
-static kt_res t_special_regs(kt_ctx *c)
+static kt_res t_special_regs(th_ctx *c)
 {
     enum { BS = 128, NB = 4, n = BS * NB };
     static uint32_t o[n * SREG_N];
     static uint64_t clk[3 * n];
     CUmodule m; CUfunction f;
     CUdeviceptr dO, dc;
-    KT_TRY(kt_module(c, "warp.ptx", &m));
-    KT_TRY(kt_func(c, m, "special_regs", &f));
-    KT_TRY(kt_alloc(c, sizeof o, &dO)); KT_TRY(kt_alloc(c, sizeof clk, &dc));
+    TH_TRY(th_module(c, "warp.ptx", &m));
+    TH_TRY(th_func(c, m, "special_regs", &f));
+    TH_TRY(th_alloc(c, sizeof o, &dO)); TH_TRY(th_alloc(c, sizeof clk, &dc));
     KT_LAUNCH1(f, NB, BS, &dO, &dc);
-    KT_TRY(kt_download(c, o, dO, sizeof o)); KT_TRY(kt_download(c, clk, dc, sizeof clk));
+    TH_TRY(th_download(c, o, dO, sizeof o)); TH_TRY(th_download(c, clk, dc, sizeof clk));
     for (int i = 0; i < n; i++) {
         const uint32_t *q = o + i * SREG_N;
         uint32_t lane = (uint32_t)i & 31, spin = 0;
         uint32_t lt = (1u << lane) - 1, le = lane == 31 ? FULL : (2u << lane) - 1;
         for (uint32_t k = 0; k < ((uint32_t)i & 15) * 8; k++) spin = spin * 1664525u + 1013904223u;
-        if (q[0] != lane) return kt_fail(c, "thread %d: %%laneid = %u", i, q[0]);
-        if (q[1] >= q[2]) return kt_fail(c, "thread %d: %%warpid %u not below %%nwarpid %u", i, q[1], q[2]);
-        if (q[3] >= q[4]) return kt_fail(c, "thread %d: %%smid %u not below %%nsmid %u", i, q[3], q[4]);
+        if (q[0] != lane) return th_fail(c, "thread %d: %%laneid = %u", i, q[0]);
+        if (q[1] >= q[2]) return th_fail(c, "thread %d: %%warpid %u not below %%nwarpid %u", i, q[1], q[2]);
+        if (q[3] >= q[4]) return th_fail(c, "thread %d: %%smid %u not below %%nsmid %u", i, q[3], q[4]);
         if (q[3] != o[(i - i % BS) * SREG_N + 3])
-            return kt_fail(c, "thread %d: %%smid %u differs from its block's first thread (%u)", i, q[3],
+            return th_fail(c, "thread %d: %%smid %u differs from its block's first thread (%u)", i, q[3],
                            o[(i - i % BS) * SREG_N + 3]);
         if (q[5] != 1u << lane || q[6] != lt || q[7] != le || q[8] != ~le || q[9] != ~lt)
-            return kt_fail(c, "thread %d (lane %u): lanemasks eq/lt/le/gt/ge = %08x %08x %08x %08x %08x", i, lane,
+            return th_fail(c, "thread %d (lane %u): lanemasks eq/lt/le/gt/ge = %08x %08x %08x %08x %08x", i, lane,
                            q[5], q[6], q[7], q[8], q[9]);
-        if (q[10] != spin) return kt_fail(c, "thread %d: loop result %u expected %u", i, q[10], spin);
+        if (q[10] != spin) return th_fail(c, "thread %d: loop result %u expected %u", i, q[10], spin);
         if (clk[3 * i] > clk[3 * i + 1] || clk[3 * i + 1] > clk[3 * i + 2])
-            return kt_fail(c, "thread %d: %%clock64 went back: %llu %llu %llu", i, (unsigned long long)clk[3 * i],
+            return th_fail(c, "thread %d: %%clock64 went back: %llu %llu %llu", i, (unsigned long long)clk[3 * i],
                            (unsigned long long)clk[3 * i + 1], (unsigned long long)clk[3 * i + 2]);
     }
     return KT_PASS;
@@ -291,7 +291,7 @@ static kt_res t_special_regs(kt_ctx *c)
 ** warpSize as nvcc compiles it when it cannot fold it: the predefined PTX
 ** constant WARP_SZ.  Blocks of 96 threads, so a warp is never a block. */
 #define WSZ_N 4
-static kt_res t_warp_size(kt_ctx *c)
+static kt_res t_warp_size(th_ctx *c)
 {
     enum { bs = 96, n = 3 * bs };
     static uint32_t o[n * WSZ_N], e[n * WSZ_N];
@@ -304,12 +304,12 @@ static kt_res t_warp_size(kt_ctx *c)
     }
     CUmodule m; CUfunction f;
     CUdeviceptr dO;
-    KT_TRY(kt_module(c, "warp.ptx", &m));
-    KT_TRY(kt_func(c, m, "warp_size", &f));
-    KT_TRY(kt_alloc(c, sizeof o, &dO));
+    TH_TRY(th_module(c, "warp.ptx", &m));
+    TH_TRY(th_func(c, m, "warp_size", &f));
+    TH_TRY(th_alloc(c, sizeof o, &dO));
     KT_LAUNCH1(f, n / bs, bs, &dO);
-    KT_TRY(kt_download(c, o, dO, sizeof o));
-    return kt_cmp_u32(c, "warp_size (thread*4+word)", o, e, n * WSZ_N);
+    TH_TRY(th_download(c, o, dO, sizeof o));
+    return th_check_u32(c, "warp_size (thread*4+word)", o, e, n * WSZ_N);
 }
 
 const kt_test kt_tests_warp[] = {

@@ -11,7 +11,8 @@
 ** NAME is one of 2mm gemm atax bicg gesummv 2dconv fdtd2d corr (all when
 ** none is given); DIR holds NAME.ptx (default tests/polybench).  One line
 ** per benchmark: "PASS NAME" or "FAIL NAME: why"; the exit status is 0 when
-** every one passed.  Module prefix: pb_.
+** every one passed.  Module prefix: pb_; the driver calls, buffers,
+** argument parsing and checking are tests/harness's (th_).
 **
 ** Checking.  The reference is computed in double from the float values the
 ** kernel actually read (for a kernel that consumes another's output, from
@@ -30,99 +31,22 @@
 ** is rigorous, not a fudge factor: a kernel that reads a wrong element, skips
 ** a term or drops a store misses it by orders of magnitude.
 */
-#include <cuda.h>
+#include "harness.h"
 
 #include <math.h>
 #include <stdbool.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define PB_MAX_ALLOCS 16
+/* ---- driver helpers: buffers of n floats, 2-D launches ------------------------------- */
 
-typedef struct pb_ctx {
-    const char *ptxdir;
-    CUdevice dev;
-    CUcontext ctx;
-    CUmodule mod;
-    CUdeviceptr allocs[PB_MAX_ALLOCS];
-    int nallocs;
-    char msg[1024];
-} pb_ctx;
-
-/* Every helper returns 0, or -1 with c->msg set. */
-static int pb_fail(pb_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int pb_fail(pb_ctx *c, const char *fmt, ...)
+static int pb_put(th_ctx *c, const float *h, size_t n, CUdeviceptr *p) { return th_upload(c, h, n * sizeof(float), p); }
+static int pb_get(th_ctx *c, float *h, CUdeviceptr p, size_t n) { return th_download(c, h, p, n * sizeof(float)); }
+static int pb_launch(th_ctx *c, CUfunction f, unsigned gx, unsigned gy, unsigned bx, unsigned by, void **args)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(c->msg, sizeof c->msg, fmt, ap);
-    va_end(ap);
-    return -1;
+    return th_launch(c, f, gx, gy, 1, bx, by, 1, 0, args);
 }
-
-static const char *pb_errname(CUresult r)
-{
-    const char *s = NULL;
-    if (cuGetErrorName(r, &s) != CUDA_SUCCESS || !s) return "?";
-    return s;
-}
-
-#define PB_CU(call)                                                                                   \
-    do {                                                                                              \
-        CUresult pb_r_ = (call);                                                                      \
-        if (pb_r_ != CUDA_SUCCESS)                                                                    \
-            return pb_fail(c, "%s:%d: %s returned %s", __FILE__, __LINE__, #call, pb_errname(pb_r_)); \
-    } while (0)
-#define PB_TRY(x)                       \
-    do {                                \
-        if ((x) != 0) return -1;        \
-    } while (0)
-
-/* ---- driver helpers ------------------------------------------------------ */
-
-static int pb_load(pb_ctx *c, const char *bench)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s.ptx", c->ptxdir, bench);
-    PB_CU(cuModuleLoad(&c->mod, path));
-    return 0;
-}
-
-static int pb_func(pb_ctx *c, const char *name, CUfunction *f)
-{
-    CUresult r = cuModuleGetFunction(f, c->mod, name);
-    if (r != CUDA_SUCCESS) return pb_fail(c, "kernel %s: %s", name, pb_errname(r));
-    return 0;
-}
-
-/* Allocates n floats on the device and copies them from h (zeros if h is NULL). */
-static int pb_put(pb_ctx *c, const float *h, size_t n, CUdeviceptr *p)
-{
-    if (c->nallocs == PB_MAX_ALLOCS) return pb_fail(c, "too many allocations");
-    PB_CU(cuMemAlloc(p, n * sizeof(float)));
-    c->allocs[c->nallocs++] = *p;
-    if (h) PB_CU(cuMemcpyHtoD(*p, h, n * sizeof(float)));
-    else PB_CU(cuMemsetD32(*p, 0, n));
-    return 0;
-}
-
-static int pb_get(pb_ctx *c, float *h, CUdeviceptr p, size_t n)
-{
-    PB_CU(cuMemcpyDtoH(h, p, n * sizeof(float)));
-    return 0;
-}
-
-/* Launches f on a gx x gy grid of bx x by blocks and waits for it. */
-static int pb_launch(pb_ctx *c, CUfunction f, unsigned gx, unsigned gy, unsigned bx, unsigned by, void **args)
-{
-    PB_CU(cuLaunchKernel(f, gx, gy, 1, bx, by, 1, 0, NULL, args, NULL));
-    PB_CU(cuCtxSynchronize());
-    return 0;
-}
-
-static unsigned pb_cdiv(unsigned a, unsigned b) { return (a + b - 1) / b; }
 
 /* ---- checking --------------------------------------------------------------- */
 
@@ -133,51 +57,16 @@ static double pb_gamma(int k) { return k * PB_U / (1.0 - k * PB_U); }
 
 /* Compares got[0..n) with ref within tol (tol NULL: exactly).  cols > 0
 ** names a failing element as [row][col] of a matrix with that many columns. */
-static int pb_check(pb_ctx *c, const char *what, const float *got, const double *ref, const double *tol, size_t n,
+static int pb_check(th_ctx *c, const char *what, const float *got, const double *ref, const double *tol, size_t n,
                     size_t cols)
 {
-    size_t bad = 0, first = 0;
-    for (size_t k = 0; k < n; k++) {
-        double err = fabs((double)got[k] - ref[k]);
-        bool ok = tol ? err <= tol[k] : (double)got[k] == ref[k];
-        if (!ok && bad++ == 0) first = k;
-    }
-    if (!bad) return 0;
-    char where[64];
-    if (cols) snprintf(where, sizeof where, "[%zu][%zu]", first / cols, first % cols);
-    else snprintf(where, sizeof where, "[%zu]", first);
-    return pb_fail(c, "%s%s = %.9g, expected %.9g (tolerance %.3g); %zu of %zu elements wrong", what, where,
-                   (double)got[first], ref[first], tol ? tol[first] : 0.0, bad, n);
+    th_tol t = {tol, 0.0, 0.0, cols};
+    return th_check_f32(c, what, got, ref, n, tol ? &t : NULL);
 }
 
-/* Scratch arrays of a benchmark: freed together. */
-typedef struct pb_mem {
-    void *p[16];
-    int n;
-} pb_mem;
-
-static void *pb_new(pb_mem *m, size_t bytes)
-{
-    void *p = calloc(1, bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "polybench: out of memory\n");
-        exit(2);
-    }
-    if (m->n == (int)(sizeof m->p / sizeof m->p[0])) {
-        fprintf(stderr, "polybench: too many scratch arrays\n");
-        exit(2);
-    }
-    m->p[m->n++] = p;
-    return p;
-}
-#define PB_NEWF(m, n) ((float *)pb_new((m), (size_t)(n) * sizeof(float)))
-#define PB_NEWD(m, n) ((double *)pb_new((m), (size_t)(n) * sizeof(double)))
-
-static void pb_free(pb_mem *m)
-{
-    for (int i = 0; i < m->n; i++) free(m->p[i]);
-    m->n = 0;
-}
+/* Scratch arrays of a benchmark, freed with it (th_release). */
+#define PB_NEWF(c, n) ((float *)th_host((c), (size_t)(n) * sizeof(float)))
+#define PB_NEWD(c, n) ((double *)th_host((c), (size_t)(n) * sizeof(double)))
 
 /* ---- matrix products: 2mm, gemm ------------------------------------------------ */
 
@@ -203,14 +92,13 @@ static void pb_ref_mm(int n, double s, const float *c0, double a, const float *x
 
 enum { PB_MM = 128 };
 
-static int pb_2mm(pb_ctx *c)
+static int pb_2mm(th_ctx *c)
 {
     const int n = PB_MM;
     const float alpha = 32412.0f, beta = 2123.0f;
-    pb_mem m = {0};
-    float *A = PB_NEWF(&m, n * n), *B = PB_NEWF(&m, n * n), *C = PB_NEWF(&m, n * n), *D = PB_NEWF(&m, n * n);
-    float *tmp = PB_NEWF(&m, n * n), *Dgot = PB_NEWF(&m, n * n);
-    double *ref = PB_NEWD(&m, n * n), *tol = PB_NEWD(&m, n * n);
+    float *A = PB_NEWF(c, n * n), *B = PB_NEWF(c, n * n), *C = PB_NEWF(c, n * n), *D = PB_NEWF(c, n * n);
+    float *tmp = PB_NEWF(c, n * n), *Dgot = PB_NEWF(c, n * n);
+    double *ref = PB_NEWD(c, n * n), *tol = PB_NEWD(c, n * n);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
             A[i * n + j] = (float)i * (float)j / (float)n;
@@ -220,38 +108,33 @@ static int pb_2mm(pb_ctx *c)
         }
     CUfunction k1, k2;
     CUdeviceptr dA, dB, dC, dD, dT;
-    int rc = -1;
-    if (pb_load(c, "2mm") || pb_func(c, "_Z11mm2_kernel1iiiiffPfS_S_", &k1) ||
-        pb_func(c, "_Z11mm2_kernel2iiiiffPfS_S_", &k2) || pb_put(c, A, n * n, &dA) || pb_put(c, B, n * n, &dB) ||
-        pb_put(c, C, n * n, &dC) || pb_put(c, D, n * n, &dD) || pb_put(c, NULL, n * n, &dT))
-        goto out;
+    if (th_module(c, "2mm.ptx", NULL) || th_func(c, c->mod, "_Z11mm2_kernel1iiiiffPfS_S_", &k1) ||
+        th_func(c, c->mod, "_Z11mm2_kernel2iiiiffPfS_S_", &k2) || pb_put(c, A, n * n, &dA) ||
+        pb_put(c, B, n * n, &dB) || pb_put(c, C, n * n, &dC) || pb_put(c, D, n * n, &dD) || pb_put(c, NULL, n * n, &dT))
+        return TH_FAIL;
     int ni = n, nj = n, nk = n, nl = n;
     float a = alpha, b = beta;
     void *args1[] = {&ni, &nj, &nk, &nl, &a, &b, &dT, &dA, &dB};
     void *args2[] = {&ni, &nj, &nk, &nl, &a, &b, &dT, &dC, &dD};
-    if (pb_launch(c, k1, pb_cdiv(n, 32), pb_cdiv(n, 8), 32, 8, args1) ||
-        pb_launch(c, k2, pb_cdiv(n, 32), pb_cdiv(n, 8), 32, 8, args2) || pb_get(c, tmp, dT, n * n) ||
+    if (pb_launch(c, k1, th_cdiv(n, 32), th_cdiv(n, 8), 32, 8, args1) ||
+        pb_launch(c, k2, th_cdiv(n, 32), th_cdiv(n, 8), 32, 8, args2) || pb_get(c, tmp, dT, n * n) ||
         pb_get(c, Dgot, dD, n * n))
-        goto out;
+        return TH_FAIL;
     /* kernel 1: alpha * A[i][k] rounded, then accumulated: two roundings a term. */
     pb_ref_mm(n, 0.0, NULL, alpha, A, B, ref, tol, 2);
-    if (pb_check(c, "tmp", tmp, ref, tol, n * n, n)) goto out;
+    if (pb_check(c, "tmp", tmp, ref, tol, n * n, n)) return TH_FAIL;
     /* kernel 2, from the device's tmp: one rounding a term. */
     pb_ref_mm(n, beta, D, 1.0, tmp, C, ref, tol, 1);
-    if (pb_check(c, "D", Dgot, ref, tol, n * n, n)) goto out;
-    rc = 0;
-out:
-    pb_free(&m);
-    return rc;
+    if (pb_check(c, "D", Dgot, ref, tol, n * n, n)) return TH_FAIL;
+    return TH_OK;
 }
 
-static int pb_gemm(pb_ctx *c)
+static int pb_gemm(th_ctx *c)
 {
     const int n = PB_MM;
     const float alpha = 32412.0f, beta = 2123.0f;
-    pb_mem m = {0};
-    float *A = PB_NEWF(&m, n * n), *B = PB_NEWF(&m, n * n), *C = PB_NEWF(&m, n * n), *got = PB_NEWF(&m, n * n);
-    double *ref = PB_NEWD(&m, n * n), *tol = PB_NEWD(&m, n * n);
+    float *A = PB_NEWF(c, n * n), *B = PB_NEWF(c, n * n), *C = PB_NEWF(c, n * n), *got = PB_NEWF(c, n * n);
+    double *ref = PB_NEWD(c, n * n), *tol = PB_NEWD(c, n * n);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
             A[i * n + j] = (float)i * (float)j / (float)n;
@@ -260,20 +143,16 @@ static int pb_gemm(pb_ctx *c)
         }
     CUfunction k;
     CUdeviceptr dA, dB, dC;
-    int rc = -1;
-    if (pb_load(c, "gemm") || pb_func(c, "_Z11gemm_kerneliiiffPfS_S_", &k) || pb_put(c, A, n * n, &dA) ||
-        pb_put(c, B, n * n, &dB) || pb_put(c, C, n * n, &dC))
-        goto out;
+    if (th_module(c, "gemm.ptx", NULL) || th_func(c, c->mod, "_Z11gemm_kerneliiiffPfS_S_", &k) ||
+        pb_put(c, A, n * n, &dA) || pb_put(c, B, n * n, &dB) || pb_put(c, C, n * n, &dC))
+        return TH_FAIL;
     int ni = n, nj = n, nk = n;
     float a = alpha, b = beta;
     void *args[] = {&ni, &nj, &nk, &a, &b, &dA, &dB, &dC};
-    if (pb_launch(c, k, pb_cdiv(n, 32), pb_cdiv(n, 8), 32, 8, args) || pb_get(c, got, dC, n * n)) goto out;
+    if (pb_launch(c, k, th_cdiv(n, 32), th_cdiv(n, 8), 32, 8, args) || pb_get(c, got, dC, n * n)) return TH_FAIL;
     pb_ref_mm(n, beta, C, alpha, A, B, ref, tol, 2);
-    if (pb_check(c, "C", got, ref, tol, n * n, n)) goto out;
-    rc = 0;
-out:
-    pb_free(&m);
-    return rc;
+    if (pb_check(c, "C", got, ref, tol, n * n, n)) return TH_FAIL;
+    return TH_OK;
 }
 
 /* ---- matrix-vector products: atax, bicg, gesummv ---------------------------------- */
@@ -305,85 +184,74 @@ static void pb_tol_mv(int n, int terms, double *mag)
 
 enum { PB_MV = 512 };
 
-static int pb_atax(pb_ctx *c)
+static int pb_atax(th_ctx *c)
 {
     const int nx = PB_MV, ny = PB_MV;
-    pb_mem m = {0};
-    float *A = PB_NEWF(&m, nx * ny), *x = PB_NEWF(&m, ny), *tmp = PB_NEWF(&m, nx), *y = PB_NEWF(&m, ny);
-    double *ref = PB_NEWD(&m, nx + ny), *tol = PB_NEWD(&m, nx + ny);
+    float *A = PB_NEWF(c, nx * ny), *x = PB_NEWF(c, ny), *tmp = PB_NEWF(c, nx), *y = PB_NEWF(c, ny);
+    double *ref = PB_NEWD(c, nx + ny), *tol = PB_NEWD(c, nx + ny);
     for (int j = 0; j < ny; j++) x[j] = (float)j * (float)M_PI;
     for (int i = 0; i < nx; i++)
         for (int j = 0; j < ny; j++) A[i * ny + j] = (float)i * (float)(j + 1) / (float)nx;
     CUfunction k1, k2;
     CUdeviceptr dA, dx, dy, dt;
-    int rc = -1;
-    if (pb_load(c, "atax") || pb_func(c, "_Z12atax_kernel1iiPfS_S_", &k1) ||
-        pb_func(c, "_Z12atax_kernel2iiPfS_S_", &k2) || pb_put(c, A, nx * ny, &dA) || pb_put(c, x, ny, &dx) ||
+    if (th_module(c, "atax.ptx", NULL) || th_func(c, c->mod, "_Z12atax_kernel1iiPfS_S_", &k1) ||
+        th_func(c, c->mod, "_Z12atax_kernel2iiPfS_S_", &k2) || pb_put(c, A, nx * ny, &dA) || pb_put(c, x, ny, &dx) ||
         pb_put(c, NULL, ny, &dy) || pb_put(c, NULL, nx, &dt))
-        goto out;
+        return TH_FAIL;
     int a0 = nx, a1 = ny;
     void *args1[] = {&a0, &a1, &dA, &dx, &dt};
     void *args2[] = {&a0, &a1, &dA, &dy, &dt};
-    if (pb_launch(c, k1, pb_cdiv(nx, 256), 1, 256, 1, args1) || pb_launch(c, k2, pb_cdiv(ny, 256), 1, 256, 1, args2) ||
+    if (pb_launch(c, k1, th_cdiv(nx, 256), 1, 256, 1, args1) || pb_launch(c, k2, th_cdiv(ny, 256), 1, 256, 1, args2) ||
         pb_get(c, tmp, dt, nx) || pb_get(c, y, dy, ny))
-        goto out;
+        return TH_FAIL;
     pb_ref_mv(nx, ny, A, x, 0, ref, tol);
     pb_tol_mv(nx, ny, tol);
-    if (pb_check(c, "tmp", tmp, ref, tol, nx, 0)) goto out;
+    if (pb_check(c, "tmp", tmp, ref, tol, nx, 0)) return TH_FAIL;
     pb_ref_mv(nx, ny, A, tmp, 1, ref, tol);
     pb_tol_mv(ny, nx, tol);
-    if (pb_check(c, "y", y, ref, tol, ny, 0)) goto out;
-    rc = 0;
-out:
-    pb_free(&m);
-    return rc;
+    if (pb_check(c, "y", y, ref, tol, ny, 0)) return TH_FAIL;
+    return TH_OK;
 }
 
-static int pb_bicg(pb_ctx *c)
+static int pb_bicg(th_ctx *c)
 {
     const int nx = PB_MV, ny = PB_MV;
-    pb_mem m = {0};
-    float *A = PB_NEWF(&m, nx * ny), *r = PB_NEWF(&m, nx), *p = PB_NEWF(&m, ny);
-    float *s = PB_NEWF(&m, ny), *q = PB_NEWF(&m, nx);
-    double *ref = PB_NEWD(&m, nx + ny), *tol = PB_NEWD(&m, nx + ny);
+    float *A = PB_NEWF(c, nx * ny), *r = PB_NEWF(c, nx), *p = PB_NEWF(c, ny);
+    float *s = PB_NEWF(c, ny), *q = PB_NEWF(c, nx);
+    double *ref = PB_NEWD(c, nx + ny), *tol = PB_NEWD(c, nx + ny);
     for (int i = 0; i < nx; i++) r[i] = (float)i * (float)M_PI;
     for (int j = 0; j < ny; j++) p[j] = (float)j * (float)M_PI;
     for (int i = 0; i < nx; i++)
         for (int j = 0; j < ny; j++) A[i * ny + j] = (float)i * (float)j / (float)nx;
     CUfunction k1, k2;
     CUdeviceptr dA, dr, dp, ds, dq;
-    int rc = -1;
-    if (pb_load(c, "bicg") || pb_func(c, "_Z12bicg_kernel1iiPfS_S_", &k1) ||
-        pb_func(c, "_Z12bicg_kernel2iiPfS_S_", &k2) || pb_put(c, A, nx * ny, &dA) || pb_put(c, r, nx, &dr) ||
+    if (th_module(c, "bicg.ptx", NULL) || th_func(c, c->mod, "_Z12bicg_kernel1iiPfS_S_", &k1) ||
+        th_func(c, c->mod, "_Z12bicg_kernel2iiPfS_S_", &k2) || pb_put(c, A, nx * ny, &dA) || pb_put(c, r, nx, &dr) ||
         pb_put(c, p, ny, &dp) || pb_put(c, NULL, ny, &ds) || pb_put(c, NULL, nx, &dq))
-        goto out;
+        return TH_FAIL;
     int a0 = nx, a1 = ny;
     void *args1[] = {&a0, &a1, &dA, &dr, &ds};
     void *args2[] = {&a0, &a1, &dA, &dp, &dq};
-    if (pb_launch(c, k1, pb_cdiv(ny, 256), 1, 256, 1, args1) || pb_launch(c, k2, pb_cdiv(nx, 256), 1, 256, 1, args2) ||
+    if (pb_launch(c, k1, th_cdiv(ny, 256), 1, 256, 1, args1) || pb_launch(c, k2, th_cdiv(nx, 256), 1, 256, 1, args2) ||
         pb_get(c, s, ds, ny) || pb_get(c, q, dq, nx))
-        goto out;
+        return TH_FAIL;
     pb_ref_mv(nx, ny, A, r, 1, ref, tol);
     pb_tol_mv(ny, nx, tol);
-    if (pb_check(c, "s", s, ref, tol, ny, 0)) goto out;
+    if (pb_check(c, "s", s, ref, tol, ny, 0)) return TH_FAIL;
     pb_ref_mv(nx, ny, A, p, 0, ref, tol);
     pb_tol_mv(nx, ny, tol);
-    if (pb_check(c, "q", q, ref, tol, nx, 0)) goto out;
-    rc = 0;
-out:
-    pb_free(&m);
-    return rc;
+    if (pb_check(c, "q", q, ref, tol, nx, 0)) return TH_FAIL;
+    return TH_OK;
 }
 
-static int pb_gesummv(pb_ctx *c)
+static int pb_gesummv(th_ctx *c)
 {
     const int n = PB_MV;
     const float alpha = 43532.0f, beta = 12313.0f;
-    pb_mem m = {0};
-    float *A = PB_NEWF(&m, n * n), *B = PB_NEWF(&m, n * n), *x = PB_NEWF(&m, n);
-    float *tmp = PB_NEWF(&m, n), *y = PB_NEWF(&m, n);
-    double *ra = PB_NEWD(&m, n), *ma = PB_NEWD(&m, n), *rb = PB_NEWD(&m, n), *mb = PB_NEWD(&m, n);
-    double *tol = PB_NEWD(&m, n);
+    float *A = PB_NEWF(c, n * n), *B = PB_NEWF(c, n * n), *x = PB_NEWF(c, n);
+    float *tmp = PB_NEWF(c, n), *y = PB_NEWF(c, n);
+    double *ra = PB_NEWD(c, n), *ma = PB_NEWD(c, n), *rb = PB_NEWD(c, n), *mb = PB_NEWD(c, n);
+    double *tol = PB_NEWD(c, n);
     for (int i = 0; i < n; i++) {
         x[i] = (float)i / (float)n;
         for (int j = 0; j < n; j++) {
@@ -393,17 +261,18 @@ static int pb_gesummv(pb_ctx *c)
     }
     CUfunction k;
     CUdeviceptr dA, dB, dt, dx, dy;
-    int rc = -1;
-    if (pb_load(c, "gesummv") || pb_func(c, "_Z14gesummv_kerneliffPfS_S_S_S_", &k) || pb_put(c, A, n * n, &dA) ||
-        pb_put(c, B, n * n, &dB) || pb_put(c, NULL, n, &dt) || pb_put(c, x, n, &dx) || pb_put(c, NULL, n, &dy))
-        goto out;
+    if (th_module(c, "gesummv.ptx", NULL) || th_func(c, c->mod, "_Z14gesummv_kerneliffPfS_S_S_S_", &k) ||
+        pb_put(c, A, n * n, &dA) || pb_put(c, B, n * n, &dB) || pb_put(c, NULL, n, &dt) || pb_put(c, x, n, &dx) ||
+        pb_put(c, NULL, n, &dy))
+        return TH_FAIL;
     int nn = n;
     float a = alpha, b = beta;
     void *args[] = {&nn, &a, &b, &dA, &dB, &dt, &dx, &dy};
-    if (pb_launch(c, k, pb_cdiv(n, 256), 1, 256, 1, args) || pb_get(c, tmp, dt, n) || pb_get(c, y, dy, n)) goto out;
+    if (pb_launch(c, k, th_cdiv(n, 256), 1, 256, 1, args) || pb_get(c, tmp, dt, n) || pb_get(c, y, dy, n))
+        return TH_FAIL;
     pb_ref_mv(n, n, A, x, 0, ra, ma);
     for (int i = 0; i < n; i++) tol[i] = pb_gamma(n + 1) * ma[i];
-    if (pb_check(c, "tmp", tmp, ra, tol, n, 0)) goto out;
+    if (pb_check(c, "tmp", tmp, ra, tol, n, 0)) return TH_FAIL;
     /* y = alpha * tmp + beta * (B x): each sum's chain, then a multiply and an
     ** fma; the bound is taken over the scaled terms of both sums. */
     pb_ref_mv(n, n, B, x, 0, rb, mb);
@@ -411,39 +280,34 @@ static int pb_gesummv(pb_ctx *c)
         rb[i] = alpha * ra[i] + beta * rb[i];
         tol[i] = pb_gamma(n + 3) * (fabs(alpha) * ma[i] + fabs(beta) * mb[i]);
     }
-    if (pb_check(c, "y", y, rb, tol, n, 0)) goto out;
-    rc = 0;
-out:
-    pb_free(&m);
-    return rc;
+    if (pb_check(c, "y", y, rb, tol, n, 0)) return TH_FAIL;
+    return TH_OK;
 }
 
 /* ---- 2dconv ------------------------------------------------------------------------ */
 
 enum { PB_CONV = 512 };
 
-static int pb_2dconv(pb_ctx *c)
+static int pb_2dconv(th_ctx *c)
 {
     const int n = PB_CONV;
     /* The coefficients as the device holds them (float constants), row offset
     ** di = -1..1 first, column offset dj = -1..1 second. */
     static const float coef[3][3] = {{+0.2f, +0.5f, -0.8f}, {-0.3f, +0.6f, -0.9f}, {+0.4f, +0.7f, +0.10f}};
-    pb_mem m = {0};
-    float *A = PB_NEWF(&m, n * n), *B = PB_NEWF(&m, n * n);
-    double *ref = PB_NEWD(&m, n * n), *tol = PB_NEWD(&m, n * n);
+    float *A = PB_NEWF(c, n * n), *B = PB_NEWF(c, n * n);
+    double *ref = PB_NEWD(c, n * n), *tol = PB_NEWD(c, n * n);
     /* The suite draws A from rand(); a fixed formula in [0, 1) keeps every
     ** run and every host identical. */
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) A[i * n + j] = (float)((i * 37 + j * 101 + i * j) % 1021) / 1021.0f;
     CUfunction k;
     CUdeviceptr dA, dB;
-    int rc = -1;
-    if (pb_load(c, "2dconv") || pb_func(c, "_Z20convolution2D_kerneliiPfS_", &k) || pb_put(c, A, n * n, &dA) ||
-        pb_put(c, NULL, n * n, &dB))
-        goto out;
+    if (th_module(c, "2dconv.ptx", NULL) || th_func(c, c->mod, "_Z20convolution2D_kerneliiPfS_", &k) ||
+        pb_put(c, A, n * n, &dA) || pb_put(c, NULL, n * n, &dB))
+        return TH_FAIL;
     int ni = n, nj = n;
     void *args[] = {&ni, &nj, &dA, &dB};
-    if (pb_launch(c, k, pb_cdiv(n, 32), pb_cdiv(n, 8), 32, 8, args) || pb_get(c, B, dB, n * n)) goto out;
+    if (pb_launch(c, k, th_cdiv(n, 32), th_cdiv(n, 8), 32, 8, args) || pb_get(c, B, dB, n * n)) return TH_FAIL;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
             double v = 0.0, mag = 0.0;
@@ -457,24 +321,20 @@ static int pb_2dconv(pb_ctx *c)
             ref[i * n + j] = v;           /* the border stays 0 */
             tol[i * n + j] = pb_gamma(10) * mag; /* 9 products, 8 additions at most, fused or not */
         }
-    if (pb_check(c, "B", B, ref, tol, n * n, n)) goto out;
-    rc = 0;
-out:
-    pb_free(&m);
-    return rc;
+    if (pb_check(c, "B", B, ref, tol, n * n, n)) return TH_FAIL;
+    return TH_OK;
 }
 
 /* ---- fdtd2d --------------------------------------------------------------------------- */
 
 enum { PB_FDTD = 128, PB_TMAX = 10 };
 
-static int pb_fdtd2d(pb_ctx *c)
+static int pb_fdtd2d(th_ctx *c)
 {
     const int n = PB_FDTD, nn = PB_FDTD * PB_FDTD;
-    pb_mem m = {0};
-    float *fict = PB_NEWF(&m, PB_TMAX), *ex = PB_NEWF(&m, nn), *ey = PB_NEWF(&m, nn), *hz = PB_NEWF(&m, nn);
-    float *got = PB_NEWF(&m, nn);
-    double *ref = PB_NEWD(&m, nn), *tol = PB_NEWD(&m, nn);
+    float *fict = PB_NEWF(c, PB_TMAX), *ex = PB_NEWF(c, nn), *ey = PB_NEWF(c, nn), *hz = PB_NEWF(c, nn);
+    float *got = PB_NEWF(c, nn);
+    double *ref = PB_NEWD(c, nn), *tol = PB_NEWD(c, nn);
     for (int t = 0; t < PB_TMAX; t++) fict[t] = (float)t;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
@@ -484,12 +344,11 @@ static int pb_fdtd2d(pb_ctx *c)
         }
     CUfunction k1, k2, k3;
     CUdeviceptr dfict, dex, dey, dhz;
-    int rc = -1;
-    if (pb_load(c, "fdtd2d") || pb_func(c, "_Z17fdtd_step1_kerneliiPfS_S_S_i", &k1) ||
-        pb_func(c, "_Z17fdtd_step2_kerneliiPfS_S_i", &k2) || pb_func(c, "_Z17fdtd_step3_kerneliiPfS_S_i", &k3) ||
-        pb_put(c, fict, PB_TMAX, &dfict) || pb_put(c, ex, nn, &dex) || pb_put(c, ey, nn, &dey) ||
-        pb_put(c, hz, nn, &dhz))
-        goto out;
+    if (th_module(c, "fdtd2d.ptx", NULL) || th_func(c, c->mod, "_Z17fdtd_step1_kerneliiPfS_S_S_i", &k1) ||
+        th_func(c, c->mod, "_Z17fdtd_step2_kerneliiPfS_S_i", &k2) ||
+        th_func(c, c->mod, "_Z17fdtd_step3_kerneliiPfS_S_i", &k3) || pb_put(c, fict, PB_TMAX, &dfict) ||
+        pb_put(c, ex, nn, &dex) || pb_put(c, ey, nn, &dey) || pb_put(c, hz, nn, &dhz))
+        return TH_FAIL;
     int nx = n, ny = n;
     /* Every kernel is checked against the previous state (ex, ey, hz hold
     ** the device's values so far); each update is a subtraction, a scaling
@@ -498,7 +357,7 @@ static int pb_fdtd2d(pb_ctx *c)
         char what[32];
         void *args1[] = {&nx, &ny, &dfict, &dex, &dey, &dhz, &t};
         void *args23[] = {&nx, &ny, &dex, &dey, &dhz, &t};
-        if (pb_launch(c, k1, pb_cdiv(n, 32), pb_cdiv(n, 8), 32, 8, args1) || pb_get(c, got, dey, nn)) goto out;
+        if (pb_launch(c, k1, th_cdiv(n, 32), th_cdiv(n, 8), 32, 8, args1) || pb_get(c, got, dey, nn)) return TH_FAIL;
         for (int i = 0; i < n; i++)
             for (int j = 0; j < n; j++) {
                 int e = i * n + j;
@@ -512,10 +371,10 @@ static int pb_fdtd2d(pb_ctx *c)
                 }
             }
         snprintf(what, sizeof what, "ey (t=%d)", t);
-        if (pb_check(c, what, got, ref, tol, nn, n)) goto out;
+        if (pb_check(c, what, got, ref, tol, nn, n)) return TH_FAIL;
         memcpy(ey, got, nn * sizeof(float));
 
-        if (pb_launch(c, k2, pb_cdiv(n, 32), pb_cdiv(n, 8), 32, 8, args23) || pb_get(c, got, dex, nn)) goto out;
+        if (pb_launch(c, k2, th_cdiv(n, 32), th_cdiv(n, 8), 32, 8, args23) || pb_get(c, got, dex, nn)) return TH_FAIL;
         for (int i = 0; i < n; i++)
             for (int j = 0; j < n; j++) {
                 int e = i * n + j;
@@ -529,10 +388,10 @@ static int pb_fdtd2d(pb_ctx *c)
                 }
             }
         snprintf(what, sizeof what, "ex (t=%d)", t);
-        if (pb_check(c, what, got, ref, tol, nn, n)) goto out;
+        if (pb_check(c, what, got, ref, tol, nn, n)) return TH_FAIL;
         memcpy(ex, got, nn * sizeof(float));
 
-        if (pb_launch(c, k3, pb_cdiv(n, 32), pb_cdiv(n, 8), 32, 8, args23) || pb_get(c, got, dhz, nn)) goto out;
+        if (pb_launch(c, k3, th_cdiv(n, 32), th_cdiv(n, 8), 32, 8, args23) || pb_get(c, got, dhz, nn)) return TH_FAIL;
         const double k07 = 0.7f; /* the float constant the device multiplies by */
         for (int i = 0; i < n; i++)
             for (int j = 0; j < n; j++) {
@@ -549,13 +408,10 @@ static int pb_fdtd2d(pb_ctx *c)
                 }
             }
         snprintf(what, sizeof what, "hz (t=%d)", t);
-        if (pb_check(c, what, got, ref, tol, nn, n)) goto out;
+        if (pb_check(c, what, got, ref, tol, nn, n)) return TH_FAIL;
         memcpy(hz, got, nn * sizeof(float));
     }
-    rc = 0;
-out:
-    pb_free(&m);
-    return rc;
+    return TH_OK;
 }
 
 /* ---- corr ------------------------------------------------------------------------------- */
@@ -565,33 +421,31 @@ enum { PB_CM = 256, PB_CN = 256 };
 #define PB_FLOAT_N 3214212.01f
 #define PB_EPS 0.005f
 
-static int pb_corr(pb_ctx *c)
+static int pb_corr(th_ctx *c)
 {
     const int mm = PB_CM, n = PB_CN;
-    pb_mem m = {0};
-    float *data = PB_NEWF(&m, n * mm), *mean = PB_NEWF(&m, mm), *sd = PB_NEWF(&m, mm);
-    float *red = PB_NEWF(&m, n * mm), *sym = PB_NEWF(&m, mm * mm);
-    double *ref = PB_NEWD(&m, mm * mm), *tol = PB_NEWD(&m, mm * mm);
+    float *data = PB_NEWF(c, n * mm), *mean = PB_NEWF(c, mm), *sd = PB_NEWF(c, mm);
+    float *red = PB_NEWF(c, n * mm), *sym = PB_NEWF(c, mm * mm);
+    double *ref = PB_NEWD(c, mm * mm), *tol = PB_NEWD(c, mm * mm);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < mm; j++) data[i * mm + j] = (float)i * (float)j / (float)mm;
     CUfunction kmean, kstd, kred, kcorr;
     CUdeviceptr ddata, dmean, dstd, dsym;
-    int rc = -1;
-    if (pb_load(c, "corr") || pb_func(c, "_Z11mean_kerneliiPfS_", &kmean) ||
-        pb_func(c, "_Z10std_kerneliiPfS_S_", &kstd) || pb_func(c, "_Z13reduce_kerneliiPfS_S_", &kred) ||
-        pb_func(c, "_Z11corr_kerneliiPfS_", &kcorr) || pb_put(c, data, n * mm, &ddata) ||
+    if (th_module(c, "corr.ptx", NULL) || th_func(c, c->mod, "_Z11mean_kerneliiPfS_", &kmean) ||
+        th_func(c, c->mod, "_Z10std_kerneliiPfS_S_", &kstd) || th_func(c, c->mod, "_Z13reduce_kerneliiPfS_S_", &kred) ||
+        th_func(c, c->mod, "_Z11corr_kerneliiPfS_", &kcorr) || pb_put(c, data, n * mm, &ddata) ||
         pb_put(c, NULL, mm, &dmean) || pb_put(c, NULL, mm, &dstd) || pb_put(c, NULL, mm * mm, &dsym))
-        goto out;
+        return TH_FAIL;
     int am = mm, an = n;
     void *a_mean[] = {&am, &an, &dmean, &ddata};
     void *a_std[] = {&am, &an, &dmean, &dstd, &ddata};
     void *a_corr[] = {&am, &an, &dsym, &ddata};
-    if (pb_launch(c, kmean, pb_cdiv(mm, 256), 1, 256, 1, a_mean) ||
-        pb_launch(c, kstd, pb_cdiv(mm, 256), 1, 256, 1, a_std) ||
-        pb_launch(c, kred, pb_cdiv(mm, 32), pb_cdiv(n, 8), 32, 8, a_std) ||
-        pb_launch(c, kcorr, pb_cdiv(mm, 256), 1, 256, 1, a_corr) || pb_get(c, mean, dmean, mm) ||
+    if (pb_launch(c, kmean, th_cdiv(mm, 256), 1, 256, 1, a_mean) ||
+        pb_launch(c, kstd, th_cdiv(mm, 256), 1, 256, 1, a_std) ||
+        pb_launch(c, kred, th_cdiv(mm, 32), th_cdiv(n, 8), 32, 8, a_std) ||
+        pb_launch(c, kcorr, th_cdiv(mm, 256), 1, 256, 1, a_corr) || pb_get(c, mean, dmean, mm) ||
         pb_get(c, sd, dstd, mm) || pb_get(c, red, ddata, n * mm) || pb_get(c, sym, dsym, mm * mm))
-        goto out;
+        return TH_FAIL;
     sym[(mm - 1) * mm + (mm - 1)] = 1.0f; /* the algorithm's last statement, done on the host */
 
     /* mean: a float sum of n terms, then a float division. */
@@ -604,7 +458,7 @@ static int pb_corr(pb_ctx *c)
         ref[j] = s / PB_FLOAT_N;
         tol[j] = pb_gamma(n) * mag / PB_FLOAT_N + PB_U * fabs(ref[j]);
     }
-    if (pb_check(c, "mean", mean, ref, tol, mm, 0)) goto out;
+    if (pb_check(c, "mean", mean, ref, tol, mm, 0)) return TH_FAIL;
 
     /* std, from the device's mean: S = sum (d - mean)^2 with a rounded
     ** difference, product and sum per term (n + 2 roundings along the chain,
@@ -623,13 +477,12 @@ static int pb_corr(pb_ctx *c)
         double v = sqrt(s / PB_FLOAT_N);
         double rel = s > 0 ? 0.5 * pb_gamma(n + 2) * big / s + 3 * PB_U : 0.0;
         if (fabs(v - PB_EPS) <= 2 * rel * v) {
-            pb_fail(c, "std[%d] = %.9g lies within rounding of EPS: change the data", j, v);
-            goto out;
+            return th_fail(c, "std[%d] = %.9g lies within rounding of EPS: change the data", j, v);
         }
         ref[j] = v <= PB_EPS ? 1.0 : v;
         tol[j] = v <= PB_EPS ? 0.0 : rel * v;
     }
-    if (pb_check(c, "std", sd, ref, tol, mm, 0)) goto out;
+    if (pb_check(c, "std", sd, ref, tol, mm, 0)) return TH_FAIL;
 
     /* reduce, from the original data and the device's mean and std: a float
     ** subtraction, a float product sqrtf(FLOAT_N) * std and a float division
@@ -643,7 +496,7 @@ static int pb_corr(pb_ctx *c)
             ref[e] = ((double)data[e] - mean[j]) / den;
             tol[e] = PB_U * (fabs(data[e]) + fabs(mean[j])) / den + 3 * PB_U * fabs(ref[e]);
         }
-    if (pb_check(c, "data (reduced)", red, ref, tol, n * mm, mm)) goto out;
+    if (pb_check(c, "data (reduced)", red, ref, tol, n * mm, mm)) return TH_FAIL;
 
     /* corr, from the device's reduced data: n fmas per element; the lower
     ** triangle is a copy of the upper one and the diagonal is 1, exactly. */
@@ -665,18 +518,15 @@ static int pb_corr(pb_ctx *c)
                 tol[j2 * mm + j1] = 0.0;
             }
         }
-    if (pb_check(c, "symmat", sym, ref, tol, mm * mm, mm)) goto out;
-    rc = 0;
-out:
-    pb_free(&m);
-    return rc;
+    if (pb_check(c, "symmat", sym, ref, tol, mm * mm, mm)) return TH_FAIL;
+    return TH_OK;
 }
 
 /* ---- the table and main ----------------------------------------------------------------- */
 
 typedef struct pb_bench {
     const char *name;
-    int (*run)(pb_ctx *c);
+    int (*run)(th_ctx *c);
 } pb_bench;
 
 static const pb_bench pb_benches[] = {
@@ -685,71 +535,44 @@ static const pb_bench pb_benches[] = {
 };
 #define PB_NBENCH (sizeof pb_benches / sizeof pb_benches[0])
 
-/* Runs one benchmark in a context of its own; prints its line; returns 1 on FAIL. */
-static int pb_run_one(const pb_bench *b, const char *ptxdir, CUdevice dev)
+/* Runs one benchmark in a context of its own (when the device is up: else
+** c->msg says why not); prints its line; returns 1 on FAIL. */
+static int pb_run_one(const pb_bench *b, th_ctx *c, bool up)
 {
-    static pb_ctx c;
-    memset(&c, 0, sizeof c);
-    c.ptxdir = ptxdir;
-    c.dev = dev;
-    int rc;
-    CUresult r = cuCtxCreate(&c.ctx, NULL, 0, dev);
-    if (r != CUDA_SUCCESS) {
-        rc = pb_fail(&c, "cuCtxCreate returned %s", pb_errname(r));
-    } else {
-        rc = b->run(&c);
-        for (int i = 0; i < c.nallocs; i++) cuMemFree(c.allocs[i]);
-        if (c.mod) cuModuleUnload(c.mod);
-        cuCtxDestroy(c.ctx);
+    int rc = up ? th_open(c) : TH_FAIL;
+    if (rc == TH_OK) {
+        rc = b->run(c);
+        th_close(c);
     }
-    if (rc) printf("FAIL %s: %s\n", b->name, c.msg);
-    else printf("PASS %s\n", b->name);
-    fflush(stdout);
-    return rc != 0;
-}
-
-static int pb_usage(void)
-{
-    fprintf(stderr, "usage: polybench [--ptx DIR] [--list] [NAME...]\n");
-    return 2;
+    th_report(b->name, rc, c->msg);
+    return rc != TH_OK;
 }
 
 int main(int argc, char **argv)
 {
-    const char *ptxdir = "tests/polybench";
-    bool want[PB_NBENCH] = {0};
-    int nwant = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--ptx") && i + 1 < argc) {
-            ptxdir = argv[++i];
-        } else if (!strcmp(argv[i], "--list")) {
-            for (size_t k = 0; k < PB_NBENCH; k++) printf("%s\n", pb_benches[k].name);
-            return 0;
-        } else if (argv[i][0] == '-') {
-            return pb_usage();
-        } else {
-            size_t k = 0;
-            while (k < PB_NBENCH && strcmp(pb_benches[k].name, argv[i])) k++;
-            if (k == PB_NBENCH) {
-                fprintf(stderr, "polybench: no benchmark named %s (--list shows them)\n", argv[i]);
-                return 2;
-            }
-            want[k] = true;
-            nwant++;
-        }
+    th_args a;
+    if (th_args_parse(&a, argc, argv, TH_ARG_PTX | TH_ARG_LIST, "tests/polybench",
+                      "polybench [--ptx DIR] [--list] [NAME...]"))
+        return 2;
+    if (a.list) {
+        for (size_t k = 0; k < PB_NBENCH; k++) printf("%s\n", pb_benches[k].name);
+        return 0;
     }
-    CUdevice dev = 0;
-    CUresult r = cuInit(0);
-    if (r == CUDA_SUCCESS) r = cuDeviceGet(&dev, 0);
+    bool want[PB_NBENCH] = {0};
+    for (int i = 0; i < a.nnames; i++) {
+        size_t k = 0;
+        while (k < PB_NBENCH && strcmp(pb_benches[k].name, a.names[i])) k++;
+        if (k == PB_NBENCH) {
+            fprintf(stderr, "polybench: no benchmark named %s (--list shows them)\n", a.names[i]);
+            return 2;
+        }
+        want[k] = true;
+    }
+    th_ctx c = {.prog = "polybench", .ptxdir = a.ptxdir};
+    bool up = th_device(&c) == TH_OK;
     int failed = 0;
     for (size_t k = 0; k < PB_NBENCH; k++) {
-        if (nwant && !want[k]) continue;
-        if (r != CUDA_SUCCESS) {
-            printf("FAIL %s: cuInit/cuDeviceGet returned %s\n", pb_benches[k].name, pb_errname(r));
-            failed++;
-            continue;
-        }
-        failed += pb_run_one(&pb_benches[k], ptxdir, dev);
+        if (!a.nnames || want[k]) failed += pb_run_one(&pb_benches[k], &c, up);
     }
     return failed ? 1 : 0;
 }

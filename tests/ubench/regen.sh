@@ -1,41 +1,14 @@
 #!/bin/sh
 # regen.sh -- regenerates every tests/ubench/*.ptx from its .cu with nvcc
-# (the .ptx files are committed: the suite runs without a CUDA toolkit).
+# (tools/nvcc_regen.sh: the .ptx files are committed, the suite runs without
+# a CUDA toolkit; without nvcc it prints "SKIP: ..." and succeeds).
 #
 #   sh tests/ubench/regen.sh
 #
 # Flags: nvcc -ptx -arch=sm_75 -O3, for every file.  The timed loops are
 # inline PTX, so other flags would change little, but functional.expected
 # pins the instruction counts of the loops as these flags emit them.
-# When ptxas is present each result is also assembled, which catches mistakes
-# in the inline PTX that nvcc -ptx passes through unchecked.  Without nvcc it prints
-# "SKIP: nvcc not found" and succeeds.
+# Each result is also assembled by ptxas when present (--ptxas), which
+# catches mistakes in the inline PTX that nvcc -ptx passes through unchecked.
 here=$(cd "$(dirname "$0")" && pwd)
-
-NVCC=${NVCC:-nvcc}
-if ! command -v "$NVCC" >/dev/null 2>&1; then
-    if [ -x /usr/local/cuda/bin/nvcc ]; then
-        NVCC=/usr/local/cuda/bin/nvcc
-    else
-        echo "SKIP: nvcc not found"
-        exit 0
-    fi
-fi
-PTXAS=$(dirname "$(command -v "$NVCC")")/ptxas
-
-status=0
-for cu in "$here"/*.cu; do
-    b=$(basename "$cu" .cu)
-    if ! "$NVCC" -ptx -arch=sm_75 -O3 -o "$here/$b.ptx" "$cu"; then
-        echo "regen: nvcc failed on $b.cu"
-        status=1
-        continue
-    fi
-    if [ -x "$PTXAS" ] && ! "$PTXAS" -arch=sm_75 "$here/$b.ptx" -o /dev/null; then
-        echo "regen: ptxas rejects $b.ptx"
-        status=1
-        continue
-    fi
-    echo "regen: $b.ptx"
-done
-exit $status
+exec sh "$here/../../tools/nvcc_regen.sh" --ptxas "$here" sm_75 -O3

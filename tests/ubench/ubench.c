@@ -37,7 +37,7 @@
 ** instructions: the values are then instruction counts, pinned in
 ** functional.expected by run_ubench.sh.
 */
-#include <cuda.h>
+#include "harness.h"
 
 #include <fnmatch.h>
 #include <math.h>
@@ -78,26 +78,8 @@ static bool ub_verbose;
 
 /* ---- driver helpers ---------------------------------------------------------- */
 
-#define UB_MAX_ALLOCS 8
-
-typedef struct ub_ctx {
-    const char *ptxdir;
-    CUmodule mod;
-    CUdeviceptr allocs[UB_MAX_ALLOCS];
-    int nallocs;
-    int nsm, max_threads_sm;
-    char msg[512];
-} ub_ctx;
-
-static int ub_fail(ub_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int ub_fail(ub_ctx *c, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(c->msg, sizeof c->msg, fmt, ap);
-    va_end(ap);
-    return -1;
-}
+/* The multiprocessors' thread limit, for the streaming kernels' grids. */
+static int ub_max_threads_sm;
 
 static void ub_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void ub_note(const char *fmt, ...)
@@ -109,70 +91,20 @@ static void ub_note(const char *fmt, ...)
     va_end(ap);
 }
 
-static const char *ub_errname(CUresult r)
+/* Loads c->ptxdir/file and finds kernel `name` in it. */
+static int ub_func(th_ctx *c, const char *file, const char *name, CUfunction *f)
 {
-    const char *s = NULL;
-    if (cuGetErrorName(r, &s) != CUDA_SUCCESS || !s) return "?";
-    return s;
-}
-
-#define UB_CU(call)                                                                                   \
-    do {                                                                                              \
-        CUresult ub_r_ = (call);                                                                      \
-        if (ub_r_ != CUDA_SUCCESS)                                                                    \
-            return ub_fail(c, "%s:%d: %s returned %s", __FILE__, __LINE__, #call, ub_errname(ub_r_)); \
-    } while (0)
-
-static int ub_func(ub_ctx *c, const char *file, const char *name, CUfunction *f)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", c->ptxdir, file);
-    UB_CU(cuModuleLoad(&c->mod, path));
-    CUresult r = cuModuleGetFunction(f, c->mod, name);
-    if (r != CUDA_SUCCESS) return ub_fail(c, "kernel %s in %s: %s", name, path, ub_errname(r));
-    return 0;
-}
-
-/* Allocates bytes on the device; copies them from h unless h is NULL. */
-static int ub_put(ub_ctx *c, const void *h, size_t bytes, CUdeviceptr *p)
-{
-    if (c->nallocs == UB_MAX_ALLOCS) return ub_fail(c, "too many allocations");
-    UB_CU(cuMemAlloc(p, bytes));
-    c->allocs[c->nallocs++] = *p;
-    if (h) UB_CU(cuMemcpyHtoD(*p, h, bytes));
-    return 0;
-}
-
-static int ub_get(ub_ctx *c, void *h, CUdeviceptr p, size_t bytes)
-{
-    UB_CU(cuMemcpyDtoH(h, p, bytes));
-    return 0;
-}
-
-static int ub_launch(ub_ctx *c, CUfunction f, unsigned grid, unsigned block, void **args)
-{
-    UB_CU(cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, NULL, args, NULL));
-    UB_CU(cuCtxSynchronize());
-    return 0;
-}
-
-static void *ub_alloc(size_t bytes)
-{
-    void *p = calloc(1, bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "ubench: out of memory\n");
-        exit(2);
-    }
-    return p;
+    TH_TRY(th_module(c, file, NULL));
+    return th_func(c, c->mod, name, f);
 }
 
 /* The measurement from two passes: (long - short) / ops, with the clocks
 ** checked to be increasing (a timer that goes backwards is a failure). */
-static int ub_diff(ub_ctx *c, const long long cyc[2], double ops, double *value)
+static int ub_diff(th_ctx *c, const long long cyc[2], double ops, double *value)
 {
     ub_note("  clocks: short pass %lld, long pass %lld, %.0f operations between them\n", cyc[0], cyc[1], ops);
     if (cyc[0] <= 0 || cyc[1] <= cyc[0])
-        return ub_fail(c, "clock64 passes of %lld and %lld cycles: the longer pass must take longer", cyc[0],
+        return th_fail(c, "clock64 passes of %lld and %lld cycles: the longer pass must take longer", cyc[0],
                        cyc[1]);
     *value = (double)(cyc[1] - cyc[0]) / ops;
     return 0;
@@ -201,29 +133,27 @@ static long ub_footprint(int level)
     }
 }
 
-static int ub_chase(ub_ctx *c, int level, double *value)
+static int ub_chase(th_ctx *c, int level, double *value)
 {
     long stride = ub_p.stride ? ub_p.stride : ub_p.line, fp = ub_footprint(level);
-    if (stride % 8) return ub_fail(c, "the stride must be a multiple of 8 bytes");
+    if (stride % 8) return th_fail(c, "the stride must be a multiple of 8 bytes");
     if (level == UB_L2 && 4 * ub_p.l1 > ub_p.l2 / 2)
-        return ub_fail(c, "4 x L1 (%ld) exceeds L2/2 (%ld): no footprint hits L2 but misses L1", 4 * ub_p.l1,
+        return th_fail(c, "4 x L1 (%ld) exceeds L2/2 (%ld): no footprint hits L2 but misses L1", 4 * ub_p.l1,
                        ub_p.l2 / 2);
     long n = fp / stride;
-    if (n < 2) return ub_fail(c, "footprint %ld bytes holds fewer than 2 elements of %ld bytes", fp, stride);
+    if (n < 2) return th_fail(c, "footprint %ld bytes holds fewer than 2 elements of %ld bytes", fp, stride);
     long sets = ub_p.l1 / (ub_p.line * ub_p.l1_assoc);
     ub_note("  footprint %ld bytes, stride %ld, %ld elements; L1: %ld sets x %ld ways, %.1f lines of the "
             "footprint per set\n",
             fp, stride, n, sets, ub_p.l1_assoc, (double)fp / (double)ub_p.line / (double)sets);
     CUfunction f;
     CUdeviceptr arr, out, cyc;
-    if (ub_func(c, "chase.ptx", "ub_chase", &f) || ub_put(c, NULL, (size_t)(n * stride), &arr) ||
-        ub_put(c, NULL, 8, &out) || ub_put(c, NULL, 16, &cyc))
-        return -1;
-    uint64_t *h = ub_alloc((size_t)(n * stride));
+    if (ub_func(c, "chase.ptx", "ub_chase", &f) || th_alloc(c, (size_t)(n * stride), &arr) || th_alloc(c, 8, &out) ||
+        th_alloc(c, 16, &cyc))
+        return TH_FAIL;
+    uint64_t *h = th_host(c, (size_t)(n * stride));
     for (long k = 0; k < n; k++) h[k * stride / 8] = arr + (uint64_t)(((k + 1) % n) * stride);
-    CUresult r = cuMemcpyHtoD(arr, h, (size_t)(n * stride));
-    free(h);
-    if (r != CUDA_SUCCESS) return ub_fail(c, "cuMemcpyHtoD: %s", ub_errname(r));
+    TH_CU(c, cuMemcpyHtoD(arr, h, (size_t)(n * stride)));
     unsigned long long start = arr;
     /* Warm-up: one full cycle (n steps), so every line of the chain has been
     ** touched; the DRAM chase stops after 2 x L2/line steps, which already
@@ -233,26 +163,28 @@ static int ub_chase(ub_ctx *c, int level, double *value)
     if (level == UB_DRAM && warm_steps > 2 * ub_p.l2 / ub_p.line) warm_steps = 2 * ub_p.l2 / ub_p.line;
     int warm = (int)((warm_steps + 15) / 16 * 16);
     if (level == UB_DRAM && warm + 2 * ub_p.steps > n)
-        return ub_fail(c, "the DRAM chase's %d warm-up and %ld timed steps exceed its %ld elements: fewer --steps",
+        return th_fail(c, "the DRAM chase's %d warm-up and %ld timed steps exceed its %ld elements: fewer --steps",
                        warm, 2 * ub_p.steps, n);
     long long cy[2];
     for (int pass = 0; pass < 2; pass++) {
         int steps = (int)ub_p.steps << pass;
         void *args[] = {&start, &warm, &steps, &out, &cyc};
         unsigned long long end = 0;
-        if (ub_launch(c, f, 1, 1, args) || ub_get(c, &end, out, 8) || ub_get(c, &cy[pass], cyc, 8)) return -1;
+        if (th_launch(c, f, 1, 1, 1, 1, 1, 1, 0, args) || th_download(c, &end, out, 8) ||
+            th_download(c, &cy[pass], cyc, 8))
+            return TH_FAIL;
         long long total = (long long)warm + steps;
         unsigned long long want = arr + (unsigned long long)((total % n) * stride);
         if (end != want)
-            return ub_fail(c, "the chase ended at element %lld, expected %lld (after %lld steps over %ld elements)",
+            return th_fail(c, "the chase ended at element %lld, expected %lld (after %lld steps over %ld elements)",
                            (long long)(end - arr) / stride, (long long)(want - arr) / stride, total, n);
     }
     return ub_diff(c, cy, (double)ub_p.steps, value);
 }
 
-static int ub_lat_l1(ub_ctx *c, int arg, double *v) { (void)arg; return ub_chase(c, UB_L1, v); }
-static int ub_lat_l2(ub_ctx *c, int arg, double *v) { (void)arg; return ub_chase(c, UB_L2, v); }
-static int ub_lat_dram(ub_ctx *c, int arg, double *v) { (void)arg; return ub_chase(c, UB_DRAM, v); }
+static int ub_lat_l1(th_ctx *c, int arg, double *v) { (void)arg; return ub_chase(c, UB_L1, v); }
+static int ub_lat_l2(th_ctx *c, int arg, double *v) { (void)arg; return ub_chase(c, UB_L2, v); }
+static int ub_lat_dram(th_ctx *c, int arg, double *v) { (void)arg; return ub_chase(c, UB_DRAM, v); }
 
 /* ---- shared-memory bank conflicts (shmem.cu) ------------------------------------ */
 
@@ -269,26 +201,27 @@ static int ub_degree(long s)
     return d;
 }
 
-static int ub_shmem(ub_ctx *c, int stride, double *value)
+static int ub_shmem(th_ctx *c, int stride, double *value)
 {
     ub_note("  word stride %d, %ld banks: %d-way conflict\n", stride, ub_p.banks, ub_degree(stride));
     CUfunction f;
     CUdeviceptr out, cyc;
-    if (ub_func(c, "shmem.ptx", "ub_shmem", &f) || ub_put(c, NULL, 33 * 4, &out) || ub_put(c, NULL, 16, &cyc))
-        return -1;
+    if (ub_func(c, "shmem.ptx", "ub_shmem", &f) || th_alloc(c, 33 * 4, &out) || th_alloc(c, 16, &cyc))
+        return TH_FAIL;
     int s = stride;
     long long cy[2];
     for (int pass = 0; pass < 2; pass++) {
         int steps = (int)ub_p.steps << pass;
         void *args[] = {&s, &steps, &out, &cyc};
         unsigned got[33];
-        if (ub_launch(c, f, 1, 32, args) || ub_get(c, got, out, sizeof got) || ub_get(c, &cy[pass], cyc, 8))
-            return -1;
+        if (th_launch(c, f, 1, 1, 1, 32, 1, 1, 0, args) || th_download(c, got, out, sizeof got) ||
+            th_download(c, &cy[pass], cyc, 8))
+            return TH_FAIL;
         /* 17 + steps steps, an odd number: every lane ends on its second word. */
         for (unsigned l = 0; l < 32; l++) {
             unsigned w = (l * (unsigned)stride) & 1023, want = got[32] + 4 * (w + 1024);
             if (got[l] != want)
-                return ub_fail(c, "lane %u ended at shared address %#x, expected %#x (word %u of a base %#x)", l,
+                return th_fail(c, "lane %u ended at shared address %#x, expected %#x (word %u of a base %#x)", l,
                                got[l], want, (want - got[32]) / 4, got[32]);
         }
     }
@@ -299,38 +232,39 @@ static int ub_shmem(ub_ctx *c, int stride, double *value)
 
 enum { UB_COPY, UB_READ };
 
-static int ub_stream(ub_ctx *c, int kind, double *value)
+static int ub_stream(th_ctx *c, int kind, double *value)
 {
     const unsigned block = 256;
-    unsigned grid = (unsigned)(c->nsm * (c->max_threads_sm / (int)block));
+    unsigned grid = (unsigned)(c->nsm * (ub_max_threads_sm / (int)block));
     if (grid == 0) grid = 1;
     long threads = (long)grid * block;
     long n1 = ub_p.l2, n2 = 2 * n1; /* floats: 4 x L2 and 8 x L2 bytes of input */
     ub_note("  %u CTAs of %u threads; %ld and %ld elements\n", grid, block, n1, n2);
     CUfunction f;
     CUdeviceptr a, b, span;
-    if (ub_func(c, "stream.ptx", kind == UB_COPY ? "ub_copy" : "ub_read", &f)) return -1;
+    if (ub_func(c, "stream.ptx", kind == UB_COPY ? "ub_copy" : "ub_read", &f)) return TH_FAIL;
     size_t outn = kind == UB_COPY ? (size_t)n2 : (size_t)threads;
-    float *ha = ub_alloc((size_t)n2 * 4), *hb = ub_alloc(outn * 4);
+    float *ha = th_host(c, (size_t)n2 * 4), *hb = th_host(c, outn * 4);
     for (long i = 0; i < n2; i++) ha[i] = (float)(i % 7);
-    int rc = -1;
+    int rc = TH_FAIL;
     double bytes[2], cycles[2];
-    if (ub_put(c, ha, (size_t)n2 * 4, &a) || ub_put(c, NULL, outn * 4, &b) || ub_put(c, NULL, 16, &span)) goto out;
+    if (th_upload(c, ha, (size_t)n2 * 4, &a) || th_alloc(c, outn * 4, &b) || th_alloc(c, 16, &span)) goto out;
     for (int pass = 0; pass < 2; pass++) {
         int n = (int)(pass ? n2 : n1);
         unsigned long long sp[2] = {~0ULL, 0};
         if (cuMemcpyHtoD(span, sp, sizeof sp) != CUDA_SUCCESS || cuMemsetD32(b, 0, outn) != CUDA_SUCCESS) {
-            ub_fail(c, "cannot reset the output");
+            th_fail(c, "cannot reset the output");
             goto out;
         }
         void *args[] = {&a, &b, &n, &span};
-        if (ub_launch(c, f, grid, block, args) || ub_get(c, sp, span, sizeof sp) || ub_get(c, hb, b, outn * 4))
+        if (th_launch(c, f, grid, 1, 1, block, 1, 1, 0, args) || th_download(c, sp, span, sizeof sp) ||
+            th_download(c, hb, b, outn * 4))
             goto out;
         if (kind == UB_COPY) {
             for (long i = 0; i < n2; i++) {
                 float want = i < n ? ha[i] : 0.0f;
                 if (hb[i] != want) {
-                    ub_fail(c, "b[%ld] = %g after copying %d elements, expected %g", i, (double)hb[i], n,
+                    th_fail(c, "b[%ld] = %g after copying %d elements, expected %g", i, (double)hb[i], n,
                             (double)want);
                     goto out;
                 }
@@ -343,28 +277,26 @@ static int ub_stream(ub_ctx *c, int kind, double *value)
                 double s = 0;
                 for (long i = t; i < n; i += threads) s += ha[i];
                 if (hb[t] != (float)s) {
-                    ub_fail(c, "sum[%ld] = %g over %d elements, expected %g", t, (double)hb[t], n, s);
+                    th_fail(c, "sum[%ld] = %g over %d elements, expected %g", t, (double)hb[t], n, s);
                     goto out;
                 }
             }
             bytes[pass] = 4.0 * n + 4.0 * (double)threads;
         }
         if (sp[1] <= sp[0] || sp[0] == ~0ULL) {
-            ub_fail(c, "no clock span recorded (start %llu, end %llu)", sp[0], sp[1]);
+            th_fail(c, "no clock span recorded (start %llu, end %llu)", sp[0], sp[1]);
             goto out;
         }
         cycles[pass] = (double)(sp[1] - sp[0]);
         ub_note("  %d elements: %.0f bytes in %.0f cycles\n", n, bytes[pass], cycles[pass]);
     }
     if (cycles[1] <= cycles[0]) {
-        ub_fail(c, "streaming twice the data took no longer (%.0f, %.0f cycles)", cycles[0], cycles[1]);
+        th_fail(c, "streaming twice the data took no longer (%.0f, %.0f cycles)", cycles[0], cycles[1]);
         goto out;
     }
     *value = (bytes[1] - bytes[0]) / (cycles[1] - cycles[0]);
     rc = 0;
 out:
-    free(ha);
-    free(hb);
     return rc;
 }
 
@@ -465,7 +397,7 @@ static bool ub_close(const ub_class *k, double got, double want, long ops)
 
 /* Compares the device's chains g with the host's repetition of `ops`
 ** operations from the start values h. */
-static int ub_check_chains(ub_ctx *c, const ub_class *k, const unsigned char *h, const unsigned char *g,
+static int ub_check_chains(th_ctx *c, const ub_class *k, const unsigned char *h, const unsigned char *g,
                            long nchains, long ops)
 {
     for (long i = 0; i < nchains; i++) {
@@ -475,13 +407,13 @@ static int ub_check_chains(ub_ctx *c, const ub_class *k, const unsigned char *h,
                                                                                   : ((const double *)g)[i];
         double want = ub_chain(k, x0, ops);
         if (!ub_close(k, got, want, ops))
-            return ub_fail(c, "chain %ld: %.17g after %ld operations, expected %.17g", i, got, ops, want);
+            return th_fail(c, "chain %ld: %.17g after %ld operations, expected %.17g", i, got, ops, want);
     }
     return 0;
 }
 
 /* Runs lat_C (thr = 0) or thr_C (thr = 1) of class index ci. */
-static int ub_alu(ub_ctx *c, int ci, int thr, double *value)
+static int ub_alu(th_ctx *c, int ci, int thr, double *value)
 {
     const ub_class *k = &ub_classes[ci];
     size_t sz = k->t == UB_F64 ? 8 : 4;
@@ -490,16 +422,16 @@ static int ub_alu(ub_ctx *c, int ci, int thr, double *value)
     snprintf(kname, sizeof kname, "%s_%s", thr ? "thr" : "lat", k->name);
     CUfunction f;
     CUdeviceptr in, out, cyc;
-    unsigned char *h = ub_alloc((size_t)nchains * sz), *g = ub_alloc((size_t)nchains * sz);
-    int rc = -1;
+    unsigned char *h = th_host(c, (size_t)nchains * sz), *g = th_host(c, (size_t)nchains * sz);
+    int rc = TH_FAIL;
     for (long i = 0; i < nchains; i++) {
         double v = ub_start(k, i);
         if (k->t == UB_U32) ((uint32_t *)h)[i] = (uint32_t)v;
         else if (k->t == UB_F32) ((float *)h)[i] = (float)v;
         else ((double *)h)[i] = v;
     }
-    if (ub_func(c, "alu.ptx", kname, &f) || ub_put(c, h, (size_t)nchains * sz, &in) ||
-        ub_put(c, NULL, (size_t)nchains * sz, &out) || ub_put(c, NULL, 16, &cyc))
+    if (ub_func(c, "alu.ptx", kname, &f) || th_upload(c, h, (size_t)nchains * sz, &in) ||
+        th_alloc(c, (size_t)nchains * sz, &out) || th_alloc(c, 16, &cyc))
         goto out;
     /* The uniform operands, typed as the kernel declares them. */
     uint32_t yu = (uint32_t)k->y, zu = (uint32_t)k->z;
@@ -514,26 +446,25 @@ static int ub_alu(ub_ctx *c, int ci, int thr, double *value)
             unsigned long long sp[2] = {~0ULL, 0};
             void *args[] = {&in, &out, &cyc, &iters, py, pz};
             if (cuMemcpyHtoD(cyc, sp, sizeof sp) != CUDA_SUCCESS) {
-                ub_fail(c, "cannot reset the clock span");
+                th_fail(c, "cannot reset the clock span");
                 goto out;
             }
-            if (ub_launch(c, f, 1, (unsigned)threads, args) || ub_get(c, sp, cyc, sizeof sp)) goto out;
+            if (th_launch(c, f, 1, 1, 1, (unsigned)threads, 1, 1, 0, args) || th_download(c, sp, cyc, sizeof sp))
+                goto out;
             if (sp[0] == ~0ULL || sp[1] < sp[0]) {
-                ub_fail(c, "no clock span recorded (start %llu, end %llu)", sp[0], sp[1]);
+                th_fail(c, "no clock span recorded (start %llu, end %llu)", sp[0], sp[1]);
                 goto out;
             }
             cy[pass] = (long long)(sp[1] - sp[0]);
         } else {
             void *args[] = {&in, &out, &cyc, py, pz};
-            if (ub_launch(c, f, 1, (unsigned)threads, args) || ub_get(c, cy, cyc, 16)) goto out;
+            if (th_launch(c, f, 1, 1, 1, (unsigned)threads, 1, 1, 0, args) || th_download(c, cy, cyc, 16)) goto out;
         }
-        if (ub_get(c, g, out, (size_t)nchains * sz)) goto out;
+        if (th_download(c, g, out, (size_t)nchains * sz)) goto out;
         if (ub_check_chains(c, k, h, g, nchains, thr ? 4 + 32L * iters : 32 + 128 + 256)) goto out;
     }
     rc = ub_diff(c, cy, thr ? (double)ub_p.warps * ub_p.iters * 128 : 128.0, value);
 out:
-    free(h);
-    free(g);
     return rc;
 }
 
@@ -541,16 +472,16 @@ out:
 
 typedef struct ub_meas {
     const char *name;
-    int (*run)(ub_ctx *c, int arg, double *value);
+    int (*run)(th_ctx *c, int arg, double *value);
     int arg;
     const char *unit;
 } ub_meas;
 
-static int ub_m_shmem(ub_ctx *c, int arg, double *v) { return ub_shmem(c, arg, v); }
-static int ub_m_copy(ub_ctx *c, int arg, double *v) { (void)arg; return ub_stream(c, UB_COPY, v); }
-static int ub_m_read(ub_ctx *c, int arg, double *v) { (void)arg; return ub_stream(c, UB_READ, v); }
-static int ub_m_lat(ub_ctx *c, int arg, double *v) { return ub_alu(c, arg, 0, v); }
-static int ub_m_thr(ub_ctx *c, int arg, double *v) { return ub_alu(c, arg, 1, v); }
+static int ub_m_shmem(th_ctx *c, int arg, double *v) { return ub_shmem(c, arg, v); }
+static int ub_m_copy(th_ctx *c, int arg, double *v) { (void)arg; return ub_stream(c, UB_COPY, v); }
+static int ub_m_read(th_ctx *c, int arg, double *v) { (void)arg; return ub_stream(c, UB_READ, v); }
+static int ub_m_lat(th_ctx *c, int arg, double *v) { return ub_alu(c, arg, 0, v); }
+static int ub_m_thr(th_ctx *c, int arg, double *v) { return ub_alu(c, arg, 1, v); }
 
 #define UB_ALU_ROWS(i, n)                                                                        \
     {"lat_" n, ub_m_lat, i, "cycles/op"}, { "thr_" n, ub_m_thr, i, "cycles/warp-op" }
@@ -586,33 +517,24 @@ static const ub_meas ub_meas_table[] = {
 };
 #define UB_NMEAS (sizeof ub_meas_table / sizeof ub_meas_table[0])
 
-/* Runs one measurement in a context of its own; prints its line; returns 1 on FAIL. */
-static int ub_run_one(const ub_meas *m, const char *ptxdir, CUdevice dev)
+/* Runs one measurement in a context of its own (when the device is up: else
+** c->msg says why not); prints its line; returns 1 on FAIL. */
+static int ub_run_one(const ub_meas *m, th_ctx *c, bool up)
 {
-    static ub_ctx c;
-    memset(&c, 0, sizeof c);
-    c.ptxdir = ptxdir;
-    CUcontext ctx;
     double v = 0;
-    int rc;
     ub_note("%s:\n", m->name);
-    CUresult r = cuCtxCreate(&ctx, NULL, 0, dev);
-    if (r != CUDA_SUCCESS) {
-        rc = ub_fail(&c, "cuCtxCreate returned %s", ub_errname(r));
-    } else {
-        if (cuDeviceGetAttribute(&c.nsm, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) != CUDA_SUCCESS ||
-            cuDeviceGetAttribute(&c.max_threads_sm, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, dev) !=
-                CUDA_SUCCESS)
-            rc = ub_fail(&c, "cuDeviceGetAttribute failed");
-        else rc = m->run(&c, m->arg, &v);
-        for (int i = 0; i < c.nallocs; i++) cuMemFree(c.allocs[i]);
-        if (c.mod) cuModuleUnload(c.mod);
-        cuCtxDestroy(ctx);
+    int rc = up ? th_open(c) : TH_FAIL;
+    if (rc == TH_OK) {
+        CUresult r = cuDeviceGetAttribute(&ub_max_threads_sm, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+                                          c->dev);
+        if (r != CUDA_SUCCESS) rc = th_fail(c, "cuDeviceGetAttribute returned %s (%d)", th_errname(r), (int)r);
+        else rc = m->run(c, m->arg, &v);
+        th_close(c);
     }
-    if (rc) printf("FAIL %s: %s\n", m->name, c.msg);
+    if (rc) printf("FAIL %s: %s\n", m->name, c->msg);
     else printf("%s %.4f %s\n", m->name, v, m->unit);
     fflush(stdout);
-    return rc != 0;
+    return rc != TH_OK;
 }
 
 static bool ub_selected(const char *name, const char *only)
@@ -692,18 +614,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "ubench: no measurement matches %s (--list shows them)\n", only);
         return 2;
     }
-    CUdevice dev = 0;
-    CUresult r = cuInit(0);
-    if (r == CUDA_SUCCESS) r = cuDeviceGet(&dev, 0);
+    th_ctx c = {.prog = "ubench", .ptxdir = ptxdir};
+    bool up = th_device(&c) == TH_OK;
     int failed = 0;
-    for (size_t k = 0; k < UB_NMEAS; k++) {
-        if (!ub_selected(ub_meas_table[k].name, only)) continue;
-        if (r != CUDA_SUCCESS) {
-            printf("FAIL %s: cuInit/cuDeviceGet returned %s\n", ub_meas_table[k].name, ub_errname(r));
-            failed++;
-            continue;
-        }
-        failed += ub_run_one(&ub_meas_table[k], ptxdir, dev);
-    }
+    for (size_t k = 0; k < UB_NMEAS; k++)
+        if (ub_selected(ub_meas_table[k].name, only)) failed += ub_run_one(&ub_meas_table[k], &c, up);
     return failed ? 1 : 0;
 }

@@ -15,30 +15,8 @@
 ** comments number them); a finding's pc pair is in pc order.
 */
 #include "tests/unit/tt.h"
-#include "exec/exec.h"
-#include "exec/options.h"
+#include "tests/unit/exec_rig.h"
 #include <stdlib.h>
-
-static exec_dev *mkdev(const char *opts)
-{
-    tp_opts o;
-    tp_err e;
-    exec_opts_init(&o);
-    tp_err_clear(&e);
-    if (opts && !tp_opts_set_list(&o, opts, TP_SRC_OVERRIDE, &e)) {
-        printf("bad options: %s\n", e.msg);
-        exit(1);
-    }
-    exec_dev *d = exec_dev_create(&o, stdout, &e);
-    tp_opts_free(&o);
-    if (!d) {
-        printf("FAIL device: %s\n", e.msg);
-        exit(1);
-    }
-    return d;
-}
-
-#define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
 
 static const char *ptx = HDR
     ".extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);\n"
@@ -491,14 +469,12 @@ static const char *ptx = HDR
     "  ret;\n"
     "}\n";
 
+/* The module of the kernels above; the program stops without it. */
 static exec_mod *load(exec_dev *d)
 {
-    tp_err e;
-    tp_err_clear(&e);
-    exec_status st;
-    exec_mod *m = exec_mod_load(d, ptx, strlen(ptx), "check.ptx", &st, &e);
+    exec_mod *m = exec_rig_load(d, ptx, "check.ptx");
     if (!m) {
-        printf("FAIL load: %s\n", e.msg);
+        printf("FAIL load: check.ptx\n");
         exit(1);
     }
     return m;
@@ -508,9 +484,8 @@ static exec_mod *load(exec_dev *d)
 ** (pointers and u32s, as a packed buffer), expecting it to complete. */
 static exec_result launch(exec_mod *m, const char *k, uint32_t grid, uint32_t block, const void *params, uint32_t pbytes)
 {
-    exec_launch l = {{grid, 1, 1}, {block, 1, 1}, 0, params, pbytes, 0};
     exec_result r;
-    exec_launch_kernel(m, exec_mod_kernel(m, k), &l, &r);
+    exec_rig_launch(m, k, grid, block, params, pbytes, &r);
     if (r.status != EXEC_OK) printf("    launch of %s: %s\n", k, r.msg);
     return r;
 }
@@ -539,7 +514,7 @@ static uint32_t found(exec_dev *d, exec_check_kind k, uint32_t *pc0, uint32_t *p
 
 static void ck_race_write_write(void)
 {
-    exec_dev *d = mkdev("check.race=1");
+    exec_dev *d = exec_rig_dev("check.race=1");
     exec_mod *m = load(d);
     uint64_t out = exec_mem_alloc(d, 256, 256);
     exec_result r = launch(m, "k_ww", 1, 64, &out, 8);
@@ -564,7 +539,7 @@ static void ck_race_write_write(void)
     exec_mod_unload(m);
     exec_dev_destroy(d);
     /* with intra-warp checks, lanes of one warp storing to one word are found too */
-    d = mkdev("check.race_intrawarp=1");
+    d = exec_rig_dev("check.race_intrawarp=1");
     m = load(d);
     out = exec_mem_alloc(d, 256, 256);
     launch(m, "k_ww", 1, 64, &out, 8);
@@ -577,7 +552,7 @@ static void ck_race_write_write(void)
 
 static void ck_race_shared_barrier(void)
 {
-    exec_dev *d = mkdev("check.race=1");
+    exec_dev *d = exec_rig_dev("check.race=1");
     exec_mod *m = load(d);
     uint64_t out = exec_mem_alloc(d, 256, 256);
     p_pu p = {out, 0};
@@ -603,7 +578,7 @@ static void ck_race_shared_barrier(void)
 
 static void ck_race_across_ctas(void)
 {
-    exec_dev *d = mkdev("check.race=1");
+    exec_dev *d = exec_rig_dev("check.race=1");
     exec_mod *m = load(d);
     uint64_t a = exec_mem_alloc(d, 256, 256), b = exec_mem_alloc(d, 256, 256);
     p_pp p = {a, b};
@@ -628,7 +603,7 @@ static void ck_race_across_ctas(void)
 
 static void ck_race_atomics(void)
 {
-    exec_dev *d = mkdev("check.race=1");
+    exec_dev *d = exec_rig_dev("check.race=1");
     exec_mod *m = load(d);
     uint64_t out = exec_mem_alloc(d, 256, 256);
     exec_result r = launch(m, "k_atom", 4, 64, &out, 8);
@@ -650,7 +625,7 @@ static void ck_race_flag(void)
     /* modes: 0 fences + volatile flag, 1 release/acquire, 2 no fences, 3 fence + atomics */
     static const uint32_t want[4] = {0, 0, 1, 0};
     for (uint32_t mode = 0; mode < 4; mode++) {
-        exec_dev *d = mkdev("check.race=1");
+        exec_dev *d = exec_rig_dev("check.race=1");
         exec_mod *m = load(d);
         uint64_t data = exec_mem_alloc(d, 256, 256), flag = exec_mem_alloc(d, 256, 256);
         p_ppu p = {data, flag, mode};
@@ -667,7 +642,7 @@ static void ck_race_flag(void)
 static void ck_race_grid_sync(void)
 {
     for (uint32_t weak = 0; weak < 2; weak++) {
-        exec_dev *d = mkdev("check.race=1");
+        exec_dev *d = exec_rig_dev("check.race=1");
         exec_mod *m = load(d);
         uint64_t a = exec_mem_alloc(d, 256, 256), b = exec_mem_alloc(d, 256, 256), c = exec_mem_alloc(d, 256, 256);
         p_pppu p = {a, b, c, weak};
@@ -683,7 +658,7 @@ static void ck_race_grid_sync(void)
 
 static void ck_race_intrawarp(void)
 {
-    exec_dev *d = mkdev("check.race_intrawarp=1");
+    exec_dev *d = exec_rig_dev("check.race_intrawarp=1");
     exec_mod *m = load(d);
     uint64_t out = exec_mem_alloc(d, 256, 256);
     p_pu p = {out, 0};
@@ -703,7 +678,7 @@ static void ck_race_intrawarp(void)
     exec_mod_unload(m);
     exec_dev_destroy(d);
     /* without check.race_intrawarp nothing is said */
-    d = mkdev("check.race=1");
+    d = exec_rig_dev("check.race=1");
     m = load(d);
     out = exec_mem_alloc(d, 256, 256);
     p.a = out;
@@ -717,7 +692,7 @@ static void ck_race_intrawarp(void)
 static void ck_race_named_barrier(void)
 {
     for (uint32_t racy = 0; racy < 2; racy++) {
-        exec_dev *d = mkdev("check.race=1");
+        exec_dev *d = exec_rig_dev("check.race=1");
         exec_mod *m = load(d);
         uint64_t out = exec_mem_alloc(d, 256, 256);
         p_pu p = {out, racy};
@@ -733,7 +708,7 @@ static void ck_race_named_barrier(void)
 
 static void ck_init(void)
 {
-    exec_dev *d = mkdev("check.init=1");
+    exec_dev *d = exec_rig_dev("check.init=1");
     exec_mod *m = load(d);
     uint64_t in = exec_mem_alloc(d, 256, 256), out = exec_mem_alloc(d, 256, 256);
     exec_check_track(d, in);
@@ -795,7 +770,7 @@ static void ck_init(void)
 ** checks like ld and st. */
 static void ck_matrix(void)
 {
-    exec_dev *d = mkdev("check.race=1 check.init=1");
+    exec_dev *d = exec_rig_dev("check.race=1 check.init=1");
     exec_mod *m = load(d);
     uint64_t a = exec_mem_alloc(d, 1024, 256), out = exec_mem_alloc(d, 1024, 256);
     exec_check_track(d, a);
@@ -843,7 +818,7 @@ static void ck_sync(void)
                                  [8] = "lane 0 reads lane 16, which has exited"};
     for (int its = 0; its < 2; its++)
         for (uint32_t mode = 0; mode < 9; mode++) {
-            exec_dev *d = mkdev(its ? "check.sync=1 exec.its=1" : "check.sync=1");
+            exec_dev *d = exec_rig_dev(its ? "check.sync=1 exec.its=1" : "check.sync=1");
             exec_mod *m = load(d);
             uint64_t out = exec_mem_alloc(d, 256, 256);
             uint32_t *o = exec_mem_host(d, out, 256);
@@ -937,7 +912,7 @@ static void ck_quantum(void)
         for (size_t i = 0; i < TP_ARRAY_LEN(q); i++) {
             char opts[64];
             snprintf(opts, sizeof opts, "check.race=1 exec.quantum=%s", q[i]);
-            exec_dev *d = mkdev(opts);
+            exec_dev *d = exec_rig_dev(opts);
             exec_mod *m = load(d);
             uint64_t b[3];
             for (int k = 0; k < 3; k++) b[k] = exec_mem_alloc(d, 256, 256);
@@ -1016,7 +991,7 @@ static void ck_random_interleavings(void)
     for (size_t c = 0; c < TP_ARRAY_LEN(cases); c++) {
         uint32_t bad = 0;
         for (uint64_t seed = 1; seed <= 200; seed++) {
-            exec_dev *d = mkdev("check.race=1");
+            exec_dev *d = exec_rig_dev("check.race=1");
             exec_mod *m = load(d);
             uint64_t b[3];
             for (int k = 0; k < 3; k++) b[k] = exec_mem_alloc(d, 256, 256);
@@ -1077,7 +1052,7 @@ static const char *unroll_ptx = HDR
 
 static void ck_race_one_report_per_lines(void)
 {
-    exec_dev *d = mkdev("check.race=1");
+    exec_dev *d = exec_rig_dev("check.race=1");
     tp_err e;
     tp_err_clear(&e);
     exec_status st;

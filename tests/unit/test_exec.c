@@ -9,50 +9,11 @@
 ** and one thread instruction per active lane at that instruction.
 */
 #include "tests/unit/tt.h"
-#include "exec/exec.h"
-#include "exec/options.h"
+#include "tests/unit/exec_rig.h"
 #include <pthread.h>
 #include <stdlib.h>
 
 static exec_dev *dev;
-
-static exec_dev *mkdev(const char *opts)
-{
-    tp_opts o;
-    tp_err e;
-    exec_opts_init(&o);
-    tp_err_clear(&e);
-    if (opts && !tp_opts_set_list(&o, opts, TP_SRC_OVERRIDE, &e)) {
-        printf("bad options: %s\n", e.msg);
-        exit(1);
-    }
-    exec_dev *d = exec_dev_create(&o, stdout, &e);
-    tp_opts_free(&o);
-    if (!d) {
-        printf("FAIL device: %s\n", e.msg);
-        exit(1);
-    }
-    return d;
-}
-
-#define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
-
-static exec_mod *load(exec_dev *d, const char *src)
-{
-    tp_err e;
-    tp_err_clear(&e);
-    exec_status st;
-    exec_mod *m = exec_mod_load(d, src, strlen(src), "test.ptx", &st, &e);
-    if (!m) printf("    load failed: %s\n", e.msg);
-    return m;
-}
-
-/* Launches kernel k with one u64 parameter (and optionally a second). */
-static exec_status run1(exec_mod *m, const char *k, uint32_t grid, uint32_t block, uint64_t p0, exec_result *r)
-{
-    exec_launch l = {{grid, 1, 1}, {block, 1, 1}, 0, &p0, 8};
-    return exec_launch_kernel(m, exec_mod_kernel(m, k), &l, r);
-}
 
 /* ---- reconvergence ---------------------------------------------------------------- */
 
@@ -78,12 +39,12 @@ static const char *ifelse_ptx = HDR
 
 static void t_ifelse_reconverges(void)
 {
-    exec_mod *m = load(dev, ifelse_ptx);
+    exec_mod *m = exec_rig_load(dev, ifelse_ptx, "test.ptx");
     TT_CHECK(m != NULL);
     if (!m) return;
     uint64_t out = exec_mem_alloc(dev, 64 * 4, 256);
     exec_result r;
-    TT_EQ_I(run1(m, "k", 2, 32, out, &r), EXEC_OK);
+    TT_EQ_I(exec_rig_launch1(m, "k", 2, 32, out, &r), EXEC_OK);
     uint32_t *o = exec_mem_host(dev, out, 256);
     /* Both blocks store by %tid.x only, so elements 32..63 stay zero. */
     for (int i = 0; i < 64; i++) TT_EQ_U(o[i], i >= 32 ? 0 : (i & 1) ? 100 : 200);
@@ -124,12 +85,12 @@ static const char *loop_ptx = HDR
 
 static void t_loop_divergent_trips(void)
 {
-    exec_mod *m = load(dev, loop_ptx);
+    exec_mod *m = exec_rig_load(dev, loop_ptx, "test.ptx");
     TT_CHECK(m != NULL);
     if (!m) return;
     uint64_t out = exec_mem_alloc(dev, 32 * 4, 256);
     exec_result r;
-    TT_EQ_I(run1(m, "k", 1, 32, out, &r), EXEC_OK);
+    TT_EQ_I(exec_rig_launch1(m, "k", 1, 32, out, &r), EXEC_OK);
     uint32_t *o = exec_mem_host(dev, out, 128);
     /* trips = (i&3)+1; even iterations add 10: trips 1,2 -> 10; 3,4 -> 20 */
     for (int i = 0; i < 32; i++) TT_EQ_U(o[i], ((i & 3) + 1 + 1) / 2 * 10);
@@ -162,14 +123,14 @@ static const char *early_ptx = HDR
 
 static void t_early_return_and_exit(void)
 {
-    exec_mod *m = load(dev, early_ptx);
+    exec_mod *m = exec_rig_load(dev, early_ptx, "test.ptx");
     TT_CHECK(m != NULL);
     if (!m) return;
     uint64_t out = exec_mem_alloc(dev, 32 * 4, 256);
     uint32_t *o = exec_mem_host(dev, out, 128);
     for (int i = 0; i < 32; i++) o[i] = 0xdead;
     exec_result r;
-    TT_EQ_I(run1(m, "k", 1, 32, out, &r), EXEC_OK);
+    TT_EQ_I(exec_rig_launch1(m, "k", 1, 32, out, &r), EXEC_OK);
     for (int i = 0; i < 32; i++) TT_EQ_U(o[i], i < 16 ? 0xdead : (uint32_t)i);
     /* 6 with 32 lanes, then setp, exit with 24, then st, ret with 16. */
     TT_EQ_U(r.warp_insns, 10);
@@ -192,11 +153,11 @@ static const char *lastret_ptx = HDR
 
 static void t_guarded_last_ret(void)
 {
-    exec_mod *m = load(dev, lastret_ptx);
+    exec_mod *m = exec_rig_load(dev, lastret_ptx, "test.ptx");
     TT_CHECK(m != NULL);
     if (!m) return;
     exec_result r;
-    TT_EQ_I(run1(m, "k", 1, 32, 0, &r), EXEC_OK);
+    TT_EQ_I(exec_rig_launch1(m, "k", 1, 32, 0, &r), EXEC_OK);
     TT_EQ_U(r.warp_insns, 4);
     exec_mod_unload(m);
 }
@@ -248,7 +209,7 @@ static const char *reduce_ptx = HDR
 
 static void t_shared_reduction(void)
 {
-    exec_mod *m = load(dev, reduce_ptx);
+    exec_mod *m = exec_rig_load(dev, reduce_ptx, "test.ptx");
     TT_CHECK(m != NULL);
     if (!m) return;
     enum { N = 256 * 5 };
@@ -318,12 +279,12 @@ static const char *fact_ptx = HDR
 
 static void t_recursive_calls(void)
 {
-    exec_mod *m = load(dev, fact_ptx);
+    exec_mod *m = exec_rig_load(dev, fact_ptx, "test.ptx");
     TT_CHECK(m != NULL);
     if (!m) return;
     uint64_t out = exec_mem_alloc(dev, 64 * 4, 256);
     exec_result r;
-    TT_EQ_I(run1(m, "k", 1, 64, out, &r), EXEC_OK);
+    TT_EQ_I(exec_rig_launch1(m, "k", 1, 64, out, &r), EXEC_OK);
     if (r.status) printf("    %s\n", r.msg);
     uint32_t *o = exec_mem_host(dev, out, 256);
     static const uint32_t f[8] = {1, 1, 2, 6, 24, 120, 720, 5040};
@@ -350,7 +311,7 @@ static const char *oob_ptx = HDR
 
 static void t_out_of_bounds(void)
 {
-    exec_mod *m = load(dev, oob_ptx);
+    exec_mod *m = exec_rig_load(dev, oob_ptx, "test.ptx");
     TT_CHECK(m != NULL);
     if (!m) return;
     /* 40 elements, launched with 2 blocks of 32 threads: thread (8,0,0) of
@@ -374,7 +335,7 @@ static void t_out_of_bounds(void)
 
 static void t_launch_validation(void)
 {
-    exec_mod *m = load(dev, oob_ptx);
+    exec_mod *m = exec_rig_load(dev, oob_ptx, "test.ptx");
     if (!m) return;
     uint64_t out = exec_mem_alloc(dev, 4096, 256);
     struct { uint64_t p; uint32_t n; } pr = {out, 1};
@@ -435,12 +396,12 @@ static const char *predef_ptx = HDR
 
 static void t_predefined_identifiers(void)
 {
-    exec_mod *m = load(dev, predef_ptx);
+    exec_mod *m = exec_rig_load(dev, predef_ptx, "test.ptx");
     TT_CHECK(m != NULL);
     if (!m) return;
     uint64_t out = exec_mem_alloc(dev, 96 * 32, 256);
     exec_result r;
-    TT_EQ_I(run1(m, "k", 1, 96, out, &r), EXEC_OK);
+    TT_EQ_I(exec_rig_launch1(m, "k", 1, 96, out, &r), EXEC_OK);
     const uint32_t *o = exec_mem_host(dev, out, 96 * 32);
     for (uint32_t t = 0; t < 96; t++) {
         const uint32_t *q = o + t * 8;
@@ -496,13 +457,13 @@ static const char *spin_ptx = HDR
 
 static void t_intra_warp_livelock(void)
 {
-    exec_dev *d = mkdev("exec.spin_limit=20000");
-    exec_mod *m = load(d, spin_ptx);
+    exec_dev *d = exec_rig_dev("exec.spin_limit=20000");
+    exec_mod *m = exec_rig_load(d, spin_ptx, "test.ptx");
     TT_CHECK(m != NULL);
     if (!m) { exec_dev_destroy(d); return; }
     uint64_t lock = exec_mem_alloc(d, 4, 256);
     exec_result r;
-    TT_EQ_I(run1(m, "spin", 1, 32, lock, &r), EXEC_ERR_LIVELOCK);
+    TT_EQ_I(exec_rig_launch1(m, "spin", 1, 32, lock, &r), EXEC_ERR_LIVELOCK);
     TT_HAS(r.msg, "intra-warp");
     TT_HAS(r.msg, "kernel 'spin'");
     exec_mod_unload(m);
@@ -526,7 +487,7 @@ static const char *deadlock_ptx = HDR
 
 static void t_barrier_deadlock(void)
 {
-    exec_mod *m = load(dev, deadlock_ptx);
+    exec_mod *m = exec_rig_load(dev, deadlock_ptx, "test.ptx");
     TT_CHECK(m != NULL);
     if (!m) return;
     exec_result r;
@@ -563,13 +524,13 @@ static const char *tiles_ptx = HDR
 
 static void t_tile_member_masks(void)
 {
-    exec_dev *d = mkdev("device.cc=8.0");
-    exec_mod *m = load(d, tiles_ptx);
+    exec_dev *d = exec_rig_dev("device.cc=8.0");
+    exec_mod *m = exec_rig_load(d, tiles_ptx, "test.ptx");
     TT_CHECK(m != NULL);
     if (!m) { exec_dev_destroy(d); return; }
     uint64_t out = exec_mem_alloc(d, 32 * 16, 256);
     exec_result r;
-    TT_EQ_I(run1(m, "tiles", 1, 32, out, &r), EXEC_OK);
+    TT_EQ_I(exec_rig_launch1(m, "tiles", 1, 32, out, &r), EXEC_OK);
     if (r.status) printf("    %s\n", r.msg);
     uint32_t *o = exec_mem_host(d, out, 512);
     for (uint32_t l = 0; l < 32; l++) {
@@ -607,8 +568,8 @@ static const char *lock_ptx = HDR
 
 static void t_its_lock(void)
 {
-    exec_dev *d = mkdev("exec.its=1 exec.spin_limit=2000000");
-    exec_mod *m = load(d, lock_ptx);
+    exec_dev *d = exec_rig_dev("exec.its=1 exec.spin_limit=2000000");
+    exec_mod *m = exec_rig_load(d, lock_ptx, "test.ptx");
     TT_CHECK(m != NULL);
     if (!m) { exec_dev_destroy(d); return; }
     uint64_t mem = exec_mem_alloc(d, 8, 256);
@@ -621,8 +582,8 @@ static void t_its_lock(void)
     TT_EQ_U(p[0], 0);         /* released */
     TT_EQ_U(p[1], 3 * 64);    /* every thread got in exactly once */
     /* The same kernel without independent scheduling is reported, not hung. */
-    exec_dev *d2 = mkdev("exec.spin_limit=20000");
-    exec_mod *m2 = load(d2, lock_ptx);
+    exec_dev *d2 = exec_rig_dev("exec.spin_limit=20000");
+    exec_mod *m2 = exec_rig_load(d2, lock_ptx, "test.ptx");
     uint64_t mem2 = exec_mem_alloc(d2, 8, 256);
     uint64_t params2[2] = {mem2, mem2 + 4};
     exec_launch l2 = {{1, 1, 1}, {32, 1, 1}, 0, params2, 16};
@@ -638,32 +599,32 @@ static void t_its_lock(void)
 ** for the if/else the same instruction counts as the stack model. */
 static void t_its_reconverges(void)
 {
-    exec_dev *d = mkdev("exec.its=1");
-    exec_mod *m = load(d, ifelse_ptx);
+    exec_dev *d = exec_rig_dev("exec.its=1");
+    exec_mod *m = exec_rig_load(d, ifelse_ptx, "test.ptx");
     TT_CHECK(m != NULL);
     if (!m) { exec_dev_destroy(d); return; }
     uint64_t out = exec_mem_alloc(d, 32 * 4, 256);
     exec_result r;
-    TT_EQ_I(run1(m, "k", 1, 32, out, &r), EXEC_OK);
+    TT_EQ_I(exec_rig_launch1(m, "k", 1, 32, out, &r), EXEC_OK);
     uint32_t *o = exec_mem_host(d, out, 128);
     for (int i = 0; i < 32; i++) TT_EQ_U(o[i], (i & 1) ? 100 : 200);
     TT_EQ_U(r.warp_insns, 12);
     TT_EQ_U(r.thread_insns, 336);
     exec_mod_unload(m);
-    m = load(d, loop_ptx);
-    TT_EQ_I(run1(m, "k", 1, 32, out, &r), EXEC_OK);
+    m = exec_rig_load(d, loop_ptx, "test.ptx");
+    TT_EQ_I(exec_rig_launch1(m, "k", 1, 32, out, &r), EXEC_OK);
     for (int i = 0; i < 32; i++) TT_EQ_U(o[i], ((i & 3) + 1 + 1) / 2 * 10);
     exec_mod_unload(m);
-    m = load(d, fact_ptx);
+    m = exec_rig_load(d, fact_ptx, "test.ptx");
     uint64_t out2 = exec_mem_alloc(d, 64 * 4, 256);
-    TT_EQ_I(run1(m, "k", 1, 64, out2, &r), EXEC_OK);
+    TT_EQ_I(exec_rig_launch1(m, "k", 1, 64, out2, &r), EXEC_OK);
     uint32_t *o2 = exec_mem_host(d, out2, 256);
     static const uint32_t f[8] = {1, 1, 2, 6, 24, 120, 720, 5040};
     for (int i = 0; i < 64; i++) TT_EQ_U(o2[i], f[i & 7]);
     exec_mod_unload(m);
-    m = load(d, early_ptx);
+    m = exec_rig_load(d, early_ptx, "test.ptx");
     for (int i = 0; i < 32; i++) o[i] = 0xdead;
-    TT_EQ_I(run1(m, "k", 1, 32, out, &r), EXEC_OK);
+    TT_EQ_I(exec_rig_launch1(m, "k", 1, 32, out, &r), EXEC_OK);
     for (int i = 0; i < 32; i++) TT_EQ_U(o[i], i < 16 ? 0xdead : (uint32_t)i);
     exec_mod_unload(m);
     exec_dev_destroy(d);
@@ -695,13 +656,13 @@ static void t_its_syncwarp(void)
 {
     const char *modes[2] = {"exec.its=0", "exec.its=1"};
     for (int k = 0; k < 2; k++) {
-        exec_dev *d = mkdev(modes[k]);
-        exec_mod *m = load(d, syncwarp_ptx);
+        exec_dev *d = exec_rig_dev(modes[k]);
+        exec_mod *m = exec_rig_load(d, syncwarp_ptx, "test.ptx");
         TT_CHECK(m != NULL);
         if (!m) { exec_dev_destroy(d); continue; }
         uint64_t out = exec_mem_alloc(d, 32 * 4, 256);
         exec_result r;
-        TT_EQ_I(run1(m, "sw", 1, 32, out, &r), EXEC_OK);
+        TT_EQ_I(exec_rig_launch1(m, "sw", 1, 32, out, &r), EXEC_OK);
         uint32_t *o = exec_mem_host(d, out, 128);
         /* iterations of lane l: max(l, 1); the partner is l ^ 1; activemask is all lanes */
         for (int i = 0; i < 32; i++) {
@@ -739,12 +700,12 @@ static const char *shfl_absent_ptx = HDR
 
 static void t_shfl_absent_lanes(void)
 {
-    exec_mod *m = load(dev, shfl_absent_ptx);
+    exec_mod *m = exec_rig_load(dev, shfl_absent_ptx, "test.ptx");
     TT_CHECK(m != NULL);
     if (!m) return;
     uint64_t out = exec_mem_alloc(dev, 64, 256);
     exec_result r;
-    TT_EQ_I(run1(m, "k", 1, 8, out, &r), EXEC_OK);
+    TT_EQ_I(exec_rig_launch1(m, "k", 1, 8, out, &r), EXEC_OK);
     uint32_t *o = exec_mem_host(dev, out, 64);
     for (uint32_t l = 0; l < 8; l++) {
         TT_EQ_U(o[2 * l], 1000 + (l < 4 ? 104 + l : 0));
@@ -809,7 +770,7 @@ static void *hostrace_thread(void *arg)
 
 static void t_atomics_vs_host(void)
 {
-    exec_mod *m = load(dev, hostrace_ptx);
+    exec_mod *m = exec_rig_load(dev, hostrace_ptx, "test.ptx");
     TT_CHECK(m != NULL);
     if (!m) return;
     uint64_t buf = exec_mem_alloc(dev, 24, 256);
@@ -857,14 +818,14 @@ static const char *atom16_ptx = HDR
 
 static void t_atomics_16bit(void)
 {
-    exec_mod *m = load(dev, atom16_ptx);
+    exec_mod *m = exec_rig_load(dev, atom16_ptx, "test.ptx");
     TT_CHECK(m != NULL);
     if (!m) return;
     uint64_t buf = exec_mem_alloc(dev, 4, 256);
     uint16_t *h = exec_mem_host(dev, buf, 4);
     h[0] = 0, h[1] = 0;
     exec_result r;
-    TT_EQ_I(run1(m, "k", 1, 32, buf, &r), EXEC_OK);
+    TT_EQ_I(exec_rig_launch1(m, "k", 1, 32, buf, &r), EXEC_OK);
     TT_EQ_U(h[0], 0x5000);   /* 32.0 in half precision */
     TT_EQ_U(h[1], 0x1234);
     exec_mem_free(dev, buf);
@@ -875,7 +836,7 @@ static void t_atomics_16bit(void)
 
 static void t_deterministic(void)
 {
-    exec_mod *m = load(dev, reduce_ptx);
+    exec_mod *m = exec_rig_load(dev, reduce_ptx, "test.ptx");
     if (!m) return;
     enum { N = 256 * 7 };
     uint64_t in = exec_mem_alloc(dev, N * 4, 256), out = exec_mem_alloc(dev, 7 * 4, 256);
@@ -898,7 +859,7 @@ static void t_deterministic(void)
 
 static void t_device_memory(void)
 {
-    exec_dev *d = mkdev("device.global_mem=64M");
+    exec_dev *d = exec_rig_dev("device.global_mem=64M");
     uint64_t a = exec_mem_alloc(d, 100, 256), b = exec_mem_alloc(d, 5000, 4096);
     TT_CHECK(a && b && a != b);
     TT_EQ_U(b % 4096, 0);
@@ -930,7 +891,7 @@ static void t_device_memory(void)
     TT_CHECK(!exec_mem_register(d, b, 16)); /* inside the device reservation */
     exec_dev_destroy(d);
     /* Two devices never overlap. */
-    exec_dev *d1 = mkdev(NULL), *d2 = mkdev(NULL);
+    exec_dev *d1 = exec_rig_dev(NULL), *d2 = exec_rig_dev(NULL);
     uint64_t x = exec_mem_alloc(d1, 16, 256), y = exec_mem_alloc(d2, 16, 256);
     TT_CHECK(x && y && x != y);
     TT_CHECK(exec_mem_host(d1, y, 16) == NULL);
@@ -940,7 +901,7 @@ static void t_device_memory(void)
 
 int main(void)
 {
-    dev = mkdev(NULL);
+    dev = exec_rig_dev(NULL);
     TT_RUN(t_device_memory);
     TT_RUN(t_ifelse_reconverges);
     TT_RUN(t_loop_divergent_trips);

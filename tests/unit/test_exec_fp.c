@@ -7,12 +7,9 @@
 ** pseudo-random bit patterns.
 */
 #include "tests/unit/tt.h"
-#include "exec/exec.h"
+#include "tests/unit/exec_rig.h"
 #include "exec/num.h"
-#include "exec/options.h"
 #include <stdlib.h>
-
-#define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
 
 /* out[i*K + k] = op_k(a[i], b[i], c[i]) for each op k. */
 static const char *fp_ptx = HDR
@@ -100,9 +97,7 @@ static exec_mod *mod;
 
 static void launch(const char *k, uint64_t *params, uint32_t np)
 {
-    exec_launch l = {{N / 128, 1, 1}, {128, 1, 1}, 0, params, np * 8};
-    exec_result r;
-    TT_EQ_I(exec_launch_kernel(mod, exec_mod_kernel(mod, k), &l, &r), EXEC_OK);
+    TT_EQ_I(exec_rig_launch(mod, k, N / 128, 128, params, np * 8, NULL), EXEC_OK);
 }
 
 static void t_f32_fast_paths(void)
@@ -206,15 +201,10 @@ static void t_cvt_fast_paths(void)
 
 int main(void)
 {
-    tp_opts o;
-    tp_err e;
-    tp_err_clear(&e);
-    exec_opts_init(&o);
-    dev = exec_dev_create(&o, stdout, &e);
-    exec_status st;
-    mod = dev ? exec_mod_load(dev, fp_ptx, strlen(fp_ptx), "fp.ptx", &st, &e) : NULL;
+    dev = exec_rig_dev(NULL);
+    mod = exec_rig_load(dev, fp_ptx, "fp.ptx");
     if (!mod) {
-        printf("FAIL setup: %s\n", e.msg);
+        printf("FAIL setup: fp.ptx\n");
         return 1;
     }
     TT_RUN(t_f32_fast_paths);
@@ -222,6 +212,5 @@ int main(void)
     TT_RUN(t_cvt_fast_paths);
     exec_mod_unload(mod);
     exec_dev_destroy(dev);
-    tp_opts_free(&o);
     return tt_done();
 }

@@ -12,8 +12,7 @@
 ** which one is stored.
 */
 #include "tests/unit/tt.h"
-#include "exec/exec.h"
-#include "exec/options.h"
+#include "tests/unit/exec_rig.h"
 #include <stdlib.h>
 
 typedef struct {
@@ -222,12 +221,7 @@ static const char *tmpl_head =
 
 static void t_ops(void)
 {
-    tp_opts o;
-    tp_err e;
-    tp_err_clear(&e);
-    exec_opts_init(&o);
-    exec_dev *d = exec_dev_create(&o, stdout, &e);
-    tp_opts_free(&o);
+    exec_dev *d = exec_rig_dev(NULL);
     uint64_t in = exec_mem_alloc(d, 24, 256), out = exec_mem_alloc(d, 8, 256);
     uint64_t *pin = exec_mem_host(d, in, 24), *pout = exec_mem_host(d, out, 8);
     for (size_t i = 0; i < TP_ARRAY_LEN(cases); i++) {
@@ -245,12 +239,10 @@ static void t_ops(void)
         default: break;
         }
         tp_sbuf_puts(&b, "  st.global.u64 [%out], %d64;\n  ret;\n}\n");
-        exec_status st;
-        tp_err_clear(&e);
-        exec_mod *m = exec_mod_load(d, tp_sbuf_str(&b), b.len, "op.ptx", &st, &e);
+        exec_mod *m = exec_rig_load(d, tp_sbuf_str(&b), "op.ptx");
         if (!m) {
             TT_CHECK(m != NULL);
-            printf("    case '%s': %s\n", c->insn, e.msg);
+            printf("    case '%s'\n", c->insn);
             tp_sbuf_free(&b);
             continue;
         }
@@ -259,9 +251,7 @@ static void t_ops(void)
         pin[2] = c->c;
         *pout = 0xdeadbeefdeadbeefull;
         uint64_t params[2] = {in, out};
-        exec_launch l = {{1, 1, 1}, {1, 1, 1}, 0, params, 16};
-        exec_result r;
-        TT_EQ_I(exec_launch_kernel(m, 0, &l, &r), EXEC_OK);
+        TT_EQ_I(exec_rig_launch(m, "t", 1, 1, params, sizeof params, NULL), EXEC_OK);
         if (*pout != c->want) {
             TT_EQ_U(*pout, c->want);
             printf("    case '%s' (%s)\n", c->insn, c->why);

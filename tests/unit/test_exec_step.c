@@ -12,40 +12,8 @@
 ** kernel's first instruction, addresses from the launch's parameters.
 */
 #include "tests/unit/tt.h"
-#include "exec/exec.h"
-#include "exec/options.h"
+#include "tests/unit/exec_rig.h"
 #include <stdlib.h>
-
-static exec_dev *mkdev(const char *opts)
-{
-    tp_opts o;
-    tp_err e;
-    exec_opts_init(&o);
-    tp_err_clear(&e);
-    if (opts && !tp_opts_set_list(&o, opts, TP_SRC_OVERRIDE, &e)) {
-        printf("bad options: %s\n", e.msg);
-        exit(1);
-    }
-    exec_dev *d = exec_dev_create(&o, stdout, &e);
-    tp_opts_free(&o);
-    if (!d) {
-        printf("FAIL device: %s\n", e.msg);
-        exit(1);
-    }
-    return d;
-}
-
-#define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
-
-static exec_mod *load(exec_dev *d, const char *src)
-{
-    tp_err e;
-    tp_err_clear(&e);
-    exec_status st;
-    exec_mod *m = exec_mod_load(d, src, strlen(src), "step.ptx", &st, &e);
-    if (!m) printf("    load failed: %s\n", e.msg);
-    return m;
-}
 
 static uint32_t kstart(exec_mod *m, const char *k)
 {
@@ -83,8 +51,8 @@ static const char *rec_ptx = HDR
 
 static void t_records(void)
 {
-    exec_dev *d = mkdev(NULL);
-    exec_mod *m = load(d, rec_ptx);
+    exec_dev *d = exec_rig_dev(NULL);
+    exec_mod *m = exec_rig_load(d, rec_ptx, "step.ptx");
     TT_CHECK(m != NULL);
     if (!m) return;
     uint64_t out = exec_mem_alloc(d, 64 * 4, 256), clk = exec_mem_alloc(d, 64 * 8, 256);
@@ -210,8 +178,8 @@ static bool has_reg(const exec_sinfo *si, bool dst, uint32_t kind, uint32_t unit
 
 static void t_static_facts(void)
 {
-    exec_dev *d = mkdev(NULL);
-    exec_mod *m = load(d, si_ptx);
+    exec_dev *d = exec_rig_dev(NULL);
+    exec_mod *m = exec_rig_load(d, si_ptx, "step.ptx");
     TT_CHECK(m != NULL);
     if (!m) return;
     uint32_t k0 = kstart(m, "k");
@@ -333,8 +301,8 @@ static exec_status step_driver(exec_mod *m, const exec_launch *l, uint32_t resid
 
 static void t_step_driver_matches(void)
 {
-    exec_dev *d = mkdev(NULL);
-    exec_mod *m = load(d, red_ptx);
+    exec_dev *d = exec_rig_dev(NULL);
+    exec_mod *m = exec_rig_load(d, red_ptx, "step.ptx");
     TT_CHECK(m != NULL);
     if (!m) return;
     enum { NB = 6 };
@@ -374,8 +342,8 @@ static const char *dl_ptx = HDR
 
 static void t_step_deadlock(void)
 {
-    exec_dev *d = mkdev(NULL);
-    exec_mod *m = load(d, dl_ptx);
+    exec_dev *d = exec_rig_dev(NULL);
+    exec_mod *m = exec_rig_load(d, dl_ptx, "step.ptx");
     if (!m) return;
     uint64_t out = 0;
     exec_launch l = {{1, 1, 1}, {64, 1, 1}, 0, &out, 8};
@@ -410,8 +378,8 @@ static void t_occupancy(void)
 {
     /* GTX 480 defaults: 8 CTAs, 1536 threads, 32768 registers (per warp in
     ** units of 64), 48 KB shared (per CTA in units of 128) per SM. */
-    exec_dev *d = mkdev(NULL);
-    exec_mod *m = load(d, occ_ptx);
+    exec_dev *d = exec_rig_dev(NULL);
+    exec_mod *m = exec_rig_load(d, occ_ptx, "step.ptx");
     if (!m) return;
     exec_occ o;
     /* 20000 bytes round to 20096: two fit in 49152 */
@@ -460,8 +428,8 @@ static const char *wrap_ptx = HDR
 
 static void t_wrap32(void)
 {
-    exec_dev *d = mkdev(NULL);
-    exec_mod *m = load(d, wrap_ptx);
+    exec_dev *d = exec_rig_dev(NULL);
+    exec_mod *m = exec_rig_load(d, wrap_ptx, "step.ptx");
     if (!m) return;
     uint64_t out = exec_mem_alloc(d, 4, 256);
     exec_launch l = {{1, 1, 1}, {1, 1, 1}, 0, &out, 8};
@@ -486,8 +454,8 @@ static const char *oob_ptx = HDR
 
 static void t_oob_warn(void)
 {
-    exec_dev *d = mkdev(NULL);
-    exec_mod *m = load(d, oob_ptx);
+    exec_dev *d = exec_rig_dev(NULL);
+    exec_mod *m = exec_rig_load(d, oob_ptx, "step.ptx");
     if (!m) return;
     uint64_t out = exec_mem_alloc(d, 4, 256);
     exec_launch l = {{1, 1, 1}, {1, 1, 1}, 0, &out, 8};
@@ -495,8 +463,8 @@ static void t_oob_warn(void)
     TT_EQ_I(exec_launch_kernel(m, 0, &l, &r), EXEC_ERR_ILLEGAL_ADDRESS); /* the default: fault */
     exec_mod_unload(m);
     exec_dev_destroy(d);
-    d = mkdev("exec.oob=warn");
-    m = load(d, oob_ptx);
+    d = exec_rig_dev("exec.oob=warn");
+    m = exec_rig_load(d, oob_ptx, "step.ptx");
     out = exec_mem_alloc(d, 4, 256);
     l.params = &out;
     fflush(stdout);

@@ -23,8 +23,7 @@
 ** misaligned matrix).
 */
 #include "tests/unit/tt.h"
-#include "exec/exec.h"
-#include "exec/options.h"
+#include "tests/unit/exec_rig.h"
 #include "base/sbuf.h"
 #include <math.h>
 
@@ -235,24 +234,10 @@ static int nregs(const mcase *mc, int op)
 /* Lane l's record: 32 slots of 8 bytes; a at 0.., b at 8.., c at 16.., d at 24.. */
 enum { SLOTS = 32, REC = SLOTS * 8 };
 
-static exec_mod *load(const char *ptx, tp_err *e)
-{
-    exec_status st;
-    tp_err_clear(e);
-    return exec_mod_load(dev, ptx, strlen(ptx), "tensor.ptx", &st, e);
-}
-
 static exec_status launch(exec_mod *m, unsigned threads, uint64_t p0, uint64_t p1, exec_result *r)
 {
     uint64_t params[2] = {p0, p1};
-    exec_launch l;
-    memset(&l, 0, sizeof l);
-    l.grid[0] = l.grid[1] = l.grid[2] = 1;
-    l.block[0] = threads;
-    l.block[1] = l.block[2] = 1;
-    l.params = params;
-    l.params_bytes = sizeof params;
-    return exec_launch_kernel(m, exec_mod_kernel(m, "t"), &l, r);
+    return exec_rig_launch(m, "t", 1, threads, params, sizeof params, r);
 }
 
 static const char *head =
@@ -327,12 +312,11 @@ typedef struct mats {
 
 static bool run_mma(const mcase *mc, mats *x, const char *quals)
 {
-    tp_err e;
     char *ptx = mma_kernel(mc, quals);
-    exec_mod *m = load(ptx, &e);
+    exec_mod *m = exec_rig_load(dev, ptx, "tensor.ptx");
     if (!m) {
         TT_CHECK(m != NULL);
-        printf("    %s: %s\n", quals, e.msg);
+        printf("    %s\n", quals);
         free(ptx);
         return false;
     }
@@ -679,11 +663,10 @@ static void wmma_one(const wcase *wc, int al, int bl, int cl, unsigned lda, unsi
     else ls[0] = 0;
     tp_sbuf_printf(&b, "%s;\n  ret;\n}\n", ls);
 #undef REGS
-    tp_err e;
-    exec_mod *m = load(b.s, &e);
+    exec_mod *m = exec_rig_load(dev, b.s, "tensor.ptx");
     if (!m) {
         TT_CHECK(m != NULL);
-        printf("    %s %s: %s\n%s", wc->shape, tname[ta], e.msg, b.s);
+        printf("    %s %s\n%s", wc->shape, tname[ta], b.s);
         tp_sbuf_free(&b);
         return;
     }
@@ -772,11 +755,9 @@ static void t_wmma_fragments(void)
         "  st.global.v4.b32 [%po+32], {%r8, %r9, %r10, %r11};\n  st.global.v4.b32 [%po+48], {%r12, %r13, %r14, %r15};\n"
         "  st.global.v4.f32 [%po+64], {%f0, %f1, %f2, %f3};\n  st.global.v4.f32 [%po+80], {%f4, %f5, %f6, %f7};\n"
         "  ret;\n}\n";
-    tp_err e;
-    exec_mod *m = load(ptx, &e);
+    exec_mod *m = exec_rig_load(dev, ptx, "tensor.ptx");
     TT_CHECK(m != NULL);
     if (!m) {
-        printf("    %s\n", e.msg);
         return;
     }
     uint64_t in = exec_mem_alloc(dev, 2048, 256), out = exec_mem_alloc(dev, 32 * 96, 256);
@@ -835,12 +816,10 @@ static void t_wmma_f64_rounding(void)
                            "  wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.%s {%%d4, %%d5}, {%%d0}, {%%d1}, {%%d2, %%d3};\n"
                            "  wmma.store.d.sync.aligned.row.m8n8k4.f64 [%%pd], {%%d4, %%d5};\n  ret;\n}\n",
                        modes[md]);
-        tp_err e;
-        exec_mod *m = load(b.s, &e);
+        exec_mod *m = exec_rig_load(dev, b.s, "tensor.ptx");
         tp_sbuf_free(&b);
         TT_CHECK(m != NULL);
         if (!m) {
-            printf("    %s\n", e.msg);
             continue;
         }
         uint64_t in = exec_mem_alloc(dev, 1024, 256), out = exec_mem_alloc(dev, 512, 256);
@@ -884,11 +863,9 @@ static void t_wmma_satfinite(void)
         "{%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r16, %r17, %r18, %r19, %r20, %r21, %r22, %r23}, "
         "{%r8, %r9, %r10, %r11};\n"
         "  wmma.store.d.sync.aligned.row.m16n16k16.f16 [%pd+512], {%r12, %r13, %r14, %r15};\n  ret;\n}\n";
-    tp_err e;
-    exec_mod *m = load(ptx, &e);
+    exec_mod *m = exec_rig_load(dev, ptx, "tensor.ptx");
     TT_CHECK(m != NULL);
     if (!m) {
-        printf("    %s\n", e.msg);
         return;
     }
     uint64_t in = exec_mem_alloc(dev, 1536, 256), out = exec_mem_alloc(dev, 1024, 256);
@@ -942,12 +919,10 @@ static void t_ldmatrix(void)
             for (int j = 0; j < num; j++) tp_sbuf_printf(&b, "  st.global.b32 [%%po+%d], %%r%d;\n", 4 * j, j);
             /* stmatrix the registers back to a second area, then copy it out */
             tp_sbuf_puts(&b, "  ret;\n}\n");
-            tp_err e;
-            exec_mod *m = load(b.s, &e);
+            exec_mod *m = exec_rig_load(dev, b.s, "tensor.ptx");
             tp_sbuf_free(&b);
             TT_CHECK(m != NULL);
             if (!m) {
-                printf("    %s\n", e.msg);
                 continue;
             }
             uint64_t in = exec_mem_alloc(dev, 2048, 256), out = exec_mem_alloc(dev, 512, 256);
@@ -1007,11 +982,9 @@ static void t_stmatrix_movmatrix(void)
         "  st.global.v4.b32 [%po+16], {%r0, %r1, %r2, %r3};\n"
         "  st.global.b32 [%po+32], %r4;\n"
         "  ret;\n}\n";
-    tp_err e;
-    exec_mod *m = load(ptx, &e);
+    exec_mod *m = exec_rig_load(dev, ptx, "tensor.ptx");
     TT_CHECK(m != NULL);
     if (!m) {
-        printf("    %s\n", e.msg);
         return;
     }
     uint64_t in = exec_mem_alloc(dev, 512, 256), out = exec_mem_alloc(dev, 32 * 48, 256);
@@ -1055,8 +1028,7 @@ static void t_faults(void)
 {
     static const mcase mc = {"m16n8k8.row.col.f32.f16.f16.f32", 16, 8, 8, T_F32, T_F16, T_F16, T_F32, false, true};
     char *ptx = mma_kernel(&mc, "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32");
-    tp_err e;
-    exec_mod *m = load(ptx, &e);
+    exec_mod *m = exec_rig_load(dev, ptx, "tensor.ptx");
     free(ptx);
     TT_CHECK(m != NULL);
     if (m) {
@@ -1075,7 +1047,7 @@ static void t_faults(void)
         "  .reg .b32 %r<8>;\n  .reg .b64 %pa;\n  ld.param.u64 %pa, [pin];\n  add.u64 %pa, %pa, 8;\n"
         "  wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%pa], 16;\n"
         "  ret;\n}\n";
-    m = load(mis, &e);
+    m = exec_rig_load(dev, mis, "tensor.ptx");
     TT_CHECK(m != NULL);
     if (m) {
         uint64_t in = exec_mem_alloc(dev, 4096, 256);
@@ -1089,17 +1061,7 @@ static void t_faults(void)
 
 int main(void)
 {
-    tp_opts o;
-    tp_err e;
-    tp_err_clear(&e);
-    exec_opts_init(&o);
-    tp_opts_set(&o, "device.cc", "9.0", TP_SRC_OVERRIDE, &e);
-    dev = exec_dev_create(&o, stdout, &e);
-    tp_opts_free(&o);
-    if (!dev) {
-        printf("FAIL tensor_setup: %s\n", e.msg);
-        return 1;
-    }
+    dev = exec_rig_dev("device.cc=9.0");
     TT_RUN(t_mma_forms);
     TT_RUN(t_mma_rounding);
     TT_RUN(t_mma_special);

@@ -8,11 +8,8 @@
 ** mipmap filtering, anisotropy) and txq on a layered mipmapped texture.
 */
 #include "tests/unit/tt.h"
-#include "exec/exec.h"
-#include "exec/options.h"
+#include "tests/unit/exec_rig.h"
 #include <stdlib.h>
-
-#define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
 
 /* out[i] = .x of tex at (x[i], y[i]) as f32 bits, and for fetch the int. */
 static const char *tex_ptx = HDR
@@ -104,8 +101,7 @@ static exec_mod *mod;
 
 static exec_status launch(const char *k, uint32_t threads, uint64_t *params, uint32_t n, exec_result *r)
 {
-    exec_launch l = {{1, 1, 1}, {threads, 1, 1}, 0, params, n * 8};
-    return exec_launch_kernel(mod, exec_mod_kernel(mod, k), &l, r);
+    return exec_rig_launch(mod, k, 1, threads, params, n * 8, r);
 }
 
 static uint64_t upload(const void *p, size_t n)
@@ -312,16 +308,10 @@ static void t_mipmaps(void)
 
 int main(void)
 {
-    tp_opts o;
-    tp_err e;
-    tp_err_clear(&e);
-    exec_opts_init(&o);
-    dev = exec_dev_create(&o, stdout, &e);
-    tp_opts_free(&o);
-    exec_status st;
-    mod = dev ? exec_mod_load(dev, tex_ptx, strlen(tex_ptx), "tex.ptx", &st, &e) : NULL;
+    dev = exec_rig_dev(NULL);
+    mod = exec_rig_load(dev, tex_ptx, "tex.ptx");
     if (!mod) {
-        printf("FAIL setup: %s\n", e.msg);
+        printf("FAIL setup: tex.ptx\n");
         return 1;
     }
     TT_RUN(t_point_and_linear_2d);

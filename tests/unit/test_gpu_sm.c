@@ -17,18 +17,7 @@
 */
 #include "tests/unit/tt.h"
 #include "tests/unit/gpu_rig.h"
-#include "exec/exec.h"
-#include "gpu/gpu.h"
 #include <stdlib.h>
-
-/* Launches kernel k (one u64 parameter) and returns its status. */
-static exec_status run(gpu_rig *r, const char *k, uint32_t grid, uint32_t block, uint64_t p0, gpu_kstats *ks)
-{
-    exec_launch l = {{grid, 1, 1}, {block, 1, 1}, 0, &p0, 8};
-    exec_result res;
-    memset(ks, 0, sizeof *ks);
-    return gpu_launch(r->g, r->m, exec_mod_kernel(r->m, k), &l, &res, ks, NULL, NULL);
-}
 
 /* out[0] = clock after - clock before, around 10 dependent integer adds. */
 static const char *chain_ptx = HDR
@@ -69,7 +58,7 @@ static uint64_t clock_delta(gpu_rig *r, const char *k, const char *opts_unused, 
 {
     (void)opts_unused;
     uint64_t out = exec_mem_alloc(r->dev, 64, 256);
-    TT_EQ_I(run(r, k, 1, 32, out, ks), EXEC_OK);
+    TT_EQ_I(gpu_rig_launch(r, k, 1, 32, &out, 8, ks, NULL), EXEC_OK);
     return *(uint64_t *)exec_mem_host(r->dev, out, 8);
 }
 
@@ -138,7 +127,7 @@ static void t_gto_vs_lrr(void)
     ** adds go in consecutive cycles (11), and the younger warp waits behind it */
     if (!gpu_rig_open(&r, two_ptx, "sm.schedulers=1 sm.scheduler=gto", "sm.ptx")) return;
     out = exec_mem_alloc(r.dev, 64, 256);
-    TT_EQ_I(run(&r, "two", 1, 64, out, &ks), EXEC_OK);
+    TT_EQ_I(gpu_rig_launch(&r, "two", 1, 64, &out, 8, &ks, NULL), EXEC_OK);
     o = exec_mem_host(r.dev, out, 32);
     TT_EQ_U(o[0], 11);
     TT_CHECK(o[3] > o[2] + 11); /* warp 1 started timing after warp 0 finished its adds */
@@ -147,7 +136,7 @@ static void t_gto_vs_lrr(void)
     /* LRR: the two warps alternate, so each one's 10 adds span about twice as long */
     if (!gpu_rig_open(&r, two_ptx, "sm.schedulers=1 sm.scheduler=lrr", "sm.ptx")) return;
     out = exec_mem_alloc(r.dev, 64, 256);
-    TT_EQ_I(run(&r, "two", 1, 64, out, &ks), EXEC_OK);
+    TT_EQ_I(gpu_rig_launch(&r, "two", 1, 64, &out, 8, &ks, NULL), EXEC_OK);
     o = exec_mem_host(r.dev, out, 32);
     TT_CHECK(o[0] >= 20 && o[1] >= 20);
     gpu_kstats_free(&ks);
@@ -215,11 +204,11 @@ static void t_deterministic(void)
     gpu_kstats a, b;
     if (!gpu_rig_open(&r, two_ptx, NULL, "sm.ptx")) return;
     uint64_t out = exec_mem_alloc(r.dev, 64, 256);
-    TT_EQ_I(run(&r, "two", 3, 64, out, &a), EXEC_OK);
+    TT_EQ_I(gpu_rig_launch(&r, "two", 3, 64, &out, 8, &a, NULL), EXEC_OK);
     gpu_rig_close(&r);
     if (!gpu_rig_open(&r, two_ptx, NULL, "sm.ptx")) return;
     out = exec_mem_alloc(r.dev, 64, 256);
-    TT_EQ_I(run(&r, "two", 3, 64, out, &b), EXEC_OK);
+    TT_EQ_I(gpu_rig_launch(&r, "two", 3, 64, &out, 8, &b, NULL), EXEC_OK);
     TT_EQ_U(a.cycles, b.cycles);
     TT_EQ_U(a.warp_insns, b.warp_insns);
     TT_CHECK(memcmp(a.issue, b.issue, sizeof a.issue) == 0);
@@ -252,7 +241,7 @@ static void t_odd_configs(void)
         }
         gpu_kstats ks;
         uint64_t out = exec_mem_alloc(r.dev, 64, 256);
-        TT_EQ_I(run(&r, "two", 2, 64, out, &ks), EXEC_OK);
+        TT_EQ_I(gpu_rig_launch(&r, "two", 2, 64, &out, 8, &ks, NULL), EXEC_OK);
         const uint64_t *o = exec_mem_host(r.dev, out, 32);
         TT_CHECK(o[0] >= 11 && o[1] >= 11); /* ten adds cannot take fewer than 11 cycles */
         TT_EQ_U(ks.warp_insns, 2 * 2 * 21); /* 21 instructions per warp, 2 CTAs of 2 warps */

@@ -15,8 +15,6 @@
 */
 #include "tests/unit/tt.h"
 #include "tests/unit/gpu_rig.h"
-#include "exec/exec.h"
-#include "gpu/gpu.h"
 #include <stdlib.h>
 
 #define MMA(d, c) "  mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {" d "}, {%r1, %r2}, {%r3}, {" c "};\n"
@@ -26,10 +24,8 @@ static uint64_t delta(gpu_rig *r, const char *k, uint32_t block, gpu_kstats *ks,
 {
     uint64_t out = exec_mem_alloc(r->dev, 4096, 256);
     memset(exec_mem_host(r->dev, out, 4096), 0, 4096);
-    exec_launch l = {{1, 1, 1}, {block, 1, 1}, 0, &out, 8};
     exec_result res;
-    memset(ks, 0, sizeof *ks);
-    exec_status st = gpu_launch(r->g, r->m, exec_mod_kernel(r->m, k), &l, &res, ks, NULL, NULL);
+    exec_status st = gpu_rig_launch(r, k, 1, block, &out, 8, ks, &res);
     TT_EQ_I(st, EXEC_OK);
     if (st != EXEC_OK) printf("    %s\n", res.msg);
     if (outp) *outp = out;

@@ -635,14 +635,6 @@ static void t910_skip_equivalence(void)
 
 /* ---- part 2: whole kernels (gpu_rig.h) ---- */
 
-static exec_status klaunch(gpu_rig *r, const char *k, uint32_t block, const void *params, uint32_t psize, gpu_kstats *ks)
-{
-    exec_launch l = {{1, 1, 1}, {block, 1, 1}, 0, (void *)params, psize};
-    exec_result res;
-    memset(ks, 0, sizeof *ks);
-    return gpu_launch(r->g, r->m, exec_mod_kernel(r->m, k), &l, &res, ks, NULL, NULL);
-}
-
 /* out[t] = a[f(t)] + t, with f(t) = t mod 32 (same: every warp reads the
 ** same line) or the transpose (t mod 32) * 32 + t / 32 (every warp reads
 ** the same 32 lines, one per lane). */
@@ -678,7 +670,7 @@ static void load_kernel(const char *opts, const char *k, uint32_t block, gpu_kst
     uint32_t *ha = exec_mem_host(r.dev, a, 4096);
     for (uint32_t i = 0; i < 1024; i++) ha[i] = i * 7 + 1;
     uint64_t p[2] = {a, out};
-    TT_EQ_I(klaunch(&r, k, block, p, sizeof p, ks), EXEC_OK);
+    TT_EQ_I(gpu_rig_launch(&r, k, 1, block, p, sizeof p, ks, NULL), EXEC_OK);
     const uint32_t *ho = exec_mem_host(r.dev, out, 4 * block);
     *right = true;
     for (uint32_t t = 0; t < block; t++) {
@@ -785,7 +777,7 @@ static uint64_t hit_time(const char *opts, uint32_t k)
         uint32_t k;
     } p = {a, out, k};
     gpu_kstats ks;
-    TT_EQ_I(klaunch(&r, "hit", 32, &p, 20, &ks), EXEC_OK);
+    TT_EQ_I(gpu_rig_launch(&r, "hit", 1, 32, &p, 20, &ks, NULL), EXEC_OK);
     uint64_t t = *(uint64_t *)exec_mem_host(r.dev, out, 8);
     gpu_kstats_free(&ks);
     gpu_rig_close(&r);

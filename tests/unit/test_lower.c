@@ -10,8 +10,7 @@
 ** integer ALU 6.  pcs in comments are relative to the function's start. */
 #include "tests/unit/tt.h"
 #include "ptx/ptx.h"
-#include "exec/exec.h"
-#include "exec/options.h"
+#include "tests/unit/exec_rig.h"
 
 static tp_err err;
 
@@ -251,50 +250,18 @@ static void t_spills_fit(void)
 
 /* ---- running it -------------------------------------------------------------------- */
 
-typedef struct rig {
-    exec_dev *dev;
-    exec_mod *m;
-    tp_opts o;
-} rig;
-
-static bool rig_open(rig *r, const char *ptx, const char *opts, exec_code_pass pass)
-{
-    tp_err_clear(&err);
-    exec_opts_init(&r->o);
-    if (opts && !tp_opts_set_list(&r->o, opts, TP_SRC_OVERRIDE, &err)) {
-        printf("    options: %s\n", err.msg);
-        return false;
-    }
-    r->dev = exec_dev_create(&r->o, stdout, &err);
-    if (!r->dev) return false;
-    if (pass) exec_dev_set_pass(r->dev, pass, NULL);
-    exec_status st;
-    r->m = exec_mod_load(r->dev, ptx, strlen(ptx), "t.ptx", &st, &err);
-    if (!r->m) printf("    load: %s\n", err.msg);
-    return r->m != NULL;
-}
-
-static void rig_close(rig *r)
-{
-    if (r->m) exec_mod_unload(r->m);
-    exec_dev_destroy(r->dev);
-    tp_opts_free(&r->o);
-}
-
 /* Runs sum12 on 32 threads (each the same sum) and returns out[0]. */
-static uint32_t run_sum12(rig *r, uint32_t *regs, uint32_t *local)
+static uint32_t run_sum12(exec_rig *r, uint32_t *regs, uint32_t *local)
 {
     uint64_t in = exec_mem_alloc(r->dev, 48, 256), out = exec_mem_alloc(r->dev, 4, 256);
     uint32_t *h = exec_mem_host(r->dev, in, 48);
     for (int i = 0; i < 12; i++) h[i] = 1u << (2 * i);
     uint64_t params[2] = {in, out};
-    exec_launch l = {{1, 1, 1}, {32, 1, 1}, 0, params, 16, 0};
     exec_result res;
-    int k = exec_mod_kernel(r->m, "sum12");
-    exec_launch_kernel(r->m, k, &l, &res);
+    exec_rig_launch(r->m, "sum12", 1, 32, params, sizeof params, &res);
     TT_EQ_I(res.status, EXEC_OK);
     exec_kattr a;
-    exec_kernel_attrs(r->m, k, &a);
+    exec_kernel_attrs(r->m, exec_mod_kernel(r->m, "sum12"), &a);
     if (regs) *regs = a.regs;
     if (local) *local = a.local_bytes;
     return *(uint32_t *)exec_mem_host(r->dev, out, 4);
@@ -308,10 +275,10 @@ static void t_physical_runs(void)
                            "regs.physical=1 regs.schedule=0"};
     uint32_t regs[5], local[5];
     for (int c = 0; c < 5; c++) {
-        rig r;
-        if (!rig_open(&r, sum12, cases[c], NULL)) continue;
+        exec_rig r;
+        if (!exec_rig_open(&r, sum12, cases[c], "t.ptx", NULL)) continue;
         TT_EQ_U(run_sum12(&r, &regs[c], &local[c]), want);
-        rig_close(&r);
+        exec_rig_close(&r);
     }
     /* one count for both modes: the lowered code's */
     TT_EQ_U(regs[0], 19);
@@ -356,12 +323,12 @@ static void t_allocation_faults_change_results(void)
 {
     const uint32_t want = (uint32_t)((16777216ull - 1) / 3);
     for (fault_kind = 0; fault_kind <= 2; fault_kind++) {
-        rig r;
-        if (!rig_open(&r, sum12, "regs.physical=1", fault_pass)) continue;
+        exec_rig r;
+        if (!exec_rig_open(&r, sum12, "regs.physical=1", "t.ptx", fault_pass)) continue;
         uint32_t got = run_sum12(&r, NULL, NULL);
         if (fault_kind == 0) TT_EQ_U(got, want); /* the pass did nothing */
         else TT_CHECK(got != want);
-        rig_close(&r);
+        exec_rig_close(&r);
     }
     fault_kind = 0;
 }

@@ -12,14 +12,13 @@
 ** its warp from issuing; a release point frees the section when its
 ** instruction issues; the waiting warp may issue from the next cycle. */
 #include "tests/unit/tt.h"
-#include "exec/exec.h"
-#include "gpu/gpu.h"
+#include "tests/unit/gpu_rig.h"
 #include "regmutex/regmutex.h"
 #include <stdlib.h>
 
 static tp_err err;
 
-#define HDR ".version 8.0\n.target sm_75\n.address_size 64\n"
+#define HDR80 ".version 8.0\n.target sm_75\n.address_size 64\n"
 
 /* ---- the hardware object ------------------------------------------------------ */
 
@@ -84,7 +83,7 @@ static char *hot_ptx(int bar)
 {
     tp_sbuf b;
     tp_sbuf_init(&b);
-    tp_sbuf_printf(&b, HDR ".visible .entry hot(.param .u64 out, .param .u32 iters)\n.maxntid 256, 1, 1\n{\n"
+    tp_sbuf_printf(&b, HDR80 ".visible .entry hot(.param .u64 out, .param .u32 iters)\n.maxntid 256, 1, 1\n{\n"
                        " .reg .pred %%p<3>;\n .reg .b32 %%r<8>;\n .reg .f32 %%f<120>;\n .reg .b64 %%rd<8>;\n"
                        " ld.param.u64 %%rd1, [out];\n cvta.to.global.u64 %%rd2, %%rd1;\n ld.param.u32 %%r5, [iters];\n"
                        " mov.u32 %%r1, %%tid.x;\n mov.u32 %%r2, %%ctaid.x;\n mov.u32 %%r3, %%ntid.x;\n"
@@ -103,7 +102,7 @@ static char *hot_ptx(int bar)
 
 /* calls: a kernel that calls a function (the pass gives up on it). */
 static const char *calls_ptx =
-    HDR ".func (.param .b32 r) sq(.param .b32 a)\n{\n .reg .b32 %r<3>;\n ld.param.u32 %r1, [a];\n"
+    HDR80 ".func (.param .b32 r) sq(.param .b32 a)\n{\n .reg .b32 %r<3>;\n ld.param.u32 %r1, [a];\n"
     " mul.lo.s32 %r2, %r1, %r1;\n st.param.b32 [r], %r2;\n ret;\n}\n"
     ".visible .entry callk(.param .u64 out)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n"
     " ld.param.u64 %rd1, [out];\n mov.u32 %r1, %tid.x;\n"
@@ -287,59 +286,16 @@ static void t_pass_gives_up(void)
 
 /* ---- running it ----------------------------------------------------------------------- */
 
-typedef struct rig {
-    exec_dev *dev;
-    exec_mod *m;
-    gpu *g;
-    tp_opts o;
-} rig;
-
-static bool rig_open(rig *r, const char *ptx, const char *opts, exec_code_pass pass)
-{
-    tp_err_clear(&err);
-    memset(r, 0, sizeof *r);
-    gpu_opts_init(&r->o);
-    if (opts && !tp_opts_set_list(&r->o, opts, TP_SRC_OVERRIDE, &err)) {
-        printf("    options: %s\n", err.msg);
-        return false;
-    }
-    r->dev = exec_dev_create(&r->o, stdout, &err);
-    if (!r->dev) return false;
-    exec_dev_set_pass(r->dev, pass, NULL);
-    exec_status st;
-    r->m = exec_mod_load(r->dev, ptx, strlen(ptx), "t.ptx", &st, &err);
-    if (!r->m) {
-        printf("    load: %s\n", err.msg);
-        return false;
-    }
-    r->g = gpu_new(&r->o);
-    return true;
-}
-
-static void rig_close(rig *r)
-{
-    gpu_free(r->g);
-    if (r->m) exec_mod_unload(r->m);
-    if (r->dev) exec_dev_destroy(r->dev);
-    tp_opts_free(&r->o);
-}
-
 /* Runs hot on `ctas` CTAs of 256 threads, 4 iterations; checks every
 ** result; returns the launch's status (ks: performance mode when given). */
-static exec_status run_hot(rig *r, uint32_t ctas, gpu_kstats *ks, char *msg)
+static exec_status run_hot(gpu_rig *r, uint32_t ctas, gpu_kstats *ks, char *msg)
 {
     uint32_t n = ctas * 256;
     uint64_t out = exec_mem_alloc(r->dev, n * 4, 256);
     struct { uint64_t out; uint32_t iters; } p = {out, 4};
-    exec_launch l = {{ctas, 1, 1}, {256, 1, 1}, 0, &p, 12, 0};
     exec_result res;
-    int k = exec_mod_kernel(r->m, "hot");
-    if (ks) {
-        memset(ks, 0, sizeof *ks);
-        gpu_launch(r->g, r->m, k, &l, &res, ks, NULL, NULL);
-    } else {
-        exec_launch_kernel(r->m, k, &l, &res);
-    }
+    if (ks) gpu_rig_launch(r, "hot", ctas, 256, &p, 12, ks, &res);
+    else exec_rig_launch(r->m, "hot", ctas, 256, &p, 12, &res);
     if (msg) snprintf(msg, 1024, "%s", res.msg);
     if (res.status != EXEC_OK) return res.status;
     const float *o = exec_mem_host(r->dev, out, n * 4);
@@ -355,8 +311,8 @@ static exec_status run_hot(rig *r, uint32_t ctas, gpu_kstats *ks, char *msg)
 static void t_owf(void)
 {
     char *text = hot_ptx(0);
-    rig r;
-    if (rig_open(&r, text, "owf=1 owf.share=0.8", rm_exec_pass)) {
+    gpu_rig r;
+    if (gpu_rig_open_pass(&r, text, "owf=1 owf.share=0.8", "t.ptx", rm_exec_pass)) {
         const ptx_rshare *rs = exec_mod_ptx(r.m)->funcs[0].rs;
         TT_CHECK(rs != NULL && rs->pairs == 1);
         if (rs) {
@@ -378,7 +334,7 @@ static void t_owf(void)
         TT_CHECK(ks.rm_acquires >= 30 * 8);
         gpu_kstats_free(&ks);
     }
-    rig_close(&r);
+    gpu_rig_close(&r);
     free(text);
 }
 
@@ -387,17 +343,17 @@ static void t_runs_unchanged(void)
     for (int bar = 0; bar <= 2; bar++) {
         char *text = hot_ptx(bar);
         /* functional mode: private sections */
-        rig r;
-        if (rig_open(&r, text, "regmutex=1", rm_exec_pass)) {
+        gpu_rig r;
+        if (gpu_rig_open_pass(&r, text, "regmutex=1", "t.ptx", rm_exec_pass)) {
             TT_CHECK(exec_mod_ptx(r.m)->funcs[0].rs != NULL || bar == 2);
             TT_EQ_I(run_hot(&r, 12, NULL, NULL), EXEC_OK);
         }
-        rig_close(&r);
+        gpu_rig_close(&r);
         /* performance mode: the SMs' pools, down to one section per SM */
         const char *perf[] = {"regmutex=1", "regmutex=1 device.num_sms=1"};
         for (int q = 0; q < 2; q++) {
-            if (!rig_open(&r, text, perf[q], rm_exec_pass)) {
-                rig_close(&r);
+            if (!gpu_rig_open_pass(&r, text, perf[q], "t.ptx", rm_exec_pass)) {
+                gpu_rig_close(&r);
                 continue;
             }
             gpu_kstats ks;
@@ -411,7 +367,7 @@ static void t_runs_unchanged(void)
                 TT_EQ_U(ks.regs_per_thread, exec_mod_ptx(r.m)->funcs[0].rs->base_regs);
             }
             gpu_kstats_free(&ks);
-            rig_close(&r);
+            gpu_rig_close(&r);
         }
         free(text);
     }
@@ -455,13 +411,13 @@ static bool one_section_pass(ptx_module *low, const tp_opts *o, void *arg, tp_er
 ** .maxntid, so that the small register file does not cap the lowering's
 ** registers per thread; the pass plans for 256 threads anyway.)  False when
 ** the pass did not apply. */
-static bool one_section_rig(rig *r, int bar) /* r closed when false */
+static bool one_section_rig(gpu_rig *r, int bar) /* r closed when false */
 {
     char *text = hot_ptx(bar), *mx = strstr(text, ".maxntid 256, 1, 1");
     if (mx) memset(mx, ' ', strlen(".maxntid 256, 1, 1"));
     char opts[256] = "regmutex=1";
     for (int tries = 0; tries < 2; tries++) {
-        if (!rig_open(r, text, opts, one_section_pass)) break;
+        if (!gpu_rig_open_pass(r, text, opts, "t.ptx", one_section_pass)) break;
         const ptx_rshare *rs = exec_mod_ptx(r->m)->funcs[0].rs;
         if (!rs) break;
         exec_occ occ;
@@ -472,9 +428,9 @@ static bool one_section_rig(rig *r, int bar) /* r closed when false */
         }
         snprintf(opts, sizeof opts, "regmutex=1 device.num_sms=1 device.max_ctas_per_sm=1 device.regs_per_sm=%u",
                  occ.regs_per_cta + rs->ext * 32);
-        rig_close(r);
+        gpu_rig_close(r);
     }
-    rig_close(r);
+    gpu_rig_close(r);
     memset(r, 0, sizeof *r);
     free(text);
     return false;
@@ -490,7 +446,7 @@ static void t_barrier_in_region(void)
     uint32_t applied = 0;
     for (int bar = 1; bar <= 2; bar++) {
         hold_across = 0;
-        rig r;
+        gpu_rig r;
         if (!one_section_rig(&r, bar)) continue;
         applied++;
         gpu_kstats ks;
@@ -503,21 +459,21 @@ static void t_barrier_in_region(void)
         TT_EQ_U(ks.rm_acquires, ks.rm_releases);
         TT_CHECK(ks.rm_stall_cycles > 0);          /* the warps did contend */
         gpu_kstats_free(&ks);
-        rig_close(&r);
+        gpu_rig_close(&r);
     }
     TT_CHECK(applied >= 1);
     /* the control: the same kernel with the pool held across the barrier
     ** deadlocks -- the first warp waits at the barrier holding the only
     ** section, the others wait for the section before it */
     hold_across = 1;
-    rig r;
+    gpu_rig r;
     if (one_section_rig(&r, 1)) {
         gpu_kstats ks;
         char msg[1024] = "";
         TT_EQ_I(run_hot(&r, 1, &ks, msg), EXEC_ERR_DEADLOCK);
         TT_CHECK(strstr(msg, "no warp can make progress") != NULL);
         gpu_kstats_free(&ks);
-        rig_close(&r);
+        gpu_rig_close(&r);
     } else {
         TT_CHECK(!"the pass applies to hot with a barrier between its halves");
     }
@@ -548,9 +504,9 @@ static void t_damage_caught(void)
 {
     char *text = hot_ptx(0);
     for (damage = 1; damage <= 2; damage++) {
-        rig r;
-        if (!rig_open(&r, text, "regmutex=1", damaging_pass)) {
-            rig_close(&r);
+        gpu_rig r;
+        if (!gpu_rig_open_pass(&r, text, "regmutex=1", "t.ptx", damaging_pass)) {
+            gpu_rig_close(&r);
             continue;
         }
         char msg[1024];
@@ -560,7 +516,7 @@ static void t_damage_caught(void)
         } else {
             TT_CHECK(st != EXEC_OK); /* read outside the region: no section */
         }
-        rig_close(&r);
+        gpu_rig_close(&r);
     }
     damage = 0;
     free(text);
@@ -574,9 +530,9 @@ static void t_shared_section_corrupts(void)
 {
     char *text = hot_ptx(0);
     for (int same = 0; same <= 1; same++) {
-        rig r;
-        if (!rig_open(&r, text, "regmutex=1", rm_exec_pass)) {
-            rig_close(&r);
+        gpu_rig r;
+        if (!gpu_rig_open_pass(&r, text, "regmutex=1", "t.ptx", rm_exec_pass)) {
+            gpu_rig_close(&r);
             continue;
         }
         uint64_t out = exec_mem_alloc(r.dev, 64 * 4, 256);
@@ -586,7 +542,7 @@ static void t_shared_section_corrupts(void)
         exec_grid *gr = exec_grid_open(r.m, exec_mod_kernel(r.m, "hot"), &l, &res);
         TT_CHECK(gr != NULL);
         if (!gr) {
-            rig_close(&r);
+            gpu_rig_close(&r);
             continue;
         }
         TT_CHECK(exec_grid_occ(gr)->rm_sections >= 2);
@@ -612,7 +568,7 @@ static void t_shared_section_corrupts(void)
             if (o[i] != 4.0f * (420.0f * (float)i + 380.0f)) bad++;
         if (same) TT_CHECK(bad > 0);
         else TT_EQ_U(bad, 0);
-        rig_close(&r);
+        gpu_rig_close(&r);
     }
     free(text);
 }
@@ -626,7 +582,7 @@ static void t_shared_section_corrupts(void)
 ** result's register would be written by the next add, which would wait for
 ** it -- write after write); out[4 + w] the sum, 10 w + 55. */
 static const char *pair_ptx =
-    HDR ".visible .entry pair(.param .u64 out)\n.maxntid 64, 1, 1\n{\n"
+    HDR80 ".visible .entry pair(.param .u64 out)\n.maxntid 64, 1, 1\n{\n"
     "  .reg .b32 %r<40>; .reg .b64 %rd<12>;\n"
     "  ld.param.u64 %rd1, [out];\n"
     "  mov.u32 %r1, %tid.x;\n"
@@ -702,26 +658,22 @@ static bool manual_pass(ptx_module *low, const tp_opts *o, void *arg, tp_err *e)
 static void pair_run(uint32_t sections, uint64_t *o, gpu_kstats *ks)
 {
     want_sections = sections;
-    rig r;
+    gpu_rig r;
     memset(o, 0, 4 * sizeof *o);
-    if (!rig_open(&r, pair_ptx,
-                  "regmutex=1 device.regs_per_sm=2048 device.regs_per_block=2048 device.max_ctas_per_sm=1 "
-                  "sm.schedulers=1 sm.scheduler=lrr",
-                  manual_pass)) {
-        rig_close(&r);
+    if (!gpu_rig_open_pass(&r, pair_ptx, "regmutex=1 device.regs_per_sm=2048 device.regs_per_block=2048 device.max_ctas_per_sm=1 "
+                  "sm.schedulers=1 sm.scheduler=lrr", "t.ptx", manual_pass)) {
+        gpu_rig_close(&r);
         return;
     }
     uint64_t out = exec_mem_alloc(r.dev, 64, 256);
-    exec_launch l = {{1, 1, 1}, {64, 1, 1}, 0, &out, 8, 0};
     exec_result res;
-    memset(ks, 0, sizeof *ks);
-    TT_EQ_I(gpu_launch(r.g, r.m, 0, &l, &res, ks, NULL, NULL), EXEC_OK);
+    TT_EQ_I(gpu_rig_launch(&r, "pair", 1, 64, &out, 8, ks, &res), EXEC_OK);
     if (res.status != EXEC_OK) printf("    %s\n", res.msg);
     memcpy(o, exec_mem_host(r.dev, out, 32), 32);
     const uint64_t *sums = exec_mem_host(r.dev, out + 32, 16);
     TT_EQ_U((uint32_t)sums[0], 55);
     TT_EQ_U((uint32_t)sums[1], 65);
-    rig_close(&r);
+    gpu_rig_close(&r);
 }
 
 static void t_cycles_acquire_release(void)
