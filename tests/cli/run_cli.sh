@@ -69,9 +69,9 @@ fi
 for sig in TERM HUP INT KILL; do
     name=run_sig$sig
     mkdir -p "$tmp/t$sig"
-    # (a non-interactive shell's background job ignores SIGINT, and so
+    # (a non-interactive shell's background job ignores SIGINT, a nohup SIGHUP, and so
     # would tpsim and the program: env restores the default)
-    TMPDIR="$tmp/t$sig" env --default-signal=INT,QUIT "$TPSIM" run --no-summary --stats "$tmp/t$sig/stats.json" -o exec.spin_limit=1000000000000000 \
+    TMPDIR="$tmp/t$sig" env --default-signal=INT,QUIT,HUP,TERM "$TPSIM" run --no-summary --stats "$tmp/t$sig/stats.json" -o exec.spin_limit=1000000000000000 \
         -- "$LAUNCH" tests/cli/spin.ptx spin buf:4 >"$tmp/sig.out" 2>&1 &
     tp=$!
     prog=
