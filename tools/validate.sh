@@ -34,7 +34,7 @@
 # wrong); the table is printed either way.  Needs python3 (standard library).
 #
 #   tools/validate.sh --hardware [--rows FILE] [-j N] [--set all|tune|heldout]
-#                     [--detail] [--keep DIR] [--build DIR]
+#                     [--detail] [--keep DIR] [--reuse DIR] [--build DIR]
 #
 # --hardware: tpsim's rtx2060 model beside a real GeForce RTX 2060 instead
 # (tools/reference/rtx2060-nvbench.csv, docs/VALIDATION.md "Against real
@@ -46,7 +46,9 @@
 # (tune: the rows to tune against; heldout: sizes kept for checking later)
 # and per suite: mean and median |error|, rows within 25%, Pearson
 # correlation of log time.  --detail adds each row's L1/L2 hit rates, DRAM
-# bandwidth and issue-slot breakdown; --keep DIR keeps the statistics files.
+# bandwidth and issue-slot breakdown; --keep DIR keeps each row's statistics
+# and output, --reuse DIR takes a row's from such a directory instead of
+# running it (to reprint the table, or to add rows to a run).
 # Exit status 1 when a row failed.  tools/validate_hw.py does the work.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -64,11 +66,11 @@ while [ $# -gt 0 ]; do
     --csv) csv=$2; hwargs="$hwargs --csv $2"; shift 2 ;;
     --guarded) guarded=1; shift ;;
     --hardware) hardware=1; shift ;;
-    --rows | --set | --keep | -j)
+    --rows | --set | --keep | --reuse | -j)
         [ $# -ge 2 ] || { echo "validate.sh: $1 needs a value" >&2; exit 2; }
         hwargs="$hwargs $1 $2"; hwonly=$1; shift 2 ;;
     --detail) hwargs="$hwargs --detail"; hwonly=$1; shift ;;
-    -h | --help) sed -n '2,48p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,/^set -u/p' "$0" | grep -v '^set -u' | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "validate.sh: unknown option $1 (--help)" >&2; exit 2 ;;
     *) break ;;
     esac

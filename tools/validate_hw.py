@@ -4,7 +4,7 @@
 Run by `tools/validate.sh --hardware` (see its help); by hand:
 
     python3 tools/validate_hw.py --root . --build build [--rows FILE] [-j N]
-                                 [--set all|tune|heldout] [--detail] [--keep DIR]
+                                 [--set all|tune|heldout] [--detail] [--keep DIR] [--reuse DIR]
 
 For every row of the rows file (default tests/hardware/rows.txt) it finds the
 row of the reference CSV (tools/reference/rtx2060-nvbench.csv) and runs the
@@ -20,8 +20,11 @@ tpsim / card - 1.  It prints a Markdown table (one line per row), then per set
 (tune, heldout) a summary per suite and over all rows: mean and median |error|,
 rows within 25%, and the Pearson correlation of log(time).  --detail adds a
 table of what the statistics say about each row (L1 and L2 hit rates, DRAM
-bandwidth, the issue-slot breakdown).  Exit status 0, or 1 when a row failed
-(its line says why).  Standard library only.
+bandwidth, the issue-slot breakdown).  --keep DIR keeps each row's files
+(statistics, output, CPU seconds) in DIR, named after the row's CSV key;
+--reuse DIR takes a row's results from such a directory instead of running
+it where it has them (to reprint a table, or to add rows to a run).  Exit
+status 0, or 1 when a row failed (its line says why).  Standard library only.
 """
 import argparse
 import concurrent.futures as cf
@@ -62,28 +65,47 @@ def match(ref, r, path):
     return m[0]
 
 
-def run_one(args, i, r):
-    stats = os.path.join(args.tmp, "row%03d.json" % i)
-    env = dict(os.environ, TPSIM_CONFIG="rtx2060", TPSIM_MODE="performance", TPSIM_STATS=stats)
+def slug(r):
+    """The file name of a row's results: its CSV key, spelt safely (the same in every rows file)."""
+    key = "%s %s %s %s" % (r["suite"], r["benchmark"], r["params"], r["num_elements"])
+    return "".join(c if c.isalnum() or c in "=-." else "_" for c in key)
+
+
+def load(base):
+    """A row's results from BASE.json/.out/.err/.time (what run_one wrote), or None."""
+    if not all(os.path.exists(base + x) for x in (".out", ".err", ".time")):
+        return None
+    cpu, wall, rc = open(base + ".time").read().split()
+    out = {"wall": float(wall), "cpu": float(cpu), "rc": int(rc),
+           "stdout": open(base + ".out").read().strip(), "stderr": open(base + ".err").read().strip()}
+    if out["rc"] == 0 and os.path.exists(base + ".json"):
+        s = json.load(open(base + ".json"))
+        out["kernel"] = s["kernels"][-1]
+        out["mhz"] = float(s["config"]["clock.core_mhz"])
+    return out
+
+
+def run_one(args, r):
+    if args.reuse:
+        out = load(os.path.join(args.reuse, slug(r)))
+        if out:
+            out["reused"] = True
+            return out
+    base = os.path.join(args.tmp, slug(r))
+    for x in (".json", ".time"):
+        if os.path.exists(base + x):
+            os.remove(base + x)
+    env = dict(os.environ, TPSIM_CONFIG="rtx2060", TPSIM_MODE="performance", TPSIM_STATS=base + ".json")
     cmd = [args.runner, "--ptx", os.path.join(args.root, "tests/hardware"), "--zero", "--row",
            r["benchmark"], r["params"], r["num_elements"]]
-    base = os.path.join(args.tmp, "row%03d" % i)
     t0 = time.time()
     with open(base + ".out", "w") as fo, open(base + ".err", "w") as fe:
         p = subprocess.Popen(cmd, env=env, stdout=fo, stderr=fe)
         _, status, ru = os.wait4(p.pid, 0)
-        p.returncode = os.waitstatus_to_exitcode(status) if hasattr(os, "waitstatus_to_exitcode") else status >> 8
-    wall = time.time() - t0
-    out = {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "rc": p.returncode,
-           "stdout": open(base + ".out").read().strip(), "stderr": open(base + ".err").read().strip()}
-    if p.returncode == 0 and os.path.exists(stats):
-        s = json.load(open(stats))
-        k = s["kernels"][-1]
-        out["kernel"] = k
-        out["mhz"] = float(s["config"]["clock.core_mhz"])
-        out["sms"] = int(s["config"]["device.num_sms"])
-        out["schedulers"] = int(s["config"]["sm.schedulers"])
-    return out
+        p.returncode = os.waitstatus_to_exitcode(status)
+    with open(base + ".time", "w") as f:
+        f.write("%.2f %.2f %d\n" % (ru.ru_utime + ru.ru_stime, time.time() - t0, p.returncode))
+    return load(base)
 
 
 def stat(k, name, default=0):
@@ -131,6 +153,7 @@ def main():
     ap.add_argument("--set", default="all", choices=("all",) + SETS)
     ap.add_argument("--detail", action="store_true")
     ap.add_argument("--keep")
+    ap.add_argument("--reuse")
     args = ap.parse_args()
     args.rows = args.rows or os.path.join(args.root, "tests/hardware/rows.txt")
     args.csv = args.csv or os.path.join(args.root, "tools/reference/rtx2060-nvbench.csv")
@@ -151,13 +174,13 @@ def main():
     t0 = time.time()
     done = 0
     with cf.ThreadPoolExecutor(max_workers=max(1, args.j)) as ex:
-        futs = {ex.submit(run_one, args, i, r): r for i, r in enumerate(rows)}
+        futs = {ex.submit(run_one, args, r): r for r in rows}
         for f in cf.as_completed(futs):
             r = futs[f]
             r.update(f.result())
             done += 1
             sys.stderr.write("[%d/%d] %s %s: %.1f s CPU%s\n" % (done, len(rows), short_bench(r["benchmark"]),
-                                                                r["params"], r["cpu"], "" if r["rc"] == 0 else " FAILED"))
+                                                                r["params"], r["cpu"], " (reused)" if r.get("reused") else "" if r["rc"] == 0 else " FAILED"))
     elapsed = time.time() - t0
 
     has_launch = False

@@ -94,7 +94,7 @@ if [ "$(cat "$tmp/map")" = ok ]; then echo "PASS hardware_row_map"
 else echo "FAIL hardware_row_map: $(head -c 400 "$tmp/map" | tr '\n' ' ')"; fi
 
 # 3. rows.txt against the CSV (validate_hw.py exits at the first line that does not match one row)
-python3 - "$root" "$here/rows.txt" "$csv" >"$tmp/rows" 2>&1 <<'EOF'
+python3 -B - "$root" "$here/rows.txt" "$csv" >"$tmp/rows" 2>&1 <<'EOF'
 import csv, sys
 sys.path.insert(0, sys.argv[1] + "/tools")
 import validate_hw
@@ -113,15 +113,16 @@ $to sh "$root/tools/validate.sh" --hardware --build "$BUILD" --rows "$here/rows-
     >"$tmp/table" 2>"$tmp/table.err"
 rc=$?
 python3 - "$tmp/table" "$tmp/keep" "$csv" "$rc" >"$tmp/quick" 2>&1 <<'EOF'
-import csv, json, re, sys
+import csv, glob, json, re, sys
 table, keep, path, rc = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 lines = [l for l in open(table) if l.startswith("| tune | array_add |")]
 ref = [r for r in csv.DictReader(open(path)) if r["benchmark"] == "Coalesced (Different Array Sizes)"
        and r["params"] == "Axis Size=512"][0]
-s = json.load(open(keep + "/row000.json"))
+base = glob.glob(keep + "/*.json")[0][:-5]
+s = json.load(open(base + ".json"))
 k = s["kernels"][-1]
 mhz = float(s["config"]["clock.core_mhz"])
-out = open(keep + "/row000.out").read()
+out = open(base + ".out").read()
 m = re.search(r": ([0-9.]+) us, ok", out)
 bad = []
 if rc != 0 or len(lines) != 1:
