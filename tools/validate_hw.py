@@ -102,7 +102,7 @@ def run_one(args, r):
     with open(base + ".out", "w") as fo, open(base + ".err", "w") as fe:
         p = subprocess.Popen(cmd, env=env, stdout=fo, stderr=fe)
         _, status, ru = os.wait4(p.pid, 0)
-        p.returncode = os.waitstatus_to_exitcode(status)
+        p.returncode = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -os.WTERMSIG(status)
     with open(base + ".time", "w") as f:
         f.write("%.2f %.2f %d\n" % (ru.ru_utime + ru.ru_stime, time.time() - t0, p.returncode))
     return load(base)
@@ -179,8 +179,9 @@ def main():
             r = futs[f]
             r.update(f.result())
             done += 1
+            note = " (reused)" if r.get("reused") else "" if r["rc"] == 0 else " FAILED"
             sys.stderr.write("[%d/%d] %s %s: %.1f s CPU%s\n" % (done, len(rows), short_bench(r["benchmark"]),
-                                                                r["params"], r["cpu"], " (reused)" if r.get("reused") else "" if r["rc"] == 0 else " FAILED"))
+                                                                r["params"], r["cpu"], note))
     elapsed = time.time() - t0
 
     has_launch = False
