@@ -155,8 +155,10 @@ unit: $(TRUN_BIN)
 
 # The validation workloads' host programs (tests/polybench: PolyBench-style
 # kernels checked against the CPU; tests/ubench: microbenchmarks that time
-# themselves), plain driver-API programs built like the kernel runner.
-VALID_BIN := $(BUILD)/tests/polybench/polybench $(BUILD)/tests/ubench/ubench
+# themselves; tests/hardware: the textbook kernels timed on a real RTX 2060,
+# tools/validate.sh --hardware), plain driver-API programs built like the
+# kernel runner.
+VALID_BIN := $(BUILD)/tests/polybench/polybench $(BUILD)/tests/ubench/ubench $(BUILD)/tests/hardware/hwbench
 $(VALID_BIN): $(BUILD)/tests/%: tests/%.c $(TH_DEP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")

@@ -32,24 +32,59 @@
 #
 # The runner's exit status is returned (non-zero when a kernel's results were
 # wrong); the table is printed either way.  Needs python3 (standard library).
+#
+#   tools/validate.sh --hardware [--rows FILE] [-j N] [--set all|tune|heldout]
+#                     [--detail] [--keep DIR] [--reuse DIR] [--build DIR]
+#
+# --hardware: tpsim's rtx2060 model beside a real GeForce RTX 2060 instead
+# (tools/reference/rtx2060-nvbench.csv, docs/VALIDATION.md "Against real
+# hardware").  Each row of FILE (default tests/hardware/rows.txt) runs
+# tests/hardware's host program on TPSIM_CONFIG=rtx2060 in performance mode,
+# N rows at a time (default 1), and a Markdown table compares the card's
+# time with tpsim's (the kernel's cycles at clock.core_mhz, plus launch_cycles
+# where the statistics have them), error = tpsim / card - 1; then per set
+# (tune: the rows to tune against; heldout: sizes kept for checking later)
+# and per suite: mean and median |error|, rows within 25%, Pearson
+# correlation of log time.  --detail adds each row's L1/L2 hit rates, DRAM
+# bandwidth and issue-slot breakdown; --keep DIR keeps each row's statistics
+# and output, --reuse DIR takes a row's from such a directory instead of
+# running it (to reprint the table, or to add rows to a run).
+# Exit status 1 when a row failed.  tools/validate_hw.py does the work.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 mode=${TPSIM_MODE:-functional}
 build=${BUILD:-build}
 csv="$root/tools/reference/gpgpusim-gtx480.csv"
 guarded=0
+hardware=0
+hwargs=""
+hwonly=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --mode) mode=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
-    --csv) csv=$2; shift 2 ;;
+    --csv) csv=$2; hwargs="$hwargs --csv $2"; shift 2 ;;
     --guarded) guarded=1; shift ;;
-    -h | --help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --hardware) hardware=1; shift ;;
+    --rows | --set | --keep | --reuse | -j)
+        [ $# -ge 2 ] || { echo "validate.sh: $1 needs a value" >&2; exit 2; }
+        hwargs="$hwargs $1 $2"; hwonly=$1; shift 2 ;;
+    --detail) hwargs="$hwargs --detail"; hwonly=$1; shift ;;
+    -h | --help) sed -n '2,/^set -u/p' "$0" | grep -v '^set -u' | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "validate.sh: unknown option $1 (--help)" >&2; exit 2 ;;
     *) break ;;
     esac
 done
 case "$build" in /*) ;; *) build="$root/$build" ;; esac
+if [ "$hardware" -eq 1 ]; then
+    command -v python3 >/dev/null 2>&1 || { echo "validate.sh: needs python3" >&2; exit 2; }
+    [ $# -eq 0 ] || { echo "validate.sh: --hardware takes no names ($1)" >&2; exit 2; }
+    # shellcheck disable=SC2086
+    exec python3 "$root/tools/validate_hw.py" --root "$root" --build "$build" $hwargs
+elif [ -n "$hwonly" ]; then
+    echo "validate.sh: $hwonly goes with --hardware" >&2
+    exit 2
+fi
 runner="$build/tests/polybench/polybench"
 if [ ! -x "$runner" ]; then
     echo "validate.sh: $runner is not built (make unit)" >&2
