@@ -263,7 +263,7 @@ typedef struct gpu_sm {
     uint64_t l1_resfail_skipped; /* cycles the refused request waited without asking again */
     uint32_t miss_rr;          /* which L1 may send to the memory system first */
     gpu_wp *wp;                /* the LD/ST front-end pool (NULL: the Fermi path only) */
-    gpu_wpkstats wps;          /* warppool.* counters of this launch */
+    gpu_ldstkstats wps;        /* warppool.* counters of this launch */
     uint64_t l1d_at;           /* the last cycle + 1 with an L1D access; in that cycle: */
     uint32_t l1d_used;         /* ... L1D accesses made */
     uint64_t l1d_banks_used;   /* ... banked L1D: a bit per bank accessed */
@@ -397,7 +397,7 @@ void gpu_ldst_account_skip(gpu_sm *sm, uint64_t k);
 void gpu_ldst_abort(gpu_sm *sm);
 /* Adds the launch's front-end counters (warppool.*) into ks at its end, cycle now. */
 void gpu_ldst_stats(gpu_sm *sm, gpu_kstats *ks, uint64_t now);
-/* The ratios of ks->wp, once every SM's counters are in (gpu/warppool.c). */
+/* The ratios of ks->ldst, once every SM's counters are in (gpu/warppool.c). */
 void gpu_wp_kstats_finish(gpu_kstats *ks, uint32_t nsm);
 gpu_memop *gpu_memop_get(gpu_sm *sm);
 void gpu_memop_put(gpu_sm *sm, gpu_memop *m);

@@ -512,8 +512,8 @@ void gpu_ldst_abort(gpu_sm *sm)
 
 void gpu_ldst_stats(gpu_sm *sm, gpu_kstats *ks, uint64_t now)
 {
-    gpu_wpkstats *d = &ks->wp;
-    gpu_wpkstats *s = &sm->wps;
+    gpu_ldstkstats *d = &ks->ldst;
+    gpu_ldstkstats *s = &sm->wps;
     if (sm->wp) {
         gpu_wp_flush(sm->wp, now);
         ks->l1d_reservation_fails += gpu_wp_resfail_skipped(sm->wp);

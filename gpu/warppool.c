@@ -67,7 +67,7 @@ struct gpu_wp {
     gpu_l1cfg l1c;
     gpu_mreq_pool *pool;
     uint16_t sm, src;
-    gpu_wpkstats *st;
+    gpu_ldstkstats *st;
     /* instruction queue (a ring) */
     gpu_memop **iq;
     uint64_t *iq_age;
@@ -136,7 +136,7 @@ bool gpu_wp_cfg_from(const tp_opts *o, gpu_wpcfg *c)
 }
 
 gpu_wp *gpu_wp_new(const gpu_wpcfg *c, gpu_l1 *l1, const gpu_l1cfg *l1cfg, gpu_mreq_pool *pool, uint16_t sm,
-                   uint16_t src, gpu_wpkstats *st)
+                   uint16_t src, gpu_ldstkstats *st)
 {
     gpu_wp *p = tp_calloc(1, sizeof *p);
     p->c = *c;
@@ -655,7 +655,7 @@ gpu_memop *gpu_wp_drop(gpu_wp *p)
 
 void gpu_wp_kstats_finish(gpu_kstats *ks, uint32_t nsm)
 {
-    gpu_wpkstats *w = &ks->wp;
+    gpu_ldstkstats *w = &ks->ldst;
     double smc = (double)ks->cycles * (nsm ? nsm : 1);
     w->lines_per_instruction = w->mem_instructions ? (double)w->requests / (double)w->mem_instructions : 0;
     w->requests_per_access = w->l1_access_cycles ? (double)w->requests / (double)w->l1_access_cycles : 0;

@@ -81,7 +81,7 @@
 ** hitting in the L1D thus reaches it `latency` cycles after the Fermi path
 ** would (the inter-warp coalescer's stage), and finishes l1d.latency later.
 **
-** Statistics (gpu_wpkstats, registered as warppool.* in gpu/kstats.c): the
+** Statistics (gpu_ldstkstats, registered as warppool.* in gpu/kstats.c): the
 ** pool counts requests (at insertion), L1D accesses and merges (at
 ** acceptance), tag-cycles in use, full stalls, insertion conflicts, thread
 ** deliveries, delivery errors, policy switches and cache-sensitive quanta;
@@ -132,7 +132,7 @@ bool gpu_wp_cfg_from(const tp_opts *o, gpu_wpcfg *c);
 ** taking requests from pool and counting into st (which the caller zeroes
 ** per launch). */
 gpu_wp *gpu_wp_new(const gpu_wpcfg *c, gpu_l1 *l1, const gpu_l1cfg *l1cfg, gpu_mreq_pool *pool, uint16_t sm,
-                   uint16_t src, gpu_wpkstats *st);
+                   uint16_t src, gpu_ldstkstats *st);
 void gpu_wp_free(gpu_wp *p);
 
 /* A launch starts at cycle now: policy, quantum and accounting restart. */

@@ -37,7 +37,7 @@ typedef struct rig {
     gpu_l1 *l1;
     gpu_wpcfg wc;
     gpu_wp *wp;
-    gpu_wpkstats st;
+    gpu_ldstkstats st;
     uint64_t memlat;
     gpu_memop op[NOPS];
     uint64_t fin[NOPS];         /* cycle each instruction finished (NEVER: not yet) */
@@ -570,7 +570,7 @@ static uint64_t rig_next(rig *r, uint64_t now)
     return n <= now ? now + 1 : n;
 }
 
-static void skip_scenario(bool skip, const char *opts, gpu_wpkstats *st, uint64_t *fin, uint64_t *resfails)
+static void skip_scenario(bool skip, const char *opts, gpu_ldstkstats *st, uint64_t *fin, uint64_t *resfails)
 {
     rig r;
     if (!rig_open(&r, opts)) return;
@@ -612,7 +612,7 @@ static void t910_skip_equivalence(void)
         "warppool=0 mrpb=1 mrpb.queues=2 mrpb.entries=2 l1d.mshrs=3",
     };
     for (size_t c = 0; c < TP_ARRAY_LEN(cfgs); c++) {
-        gpu_wpkstats a, b;
+        gpu_ldstkstats a, b;
         uint64_t fa[4], fb[4], ra = 0, rb = 1;
         skip_scenario(false, cfgs[c], &a, fa, &ra);
         skip_scenario(true, cfgs[c], &b, fb, &rb);
@@ -700,18 +700,18 @@ static void t920_kernel_same_line(void)
     load_kernel(NULL, "same", 64, &ks, &right);
     TT_CHECK(right);
     TT_EQ_U(ks.l1d_accesses, 4);
-    TT_EQ_U(ks.wp.requests, 4);
-    TT_EQ_U(ks.wp.merges, 0);
-    TT_EQ_U(ks.wp.l1_access_cycles, 4);
+    TT_EQ_U(ks.ldst.requests, 4);
+    TT_EQ_U(ks.ldst.merges, 0);
+    TT_EQ_U(ks.ldst.l1_access_cycles, 4);
     gpu_kstats_free(&ks);
     load_kernel("warppool=1", "same", 64, &ks, &right);
     TT_CHECK(right);
     TT_EQ_U(ks.l1d_accesses, 3);
-    TT_EQ_U(ks.wp.requests, 4);
-    TT_EQ_U(ks.wp.l1_accesses, 3);
-    TT_EQ_U(ks.wp.merges, 1);
-    TT_EQ_U(ks.wp.thread_deliveries, 64);
-    TT_EQ_U(ks.wp.delivery_errors, 0);
+    TT_EQ_U(ks.ldst.requests, 4);
+    TT_EQ_U(ks.ldst.l1_accesses, 3);
+    TT_EQ_U(ks.ldst.merges, 1);
+    TT_EQ_U(ks.ldst.thread_deliveries, 64);
+    TT_EQ_U(ks.ldst.delivery_errors, 0);
     gpu_kstats_free(&ks);
 }
 
@@ -734,20 +734,20 @@ static void t921_kernel_transpose(void)
         TT_CHECK(right);
         cyc[c] = ks.cycles;
         /* 8 warps x 32 lines of loads, 8 x 1 line of stores */
-        TT_EQ_U(ks.wp.requests, 8 * 32 + 8);
-        TT_EQ_U(ks.wp.l1_accesses + ks.wp.merges, ks.wp.requests);
-        TT_EQ_U(ks.l1d_accesses, ks.wp.l1_accesses);
-        TT_EQ_U(ks.wp.delivery_errors, 0);
+        TT_EQ_U(ks.ldst.requests, 8 * 32 + 8);
+        TT_EQ_U(ks.ldst.l1_accesses + ks.ldst.merges, ks.ldst.requests);
+        TT_EQ_U(ks.l1d_accesses, ks.ldst.l1_accesses);
+        TT_EQ_U(ks.ldst.delivery_errors, 0);
         bool pool = cfgs[c] && (strstr(cfgs[c], "warppool") || strstr(cfgs[c], "mrpb"));
-        TT_EQ_U(ks.wp.thread_deliveries, pool ? 256 : 0);
-        if (cfgs[c] && strstr(cfgs[c], "warppool")) TT_CHECK(ks.wp.requests_per_access > 1.0);
+        TT_EQ_U(ks.ldst.thread_deliveries, pool ? 256 : 0);
+        if (cfgs[c] && strstr(cfgs[c], "warppool")) TT_CHECK(ks.ldst.requests_per_access > 1.0);
         if (cfgs[c] && strcmp(cfgs[c], "l1d.banks=8") == 0) {
-            TT_EQ_U(ks.wp.merges, 0);
-            TT_CHECK(ks.wp.l1_access_cycles < ks.wp.l1_accesses);
+            TT_EQ_U(ks.ldst.merges, 0);
+            TT_CHECK(ks.ldst.l1_access_cycles < ks.ldst.l1_accesses);
         }
         load_kernel(cfgs[c], "transpose", 256, &ks2, &right2);
         TT_EQ_U(ks.cycles, ks2.cycles);
-        TT_CHECK(memcmp(&ks.wp, &ks2.wp, sizeof ks.wp) == 0);
+        TT_CHECK(memcmp(&ks.ldst, &ks2.ldst, sizeof ks.ldst) == 0);
         TT_CHECK(memcmp(ks.issue, ks2.issue, sizeof ks.issue) == 0);
         gpu_kstats_free(&ks);
         gpu_kstats_free(&ks2);
