@@ -64,9 +64,10 @@ typedef struct gpu_interval {
 } gpu_interval;
 
 /* The LD/ST unit toward the L1D (warppool.* in the statistics, for history:
-** scripts read them): counted in every configuration -- the Fermi path, a
-** banked L1D, WarpPool, MRPB -- so that they compare.  Per SM while a launch
-** runs, summed (and the ratios computed) at its end. */
+** scripts read them; gpu/ldst.h): counted in every configuration -- whichever
+** front end, the Fermi path, a banked L1D, WarpPool, MRPB -- so that they
+** compare.  Per SM while a launch runs, summed (and the ratios computed) at
+** its end. */
 typedef struct gpu_ldstkstats {
     uint64_t mem_instructions;/* warp memory instructions with L1D accesses (global, local) */
     uint64_t requests;        /* L1D line requests of the intra-warp coalescer(s), before inter-warp merging */

@@ -25,6 +25,8 @@
 #include "tests/unit/tt.h"
 #include "tests/unit/gpu_rig.h"
 #include "gpu/internal.h"
+#include "gpu/ldst.h"
+#include "gpu/warppool.h"
 #include "exec/exec.h"
 
 enum { LAT = 35, LINE = 128, NOPS = 16, MAXMEM = 256 };
@@ -725,14 +727,23 @@ static void t921_kernel_transpose(void)
 {
     static const char *const cfgs[] = {NULL, "l1d.banks=8", "warppool=1", "warppool=1 warppool.policy=oldest",
                                        "warppool=1 warppool.policy=cache_sensitive", "mrpb=1",
-                                       "warppool=1 l1d.banks=8"};
+                                       "warppool=1 l1d.banks=8",
+                                       /* the same front ends by name (ldst.frontend): 7.. equal 0, 1, 2, 5, 6 */
+                                       "ldst.frontend=baseline", "ldst.frontend=banked l1d.banks=8",
+                                       "ldst.frontend=warppool", "ldst.frontend=mrpb",
+                                       "ldst.frontend=warppool l1d.banks=8"};
+    static const int same_as[] = {0, 1, 2, 5, 6};
     uint64_t cyc[TP_ARRAY_LEN(cfgs)];
+    gpu_ldstkstats st[TP_ARRAY_LEN(cfgs)];
+    uint64_t l1d[TP_ARRAY_LEN(cfgs)];
     for (size_t c = 0; c < TP_ARRAY_LEN(cfgs); c++) {
         gpu_kstats ks, ks2;
         bool right, right2;
         load_kernel(cfgs[c], "transpose", 256, &ks, &right);
         TT_CHECK(right);
         cyc[c] = ks.cycles;
+        st[c] = ks.ldst;
+        l1d[c] = ks.l1d_accesses;
         /* 8 warps x 32 lines of loads, 8 x 1 line of stores */
         TT_EQ_U(ks.ldst.requests, 8 * 32 + 8);
         TT_EQ_U(ks.ldst.l1_accesses + ks.ldst.merges, ks.ldst.requests);
@@ -753,6 +764,12 @@ static void t921_kernel_transpose(void)
         gpu_kstats_free(&ks2);
     }
     TT_CHECK(cyc[2] != cyc[0]); /* WarpPool changes the timing, not the results */
+    for (size_t c = 7; c < TP_ARRAY_LEN(cfgs); c++) {
+        size_t a = (size_t)same_as[c - 7];
+        TT_EQ_U(cyc[c], cyc[a]);
+        TT_EQ_U(l1d[c], l1d[a]);
+        TT_CHECK(memcmp(&st[c], &st[a], sizeof st[c]) == 0);
+    }
 }
 
 /* A timed L1D hit: k lanes' lines (lane l reads line l mod k) are loaded
@@ -808,6 +825,52 @@ static void t922_kernel_hit_timing(void)
     TT_EQ_U(hit_time("warppool=1", 1), 39);
     TT_EQ_U(hit_time("warppool=1", 8), 46);
     TT_EQ_U(hit_time("mrpb=1", 8), 46);
+    TT_EQ_U(hit_time("ldst.frontend=banked l1d.banks=8", 8), 38);
+    TT_EQ_U(hit_time("ldst.frontend=warppool", 8), 46);
+    TT_EQ_U(hit_time("ldst.frontend=mrpb", 8), 46);
+    /* a name overrides the switches: the Fermi path one line per cycle into a banked L1D; banked with one bank */
+    TT_EQ_U(hit_time("ldst.frontend=baseline l1d.banks=8", 8), 45);
+    TT_EQ_U(hit_time("ldst.frontend=baseline warppool=1", 8), 45);
+    TT_EQ_U(hit_time("ldst.frontend=banked", 8), 45);
+}
+
+/* 930: the front end of the options: ldst.frontend names it; auto (the
+** default) takes it from the older switches, warppool=1 before mrpb=1
+** before l1d.banks > 1, else baseline. */
+static const char *fe_of(const char *opts)
+{
+    tp_opts o;
+    tp_err e;
+    tp_err_clear(&e);
+    gpu_opts_init(&o);
+    bool ok = !opts || tp_opts_set_list(&o, opts, TP_SRC_OVERRIDE, &e);
+    TT_CHECK(ok);
+    const char *n = ok ? gpu_ldst_frontend_of(&o)->name : "";
+    tp_opts_free(&o);
+    return n;
+}
+
+static void t930_frontend_names(void)
+{
+    TT_EQ_STR(fe_of(NULL), "baseline");
+    TT_EQ_STR(fe_of("ldst.frontend=auto"), "baseline");
+    TT_EQ_STR(fe_of("warppool=1"), "warppool");
+    TT_EQ_STR(fe_of("mrpb=1"), "mrpb");
+    TT_EQ_STR(fe_of("l1d.banks=8"), "banked");
+    TT_EQ_STR(fe_of("warppool=1 mrpb=1 l1d.banks=8"), "warppool");
+    TT_EQ_STR(fe_of("mrpb=1 l1d.banks=8"), "mrpb");
+    static const char *const names[] = {"baseline", "banked", "warppool", "mrpb"};
+    for (size_t i = 0; i < TP_ARRAY_LEN(names); i++) {
+        char o[96];
+        snprintf(o, sizeof o, "ldst.frontend=%s warppool=%d mrpb=1 l1d.banks=4", names[i], i != 2);
+        TT_EQ_STR(fe_of(o), names[i]);
+    }
+    tp_opts o;
+    tp_err e;
+    tp_err_clear(&e);
+    gpu_opts_init(&o);
+    TT_CHECK(!tp_opts_set_list(&o, "ldst.frontend=fermi", TP_SRC_OVERRIDE, &e)); /* not a front end */
+    tp_opts_free(&o);
 }
 
 int main(void)
@@ -825,5 +888,6 @@ int main(void)
     TT_RUN(t920_kernel_same_line);
     TT_RUN(t921_kernel_transpose);
     TT_RUN(t922_kernel_hit_timing);
+    TT_RUN(t930_frontend_names);
     return tt_done();
 }
