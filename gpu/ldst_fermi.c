@@ -355,14 +355,15 @@ static void fermi_abort(gpu_ldst_fe *fe)
 {
     fermi *f = F(fe);
     gpu_sm *sm = fe->u->sm;
+    /* a load being sent is also pending: freed once */
+    for (uint32_t t = 0; t < f->npend; t++)
+        if (f->pend[t] && f->pend[t] != f->cur) gpu_memop_put(sm, f->pend[t]);
+    f->npend = f->npend_free = 0;
     if (f->cur) gpu_memop_put(sm, f->cur);
     f->cur = NULL;
     if (f->retry) gpu_mreq_put(fe->u->pool, f->retry);
     f->retry = NULL;
     f->blocked = false;
-    for (uint32_t t = 0; t < f->npend; t++)
-        if (f->pend[t]) gpu_memop_put(sm, f->pend[t]), f->pend[t] = NULL;
-    f->npend = f->npend_free = 0;
 }
 
 static void fermi_end(gpu_ldst_fe *fe, gpu_kstats *ks, uint64_t now) {}

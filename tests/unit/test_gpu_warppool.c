@@ -873,6 +873,49 @@ static void t930_frontend_names(void)
     tp_opts_free(&o);
 }
 
+/* 931: a fault while the LD/ST unit is sending a load's lines (the load is
+** both the instruction in hand and a pending load): the launch stops, every
+** record goes back once, and the next launch runs on records that are
+** distinct (a record freed twice would be handed out twice). */
+static const char *fault_ptx = HDR
+    ".visible .entry fault(.param .u64 a, .param .u64 bad)\n"
+    "{\n"
+    "  .reg .b32 %r<40>; .reg .b64 %rd<10>;\n"
+    "  ld.param.u64 %rd1, [a];\n  ld.param.u64 %rd2, [bad];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd3, %r1, 128;\n  add.s64 %rd4, %rd1, %rd3;\n"
+    "  ld.global.u32 %r3, [%rd4];\n"
+    FILL FILL
+    "  ld.global.u32 %r4, [%rd2];\n"
+    "  add.s32 %r5, %r3, %r4;\n"
+    "  st.global.u32 [%rd4], %r5;\n  ret;\n"
+    "}\n";
+
+static void t931_fault_frees_once(void)
+{
+    static const char *const cfgs[] = {"ldst.frontend=baseline", "ldst.frontend=banked l1d.banks=8",
+                                       "ldst.frontend=warppool", "ldst.frontend=mrpb"};
+    for (size_t c = 0; c < TP_ARRAY_LEN(cfgs); c++) {
+        gpu_rig r;
+        if (!gpu_rig_open(&r, fault_ptx, cfgs[c], "fault.ptx")) continue;
+        uint64_t a = exec_mem_alloc(r.dev, 128 * 32, 256);
+        uint64_t p[2] = {a, 8}; /* bad: no allocation there */
+        gpu_kstats ks;
+        TT_EQ_I(klaunch(&r, "fault", 32, p, sizeof p, &ks), EXEC_ERR_ILLEGAL_ADDRESS);
+        gpu_kstats_free(&ks);
+        gpu_sm *sm = &r.g->sm[0];
+        gpu_memop *m[4];
+        for (int i = 0; i < 4; i++) m[i] = gpu_memop_get(sm);
+        for (int i = 0; i < 4; i++)
+            for (int j = i + 1; j < 4; j++) TT_CHECK(m[i] != m[j]);
+        for (int i = 0; i < 4; i++) gpu_memop_put(sm, m[i]);
+        p[1] = a;
+        TT_EQ_I(klaunch(&r, "fault", 32, p, sizeof p, &ks), EXEC_OK);
+        gpu_kstats_free(&ks);
+        gpu_rig_close(&r);
+    }
+}
+
 int main(void)
 {
     TT_RUN(t901_lone_hit);
@@ -889,5 +932,6 @@ int main(void)
     TT_RUN(t921_kernel_transpose);
     TT_RUN(t922_kernel_hit_timing);
     TT_RUN(t930_frontend_names);
+    TT_RUN(t931_fault_frees_once);
     return tt_done();
 }
