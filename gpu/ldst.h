@@ -68,6 +68,7 @@ struct gpu_ldst_frontend {
     ** order decides between several; NULL: always) */
     bool (*chosen)(const tp_opts *o);
     /* ---- per SM ---- */
+    /* a new state for unit u, from the options, its gpu_ldst_fe (kind, u) filled in */
     gpu_ldst_fe *(*create)(gpu_ldst *u, const tp_opts *o);
     void (*destroy)(gpu_ldst_fe *fe);
     /* a launch starts at cycle now (its counters restart) */
@@ -92,7 +93,9 @@ struct gpu_ldst_frontend {
     /* the launch ends at cycle now: its counters into ks (adds, with the other SMs') */
     void (*end)(gpu_ldst_fe *fe, gpu_kstats *ks, uint64_t now);
     /* ---- per process (NULL: none) ---- */
-    /* names its statistics, fields of a gpu_kstats at offset base of the record */
+    /* names its statistics: fields of the gpu_kstats at offset base of the record,
+    ** registered whichever front end runs (0 when another one does); a front end
+    ** with counters of its own adds them to gpu_ldstkstats (gpu/gpu.h) */
     void (*stats_register)(tp_stats *s, size_t base);
     /* their ratios, once every SM's counters are in ks */
     void (*stats_finish)(gpu_kstats *ks, uint32_t nsm);
