@@ -18,6 +18,7 @@
 **                          lat.*_mad + interval (docs/TENSOR.md)
 */
 #include "internal.h"
+#include "ldst.h"
 
 static uint32_t opt_u(const tp_opts *o, int id) { return (uint32_t)tp_opt_i(o, id); }
 
@@ -99,7 +100,7 @@ void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
 
     gpu_l1_cfg_l1d(o, &c->l1d);
     gpu_l1_cfg_l1c(o, &c->l1c);
-    c->wp_on = gpu_wp_cfg_from(o, &c->wp);
+    c->ldst = gpu_ldst_frontend_of(o);
     c->shmem_banks = opt_u(o, OPT_SHMEM_BANKS);
     c->shmem_lat = opt_u(o, OPT_SHMEM_LATENCY);
     c->stats_pc = tp_opt_i(o, OPT_STATS_PC) != 0;

@@ -158,14 +158,6 @@ static void abort_launch(gpu *g)
         }
         sm->nctas = sm->nwarps_live = 0;
         sm->nwb = 0;
-        if (sm->ldst_cur) gpu_memop_put(sm, sm->ldst_cur);
-        sm->ldst_cur = NULL;
-        if (sm->l1d_retry) gpu_mreq_put(&g->pool, sm->l1d_retry);
-        sm->l1d_retry = NULL;
-        sm->l1d_blocked = false;
-        for (uint32_t t = 0; t < sm->npend; t++)
-            if (sm->pend[t]) gpu_memop_put(sm, sm->pend[t]), sm->pend[t] = NULL;
-        sm->npend = sm->npend_free = 0;
         gpu_ldst_abort(sm);
     }
     /* drain: replies are dropped */
@@ -353,7 +345,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     }
     ks->rm_state_bits = rm_state_bits(g->c.max_warps);
     ks->achieved_occupancy = (double)rwc / ((double)ks->cycles * nsm * g->c.max_warps);
-    gpu_wp_kstats_finish(ks, nsm);
+    gpu_ldst_kstats_finish(ks, nsm);
     const gpu_memstats *ms = gpu_memsys_stats(g->ms);
     ks->l2_accesses = ms->l2_accesses - ms0.l2_accesses;
     ks->l2_hits = ms->l2_hits - ms0.l2_hits;

@@ -63,11 +63,12 @@ typedef struct gpu_interval {
     uint64_t resident_warps;  /* summed over SMs and cycles of the interval */
 } gpu_interval;
 
-/* The LD/ST unit's front end toward the L1D (warppool.* in the statistics;
-** gpu/warppool.h): counted in every configuration -- the Fermi path, a banked
-** L1D, WarpPool, MRPB -- so that they compare.  Per SM while a launch runs,
-** summed (and the ratios computed) at its end. */
-typedef struct gpu_wpkstats {
+/* The LD/ST unit toward the L1D (warppool.* in the statistics, for history:
+** scripts read them; gpu/ldst.h): counted in every configuration -- whichever
+** front end, the Fermi path, a banked L1D, WarpPool, MRPB -- so that they
+** compare.  Per SM while a launch runs, summed (and the ratios computed) at
+** its end. */
+typedef struct gpu_ldstkstats {
     uint64_t mem_instructions;/* warp memory instructions with L1D accesses (global, local) */
     uint64_t requests;        /* L1D line requests of the intra-warp coalescer(s), before inter-warp merging */
     uint64_t l1_accesses;     /* L1D accesses they made (a merged access counts once) */
@@ -89,7 +90,7 @@ typedef struct gpu_wpkstats {
     double queue_occupancy;   /* tags in use per SM, mean over cycles */
     double l1_mpki;           /* L1D misses per 1000 warp instructions */
     double ldst_stall_fraction;/* ldst_stall_cycles / active_cycles: above 0.9, memory-throughput-limited */
-} gpu_wpkstats;
+} gpu_ldstkstats;
 
 /* Per-kernel statistics of performance mode.  Every field is registered by
 ** name in gpu_kstats_register (the names are the statistics JSON's). */
@@ -121,7 +122,7 @@ typedef struct gpu_kstats {
     uint64_t rm_extended_warp_cycles; /* warp cycles spent holding a section */
     double rm_pool_utilization; /* mean sections in use over sections, per SM and cycle */
     uint64_t rm_state_bits;   /* bits of RegMutex state per SM for this configuration */
-    gpu_wpkstats wp;          /* the LD/ST front end (warppool.*) */
+    gpu_ldstkstats ldst;      /* the LD/ST unit toward the L1D (warppool.*) */
     gpu_pcstat *pcs;          /* stats.pc: rows for pcs with any count, by pc */
     uint32_t npcs;
     gpu_interval *intervals;  /* stats.interval: one row per interval */

@@ -44,6 +44,9 @@ typedef enum gpu_policy { GPU_SCHED_GTO, GPU_SCHED_LRR, GPU_SCHED_TWO_LEVEL } gp
 
 enum { GPU_IBUF_MAX = 16, GPU_SB_MAX = 64, GPU_MAX_READS = 32 };
 
+typedef struct gpu_ldst gpu_ldst;                   /* an SM's LD/ST unit (gpu/ldst.h) */
+typedef struct gpu_ldst_frontend gpu_ldst_frontend; /* ... the kind of front end it has */
+
 typedef struct gpu_cfg {
     uint32_t nsm;
     double core_mhz;
@@ -61,8 +64,7 @@ typedef struct gpu_cfg {
     ** an instruction's interval is ceil(macs / rate), its latency lat + that */
     double tensor_rate[EXEC_L_COUNT];
     gpu_l1cfg l1d, l1c;
-    bool wp_on;                            /* an LD/ST front-end pool (WarpPool or MRPB): gpu/warppool.h */
-    gpu_wpcfg wp;
+    const gpu_ldst_frontend *ldst;         /* the LD/ST unit's front end (ldst.frontend: gpu/ldst.h) */
     uint32_t shmem_banks, shmem_lat;
     bool stats_pc;
     uint64_t stats_interval;
@@ -245,30 +247,10 @@ typedef struct gpu_sm {
     gpu_wb *wb;
     uint32_t nwb, capwb;
     uint64_t wb_seq;
-    /* LD/ST unit */
-    gpu_memop *ldst_cur;       /* instruction being processed */
-    uint64_t *ldst_lines;      /* its line addresses (and per-line bytes for stores) */
-    uint32_t *ldst_line_bytes;
-    uint32_t ldst_nlines, ldst_next; /* lines; next to send */
-    uint32_t ldst_const_lines; /* the first ones go to the constant cache */
-    uint32_t ldst_tag;         /* the pending-load tag of its requests */
-    uint32_t ldst_busy_left;   /* cycles the unit is still busy (shared-memory conflicts, constant serialisation) */
-    uint64_t ldst_free_at;
-    gpu_memop *mop_free;
-    gpu_memop **pend;          /* loads waiting for lines, indexed by request tag */
-    uint32_t npend, cappend, *pend_free, npend_free;
+    /* LD/ST unit (gpu/ldst.h: its state, its front end) and the caches it uses */
+    gpu_ldst *ldst;
     gpu_l1 *l1d, *l1c;
-    gpu_mreq *l1d_retry;       /* a request the L1D refused (reservation failure) */
-    bool l1d_blocked;          /* ... and nothing that could change the answer has happened since */
-    uint64_t l1_resfail_skipped; /* cycles the refused request waited without asking again */
-    uint32_t miss_rr;          /* which L1 may send to the memory system first */
-    gpu_wp *wp;                /* the LD/ST front-end pool (NULL: the Fermi path only) */
-    gpu_wpkstats wps;          /* warppool.* counters of this launch */
-    uint64_t l1d_at;           /* the last cycle + 1 with an L1D access; in that cycle: */
-    uint32_t l1d_used;         /* ... L1D accesses made */
-    uint64_t l1d_banks_used;   /* ... banked L1D: a bit per bank accessed */
-    uint64_t ldst_refused_at;  /* the last cycle + 1 in which the unit refused a ready instruction */
-    uint64_t ldst_stall_at;    /* the last cycle + 1 counted as an LD/ST stall */
+    uint64_t l1_resfail_skipped; /* statistics: cycles a request the L1D refused waited without asking again */
     /* time */
     uint64_t wake;             /* the next cycle it must be ticked */
     uint64_t last_tick;        /* the last cycle it was ticked */
@@ -352,38 +334,14 @@ void gpu_wb_push(gpu_sm *sm, uint64_t cycle, uint16_t warp, const exec_sinfo *si
 /* The instruction's results are written: its registers are free. */
 void gpu_sm_writeback(gpu_sm *sm, uint16_t warp, const exec_sinfo *si, bool mem, uint64_t now);
 
-/* LD/ST unit. */
-void gpu_ldst_init(gpu_sm *sm, gpu_mreq_pool *pool);
+/* LD/ST unit (gpu/ldst.c; its front ends: gpu/ldst.h). */
+void gpu_ldst_init(gpu_sm *sm, gpu *g);
 void gpu_ldst_free(gpu_sm *sm);
-/* A launch starts: the front end's counters and pool restart. */
+/* A launch starts: the unit's and its front end's counters restart. */
 void gpu_ldst_begin(gpu_sm *sm, uint64_t now);
-/* Cycle now counts as an LD/ST stall cycle (once) / as one in which a ready
-** memory instruction was refused (once). */
-static inline void gpu_ldst_stall(gpu_sm *sm, uint64_t now)
-{
-    if (sm->ldst_stall_at != now + 1) {
-        sm->ldst_stall_at = now + 1;
-        sm->wps.ldst_stall_cycles++;
-    }
-}
-static inline void gpu_ldst_refused(gpu_sm *sm, uint64_t now)
-{
-    if (sm->ldst_refused_at != now + 1) {
-        sm->ldst_refused_at = now + 1;
-        sm->wps.inst_queue_full++;
-        gpu_ldst_stall(sm, now);
-    }
-}
-/* Whether the unit takes m now (a refusal is counted as a waiting instruction). */
-bool gpu_ldst_can_accept_pool(gpu_sm *sm, const gpu_memop *m, uint64_t now);
-static inline bool gpu_ldst_can_accept(gpu_sm *sm, const gpu_memop *m, uint64_t now)
-{
-    if (sm->wp) return gpu_ldst_can_accept_pool(sm, m, now);
-    if (!sm->ldst_cur && sm->ldst_free_at <= now) return true;
-    gpu_ldst_refused(sm, now);
-    return false;
-}
-void gpu_ldst_accept(gpu_sm *sm, gpu_memop *mop, uint64_t now);
+/* Offers m (its operands read) in cycle now: taken, or false (a refusal,
+** counted as a waiting instruction; offer it again next cycle). */
+bool gpu_ldst_accept(gpu_sm *sm, gpu_memop *mop, uint64_t now);
 void gpu_ldst_cycle(gpu_sm *sm, uint64_t now);
 /* Memory replies and L1 completions (start of the cycle); L1 misses to the
 ** memory system (end of the cycle). */
@@ -395,10 +353,12 @@ bool gpu_ldst_idle(const gpu_sm *sm);
 void gpu_ldst_account_skip(gpu_sm *sm, uint64_t k);
 /* After a fault: forgets the instructions in flight (frees their records). */
 void gpu_ldst_abort(gpu_sm *sm);
-/* Adds the launch's front-end counters (warppool.*) into ks at its end, cycle now. */
+/* Adds the launch's LD/ST counters (warppool.*) into ks at its end, cycle now. */
 void gpu_ldst_stats(gpu_sm *sm, gpu_kstats *ks, uint64_t now);
-/* The ratios of ks->wp, once every SM's counters are in (gpu/warppool.c). */
-void gpu_wp_kstats_finish(gpu_kstats *ks, uint32_t nsm);
+/* The ratios of ks->ldst, once every SM's counters are in. */
+void gpu_ldst_kstats_finish(gpu_kstats *ks, uint32_t nsm);
+/* The front ends' own statistics, at offset base of the record (gpu/kstats.c). */
+void gpu_ldst_stats_register(tp_stats *s, size_t base);
 gpu_memop *gpu_memop_get(gpu_sm *sm);
 void gpu_memop_put(gpu_sm *sm, gpu_memop *m);
 

@@ -78,28 +78,20 @@ void gpu_kstats_register(tp_stats *s, size_t base)
     tp_stats_add(s, "icnt.packets", TP_STAT_U64, AT(K(icnt_packets)), "packets through the interconnect, both directions");
     tp_stats_add(s, "icnt.stall_cycles", TP_STAT_U64, AT(K(icnt_stall_cycles)), "cycles a packet could not enter the interconnect");
     tp_stats_add(s, "mem_requests", TP_STAT_U64, AT(K(mem_requests)), "line requests the LD/ST units sent to the L1 caches");
-    /* the LD/ST front end toward the L1D (gpu/warppool.h), counted in every configuration */
-    tp_stats_add(s, "warppool.mem_instructions", TP_STAT_U64, AT(K(wp.mem_instructions)), "warp memory instructions that accessed the L1D (global and local space)");
-    tp_stats_add(s, "warppool.lines_per_instruction", TP_STAT_F64, AT(K(wp.lines_per_instruction)), "requests / mem_instructions: the lines one warp access touches (memory divergence)");
-    tp_stats_add(s, "warppool.requests", TP_STAT_U64, AT(K(wp.requests)), "L1D line requests of the intra-warp coalescer(s), before inter-warp merging");
-    tp_stats_add(s, "warppool.l1_accesses", TP_STAT_U64, AT(K(wp.l1_accesses)), "L1D accesses those requests made (a merged access counts once)");
-    tp_stats_add(s, "warppool.l1_access_cycles", TP_STAT_U64, AT(K(wp.l1_access_cycles)), "SM cycles in which the L1D took at least one access");
-    tp_stats_add(s, "warppool.requests_per_access", TP_STAT_F64, AT(K(wp.requests_per_access)), "requests served per L1D access: requests / l1_access_cycles (a banked L1D serves several per cycle, WarpPool several per access)");
-    tp_stats_add(s, "warppool.merges", TP_STAT_U64, AT(K(wp.merges)), "requests that rode on another request's L1D access (inter-warp merges)");
-    tp_stats_add(s, "warppool.merges_per_access", TP_STAT_F64, AT(K(wp.merges_per_access)), "merges / l1_accesses");
-    tp_stats_add(s, "warppool.queue_occupancy", TP_STAT_F64, AT(K(wp.queue_occupancy)), "inter-warp queue tags in use per SM, mean over the launch's cycles");
-    tp_stats_add(s, "warppool.tag_cycles", TP_STAT_U64, AT(K(wp.tag_cycles)), "inter-warp queue tags in use, summed over cycles and SMs");
-    tp_stats_add(s, "warppool.full_stalls", TP_STAT_U64, AT(K(wp.full_stalls)), "coalescer cycles lost because the request's inter-warp queue had no free tag (back-pressure)");
-    tp_stats_add(s, "warppool.insert_conflicts", TP_STAT_U64, AT(K(wp.insert_conflicts)), "coalescer cycles lost because another coalescer inserted into the same queue that cycle");
-    tp_stats_add(s, "warppool.inst_queue_full", TP_STAT_U64, AT(K(wp.inst_queue_full)), "SM cycles in which a memory instruction ready in a collector was refused by the LD/ST unit (its instruction queue full; Fermi path: the unit busy)");
-    tp_stats_add(s, "warppool.ldst_stall_cycles", TP_STAT_U64, AT(K(wp.ldst_stall_cycles)), "SM cycles in which a memory instruction or line request waited: for the LD/ST unit, a tag or queue, or the L1D (reservation failure, busy port)");
-    tp_stats_add(s, "warppool.active_cycles", TP_STAT_U64, AT(K(wp.active_cycles)), "SM cycles from each SM's first CTA of the launch to the end of its last, summed over SMs");
-    tp_stats_add(s, "warppool.ldst_stall_fraction", TP_STAT_F64, AT(K(wp.ldst_stall_fraction)), "ldst_stall_cycles / active_cycles; above 0.9 the kernel is memory-throughput-limited (the WarpPool paper's criterion: memory requests wait more than 90% of the time)");
-    tp_stats_add(s, "warppool.l1_mpki", TP_STAT_F64, AT(K(wp.l1_mpki)), "L1D misses (l1d.misses) per 1000 warp instructions");
-    tp_stats_add(s, "warppool.mode_switches", TP_STAT_U64, AT(K(wp.mode_switches)), "selection-policy switches (oldest <-> cache-sensitive) at quantum boundaries");
-    tp_stats_add(s, "warppool.cache_sensitive_quanta", TP_STAT_U64, AT(K(wp.cache_quanta)), "quanta completed with the cache-sensitive policy");
-    tp_stats_add(s, "warppool.thread_deliveries", TP_STAT_U64, AT(K(wp.thread_deliveries)), "lanes that received a loaded line through the pool (one per lane per line it reads)");
-    tp_stats_add(s, "warppool.delivery_errors", TP_STAT_U64, AT(K(wp.delivery_errors)), "pool loads that finished with a lane never served or served twice (0: every merged warp and thread got its data)");
+    /* the LD/ST unit toward the L1D (gpu/ldst.h), counted in every configuration; then its front
+    ** ends' own (gpu_ldst_stats_register: WarpPool's and MRPB's pool, gpu/ldst_pool.c) */
+    tp_stats_add(s, "warppool.mem_instructions", TP_STAT_U64, AT(K(ldst.mem_instructions)), "warp memory instructions that accessed the L1D (global and local space)");
+    tp_stats_add(s, "warppool.lines_per_instruction", TP_STAT_F64, AT(K(ldst.lines_per_instruction)), "requests / mem_instructions: the lines one warp access touches (memory divergence)");
+    tp_stats_add(s, "warppool.requests", TP_STAT_U64, AT(K(ldst.requests)), "L1D line requests of the intra-warp coalescer(s), before inter-warp merging");
+    tp_stats_add(s, "warppool.l1_accesses", TP_STAT_U64, AT(K(ldst.l1_accesses)), "L1D accesses those requests made (a merged access counts once)");
+    tp_stats_add(s, "warppool.l1_access_cycles", TP_STAT_U64, AT(K(ldst.l1_access_cycles)), "SM cycles in which the L1D took at least one access");
+    tp_stats_add(s, "warppool.requests_per_access", TP_STAT_F64, AT(K(ldst.requests_per_access)), "requests served per L1D access: requests / l1_access_cycles (a banked L1D serves several per cycle, WarpPool several per access)");
+    tp_stats_add(s, "warppool.inst_queue_full", TP_STAT_U64, AT(K(ldst.inst_queue_full)), "SM cycles in which a memory instruction ready in a collector was refused by the LD/ST unit (its instruction queue full; Fermi path: the unit busy)");
+    tp_stats_add(s, "warppool.ldst_stall_cycles", TP_STAT_U64, AT(K(ldst.ldst_stall_cycles)), "SM cycles in which a memory instruction or line request waited: for the LD/ST unit, a tag or queue, or the L1D (reservation failure, busy port)");
+    tp_stats_add(s, "warppool.active_cycles", TP_STAT_U64, AT(K(ldst.active_cycles)), "SM cycles from each SM's first CTA of the launch to the end of its last, summed over SMs");
+    tp_stats_add(s, "warppool.ldst_stall_fraction", TP_STAT_F64, AT(K(ldst.ldst_stall_fraction)), "ldst_stall_cycles / active_cycles; above 0.9 the kernel is memory-throughput-limited (the WarpPool paper's criterion: memory requests wait more than 90% of the time)");
+    tp_stats_add(s, "warppool.l1_mpki", TP_STAT_F64, AT(K(ldst.l1_mpki)), "L1D misses (l1d.misses) per 1000 warp instructions");
+    gpu_ldst_stats_register(s, base);
     tp_stats_add(s, "tensor.instructions", TP_STAT_U64, AT(K(tensor_insns)), "wmma.mma and mma warp instructions");
     tp_stats_add(s, "tensor.macs", TP_STAT_U64, AT(K(tensor_macs)), "their multiply-accumulates (docs/TENSOR.md)");
     tp_stats_add(s, "tensor.macs_per_cycle", TP_STAT_F64, AT(K(tensor_macs_per_cycle)), "tensor.macs per cycle, whole GPU");

@@ -128,10 +128,7 @@ void gpu_oc_cycle(gpu_sm *sm, uint64_t now)
         bool go = false;
         if (cu->t_issue < now && cu->done == cu->nreads) {
             if (cu->pipe == GPU_P_MEM) {
-                if (gpu_ldst_can_accept(sm, cu->mop, now)) {
-                    gpu_ldst_accept(sm, cu->mop, now);
-                    go = true;
-                }
+                go = gpu_ldst_accept(sm, cu->mop, now);
             } else {
                 uint32_t np = c->pipes[cu->pipe];
                 uint64_t *pf = sm->pipe_free[cu->pipe];

@@ -3,6 +3,22 @@
 #include "../base/builtin.h"
 #include <pthread.h>
 
+/* ldst.frontend: "auto", then the front ends of gpu/ldst.def in its order
+** (gpu_ldst_frontend_of reads the index so), each with its doc. */
+#define GPU_LDST_FE(name, doc) "|" #name
+static const char ldst_choices[] = "auto"
+#include "ldst.def"
+    ;
+#undef GPU_LDST_FE
+#define GPU_LDST_FE(name, doc) " " #name ": " doc ";"
+static const char ldst_doc[] = "the LD/ST unit's front end toward the L1D (gpu/ldst.h):"
+#include "ldst.def"
+    " auto: as the older switches say -- warppool=1: warppool, else mrpb=1: mrpb, else l1d.banks > 1: banked, else "
+    "baseline (a name overrides warppool and mrpb; l1d.banks is the L1D's banks with every front end)";
+#undef GPU_LDST_FE
+#define GPU_LDST_FE_CHOICES ldst_choices
+#define GPU_LDST_FE_DOC ldst_doc
+
 static const tp_optdef gpu_rows[] = {
 #define X(id, name, type, def, min, max, choices, doc) {name, type, def, min, max, choices, doc},
 #include "options.def"

@@ -112,7 +112,7 @@ void gpu_sm_init(gpu_sm *sm, gpu *g, uint32_t id)
     sm->slot_pc = tp_calloc(c->nsched, sizeof *sm->slot_pc);
     sm->l1d = gpu_l1_new(&c->l1d, &g->pool);
     sm->l1c = gpu_l1_new(&c->l1c, &g->pool);
-    gpu_ldst_init(sm, &g->pool);
+    gpu_ldst_init(sm, g);
 }
 
 void gpu_sm_free(gpu_sm *sm)
@@ -166,7 +166,6 @@ void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now)
     ** launches run identically (up to what the caches hold) */
     sm->fetch_rr = 0;
     sm->next_age = 0;
-    sm->miss_rr = 0;
     for (uint32_t s = 0; s < sm->c->nsched; s++) {
         gpu_sched *sc = &sm->sched[s];
         sc->last = sc->last_pos = sc->last_act = -1;

@@ -1,7 +1,6 @@
 /*
 ** warppool.c -- the pool of warppool.h: instruction queue, intra-warp
-** coalescers, inter-warp queues, selection logic, flights; and the
-** warppool.* ratios of a launch's statistics.
+** coalescers, inter-warp queues, selection logic, flights.
 **
 ** Decisions warppool.h leaves to the implementation:
 **   - The tags of queue q are tag[q * tags, (q + 1) * tags); the requests of
@@ -34,6 +33,7 @@
 **     is counted, not asserted: the statistics and the tests say it.
 */
 #include "internal.h"
+#include "warppool.h"
 #include <stdlib.h>
 
 typedef struct wp_req {
@@ -67,7 +67,7 @@ struct gpu_wp {
     gpu_l1cfg l1c;
     gpu_mreq_pool *pool;
     uint16_t sm, src;
-    gpu_wpkstats *st;
+    gpu_ldstkstats *st;
     /* instruction queue (a ring) */
     gpu_memop **iq;
     uint64_t *iq_age;
@@ -105,38 +105,47 @@ struct gpu_wp {
 
 /* ---- configuration ---------------------------------------------------------------------- */
 
-bool gpu_wp_cfg_from(const tp_opts *o, gpu_wpcfg *c)
+void gpu_wp_cfg_warppool(const tp_opts *o, gpu_wpcfg *c)
+{
+    static const uint8_t pol[] = {GPU_WP_AUTO, GPU_WP_OLDEST, GPU_WP_CACHE};
+    memset(c, 0, sizeof *c);
+    c->latency = (uint32_t)tp_opt_i(o, OPT_WARPPOOL_LATENCY);
+    c->quantum = (uint64_t)tp_opt_i(o, OPT_WARPPOOL_QUANTUM);
+    c->miss_threshold = tp_opt_f(o, OPT_WARPPOOL_MISS_THRESHOLD);
+    c->inst_queue = (uint32_t)tp_opt_i(o, OPT_WARPPOOL_INST_QUEUE);
+    c->coalescers = (uint32_t)tp_opt_i(o, OPT_WARPPOOL_COALESCERS);
+    c->queues = (uint32_t)tp_opt_i(o, OPT_WARPPOOL_QUEUES);
+    c->tags = (uint32_t)tp_opt_i(o, OPT_WARPPOOL_TAGS);
+    c->merges = (uint32_t)tp_opt_i(o, OPT_WARPPOOL_MERGES);
+    c->key = GPU_WP_KEY_LINE;
+    c->policy = pol[tp_opt_i(o, OPT_WARPPOOL_POLICY) % 3];
+}
+
+void gpu_wp_cfg_mrpb(const tp_opts *o, gpu_wpcfg *c)
 {
     memset(c, 0, sizeof *c);
     c->latency = (uint32_t)tp_opt_i(o, OPT_WARPPOOL_LATENCY);
     c->quantum = (uint64_t)tp_opt_i(o, OPT_WARPPOOL_QUANTUM);
     c->miss_threshold = tp_opt_f(o, OPT_WARPPOOL_MISS_THRESHOLD);
-    if (tp_opt_i(o, OPT_WARPPOOL)) {
-        static const uint8_t pol[] = {GPU_WP_AUTO, GPU_WP_OLDEST, GPU_WP_CACHE};
-        c->inst_queue = (uint32_t)tp_opt_i(o, OPT_WARPPOOL_INST_QUEUE);
-        c->coalescers = (uint32_t)tp_opt_i(o, OPT_WARPPOOL_COALESCERS);
-        c->queues = (uint32_t)tp_opt_i(o, OPT_WARPPOOL_QUEUES);
-        c->tags = (uint32_t)tp_opt_i(o, OPT_WARPPOOL_TAGS);
-        c->merges = (uint32_t)tp_opt_i(o, OPT_WARPPOOL_MERGES);
-        c->key = GPU_WP_KEY_LINE;
-        c->policy = pol[tp_opt_i(o, OPT_WARPPOOL_POLICY) % 3];
-        return true;
-    }
-    if (tp_opt_i(o, OPT_MRPB)) {
-        c->inst_queue = 1;
-        c->coalescers = 1;
-        c->queues = (uint32_t)tp_opt_i(o, OPT_MRPB_QUEUES);
-        c->tags = (uint32_t)tp_opt_i(o, OPT_MRPB_ENTRIES);
-        c->merges = 0;
-        c->key = GPU_WP_KEY_WARP;
-        c->policy = GPU_WP_DRAIN;
-        return true;
-    }
-    return false;
+    c->inst_queue = 1;
+    c->coalescers = 1;
+    c->queues = (uint32_t)tp_opt_i(o, OPT_MRPB_QUEUES);
+    c->tags = (uint32_t)tp_opt_i(o, OPT_MRPB_ENTRIES);
+    c->merges = 0;
+    c->key = GPU_WP_KEY_WARP;
+    c->policy = GPU_WP_DRAIN;
+}
+
+bool gpu_wp_cfg_from(const tp_opts *o, gpu_wpcfg *c)
+{
+    if (tp_opt_i(o, OPT_WARPPOOL)) gpu_wp_cfg_warppool(o, c);
+    else if (tp_opt_i(o, OPT_MRPB)) gpu_wp_cfg_mrpb(o, c);
+    else return false;
+    return true;
 }
 
 gpu_wp *gpu_wp_new(const gpu_wpcfg *c, gpu_l1 *l1, const gpu_l1cfg *l1cfg, gpu_mreq_pool *pool, uint16_t sm,
-                   uint16_t src, gpu_wpkstats *st)
+                   uint16_t src, gpu_ldstkstats *st)
 {
     gpu_wp *p = tp_calloc(1, sizeof *p);
     p->c = *c;
@@ -649,18 +658,4 @@ gpu_memop *gpu_wp_drop(gpu_wp *p)
     p->gen++;
     p->stalled_full = 0;
     return NULL;
-}
-
-/* ---- the launch's ratios ------------------------------------------------------------------------- */
-
-void gpu_wp_kstats_finish(gpu_kstats *ks, uint32_t nsm)
-{
-    gpu_wpkstats *w = &ks->wp;
-    double smc = (double)ks->cycles * (nsm ? nsm : 1);
-    w->lines_per_instruction = w->mem_instructions ? (double)w->requests / (double)w->mem_instructions : 0;
-    w->requests_per_access = w->l1_access_cycles ? (double)w->requests / (double)w->l1_access_cycles : 0;
-    w->merges_per_access = w->l1_accesses ? (double)w->merges / (double)w->l1_accesses : 0;
-    w->queue_occupancy = smc > 0 ? (double)w->tag_cycles / smc : 0;
-    w->l1_mpki = ks->warp_insns ? (double)ks->l1d_misses * 1000.0 / (double)ks->warp_insns : 0;
-    w->ldst_stall_fraction = w->active_cycles ? (double)w->ldst_stall_cycles / (double)w->active_cycles : 0;
 }

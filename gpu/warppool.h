@@ -4,13 +4,13 @@
 ** the same parts, the MRPB-style request prioritisation buffer it is compared
 ** with (Jia, Shaw and Martonosi, HPCA 2014).  Module prefix: gpu_wp_.
 **
-** The LD/ST unit (gpu/ldst.c) hands the pool the memory instructions whose
-** every active lane accesses the L1D (global or local space; loads, stores,
-** atomics); shared memory, constants, parameters, textures, generic
-** accesses that mix spaces and wmma.load/.store's multi-pass accesses keep
-** the Fermi path.  (With warppool=0 and
-** mrpb=0 there is no pool: one instruction at a time, one line request per
-** cycle straight into the L1D.)
+** The LD/ST unit's front ends warppool and mrpb (gpu/ldst_pool.c) hand the
+** pool the memory instructions whose every active lane accesses the L1D
+** (global or local space; loads, stores, atomics); shared memory,
+** constants, parameters, textures, generic accesses that mix spaces and
+** wmma.load/.store's multi-pass accesses keep the Fermi path.  (The other
+** front ends, baseline and banked, have no pool: one instruction at a time,
+** its line requests straight into the L1D.)
 **
 **   operand collector --gpu_wp_accept--> instruction queue (inst_queue
 **       entries, one instruction per cycle; memory instructions wait here
@@ -81,11 +81,12 @@
 ** hitting in the L1D thus reaches it `latency` cycles after the Fermi path
 ** would (the inter-warp coalescer's stage), and finishes l1d.latency later.
 **
-** Statistics (gpu_wpkstats, registered as warppool.* in gpu/kstats.c): the
-** pool counts requests (at insertion), L1D accesses and merges (at
-** acceptance), tag-cycles in use, full stalls, insertion conflicts, thread
-** deliveries, delivery errors, policy switches and cache-sensitive quanta;
-** the LD/ST unit counts the rest in every configuration.
+** Statistics (gpu_ldstkstats, warppool.* in the statistics: gpu/ldst_pool.c
+** names the pool's, gpu/kstats.c the LD/ST unit's): the pool counts
+** requests (at insertion), L1D accesses and merges (at acceptance),
+** tag-cycles in use, full stalls, insertion conflicts, thread deliveries,
+** delivery errors, policy switches and cache-sensitive quanta; the LD/ST
+** unit counts the rest in every configuration.
 */
 #ifndef GPU_WARPPOOL_H
 #define GPU_WARPPOOL_H
@@ -122,17 +123,20 @@ typedef struct gpu_wpcfg {
 
 typedef struct gpu_wp gpu_wp;
 
-/* The pool's configuration from the options: warppool.* with warppool=1,
+/* The pool's configuration from the options: WarpPool's (warppool.*) and
 ** MRPB's (mrpb.*: one coalescer, an instruction queue of 1, queues by
-** warp, no merging, drain) with mrpb=1 and warppool=0.  Returns false when
-** neither is on (no pool: the Fermi path). */
+** warp, no merging, drain; warppool.latency). */
+void gpu_wp_cfg_warppool(const tp_opts *o, gpu_wpcfg *c);
+void gpu_wp_cfg_mrpb(const tp_opts *o, gpu_wpcfg *c);
+/* The one the switches choose: WarpPool's with warppool=1, MRPB's with
+** mrpb=1 and warppool=0; false when neither is on. */
 bool gpu_wp_cfg_from(const tp_opts *o, gpu_wpcfg *c);
 
 /* A pool in front of l1 (the L1D of SM sm, whose requests carry src),
 ** taking requests from pool and counting into st (which the caller zeroes
 ** per launch). */
 gpu_wp *gpu_wp_new(const gpu_wpcfg *c, gpu_l1 *l1, const gpu_l1cfg *l1cfg, gpu_mreq_pool *pool, uint16_t sm,
-                   uint16_t src, gpu_wpkstats *st);
+                   uint16_t src, gpu_ldstkstats *st);
 void gpu_wp_free(gpu_wp *p);
 
 /* A launch starts at cycle now: policy, quantum and accounting restart. */

@@ -25,6 +25,8 @@
 #include "tests/unit/tt.h"
 #include "tests/unit/gpu_rig.h"
 #include "gpu/internal.h"
+#include "gpu/ldst.h"
+#include "gpu/warppool.h"
 #include "exec/exec.h"
 
 enum { LAT = 35, LINE = 128, NOPS = 16, MAXMEM = 256 };
@@ -37,7 +39,7 @@ typedef struct rig {
     gpu_l1 *l1;
     gpu_wpcfg wc;
     gpu_wp *wp;
-    gpu_wpkstats st;
+    gpu_ldstkstats st;
     uint64_t memlat;
     gpu_memop op[NOPS];
     uint64_t fin[NOPS];         /* cycle each instruction finished (NEVER: not yet) */
@@ -570,7 +572,7 @@ static uint64_t rig_next(rig *r, uint64_t now)
     return n <= now ? now + 1 : n;
 }
 
-static void skip_scenario(bool skip, const char *opts, gpu_wpkstats *st, uint64_t *fin, uint64_t *resfails)
+static void skip_scenario(bool skip, const char *opts, gpu_ldstkstats *st, uint64_t *fin, uint64_t *resfails)
 {
     rig r;
     if (!rig_open(&r, opts)) return;
@@ -612,7 +614,7 @@ static void t910_skip_equivalence(void)
         "warppool=0 mrpb=1 mrpb.queues=2 mrpb.entries=2 l1d.mshrs=3",
     };
     for (size_t c = 0; c < TP_ARRAY_LEN(cfgs); c++) {
-        gpu_wpkstats a, b;
+        gpu_ldstkstats a, b;
         uint64_t fa[4], fb[4], ra = 0, rb = 1;
         skip_scenario(false, cfgs[c], &a, fa, &ra);
         skip_scenario(true, cfgs[c], &b, fb, &rb);
@@ -692,18 +694,18 @@ static void t920_kernel_same_line(void)
     load_kernel(NULL, "same", 64, &ks, &right);
     TT_CHECK(right);
     TT_EQ_U(ks.l1d_accesses, 4);
-    TT_EQ_U(ks.wp.requests, 4);
-    TT_EQ_U(ks.wp.merges, 0);
-    TT_EQ_U(ks.wp.l1_access_cycles, 4);
+    TT_EQ_U(ks.ldst.requests, 4);
+    TT_EQ_U(ks.ldst.merges, 0);
+    TT_EQ_U(ks.ldst.l1_access_cycles, 4);
     gpu_kstats_free(&ks);
     load_kernel("warppool=1", "same", 64, &ks, &right);
     TT_CHECK(right);
     TT_EQ_U(ks.l1d_accesses, 3);
-    TT_EQ_U(ks.wp.requests, 4);
-    TT_EQ_U(ks.wp.l1_accesses, 3);
-    TT_EQ_U(ks.wp.merges, 1);
-    TT_EQ_U(ks.wp.thread_deliveries, 64);
-    TT_EQ_U(ks.wp.delivery_errors, 0);
+    TT_EQ_U(ks.ldst.requests, 4);
+    TT_EQ_U(ks.ldst.l1_accesses, 3);
+    TT_EQ_U(ks.ldst.merges, 1);
+    TT_EQ_U(ks.ldst.thread_deliveries, 64);
+    TT_EQ_U(ks.ldst.delivery_errors, 0);
     gpu_kstats_free(&ks);
 }
 
@@ -717,34 +719,49 @@ static void t921_kernel_transpose(void)
 {
     static const char *const cfgs[] = {NULL, "l1d.banks=8", "warppool=1", "warppool=1 warppool.policy=oldest",
                                        "warppool=1 warppool.policy=cache_sensitive", "mrpb=1",
-                                       "warppool=1 l1d.banks=8"};
+                                       "warppool=1 l1d.banks=8",
+                                       /* the same front ends by name (ldst.frontend): 7.. equal 0, 1, 2, 5, 6 */
+                                       "ldst.frontend=baseline", "ldst.frontend=banked l1d.banks=8",
+                                       "ldst.frontend=warppool", "ldst.frontend=mrpb",
+                                       "ldst.frontend=warppool l1d.banks=8"};
+    static const int same_as[] = {0, 1, 2, 5, 6};
     uint64_t cyc[TP_ARRAY_LEN(cfgs)];
+    gpu_ldstkstats st[TP_ARRAY_LEN(cfgs)];
+    uint64_t l1d[TP_ARRAY_LEN(cfgs)];
     for (size_t c = 0; c < TP_ARRAY_LEN(cfgs); c++) {
         gpu_kstats ks, ks2;
         bool right, right2;
         load_kernel(cfgs[c], "transpose", 256, &ks, &right);
         TT_CHECK(right);
         cyc[c] = ks.cycles;
+        st[c] = ks.ldst;
+        l1d[c] = ks.l1d_accesses;
         /* 8 warps x 32 lines of loads, 8 x 1 line of stores */
-        TT_EQ_U(ks.wp.requests, 8 * 32 + 8);
-        TT_EQ_U(ks.wp.l1_accesses + ks.wp.merges, ks.wp.requests);
-        TT_EQ_U(ks.l1d_accesses, ks.wp.l1_accesses);
-        TT_EQ_U(ks.wp.delivery_errors, 0);
+        TT_EQ_U(ks.ldst.requests, 8 * 32 + 8);
+        TT_EQ_U(ks.ldst.l1_accesses + ks.ldst.merges, ks.ldst.requests);
+        TT_EQ_U(ks.l1d_accesses, ks.ldst.l1_accesses);
+        TT_EQ_U(ks.ldst.delivery_errors, 0);
         bool pool = cfgs[c] && (strstr(cfgs[c], "warppool") || strstr(cfgs[c], "mrpb"));
-        TT_EQ_U(ks.wp.thread_deliveries, pool ? 256 : 0);
-        if (cfgs[c] && strstr(cfgs[c], "warppool")) TT_CHECK(ks.wp.requests_per_access > 1.0);
+        TT_EQ_U(ks.ldst.thread_deliveries, pool ? 256 : 0);
+        if (cfgs[c] && strstr(cfgs[c], "warppool")) TT_CHECK(ks.ldst.requests_per_access > 1.0);
         if (cfgs[c] && strcmp(cfgs[c], "l1d.banks=8") == 0) {
-            TT_EQ_U(ks.wp.merges, 0);
-            TT_CHECK(ks.wp.l1_access_cycles < ks.wp.l1_accesses);
+            TT_EQ_U(ks.ldst.merges, 0);
+            TT_CHECK(ks.ldst.l1_access_cycles < ks.ldst.l1_accesses);
         }
         load_kernel(cfgs[c], "transpose", 256, &ks2, &right2);
         TT_EQ_U(ks.cycles, ks2.cycles);
-        TT_CHECK(memcmp(&ks.wp, &ks2.wp, sizeof ks.wp) == 0);
+        TT_CHECK(memcmp(&ks.ldst, &ks2.ldst, sizeof ks.ldst) == 0);
         TT_CHECK(memcmp(ks.issue, ks2.issue, sizeof ks.issue) == 0);
         gpu_kstats_free(&ks);
         gpu_kstats_free(&ks2);
     }
     TT_CHECK(cyc[2] != cyc[0]); /* WarpPool changes the timing, not the results */
+    for (size_t c = 7; c < TP_ARRAY_LEN(cfgs); c++) {
+        size_t a = (size_t)same_as[c - 7];
+        TT_EQ_U(cyc[c], cyc[a]);
+        TT_EQ_U(l1d[c], l1d[a]);
+        TT_CHECK(memcmp(&st[c], &st[a], sizeof st[c]) == 0);
+    }
 }
 
 /* A timed L1D hit: k lanes' lines (lane l reads line l mod k) are loaded
@@ -800,6 +817,95 @@ static void t922_kernel_hit_timing(void)
     TT_EQ_U(hit_time("warppool=1", 1), 39);
     TT_EQ_U(hit_time("warppool=1", 8), 46);
     TT_EQ_U(hit_time("mrpb=1", 8), 46);
+    TT_EQ_U(hit_time("ldst.frontend=banked l1d.banks=8", 8), 38);
+    TT_EQ_U(hit_time("ldst.frontend=warppool", 8), 46);
+    TT_EQ_U(hit_time("ldst.frontend=mrpb", 8), 46);
+    /* a name overrides the switches: the Fermi path one line per cycle into a banked L1D; banked with one bank */
+    TT_EQ_U(hit_time("ldst.frontend=baseline l1d.banks=8", 8), 45);
+    TT_EQ_U(hit_time("ldst.frontend=baseline warppool=1", 8), 45);
+    TT_EQ_U(hit_time("ldst.frontend=banked", 8), 45);
+}
+
+/* 930: the front end of the options: ldst.frontend names it; auto (the
+** default) takes it from the older switches, warppool=1 before mrpb=1
+** before l1d.banks > 1, else baseline. */
+static const char *fe_of(const char *opts)
+{
+    tp_opts o;
+    tp_err e;
+    tp_err_clear(&e);
+    gpu_opts_init(&o);
+    bool ok = !opts || tp_opts_set_list(&o, opts, TP_SRC_OVERRIDE, &e);
+    TT_CHECK(ok);
+    const char *n = ok ? gpu_ldst_frontend_of(&o)->name : "";
+    tp_opts_free(&o);
+    return n;
+}
+
+static void t930_frontend_names(void)
+{
+    TT_EQ_STR(fe_of(NULL), "baseline");
+    TT_EQ_STR(fe_of("ldst.frontend=auto"), "baseline");
+    TT_EQ_STR(fe_of("warppool=1"), "warppool");
+    TT_EQ_STR(fe_of("mrpb=1"), "mrpb");
+    TT_EQ_STR(fe_of("l1d.banks=8"), "banked");
+    TT_EQ_STR(fe_of("warppool=1 mrpb=1 l1d.banks=8"), "warppool");
+    TT_EQ_STR(fe_of("mrpb=1 l1d.banks=8"), "mrpb");
+    static const char *const names[] = {"baseline", "banked", "warppool", "mrpb"};
+    for (size_t i = 0; i < TP_ARRAY_LEN(names); i++) {
+        char o[96];
+        snprintf(o, sizeof o, "ldst.frontend=%s warppool=%d mrpb=1 l1d.banks=4", names[i], i != 2);
+        TT_EQ_STR(fe_of(o), names[i]);
+    }
+    tp_opts o;
+    tp_err e;
+    tp_err_clear(&e);
+    gpu_opts_init(&o);
+    TT_CHECK(!tp_opts_set_list(&o, "ldst.frontend=fermi", TP_SRC_OVERRIDE, &e)); /* not a front end */
+    tp_opts_free(&o);
+}
+
+/* 931: a fault while the LD/ST unit is sending a load's lines (the load is
+** both the instruction in hand and a pending load): the launch stops, every
+** record goes back once, and the next launch runs on records that are
+** distinct (a record freed twice would be handed out twice). */
+static const char *fault_ptx = HDR
+    ".visible .entry fault(.param .u64 a, .param .u64 bad)\n"
+    "{\n"
+    "  .reg .b32 %r<40>; .reg .b64 %rd<10>;\n"
+    "  ld.param.u64 %rd1, [a];\n  ld.param.u64 %rd2, [bad];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd3, %r1, 128;\n  add.s64 %rd4, %rd1, %rd3;\n"
+    "  ld.global.u32 %r3, [%rd4];\n"
+    FILL FILL
+    "  ld.global.u32 %r4, [%rd2];\n"
+    "  add.s32 %r5, %r3, %r4;\n"
+    "  st.global.u32 [%rd4], %r5;\n  ret;\n"
+    "}\n";
+
+static void t931_fault_frees_once(void)
+{
+    static const char *const cfgs[] = {"ldst.frontend=baseline", "ldst.frontend=banked l1d.banks=8",
+                                       "ldst.frontend=warppool", "ldst.frontend=mrpb"};
+    for (size_t c = 0; c < TP_ARRAY_LEN(cfgs); c++) {
+        gpu_rig r;
+        if (!gpu_rig_open(&r, fault_ptx, cfgs[c], "fault.ptx")) continue;
+        uint64_t a = exec_mem_alloc(r.dev, 128 * 32, 256);
+        uint64_t p[2] = {a, 8}; /* bad: no allocation there */
+        gpu_kstats ks;
+        TT_EQ_I(klaunch(&r, "fault", 32, p, sizeof p, &ks), EXEC_ERR_ILLEGAL_ADDRESS);
+        gpu_kstats_free(&ks);
+        gpu_sm *sm = &r.g->sm[0];
+        gpu_memop *m[4];
+        for (int i = 0; i < 4; i++) m[i] = gpu_memop_get(sm);
+        for (int i = 0; i < 4; i++)
+            for (int j = i + 1; j < 4; j++) TT_CHECK(m[i] != m[j]);
+        for (int i = 0; i < 4; i++) gpu_memop_put(sm, m[i]);
+        p[1] = a;
+        TT_EQ_I(klaunch(&r, "fault", 32, p, sizeof p, &ks), EXEC_OK);
+        gpu_kstats_free(&ks);
+        gpu_rig_close(&r);
+    }
 }
 
 int main(void)
@@ -817,5 +923,7 @@ int main(void)
     TT_RUN(t920_kernel_same_line);
     TT_RUN(t921_kernel_transpose);
     TT_RUN(t922_kernel_hit_timing);
+    TT_RUN(t930_frontend_names);
+    TT_RUN(t931_fault_frees_once);
     return tt_done();
 }

@@ -1,0 +1,179 @@
+/*
+** ldst.h -- the LD/ST unit of an SM and the interface of its front ends.
+** Module prefix: gpu_ldst_.  Only gpu/ includes this (the SM calls the
+** unit through the gpu_ldst_* functions of internal.h).
+**
+** The unit (gpu/ldst.c) sits between the operand collectors and the SM's L1
+** caches and keeps what every front end shares: the memory-instruction
+** records (gpu_memop), the caches' side (memory replies filled into the
+** L1s, the L1s' finished requests handed to the front end, L1 misses sent
+** to the memory system, one per cycle), the L1D's ports within a cycle,
+** local-memory interleaving, the write-back of finished instructions, and
+** the LD/ST part of warppool.*, which every configuration reports (memory
+** instructions, line requests, L1D accesses and the cycles with one,
+** refused instructions, stall cycles; gpu/kstats.c names them).  Front
+** ends count the SM's own statistics (gpu_sm: shared.*, l1c.*,
+** mem_requests, the L1D reservation failures not asked again) where they
+** are.
+**
+** A front end turns the memory instructions the unit accepts into L1
+** accesses and finishes them.  One per SM, chosen by name with
+** -o ldst.frontend=NAME (or, with ldst.frontend=auto, by the older switches
+** warppool=1, mrpb=1, l1d.banks=N); gpu/ldst.def lists them:
+**   baseline   the Fermi path (gpu/ldst_fermi.c): one instruction at a time,
+**              shared memory, constants, textures, one L1D line per cycle;
+**   banked     the same path sending up to l1d.banks lines per cycle to
+**              distinct banks (gpu/ldst_fermi.c);
+**   warppool   WarpPool's pool (gpu/warppool.h) for global and local
+**              accesses, a banked path for the rest (gpu/ldst_pool.c);
+**   mrpb       the pool configured as MRPB (gpu/ldst_pool.c).
+** Each keeps its own state (a struct that begins with gpu_ldst_fe) and
+** registers its own statistics.  A front end may be built on another
+** through this same interface (the pool front ends hand every instruction
+** the pool does not take to a `banked` front end of their own).
+**
+** Adding one: a file defining `const gpu_ldst_frontend gpu_ldst_fe_NAME`
+** and a line GPU_LDST_FE(NAME, "doc") in gpu/ldst.def.
+**
+** The order of an SM's cycle (internal.h), as the unit sees it:
+**   gpu_ldst_replies   memory replies fill the L1s (a fill of the L1D first
+**                      calls unblock); every request the L1s finish goes to
+**                      done;
+**   (collectors)       gpu_ldst_accept: accept, or a refusal counted;
+**   gpu_ldst_cycle     tick;
+**   gpu_ldst_send      one L1 miss to the memory system (an L1D departure
+**                      calls unblock).
+** Then, when the SM changed nothing, it sleeps until the earliest of the
+** front end's next, the L1s' next events and the rest of the SM's.
+*/
+#ifndef GPU_LDST_H
+#define GPU_LDST_H
+
+#include "internal.h"
+
+/* Which L1 a request is for (gpu_mreq.src). */
+enum { GPU_LDST_SRC_L1D = 0, GPU_LDST_SRC_L1C = 1 };
+
+/* The beginning of every front end's state. */
+typedef struct gpu_ldst_fe {
+    const gpu_ldst_frontend *kind;
+    gpu_ldst *u;               /* the unit it belongs to */
+} gpu_ldst_fe;
+
+/* A front end.  Every per-SM hook gets the state create returned; the unit
+** calls them in the SM's order (above) and sets nothing else. */
+struct gpu_ldst_frontend {
+    const char *name;          /* ldst.frontend=NAME */
+    /* under ldst.frontend=auto: whether the older switches choose it (gpu/ldst.def's
+    ** order decides between several; NULL: always) */
+    bool (*chosen)(const tp_opts *o);
+    /* ---- per SM ---- */
+    /* a new state for unit u, from the options, its gpu_ldst_fe (kind, u) filled in */
+    gpu_ldst_fe *(*create)(gpu_ldst *u, const tp_opts *o);
+    void (*destroy)(gpu_ldst_fe *fe);
+    /* a launch starts at cycle now (its counters restart) */
+    void (*begin)(gpu_ldst_fe *fe, uint64_t now);
+    /* m (its operands read) offered in cycle now: takes it, or returns false
+    ** after gpu_ldst_refused (the collector offers it again next cycle) */
+    bool (*accept)(gpu_ldst_fe *fe, gpu_memop *m, uint64_t now);
+    /* its part of cycle now; sets gpu_ldst_moved when anything moved */
+    void (*tick)(gpu_ldst_fe *fe, uint64_t now);
+    /* an L1 finished r, one of its requests (r->src says which), at cycle now: r is its again */
+    void (*done)(gpu_ldst_fe *fe, gpu_mreq *r, uint64_t now);
+    /* a fill or a departure from the L1D's miss queue: a refused L1D access may now be taken */
+    void (*unblock)(gpu_ldst_fe *fe);
+    /* the earliest cycle after now at which it may change state by itself, if
+    ** tick(now) moved nothing (UINT64_MAX: it waits for done, unblock or accept) */
+    uint64_t (*next)(const gpu_ldst_fe *fe, uint64_t now);
+    bool (*idle)(const gpu_ldst_fe *fe);
+    /* k cycles after the last tick were skipped: what it counts per cycle repeats */
+    void (*skip)(gpu_ldst_fe *fe, uint64_t k);
+    /* after a fault: every instruction it holds back to gpu_memop_put; empty after */
+    void (*abort)(gpu_ldst_fe *fe);
+    /* the launch ends at cycle now: its counters into ks (adds, with the other SMs') */
+    void (*end)(gpu_ldst_fe *fe, gpu_kstats *ks, uint64_t now);
+    /* ---- per process (NULL: none) ---- */
+    /* names its statistics: fields of the gpu_kstats at offset base of the record,
+    ** registered whichever front end runs (0 when another one does); a front end
+    ** with counters of its own adds them to gpu_ldstkstats (gpu/gpu.h) */
+    void (*stats_register)(tp_stats *s, size_t base);
+    /* their ratios, once every SM's counters are in ks */
+    void (*stats_finish)(gpu_kstats *ks, uint32_t nsm);
+};
+
+/* Every front end's descriptor, by name. */
+#define GPU_LDST_FE(name, doc) extern const gpu_ldst_frontend gpu_ldst_fe_##name;
+#include "ldst.def"
+#undef GPU_LDST_FE
+
+/* The LD/ST unit of one SM. */
+struct gpu_ldst {
+    gpu_sm *sm;
+    const gpu_cfg *c;
+    gpu_l1 *l1d, *l1c;         /* the SM's caches */
+    gpu_mreq_pool *pool;       /* the GPU's requests */
+    gpu_ldst_fe *fe;
+    gpu_memop *mop_free;       /* records of memory instructions, for reuse */
+    uint32_t miss_rr;          /* which L1 may send to the memory system first */
+    uint64_t l1d_at;           /* the last cycle + 1 with an L1D access; in that cycle: */
+    uint32_t l1d_used;         /* ... L1D accesses made */
+    uint64_t l1d_banks_used;   /* ... a banked L1D: a bit per bank accessed */
+    uint64_t refused_at;       /* the last cycle + 1 in which a ready instruction was refused */
+    uint64_t stall_at;         /* the last cycle + 1 counted as an LD/ST stall */
+    gpu_ldstkstats st;         /* the unit's part of warppool.*, this launch */
+};
+
+/* ---- what the unit does for its front ends ---- */
+
+/* The front end of the options (ldst.frontend; auto: the older switches). */
+const gpu_ldst_frontend *gpu_ldst_frontend_of(const tp_opts *o);
+
+/* m is done with: its registers (if any) are written at cycle t; its record is freed. */
+void gpu_ldst_finish(gpu_ldst *u, gpu_memop *m, uint64_t t);
+/* The address lane `lane` of warp slot `warp` reads for local-memory offset off. */
+uint64_t gpu_ldst_local_addr(const gpu_ldst *u, uint16_t warp, int lane, uint64_t off);
+
+/* Something moved: the SM ticks again next cycle. */
+static inline void gpu_ldst_moved(gpu_ldst *u) { u->sm->changed = true; }
+
+/* The dispatch order of warp slot w on the SM (smaller: older). */
+static inline uint64_t gpu_ldst_warp_age(const gpu_ldst *u, uint16_t w) { return u->sm->warps[w].age; }
+
+/* Cycle now counts as an LD/ST stall cycle (once). */
+static inline void gpu_ldst_stall(gpu_ldst *u, uint64_t now)
+{
+    if (u->stall_at != now + 1) {
+        u->stall_at = now + 1;
+        u->st.ldst_stall_cycles++;
+    }
+}
+/* A ready memory instruction was refused in cycle now (counted once; a stall too). */
+static inline void gpu_ldst_refused(gpu_ldst *u, uint64_t now)
+{
+    if (u->refused_at != now + 1) {
+        u->refused_at = now + 1;
+        u->st.inst_queue_full++;
+        gpu_ldst_stall(u, now);
+    }
+}
+
+/* The L1D's ports in cycle now: the accesses made so far, and (banked) the banks they took. */
+static inline uint32_t gpu_ldst_l1d_used(const gpu_ldst *u, uint64_t now) { return u->l1d_at == now + 1 ? u->l1d_used : 0; }
+static inline uint64_t gpu_ldst_l1d_banks(const gpu_ldst *u, uint64_t now)
+{
+    return u->l1d_at == now + 1 ? u->l1d_banks_used : 0;
+}
+/* n more L1D accesses were made in cycle now, to the banks `banks` (counts the cycle once). */
+static inline void gpu_ldst_l1d_note(gpu_ldst *u, uint64_t now, uint32_t n, uint64_t banks)
+{
+    if (u->l1d_at != now + 1) {
+        u->l1d_at = now + 1;
+        u->l1d_used = 0;
+        u->l1d_banks_used = 0;
+        u->st.l1_access_cycles++;
+    }
+    u->l1d_used += n;
+    u->l1d_banks_used |= banks;
+}
+
+#endif

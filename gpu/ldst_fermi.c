@@ -1,0 +1,403 @@
+/*
+** ldst_fermi.c -- the Fermi LD/ST path, as the front ends `baseline` and
+** `banked` (gpu/ldst.h).  It turns a memory instruction's per-lane
+** addresses (captured from its exec_rec at issue) into work for the shared
+** memory, the constant cache and the L1 data cache, and completes loads.
+**
+** It takes one instruction at a time and is busy with it for:
+**   shared memory    the access's bank-conflict degree k (gpu_bank_conflicts)
+**                    cycles; loads write back at accept + (k - 1) + shmem.latency;
+**   global, local    one cycle per line request (gpu_coalesce over l1d.line),
+**                    each handed to the L1D in its own cycle, a refused one
+**                    (reservation failure) retried every cycle after;
+**                    loads and atomics write back in the cycle their last
+**                    line's data comes out of the L1D; stores complete when
+**                    their last line is handed over;
+**   constant, param  one cycle per distinct address (the constant cache
+**                    serialises divergent addresses), one line request per
+**                    distinct line to the constant cache; write-back when
+**                    the last line's data is there;
+**   texture          (no addresses in the record) one cycle, write-back at
+**                    accept + l1d.latency, as a texture-cache hit.
+** A generic access whose lanes hit different spaces does each part in turn.
+** wmma.load/.store make several passes (exec_rec.npass) of one access per
+** lane each, in one space: shared memory takes the sum of the passes'
+** conflict degrees, global and local memory one request per distinct line
+** of all the passes together.
+**
+** banked (for a banked L1D, l1d.banks = N > 1): up to N of the
+** instruction's L1D lines go in one cycle, to distinct banks, counting the
+** accesses other front ends made to the L1D in that cycle: after the first,
+** the path picks, in order, further unsent lines whose banks are free,
+** until one is refused (the L1D's single miss port refuses a second miss
+** with GPU_L1_BUSY) or every bank is taken.  With one bank it is baseline.
+**
+** Kernel parameters are read through the constant cache at
+** GPU_PARAM_BASE + offset.  A load's line requests carry its slot in the
+** table of pending loads as their tag.
+*/
+#include "ldst.h"
+#include <stdlib.h>
+
+#define GPU_PARAM_BASE 0x3f0000000000ull
+
+enum { LINES_MAX = 32 * EXEC_REC_MAXPASS + 64 };
+
+typedef struct fermi {
+    gpu_ldst_fe fe;
+    bool banked;               /* more lines per cycle, to free banks */
+    gpu_memop *cur;            /* instruction being processed */
+    uint64_t *lines;           /* its line addresses (and per-line bytes for stores) */
+    uint32_t *line_bytes;
+    uint32_t nlines, next;     /* lines; next to send */
+    uint32_t const_lines;      /* the first ones go to the constant cache */
+    uint32_t tag;              /* the pending-load tag of its requests */
+    uint32_t busy_left;        /* cycles it is still busy (shared-memory conflicts, constant serialisation) */
+    uint64_t free_at;          /* the first cycle it takes another instruction */
+    gpu_memop **pend;          /* loads waiting for lines, indexed by request tag */
+    uint32_t npend, cappend, *pend_free, npend_free;
+    gpu_mreq *retry;           /* a request the L1 refused, to ask again */
+    bool blocked;              /* ... the L1D refused it, and nothing that could change the answer has happened since */
+} fermi;
+
+static inline fermi *F(gpu_ldst_fe *fe) { return (fermi *)fe; }
+static inline const fermi *CF(const gpu_ldst_fe *fe) { return (const fermi *)fe; }
+
+static gpu_ldst_fe *fermi_new(gpu_ldst *u, const gpu_ldst_frontend *kind, bool banked)
+{
+    fermi *f = tp_calloc(1, sizeof *f);
+    f->fe.kind = kind;
+    f->fe.u = u;
+    f->banked = banked;
+    f->lines = tp_malloc(LINES_MAX * sizeof *f->lines);
+    f->line_bytes = tp_malloc(LINES_MAX * sizeof *f->line_bytes);
+    return &f->fe;
+}
+
+static gpu_ldst_fe *baseline_create(gpu_ldst *u, const tp_opts *o) { return fermi_new(u, &gpu_ldst_fe_baseline, false); }
+static gpu_ldst_fe *banked_create(gpu_ldst *u, const tp_opts *o) { return fermi_new(u, &gpu_ldst_fe_banked, true); }
+
+static bool banked_chosen(const tp_opts *o) { return tp_opt_i(o, OPT_L1D_BANKS) > 1; }
+
+static void fermi_destroy(gpu_ldst_fe *fe)
+{
+    fermi *f = F(fe);
+    free(f->lines);
+    free(f->line_bytes);
+    free(f->pend);
+    free(f->pend_free);
+    free(f);
+}
+
+static void fermi_begin(gpu_ldst_fe *fe, uint64_t now) {}
+
+static uint32_t pend_add(fermi *f, gpu_memop *m)
+{
+    if (f->npend_free) {
+        uint32_t t = f->pend_free[--f->npend_free];
+        f->pend[t] = m;
+        return t;
+    }
+    if (f->npend == f->cappend) {
+        f->cappend = f->cappend ? f->cappend * 2 : 64;
+        f->pend = tp_realloc(f->pend, f->cappend * sizeof *f->pend);
+        f->pend_free = tp_realloc(f->pend_free, f->cappend * sizeof *f->pend_free);
+    }
+    f->pend[f->npend] = m;
+    return f->npend++;
+}
+
+static bool fermi_accept(gpu_ldst_fe *fe, gpu_memop *m, uint64_t now)
+{
+    fermi *f = F(fe);
+    gpu_ldst *u = fe->u;
+    gpu_sm *sm = u->sm;
+    const gpu_cfg *c = u->c;
+    if (f->cur || f->free_at > now) {
+        gpu_ldst_refused(u, now);
+        return false;
+    }
+    f->free_at = now + 1;
+    if (m->si->unit == EXEC_U_TEX) {
+        gpu_ldst_finish(u, m, now + c->l1d.latency);
+        return true;
+    }
+    uint32_t shared = 0, cached = 0, konst = 0;
+    uint64_t a[32];
+    const exec_rec *rec = &m->rec;
+    const uint64_t *addr = rec->addr;
+    bool mixed = (rec->events & EXEC_EV_MIXED_SPACE) != 0;
+    if (!mixed && rec->space == PTX_SP_SHARED) {
+        shared = m->active;
+        addr = rec->addr;
+    } else if (!mixed && rec->space == PTX_SP_GLOBAL) {
+        cached = m->active;
+    } else {
+        for (uint32_t mm = m->active; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            switch (mixed ? rec->lspace[l] : rec->space) {
+            case PTX_SP_SHARED: shared |= 1u << l; a[l] = rec->addr[l]; break;
+            case PTX_SP_LOCAL: cached |= 1u << l; a[l] = gpu_ldst_local_addr(u, m->warp, l, rec->addr[l]); break;
+            case PTX_SP_CONST: konst |= 1u << l; a[l] = rec->addr[l]; break;
+            case PTX_SP_PARAM: konst |= 1u << l; a[l] = GPU_PARAM_BASE + rec->addr[l]; break;
+            default: cached |= 1u << l; a[l] = rec->addr[l]; break;
+            }
+        }
+        addr = a;
+    }
+    uint32_t busy = 0;
+    uint64_t done_at = now;
+    if (shared) {
+        uint32_t k = 0;
+        for (uint32_t p = 0; p < (m->npass ? m->npass : 1u); p++) {
+            uint32_t kp = gpu_bank_conflicts(p ? m->xaddr + (size_t)(p - 1) * 32 : addr, shared, m->bytes,
+                                             c->shmem_banks);
+            sm->shared_accesses++;
+            sm->shared_conflict_cycles += kp - 1;
+            k += kp;
+        }
+        busy += k;
+        done_at = now + (k - 1) + c->shmem_lat;
+    }
+    /* line requests: constant lines first (to the L1C), then L1D lines */
+    uint32_t n = 0;
+    uint32_t nconst = 0;
+    if (konst) {
+        nconst = gpu_coalesce(addr, konst, m->bytes, c->l1c.line, f->lines, f->line_bytes);
+        uint64_t dist[32];
+        uint32_t nd = 0;
+        for (uint32_t mm = konst; mm; mm &= mm - 1) {
+            int l = __builtin_ctz(mm);
+            uint32_t i = 0;
+            while (i < nd && dist[i] != addr[l]) i++;
+            if (i == nd) dist[nd++] = addr[l];
+        }
+        busy += nd > nconst ? nd - nconst : 0; /* serialisation beyond one line per cycle */
+        n = nconst;
+    }
+    if (cached) {
+        n += gpu_coalesce(addr, cached, m->bytes, c->l1d.line, f->lines + n, f->line_bytes + n);
+        u->st.mem_instructions++;
+    }
+    for (uint32_t p = 1; cached && p < m->npass; p++) {
+        /* the further passes' lines, each once */
+        const uint64_t *pa = m->xaddr + (size_t)(p - 1) * 32;
+        uint64_t la[32], lines[32];
+        uint32_t lb[32];
+        if (rec->space == PTX_SP_LOCAL) {
+            for (uint32_t mm = cached; mm; mm &= mm - 1) {
+                int l = __builtin_ctz(mm);
+                la[l] = gpu_ldst_local_addr(u, m->warp, l, pa[l]);
+            }
+            pa = la;
+        }
+        uint32_t k = gpu_coalesce(pa, cached, m->bytes, c->l1d.line, lines, lb);
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t j = nconst;
+            while (j < n && f->lines[j] != lines[i]) j++;
+            if (j == n) {
+                f->lines[n] = lines[i];
+                f->line_bytes[n++] = lb[i];
+            } else if ((f->line_bytes[j] += lb[i]) > c->l1d.line) {
+                f->line_bytes[j] = c->l1d.line;
+            }
+        }
+    }
+    f->nlines = n;
+    f->next = 0;
+    f->const_lines = nconst;
+    f->busy_left = busy;
+    bool answered = (m->flags & (EXEC_SI_LOAD | EXEC_SI_ATOMIC)) != 0;
+    m->lines_left = answered ? n : 0;
+    m->t_done = done_at;
+    if (!n && !busy) {
+        gpu_ldst_finish(u, m, done_at);
+        return true;
+    }
+    f->cur = m;
+    f->tag = answered && n ? pend_add(f, m) : UINT32_MAX;
+    return true;
+}
+
+/* Sends the current instruction's next line request; true if the path moved. */
+static bool send_line(fermi *f, uint64_t now)
+{
+    gpu_ldst *u = f->fe.u;
+    const gpu_cfg *c = u->c;
+    gpu_memop *m = f->cur;
+    uint32_t i = f->next;
+    bool konst = i < f->const_lines;
+    gpu_mreq *r = f->retry;
+    if (!r) {
+        r = gpu_mreq_get(u->pool);
+        r->addr = f->lines[i];
+        r->bytes = f->line_bytes[i];
+        r->kind = (m->flags & EXEC_SI_ATOMIC) ? GPU_MR_ATOMIC : (m->flags & EXEC_SI_LOAD) ? GPU_MR_LOAD : GPU_MR_STORE;
+        r->space = konst ? GPU_MS_CONST : m->rec.space == PTX_SP_LOCAL ? GPU_MS_LOCAL : GPU_MS_GLOBAL;
+        r->sm = (uint16_t)u->sm->id;
+        r->src = konst ? GPU_LDST_SRC_L1C : GPU_LDST_SRC_L1D;
+        r->tag = f->tag;
+        if (r->kind == GPU_MR_LOAD || r->kind == GPU_MR_ATOMIC) {
+            if (konst) r->bytes = c->l1c.line;
+            else if (r->kind == GPU_MR_LOAD) r->bytes = c->l1d.line;
+        }
+    }
+    gpu_l1res res = gpu_l1_access(konst ? u->l1c : u->l1d, r, now);
+    if (res == GPU_L1_RESFAIL || res == GPU_L1_BUSY) {
+        /* kept; a reservation failure waits for a fill or a departure, a busy miss port for the next cycle */
+        f->retry = r;
+        f->blocked = !konst && res == GPU_L1_RESFAIL;
+        if (!konst) gpu_ldst_stall(u, now);
+        return false;
+    }
+    f->retry = NULL;
+    f->blocked = false;
+    u->sm->mem_requests++;
+    if (konst) {
+        u->sm->l1c_accesses++;
+        if (res == GPU_L1_MISS || res == GPU_L1_MERGED) u->sm->l1c_misses++;
+    } else {
+        /* one request, one access; the L1D's ports in this cycle are shared with whatever else uses them */
+        u->st.requests++;
+        u->st.l1_accesses++;
+        gpu_ldst_l1d_note(u, now, 1, c->l1d.banks > 1 ? 1ull << gpu_l1_bank(&c->l1d, r->addr) : 0);
+    }
+    f->next++;
+    return true;
+}
+
+/* banked, after an L1D line went in this cycle: brings the next unsent line
+** whose bank is still free to position next; false if there is none (or
+** every bank is taken). */
+static bool next_banked(fermi *f, uint64_t now)
+{
+    gpu_ldst *u = f->fe.u;
+    const gpu_l1cfg *lc = &u->c->l1d;
+    uint32_t i = f->next, k = i;
+    if (i >= f->nlines || gpu_ldst_l1d_used(u, now) >= lc->banks) return false;
+    uint64_t used = gpu_ldst_l1d_banks(u, now);
+    while (k < f->nlines && (used >> gpu_l1_bank(lc, f->lines[k]) & 1)) k++;
+    if (k == f->nlines) return false;
+    uint64_t a = f->lines[i];
+    uint32_t b = f->line_bytes[i];
+    f->lines[i] = f->lines[k];
+    f->line_bytes[i] = f->line_bytes[k];
+    f->lines[k] = a;
+    f->line_bytes[k] = b;
+    return true;
+}
+
+static void fermi_tick(gpu_ldst_fe *fe, uint64_t now)
+{
+    fermi *f = F(fe);
+    gpu_ldst *u = fe->u;
+    gpu_memop *m = f->cur;
+    if (!m) return;
+    if (f->next < f->nlines) {
+        if (f->blocked) {
+            /* the L1D refused its line (retry), and no fill or departure since: it would be refused again */
+            u->sm->l1_resfail_skipped++;
+            gpu_ldst_stall(u, now);
+            return;
+        }
+        /* one line; banked: more L1D lines, to free banks, until one is refused */
+        while (send_line(f, now)) {
+            gpu_ldst_moved(u);
+            if (!f->banked || f->next <= f->const_lines || !next_banked(f, now)) break;
+        }
+    } else if (f->busy_left) {
+        f->busy_left--;
+        gpu_ldst_moved(u);
+    }
+    if (f->next < f->nlines || f->busy_left) return;
+    /* all handed over: it takes the next instruction next cycle */
+    gpu_ldst_moved(u);
+    f->cur = NULL;
+    f->free_at = now + 1;
+    if (!m->lines_left) gpu_ldst_finish(u, m, m->t_done > now ? m->t_done : now);
+}
+
+/* A line of a pending load came back at cycle now. */
+static void fermi_done(gpu_ldst_fe *fe, gpu_mreq *r, uint64_t now)
+{
+    fermi *f = F(fe);
+    gpu_ldst *u = fe->u;
+    uint32_t tag = r->tag;
+    gpu_mreq_put(u->pool, r);
+    if (tag == UINT32_MAX || tag >= f->npend || !f->pend[tag]) return;
+    gpu_memop *m = f->pend[tag];
+    if (m->lines_left && --m->lines_left == 0) {
+        f->pend[tag] = NULL;
+        f->pend_free[f->npend_free++] = tag;
+        if (f->cur != m) gpu_ldst_finish(u, m, m->t_done > now ? m->t_done : now);
+    }
+    gpu_ldst_moved(u);
+}
+
+static void fermi_unblock(gpu_ldst_fe *fe) { F(fe)->blocked = false; }
+
+static uint64_t fermi_next(const gpu_ldst_fe *fe, uint64_t now)
+{
+    /* a refused request waits for a reply or a departure from the miss queue (unblock) */
+    const fermi *f = CF(fe);
+    return f->cur && !f->blocked ? now + 1 : UINT64_MAX;
+}
+
+static bool fermi_idle(const gpu_ldst_fe *fe) { return !CF(fe)->cur; }
+
+static void fermi_skip(gpu_ldst_fe *fe, uint64_t k)
+{
+    fermi *f = F(fe);
+    if (f->retry && f->blocked) fe->u->sm->l1_resfail_skipped += k; /* it would have been refused every cycle */
+}
+
+static void fermi_abort(gpu_ldst_fe *fe)
+{
+    fermi *f = F(fe);
+    gpu_sm *sm = fe->u->sm;
+    /* a load being sent is also pending: freed once */
+    for (uint32_t t = 0; t < f->npend; t++)
+        if (f->pend[t] && f->pend[t] != f->cur) gpu_memop_put(sm, f->pend[t]);
+    f->npend = f->npend_free = 0;
+    if (f->cur) gpu_memop_put(sm, f->cur);
+    f->cur = NULL;
+    if (f->retry) gpu_mreq_put(fe->u->pool, f->retry);
+    f->retry = NULL;
+    f->blocked = false;
+}
+
+static void fermi_end(gpu_ldst_fe *fe, gpu_kstats *ks, uint64_t now) {}
+
+const gpu_ldst_frontend gpu_ldst_fe_baseline = {
+    .name = "baseline",
+    .chosen = NULL,
+    .create = baseline_create,
+    .destroy = fermi_destroy,
+    .begin = fermi_begin,
+    .accept = fermi_accept,
+    .tick = fermi_tick,
+    .done = fermi_done,
+    .unblock = fermi_unblock,
+    .next = fermi_next,
+    .idle = fermi_idle,
+    .skip = fermi_skip,
+    .abort = fermi_abort,
+    .end = fermi_end,
+};
+
+const gpu_ldst_frontend gpu_ldst_fe_banked = {
+    .name = "banked",
+    .chosen = banked_chosen,
+    .create = banked_create,
+    .destroy = fermi_destroy,
+    .begin = fermi_begin,
+    .accept = fermi_accept,
+    .tick = fermi_tick,
+    .done = fermi_done,
+    .unblock = fermi_unblock,
+    .next = fermi_next,
+    .idle = fermi_idle,
+    .skip = fermi_skip,
+    .abort = fermi_abort,
+    .end = fermi_end,
+};
