@@ -893,7 +893,7 @@ static void t931_fault_frees_once(void)
         uint64_t a = exec_mem_alloc(r.dev, 128 * 32, 256);
         uint64_t p[2] = {a, 8}; /* bad: no allocation there */
         gpu_kstats ks;
-        TT_EQ_I(klaunch(&r, "fault", 32, p, sizeof p, &ks), EXEC_ERR_ILLEGAL_ADDRESS);
+        TT_EQ_I(gpu_rig_launch(&r, "fault", 1, 32, p, sizeof p, &ks, NULL), EXEC_ERR_ILLEGAL_ADDRESS);
         gpu_kstats_free(&ks);
         gpu_sm *sm = &r.g->sm[0];
         gpu_memop *m[4];
@@ -902,7 +902,7 @@ static void t931_fault_frees_once(void)
             for (int j = i + 1; j < 4; j++) TT_CHECK(m[i] != m[j]);
         for (int i = 0; i < 4; i++) gpu_memop_put(sm, m[i]);
         p[1] = a;
-        TT_EQ_I(klaunch(&r, "fault", 32, p, sizeof p, &ks), EXEC_OK);
+        TT_EQ_I(gpu_rig_launch(&r, "fault", 1, 32, p, sizeof p, &ks, NULL), EXEC_OK);
         gpu_kstats_free(&ks);
         gpu_rig_close(&r);
     }
