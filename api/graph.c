@@ -89,7 +89,7 @@ CUresult api_gmem_new(api_ctx *c, uint64_t bytes, api_alloc **out)
     uint64_t base;
     CUresult r = api_alloc_new(c, bytes, API_MEM_GRAPH, 0, &base);
     if (r) return r;
-    api_alloc *a = api_map_get(&api_g.allocs, base);
+    api_alloc *a = tp_map_getp(&api_g.allocs, base);
     a->grefs = 1;
     api_g.gmem_reserved += a->size;
     if (api_g.gmem_reserved > api_g.gmem_reserved_high) api_g.gmem_reserved_high = api_g.gmem_reserved;
@@ -639,7 +639,7 @@ CUresult cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PAR
 static CUresult add_mem_free(CUgraphNode *out, CUgraph hg, const CUgraphNode *deps, size_t nd, CUdeviceptr p)
 {
     ADD_PROLOGUE();
-    api_alloc *a = api_map_get(&api_g.allocs, p);
+    api_alloc *a = tp_map_getp(&api_g.allocs, p);
     if (!a || a->kind != API_MEM_GRAPH) {
         api_why("0x%llx is not the start of graph memory (an allocation node's)", (unsigned long long)p);
         return CUDA_ERROR_INVALID_VALUE;
@@ -1084,7 +1084,7 @@ static void flatten(api_gexec *gx, uint32_t *cap, const api_graph *g)
         it.ev = nd->ev;
         if (it.ev) it.ev->refs++;
         if (nd->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC) it.mem = nd->mem;
-        if (nd->type == CU_GRAPH_NODE_TYPE_MEM_FREE) it.mem = api_map_get(&api_g.allocs, nd->free_ptr);
+        if (nd->type == CU_GRAPH_NODE_TYPE_MEM_FREE) it.mem = tp_map_getp(&api_g.allocs, nd->free_ptr);
         gexec_push(gx, cap, &it);
     }
     free(left);
