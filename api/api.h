@@ -526,7 +526,6 @@ void api_alloc_free_ctx(api_ctx *c);       /* frees every allocation of c */
 api_alloc *api_alloc_find(uint64_t addr);  /* the api allocation containing addr */
 /* Allocates device memory of the given kind for context c (zeroed). */
 CUresult api_alloc_new(api_ctx *c, uint64_t bytes, api_mem_kind kind, unsigned flags, uint64_t *out);
-api_alloc *api_alloc_rec(uint64_t base);   /* the record of the allocation starting at base */
 void api_alloc_release(api_alloc *a);
 
 /* The index of device memory (allocations and module variables) the API

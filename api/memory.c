@@ -84,8 +84,6 @@ api_alloc *api_alloc_find(uint64_t addr)
     return r ? r->a : NULL;
 }
 
-api_alloc *api_alloc_rec(uint64_t base) { return tp_map_getp(&api_g.allocs, base); }
-
 CUresult api_alloc_new(api_ctx *c, uint64_t bytes, api_mem_kind kind, unsigned flags, uint64_t *out)
 {
     api_dev_lock();

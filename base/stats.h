@@ -68,7 +68,6 @@ void tp_stats_free(tp_stats *s);
 /* Any kind; p is an address or (relative registries) an offset. */
 void tp_stats_add(tp_stats *s, const char *name, tp_stat_kind kind, const void *p, const char *doc);
 void tp_stats_u64(tp_stats *s, const char *name, const uint64_t *p, const char *doc);
-void tp_stats_i64(tp_stats *s, const char *name, const int64_t *p, const char *doc);
 void tp_stats_f64(tp_stats *s, const char *name, const double *p, const char *doc);
 /* p points to a char* that holds the string (may change before the dump);
 ** a NULL string is JSON null (absent), "" in text. */

@@ -295,13 +295,6 @@ static bool point_opts(const sw_file *f, const sw_point *pt, const vec_prog *vp,
     return true;
 }
 
-const char *sw_point_coord(const sw_file *f, const sw_point *pt, int dim)
-{
-    if (dim == -2) return f->progs[pt->prog].name;
-    if (dim == -1) return f->cfgs[pt->cfg].name;
-    return f->axes[dim].labels[pt->val[dim]];
-}
-
 int sw_point_find(const sw_file *f, const sw_plan *p, const sw_point *pt, const sw_sel *sel, uint32_t nsel)
 {
     uint32_t prog = pt->prog, cfg = pt->cfg;

@@ -291,8 +291,6 @@ static void publish(exec_warp *w)
     wk->vc[w->wid] = wk->clock;
 }
 
-uint32_t rk_lastpub(const exec_warp *w) { return w->rk->lastpub; }
-
 static uint64_t sync_key(const exec_warp *w, int space, uint64_t addr)
 {
     if (space == PTX_SP_SHARED) return 1ull << 63 | (w->cta->linear & 0xffffffffu) << 24 | (addr & 0xffffff);

@@ -49,13 +49,6 @@ void gpu_copy_in(gpu *g, uint64_t addr, uint64_t bytes)
     if (tp_opt_i(&g->opts, OPT_L2_WARM_COPIES)) gpu_memsys_warm(g->ms, addr, bytes);
 }
 
-const char *gpu_stall_name(gpu_stall s)
-{
-    static const char *const n[GPU_ST_COUNT] = {"issued", "memory", "raw", "busy_unit", "barrier", "ibuffer", "no_warps",
-                                                "regmutex"};
-    return (unsigned)s < GPU_ST_COUNT ? n[s] : "?";
-}
-
 /* ---- per-pc statistics: a map pc -> row (base/map.h) --------------------------------------- */
 
 typedef struct pcmap {
