@@ -14,7 +14,8 @@
 ** stdin, stdout and stderr; tpsim exits with its status (128 + the signal
 ** number if a signal ended it).  At the end tpsim prints on stderr the
 ** summary the program's libcuda.so.1 wrote at exit (TPSIM_SUMMARY, a
-** temporary file; api/stats.c makes it from the statistics registry): a
+** temporary file; api/stats.c lays it out from counters it reads through
+** the statistics registry): a
 ** per-kernel table -- launches, warp and thread instructions, and in
 ** performance mode cycles and IPC -- (not with --no-summary), then every
 ** CUDA call that returned an error to the program: entry point, kernel,
@@ -208,7 +209,8 @@ done:
 
 /* ---- the summary ----------------------------------------------------------------------
 ** The program's libcuda.so.1 writes it at exit (api/stats.c, TPSIM_SUMMARY),
-** from its statistics registry; here it is only printed. */
+** a table of counters read through its statistics registry; here it is
+** only printed. */
 
 static void summary(const char *path)
 {

@@ -2,7 +2,7 @@
 ** exec.h -- the public interface of the functional SIMT model.
 ** Module prefix: exec_.
 **
-** This is the only header api/ and (later) gpu/ include from exec/.  A
+** This is the only header api/ and gpu/ include from exec/.  A
 ** device (exec_dev) owns the simulated global memory and the configuration;
 ** modules (exec_mod) are parsed PTX loaded onto a device, with their .global
 ** and .const variables placed in device memory; a launch runs a kernel over
