@@ -12,11 +12,15 @@ void cli_args_init(cli_args *it, const cli_cmd *c, int argc, char **argv)
     it->ind = 1;   /* argv[0] is the subcommand's name */
 }
 
+/* Every subcommand's -h/--help, after its own options. */
+static const cli_opt help_opt = {CLI_HELP, "--help", "-h", NULL, "print this help"};
+
 /* The option a is the name or alias of, or one whose value is joined to
 ** its name (-j4); *joined then points at the value. */
 static const cli_opt *find_opt(const cli_cmd *c, const char *a, const char **joined)
 {
     *joined = NULL;
+    if (strcmp(a, help_opt.name) == 0 || strcmp(a, help_opt.alias) == 0) return &help_opt;
     for (uint32_t k = 0; k < c->nopts; k++) {
         const cli_opt *o = &c->opts[k];
         if (strcmp(a, o->name) == 0 || (o->alias && strcmp(a, o->alias) == 0)) return o;
@@ -102,14 +106,14 @@ void cli_usage(const cli_cmd *c, FILE *f)
     fputs(c->synopsis, f);
     if (c->about) fputs(c->about, f);
     char label[128];
-    int width = 0;
+    int width = opt_label(&help_opt, label, sizeof label);
     for (uint32_t k = 0; k < c->nopts; k++) {
         int n = opt_label(&c->opts[k], label, sizeof label);
         if (n > width) width = n;
     }
     width += 2;
-    for (uint32_t k = 0; k < c->nopts; k++) {
-        const cli_opt *o = &c->opts[k];
+    for (uint32_t k = 0; k <= c->nopts; k++) {
+        const cli_opt *o = k < c->nopts ? &c->opts[k] : &help_opt;
         opt_label(o, label, sizeof label);
         const char *h = o->help ? o->help : "";
         for (bool first = true; first || *h; first = false) {

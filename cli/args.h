@@ -8,7 +8,7 @@
 ** messages every subcommand shares -- an unknown option, a missing value,
 ** the help -- in the words that subcommand has always used (the CLI_*
 ** style flags); what an option's value means is the subcommand's to check.
-** `tpsim CMD --help` lists the options from the same table.
+** `tpsim CMD --help` (-h) lists the options from the same table.
 **
 **   static const cli_opt opts[] = {{OPT_X, "--x", NULL, "N", "what x does"}, ...};
 **   cli_args it;
@@ -30,7 +30,7 @@
 #include <stdio.h>
 
 enum {
-    CLI_HELP = 1,   /* the id of -h/--help in every table: cli_next prints the help itself */
+    CLI_HELP = 1,   /* -h/--help, which every subcommand has without a row: cli_next prints the help */
 };
 
 enum {
@@ -38,7 +38,7 @@ enum {
 };
 
 typedef struct cli_opt {
-    int id;              /* what cli_next returns for it (> 0; CLI_HELP for the help) */
+    int id;              /* what cli_next returns for it (> CLI_HELP) */
     const char *name;    /* "--config", "-o" */
     const char *alias;   /* another spelling ("-h"), or NULL */
     const char *arg;     /* the value's name in the help ("NAME|FILE"); NULL: takes none */
@@ -59,10 +59,13 @@ typedef struct cli_cmd {
     const char *name;       /* "tpsim run": every message starts "tpsim run: " */
     const char *synopsis;   /* the usage lines, each ending in '\n' */
     const char *about;      /* lines between the synopsis and the options, or NULL */
-    const cli_opt *opts;
+    const cli_opt *opts;    /* CLI_OPTS(table) */
     uint32_t nopts;
     unsigned style;         /* CLI_* above */
 } cli_cmd;
+
+/* A table as the cli_cmd fields opts, nopts. */
+#define CLI_OPTS(table) (table), TP_ARRAY_LEN(table)
 
 enum { CLI_ARG = 0, CLI_END = -1, CLI_EXIT = -2 };
 

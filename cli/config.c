@@ -17,11 +17,10 @@ enum { CONFIG_LIST = CLI_HELP + 1, CONFIG_SHOW };
 static const cli_opt config_opts[] = {
     {CONFIG_LIST, "--list", NULL, NULL, "every option (type, table default, range, doc), then the built-in\nconfigurations"},
     {CONFIG_SHOW, "--show", NULL, "NAME|FILE", "a configuration resolved over the defaults"},
-    {CLI_HELP, "--help", "-h", NULL, "print this help"},
 };
 
 static const cli_cmd config_cmd = {
-    "tpsim config", "usage: tpsim config --list | --show NAME|FILE\n", NULL, config_opts, TP_ARRAY_LEN(config_opts),
+    "tpsim config", "usage: tpsim config --list | --show NAME|FILE\n", NULL, CLI_OPTS(config_opts),
     CLI_TERSE,
 };
 

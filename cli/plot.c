@@ -345,7 +345,6 @@ static const cli_opt plot_opts[] = {
     {PLOT_YLABEL, "--ylabel", NULL, "T", "the label of y"},
     {PLOT_LOGY, "--logy", NULL, NULL, "a logarithmic y axis"},
     {PLOT_OUT, "-o", NULL, "FILE.png", "the figure (default: the CSV's name with -COLUMN.png)"},
-    {CLI_HELP, "--help", "-h", NULL, "print this help"},
 };
 
 static const cli_cmd plot_cmd = {
@@ -354,8 +353,7 @@ static const cli_cmd plot_cmd = {
     "                  [--title T] [--xlabel T] [--ylabel T] [--logy] [-o FILE.png]\n",
     "draws a column of a sweep's CSV (tpsim sweep) with gnuplot; DIM is program, config or an axis\n"
     "(default program); the other dimensions that vary make the series\n",
-    plot_opts,
-    TP_ARRAY_LEN(plot_opts),
+    CLI_OPTS(plot_opts),
     CLI_DASH_ARG,
 };
 

@@ -215,15 +215,13 @@ static const cli_opt ptx_opts[] = {
     {PTX_LOWERED, "--lowered", NULL, NULL, "describe (and dump) the lowered code instead of the parsed one"},
     {PTX_TIME, "--time", NULL, NULL, "print the parse and allocation times on stderr"},
     {PTX_MAX_REGS, "--max-regs", NULL, "N", "registers per thread at most, 1 to 255 (default 255)"},
-    {CLI_HELP, "--help", "-h", NULL, "print this help"},
 };
 
 static const cli_cmd ptx_cmd = {
     "tpsim ptx",
     "usage: tpsim ptx [--dump] [--lowered] [--time] [--max-regs N] FILE.ptx\n",
     "parses a PTX module, lowers it, allocates its registers and describes each function\n",
-    ptx_opts,
-    TP_ARRAY_LEN(ptx_opts),
+    CLI_OPTS(ptx_opts),
     CLI_TERSE,
 };
 

@@ -232,7 +232,6 @@ static const cli_opt rm_opts[] = {
     {RM_SET, "-o", NULL, "key=value", "set an option (repeatable)"},
     {RM_PTX, "--ptx", NULL, "OUT", "write every kernel's lowered code, annotated, as PTX text"},
     {RM_PROFILE, "--profile", NULL, NULL, "one line per instruction instead of the chart"},
-    {CLI_HELP, "--help", "-h", NULL, "print this help"},
 };
 
 static const cli_cmd rm_cmd = {
@@ -240,8 +239,7 @@ static const cli_cmd rm_cmd = {
     "usage: tpsim regmutex FILE.ptx [--config NAME|FILE] [-o key=value] [--ptx OUT] [--profile]\n",
     "what the RegMutex pass does with each kernel: live registers, |Bs|, |Es|, sections,\n"
     "occupancy, regions\n",
-    rm_opts,
-    TP_ARRAY_LEN(rm_opts),
+    CLI_OPTS(rm_opts),
     CLI_TERSE,
 };
 

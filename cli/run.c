@@ -70,15 +70,13 @@ static const cli_opt run_opts[] = {
      "do not print the per-kernel summary at exit (failed CUDA calls are\nstill listed)"},
     {RUN_CHECK, "--check", NULL, "KIND[,KIND]", "correctness checks: race, intrawarp, init, sync, all (race,init,sync)"},
     {RUN_EXITCODE, "--error-exitcode", NULL, "N", "exit with N if a check found anything"},
-    {CLI_HELP, "--help", "-h", NULL, "print this help"},
 };
 
 static const cli_cmd run_cmd = {
     "tpsim run",
     "usage: tpsim run [OPTIONS] -- PROGRAM [ARGS...]\n",
     "runs a CUDA program (built with nvcc -cudart shared) on the simulated GPU\n",
-    run_opts,
-    TP_ARRAY_LEN(run_opts),
+    CLI_OPTS(run_opts),
     CLI_STOP_AT_ARG | CLI_MISSING_AS_UNKNOWN,
 };
 

@@ -57,7 +57,6 @@ static const cli_opt sweep_opts[] = {
     {SWO_DRY_RUN, "--dry-run", NULL, NULL, "print the sbatch script instead of submitting it"},
     {SWO_NO_WAIT, "--no-wait", NULL, NULL, "submit and return; `tpsim sweep FILE --gather` writes the CSV later"},
     {SWO_TASK, "--slurm-task", NULL, "N", "run task N of the job array (what each task runs)"},
-    {CLI_HELP, "--help", "-h", NULL, "print this help"},
 };
 
 static const cli_cmd sweep_cmd = {
@@ -68,8 +67,7 @@ static const cli_cmd sweep_cmd = {
     "       tpsim sweep FILE --slurm [--partition P] [--time T] [--account A] [--batch N]\n"
     "                        [--dry-run] [--no-wait]\n",
     "runs every point of a sweep file (docs/SWEEPS.md) and writes NAME.csv and its figures\n",
-    sweep_opts,
-    TP_ARRAY_LEN(sweep_opts),
+    CLI_OPTS(sweep_opts),
     CLI_DASH_ARG,
 };
 

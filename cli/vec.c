@@ -75,7 +75,6 @@ static const cli_opt vec_opts[] = {
     {VEC_FPE, "--flops-per-element", NULL, "K", "with --sweep: the FLOPs each element costs"},
     {VEC_SCALAR, "--scalar", NULL, "SCALAR.s", "with --sweep: the scalar program, for N_v"},
     {VEC_LIST_OPTIONS, "--list-options", NULL, NULL, "every option of the vector machine and the built-in configurations"},
-    {CLI_HELP, "--help", "-h", NULL, "print this help"},
 };
 
 static const cli_cmd vec_cmd = {
@@ -86,8 +85,7 @@ static const cli_cmd vec_cmd = {
     "       tpsim vec [...] --sweep NAME=A..B[:STEP] --flops-per-element K [--scalar SCALAR.s] PROGRAM.s\n"
     "       tpsim vec --list-options\n",
     NULL,
-    vec_opts,
-    TP_ARRAY_LEN(vec_opts),
+    CLI_OPTS(vec_opts),
     CLI_DASH_ARG | CLI_SAY_FLAG,
 };
 
