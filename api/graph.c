@@ -122,6 +122,14 @@ CUresult api_gnode_arg(CUgraphNode h, api_gnode **n)
     return CUDA_SUCCESS;
 }
 
+/* The handle as a node of the given type. */
+static CUresult typed_node(CUgraphNode h, CUgraphNodeType type, api_gnode **n)
+{
+    CUresult r = api_gnode_arg(h, n);
+    if (r) return r;
+    return (*n)->type == type ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
 static CUresult deps_check(api_graph *g, const CUgraphNode *deps, size_t ndeps)
 {
     if (ndeps && !deps) return CUDA_ERROR_INVALID_VALUE;
@@ -267,9 +275,8 @@ static void gparams_keep(const api_gparams *t, api_gnode *n, const void *p)
 static CUresult node_params(CUgraphNode h, CUgraphNodeType type, void *get, const void *set)
 {
     api_gnode *n;
-    CUresult r = api_gnode_arg(h, &n);
+    CUresult r = typed_node(h, type, &n);
     if (r) return r;
-    if (n->type != type) return CUDA_ERROR_INVALID_VALUE;
     const api_gparams *t = api_gparams_of(type);
     if (get) {
         memcpy(get, (const char *)n + t->at, t->size);
@@ -505,9 +512,8 @@ CUresult cuGraphAddChildGraphNode(CUgraphNode *phGraphNode, CUgraph hGraph, cons
 static CUresult child_get(CUgraphNode h, CUgraph *out)
 {
     api_gnode *n;
-    CUresult r = api_gnode_arg(h, &n);
-    if (r) return r;
-    if (!out || n->type != CU_GRAPH_NODE_TYPE_GRAPH) return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = typed_node(h, CU_GRAPH_NODE_TYPE_GRAPH, &n);
+    if (r || !out) return r ? r : CUDA_ERROR_INVALID_VALUE;
     *out = n->child;
     return CUDA_SUCCESS;
 }
@@ -540,10 +546,8 @@ CUresult cuGraphAddEventWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph, const
 static CUresult event_node(CUgraphNode h, CUevent *get, CUevent set, bool record)
 {
     api_gnode *n;
-    CUresult r = api_gnode_arg(h, &n);
+    CUresult r = typed_node(h, record ? CU_GRAPH_NODE_TYPE_EVENT_RECORD : CU_GRAPH_NODE_TYPE_WAIT_EVENT, &n);
     if (r) return r;
-    if (n->type != (record ? CU_GRAPH_NODE_TYPE_EVENT_RECORD : CU_GRAPH_NODE_TYPE_WAIT_EVENT))
-        return CUDA_ERROR_INVALID_VALUE;
     if (get) {
         *get = n->ev;
         return CUDA_SUCCESS;
@@ -591,9 +595,8 @@ CUresult cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph, const 
 static CUresult mem_alloc_params(CUgraphNode h, CUDA_MEM_ALLOC_NODE_PARAMS *p)
 {
     api_gnode *n;
-    CUresult r = api_gnode_arg(h, &n);
-    if (r) return r;
-    if (!p || n->type != CU_GRAPH_NODE_TYPE_MEM_ALLOC) return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = typed_node(h, CU_GRAPH_NODE_TYPE_MEM_ALLOC, &n);
+    if (r || !p) return r ? r : CUDA_ERROR_INVALID_VALUE;
     memset(p, 0, sizeof *p);
     p->poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
     p->poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
@@ -630,9 +633,8 @@ CUresult cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph, const C
 static CUresult mem_free_params(CUgraphNode h, CUdeviceptr *p)
 {
     api_gnode *n;
-    CUresult r = api_gnode_arg(h, &n);
-    if (r) return r;
-    if (!p || n->type != CU_GRAPH_NODE_TYPE_MEM_FREE) return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = typed_node(h, CU_GRAPH_NODE_TYPE_MEM_FREE, &n);
+    if (r || !p) return r ? r : CUDA_ERROR_INVALID_VALUE;
     *p = n->free_ptr;
     return CUDA_SUCCESS;
 }

@@ -334,15 +334,23 @@ void api_gexec_run(api_ctx *c, api_gexec *gx, const uint64_t *gens, api_stream *
     }
 }
 
+/* The arguments of a launch or an upload: the current context, the
+** executable graph, the stream. */
+static CUresult launch_args(CUgraphExec h, CUstream hs, api_gexec **gx, api_ctx **c, api_stream **s)
+{
+    CUresult r = api_current(c, true);
+    if (r) return r;
+    if ((r = gexec_arg(h, gx))) return r;
+    return api_stream_arg(*c, hs, s);
+}
+
 static CUresult launch(CUgraphExec h, CUstream hs)
 {
     api_gexec *gx;
     api_ctx *c;
     api_stream *s;
-    CUresult r = api_current(&c, true);
+    CUresult r = launch_args(h, hs, &gx, &c, &s);
     if (r) return r;
-    if ((r = gexec_arg(h, &gx))) return r;
-    if ((r = api_stream_arg(c, hs, &s))) return r;
     if (gx->ctx != c) return CUDA_ERROR_INVALID_CONTEXT;
     api_stream *q = s ? s : &c->legacy;
     if (q->cap || c->legacy.cap) {
@@ -409,10 +417,7 @@ static CUresult upload(CUgraphExec h, CUstream hs)
     api_gexec *gx;
     api_ctx *c;
     api_stream *s;
-    CUresult r = api_current(&c, true);
-    if (r) return r;
-    if ((r = gexec_arg(h, &gx))) return r;
-    return api_stream_arg(c, hs, &s);   /* nothing to upload: a launch is ready as it is */
+    return launch_args(h, hs, &gx, &c, &s);   /* nothing to upload: a launch is ready as it is */
 }
 
 CUresult cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream) { API_LOCKED(upload(hGraphExec, hStream)); }
