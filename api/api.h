@@ -74,6 +74,7 @@
 #include "../base/tp.h"
 #include "../base/sbuf.h"
 #include "../base/stats.h"
+#include "../base/map.h"
 #include "../exec/exec.h"
 #include "../exec/options.h"
 #include "../gpu/options.h"
@@ -107,16 +108,6 @@ enum api_kind {
     API_K_GRAPH, API_K_GNODE, API_K_GEXEC, API_K_POOL, API_K_MIPMAP
 };
 
-/* u64 -> pointer hash map (open addressing, linear probing). */
-typedef struct api_map {
-    uint64_t *keys;
-    void **vals;
-    uint32_t cap, n;   /* cap is a power of two or 0 */
-} api_map;
-void *api_map_get(const api_map *m, uint64_t key);
-void api_map_put(api_map *m, uint64_t key, void *val);   /* val != NULL */
-void *api_map_del(api_map *m, uint64_t key);            /* returns the old value */
-void api_map_free(api_map *m);
 
 typedef struct CUstream_st api_stream;
 typedef struct CUevent_st api_event;
@@ -189,7 +180,7 @@ struct CUctx_st {
     api_event *events;
     api_array *arrays;   /* CUDA arrays (list), mipmap levels included */
     api_mipmap *mipmaps; /* mipmapped arrays (list) */
-    api_map texobjs;     /* texture/surface object handle -> api_texobj */
+    tp_map texobjs;      /* texture/surface object handle -> api_texobj */
 };
 
 struct CUmod_st {
@@ -387,8 +378,8 @@ typedef struct api_state {
     exec_dev *dev;         /* created with the first context */
     api_ctx primary;       /* device 0's primary context (dead until retained) */
     uint64_t next_id;      /* context/stream/buffer ids */
-    api_map handles;       /* live handle -> (void *)kind */
-    api_map allocs;        /* allocation base -> api_alloc */
+    tp_map handles;        /* live handle -> (void *)kind */
+    tp_map allocs;         /* allocation base -> api_alloc */
     gpu *gpu;              /* the timing model (performance mode), made at the first timed launch */
     /* the index of device memory the API checks ranges against (memory.c): sorted by base */
     struct api_range *ranges;
@@ -535,7 +526,6 @@ void api_alloc_free_ctx(api_ctx *c);       /* frees every allocation of c */
 api_alloc *api_alloc_find(uint64_t addr);  /* the api allocation containing addr */
 /* Allocates device memory of the given kind for context c (zeroed). */
 CUresult api_alloc_new(api_ctx *c, uint64_t bytes, api_mem_kind kind, unsigned flags, uint64_t *out);
-api_alloc *api_alloc_rec(uint64_t base);   /* the record of the allocation starting at base */
 void api_alloc_release(api_alloc *a);
 
 /* The index of device memory (allocations and module variables) the API

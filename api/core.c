@@ -87,94 +87,18 @@ CUresult api_unsupported(const char *name, int *once, const void *caller)
     return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-/* ---- u64 -> pointer map ------------------------------------------------------ */
-
-static uint32_t map_slot(uint64_t key, uint32_t mask)
-{
-    key ^= key >> 33;
-    key *= 0xff51afd7ed558ccdull;
-    key ^= key >> 33;
-    return (uint32_t)key & mask;
-}
-
-void *api_map_get(const api_map *m, uint64_t key)
-{
-    if (!m->cap) return NULL;
-    uint32_t mask = m->cap - 1;
-    for (uint32_t i = map_slot(key, mask);; i = (i + 1) & mask) {
-        if (!m->vals[i]) return NULL;
-        if (m->keys[i] == key) return m->vals[i];
-    }
-}
-
-static void map_grow(api_map *m)
-{
-    api_map old = *m;
-    m->cap = old.cap ? old.cap * 2 : 64;
-    m->keys = tp_calloc(m->cap, sizeof *m->keys);
-    m->vals = tp_calloc(m->cap, sizeof *m->vals);
-    m->n = 0;
-    for (uint32_t i = 0; i < old.cap; i++)
-        if (old.vals[i]) api_map_put(m, old.keys[i], old.vals[i]);
-    free(old.keys);
-    free(old.vals);
-}
-
-void api_map_put(api_map *m, uint64_t key, void *val)
-{
-    TP_ASSERT(val != NULL);
-    if ((m->n + 1) * 4 > m->cap * 3) map_grow(m);
-    uint32_t mask = m->cap - 1;
-    uint32_t i = map_slot(key, mask);
-    while (m->vals[i] && m->keys[i] != key) i = (i + 1) & mask;
-    if (!m->vals[i]) m->n++;
-    m->keys[i] = key;
-    m->vals[i] = val;
-}
-
-void *api_map_del(api_map *m, uint64_t key)
-{
-    if (!m->cap) return NULL;
-    uint32_t mask = m->cap - 1;
-    uint32_t i = map_slot(key, mask);
-    while (m->vals[i] && m->keys[i] != key) i = (i + 1) & mask;
-    void *old = m->vals[i];
-    if (!old) return NULL;
-    /* Backward-shift deletion keeps every probe chain unbroken. */
-    m->vals[i] = NULL;
-    m->n--;
-    for (uint32_t j = (i + 1) & mask; m->vals[j]; j = (j + 1) & mask) {
-        uint32_t home = map_slot(m->keys[j], mask);
-        /* Move j into the hole i unless its home lies cyclically in (i, j]. */
-        bool stays = (i <= j) ? (home > i && home <= j) : (home > i || home <= j);
-        if (stays) continue;
-        m->keys[i] = m->keys[j];
-        m->vals[i] = m->vals[j];
-        m->vals[j] = NULL;
-        i = j;
-    }
-    return old;
-}
-
-void api_map_free(api_map *m)
-{
-    free(m->keys);
-    free(m->vals);
-    memset(m, 0, sizeof *m);
-}
-
 /* ---- handles -------------------------------------------------------------- */
 
 void api_handle_add(const void *p, enum api_kind k)
 {
-    api_map_put(&api_g.handles, (uint64_t)(uintptr_t)p, (void *)(uintptr_t)k);
+    tp_map_putp(&api_g.handles, (uint64_t)(uintptr_t)p, (void *)(uintptr_t)k);
 }
 
-void api_handle_del(const void *p) { api_map_del(&api_g.handles, (uint64_t)(uintptr_t)p); }
+void api_handle_del(const void *p) { tp_map_delp(&api_g.handles, (uint64_t)(uintptr_t)p); }
 
 bool api_handle_is(const void *p, enum api_kind k)
 {
-    return p && (uintptr_t)api_map_get(&api_g.handles, (uint64_t)(uintptr_t)p) == (uintptr_t)k;
+    return p && (uintptr_t)tp_map_getp(&api_g.handles, (uint64_t)(uintptr_t)p) == (uintptr_t)k;
 }
 
 /* ---- checks ---------------------------------------------------------------- */

@@ -84,8 +84,6 @@ api_alloc *api_alloc_find(uint64_t addr)
     return r ? r->a : NULL;
 }
 
-api_alloc *api_alloc_rec(uint64_t base) { return api_map_get(&api_g.allocs, base); }
-
 CUresult api_alloc_new(api_ctx *c, uint64_t bytes, api_mem_kind kind, unsigned flags, uint64_t *out)
 {
     api_dev_lock();
@@ -107,7 +105,7 @@ CUresult api_alloc_new(api_ctx *c, uint64_t bytes, api_mem_kind kind, unsigned f
     r->flags = flags;
     r->id = api_g.next_id++;
     r->ctx = c;
-    api_map_put(&api_g.allocs, a, r);
+    tp_map_putp(&api_g.allocs, a, r);
     api_range_add(a, bytes, r);
     if (kind == API_MEM_DEVICE) exec_check_track(api_g.dev, a);   /* initcheck: device-only memory */
     *out = a;
@@ -116,7 +114,7 @@ CUresult api_alloc_new(api_ctx *c, uint64_t bytes, api_mem_kind kind, unsigned f
 
 void api_alloc_release(api_alloc *r)
 {
-    api_map_del(&api_g.allocs, r->base);
+    tp_map_delp(&api_g.allocs, r->base);
     api_range_del(r->base);
     api_dev_lock();
     if (r->kind == API_MEM_REGISTERED) exec_mem_unregister(api_g.dev, r->base);
@@ -127,12 +125,12 @@ void api_alloc_release(api_alloc *r)
 
 void api_alloc_free_ctx(api_ctx *c)
 {
-    api_map *m = &api_g.allocs;
     for (bool again = true; again;) {
         again = false;
-        for (uint32_t i = 0; i < m->cap; i++) {
-            api_alloc *r = m->vals[i];
-            if (r && r->ctx == c) {
+        uint64_t v;
+        for (uint32_t pos = 0; tp_map_next(&api_g.allocs, &pos, NULL, &v);) {
+            api_alloc *r = (api_alloc *)(uintptr_t)v;
+            if (r->ctx == c) {
                 api_alloc_release(r);   /* deletion moves entries: scan again */
                 again = true;
             }
@@ -204,7 +202,7 @@ static CUresult mem_free(CUdeviceptr dptr)
     CUresult r = api_current(&c, true);
     if (r) return r;
     if (dptr == 0) return CUDA_SUCCESS;
-    api_alloc *a = api_map_get(&api_g.allocs, dptr);
+    api_alloc *a = tp_map_getp(&api_g.allocs, dptr);
     if (a && (a->kind == API_MEM_POOL || a->kind == API_MEM_GRAPH)) {
         /* stream-ordered or graph memory: as cuMemFreeAsync on the legacy stream, then wait */
         if ((r = api_free_async(c, NULL, a))) return r;
@@ -253,7 +251,7 @@ static CUresult free_host(void *p)
     api_ctx *c;
     CUresult r = api_current(&c, true);
     if (r) return r;
-    api_alloc *a = api_map_get(&api_g.allocs, (uint64_t)(uintptr_t)p);
+    api_alloc *a = tp_map_getp(&api_g.allocs, (uint64_t)(uintptr_t)p);
     if (!p || !a || a->kind != API_MEM_HOST) return CUDA_ERROR_INVALID_VALUE;
     api_drain(NULL);
     api_alloc_release(a);
@@ -318,7 +316,7 @@ static CUresult host_register(void *p, size_t bytes, unsigned flags)
     rec->flags = flags | CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP;
     rec->id = api_g.next_id++;
     rec->ctx = c;
-    api_map_put(&api_g.allocs, a, rec);
+    tp_map_putp(&api_g.allocs, a, rec);
     api_range_add(a, bytes, rec);
     return CUDA_SUCCESS;
 }
@@ -335,7 +333,7 @@ static CUresult host_unregister(void *p)
     CUresult r = api_current(&c, true);
     if (r) return r;
     if (!p) return CUDA_ERROR_INVALID_VALUE;
-    api_alloc *a = api_map_get(&api_g.allocs, (uint64_t)(uintptr_t)p);
+    api_alloc *a = tp_map_getp(&api_g.allocs, (uint64_t)(uintptr_t)p);
     if (!a || a->kind != API_MEM_REGISTERED) return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
     api_drain(NULL);
     api_alloc_release(a);

@@ -91,7 +91,7 @@ static CUresult pool_alloc(api_ctx *c, api_pool *p, api_stream *s, uint64_t byte
             pool_trim(p, 0);
             if ((r = api_alloc_new(c, bytes ? bytes : 1, API_MEM_POOL, 0, &base))) return r;
         }
-        a = api_map_get(&api_g.allocs, base);
+        a = tp_map_getp(&api_g.allocs, base);
         a->pool = p;
         if (p->nblocks == p->capblocks) {
             p->capblocks = p->capblocks ? 2 * p->capblocks : 16;
@@ -241,7 +241,7 @@ static CUresult free_async(CUdeviceptr dptr, CUstream hs)
     if (r) return r;
     if ((r = api_stream_arg(c, hs, &s))) return r;
     if (dptr == 0) return CUDA_ERROR_INVALID_VALUE;
-    api_alloc *a = api_map_get(&api_g.allocs, dptr);
+    api_alloc *a = tp_map_getp(&api_g.allocs, dptr);
     if (!a) {
         api_why("0x%llx is not the start of an allocation", (unsigned long long)dptr);
         return CUDA_ERROR_INVALID_VALUE;

@@ -256,7 +256,7 @@ typedef struct def {
     bool strong;           /* .visible (not weak/common) */
 } def;
 
-/* A set of names with a value each: an api_map from the name's hash to a
+/* A set of names with a value each: an tp_map from the name's hash to a
 ** chain of entries, compared by their text. */
 typedef struct nent {
     const char *s;
@@ -272,20 +272,20 @@ static uint64_t name_key(const char *s, uint32_t n)
     return h;
 }
 
-static nent *ns_find(const api_map *m, const char *s, uint32_t n)
+static nent *ns_find(const tp_map *m, const char *s, uint32_t n)
 {
-    for (nent *e = api_map_get(m, name_key(s, n)); e; e = e->next)
+    for (nent *e = tp_map_getp(m, name_key(s, n)); e; e = e->next)
         if (e->n == n && memcmp(e->s, s, n) == 0) return e;
     return NULL;
 }
 
-static void *ns_get(const api_map *m, const char *s, uint32_t n)
+static void *ns_get(const tp_map *m, const char *s, uint32_t n)
 {
     nent *e = ns_find(m, s, n);
     return e ? e->val : NULL;
 }
 
-static void ns_put(api_map *m, const char *s, uint32_t n, void *val)
+static void ns_put(tp_map *m, const char *s, uint32_t n, void *val)
 {
     nent *e = ns_find(m, s, n);
     if (e) {
@@ -295,20 +295,21 @@ static void ns_put(api_map *m, const char *s, uint32_t n, void *val)
     e = tp_calloc(1, sizeof *e);
     e->s = s, e->n = n, e->val = val;
     uint64_t k = name_key(s, n);
-    e->next = api_map_get(m, k);
-    api_map_put(m, k, e);
+    e->next = tp_map_getp(m, k);
+    tp_map_putp(m, k, e);
 }
 
 /* Frees the set; free_vals: the values too. */
-static void ns_free(api_map *m, bool free_vals)
+static void ns_free(tp_map *m, bool free_vals)
 {
-    for (uint32_t i = 0; i < m->cap; i++)
-        for (nent *e = m->vals[i], *nx; e; e = nx) {
+    uint64_t v;
+    for (uint32_t pos = 0; tp_map_next(m, &pos, NULL, &v);)
+        for (nent *e = (nent *)(uintptr_t)v, *nx; e; e = nx) {
             nx = e->next;
             if (free_vals) free(e->val);
             free(e);
         }
-    api_map_free(m);
+    tp_map_free(m);
 }
 
 static bool is_def(const stmt *s)
@@ -379,8 +380,8 @@ char *api_ptx_link(const char *const *texts, const size_t *lens, const char *con
 {
     *why = NULL;
     pmod *mods = tp_calloc(n ? n : 1, sizeof *mods);
-    api_map defs = {0};       /* name -> def (the kept definitions) */
-    api_map names_seen = {0}; /* module-scope names taken so far */
+    tp_map defs = {0};       /* name -> def (the kept definitions) */
+    tp_map names_seen = {0}; /* module-scope names taken so far */
     unsigned version = 0, target = 0;
     const stmt *target_st = NULL;
     char *out = NULL;

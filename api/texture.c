@@ -99,7 +99,7 @@ static void array_destroy(api_array *a)
     if (a->prev) a->prev->next = a->next;
     else c->arrays = a->next;
     if (a->next) a->next->prev = a->prev;
-    api_alloc *m = api_map_get(&api_g.allocs, a->addr);
+    api_alloc *m = tp_map_getp(&api_g.allocs, a->addr);
     if (m) api_alloc_release(m);
     if (a->owner) {   /* a level: its mipmapped array forgets it */
         for (uint32_t i = 0; i < a->owner->nlevels; i++)
@@ -463,7 +463,7 @@ static CUresult object_create(unsigned long long *out, const CUDA_RESOURCE_DESC 
     o->res = *rd;
     if (td) o->tex = *td;
     if (vd) o->view = *vd;
-    api_map_put(&c->texobjs, hnd, o);
+    tp_map_putp(&c->texobjs, hnd, o);
     *out = hnd;
     return CUDA_SUCCESS;
 }
@@ -485,7 +485,7 @@ static CUresult object_arg(uint64_t h, bool surface, api_texobj **o)
     api_ctx *c;
     CUresult r = api_current(&c, false);
     if (r) return r;
-    api_texobj *x = h ? api_map_get(&c->texobjs, h) : NULL;
+    api_texobj *x = h ? tp_map_getp(&c->texobjs, h) : NULL;
     if (!x || x->surface != surface) return CUDA_ERROR_INVALID_VALUE;
     *o = x;
     return CUDA_SUCCESS;
@@ -497,7 +497,7 @@ static CUresult object_destroy(uint64_t h, bool surface)
     CUresult r = object_arg(h, surface, &o);
     if (r) return r;
     api_drain(o->ctx);   /* pending kernels may read it */
-    api_map_del(&o->ctx->texobjs, h);
+    tp_map_delp(&o->ctx->texobjs, h);
     api_dev_lock();
     exec_tex_destroy(api_g.dev, h);
     api_dev_unlock();
@@ -541,15 +541,14 @@ CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject 
 
 void api_tex_free_ctx(api_ctx *c)
 {
-    api_map *m = &c->texobjs;
-    for (uint32_t i = 0; i < m->cap; i++) {
-        if (!m->vals[i]) continue;
+    uint64_t h, o;
+    for (uint32_t pos = 0; tp_map_next(&c->texobjs, &pos, &h, &o);) {
         api_dev_lock();
-        exec_tex_destroy(api_g.dev, m->keys[i]);
+        exec_tex_destroy(api_g.dev, h);
         api_dev_unlock();
-        free(m->vals[i]);
+        free((void *)(uintptr_t)o);
     }
-    api_map_free(m);
+    tp_map_free(&c->texobjs);
     while (c->mipmaps) mipmap_destroy(c->mipmaps);
     while (c->arrays) array_destroy(c->arrays);
 }

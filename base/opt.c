@@ -307,17 +307,6 @@ bool tp_opts_load_text(tp_opts *o, const char *text, const char *filename, tp_er
     return load_text(o, text, filename, 0, e);
 }
 
-bool tp_opts_load_file(tp_opts *o, const char *path, tp_err *e)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        tp_err_set(e, OPT_ERR, "cannot open configuration file '%s'", path);
-        return false;
-    }
-    fclose(f);
-    return load_named(o, path, 0, e);
-}
-
 bool tp_opts_load_config(tp_opts *o, const char *name_or_path, tp_err *e)
 {
     return load_named(o, name_or_path, 0, e);

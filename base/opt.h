@@ -68,7 +68,6 @@ bool tp_opts_set_kv(tp_opts *o, const char *kv, tp_opt_src src, tp_err *e);
 bool tp_opts_set_list(tp_opts *o, const char *list, tp_opt_src src, tp_err *e);
 /* Parses configuration text; errors are "file:line:col: message". */
 bool tp_opts_load_text(tp_opts *o, const char *text, const char *filename, tp_err *e);
-bool tp_opts_load_file(tp_opts *o, const char *path, tp_err *e);
 /* NAME is a path to an existing file, or the name of a built-in configuration. */
 bool tp_opts_load_config(tp_opts *o, const char *name_or_path, tp_err *e);
 

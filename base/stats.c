@@ -28,7 +28,6 @@ void tp_stats_add(tp_stats *s, const char *name, tp_stat_kind k, const void *p, 
 }
 
 void tp_stats_u64(tp_stats *s, const char *n, const uint64_t *p, const char *d) { tp_stats_add(s, n, TP_STAT_U64, p, d); }
-void tp_stats_i64(tp_stats *s, const char *n, const int64_t *p, const char *d) { tp_stats_add(s, n, TP_STAT_I64, p, d); }
 void tp_stats_f64(tp_stats *s, const char *n, const double *p, const char *d) { tp_stats_add(s, n, TP_STAT_F64, p, d); }
 void tp_stats_str(tp_stats *s, const char *n, char *const *p, const char *d) { tp_stats_add(s, n, TP_STAT_STR, p, d); }
 void tp_stats_dim3(tp_stats *s, const char *n, const uint32_t *p, const char *d) { tp_stats_add(s, n, TP_STAT_DIM3, p, d); }

@@ -4,7 +4,9 @@
 ** A unit keeps its counters in its own struct (so incrementing one is a plain
 ** add) and registers each one once, by name, with a one-line doc.  The
 ** registry reads them when it is dumped, as "name: value" text or as a JSON
-** object, in registration order.  No statistic is printed anywhere else.
+** object, in registration order.  The statistics file is such a dump; the
+** summary table `tpsim run` prints is laid out by hand (api/stats.c), from
+** counters it reads by name through the registry (tp_stats_find).
 **
 ** Names are dotted paths: "l1d.hits" and "l1d.misses" dump in JSON as
 ** "l1d": {"hits": .., "misses": ..} (entries sharing a prefix must be
@@ -68,7 +70,6 @@ void tp_stats_free(tp_stats *s);
 /* Any kind; p is an address or (relative registries) an offset. */
 void tp_stats_add(tp_stats *s, const char *name, tp_stat_kind kind, const void *p, const char *doc);
 void tp_stats_u64(tp_stats *s, const char *name, const uint64_t *p, const char *doc);
-void tp_stats_i64(tp_stats *s, const char *name, const int64_t *p, const char *doc);
 void tp_stats_f64(tp_stats *s, const char *name, const double *p, const char *doc);
 /* p points to a char* that holds the string (may change before the dump);
 ** a NULL string is JSON null (absent), "" in text. */

@@ -25,29 +25,39 @@ static void usage(FILE *f)
             "  version             print the version\n");
 }
 
+static int version(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    printf("tpsim %s\n", TPSIM_VERSION);
+    return 0;
+}
+
+static int help(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    usage(stdout);
+    return 0;
+}
+
+/* The subcommands, by every name they answer to. */
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} commands[] = {
+    {"ptx", cli_ptx},          {"config", cli_config},   {"vec", cli_vec},   {"run", cli_run},
+    {"regmutex", cli_regmutex}, {"sweep", cli_sweep},     {"plot", cli_plot}, {"version", version},
+    {"--version", version},     {"help", help},           {"--help", help},   {"-h", help},
+};
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
         return 2;
     }
-    const char *cmd = argv[1];
-    if (strcmp(cmd, "ptx") == 0) return cli_ptx(argc - 1, argv + 1);
-    if (strcmp(cmd, "config") == 0) return cli_config(argc - 1, argv + 1);
-    if (strcmp(cmd, "vec") == 0) return cli_vec(argc - 1, argv + 1);
-    if (strcmp(cmd, "run") == 0) return cli_run(argc - 1, argv + 1);
-    if (strcmp(cmd, "regmutex") == 0) return cli_regmutex(argc - 1, argv + 1);
-    if (strcmp(cmd, "sweep") == 0) return cli_sweep(argc - 1, argv + 1);
-    if (strcmp(cmd, "plot") == 0) return cli_plot(argc - 1, argv + 1);
-    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-        printf("tpsim %s\n", TPSIM_VERSION);
-        return 0;
-    }
-    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
-        usage(stdout);
-        return 0;
-    }
-    fprintf(stderr, "tpsim: unknown command '%s'\n", cmd);
+    for (size_t k = 0; k < TP_ARRAY_LEN(commands); k++)
+        if (strcmp(argv[1], commands[k].name) == 0) return commands[k].run(argc - 1, argv + 1);
+    fprintf(stderr, "tpsim: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;
 }

@@ -50,6 +50,7 @@
 ** A parse error prints "file:line:col: message" on stderr and exits 1.
 */
 #include "cli.h"
+#include "args.h"
 #include "../base/file.h"
 #include "../ptx/ptx.h"
 #include "../base/vec.h"
@@ -207,27 +208,48 @@ static void describe(const ptx_module *m, uint32_t fi, bool dump)
     if (dump) dump_body(m, f);
 }
 
+enum { PTX_DUMP = CLI_HELP + 1, PTX_TIME, PTX_LOWERED, PTX_MAX_REGS };
+
+static const cli_opt ptx_opts[] = {
+    {PTX_DUMP, "--dump", NULL, NULL, "every instruction with its pc, block starts and branches' reconvergence pc"},
+    {PTX_LOWERED, "--lowered", NULL, NULL, "describe (and dump) the lowered code instead of the parsed one"},
+    {PTX_TIME, "--time", NULL, NULL, "print the parse and allocation times on stderr"},
+    {PTX_MAX_REGS, "--max-regs", NULL, "N", "registers per thread at most, 1 to 255 (default 255)"},
+};
+
+static const cli_cmd ptx_cmd = {
+    "tpsim ptx",
+    "usage: tpsim ptx [--dump] [--lowered] [--time] [--max-regs N] FILE.ptx\n",
+    "parses a PTX module, lowers it, allocates its registers and describes each function\n",
+    CLI_OPTS(ptx_opts),
+    CLI_TERSE,
+};
+
 int cli_ptx(int argc, char **argv)
 {
     bool dump = false, timing = false, lowered = false;
     const char *path = NULL;
     long max_regs = 255;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--dump") == 0) dump = true;
-        else if (strcmp(argv[i], "--time") == 0) timing = true;
-        else if (strcmp(argv[i], "--lowered") == 0) lowered = true;
-        else if (strcmp(argv[i], "--max-regs") == 0 && i + 1 < argc) {
-            char *end;
-            max_regs = strtol(argv[++i], &end, 10);
-            if (*end || max_regs < 1 || max_regs > 255) path = NULL, i = argc;
+    cli_args it;
+    cli_args_init(&it, &ptx_cmd, argc, argv);
+    for (int id; (id = cli_next(&it)) != CLI_END;) {
+        char *end;
+        switch (id) {
+        case CLI_EXIT: return it.status;
+        case PTX_DUMP: dump = true; break;
+        case PTX_TIME: timing = true; break;
+        case PTX_LOWERED: lowered = true; break;
+        case PTX_MAX_REGS:
+            max_regs = strtol(it.val, &end, 10);
+            if (*end || max_regs < 1 || max_regs > 255) return cli_usage_error(&ptx_cmd);
+            break;
+        case CLI_ARG:
+            if (path) return cli_usage_error(&ptx_cmd);
+            path = it.val;
+            break;
         }
-        else if (!path && argv[i][0] != '-') path = argv[i];
-        else path = NULL, i = argc;
     }
-    if (!path) {
-        fprintf(stderr, "usage: tpsim ptx [--dump] [--lowered] [--time] [--max-regs N] FILE.ptx\n");
-        return 2;
-    }
+    if (!path) return cli_usage_error(&ptx_cmd);
     size_t len;
     char *text = cli_read_file("tpsim ptx", path, &len);
     if (!text) return 1;

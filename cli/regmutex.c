@@ -28,6 +28,7 @@
 ** input's).
 */
 #include "cli.h"
+#include "args.h"
 #include "../gpu/options.h"
 #include "../regmutex/regmutex.h"
 #include <errno.h>
@@ -224,30 +225,55 @@ static bool write_ptx(const char *path, const ptx_module *low, const rm_report *
     return fclose(f) == 0;
 }
 
+enum { RM_CONFIG = CLI_HELP + 1, RM_PTX, RM_PROFILE, RM_SET };
+
+static const cli_opt rm_opts[] = {
+    {RM_CONFIG, "--config", NULL, "NAME|FILE", "a built-in configuration or a file (default: $TPSIM_CONFIG, else\nthe default device)"},
+    {RM_SET, "-o", NULL, "key=value", "set an option (repeatable)"},
+    {RM_PTX, "--ptx", NULL, "OUT", "write every kernel's lowered code, annotated, as PTX text"},
+    {RM_PROFILE, "--profile", NULL, NULL, "one line per instruction instead of the chart"},
+};
+
+static const cli_cmd rm_cmd = {
+    "tpsim regmutex",
+    "usage: tpsim regmutex FILE.ptx [--config NAME|FILE] [-o key=value] [--ptx OUT] [--profile]\n",
+    "what the RegMutex pass does with each kernel: live registers, |Bs|, |Es|, sections,\n"
+    "occupancy, regions\n",
+    CLI_OPTS(rm_opts),
+    CLI_TERSE,
+};
+
 int cli_regmutex(int argc, char **argv)
 {
     const char *path = NULL, *config = NULL, *out = NULL;
-    bool profile = false, bad = false;
+    bool profile = false;
+    tp_sbuf over;
+    tp_sbuf_init(&over);
+    cli_args it;
+    cli_args_init(&it, &rm_cmd, argc, argv);
+    int rc = -1;   /* the exit status once the command line has decided it */
+    for (int id; rc < 0 && (id = cli_next(&it)) != CLI_END;) {
+        switch (id) {
+        case CLI_EXIT: rc = it.status; break;
+        case RM_CONFIG: config = it.val; break;
+        case RM_PTX: out = it.val; break;
+        case RM_PROFILE: profile = true; break;
+        case RM_SET: tp_sbuf_printf(&over, "%s ", it.val); break;
+        case CLI_ARG:
+            if (path) rc = cli_usage_error(&rm_cmd);
+            path = it.val;
+            break;
+        }
+    }
+    if (rc < 0 && !path) rc = cli_usage_error(&rm_cmd);
+    if (rc >= 0) {
+        tp_sbuf_free(&over);
+        return rc;
+    }
     tp_opts o;
     gpu_opts_init(&o);
     tp_err e;
     tp_err_clear(&e);
-    tp_sbuf over;
-    tp_sbuf_init(&over);
-    for (int i = 1; i < argc && !bad; i++) {
-        if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) config = argv[++i];
-        else if (strcmp(argv[i], "--ptx") == 0 && i + 1 < argc) out = argv[++i];
-        else if (strcmp(argv[i], "--profile") == 0) profile = true;
-        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) tp_sbuf_printf(&over, "%s ", argv[++i]);
-        else if (!path && argv[i][0] != '-') path = argv[i];
-        else bad = true;
-    }
-    if (bad || !path) {
-        fprintf(stderr, "usage: tpsim regmutex FILE.ptx [--config NAME|FILE] [-o key=value] [--ptx OUT] [--profile]\n");
-        tp_sbuf_free(&over);
-        tp_opts_free(&o);
-        return 2;
-    }
     bool ok = config ? tp_opts_load_config(&o, config, &e) : exec_opts_apply_env(&o, &e);
     if (ok && over.len) ok = tp_opts_set_list(&o, tp_sbuf_str(&over), TP_SRC_OVERRIDE, &e);
     tp_sbuf_free(&over);
@@ -281,7 +307,7 @@ int cli_regmutex(int argc, char **argv)
     memset(&rep, 0, sizeof rep);
     rm_cfg c;
     rm_cfg_from_opts(&c, &o);
-    int rc = 0;
+    rc = 0;
     if (!low || !rm_pass(low, &c, &rep, &e)) {
         fprintf(stderr, "%s\n", e.msg);
         rc = 1;

@@ -14,7 +14,8 @@
 ** stdin, stdout and stderr; tpsim exits with its status (128 + the signal
 ** number if a signal ended it).  At the end tpsim prints on stderr the
 ** summary the program's libcuda.so.1 wrote at exit (TPSIM_SUMMARY, a
-** temporary file; api/stats.c makes it from the statistics registry): a
+** temporary file; api/stats.c lays it out from counters it reads through
+** the statistics registry): a
 ** per-kernel table -- launches, warp and thread instructions, and in
 ** performance mode cycles and IPC -- (not with --no-summary), then every
 ** CUDA call that returned an error to the program: entry point, kernel,
@@ -44,6 +45,7 @@
 ** (below, "the child and the signals").
 */
 #include "cli.h"
+#include "args.h"
 #include "../base/sbuf.h"
 #include "../gpu/options.h"
 #include <elf.h>
@@ -57,20 +59,26 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void run_usage(FILE *f)
-{
-    fprintf(f,
-            "usage: tpsim run [OPTIONS] -- PROGRAM [ARGS...]\n"
-            "runs a CUDA program (built with nvcc -cudart shared) on the simulated GPU\n"
-            "  --config NAME|FILE   a built-in configuration (tpsim config --list) or a file\n"
-            "  --mode MODE          functional (default) or performance\n"
-            "  --stats FILE         write the statistics (JSON) to FILE\n"
-            "  -o KEY=VALUE         set an option (repeatable), e.g. -o device.num_sms=30\n"
-            "  --no-summary         do not print the per-kernel summary at exit (failed CUDA calls are\n"
-            "                       still listed)\n"
-            "  --check KIND[,KIND]  correctness checks: race, intrawarp, init, sync, all (race,init,sync)\n"
-            "  --error-exitcode N   exit with N if a check found anything\n");
-}
+enum { RUN_CONFIG = CLI_HELP + 1, RUN_MODE, RUN_STATS, RUN_SET, RUN_NO_SUMMARY, RUN_CHECK, RUN_EXITCODE };
+
+static const cli_opt run_opts[] = {
+    {RUN_CONFIG, "--config", NULL, "NAME|FILE", "a built-in configuration (tpsim config --list) or a file"},
+    {RUN_MODE, "--mode", NULL, "MODE", "functional (default) or performance"},
+    {RUN_STATS, "--stats", NULL, "FILE", "write the statistics (JSON) to FILE"},
+    {RUN_SET, "-o", NULL, "KEY=VALUE", "set an option (repeatable), e.g. -o device.num_sms=30"},
+    {RUN_NO_SUMMARY, "--no-summary", NULL, NULL,
+     "do not print the per-kernel summary at exit (failed CUDA calls are\nstill listed)"},
+    {RUN_CHECK, "--check", NULL, "KIND[,KIND]", "correctness checks: race, intrawarp, init, sync, all (race,init,sync)"},
+    {RUN_EXITCODE, "--error-exitcode", NULL, "N", "exit with N if a check found anything"},
+};
+
+static const cli_cmd run_cmd = {
+    "tpsim run",
+    "usage: tpsim run [OPTIONS] -- PROGRAM [ARGS...]\n",
+    "runs a CUDA program (built with nvcc -cudart shared) on the simulated GPU\n",
+    CLI_OPTS(run_opts),
+    CLI_STOP_AT_ARG | CLI_MISSING_AS_UNKNOWN,
+};
 
 /* ---- locating things ------------------------------------------------------------ */
 
@@ -208,7 +216,8 @@ done:
 
 /* ---- the summary ----------------------------------------------------------------------
 ** The program's libcuda.so.1 writes it at exit (api/stats.c, TPSIM_SUMMARY),
-** from its statistics registry; here it is only printed. */
+** a table of counters read through its statistics registry; here it is
+** only printed. */
 
 static void summary(const char *path)
 {
@@ -228,20 +237,26 @@ static void summary(const char *path)
 /* --check LIST: the options it sets, appended to opts. */
 static bool add_checks(const char *list, tp_sbuf *opts)
 {
+    static const struct {
+        const char *word, *set;
+    } kinds[] = {
+        {"race", "check.race=1"},
+        {"intrawarp", "check.race=1 check.race_intrawarp=1"},
+        {"race_intrawarp", "check.race=1 check.race_intrawarp=1"},
+        {"init", "check.init=1"},
+        {"sync", "check.sync=1"},
+        {"all", "check.race=1 check.init=1 check.sync=1"},
+    };
     char buf[256];
     snprintf(buf, sizeof buf, "%s", list);
     for (char *save = NULL, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-        const char *set;
-        if (strcmp(w, "race") == 0) set = "check.race=1";
-        else if (strcmp(w, "intrawarp") == 0 || strcmp(w, "race_intrawarp") == 0) set = "check.race=1 check.race_intrawarp=1";
-        else if (strcmp(w, "init") == 0) set = "check.init=1";
-        else if (strcmp(w, "sync") == 0) set = "check.sync=1";
-        else if (strcmp(w, "all") == 0) set = "check.race=1 check.init=1 check.sync=1";
-        else {
+        size_t k = 0;
+        while (k < TP_ARRAY_LEN(kinds) && strcmp(w, kinds[k].word) != 0) k++;
+        if (k == TP_ARRAY_LEN(kinds)) {
             fprintf(stderr, "tpsim run: --check takes race, intrawarp, init, sync or all (comma-separated), not '%s'\n", w);
             return false;
         }
-        tp_sbuf_printf(opts, "%s%s", opts->len ? " " : "", set);
+        tp_sbuf_printf(opts, "%s%s", opts->len ? " " : "", kinds[k].set);
     }
     return true;
 }
@@ -268,57 +283,41 @@ typedef struct run_args {
 } run_args;
 
 /* Parses the options before the program; 0 to go on, else the exit status
-** (2 for a usage error, 0 after --help). */
+** (2 for a usage error, -1 after --help). */
 static int parse_args(int argc, char **argv, run_args *a)
 {
-    int i = 1;
-    for (; i < argc; i++) {
-        const char *s = argv[i];
-        bool has_val = i + 1 < argc;
-        if (strcmp(s, "--") == 0) {
-            i++;
+    cli_args it;
+    cli_args_init(&it, &run_cmd, argc, argv);
+    for (int id; (id = cli_next(&it)) != CLI_END;) {
+        const char *v = it.val;
+        char *end;
+        switch (id) {
+        case CLI_EXIT: return it.status ? it.status : -1;
+        case RUN_CONFIG: a->config = v; break;
+        case RUN_MODE: a->mode = v; break;
+        case RUN_STATS: a->stats = v; break;
+        case RUN_SET:
+            if (!strchr(v, '=') || v[0] == '=' || strchr(v, ' '))
+                return cli_error(&run_cmd, "-o takes KEY=VALUE (no spaces), not '%s'", v);
+            tp_sbuf_printf(&a->opts, "%s%s", a->opts.len ? " " : "", v);
             break;
-        } else if (strcmp(s, "--config") == 0 && has_val) {
-            a->config = argv[++i];
-        } else if (strcmp(s, "--mode") == 0 && has_val) {
-            a->mode = argv[++i];
-        } else if (strcmp(s, "--stats") == 0 && has_val) {
-            a->stats = argv[++i];
-        } else if (strcmp(s, "-o") == 0 && has_val) {
-            const char *kv = argv[++i];
-            if (!strchr(kv, '=') || kv[0] == '=' || strchr(kv, ' ')) {
-                fprintf(stderr, "tpsim run: -o takes KEY=VALUE (no spaces), not '%s'\n", kv);
-                return 2;
-            }
-            tp_sbuf_printf(&a->opts, "%s%s", a->opts.len ? " " : "", kv);
-        } else if (strcmp(s, "--no-summary") == 0) {
-            a->quiet = true;
-        } else if (strcmp(s, "--check") == 0 && has_val) {
-            if (!add_checks(argv[++i], &a->opts)) return 2;
-        } else if (strcmp(s, "--error-exitcode") == 0 && has_val) {
-            char *end;
-            a->error_exitcode = strtol(argv[++i], &end, 10);
-            if (*end || end == argv[i] || a->error_exitcode < 0 || a->error_exitcode > 255) {
-                fprintf(stderr, "tpsim run: --error-exitcode takes a number from 0 to 255, not '%s'\n", argv[i]);
-                return 2;
-            }
-        } else if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
-            run_usage(stdout);
-            return -1;
-        } else if (s[0] == '-') {
-            fprintf(stderr, "tpsim run: unknown option '%s'%s\n", s, has_val ? "" : " (or a missing value)");
-            run_usage(stderr);
-            return 2;
-        } else {
-            break;   /* the program, without "--" */
+        case RUN_NO_SUMMARY: a->quiet = true; break;
+        case RUN_CHECK:
+            if (!add_checks(v, &a->opts)) return 2;
+            break;
+        case RUN_EXITCODE:
+            a->error_exitcode = strtol(v, &end, 10);
+            if (*end || end == v || a->error_exitcode < 0 || a->error_exitcode > 255)
+                return cli_error(&run_cmd, "--error-exitcode takes a number from 0 to 255, not '%s'", v);
+            break;
         }
     }
-    if (i >= argc) {
-        fprintf(stderr, "tpsim run: no program given\n");
-        run_usage(stderr);
+    if (it.ind >= argc) {
+        cli_error(&run_cmd, "no program given");
+        cli_usage(&run_cmd, stderr);
         return 2;
     }
-    a->prog_argv = argv + i;
+    a->prog_argv = argv + it.ind;
     return 0;
 }
 

@@ -25,38 +25,51 @@
 */
 #include "cli.h"
 #include "sweep.h"
+#include "args.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-static void sweep_usage(FILE *f)
-{
-    fprintf(f,
-            "usage: tpsim sweep FILE [-j N] [--out DIR] [--results DIR] [--timeout SECONDS] [--memory BYTES]\n"
-            "                        [--rerun] [--retry-failed] [--no-plot] [--quiet]\n"
-            "       tpsim sweep FILE --list | --gather\n"
-            "       tpsim sweep FILE --slurm [--partition P] [--time T] [--account A] [--batch N]\n"
-            "                        [--dry-run] [--no-wait]\n"
-            "runs every point of a sweep file (docs/SWEEPS.md) and writes NAME.csv and its figures\n"
-            "  -j N             points at a time (default: the number of cores)\n"
-            "  --out DIR        cache, work files, NAME-runs.csv, Slurm files (default NAME.out)\n"
-            "  --results DIR    where NAME.csv and the figures go (default: --out DIR)\n"
-            "  --timeout S      wall-time limit per point (s, m or h; overrides the file's)\n"
-            "  --memory B       memory limit per point (k, M, G; 0: none; overrides the file's)\n"
-            "  --rerun          run every point again, ignoring the cache\n"
-            "  --retry-failed   run again the points whose cached result is not ok\n"
-            "  --list           print the points and whether each is cached\n"
-            "  --gather         write the CSV from the cache only (points without a result: missing)\n"
-            "  --no-plot        no figures\n"
-            "  --quiet          no progress line or summary\n"
-            "  --slurm          run the points not cached as a Slurm job array, wait, write the CSV\n"
-            "  --partition P, --time T, --account A   passed to sbatch\n"
-            "  --batch N        points per array task (default 1)\n"
-            "  --dry-run        print the sbatch script instead of submitting it\n"
-            "  --no-wait        submit and return; `tpsim sweep FILE --gather` writes the CSV later\n");
-}
+enum {
+    SWO_JOBS = CLI_HELP + 1, SWO_OUT, SWO_RESULTS, SWO_TIMEOUT, SWO_MEMORY, SWO_RERUN, SWO_RETRY, SWO_LIST, SWO_GATHER,
+    SWO_NO_PLOT, SWO_QUIET, SWO_SLURM, SWO_PARTITION, SWO_TIME, SWO_ACCOUNT, SWO_BATCH, SWO_DRY_RUN, SWO_NO_WAIT, SWO_TASK
+};
+
+static const cli_opt sweep_opts[] = {
+    {SWO_JOBS, "-j", NULL, "N", "points at a time (default: the number of cores)", CLI_JOINED},
+    {SWO_OUT, "--out", NULL, "DIR", "cache, work files, NAME-runs.csv, Slurm files (default NAME.out)"},
+    {SWO_RESULTS, "--results", NULL, "DIR", "where NAME.csv and the figures go (default: --out DIR)"},
+    {SWO_TIMEOUT, "--timeout", NULL, "S", "wall-time limit per point (s, m or h; overrides the file's)"},
+    {SWO_MEMORY, "--memory", NULL, "B", "memory limit per point (k, M, G; 0: none; overrides the file's)"},
+    {SWO_RERUN, "--rerun", NULL, NULL, "run every point again, ignoring the cache"},
+    {SWO_RETRY, "--retry-failed", NULL, NULL, "run again the points whose cached result is not ok"},
+    {SWO_LIST, "--list", NULL, NULL, "print the points and whether each is cached"},
+    {SWO_GATHER, "--gather", NULL, NULL, "write the CSV from the cache only (points without a result: missing)"},
+    {SWO_NO_PLOT, "--no-plot", NULL, NULL, "no figures"},
+    {SWO_QUIET, "--quiet", NULL, NULL, "no progress line or summary"},
+    {SWO_SLURM, "--slurm", NULL, NULL, "run the points not cached as a Slurm job array, wait, write the CSV"},
+    {SWO_PARTITION, "--partition", NULL, "P", "passed to sbatch"},
+    {SWO_TIME, "--time", NULL, "T", "passed to sbatch"},
+    {SWO_ACCOUNT, "--account", NULL, "A", "passed to sbatch"},
+    {SWO_BATCH, "--batch", NULL, "N", "points per array task (default 1)"},
+    {SWO_DRY_RUN, "--dry-run", NULL, NULL, "print the sbatch script instead of submitting it"},
+    {SWO_NO_WAIT, "--no-wait", NULL, NULL, "submit and return; `tpsim sweep FILE --gather` writes the CSV later"},
+    {SWO_TASK, "--slurm-task", NULL, "N", "run task N of the job array (what each task runs)"},
+};
+
+static const cli_cmd sweep_cmd = {
+    "tpsim sweep",
+    "usage: tpsim sweep FILE [-j N] [--out DIR] [--results DIR] [--timeout SECONDS] [--memory BYTES]\n"
+    "                        [--rerun] [--retry-failed] [--no-plot] [--quiet]\n"
+    "       tpsim sweep FILE --list | --gather\n"
+    "       tpsim sweep FILE --slurm [--partition P] [--time T] [--account A] [--batch N]\n"
+    "                        [--dry-run] [--no-wait]\n",
+    "runs every point of a sweep file (docs/SWEEPS.md) and writes NAME.csv and its figures\n",
+    CLI_OPTS(sweep_opts),
+    CLI_DASH_ARG,
+};
 
 /* tpsim's own binary and its build directory (<bindir>/..) */
 static bool self_paths(char *exe, size_t n, char *build, size_t bn)
@@ -215,106 +228,126 @@ static void list_points(const sw_file *f, const sw_plan *p, const sw_runopts *o)
     printf("), %u cached\n", cached);
 }
 
+/* What the command line asked for. */
+typedef struct sweep_args {
+    const char *file, *out, *results;
+    sw_runopts o;
+    sw_slurmopts so;
+    bool list, gather, plot, quiet, slurm;
+    bool have_timeout, have_memory;
+    long task, jobs;
+} sweep_args;
+
+/* One option into a; 0, or the exit status of a bad value. */
+static int sweep_opt(int id, const char *v, sweep_args *a)
+{
+    char *end = NULL;
+    switch (id) {
+    case SWO_JOBS:
+        a->jobs = strtol(v, &end, 10);
+        if (*end || a->jobs < 1 || a->jobs > 4096)
+            return cli_error(&sweep_cmd, "-j takes a number of workers from 1 to 4096, not '%s'", v);
+        break;
+    case SWO_OUT: a->out = v; break;
+    case SWO_RESULTS: a->results = v; break;
+    case SWO_TIMEOUT:
+        if (!parse_secs(v, &a->o.timeout))
+            return cli_error(&sweep_cmd, "--timeout takes seconds (s, m or h), not '%s'", v);
+        a->have_timeout = true;
+        break;
+    case SWO_MEMORY:
+        if (!parse_bytes(v, &a->o.memory)) return cli_error(&sweep_cmd, "--memory takes bytes (k, M or G), not '%s'", v);
+        a->have_memory = true;
+        break;
+    case SWO_RERUN: a->o.rerun = true; break;
+    case SWO_RETRY: a->o.retry_failed = true; break;
+    case SWO_LIST: a->list = true; break;
+    case SWO_GATHER: a->gather = true; break;
+    case SWO_NO_PLOT: a->plot = false; break;
+    case SWO_QUIET: a->quiet = true; break;
+    case SWO_SLURM: a->slurm = true; break;
+    case SWO_PARTITION: a->so.partition = v; break;
+    case SWO_TIME: a->so.time = v; break;
+    case SWO_ACCOUNT: a->so.account = v; break;
+    case SWO_BATCH: {
+        long b = strtol(v, &end, 10);
+        if (*end || b < 1 || b > 100000)
+            return cli_error(&sweep_cmd, "--batch takes a number of points per task, not '%s'", v);
+        a->so.batch = (uint32_t)b;
+        break;
+    }
+    case SWO_DRY_RUN: a->so.dry_run = true; break;
+    case SWO_NO_WAIT: a->so.no_wait = true; break;
+    case SWO_TASK:
+        a->task = strtol(v, &end, 10);
+        if (*end || a->task < 0) return cli_error(&sweep_cmd, "--slurm-task takes a task number, not '%s'", v);
+        break;
+    }
+    return 0;
+}
+
+/* Reads the command line into a; 0 to go on, else the exit status. */
+static int sweep_args_parse(int argc, char **argv, sweep_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->plot = true;
+    a->task = -1;
+    a->jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    a->so.batch = 1;
+    cli_args it;
+    cli_args_init(&it, &sweep_cmd, argc, argv);
+    for (int id, rc; (id = cli_next(&it)) != CLI_END;) {
+        if (id == CLI_EXIT) return it.status ? it.status : -1;
+        if (id == CLI_ARG && a->file)
+            return cli_error(&sweep_cmd, "one sweep file only ('%s' and '%s')", a->file, it.val);
+        if (id == CLI_ARG) a->file = it.val;
+        else if ((rc = sweep_opt(id, it.val, a)) != 0) return rc;
+    }
+    if (!a->file) {
+        cli_usage(&sweep_cmd, stderr);
+        return 2;
+    }
+    const sw_slurmopts *so = &a->so;
+    if ((so->partition || so->time || so->account || so->batch != 1 || so->dry_run || so->no_wait) && !a->slurm)
+        return cli_error(&sweep_cmd, "--partition, --time, --account, --batch, --dry-run and --no-wait go with --slurm");
+    if (a->slurm + a->gather + a->list + (a->task >= 0) > 1)
+        return cli_error(&sweep_cmd, "--slurm, --gather, --list and --slurm-task do not go together");
+    return 0;
+}
+
+/* Runs (or, from Slurm, gathers) the points and writes the results. */
+static int run_points(sweep_args *a, const sw_file *f, const sw_plan *p, const char *outabs, const char *results)
+{
+    bool *fresh = tp_calloc(p->n ? p->n : 1, sizeof *fresh);
+    if (a->slurm) {
+        int rc = sw_slurm_submit(f, p, &a->o, &a->so, a->file, outabs, fresh);
+        if (rc != 0 || a->so.dry_run || a->so.no_wait) {
+            free(fresh);
+            return rc;
+        }
+        a->gather = true;
+        a->o.fresh = fresh;
+    }
+    a->o.gather_only = a->gather;
+    sw_result *res = tp_calloc(p->n ? p->n : 1, sizeof *res);
+    int rc;
+    if (!sw_run(f, p, NULL, 0, &a->o, res)) {
+        fprintf(stderr, "tpsim sweep: interrupted; the finished points are kept: run the same command to resume\n");
+        rc = 130;
+    } else {
+        rc = finish(f, p, res, outabs, results, a->plot, a->quiet);
+    }
+    sw_results_free(res, p->n);
+    free(res);
+    free(fresh);
+    return rc;
+}
+
 int cli_sweep(int argc, char **argv)
 {
-    const char *file = NULL, *out = NULL, *results = NULL;
-    sw_runopts o = {0};
-    sw_slurmopts so = {0};
-    bool list = false, gather = false, plot = true, quiet = false, slurm = false;
-    bool have_timeout = false, have_memory = false;
-    long task = -1;
-    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
-    so.batch = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        static const char *valued[] = {"-j", "--out", "--results", "--timeout", "--memory", "--partition",
-                                       "--time", "--account", "--batch", "--slurm-task"};
-        bool takes = false;
-        for (size_t k = 0; k < TP_ARRAY_LEN(valued); k++) takes |= !strcmp(a, valued[k]);
-        if (takes && !v) {
-            fprintf(stderr, "tpsim sweep: %s needs a value\n", a);
-            return 2;
-        }
-        char *end = NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            sweep_usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "-j")) {
-            jobs = strtol(v, &end, 10);
-            if (*end || jobs < 1 || jobs > 4096) {
-                fprintf(stderr, "tpsim sweep: -j takes a number of workers from 1 to 4096, not '%s'\n", v);
-                return 2;
-            }
-            i++;
-        } else if (!strncmp(a, "-j", 2) && a[2]) {
-            jobs = strtol(a + 2, &end, 10);
-            if (*end || jobs < 1 || jobs > 4096) {
-                fprintf(stderr, "tpsim sweep: -j takes a number of workers from 1 to 4096, not '%s'\n", a + 2);
-                return 2;
-            }
-        } else if (!strcmp(a, "--out")) out = v, i++;
-        else if (!strcmp(a, "--results")) results = v, i++;
-        else if (!strcmp(a, "--timeout")) {
-            if (!parse_secs(v, &o.timeout)) {
-                fprintf(stderr, "tpsim sweep: --timeout takes seconds (s, m or h), not '%s'\n", v);
-                return 2;
-            }
-            have_timeout = true, i++;
-        } else if (!strcmp(a, "--memory")) {
-            if (!parse_bytes(v, &o.memory)) {
-                fprintf(stderr, "tpsim sweep: --memory takes bytes (k, M or G), not '%s'\n", v);
-                return 2;
-            }
-            have_memory = true, i++;
-        } else if (!strcmp(a, "--rerun")) o.rerun = true;
-        else if (!strcmp(a, "--retry-failed")) o.retry_failed = true;
-        else if (!strcmp(a, "--list")) list = true;
-        else if (!strcmp(a, "--gather")) gather = true;
-        else if (!strcmp(a, "--no-plot")) plot = false;
-        else if (!strcmp(a, "--quiet")) quiet = true;
-        else if (!strcmp(a, "--slurm")) slurm = true;
-        else if (!strcmp(a, "--partition")) so.partition = v, i++;
-        else if (!strcmp(a, "--time")) so.time = v, i++;
-        else if (!strcmp(a, "--account")) so.account = v, i++;
-        else if (!strcmp(a, "--batch")) {
-            long b = strtol(v, &end, 10);
-            if (*end || b < 1 || b > 100000) {
-                fprintf(stderr, "tpsim sweep: --batch takes a number of points per task, not '%s'\n", v);
-                return 2;
-            }
-            so.batch = (uint32_t)b, i++;
-        } else if (!strcmp(a, "--dry-run")) so.dry_run = true;
-        else if (!strcmp(a, "--no-wait")) so.no_wait = true;
-        else if (!strcmp(a, "--slurm-task")) {
-            task = strtol(v, &end, 10);
-            if (*end || task < 0) {
-                fprintf(stderr, "tpsim sweep: --slurm-task takes a task number, not '%s'\n", v);
-                return 2;
-            }
-            i++;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "tpsim sweep: unknown option '%s'\n", a);
-            sweep_usage(stderr);
-            return 2;
-        } else if (file) {
-            fprintf(stderr, "tpsim sweep: one sweep file only ('%s' and '%s')\n", file, a);
-            return 2;
-        } else {
-            file = a;
-        }
-    }
-    if (!file) {
-        sweep_usage(stderr);
-        return 2;
-    }
-    if ((so.partition || so.time || so.account || so.batch != 1 || so.dry_run || so.no_wait) && !slurm) {
-        fprintf(stderr, "tpsim sweep: --partition, --time, --account, --batch, --dry-run and --no-wait go with --slurm\n");
-        return 2;
-    }
-    if (slurm + gather + list + (task >= 0) > 1) {
-        fprintf(stderr, "tpsim sweep: --slurm, --gather, --list and --slurm-task do not go together\n");
-        return 2;
-    }
+    sweep_args a;
+    int rc = sweep_args_parse(argc, argv, &a);
+    if (rc) return rc < 0 ? 0 : rc;
     char exe[PATH_MAX], build[PATH_MAX];
     if (!self_paths(exe, sizeof exe, build, sizeof build)) {
         fprintf(stderr, "tpsim sweep: cannot find tpsim's own binary (/proc/self/exe)\n");
@@ -323,11 +356,12 @@ int cli_sweep(int argc, char **argv)
     sw_file f;
     tp_err e;
     tp_err_clear(&e);
-    if (!sw_load(&f, file, build, &e)) {
+    if (!sw_load(&f, a.file, build, &e)) {
         fprintf(stderr, "%s\n", e.msg);
         return 1;
     }
     char outbuf[PATH_MAX];
+    const char *out = a.out;
     if (!out) {
         snprintf(outbuf, sizeof outbuf, "%s.out", f.name);
         out = outbuf;
@@ -339,48 +373,19 @@ int cli_sweep(int argc, char **argv)
         sw_free(&f);
         return 1;
     }
-    if (!results) results = outabs;
-    if (!have_timeout) o.timeout = f.timeout;
-    if (!have_memory) o.memory = f.memory;
-    o.jobs = (uint32_t)jobs;
-    o.progress = !quiet;
+    if (!a.have_timeout) a.o.timeout = f.timeout;
+    if (!a.have_memory) a.o.memory = f.memory;
+    a.o.jobs = (uint32_t)a.jobs;
+    a.o.progress = !a.quiet;
     sw_plan p;
     if (!sw_plan_build(&p, &f, exe, outabs, &e)) {
         fprintf(stderr, "%s\n", e.msg);
         sw_free(&f);
         return 1;
     }
-    int rc = 0;
-    if (list) {
-        list_points(&f, &p, &o);
-    } else if (task >= 0) {
-        rc = sw_slurm_task(&f, &p, &o, outabs, (uint32_t)task);
-    } else {
-        bool *fresh = tp_calloc(p.n ? p.n : 1, sizeof *fresh);
-        if (slurm) {
-            rc = sw_slurm_submit(&f, &p, &o, &so, file, outabs, fresh);
-            if (rc != 0 || so.dry_run || so.no_wait) {
-                free(fresh);
-                sw_plan_free(&p);
-                sw_free(&f);
-                return rc;
-            }
-            gather = true;
-            o.fresh = fresh;
-        }
-        o.gather_only = gather;
-        sw_result *res = tp_calloc(p.n ? p.n : 1, sizeof *res);
-        bool complete = sw_run(&f, &p, NULL, 0, &o, res);
-        if (!complete) {
-            fprintf(stderr, "tpsim sweep: interrupted; the finished points are kept: run the same command to resume\n");
-            rc = 130;
-        } else {
-            rc = finish(&f, &p, res, outabs, results, plot, quiet);
-        }
-        sw_results_free(res, p.n);
-        free(res);
-        free(fresh);
-    }
+    if (a.list) list_points(&f, &p, &a.o);
+    else if (a.task >= 0) rc = sw_slurm_task(&f, &p, &a.o, outabs, (uint32_t)a.task);
+    else rc = run_points(&a, &f, &p, outabs, a.results ? a.results : outabs);
     sw_plan_free(&p);
     sw_free(&f);
     return rc;

@@ -199,8 +199,6 @@ typedef struct sw_plan {
 ** error instead. */
 bool sw_plan_build(sw_plan *p, const sw_file *f, const char *tpsim, const char *out, tp_err *e);
 void sw_plan_free(sw_plan *p);
-/* The label of point pt in dimension dim (-2 program, -1 config, else axis). */
-const char *sw_point_coord(const sw_file *f, const sw_point *pt, int dim);
 /* The index of the point whose coordinates are pt's with sel applied, or -1. */
 int sw_point_find(const sw_file *f, const sw_plan *p, const sw_point *pt, const sw_sel *sel, uint32_t nsel);
 

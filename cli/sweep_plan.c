@@ -295,13 +295,6 @@ static bool point_opts(const sw_file *f, const sw_point *pt, const vec_prog *vp,
     return true;
 }
 
-const char *sw_point_coord(const sw_file *f, const sw_point *pt, int dim)
-{
-    if (dim == -2) return f->progs[pt->prog].name;
-    if (dim == -1) return f->cfgs[pt->cfg].name;
-    return f->axes[dim].labels[pt->val[dim]];
-}
-
 int sw_point_find(const sw_file *f, const sw_plan *p, const sw_point *pt, const sw_sel *sel, uint32_t nsel)
 {
     uint32_t prog = pt->prog, cfg = pt->cfg;
@@ -324,6 +317,123 @@ static char *join_path(const char *a, const char *b)
     char *r = tp_malloc(strlen(a) + strlen(b) + 2);
     sprintf(r, "%s/%s", a, b);
     return r;
+}
+
+/* The point's name: "program/config/axis=label/...". */
+static char *point_name(const sw_file *f, const sw_point *pt)
+{
+    tp_sbuf nm;
+    tp_sbuf_init(&nm);
+    tp_sbuf_printf(&nm, "%s/%s", f->progs[pt->prog].name, f->cfgs[pt->cfg].name);
+    for (uint32_t x = 0; x < f->naxes; x++) tp_sbuf_printf(&nm, "/%s=%s", f->axes[x].name, f->axes[x].labels[pt->val[x]]);
+    return tp_sbuf_take(&nm);
+}
+
+/* The point's options as -o KEY=VALUE and its .equ values as --set
+** NAME=VALUE, one per name (an axis overrides the configuration, a later
+** axis an earlier). */
+static void point_settings(const sw_file *f, const sw_point *pt, argv_b *av)
+{
+    const sw_config *c = &f->cfgs[pt->cfg];
+    uint32_t ne = 0, cap = c->nset;
+    for (uint32_t x = 0; x < f->naxes; x++) cap += f->axes[x].nopts;
+    const char **ek = tp_malloc((cap + 1) * sizeof *ek), **ev = tp_malloc((cap + 1) * sizeof *ev);
+    for (uint32_t k = 0; k < c->nset; k++) {
+        if (is_equ(c->set[k].key)) equ_put(ek, ev, &ne, c->set[k].key + 4, c->set[k].val);
+        else argkv(av, c->set[k].key, c->set[k].val);
+    }
+    for (uint32_t x = 0; x < f->naxes; x++)
+        for (uint32_t k = 0; k < f->axes[x].nopts; k++) {
+            const char *key = f->axes[x].opts[k].key, *val = f->axes[x].vals[k][pt->val[x]];
+            if (is_equ(key)) equ_put(ek, ev, &ne, key + 4, val);
+            else argkv(av, key, val);
+        }
+    for (uint32_t k = 0; k < ne; k++) {
+        char *kv = tp_malloc(strlen(ek[k]) + strlen(ev[k]) + 2);
+        sprintf(kv, "%s=%s", ek[k], ev[k]);
+        arg(av, "--set");
+        arg(av, kv);
+        free(kv);
+    }
+    free(ek);
+    free(ev);
+}
+
+/* The command that runs the point: tpsim run ... -- PROGRAM, or tpsim vec ... PROGRAM.s. */
+static char **point_argv(const sw_file *f, const sw_point *pt, const char *tpsim, uint32_t *n)
+{
+    const sw_program *g = &f->progs[pt->prog];
+    argv_b av = {0};
+    arg(&av, tpsim);
+    char *base = base_path(f, f->cfgs[pt->cfg].base);
+    if (is_gpu(g->kind)) {
+        arg(&av, "run");
+        arg(&av, "--no-summary");
+        arg(&av, "--config");
+        arg(&av, base ? base : EXEC_DEFAULT_CONFIG);
+        arg(&av, "--mode");
+        arg(&av, f->performance ? "performance" : "functional");
+    } else {
+        arg(&av, "vec");
+        if (base) {
+            arg(&av, "--config");
+            arg(&av, base);
+        }
+    }
+    free(base);
+    point_settings(f, pt, &av);
+    if (is_gpu(g->kind)) {
+        arg(&av, "--");
+        for (uint32_t k = 0; k < g->cmd.n; k++) arg(&av, g->cmd.w[k]);
+    } else {
+        for (uint32_t k = 1; k < g->cmd.n; k++) arg(&av, g->cmd.w[k]);
+        arg(&av, g->cmd.w[0]);
+    }
+    *n = av.n;
+    return av.a;
+}
+
+/* Adds "file NAME HASH" to k for a file the point reads (program: the
+** program itself, found as locate finds it with in_path); the first file
+** that cannot be read becomes the point's error. */
+static void key_file(sw_point *pt, fcache *fc, const sw_file *f, const char *name, bool program, bool in_path,
+                     tp_sbuf *k)
+{
+    char *fp = locate(f->dir, name, in_path);
+    const fhash *fh = hash_file(fc, fp);
+    free(fp);
+    if (fh->err && !pt->error) {
+        /* the repository's test and experiment runners come from `make unit` */
+        bool unit = program && fh->err == ENOENT && (strstr(name, "/tests/") || strstr(name, "/experiments/"));
+        const char *hint = unit ? " (tpsim's test and experiment programs are built by `make unit`)" : "";
+        size_t len = strlen(name) + strlen(strerror(fh->err)) + strlen(hint) + 64;
+        pt->error = tp_malloc(len);
+        snprintf(pt->error, len, "cannot read %s%s: %s%s", program ? "the program " : "", name, strerror(fh->err), hint);
+    }
+    tp_sbuf_printf(k, "file %s %s\n", name, fh->hex);
+}
+
+/* The point's cache key: a hash of tpsim's version, the command, the files
+** the program consists of and the resolved configuration o. */
+static void point_key(sw_point *pt, const sw_file *f, fcache *fc, uint32_t argc, const tp_opts *o)
+{
+    const sw_program *g = &f->progs[pt->prog];
+    tp_sbuf k;
+    tp_sbuf_init(&k);
+    tp_sbuf_printf(&k, "tpsim-sweep-point 1\nversion %s\nkind %s\n", TPSIM_VERSION, sw_kind_name(g->kind));
+    for (uint32_t a = 1; a < argc; a++) tp_sbuf_printf(&k, "arg %zu %s\n", strlen(pt->argv[a]), pt->argv[a]);
+    key_file(pt, fc, f, g->cmd.w[0], true, g->kind != SW_VMIPS, &k);
+    const sw_words *lists[2] = {&g->ptx, &g->inputs};
+    for (int l = 0; l < 2; l++)
+        for (uint32_t w = 0; w < lists[l]->n; w++) key_file(pt, fc, f, lists[l]->w[w], false, false, &k);
+    tp_sbuf_puts(&k, "config\n");
+    tp_opts_dump(o, &k);
+    tp_sha256 h;
+    tp_sha256_init(&h);
+    tp_sha256_put(&h, k.s, k.len);
+    tp_sbuf_free(&k);
+    if (pt->error) pt->key[0] = 0;
+    else tp_sha256_hex(&h, pt->key);
 }
 
 bool sw_plan_build(sw_plan *p, const sw_file *f, const char *tpsim, const char *out, tp_err *e)
@@ -359,113 +469,17 @@ bool sw_plan_build(sw_plan *p, const sw_file *f, const char *tpsim, const char *
         }
         pt->cfg = r % f->ncfgs;
         pt->prog = r / f->ncfgs;
-        const sw_program *g = &f->progs[pt->prog];
-        const sw_config *c = &f->cfgs[pt->cfg];
-        /* the name */
-        tp_sbuf nm;
-        tp_sbuf_init(&nm);
-        tp_sbuf_printf(&nm, "%s/%s", g->name, c->name);
-        for (uint32_t x = 0; x < f->naxes; x++)
-            tp_sbuf_printf(&nm, "/%s=%s", f->axes[x].name, f->axes[x].labels[pt->val[x]]);
-        pt->name = tp_sbuf_take(&nm);
-        /* the configuration */
+        pt->name = point_name(f, pt);
         tp_opts o;
-        const vec_prog *vp = g->kind == SW_VMIPS ? vmips_prog(&vc, f, pt->prog) : NULL;
+        const vec_prog *vp = f->progs[pt->prog].kind == SW_VMIPS ? vmips_prog(&vc, f, pt->prog) : NULL;
         if (!(ok = point_opts(f, pt, vp, &o, e))) {
             tp_opts_free(&o);
             break;
         }
-        /* the command */
-        argv_b av = {0};
-        arg(&av, tpsim);
-        char *base = base_path(f, c->base);
-        if (is_gpu(g->kind)) {
-            arg(&av, "run");
-            arg(&av, "--no-summary");
-            arg(&av, "--config");
-            arg(&av, base ? base : EXEC_DEFAULT_CONFIG);
-            arg(&av, "--mode");
-            arg(&av, f->performance ? "performance" : "functional");
-        } else {
-            arg(&av, "vec");
-            if (base) {
-                arg(&av, "--config");
-                arg(&av, base);
-            }
-        }
-        free(base);
-        /* options as -o KEY=VALUE; .equ values as --set NAME=VALUE, one per
-        ** name (an axis overrides the configuration, a later axis an earlier) */
-        uint32_t ne = 0, cap = c->nset;
-        for (uint32_t x = 0; x < f->naxes; x++) cap += f->axes[x].nopts;
-        const char **ek = tp_malloc((cap + 1) * sizeof *ek), **ev = tp_malloc((cap + 1) * sizeof *ev);
-        for (uint32_t k = 0; k < c->nset; k++) {
-            if (is_equ(c->set[k].key)) equ_put(ek, ev, &ne, c->set[k].key + 4, c->set[k].val);
-            else argkv(&av, c->set[k].key, c->set[k].val);
-        }
-        for (uint32_t x = 0; x < f->naxes; x++)
-            for (uint32_t k = 0; k < f->axes[x].nopts; k++) {
-                const char *key = f->axes[x].opts[k].key, *val = f->axes[x].vals[k][pt->val[x]];
-                if (is_equ(key)) equ_put(ek, ev, &ne, key + 4, val);
-                else argkv(&av, key, val);
-            }
-        for (uint32_t k = 0; k < ne; k++) {
-            char *kv = tp_malloc(strlen(ek[k]) + strlen(ev[k]) + 2);
-            sprintf(kv, "%s=%s", ek[k], ev[k]);
-            arg(&av, "--set");
-            arg(&av, kv);
-            free(kv);
-        }
-        free(ek);
-        free(ev);
-        if (is_gpu(g->kind)) {
-            arg(&av, "--");
-            for (uint32_t k = 0; k < g->cmd.n; k++) arg(&av, g->cmd.w[k]);
-        } else {
-            for (uint32_t k = 1; k < g->cmd.n; k++) arg(&av, g->cmd.w[k]);
-            arg(&av, g->cmd.w[0]);
-        }
-        pt->argv = av.a;
-        /* the key */
-        tp_sha256 h;
-        tp_sha256_init(&h);
-        tp_sbuf k;
-        tp_sbuf_init(&k);
-        tp_sbuf_printf(&k, "tpsim-sweep-point 1\nversion %s\nkind %s\n", TPSIM_VERSION, sw_kind_name(g->kind));
-        for (uint32_t a = 1; a < av.n; a++) tp_sbuf_printf(&k, "arg %zu %s\n", strlen(av.a[a]), av.a[a]);
-        /* the files the program consists of */
-        const sw_words *lists[3] = {&g->ptx, &g->inputs, NULL};
-        char *prog = locate(f->dir, g->cmd.w[0], g->kind != SW_VMIPS);
-        const fhash *ph = hash_file(&fc, prog);
-        if (ph->err && !pt->error) {
-            /* the repository's test and experiment runners come from `make unit` */
-            bool unit = ph->err == ENOENT && (strstr(g->cmd.w[0], "/tests/") || strstr(g->cmd.w[0], "/experiments/"));
-            const char *hint = unit ? " (tpsim's test and experiment programs are built by `make unit`)" : "";
-            size_t len = strlen(g->cmd.w[0]) + strlen(strerror(ph->err)) + strlen(hint) + 64;
-            pt->error = tp_malloc(len);
-            snprintf(pt->error, len, "cannot read the program %s: %s%s", g->cmd.w[0], strerror(ph->err), hint);
-        }
-        tp_sbuf_printf(&k, "file %s %s\n", g->cmd.w[0], ph->hex);
-        free(prog);
-        for (int l = 0; lists[l]; l++)
-            for (uint32_t w = 0; w < lists[l]->n; w++) {
-                char *fp = locate(f->dir, lists[l]->w[w], false);
-                const fhash *fh = hash_file(&fc, fp);
-                free(fp);
-                if (fh->err && !pt->error) {
-                    size_t len = strlen(lists[l]->w[w]) + strlen(strerror(fh->err)) + 32;
-                    pt->error = tp_malloc(len);
-                    snprintf(pt->error, len, "cannot read %s: %s", lists[l]->w[w], strerror(fh->err));
-                }
-                tp_sbuf_printf(&k, "file %s %s\n", lists[l]->w[w], fh->hex);
-            }
-        tp_sbuf_puts(&k, "config\n");
-        tp_opts_dump(&o, &k);
+        uint32_t argc;
+        pt->argv = point_argv(f, pt, tpsim, &argc);
+        point_key(pt, f, &fc, argc, &o);
         tp_opts_free(&o);
-        tp_sha256_put(&h, k.s, k.len);
-        tp_sbuf_free(&k);
-        if (pt->error) pt->key[0] = 0;
-        else tp_sha256_hex(&h, pt->key);
     }
     for (uint32_t i = 0; i < fc.n; i++) free(fc.a[i].path);
     free(fc.a);

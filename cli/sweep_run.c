@@ -538,161 +538,208 @@ static void fmt_time(double s, char *buf, size_t n)
     else snprintf(buf, n, "%dh%02dm", (int)s / 3600, ((int)s % 3600) / 60);
 }
 
-bool sw_run(const sw_file *f, const sw_plan *p, const uint32_t *list, uint32_t nlist, const sw_runopts *o,
-            sw_result *res)
+/* A sweep being run: the points to run, the workers, the counts. */
+typedef struct runner {
+    const sw_file *f;
+    const sw_plan *p;
+    const sw_runopts *o;
+    uint32_t *todo, ntodo, next;   /* points to run (indices in p), the next to start */
+    uint32_t total, ncached, nerror, done, running, failed, jobs;
+    bool *ran;                     /* per point: run (or, from Slurm, run fresh) by this call */
+    slot *slots;                   /* jobs workers; pid 0: free */
+    double busy;                   /* seconds the finished points took */
+    bool tty;
+    char shown[200];               /* the progress line on the terminal */
+    double shown_at;
+} runner;
+
+/* Sorts the points of list (all without it) into those that cannot start,
+** those cached (or, gathering, fresh from Slurm) and those to run. */
+static void runner_plan(runner *r, const uint32_t *list, uint32_t nlist)
 {
-    uint32_t total = list ? nlist : p->n;
-    uint32_t *todo = tp_calloc(total ? total : 1, sizeof *todo);
-    uint32_t ntodo = 0, ncached = 0, nerror = 0;
-    bool *ran = tp_calloc(p->n ? p->n : 1, sizeof *ran);
-    uint32_t done = 0;
-    for (uint32_t i = 0; i < total; i++) {
+    const sw_plan *p = r->p;
+    const sw_runopts *o = r->o;
+    r->total = list ? nlist : p->n;
+    r->todo = tp_calloc(r->total ? r->total : 1, sizeof *r->todo);
+    r->ran = tp_calloc(p->n ? p->n : 1, sizeof *r->ran);
+    for (uint32_t i = 0; i < r->total; i++) {
         uint32_t idx = list ? list[i] : i;
         if (idx >= p->n) continue;
         const sw_point *pt = &p->pts[idx];
-        if (pt->error) nerror++;
-        else if (o->gather_only && o->fresh && o->fresh[idx]) ran[idx] = true, done++;
-        else if (o->gather_only || sw_cached(f, p, pt, o)) ncached++;
-        else todo[ntodo++] = idx;
+        if (pt->error) r->nerror++;
+        else if (o->gather_only && o->fresh && o->fresh[idx]) r->ran[idx] = true, r->done++;
+        else if (o->gather_only || sw_cached(r->f, p, pt, o)) r->ncached++;
+        else r->todo[r->ntodo++] = idx;
     }
-    uint32_t jobs = o->jobs ? o->jobs : 1;
-    slot *slots = tp_calloc(jobs, sizeof *slots);
-    uint32_t running = 0, next = 0, failed = 0;
-    double t0 = now_s(), busy = 0;
+    r->jobs = o->jobs ? o->jobs : 1;
+    r->slots = tp_calloc(r->jobs, sizeof *r->slots);
+}
+
+/* Starts the next point on a free worker; false (and sw_stop set) if it
+** could not be started. */
+static bool runner_start(runner *r)
+{
+    const sw_plan *p = r->p;
+    uint32_t s = 0;
+    while (r->slots[s].pid) s++;
+    const sw_point *pt = &p->pts[r->todo[r->next]];
+    /* unique among the hosts and processes sharing OUT (Slurm tasks) */
+    char host[64] = "";
+    gethostname(host, sizeof host - 1);
+    host[sizeof host - 1] = 0;
+    for (char *h = host; *h; h++)
+        if (*h == '/') *h = '_';
+    size_t dn = strlen(p->work) + 200;
+    char *dir = tp_malloc(dn);
+    snprintf(dir, dn, "%s/%s.%s.%ld", p->work, pt->key, host, (long)getpid());
+    rm_tree(dir);
+    if (!sw_mkdirs(dir)) {
+        fprintf(stderr, "tpsim sweep: cannot make %s: %s\n", dir, strerror(errno));
+        free(dir);
+        sw_stop = SIGTERM;
+        return false;
+    }
+    pid_t pid = start_point(r->f, p, pt, dir, r->o);
+    if (pid < 0) {
+        fprintf(stderr, "tpsim sweep: cannot start a process: %s\n", strerror(errno));
+        rm_tree(dir);
+        free(dir);
+        sw_stop = SIGTERM;
+        return false;
+    }
+    r->slots[s] = (slot){pid, r->todo[r->next], now_s(), false, dir};
+    r->ran[r->todo[r->next]] = true;
+    r->running++;
+    r->next++;
+    return true;
+}
+
+/* Stores the results of the points that have finished. */
+static void runner_reap(runner *r)
+{
+    int ws;
+    pid_t pid;
+    while (r->running && (pid = waitpid(-1, &ws, WNOHANG)) > 0) {
+        uint32_t s = 0;
+        while (s < r->jobs && r->slots[s].pid != pid) s++;
+        if (s == r->jobs) continue;
+        slot *sl = &r->slots[s];
+        /* the group may have members left (a program's own children) */
+        kill(-sl->pid, SIGKILL);
+        finished fin = {ws, sl->timed_out, now_s() - sl->start};
+        r->busy += fin.wall;
+        store_result(r->f, r->p, &r->p->pts[sl->pt], sl->dir, &fin, r->o);
+        if (fin.timed_out || !WIFEXITED(ws) || WEXITSTATUS(ws) != 0) r->failed++;
+        rm_tree(sl->dir);
+        free(sl->dir);
+        memset(sl, 0, sizeof *sl);
+        r->running--;
+        r->done++;
+    }
+}
+
+/* Kills the points past their time limit. */
+static void runner_limits(runner *r, double t)
+{
+    for (uint32_t s = 0; s < r->jobs; s++) {
+        slot *sl = &r->slots[s];
+        double lim = sl->pid ? sw_timeout(r->f, &r->p->pts[sl->pt], r->o) : 0;
+        if (sl->pid && !sl->timed_out && lim > 0 && t - sl->start > lim) {
+            sl->timed_out = true;
+            kill(-sl->pid, SIGKILL);
+        }
+    }
+}
+
+/* The progress line, redrawn when it changes and every second for the estimate. */
+static void runner_progress(runner *r, double t)
+{
+    char eta[32] = "?", line[200];
+    uint32_t left = r->ntodo - r->done;
+    if (r->done) fmt_time(r->busy / r->done * (double)left / (double)TP_MIN(r->jobs, TP_MAX(1u, left)), eta, sizeof eta);
+    snprintf(line, sizeof line, "tpsim sweep: %u/%u done (%u cached), %u running, %u failed, about %s left",
+             r->done + r->ncached, r->total, r->ncached, r->running, r->failed, r->done ? eta : "?");
+    if (strcmp(line, r->shown) != 0 || t - r->shown_at >= 1.0) {
+        fprintf(stderr, "\r\033[K%s", line);
+        snprintf(r->shown, sizeof r->shown, "%s", line);
+        r->shown_at = t;
+    }
+}
+
+/* Every point's result, from the cache (after the run). */
+static void collect_results(const sw_plan *p, const bool *ran, sw_result *res)
+{
+    for (uint32_t i = 0; i < p->n; i++) {
+        const sw_point *pt = &p->pts[i];
+        sw_result *r = &res[i];
+        memset(r, 0, sizeof *r);
+        r->exit = -1;
+        if (pt->error) {
+            r->status = SW_ERROR;
+            r->message = tp_strdup(pt->error);
+            r->host = tp_strdup("");
+        } else if (!read_result(p, pt, r)) {
+            r->status = SW_MISSING;
+            r->message = tp_strdup("no result yet");
+            r->host = tp_strdup("");
+        } else {
+            r->cached = !ran[i];
+        }
+    }
+}
+
+bool sw_run(const sw_file *f, const sw_plan *p, const uint32_t *list, uint32_t nlist, const sw_runopts *o,
+            sw_result *res)
+{
+    runner r;
+    memset(&r, 0, sizeof r);
+    r.f = f, r.p = p, r.o = o;
+    runner_plan(&r, list, nlist);
+    double t0 = now_s();
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sw_stop = 0;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
-    bool tty = o->progress && isatty(2);
-    char shown[200] = "";
-    double shown_at = 0;
-    if (ntodo) sw_mkdirs(p->work);
-    while ((next < ntodo || running) && !sw_stop) {
-        while (running < jobs && next < ntodo && !sw_stop) {
-            uint32_t s = 0;
-            while (slots[s].pid) s++;
-            const sw_point *pt = &p->pts[todo[next]];
-            /* unique among the hosts and processes sharing OUT (Slurm tasks) */
-            char host[64] = "";
-            gethostname(host, sizeof host - 1);
-            host[sizeof host - 1] = 0;
-            for (char *h = host; *h; h++)
-                if (*h == '/') *h = '_';
-            size_t dn = strlen(p->work) + 200;
-            char *dir = tp_malloc(dn);
-            snprintf(dir, dn, "%s/%s.%s.%ld", p->work, pt->key, host, (long)getpid());
-            rm_tree(dir);
-            if (!sw_mkdirs(dir)) {
-                fprintf(stderr, "tpsim sweep: cannot make %s: %s\n", dir, strerror(errno));
-                free(dir);
-                sw_stop = SIGTERM;
-                break;
-            }
-            pid_t pid = start_point(f, p, pt, dir, o);
-            if (pid < 0) {
-                fprintf(stderr, "tpsim sweep: cannot start a process: %s\n", strerror(errno));
-                rm_tree(dir);
-                free(dir);
-                sw_stop = SIGTERM;
-                break;
-            }
-            slots[s] = (slot){pid, todo[next], now_s(), false, dir};
-            ran[todo[next]] = true;
-            running++;
-            next++;
-        }
-        /* reap */
-        int ws;
-        pid_t pid;
-        while (running && (pid = waitpid(-1, &ws, WNOHANG)) > 0) {
-            uint32_t s = 0;
-            while (s < jobs && slots[s].pid != pid) s++;
-            if (s == jobs) continue;
-            slot *sl = &slots[s];
-            /* the group may have members left (a program's own children) */
-            kill(-sl->pid, SIGKILL);
-            finished fin = {ws, sl->timed_out, now_s() - sl->start};
-            busy += fin.wall;
-            store_result(f, p, &p->pts[sl->pt], sl->dir, &fin, o);
-            if (fin.timed_out || !WIFEXITED(ws) || WEXITSTATUS(ws) != 0) failed++;
-            rm_tree(sl->dir);
-            free(sl->dir);
-            memset(sl, 0, sizeof *sl);
-            running--;
-            done++;
-        }
-        /* time limits */
+    r.tty = o->progress && isatty(2);
+    if (r.ntodo) sw_mkdirs(p->work);
+    while ((r.next < r.ntodo || r.running) && !sw_stop) {
+        while (r.running < r.jobs && r.next < r.ntodo && !sw_stop)
+            if (!runner_start(&r)) break;
+        runner_reap(&r);
         double t = now_s();
-        for (uint32_t s = 0; s < jobs; s++) {
-            double lim = slots[s].pid ? sw_timeout(f, &p->pts[slots[s].pt], o) : 0;
-            if (slots[s].pid && !slots[s].timed_out && lim > 0 && t - slots[s].start > lim) {
-                slots[s].timed_out = true;
-                kill(-slots[s].pid, SIGKILL);
-            }
-        }
-        if (tty && !(running < jobs && next < ntodo && !sw_stop)) {
-            /* redrawn when it changes (not while free workers are about to take
-            ** points), and every second for the estimate */
-            char eta[32] = "?", line[200];
-            if (done) fmt_time(busy / done * (double)(ntodo - done) / (double)TP_MIN(jobs, TP_MAX(1u, ntodo - done)), eta,
-                               sizeof eta);
-            snprintf(line, sizeof line, "tpsim sweep: %u/%u done (%u cached), %u running, %u failed, about %s left",
-                     done + ncached, total, ncached, running, failed, done ? eta : "?");
-            if (strcmp(line, shown) != 0 || t - shown_at >= 1.0) {
-                fprintf(stderr, "\r\033[K%s", line);
-                snprintf(shown, sizeof shown, "%s", line);
-                shown_at = t;
-            }
-        }
-        if (running) {
+        runner_limits(&r, t);
+        /* not while free workers are about to take points */
+        if (r.tty && !(r.running < r.jobs && r.next < r.ntodo && !sw_stop)) runner_progress(&r, t);
+        if (r.running) {
             struct timespec ts = {0, 20 * 1000 * 1000};
             nanosleep(&ts, NULL);
         }
     }
     bool interrupted = sw_stop != 0;
     if (interrupted) {
-        for (uint32_t s = 0; s < jobs; s++)
-            if (slots[s].pid) {
-                kill(-slots[s].pid, SIGKILL);
-                while (waitpid(slots[s].pid, NULL, 0) < 0 && errno == EINTR) {}
-                rm_tree(slots[s].dir);
-                free(slots[s].dir);
+        for (uint32_t s = 0; s < r.jobs; s++)
+            if (r.slots[s].pid) {
+                kill(-r.slots[s].pid, SIGKILL);
+                while (waitpid(r.slots[s].pid, NULL, 0) < 0 && errno == EINTR) {}
+                rm_tree(r.slots[s].dir);
+                free(r.slots[s].dir);
             }
     }
-    if (tty) fprintf(stderr, "\r\033[K");
+    if (r.tty) fprintf(stderr, "\r\033[K");
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     rmdir(p->work);
-    double took = now_s() - t0;
     if (o->progress) {
         char tb[32];
-        fmt_time(took, tb, sizeof tb);
-        fprintf(stderr, "tpsim sweep: %u point%s: %u run now%s, %u from the cache, %u could not start; %s\n", total,
-                total == 1 ? "" : "s", done, interrupted ? " (interrupted)" : "", ncached, nerror, tb);
+        fmt_time(now_s() - t0, tb, sizeof tb);
+        fprintf(stderr, "tpsim sweep: %u point%s: %u run now%s, %u from the cache, %u could not start; %s\n", r.total,
+                r.total == 1 ? "" : "s", r.done, interrupted ? " (interrupted)" : "", r.ncached, r.nerror, tb);
     }
-    free(slots);
-    free(todo);
-    /* every point's result */
-    if (res)
-        for (uint32_t i = 0; i < p->n; i++) {
-            const sw_point *pt = &p->pts[i];
-            sw_result *r = &res[i];
-            memset(r, 0, sizeof *r);
-            r->exit = -1;
-            if (pt->error) {
-                r->status = SW_ERROR;
-                r->message = tp_strdup(pt->error);
-                r->host = tp_strdup("");
-            } else if (!read_result(p, pt, r)) {
-                r->status = SW_MISSING;
-                r->message = tp_strdup("no result yet");
-                r->host = tp_strdup("");
-            } else {
-                r->cached = !ran[i];
-            }
-        }
-    free(ran);
+    free(r.slots);
+    free(r.todo);
+    if (res) collect_results(p, r.ran, res);
+    free(r.ran);
     return !interrupted;
 }

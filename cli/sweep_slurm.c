@@ -74,6 +74,133 @@ static uint32_t count_results(const sw_plan *p, const uint32_t *todo, uint32_t n
     return k;
 }
 
+/* A job array being submitted. */
+typedef struct slurm_job {
+    const sw_file *f;
+    const sw_plan *p;
+    const sw_runopts *o;
+    const sw_slurmopts *so;
+    const uint32_t *todo;         /* the points to run */
+    uint32_t n, ntasks;
+    char dir[PATH_MAX + 16];      /* OUT/slurm */
+    char script[PATH_MAX + 64];   /* its sweep.sbatch */
+} slurm_job;
+
+/* Writes the task list and the script (kept in b); false after a message. */
+static bool write_job(const slurm_job *j, const char *sweep_abs, const char *out, tp_sbuf *b)
+{
+    const sw_slurmopts *so = j->so;
+    for (uint32_t t = 0; t < j->ntasks; t++) {
+        for (uint32_t k = t * so->batch; k < j->n && k < (t + 1) * so->batch; k++)
+            tp_sbuf_printf(b, "%s%s", k > t * so->batch ? " " : "", j->p->pts[j->todo[k]].key);
+        tp_sbuf_putc(b, '\n');
+    }
+    tp_err e;
+    tp_err_clear(&e);
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/tasks", j->dir);
+    bool ok = sw_write_atomic(path, b->s, b->len, &e);
+    tp_sbuf_reset(b);
+    tp_sbuf_printf(b, "#!/bin/sh\n# %s/sweep.sbatch -- written by tpsim sweep --slurm: %u point%s of %s in %u task%s\n",
+                   j->dir, j->n, j->n == 1 ? "" : "s", j->f->name, j->ntasks, j->ntasks == 1 ? "" : "s");
+    tp_sbuf_printf(b, "#SBATCH --job-name=tpsim-%s\n", j->f->name);
+    tp_sbuf_printf(b, "#SBATCH --array=0-%u\n", j->ntasks - 1);
+    tp_sbuf_printf(b, "#SBATCH --output=%s/task-%%A_%%a.log\n", j->dir);
+    tp_sbuf_puts(b, "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n");
+    if (so->partition) tp_sbuf_printf(b, "#SBATCH --partition=%s\n", so->partition);
+    if (so->time) tp_sbuf_printf(b, "#SBATCH --time=%s\n", so->time);
+    if (so->account) tp_sbuf_printf(b, "#SBATCH --account=%s\n", so->account);
+    tp_sbuf_puts(b, "exec ");
+    sh_quote(b, j->p->tpsim);
+    tp_sbuf_puts(b, " sweep ");
+    sh_quote(b, sweep_abs);
+    tp_sbuf_puts(b, " --out ");
+    sh_quote(b, out);
+    tp_sbuf_printf(b, " --timeout %.17gs --memory %llu --quiet --slurm-task \"$SLURM_ARRAY_TASK_ID\"\n", j->o->timeout,
+                   (unsigned long long)j->o->memory);
+    ok = ok && sw_write_atomic(j->script, b->s, b->len, &e);
+    if (!ok) fprintf(stderr, "tpsim sweep: %s\n", e.msg);
+    else chmod(j->script, 0755);
+    return ok;
+}
+
+/* The job's id as sbatch --parsable wrote it into idfile ("" if not yet). */
+static void read_jobid(const char *idfile, char *jobid)
+{
+    size_t len;
+    char *t = sw_read_file(idfile, &len);
+    if (t) sscanf(t, "%63[^;\n]", jobid), free(t);
+}
+
+/* Waits for sbatch (with --wait: for the whole job), showing progress;
+** its wait status, the job's id in jobid[64]. */
+static int wait_sbatch(const slurm_job *j, pid_t pid, const char *idfile, char *jobid)
+{
+    bool tty = j->o->progress && isatty(2);
+    int st = 0;
+    time_t t0 = time(NULL);
+    for (;;) {
+        pid_t r = waitpid(pid, &st, WNOHANG);
+        if (r == pid || (r < 0 && errno != EINTR)) break;
+        if (!jobid[0]) {
+            read_jobid(idfile, jobid);
+            if (jobid[0] && j->o->progress)
+                fprintf(stderr, "tpsim sweep: submitted Slurm job %s: %u point%s in %u task%s\n", jobid, j->n,
+                        j->n == 1 ? "" : "s", j->ntasks, j->ntasks == 1 ? "" : "s");
+        }
+        if (tty)
+            fprintf(stderr, "\r\033[Ktpsim sweep: Slurm job %s: %u/%u points done, %lds", jobid[0] ? jobid : "?",
+                    count_results(j->p, j->todo, j->n), j->n, (long)(time(NULL) - t0));
+        struct timespec ts = {0, 500 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    if (tty) fprintf(stderr, "\r\033[K");
+    if (!jobid[0]) read_jobid(idfile, jobid);
+    return st;
+}
+
+/* Submits the job with sbatch and waits as asked; 0 or 1. */
+static int submit(const slurm_job *j, const char *sweep_path, const char *out)
+{
+    if (!on_path("sbatch")) {
+        fprintf(stderr, "tpsim sweep: sbatch is not on PATH: --slurm needs a Slurm client (Debian: slurm-client); "
+                        "the script is %s\n", j->script);
+        return 1;
+    }
+    char idfile[PATH_MAX + 64];
+    snprintf(idfile, sizeof idfile, "%s/sbatch.out", j->dir);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen(idfile, "w", stdout)) _exit(126);
+        if (j->so->no_wait) execlp("sbatch", "sbatch", "--parsable", j->script, (char *)NULL);
+        else execlp("sbatch", "sbatch", "--parsable", "--wait", j->script, (char *)NULL);
+        fprintf(stderr, "tpsim sweep: cannot run sbatch: %s\n", strerror(errno));
+        _exit(127);
+    }
+    if (pid < 0) {
+        fprintf(stderr, "tpsim sweep: cannot start sbatch: %s\n", strerror(errno));
+        return 1;
+    }
+    char jobid[64] = "";
+    int st = wait_sbatch(j, pid, idfile, jobid);
+    if (!jobid[0]) {
+        fprintf(stderr, "tpsim sweep: sbatch did not submit the job (exit status %d); the script is %s\n",
+                WIFEXITED(st) ? WEXITSTATUS(st) : -1, j->script);
+        return 1;
+    }
+    if (j->so->no_wait) {
+        if (j->o->progress)
+            fprintf(stderr, "tpsim sweep: submitted Slurm job %s; when it is done, `tpsim sweep %s --out %s --gather` "
+                            "writes the CSV\n", jobid, sweep_path, out);
+    } else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        fprintf(stderr, "tpsim sweep: Slurm job %s ended with an error (sbatch status %d); its logs are %s/task-*.log\n",
+                jobid, WIFEXITED(st) ? WEXITSTATUS(st) : -1, j->dir);
+    }
+    return 0;
+}
+
 int sw_slurm_submit(const sw_file *f, const sw_plan *p, const sw_runopts *o, const sw_slurmopts *so,
                     const char *sweep_path, const char *out, bool *fresh)
 {
@@ -85,129 +212,23 @@ int sw_slurm_submit(const sw_file *f, const sw_plan *p, const sw_runopts *o, con
         free(todo);
         return 0;
     }
-    uint32_t ntasks = (n + so->batch - 1) / so->batch;
-    char dir[PATH_MAX + 16], path[PATH_MAX + 64];
-    snprintf(dir, sizeof dir, "%s/slurm", out);
-    if (!sw_mkdirs(dir)) {
-        fprintf(stderr, "tpsim sweep: cannot make %s: %s\n", dir, strerror(errno));
+    slurm_job j = {f, p, o, so, todo, n, (n + so->batch - 1) / so->batch, "", ""};
+    snprintf(j.dir, sizeof j.dir, "%s/slurm", out);
+    snprintf(j.script, sizeof j.script, "%s/sweep.sbatch", j.dir);
+    if (!sw_mkdirs(j.dir)) {
+        fprintf(stderr, "tpsim sweep: cannot make %s: %s\n", j.dir, strerror(errno));
         free(todo);
         return 1;
     }
     char sweep_abs[PATH_MAX];
     if (!realpath(sweep_path, sweep_abs)) snprintf(sweep_abs, sizeof sweep_abs, "%s", sweep_path);
-    /* the task list */
     tp_sbuf b;
     tp_sbuf_init(&b);
-    for (uint32_t t = 0; t < ntasks; t++) {
-        for (uint32_t k = t * so->batch; k < n && k < (t + 1) * so->batch; k++)
-            tp_sbuf_printf(&b, "%s%s", k > t * so->batch ? " " : "", p->pts[todo[k]].key);
-        tp_sbuf_putc(&b, '\n');
-    }
-    tp_err e;
-    tp_err_clear(&e);
-    snprintf(path, sizeof path, "%s/tasks", dir);
-    bool ok = sw_write_atomic(path, b.s, b.len, &e);
-    /* the script */
-    tp_sbuf_reset(&b);
-    tp_sbuf_printf(&b, "#!/bin/sh\n# %s/sweep.sbatch -- written by tpsim sweep --slurm: %u point%s of %s in %u task%s\n",
-                   dir, n, n == 1 ? "" : "s", f->name, ntasks, ntasks == 1 ? "" : "s");
-    tp_sbuf_printf(&b, "#SBATCH --job-name=tpsim-%s\n", f->name);
-    tp_sbuf_printf(&b, "#SBATCH --array=0-%u\n", ntasks - 1);
-    tp_sbuf_printf(&b, "#SBATCH --output=%s/task-%%A_%%a.log\n", dir);
-    tp_sbuf_puts(&b, "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n");
-    if (so->partition) tp_sbuf_printf(&b, "#SBATCH --partition=%s\n", so->partition);
-    if (so->time) tp_sbuf_printf(&b, "#SBATCH --time=%s\n", so->time);
-    if (so->account) tp_sbuf_printf(&b, "#SBATCH --account=%s\n", so->account);
-    tp_sbuf_puts(&b, "exec ");
-    sh_quote(&b, p->tpsim);
-    tp_sbuf_puts(&b, " sweep ");
-    sh_quote(&b, sweep_abs);
-    tp_sbuf_puts(&b, " --out ");
-    sh_quote(&b, out);
-    tp_sbuf_printf(&b, " --timeout %.17gs --memory %llu --quiet --slurm-task \"$SLURM_ARRAY_TASK_ID\"\n", o->timeout,
-                   (unsigned long long)o->memory);
-    snprintf(path, sizeof path, "%s/sweep.sbatch", dir);
-    ok = ok && sw_write_atomic(path, b.s, b.len, &e);
-    if (!ok) {
-        fprintf(stderr, "tpsim sweep: %s\n", e.msg);
-        tp_sbuf_free(&b);
-        free(todo);
-        return 1;
-    }
-    chmod(path, 0755);
-    if (so->dry_run) {
-        fputs(tp_sbuf_str(&b), stdout);
-        tp_sbuf_free(&b);
-        free(todo);
-        return 0;
-    }
-    tp_sbuf_free(&b);
-    if (!on_path("sbatch")) {
-        fprintf(stderr, "tpsim sweep: sbatch is not on PATH: --slurm needs a Slurm client (Debian: slurm-client); "
-                        "the script is %s\n", path);
-        free(todo);
-        return 1;
-    }
-    char idfile[PATH_MAX + 64];
-    snprintf(idfile, sizeof idfile, "%s/sbatch.out", dir);
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid == 0) {
-        if (!freopen(idfile, "w", stdout)) _exit(126);
-        if (so->no_wait) execlp("sbatch", "sbatch", "--parsable", path, (char *)NULL);
-        else execlp("sbatch", "sbatch", "--parsable", "--wait", path, (char *)NULL);
-        fprintf(stderr, "tpsim sweep: cannot run sbatch: %s\n", strerror(errno));
-        _exit(127);
-    }
-    if (pid < 0) {
-        fprintf(stderr, "tpsim sweep: cannot start sbatch: %s\n", strerror(errno));
-        free(todo);
-        return 1;
-    }
-    bool tty = o->progress && isatty(2);
-    int st = 0;
-    char jobid[64] = "";
-    time_t t0 = time(NULL);
-    for (;;) {
-        pid_t r = waitpid(pid, &st, WNOHANG);
-        if (r == pid || (r < 0 && errno != EINTR)) break;
-        if (!jobid[0]) {
-            size_t len;
-            char *t = sw_read_file(idfile, &len);
-            if (t) {
-                sscanf(t, "%63[^;\n]", jobid);
-                free(t);
-                if (jobid[0] && o->progress)
-                    fprintf(stderr, "tpsim sweep: submitted Slurm job %s: %u point%s in %u task%s\n", jobid, n,
-                            n == 1 ? "" : "s", ntasks, ntasks == 1 ? "" : "s");
-            }
-        }
-        if (tty)
-            fprintf(stderr, "\r\033[Ktpsim sweep: Slurm job %s: %u/%u points done, %lds", jobid[0] ? jobid : "?",
-                    count_results(p, todo, n), n, (long)(time(NULL) - t0));
-        struct timespec ts = {0, 500 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    if (tty) fprintf(stderr, "\r\033[K");
-    if (!jobid[0]) {
-        size_t len;
-        char *t = sw_read_file(idfile, &len);
-        if (t) sscanf(t, "%63[^;\n]", jobid), free(t);
-    }
     int rc = 0;
-    if (!jobid[0]) {
-        fprintf(stderr, "tpsim sweep: sbatch did not submit the job (exit status %d); the script is %s\n",
-                WIFEXITED(st) ? WEXITSTATUS(st) : -1, path);
-        rc = 1;
-    } else if (so->no_wait) {
-        if (o->progress)
-            fprintf(stderr, "tpsim sweep: submitted Slurm job %s; when it is done, `tpsim sweep %s --out %s --gather` "
-                            "writes the CSV\n", jobid, sweep_path, out);
-    } else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        fprintf(stderr, "tpsim sweep: Slurm job %s ended with an error (sbatch status %d); its logs are %s/task-*.log\n",
-                jobid, WIFEXITED(st) ? WEXITSTATUS(st) : -1, dir);
-    }
+    if (!write_job(&j, sweep_abs, out, &b)) rc = 1;
+    else if (so->dry_run) fputs(tp_sbuf_str(&b), stdout);
+    else rc = submit(&j, sweep_path, out);
+    tp_sbuf_free(&b);
     free(todo);
     return rc;
 }

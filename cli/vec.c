@@ -33,6 +33,7 @@
 **   line.
 */
 #include "cli.h"
+#include "args.h"
 #include "../base/file.h"
 #include "../vector/vec.h"
 #include "../base/builtin.h"
@@ -58,14 +59,35 @@ typedef struct vprint {
     int fmt; /* pfmt */
 } vprint;
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: tpsim vec [--config NAME|FILE] [-o KEY=VALUE]... [--set NAME=VALUE]...\n"
-               "                 [--print LABEL[:COUNT[:FMT]]]... [--trace] [--svg FILE] PROGRAM.s\n"
-               "                 (FMT: f64 i64 u64 x64 i32 u32 i16 u16 i8 u8)\n"
-               "       tpsim vec [...] --sweep NAME=A..B[:STEP] --flops-per-element K [--scalar SCALAR.s] PROGRAM.s\n"
-               "       tpsim vec --list-options\n");
-}
+enum {
+    VEC_CONFIG = CLI_HELP + 1, VEC_SET_OPT, VEC_SET_EQU, VEC_PRINT, VEC_TRACE, VEC_SVG, VEC_SWEEP, VEC_FPE, VEC_SCALAR,
+    VEC_LIST_OPTIONS
+};
+
+static const cli_opt vec_opts[] = {
+    {VEC_CONFIG, "--config", NULL, "NAME|FILE", "a built-in configuration (vmips, cray1, viram1) or a file"},
+    {VEC_SET_OPT, "-o", NULL, "KEY=VALUE", "set an option (repeatable; also -oKEY=VALUE)", CLI_JOINED},
+    {VEC_SET_EQU, "--set", NULL, "NAME=VALUE", "override an .equ constant of the program (repeatable)"},
+    {VEC_PRINT, "--print", NULL, "LABEL[:COUNT[:FMT]]", "print COUNT values from LABEL after the run (repeatable)"},
+    {VEC_TRACE, "--trace", NULL, NULL, "the lecture's table of the run"},
+    {VEC_SVG, "--svg", NULL, "FILE", "write the SVG timeline to FILE"},
+    {VEC_SWEEP, "--sweep", NULL, "NAME=A..B[:STEP]", "run the program for each value of NAME: Tn, R_inf, N_half"},
+    {VEC_FPE, "--flops-per-element", NULL, "K", "with --sweep: the FLOPs each element costs"},
+    {VEC_SCALAR, "--scalar", NULL, "SCALAR.s", "with --sweep: the scalar program, for N_v"},
+    {VEC_LIST_OPTIONS, "--list-options", NULL, NULL, "every option of the vector machine and the built-in configurations"},
+};
+
+static const cli_cmd vec_cmd = {
+    "tpsim vec",
+    "usage: tpsim vec [--config NAME|FILE] [-o KEY=VALUE]... [--set NAME=VALUE]...\n"
+    "                 [--print LABEL[:COUNT[:FMT]]]... [--trace] [--svg FILE] PROGRAM.s\n"
+    "                 (FMT: f64 i64 u64 x64 i32 u32 i16 u16 i8 u8)\n"
+    "       tpsim vec [...] --sweep NAME=A..B[:STEP] --flops-per-element K [--scalar SCALAR.s] PROGRAM.s\n"
+    "       tpsim vec --list-options\n",
+    NULL,
+    CLI_OPTS(vec_opts),
+    CLI_DASH_ARG | CLI_SAY_FLAG,
+};
 
 static bool parse_i64(const char *s, int64_t *v)
 {
@@ -272,179 +294,198 @@ static bool parse_print(const char *val, vprint *p)
     return ok;
 }
 
-int cli_vec(int argc, char **argv)
+/* What the command line asked for. */
+typedef struct vec_args {
+    const char *config, *path, *svg, *sweep, *fpe, *scalar;
+    bool trace;
+    TP_VEC(const char *) kvs;
+    TP_VEC(vec_equ_set) sets;
+    TP_VEC(vprint) prints;
+} vec_args;
+
+static void vec_args_free(vec_args *a)
 {
-    const char *config = NULL, *path = NULL, *svg = NULL, *sweep = NULL, *fpe = NULL, *scalar = NULL;
-    bool trace = false;
-    TP_VEC(const char *) kvs = {0};
-    TP_VEC(vec_equ_set) sets = {0};
-    TP_VEC(vprint) prints = {0};
-    int rc = 0;
-    tp_opts o = {0};
+    for (uint32_t i = 0; i < a->sets.n; i++) free((char *)a->sets.a[i].name);
+    for (uint32_t i = 0; i < a->prints.n; i++) free((char *)a->prints.a[i].label);
+    tp_vec_free(&a->kvs);
+    tp_vec_free(&a->sets);
+    tp_vec_free(&a->prints);
+}
+
+/* --set NAME=VALUE: a later one of the same name wins, as a later -o does. */
+static int add_set(vec_args *a, const char *val)
+{
+    const char *eq = strchr(val, '=');
+    vec_equ_set s;
+    if (!eq || eq == val || !parse_i64(eq + 1, &s.value))
+        return cli_error(&vec_cmd, "--set takes NAME=INTEGER, got '%s'", val);
+    s.name = tp_strndup(val, (size_t)(eq - val));
+    uint32_t k = 0;
+    while (k < a->sets.n && strcmp(a->sets.a[k].name, s.name) != 0) k++;
+    if (k < a->sets.n) {
+        free((char *)a->sets.a[k].name);
+        a->sets.a[k] = s;
+    } else {
+        tp_vec_push(&a->sets, s);
+    }
+    return 0;
+}
+
+/* One option or argument into a; 0, else the exit status. */
+static int vec_arg(vec_args *a, int id, const char *v)
+{
+    vprint p;
+    switch (id) {
+    case VEC_CONFIG: a->config = v; break;
+    case VEC_SET_OPT: tp_vec_push(&a->kvs, v); break;
+    case VEC_SET_EQU: return add_set(a, v);
+    case VEC_PRINT:
+        if (!parse_print(v, &p))
+            return cli_error(&vec_cmd,
+                             "--print takes LABEL[:COUNT[:FMT]] with COUNT >= 1 and FMT one of f64 i64 u64 x64 "
+                             "i32 u32 i16 u16 i8 u8, got '%s'",
+                             v);
+        tp_vec_push(&a->prints, p);
+        break;
+    case VEC_TRACE: a->trace = true; break;
+    case VEC_SVG: a->svg = v; break;
+    case VEC_SWEEP: a->sweep = v; break;
+    case VEC_FPE: a->fpe = v; break;
+    case VEC_SCALAR: a->scalar = v; break;
+    case CLI_ARG:
+        if (a->path) return cli_error(&vec_cmd, "one program only ('%s' and '%s')", a->path, v);
+        a->path = v;
+        break;
+    }
+    return 0;
+}
+
+/* Reads the command line into a; 0 to go on, else the exit status (-1: done,
+** exit 0). */
+static int vec_args_parse(int argc, char **argv, vec_args *a)
+{
+    cli_args it;
+    cli_args_init(&it, &vec_cmd, argc, argv);
+    for (int id, rc; (id = cli_next(&it)) != CLI_END;) {
+        if (id == CLI_EXIT) return it.status ? it.status : -1;
+        if (id == VEC_LIST_OPTIONS) return list_options() ? 1 : -1;
+        if ((rc = vec_arg(a, id, it.val)) != 0) return rc;
+    }
+    if (!a->path) return cli_usage_error(&vec_cmd);
+    if (a->sweep && (a->trace || a->svg || a->prints.n))
+        return cli_error(&vec_cmd, "--sweep cannot be combined with --trace, --svg or --print");
+    if (!a->sweep && (a->fpe || a->scalar))
+        return cli_error(&vec_cmd, "--flops-per-element and --scalar go with --sweep");
+    return 0;
+}
+
+/* The timeline's file, opened before the run: a path that cannot be written
+** is an error before anything is printed (and a file this run made is
+** removed if the run fails). */
+typedef struct svg_out {
+    const char *path;
+    FILE *f;
+    bool existed;
+} svg_out;
+
+static void svg_drop(svg_out *s)
+{
+    if (!s->f) return;
+    fclose(s->f);
+    s->f = NULL;
+    if (!s->existed) remove(s->path);
+}
+
+/* Writes the timeline of r; 0 or 1. */
+static int svg_write(svg_out *s, const vec_run *r)
+{
+    tp_sbuf b;
+    tp_sbuf_init(&b);
+    vec_trace_svg(r, &b);
+    bool bad = fwrite(b.s, 1, b.len, s->f) != b.len;
+    if (fclose(s->f) != 0) bad = true;
+    s->f = NULL;
+    tp_sbuf_free(&b);
+    if (!bad) return 0;
+    fprintf(stderr, "tpsim vec: cannot write '%s': %s\n", s->path, strerror(errno));
+    return 1;
+}
+
+/* Assembles and runs the program once: the statistics, the --print values,
+** the trace and the timeline. */
+static int run_once(const vec_args *a, const tp_opts *o)
+{
+    size_t len;
+    char *text = read_program(a->path, &len);
+    if (!text) return 1;
     tp_err e;
     tp_err_clear(&e);
-    for (int i = 1; i < argc && rc == 0; i++) {
-        const char *a = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-#define TAKE(flag) (!strcmp(a, flag) ? (val ? (i++, true) : (fprintf(stderr, "tpsim vec: %s needs a value\n", flag), rc = 2, false)) : false)
-        if (!strcmp(a, "--list-options")) {
-            tp_vec_free(&kvs);
-            tp_vec_free(&sets);
-            tp_vec_free(&prints);
-            return list_options();
-        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            tp_vec_free(&kvs);
-            tp_vec_free(&sets);
-            tp_vec_free(&prints);
-            return 0;
-        } else if (TAKE("--config")) {
-            config = val;
-        } else if (TAKE("-o")) {
-            tp_vec_push(&kvs, val);
-        } else if (!strncmp(a, "-o", 2) && a[2] && a[1] != '-') {
-            tp_vec_push(&kvs, a + 2);
-        } else if (TAKE("--set")) {
-            const char *eq = strchr(val, '=');
-            vec_equ_set s;
-            if (!eq || eq == val || !parse_i64(eq + 1, &s.value)) {
-                fprintf(stderr, "tpsim vec: --set takes NAME=INTEGER, got '%s'\n", val);
-                rc = 2;
-                break;
-            }
-            s.name = tp_strndup(val, (size_t)(eq - val));
-            /* a later --set of the same name wins, as a later -o does */
-            uint32_t k = 0;
-            while (k < sets.n && strcmp(sets.a[k].name, s.name) != 0) k++;
-            if (k < sets.n) {
-                free((char *)sets.a[k].name);
-                sets.a[k] = s;
-            } else {
-                tp_vec_push(&sets, s);
-            }
-        } else if (TAKE("--print")) {
-            vprint p;
-            if (!parse_print(val, &p)) {
-                fprintf(stderr,
-                        "tpsim vec: --print takes LABEL[:COUNT[:FMT]] with COUNT >= 1 and FMT one of f64 i64 u64 x64 "
-                        "i32 u32 i16 u16 i8 u8, got '%s'\n",
-                        val);
-                rc = 2;
-                break;
-            }
-            tp_vec_push(&prints, p);
-        } else if (!strcmp(a, "--trace")) {
-            trace = true;
-        } else if (TAKE("--svg")) {
-            svg = val;
-        } else if (TAKE("--sweep")) {
-            sweep = val;
-        } else if (TAKE("--flops-per-element")) {
-            fpe = val;
-        } else if (TAKE("--scalar")) {
-            scalar = val;
-        } else if (rc == 0 && a[0] == '-' && a[1]) {
-            fprintf(stderr, "tpsim vec: unknown flag '%s'\n", a);
-            rc = 2;
-        } else if (rc == 0) {
-            if (path) {
-                fprintf(stderr, "tpsim vec: one program only ('%s' and '%s')\n", path, a);
-                rc = 2;
-            }
-            path = a;
-        }
-#undef TAKE
-    }
-    if (rc == 0 && !path) {
-        usage(stderr);
-        rc = 2;
-    }
-    if (rc == 0 && sweep && (trace || svg || prints.n)) {
-        fprintf(stderr, "tpsim vec: --sweep cannot be combined with --trace, --svg or --print\n");
-        rc = 2;
-    }
-    if (rc == 0 && !sweep && (fpe || scalar)) {
-        fprintf(stderr, "tpsim vec: --flops-per-element and --scalar go with --sweep\n");
-        rc = 2;
-    }
-    if (rc == 0) {
-        vec_opts_init(&o);
-        bool ok = !config || tp_opts_load_config(&o, config, &e);
-        for (uint32_t i = 0; ok && i < kvs.n; i++) ok = tp_opts_set_kv(&o, kvs.a[i], TP_SRC_OVERRIDE, &e);
-        if (!ok) {
-            /* the option table's hint names the GPU's listing: point at ours */
-            char *hint = strstr(e.msg, "'tpsim config --list' shows them all");
-            if (hint) snprintf(hint, sizeof e.msg - (size_t)(hint - e.msg), "'tpsim vec --list-options' shows them all)");
-            fprintf(stderr, "tpsim vec: %s\n", e.msg);
-            rc = 1;
-        }
-    }
-    if (rc == 0 && sweep) {
-        rc = do_sweep(sweep, fpe, scalar, path, &o, sets.a, sets.n);
-    } else if (rc == 0) {
-        size_t len;
-        char *text = read_program(path, &len);
-        vec_prog p;
-        vec_asm_cfg cfg = {(uint32_t)tp_opt_i(&o, VEC_OPT_VREGS), sets.a, sets.n, 0, false};
-        struct stat st;
-        bool existed = false;
-        FILE *svgf = NULL;
-        if (!text) {
-            rc = 1;
-        } else if (!vec_asm(&p, text, len, path, &cfg, &e)) {
-            fprintf(stderr, "%s\n", e.msg);
-            rc = 1;
-        } else if ((rc = check_prints(&p, &o, prints.a, prints.n)) != 0) {
-            vec_prog_free(&p);
-        } else if (svg && (existed = stat(svg, &st) == 0, !(svgf = fopen(svg, "wb")))) {
-            /* the timeline's file is opened before the run: a path that
-            ** cannot be written is an error before anything is printed
-            ** (and a file this run made is removed if the run fails) */
-            fprintf(stderr, "tpsim vec: cannot write '%s': %s\n", svg, strerror(errno));
-            vec_prog_free(&p);
-            rc = 2;
-        } else {
-            vec_run r;
-            bool ok = vec_run_program(&r, &p, &o, -1, trace || svg ? TRACE_ROWS : 0, &e);
-            if (!ok) {
-                fprintf(stderr, "%s\n", e.msg);
-                rc = 1;
-                if (svgf) {
-                    fclose(svgf);
-                    svgf = NULL;
-                    if (!existed) remove(svg);
-                }
-            } else {
-                tp_sbuf b;
-                tp_sbuf_init(&b);
-                if (trace) vec_trace_table(&r, &b);
-                tp_stats_text(&r.stats, &b);
-                fputs(tp_sbuf_str(&b), stdout);
-                tp_sbuf_free(&b);
-                rc = print_values(&p, &r.m, prints.a, prints.n);
-                if (svgf) {
-                    tp_sbuf_init(&b);
-                    vec_trace_svg(&r, &b);
-                    bool bad = fwrite(b.s, 1, b.len, svgf) != b.len;
-                    if (fclose(svgf) != 0) bad = true;
-                    svgf = NULL;
-                    if (bad) {
-                        fprintf(stderr, "tpsim vec: cannot write '%s': %s\n", svg, strerror(errno));
-                        rc = 1;
-                    }
-                    tp_sbuf_free(&b);
-                }
-            }
-            vec_run_free(&r);
-            vec_prog_free(&p);
-        }
+    vec_prog p;
+    vec_asm_cfg cfg = {(uint32_t)tp_opt_i(o, VEC_OPT_VREGS), a->sets.a, a->sets.n, 0, false};
+    if (!vec_asm(&p, text, len, a->path, &cfg, &e)) {
+        fprintf(stderr, "%s\n", e.msg);
         free(text);
+        return 1;
+    }
+    free(text);
+    int rc = check_prints(&p, o, a->prints.a, a->prints.n);
+    svg_out svg = {a->svg, NULL, false};
+    struct stat st;
+    if (!rc && svg.path && (svg.existed = stat(svg.path, &st) == 0, !(svg.f = fopen(svg.path, "wb")))) {
+        fprintf(stderr, "tpsim vec: cannot write '%s': %s\n", svg.path, strerror(errno));
+        rc = 2;
+    }
+    if (rc) {
+        vec_prog_free(&p);
+        return rc;
+    }
+    vec_run r;
+    if (!vec_run_program(&r, &p, o, -1, a->trace || svg.f ? TRACE_ROWS : 0, &e)) {
+        fprintf(stderr, "%s\n", e.msg);
+        svg_drop(&svg);
+        rc = 1;
+    } else {
+        tp_sbuf b;
+        tp_sbuf_init(&b);
+        if (a->trace) vec_trace_table(&r, &b);
+        tp_stats_text(&r.stats, &b);
+        fputs(tp_sbuf_str(&b), stdout);
+        tp_sbuf_free(&b);
+        rc = print_values(&p, &r.m, a->prints.a, a->prints.n);
+        if (svg.f && svg_write(&svg, &r)) rc = 1;
+    }
+    vec_run_free(&r);
+    vec_prog_free(&p);
+    return rc;
+}
+
+int cli_vec(int argc, char **argv)
+{
+    vec_args a;
+    memset(&a, 0, sizeof a);
+    int rc = vec_args_parse(argc, argv, &a);
+    if (rc) {
+        vec_args_free(&a);
+        return rc < 0 ? 0 : rc;
+    }
+    tp_opts o;
+    tp_err e;
+    tp_err_clear(&e);
+    vec_opts_init(&o);
+    bool ok = !a.config || tp_opts_load_config(&o, a.config, &e);
+    for (uint32_t i = 0; ok && i < a.kvs.n; i++) ok = tp_opts_set_kv(&o, a.kvs.a[i], TP_SRC_OVERRIDE, &e);
+    if (!ok) {
+        /* the option table's hint names the GPU's listing: point at ours */
+        char *hint = strstr(e.msg, "'tpsim config --list' shows them all");
+        if (hint) snprintf(hint, sizeof e.msg - (size_t)(hint - e.msg), "'tpsim vec --list-options' shows them all)");
+        fprintf(stderr, "tpsim vec: %s\n", e.msg);
+        rc = 1;
+    } else if (a.sweep) {
+        rc = do_sweep(a.sweep, a.fpe, a.scalar, a.path, &o, a.sets.a, a.sets.n);
+    } else {
+        rc = run_once(&a, &o);
     }
     tp_opts_free(&o);
-    for (uint32_t i = 0; i < sets.n; i++) free((char *)sets.a[i].name);
-    for (uint32_t i = 0; i < prints.n; i++) free((char *)prints.a[i].label);
-    tp_vec_free(&kvs);
-    tp_vec_free(&sets);
-    tp_vec_free(&prints);
+    vec_args_free(&a);
     return rc;
 }

@@ -33,6 +33,7 @@
 #define RT_H
 
 #include "../base/tp.h"
+#include "../base/map.h"
 #include "../api/include/cuda.h"
 
 /* Every function cuda_runtime_api.h declares is exported (default
@@ -96,14 +97,9 @@ struct rt_fatbin {
 
 /* ---- process state ---------------------------------------------------------------- */
 
-/* pointer -> pointer hash map (open addressing). */
-typedef struct rt_map {
-    uintptr_t *keys;
-    void **vals;
-    uint32_t cap, n;
-} rt_map;
-void *rt_map_get(const rt_map *m, const void *key);
-void rt_map_put(rt_map *m, const void *key, void *val);
+/* The maps below key by pointer: rt_map_get/rt_map_put over base/map.h. */
+static inline void *rt_map_get(const tp_map *m, const void *key) { return tp_map_getp(m, (uint64_t)(uintptr_t)key); }
+static inline void rt_map_put(tp_map *m, const void *key, void *val) { tp_map_putp(m, (uint64_t)(uintptr_t)key, val); }
 
 typedef struct rt_state {
     bool inited;           /* cuInit succeeded */
@@ -112,9 +108,9 @@ typedef struct rt_state {
     uint64_t gen;          /* bumped by cudaDeviceReset: modules must be reloaded */
     cudaError_t sticky;    /* the primary context's sticky error */
     rt_fatbin *fatbins;
-    rt_map funcs;          /* host stub -> rt_func */
-    rt_map vars;           /* host shadow -> rt_var */
-    rt_map funcs_by_handle;/* rt_func (a cudaKernel_t) -> itself */
+    tp_map funcs;          /* host stub -> rt_func */
+    tp_map vars;           /* host shadow -> rt_var */
+    tp_map funcs_by_handle;/* rt_func (a cudaKernel_t) -> itself */
     unsigned device_flags; /* cudaSetDeviceFlags */
 } rt_state;
 

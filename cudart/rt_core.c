@@ -133,48 +133,6 @@ cudaError_t rt_unsupported(const char *name, int *once, const void *caller)
     return rt_ret_at(name, caller, cudaErrorNotSupported);
 }
 
-/* ---- pointer map ------------------------------------------------------------------ */
-
-static uint32_t map_slot(uintptr_t key, uint32_t mask)
-{
-    uint64_t k = key;
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return (uint32_t)k & mask;
-}
-
-void *rt_map_get(const rt_map *m, const void *key)
-{
-    if (!m->cap) return NULL;
-    uint32_t mask = m->cap - 1;
-    for (uint32_t i = map_slot((uintptr_t)key, mask);; i = (i + 1) & mask) {
-        if (!m->vals[i]) return NULL;
-        if (m->keys[i] == (uintptr_t)key) return m->vals[i];
-    }
-}
-
-void rt_map_put(rt_map *m, const void *key, void *val)
-{
-    if ((m->n + 1) * 4 > m->cap * 3) {
-        rt_map old = *m;
-        m->cap = old.cap ? 2 * old.cap : 64;
-        m->keys = tp_calloc(m->cap, sizeof *m->keys);
-        m->vals = tp_calloc(m->cap, sizeof *m->vals);
-        m->n = 0;
-        for (uint32_t i = 0; i < old.cap; i++)
-            if (old.vals[i]) rt_map_put(m, (const void *)old.keys[i], old.vals[i]);
-        free(old.keys);
-        free(old.vals);
-    }
-    uint32_t mask = m->cap - 1;
-    uint32_t i = map_slot((uintptr_t)key, mask);
-    while (m->vals[i] && m->keys[i] != (uintptr_t)key) i = (i + 1) & mask;
-    if (!m->vals[i]) m->n++;
-    m->keys[i] = (uintptr_t)key;
-    m->vals[i] = val;
-}
-
 /* ---- errors ---------------------------------------------------------------------- */
 
 cudaError_t rt_err(CUresult r)

@@ -30,13 +30,18 @@
 ** line.
 */
 #include "check.h"
+#include "../base/map.h"
 #include <stdio.h>
 #include <stdlib.h>
 
+/* A finding's key: the kernel's name (hashed), two values that say where
+** (pcs, a pair of them), and the kind.  Keys are kept in ck_dev.keys; a
+** map from their hash leads to the first with that hash, and the others
+** chain through next. */
 typedef struct ck_key {
     uint64_t kh, a, b;
     uint32_t kind;
-    uint32_t used;
+    uint32_t next;            /* 1 + index of the next key with the same hash, 0: none */
     uint32_t gen, grp;        /* races: the launch (ck_dev.gen) and 1 + group of its report there */
 } ck_key;
 
@@ -58,8 +63,9 @@ typedef struct ck_group {
 } ck_group;
 
 struct ck_dev {
-    ck_key *keys;             /* open addressing, capacity a power of two */
+    ck_key *keys;             /* every finding's key, in order of finding */
     uint32_t nkeys, capkeys;
+    tp_map keyidx;            /* key_hash -> 1 + index in keys of the first with that hash */
     uint64_t findings[EXEC_CHECK_KINDS], occ[EXEC_CHECK_KINDS], reports[EXEC_CHECK_KINDS];
     uint32_t launch_counts[EXEC_CHECK_KINDS];
     uint64_t printed;
@@ -71,7 +77,7 @@ struct ck_dev {
     uint32_t ngroups, capgroups;
     exec_report *rep;         /* this launch's reports as made */
     uint32_t nrep, caprep;
-    uint32_t pending_slot;    /* the key ck_occurrence just made */
+    uint32_t pending_key;     /* the key ck_occurrence just made (index in keys) */
     ck_occ pending;           /* ... and its occurrence */
     bool has_pending;
 };
@@ -185,6 +191,7 @@ void exec_check_dev_free(exec_dev *d)
         free(d->ck->groups);
         free(d->ck->rep);
         free(d->ck->keys);
+        tp_map_free(&d->ck->keyidx);
         free(d->ck);
         d->ck = NULL;
     }
@@ -439,41 +446,35 @@ static uint64_t hash_str(const char *s)
     return h;
 }
 
-static uint32_t key_slot(const ck_key *k, uint32_t cap)
+static uint64_t key_hash(const ck_key *k)
 {
     uint64_t h = k->kh ^ (k->a * 0x9e3779b97f4a7c15ull) ^ (k->b * 0xc2b2ae3d27d4eb4full) ^ k->kind;
     h ^= h >> 29;
-    return (uint32_t)(h * 0xbf58476d1ce4e5b9ull >> 32) & (cap - 1);
+    return h * 0xbf58476d1ce4e5b9ull;
 }
 
-static bool key_insert(struct ck_dev *s, const ck_key *k, uint32_t *slot)
+/* Adds k unless an equal key is there; false if it was.  *idx: its index in
+** s->keys. */
+static bool key_insert(struct ck_dev *s, const ck_key *k, uint32_t *idx)
 {
-    if ((s->nkeys + 1) * 2 > s->capkeys) {
-        uint32_t ncap = s->capkeys ? s->capkeys * 2 : 256;
-        ck_key *nk = tp_calloc(ncap, sizeof *nk);
-        for (uint32_t i = 0; i < s->capkeys; i++) {
-            if (!s->keys[i].used) continue;
-            uint32_t j = key_slot(&s->keys[i], ncap);
-            while (nk[j].used) j = (j + 1) & (ncap - 1);
-            nk[j] = s->keys[i];
-        }
-        free(s->keys);
-        s->keys = nk;
-        s->capkeys = ncap;
-    }
-    uint32_t j = key_slot(k, s->capkeys);
-    while (s->keys[j].used) {
-        const ck_key *o = &s->keys[j];
+    bool added;
+    uint64_t *first = tp_map_ref(&s->keyidx, key_hash(k), &added);
+    for (uint32_t i = (uint32_t)*first; i; i = s->keys[i - 1].next) {
+        const ck_key *o = &s->keys[i - 1];
         if (o->kh == k->kh && o->a == k->a && o->b == k->b && o->kind == k->kind) {
-            *slot = j;
+            *idx = i - 1;
             return false;
         }
-        j = (j + 1) & (s->capkeys - 1);
     }
-    s->keys[j] = *k;
-    s->keys[j].used = 1;
-    s->nkeys++;
-    *slot = j;
+    if (s->nkeys == s->capkeys) {
+        s->capkeys = s->capkeys ? s->capkeys * 2 : 256;
+        s->keys = tp_realloc(s->keys, s->capkeys * sizeof *s->keys);
+    }
+    ck_key *n = &s->keys[s->nkeys];
+    *n = *k;
+    n->next = (uint32_t)*first;
+    *first = ++s->nkeys;
+    *idx = s->nkeys - 1;
     return true;
 }
 
@@ -490,14 +491,14 @@ bool ck_occurrence(exec_grid *g, exec_check_kind kind, uint64_t a, uint64_t b, c
     struct ck_dev *s = dev_state(g->dev);
     s->occ[kind]++;
     ck_key k = {hash_str(g->kf->name), a, b, (uint32_t)kind, 0, 0, 0};
-    uint32_t slot;
-    if (!key_insert(s, &k, &slot)) {
-        const ck_key *f = &s->keys[slot];
+    uint32_t ki;
+    if (!key_insert(s, &k, &ki)) {
+        const ck_key *f = &s->keys[ki];
         if (o && f->grp && f->gen == s->gen) group_add(&s->groups[f->grp - 1], o);
         return false;
     }
     s->findings[kind]++;
-    s->pending_slot = slot;
+    s->pending_key = ki;
     s->has_pending = o != NULL;
     if (o) s->pending = *o;
     return true;
@@ -603,8 +604,8 @@ void ck_emit(exec_grid *g, exec_check_kind kind, const char *what, const char *s
         ck_group *gr = &s->groups[gi];
         gr->npairs++;
         if (s->has_pending) group_add(gr, &s->pending);
-        s->keys[s->pending_slot].gen = s->gen;
-        s->keys[s->pending_slot].grp = gi + 1;
+        s->keys[s->pending_key].gen = s->gen;
+        s->keys[s->pending_key].grp = gi + 1;
         s->has_pending = false;
         return;
     }

@@ -145,8 +145,6 @@ void rk_fence(exec_warp *w);
 void rk_bar_arrive(exec_warp *w, uint32_t id, bool arrive_only);
 void rk_bar_release(exec_cta *c, uint32_t id);
 void rk_warpsync(exec_warp *w);
-/* The publication the warp made last (0: none) -- for relaxed releases. */
-uint32_t rk_lastpub(const exec_warp *w);
 
 /* check_init.c (state per device) */
 void ik_read(exec_warp *w, int lane, uint32_t pc, uint64_t addr, unsigned size, uint32_t track);

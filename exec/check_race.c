@@ -60,6 +60,7 @@
 ** when a new CTA touches it.
 */
 #include "check.h"
+#include "../base/map.h"
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -93,11 +94,6 @@ typedef struct rk_hist {
     uint32_t n, cap;
 } rk_hist;
 
-/* u64 -> u64 open-addressing map; key 0 is empty. */
-typedef struct rk_map {
-    uint64_t *k, *v;
-    uint32_t n, cap;
-} rk_map;
 
 struct rk_warp {
     uint32_t clock;               /* stamped on accesses */
@@ -125,61 +121,14 @@ struct rk_cta {
 struct rk_grid {
     bool intrawarp;
     uint32_t pubcount;            /* publications so far */
-    rk_map hidx;                  /* warp (record form) -> 1 + index in hists */
+    tp_map hidx;                  /* warp (record form) -> 1 + index in hists */
     rk_hist *hists;
     uint32_t nhists, caphists;
-    rk_map sync;                  /* location -> number released to it */
-    rk_map pages;                 /* global page number -> rk_page* */
+    tp_map sync;                  /* location -> number released to it */
+    tp_map pages;                 /* global page number -> rk_page* */
     uint64_t last_pn;
     rk_page *last_page;
 };
-
-/* ---- the map ------------------------------------------------------------------------ */
-
-static uint32_t map_slot(uint64_t k, uint32_t cap)
-{
-    k ^= k >> 31;
-    k *= 0x9e3779b97f4a7c15ull;
-    return (uint32_t)(k >> 32) & (cap - 1);
-}
-
-static uint64_t *map_ref(rk_map *m, uint64_t key, bool add)
-{
-    if (add && (m->n + 1) * 2 > m->cap) {
-        uint32_t ncap = m->cap ? m->cap * 2 : 64;
-        uint64_t *nk = tp_calloc(ncap, sizeof *nk), *nv = tp_calloc(ncap, sizeof *nv);
-        for (uint32_t i = 0; i < m->cap; i++) {
-            if (!m->k[i]) continue;
-            uint32_t j = map_slot(m->k[i], ncap);
-            while (nk[j]) j = (j + 1) & (ncap - 1);
-            nk[j] = m->k[i];
-            nv[j] = m->v[i];
-        }
-        free(m->k);
-        free(m->v);
-        m->k = nk;
-        m->v = nv;
-        m->cap = ncap;
-    }
-    if (!m->cap) return NULL;
-    uint32_t j = map_slot(key, m->cap);
-    while (m->k[j]) {
-        if (m->k[j] == key) return &m->v[j];
-        j = (j + 1) & (m->cap - 1);
-    }
-    if (!add) return NULL;
-    m->k[j] = key;
-    m->v[j] = 0;
-    m->n++;
-    return &m->v[j];
-}
-
-static void map_free(rk_map *m)
-{
-    free(m->k);
-    free(m->v);
-    memset(m, 0, sizeof *m);
-}
 
 /* ---- launch, CTA, warp state -------------------------------------------------------- */
 
@@ -231,11 +180,11 @@ void rk_grid_close(exec_grid *g)
 {
     struct rk_grid *s = g->rk;
     if (!s) return;
-    for (uint32_t i = 0; i < s->pages.cap; i++)
-        if (s->pages.k[i]) page_release(g->dev, (rk_page *)(uintptr_t)s->pages.v[i]);
-    map_free(&s->pages);
-    map_free(&s->sync);
-    map_free(&s->hidx);
+    uint64_t p;
+    for (uint32_t pos = 0; tp_map_next(&s->pages, &pos, NULL, &p);) page_release(g->dev, (rk_page *)(uintptr_t)p);
+    tp_map_free(&s->pages);
+    tp_map_free(&s->sync);
+    tp_map_free(&s->hidx);
     for (uint32_t i = 0; i < s->nhists; i++) free(s->hists[i].e);
     free(s->hists);
     free(s);
@@ -288,7 +237,7 @@ void rk_warp_free(exec_warp *w)
 /* 1 + the index in s->hists of warp1's history (made empty if new). */
 static uint32_t hist_index(struct rk_grid *s, uint32_t warp1)
 {
-    uint64_t *v = map_ref(&s->hidx, warp1, true);
+    uint64_t *v = tp_map_ref(&s->hidx, warp1, NULL);
     if (!*v) {
         if (s->nhists == s->caphists) {
             s->caphists = s->caphists ? s->caphists * 2 : 64;
@@ -303,7 +252,7 @@ static uint32_t hist_index(struct rk_grid *s, uint32_t warp1)
 /* The number of the first publication of warp1's clock k or later, or UINT32_MAX. */
 static uint32_t published(struct rk_grid *s, uint32_t warp1, uint32_t k)
 {
-    uint64_t *v = map_ref(&s->hidx, warp1, false);
+    uint64_t *v = tp_map_find(&s->hidx, warp1);
     if (!v) return UINT32_MAX;
     const rk_hist *h = &s->hists[*v - 1];
     uint32_t lo = 0, hi = h->n;
@@ -342,8 +291,6 @@ static void publish(exec_warp *w)
     wk->vc[w->wid] = wk->clock;
 }
 
-uint32_t rk_lastpub(const exec_warp *w) { return w->rk->lastpub; }
-
 static uint64_t sync_key(const exec_warp *w, int space, uint64_t addr)
 {
     if (space == PTX_SP_SHARED) return 1ull << 63 | (w->cta->linear & 0xffffffffu) << 24 | (addr & 0xffffff);
@@ -352,7 +299,7 @@ static uint64_t sync_key(const exec_warp *w, int space, uint64_t addr)
 
 void rk_acquire(exec_warp *w, int space, uint64_t addr)
 {
-    uint64_t *v = map_ref(&w->g->rk->sync, sync_key(w, space, addr), false);
+    uint64_t *v = tp_map_find(&w->g->rk->sync, sync_key(w, space, addr));
     if (v && *v > w->rk->gidx) {
         w->rk->gidx = (uint32_t)*v;
         w->rk->dirty = true;
@@ -364,7 +311,7 @@ void rk_release(exec_warp *w, int space, uint64_t addr, bool do_publish)
     if (do_publish) publish(w);
     uint32_t idx = w->rk->lastpub;
     if (!idx) return;
-    uint64_t *v = map_ref(&w->g->rk->sync, sync_key(w, space, addr), true);
+    uint64_t *v = tp_map_ref(&w->g->rk->sync, sync_key(w, space, addr), NULL);
     if (*v < idx) *v = idx;
 }
 
@@ -449,7 +396,7 @@ static rk_page *page_at(exec_warp *w, int space, uint64_t addr)
     struct rk_grid *s = w->g->rk;
     uint64_t pn = addr >> RK_PAGE_BITS;
     if (pn == s->last_pn) return s->last_page;
-    uint64_t *v = map_ref(&s->pages, pn + 1, true);
+    uint64_t *v = tp_map_ref(&s->pages, pn + 1, NULL);
     if (!*v) *v = (uint64_t)(uintptr_t)page_new(w->g->dev);
     s->last_pn = pn;
     s->last_page = (rk_page *)(uintptr_t)*v;
@@ -641,7 +588,7 @@ void rk_forget(exec_grid *g, uint64_t base, uint64_t size)
 {
     struct rk_grid *s = g->rk;
     for (uint64_t a = base & ~3ull; a < base + size; a += 4) {
-        uint64_t *v = map_ref(&s->pages, (a >> RK_PAGE_BITS) + 1, false);
+        uint64_t *v = tp_map_find(&s->pages, (a >> RK_PAGE_BITS) + 1);
         if (!v) {
             a = (((a >> RK_PAGE_BITS) + 1) << RK_PAGE_BITS) - 4;   /* to the next page */
             continue;

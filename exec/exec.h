@@ -2,7 +2,7 @@
 ** exec.h -- the public interface of the functional SIMT model.
 ** Module prefix: exec_.
 **
-** This is the only header api/ and (later) gpu/ include from exec/.  A
+** This is the only header api/ and gpu/ include from exec/.  A
 ** device (exec_dev) owns the simulated global memory and the configuration;
 ** modules (exec_mod) are parsed PTX loaded onto a device, with their .global
 ** and .const variables placed in device memory; a launch runs a kernel over
@@ -164,8 +164,6 @@ typedef struct exec_texdesc {
 /* Creates a texture (surface: is_surface) object; returns its handle, never 0. */
 uint64_t exec_tex_create(exec_dev *d, const exec_texdesc *desc, bool is_surface);
 bool exec_tex_destroy(exec_dev *d, uint64_t handle);
-/* The description of a live handle. */
-const exec_texdesc *exec_tex_get(const exec_dev *d, uint64_t handle);
 
 /* ---- launch -------------------------------------------------------------- */
 
@@ -506,7 +504,6 @@ exec_status exec_grid_close(exec_grid *g, exec_result *r);
 exec_cta *exec_cta_start(exec_grid *g, uint32_t sm);
 uint32_t exec_cta_nwarps(const exec_cta *c);
 exec_warp *exec_cta_warp(exec_cta *c, uint32_t i);
-uint64_t exec_cta_linear(const exec_cta *c);     /* the CTA's linear index in the grid */
 bool exec_cta_done(const exec_cta *c);
 /* Gives a finished CTA's slot back (its memory is reused by later CTAs). */
 void exec_cta_release(exec_cta *c);

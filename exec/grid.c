@@ -279,7 +279,6 @@ exec_cta *exec_cta_start(exec_grid *g, uint32_t sm)
 
 uint32_t exec_cta_nwarps(const exec_cta *c) { return c->nwarps; }
 exec_warp *exec_cta_warp(exec_cta *c, uint32_t i) { return i < c->nwarps ? &c->warps[i] : NULL; }
-uint64_t exec_cta_linear(const exec_cta *c) { return c->linear; }
 bool exec_cta_done(const exec_cta *c) { return c->live == 0; }
 
 void exec_cta_release(exec_cta *c)

@@ -71,12 +71,6 @@ bool exec_tex_destroy(exec_dev *d, uint64_t h)
     return true;
 }
 
-const exec_texdesc *exec_tex_get(const exec_dev *d, uint64_t h)
-{
-    exec_texobj *o = lookup(d, h);
-    return o ? &o->d : NULL;
-}
-
 void exec_tex_free_all(exec_dev *d)
 {
     exec_textab *t = tab_of(d);

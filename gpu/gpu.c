@@ -18,6 +18,7 @@
 ** drained (stores included); cycles counts from the first cycle to that one.
 */
 #include "internal.h"
+#include "../base/map.h"
 #include <stdlib.h>
 
 gpu *gpu_new(const tp_opts *o)
@@ -48,21 +49,12 @@ void gpu_copy_in(gpu *g, uint64_t addr, uint64_t bytes)
     if (tp_opt_i(&g->opts, OPT_L2_WARM_COPIES)) gpu_memsys_warm(g->ms, addr, bytes);
 }
 
-const char *gpu_stall_name(gpu_stall s)
-{
-    static const char *const n[GPU_ST_COUNT] = {"issued", "memory", "raw", "busy_unit", "barrier", "ibuffer", "no_warps",
-                                                "regmutex"};
-    return (unsigned)s < GPU_ST_COUNT ? n[s] : "?";
-}
-
-/* ---- per-pc statistics: an open-addressing map pc -> row ------------------------------------ */
+/* ---- per-pc statistics: a map pc -> row (base/map.h) --------------------------------------- */
 
 typedef struct pcmap {
-    uint32_t *key;             /* pc + 1, 0 empty */
-    uint32_t *row;
-    uint32_t cap, n;
+    tp_map idx;                /* pc -> index in rows */
     gpu_pcstat *rows;
-    uint32_t caprows;
+    uint32_t n, caprows;
 } pcmap;
 
 static pcmap *pcm_of(gpu_launchctx *lx) { return lx->pcmap; }
@@ -70,36 +62,19 @@ static pcmap *pcm_of(gpu_launchctx *lx) { return lx->pcmap; }
 gpu_pcstat *gpu_pcrow_slow(gpu_launchctx *lx, uint32_t pc)
 {
     pcmap *p = pcm_of(lx);
-    if (p->n * 2 >= p->cap) {
-        uint32_t nc = p->cap ? p->cap * 2 : 256;
-        uint32_t *nk = tp_calloc(nc, sizeof *nk), *nr = tp_calloc(nc, sizeof *nr);
-        for (uint32_t i = 0; i < p->cap; i++) {
-            if (!p->key[i]) continue;
-            uint32_t j = (p->key[i] * 2654435761u) & (nc - 1);
-            while (nk[j]) j = (j + 1) & (nc - 1);
-            nk[j] = p->key[i];
-            nr[j] = p->row[i];
-        }
-        free(p->key);
-        free(p->row);
-        p->key = nk;
-        p->row = nr;
-        p->cap = nc;
-    }
-    uint32_t k = pc + 1, j = (k * 2654435761u) & (p->cap - 1);
-    while (p->key[j] && p->key[j] != k) j = (j + 1) & (p->cap - 1);
-    if (!p->key[j]) {
+    bool added;
+    uint64_t *row = tp_map_ref(&p->idx, pc, &added);
+    if (added) {
         if (p->n == p->caprows) {
             p->caprows = p->caprows ? p->caprows * 2 : 64;
             p->rows = tp_realloc(p->rows, p->caprows * sizeof *p->rows);
         }
-        p->key[j] = k;
-        p->row[j] = p->n;
+        *row = p->n;
         memset(&p->rows[p->n], 0, sizeof *p->rows);
         p->rows[p->n].pc = pc;
         p->n++;
     }
-    return &p->rows[p->row[j]];
+    return &p->rows[*row];
 }
 
 static int pc_cmp(const void *a, const void *b)
@@ -386,8 +361,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         pm.rows = NULL;
     }
     free(pm.rows);
-    free(pm.key);
-    free(pm.row);
+    tp_map_free(&pm.idx);
     if (l1s != l1s0) free(l1s);
     if (failed) abort_launch(g);
     exec_status st = r->status;

@@ -45,7 +45,6 @@ typedef enum gpu_stall {
     GPU_ST_REGMUTEX,    /* its next instruction needs an SRP section and none is free (regmutex) */
     GPU_ST_COUNT
 } gpu_stall;
-const char *gpu_stall_name(gpu_stall s);   /* "issued", "memory", "raw", "busy_unit", "barrier", "ibuffer", "no_warps", "regmutex" */
 
 /* One row of the per-instruction stall table (stats.pc). */
 typedef struct gpu_pcstat {

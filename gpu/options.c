@@ -36,7 +36,8 @@ static void build(void)
     memcpy(all_rows + OPT_COUNT, gpu_rows, sizeof gpu_rows);
 }
 
-const tp_optdef *gpu_optdefs(void)
+/* The whole table (GPU_OPT_COUNT rows). */
+static const tp_optdef *gpu_optdefs(void)
 {
     pthread_once(&all_once, build);
     return all_rows;

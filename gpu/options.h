@@ -22,8 +22,6 @@ enum {
     GPU_OPT_COUNT /* rows in the whole table */
 };
 
-/* The whole table (GPU_OPT_COUNT rows). */
-const tp_optdef *gpu_optdefs(void);
 /* Every option at its default. */
 void gpu_opts_init(tp_opts *o);
 /* Defaults, then $TPSIM_CONFIG, $TPSIM_OPTIONS, $TPSIM_MODE, $TPSIM_TRACE

@@ -67,10 +67,6 @@ typedef struct ptx_opinfo {
 } ptx_opinfo;
 
 extern const ptx_opinfo ptx_ops[PTX_OP_COUNT];
-/* Opcode by name ("add", "wmma.mma"), or -1.  A name with a dot is an
-** opcode whose first modifier chooses its row (wmma.load, wmma.store,
-** wmma.mma): the parser finds it by the word before the dot and the next. */
-int ptx_op_lookup(const char *name, size_t len);
 
 /* ---- types ------------------------------------------------------------- */
 
@@ -96,7 +92,6 @@ typedef enum ptx_type {
 
 typedef struct ptx_typeinfo { const char *name; uint8_t size; char kind; } ptx_typeinfo;
 extern const ptx_typeinfo ptx_types[PTX_T_COUNT];
-int ptx_type_lookup(const char *name, size_t len); /* "u32" -> PTX_T_U32, or -1 */
 static inline unsigned ptx_type_size(ptx_type t) { return ptx_types[t].size; }
 static inline bool ptx_type_is_float(ptx_type t) { return ptx_types[t].kind == 'F'; }
 static inline bool ptx_type_is_signed(ptx_type t) { return ptx_types[t].kind == 'S'; }

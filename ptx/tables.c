@@ -25,15 +25,6 @@ const ptx_opinfo ptx_ops[PTX_OP_COUNT] = {
 #undef X
 };
 
-int ptx_op_lookup(const char *name, size_t len)
-{
-    for (int i = 0; i < PTX_OP_COUNT; i++)
-        if (strlen(ptx_ops[i].name) == len && memcmp(ptx_ops[i].name, name, len) == 0 &&
-            !(ptx_ops[i].flags & PTX_F_PSEUDO))
-            return i;
-    return -1;
-}
-
 const ptx_shapeinfo ptx_shapes[PTX_SH_COUNT] = {
     {"", 0, 0, 0},
 #define X(id, s, m, n, k) {s, m, n, k},
@@ -53,14 +44,6 @@ const ptx_typeinfo ptx_types[PTX_T_COUNT] = {
     PTX_TYPES(X)
 #undef X
 };
-
-int ptx_type_lookup(const char *name, size_t len)
-{
-    for (int i = 1; i < PTX_T_COUNT; i++)
-        if (strlen(ptx_types[i].name) == len && memcmp(ptx_types[i].name, name, len) == 0)
-            return i;
-    return -1;
-}
 
 const char *const ptx_space_names[PTX_SP_COUNT] = {
     "generic", "global", "shared", "local", "const", "param", "tex", "reg", "sreg",

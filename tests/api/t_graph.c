@@ -95,6 +95,87 @@ static void graph_basic(void)
     OK(cuMemFree(d));
 }
 
+/* The node parameters (one table for kernel, memcpy, memset and host nodes):
+** each Get gives back what was set last, a node of another type is refused,
+** a refused Set keeps the parameters, and an executable graph's Set changes
+** its launches only. */
+static void graph_node_params(void)
+{
+    enum { N = 256 };
+    CUdeviceptr d;
+    OK(cuMemAlloc(&d, N * 4));
+    static uint32_t h[N], h2[N];
+    CUgraph g;
+    OK(cuGraphCreate(&g, 0));
+    CUgraphNode ms, cp, hn;
+    CUDA_MEMSET_NODE_PARAMS mp = {d, 0, 5, 4, N, 1};
+    OK(cuGraphAddMemsetNode(&ms, g, NULL, 0, &mp, ctx));
+    CUDA_MEMCPY3D c = dtoh(h, d, N * 4);
+    OK(cuGraphAddMemcpyNode(&cp, g, &ms, 1, &c, ctx));
+    int one = 1, ten = 10;
+    CUDA_HOST_NODE_PARAMS hp = {host_fn, &one};
+    OK(cuGraphAddHostNode(&hn, g, &cp, 1, &hp));
+    CUDA_MEMCPY3D cq;
+    OK(cuGraphMemcpyNodeGetParams(cp, &cq));
+    TT_CHECK(cq.dstHost == h && cq.srcDevice == d && cq.WidthInBytes == N * 4);
+    CUDA_HOST_NODE_PARAMS hq;
+    OK(cuGraphHostNodeGetParams(hn, &hq));
+    TT_CHECK(hq.fn == host_fn && hq.userData == &one);
+    /* a node of another type, a missing argument */
+    CK(cuGraphMemcpyNodeGetParams(hn, &cq), CUDA_ERROR_INVALID_VALUE);
+    CK(cuGraphHostNodeGetParams(cp, &hq), CUDA_ERROR_INVALID_VALUE);
+    CK(cuGraphMemsetNodeSetParams(cp, &mp), CUDA_ERROR_INVALID_VALUE);
+    CK(cuGraphMemcpyNodeGetParams(cp, NULL), CUDA_ERROR_INVALID_VALUE);
+    /* a refused Set keeps what the node had */
+    CUDA_HOST_NODE_PARAMS hbad = {NULL, &ten};
+    CK(cuGraphHostNodeSetParams(hn, &hbad), CUDA_ERROR_INVALID_VALUE);
+    OK(cuGraphHostNodeGetParams(hn, &hq));
+    TT_CHECK(hq.fn == host_fn && hq.userData == &one);
+    CUDA_MEMSET_NODE_PARAMS mbad = {d, 4, 5, 4, N, 2};   /* pitch less than a row */
+    CK(cuGraphMemsetNodeSetParams(ms, &mbad), CUDA_ERROR_INVALID_VALUE);
+    CUDA_MEMSET_NODE_PARAMS mq;
+    OK(cuGraphMemsetNodeGetParams(ms, &mq));
+    TT_EQ_U(mq.value, 5);
+    /* Sets: the next instantiation sees them */
+    mp.value = 6;
+    OK(cuGraphMemsetNodeSetParams(ms, &mp));
+    CUDA_MEMCPY3D c2 = dtoh(h2, d, N * 4);
+    OK(cuGraphMemcpyNodeSetParams(cp, &c2));
+    CUDA_HOST_NODE_PARAMS hp10 = {host_fn, &ten};
+    OK(cuGraphHostNodeSetParams(hn, &hp10));
+    OK(cuGraphMemcpyNodeGetParams(cp, &cq));
+    TT_CHECK(cq.dstHost == h2);
+    CUgraphExec x;
+    OK(cuGraphInstantiateWithFlags(&x, g, 0));
+    CUstream s;
+    OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    host_calls = 0;
+    OK(cuGraphLaunch(x, s));
+    OK(cuStreamSynchronize(s));
+    TT_EQ_I(host_calls, 10);
+    TT_EQ_U(h2[N - 1], 6);
+    /* the executable graph's own: a refused Set keeps its work, a Set
+    ** changes its launches and not the graph */
+    CK(cuGraphExecMemsetNodeSetParams(x, ms, &mbad, ctx), CUDA_ERROR_INVALID_VALUE);
+    CK(cuGraphExecHostNodeSetParams(x, hn, &hbad), CUDA_ERROR_INVALID_VALUE);
+    CK(cuGraphExecHostNodeSetParams(x, cp, &hp), CUDA_ERROR_INVALID_VALUE);   /* not a host node */
+    OK(cuGraphExecMemcpyNodeSetParams(x, cp, &c, ctx));
+    mp.value = 9;
+    OK(cuGraphExecMemsetNodeSetParams(x, ms, &mp, ctx));
+    host_calls = 0;
+    OK(cuGraphLaunch(x, s));
+    OK(cuStreamSynchronize(s));
+    TT_EQ_I(host_calls, 10);
+    TT_EQ_U(h[0], 9);
+    TT_EQ_U(h2[0], 6);
+    OK(cuGraphMemsetNodeGetParams(ms, &mq));
+    TT_EQ_U(mq.value, 6);
+    OK(cuGraphExecDestroy(x));
+    OK(cuGraphDestroy(g));
+    OK(cuStreamDestroy(s));
+    OK(cuMemFree(d));
+}
+
 /* Queries and edits of the structure. */
 static void graph_queries(void)
 {
@@ -380,6 +461,7 @@ int main(void)
     setup();
     TT_RUN(graph_basic);
     TT_RUN(graph_queries);
+    TT_RUN(graph_node_params);
     TT_RUN(graph_capture);
     TT_RUN(graph_capture_destroy);
     TT_RUN(graph_pools);

@@ -1,10 +1,11 @@
-/* test_base.c -- options, statistics, string buffers, errors. */
+/* test_base.c -- options, statistics, string buffers, errors, files, the hash map. */
 #include "tests/unit/tt.h"
 #include "base/opt.h"
 #include "base/stats.h"
 #include "base/arena.h"
 #include "base/vec.h"
 #include "base/file.h"
+#include "base/map.h"
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -206,6 +207,83 @@ static void t_file(void)
     rmdir(dir);
 }
 
+/* tp_map: insert, find, replace, delete, key 0, growth, many keys. */
+static void t_map_basic(void)
+{
+    tp_map m = {0};
+    TT_CHECK(tp_map_find(&m, 1) == NULL);
+    TT_CHECK(!tp_map_del(&m, 1, NULL));
+    TT_EQ_U(m.cap, 0);
+    TT_CHECK(tp_map_put(&m, 0, 10));          /* key 0 is a key like any other */
+    TT_CHECK(tp_map_put(&m, 5, 0));           /* and value 0 a value */
+    TT_CHECK(!tp_map_put(&m, 5, 50));         /* replaced, not added */
+    TT_EQ_U(m.n, 2);
+    TT_EQ_U(m.cap, 64);
+    TT_EQ_U(*tp_map_find(&m, 0), 10);
+    TT_EQ_U(*tp_map_find(&m, 5), 50);
+    TT_CHECK(tp_map_find(&m, 6) == NULL);
+    bool added = false;
+    uint64_t *v = tp_map_ref(&m, 6, &added);
+    TT_CHECK(added && *v == 0);
+    *v = 60;
+    v = tp_map_ref(&m, 6, &added);
+    TT_CHECK(!added && *v == 60);
+    uint64_t old = 0;
+    TT_CHECK(tp_map_del(&m, 0, &old));
+    TT_EQ_U(old, 10);
+    TT_CHECK(tp_map_find(&m, 0) == NULL);
+    TT_CHECK(!tp_map_del(&m, 0, &old));
+    TT_EQ_U(m.n, 2);
+    int x = 3;
+    tp_map_putp(&m, UINT64_MAX, &x);
+    TT_CHECK(tp_map_getp(&m, UINT64_MAX) == &x);
+    TT_CHECK(tp_map_delp(&m, UINT64_MAX) == &x);
+    TT_CHECK(tp_map_getp(&m, UINT64_MAX) == NULL);
+    TT_CHECK(tp_map_delp(&m, UINT64_MAX) == NULL);
+    tp_map_free(&m);
+    TT_CHECK(m.cap == 0 && m.n == 0 && m.keys == NULL);
+}
+
+/* Growth at three quarters; every key found after many inserts and deletes
+** (deletion's backward shift keeps the probe chains whole); the walk visits
+** each entry once. */
+static void t_map_many(void)
+{
+    tp_map m = {0};
+    for (uint64_t k = 0; k < 48; k++) tp_map_put(&m, k * 64, k);   /* keys alike in their low bits */
+    TT_EQ_U(m.cap, 64);
+    tp_map_put(&m, 1u << 20, 1);
+    TT_EQ_U(m.cap, 128);
+    tp_map_free(&m);
+    enum { N = 100000 };
+    for (uint64_t k = 0; k < N; k++) TT_CHECK(tp_map_put(&m, k * 0x10000 + (k & 7), k + 1));
+    TT_EQ_U(m.n, N);
+    TT_EQ_U(m.cap, 262144);
+    for (uint64_t k = 0; k < N; k += 2) TT_CHECK(tp_map_del(&m, k * 0x10000 + (k & 7), NULL));
+    TT_EQ_U(m.n, N / 2);
+    uint32_t bad = 0;
+    for (uint64_t k = 0; k < N; k++) {
+        const uint64_t *v = tp_map_find(&m, k * 0x10000 + (k & 7));
+        if (k % 2 ? !v || *v != k + 1 : v != NULL) bad++;
+    }
+    TT_EQ_U(bad, 0);
+    uint32_t pos = 0, seen = 0;
+    uint64_t key, val, sum = 0;
+    while (tp_map_next(&m, &pos, &key, &val)) seen++, sum += val;
+    TT_EQ_U(seen, N / 2);
+    TT_EQ_U(sum, (uint64_t)N / 2 * (N / 2 + 1));   /* the even values 2..N */
+    /* deleting while walking: start again until nothing is left */
+    for (bool again = true; again;) {
+        again = false;
+        for (pos = 0; tp_map_next(&m, &pos, &key, NULL);) {
+            tp_map_del(&m, key, NULL);
+            again = true;
+        }
+    }
+    TT_EQ_U(m.n, 0);
+    tp_map_free(&m);
+}
+
 int main(void)
 {
     TT_RUN(t_opt_defaults);
@@ -215,5 +293,7 @@ int main(void)
     TT_RUN(t_arena_vec);
     TT_RUN(t_err);
     TT_RUN(t_file);
+    TT_RUN(t_map_basic);
+    TT_RUN(t_map_many);
     return tt_done();
 }
