@@ -25,6 +25,7 @@
 **   none      every warp owns its registers (the baseline; policy.c)
 **   regmutex  RegMutex (regmutex.c; the pass pass.c, the SRP srp.c)
 **   owf       Owner-Warp-First (owf.c; its pass in pass.c)
+**   rfv       Register File Virtualization (rfv.c)
 ** Adding one: a file that defines its `const rs_policy`, and its line in
 ** policies.def.  Options it needs are rows of options.def.
 */
