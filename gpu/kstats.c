@@ -47,7 +47,7 @@ void gpu_kstats_register(tp_stats *s, size_t base)
     tp_stats_add(s, "achieved_occupancy", TP_STAT_F64, AT(K(achieved_occupancy)), "mean resident warps per SM per cycle over the warps an SM holds");
     static const char *const names[GPU_ST_COUNT] = {"issue.issued", "issue.memory", "issue.raw", "issue.busy_unit",
                                                     "issue.barrier", "issue.ibuffer", "issue.no_warps",
-                                                    "issue." RS_STALL_NAME};
+                                                    ("issue." RS_STALL_NAME)};
     static const char *const docs[GPU_ST_COUNT] = {
         "scheduler cycles that issued an instruction",
         "... idle: the first candidate warp waited for a memory access's result",
