@@ -79,7 +79,7 @@
 #include "../exec/options.h"
 #include "../gpu/options.h"
 #include "../gpu/gpu.h"
-#include "../regmutex/regmutex.h"
+#include "../regmutex/policy.h"
 
 /* Every function cuda.h declares is exported (default visibility); the
 ** version script api/libcuda.map then keeps only cu* names global. */

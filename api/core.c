@@ -143,7 +143,9 @@ CUresult api_need_dev(void)
         api_msg("cannot create the simulated device: %s", e.msg);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
-    exec_dev_set_pass(api_g.dev, rm_exec_pass, NULL); /* regmutex=1: the RegMutex pass */
+    /* register sharing (regs.policy): the policies' compiler and hooks */
+    exec_dev_set_pass(api_g.dev, rs_compile, NULL);
+    exec_dev_set_regshare(api_g.dev, rs_exec_hooks());
     api_dev_attributes_to_exec();
     return CUDA_SUCCESS;
 }

@@ -73,3 +73,5 @@ void exec_dev_set_pass(exec_dev *d, exec_code_pass fn, void *arg)
     d->pass = fn;
     d->pass_arg = arg;
 }
+
+void exec_dev_set_regshare(exec_dev *d, const exec_regshare *h) { d->regshare = h; }

@@ -63,10 +63,11 @@ bool exec_dev_set_opt(exec_dev *d, const char *name, const char *value, tp_err *
 /* device.cc as major*10 + minor (75 for 7.5). */
 unsigned exec_dev_cc(const exec_dev *d);
 /* A pass over each module's lowered code (ptx_lower), run at load before it
-** is decoded when the device runs physical registers (regs.physical=1 or
-** regmutex=1): it may rewrite the code, its allocation and ptx_func.rs.  The
-** regmutex pass (regmutex/) is one; whoever creates the device installs it
-** (exec/ knows no pass).  Tests use the hook to inject allocation faults. */
+** is decoded when the device runs physical registers (regs.physical=1, or a
+** register-sharing policy: exec_regshare.lowered): it may rewrite the code,
+** its allocation and ptx_func.rs.  The register-sharing compiler is one;
+** whoever creates the device installs it (exec/ knows no pass).  Tests use
+** the hook to inject allocation faults. */
 typedef bool (*exec_code_pass)(ptx_module *low, const tp_opts *o, void *arg, tp_err *e);
 void exec_dev_set_pass(exec_dev *d, exec_code_pass fn, void *arg);
 
@@ -108,7 +109,7 @@ int exec_mod_kernel(const exec_mod *m, const char *name);
 bool exec_mod_global(const exec_mod *m, const char *name, uint64_t *addr, uint64_t *bytes);
 
 typedef struct exec_kattr {
-    uint32_t regs;          /* 32-bit registers per thread a CTA is charged (RegMutex, OWF: the base set) */
+    uint32_t regs;          /* 32-bit registers per thread a CTA is charged (register sharing: the base set) */
     uint32_t regs_code;     /* registers per thread the kernel's code uses (CU_FUNC_ATTRIBUTE_NUM_REGS):
                                regs, or under register sharing base and shared registers together */
     uint32_t shared_static; /* bytes of static shared memory */
@@ -307,13 +308,12 @@ typedef struct exec_occ {
     uint32_t regs_per_cta;   /* after allocation rounding */
     uint32_t shared_per_cta; /* bytes, static + dynamic, before rounding */
     uint32_t warps_per_cta;
-    /* regmutex (ptx_func.rs, regmutex=1): regs_per_thread is the base set's
-    ** charge, the pool keeps at least rs->pool_min registers, and what the
-    ** resident CTAs leave makes rm_sections sections of rm_ext x 32 registers
-    ** (at least 1, at most the resident warps); 0 otherwise */
-    uint32_t rm_sections, rm_ext;
-    uint32_t rm_owners;      /* Owner-Warp-First (owf=1): CTAs owning a shared part per warp, section
-                                (CTA slot mod rm_owners) x warps_per_cta + warp; 0: RegMutex's free pool */
+    /* register sharing (ptx_func.rs; the policy's occupancy hook,
+    ** exec_regshare): regs_per_thread is the base set's charge, and
+    ** `sections` sections of section_regs x 32 registers per SM hold the
+    ** registers >= the base set (exec keeps their storage when a timing
+    ** model hands them out: exec_grid_section_pool); 0 otherwise */
+    uint32_t sections, section_regs;
 } exec_occ;
 
 const char *exec_occ_limit_name(exec_occ_limit l);   /* "ctas", "warps", "registers", "shared", "none" */
@@ -323,6 +323,30 @@ void exec_occupancy(exec_mod *m, int kernel, uint32_t block_threads, uint32_t dy
 /* CTAs of this kernel the whole device holds at once with this launch's
 ** block size and dynamic shared memory (occupancy per SM x SMs). */
 uint32_t exec_max_resident_ctas(exec_mod *m, int kernel, const exec_launch *l);
+/* ctas_per_sm and limit from the four bounds: the smallest (ties: the
+** earlier in exec_occ_limit's order); a bound of 0 gives EXEC_OCC_NONE. */
+void exec_occ_settle(exec_occ *o);
+
+/* ---- register sharing (regs.policy; the policies: regmutex/policy.h) -----------
+** exec/ knows no policy.  Whoever creates a device installs the hooks the
+** register-sharing interface answers with (api/: rs_exec_hooks()), and exec
+** asks them at fixed points:
+**   lowered    at load: whether the device's options select a policy; then
+**              the lowered code runs (as with regs.physical=1) and the code
+**              pass (exec_dev_set_pass) may mark kernels (ptx_func.rs)
+**   occupancy  exec_occupancy of a kernel with ptx_func.rs: o holds the
+**              charge (regs_per_thread, regs_per_cta, warps_per_cta) and
+**              the other bounds (by_ctas, by_warps, by_shared); the hook
+**              sets by_regs, ctas_per_sm, limit, sections and section_regs
+**   max_warps  exec_kernel_attrs: the most warps a CTA of such a kernel may
+**              have, each charged regs_per_warp (UINT32_MAX: no bound)
+** Without hooks a kernel's ptx_func.rs only sets its charge. */
+typedef struct exec_regshare {
+    bool (*lowered)(const tp_opts *o);
+    void (*occupancy)(const tp_opts *o, const ptx_func *kernel, exec_occ *occ);
+    uint32_t (*max_warps)(const tp_opts *o, const ptx_func *kernel, uint32_t regs_per_warp);
+} exec_regshare;
+void exec_dev_set_regshare(exec_dev *d, const exec_regshare *h);
 
 /* Runs the kernel over the whole grid in functional mode (exec/functional.c,
 ** a driver over the stepping interface below).  Returns r->status. */
@@ -433,7 +457,7 @@ enum {
     EXEC_EV_YIELD = 1u << 5,        /* nanosleep: the warp asks to let others run */
     EXEC_EV_WAIT_CONVERGE = 1u << 6,/* exec.its: the lanes' group waits to converge; another group runs */
     EXEC_EV_MIXED_SPACE = 1u << 7,  /* a generic access whose lanes hit different spaces: see lspace */
-    EXEC_EV_RM_RELEASE = 1u << 8,   /* regmutex: the warp gave its section back before the instruction */
+    EXEC_EV_SECTION_FREE = 1u << 8, /* register sharing: the warp gave its section back before the instruction */
 };
 
 /* Per-lane addresses of a memory access, each in the space it hits (generic
@@ -471,8 +495,8 @@ typedef struct exec_next {
     uint32_t pc;
     uint32_t mask;        /* lanes at the pc (before the guard) */
     const exec_sinfo *si;
-    bool acquire;         /* regmutex: the warp must hold a section to run it and holds none
-                             (exec_warp_set_section gives it one) */
+    bool needs_section;   /* register sharing: the warp must hold a section to run it and holds
+                             none (exec_warp_set_section gives it one) */
 } exec_next;
 
 /* Checks and lays out a launch like exec_launch_kernel.  On failure returns
@@ -484,6 +508,7 @@ const exec_occ *exec_grid_occ(const exec_grid *g);      /* this launch's occupan
 uint32_t exec_grid_warps_per_cta(const exec_grid *g);
 uint32_t exec_grid_local_bytes(const exec_grid *g);     /* local memory per thread */
 const char *exec_grid_kernel_name(const exec_grid *g);
+const ptx_func *exec_grid_kernel(const exec_grid *g);   /* the kernel (of exec_mod_ptx) */
 exec_status exec_grid_status(const exec_grid *g);
 /* The watchdogs, to be called now and then (every few thousand
 ** instructions): livelock (exec.spin_limit instructions without a change to
@@ -509,6 +534,11 @@ bool exec_cta_done(const exec_cta *c);
 void exec_cta_release(exec_cta *c);
 
 uint32_t exec_warp_index(const exec_warp *w);    /* within its CTA */
+/* The pcs at which the warp's lanes run next, one per group of lanes: the
+** running entry's first, then every other SIMT stack entry that still has
+** lanes (with exec.its: every thread group), at most max of them into pcs;
+** returns how many there are. */
+uint32_t exec_warp_pcs(const exec_warp *w, uint32_t *pcs, uint32_t max);
 /* Brings the warp to its next instruction (finished reconvergence entries are
 ** popped, exec.its groups switched) and says what it is. */
 exec_wstate exec_warp_next(exec_warp *w, exec_next *n);
@@ -520,23 +550,21 @@ void exec_warp_step(exec_warp *w, uint64_t cycle, exec_rec *rec);
 ** waits, finishes or yields.  Returns how many ran. */
 uint32_t exec_warp_run(exec_warp *w, uint32_t budget);
 
-/* ---- register time-sharing (regmutex=1; regmutex/regmutex.h) ---------------------
-** A kernel the regmutex pass applies to (ptx_func.rs) keeps each warp's
-** registers >= |Bs| in a section of its SM's shared register pool, which the
-** warp holds between an acquire point and a release point.  Without a
-** timing model (functional mode) exec gives every warp a private section
-** when it acquires.  A timing model that models the pool calls
-** exec_grid_rm_hardware once after exec_grid_open: then exec keeps
-** exec_occ.rm_sections sections of storage per SM, a warp whose next
-** instruction says `acquire` (exec_next) must be given one with
+/* ---- shared-register sections (ptx_func.rs) ---------------------------------------
+** A kernel a register-sharing policy marked (ptx_func.rs) keeps each warp's
+** registers >= its base set in a section of storage shared by the SM's
+** warps, which the warp holds between an acquire point and a release point
+** (PTX_RS_*).  Without a timing model (functional mode) exec gives every
+** warp a private section when it acquires.  A timing model that hands the
+** sections out calls exec_grid_section_pool once after exec_grid_open: then
+** exec keeps exec_occ.sections sections of storage per SM, a warp whose next
+** instruction says needs_section (exec_next) must be given one with
 ** exec_warp_set_section before it is stepped (else the step faults), and
-** EXEC_EV_RM_RELEASE says when it gave it back (a warp that finishes gives
-** it back too).  A warp that reads or writes a register >= |Bs| without a
-** section faults; two warps given the same section corrupt each other. */
-void exec_grid_rm_hardware(exec_grid *g);
+** EXEC_EV_SECTION_FREE says when it gave it back (a warp that finishes gives
+** it back too).  A warp that reads or writes a register >= the base set
+** without a section faults; two warps given the same section corrupt each
+** other. */
+void exec_grid_section_pool(exec_grid *g);
 void exec_warp_set_section(exec_warp *w, uint32_t section);
-/* Per module pc: PTX_RS_* marks of the code that runs (NULL: no kernel of
-** the module shares registers, or regmutex is off). */
-const uint8_t *exec_mod_rm_marks(const exec_mod *m);
 
 #endif

@@ -68,58 +68,28 @@ void exec_occupancy(exec_mod *m, int kernel, uint32_t block_threads, uint32_t dy
         return;
     o->by_ctas = (uint32_t)tp_opt_i(op, OPT_DEVICE_MAX_CTAS_PER_SM);
     o->by_warps = (uint32_t)(tp_opt_i(op, OPT_DEVICE_MAX_THREADS_PER_SM) / ((int64_t)warps * 32));
-    /* regmutex: the pool keeps its share of the register file */
-    const ptx_rshare *rs = m->ptx->funcs[kernel].rs;
-    uint64_t rf = (uint64_t)tp_opt_i(op, OPT_DEVICE_REGS_PER_SM);
-    uint64_t rf_base = rs ? (rf > rs->pool_min ? rf - rs->pool_min : 0) : rf;
-    o->by_regs = regs_cta ? (uint32_t)(rf_base / regs_cta) : UINT32_MAX;
     uint64_t sunit = (uint64_t)tp_opt_i(op, OPT_DEVICE_SHARED_ALLOC_UNIT);
     uint64_t sh = TP_ALIGN_UP((uint64_t)shared, sunit ? sunit : 1);
     o->by_shared = sh ? (uint32_t)((uint64_t)tp_opt_i(op, OPT_DEVICE_SHARED_PER_SM) / sh) : UINT32_MAX;
+    /* register sharing: the policy that marked the kernel says how many fit */
+    const ptx_func *kf = &m->ptx->funcs[kernel];
+    const exec_regshare *h = m->dev->regshare;
+    if (kf->rs && h && h->occupancy) {
+        h->occupancy(op, kf, o);
+        return;
+    }
+    uint64_t rf = (uint64_t)tp_opt_i(op, OPT_DEVICE_REGS_PER_SM);
+    o->by_regs = regs_cta ? (uint32_t)(rf / regs_cta) : UINT32_MAX;
+    exec_occ_settle(o);
+}
+
+void exec_occ_settle(exec_occ *o)
+{
     uint32_t n = o->by_ctas;
     o->limit = EXEC_OCC_CTAS;
     if (o->by_warps < n) n = o->by_warps, o->limit = EXEC_OCC_WARPS;
     if (o->by_regs < n) n = o->by_regs, o->limit = EXEC_OCC_REGS;
     if (o->by_shared < n) n = o->by_shared, o->limit = EXEC_OCC_SHARED;
-    if (rs && rs->pairs) {
-        /* Owner-Warp-First: `owners` CTAs own the base and a shared part per
-        ** warp, as many extra CTAs at most own only the base and share the
-        ** owners' parts; the number of owners that lets the most CTAs in
-        ** (ties: more owners, less sharing) */
-        uint64_t shared = (uint64_t)rs->ext * 32 * warps, full = regs_cta + shared, m = 0, owners = 0;
-        for (uint64_t ow = full ? rf / full : 0; ow > 0; ow--) {
-            uint64_t extra = regs_cta ? (rf - ow * full) / regs_cta : ow;
-            uint64_t t = ow + (extra < ow ? extra : ow);
-            if (t > m) m = t, owners = ow;
-        }
-        if (m > UINT32_MAX) m = UINT32_MAX;
-        if (owners > n) owners = n;
-        o->by_regs = (uint32_t)m;
-        if (m < n) n = (uint32_t)m, o->limit = EXEC_OCC_REGS;
-        if (owners && n) {
-            o->rm_sections = (uint32_t)owners * warps;
-            o->rm_ext = rs->ext;
-            o->rm_owners = (uint32_t)owners;
-        } else {
-            n = 0;
-        }
-        o->ctas_per_sm = n;
-        if (!n) o->limit = EXEC_OCC_NONE;
-        return;
-    }
-    /* regmutex: what the resident base sets leave is the pool; it keeps one
-    ** section at the least (a warp that can never acquire would never finish) */
-    while (rs && rs->ext && n) {
-        uint64_t left = rf - (uint64_t)n * regs_cta, sec = left / ((uint64_t)rs->ext * 32);
-        if (sec > (uint64_t)n * warps) sec = (uint64_t)n * warps;
-        if (sec >= 1) {
-            o->rm_sections = (uint32_t)sec;
-            o->rm_ext = rs->ext;
-            break;
-        }
-        n--;
-        o->limit = EXEC_OCC_REGS;
-    }
     o->ctas_per_sm = n;
     if (!n) o->limit = EXEC_OCC_NONE;
 }
@@ -251,7 +221,7 @@ exec_cta *exec_cta_start(exec_grid *g, uint32_t sm)
         w->state = EXEC_W_RUN;
         w->bar_dst = -1;
         w->insns = 0;
-        exec_rm_drop(w);
+        exec_section_drop(w);
         w->nstk = 0;
         exec_push(w, g->kf->start, g->kf->end - 1, w->valid, 0);
         exec_its_free(w);
@@ -353,8 +323,9 @@ EXEC_INLINE bool warp_exec(exec_warp *w, const ptx_insn *xi, const exec_dinsn *d
     g->thread_insns += tp_popc32(t->mask);
     if (TP_UNLIKELY(g->trace)) exec_trace(w, in, m);
     if (!m) {
-        /* regmutex points hold for a warp none of whose lanes runs the instruction */
-        if (TP_UNLIKELY(g->rs != NULL) && g->m->phys->rsf[pc] && !exec_rm_point(w, pc)) return false;
+        /* section marks hold for a warp none of whose lanes runs the instruction */
+        if (TP_UNLIKELY(g->rs != NULL) && g->m->phys->rsf && g->m->phys->rsf[pc] && !exec_section_point(w, pc))
+            return false;
         t->pc = pc + 1;
         /* A control instruction is a scheduling point even when no lane takes it. */
         if (TP_UNLIKELY(g->its) && (d->kind & EXEC_DK_CTRL) && !exec_its_settle(w)) {
@@ -411,6 +382,17 @@ uint32_t exec_warp_run(exec_warp *w, uint32_t budget)
 
 uint32_t exec_warp_index(const exec_warp *w) { return w->wid; }
 
+uint32_t exec_warp_pcs(const exec_warp *w, uint32_t *pcs, uint32_t max)
+{
+    uint32_t n = 0;
+    for (uint32_t i = w->nstk; i-- > 0;) {
+        if (!w->stk[i].mask) continue;
+        if (n < max) pcs[n] = w->stk[i].pc;
+        n++;
+    }
+    return n;
+}
+
 exec_wstate exec_warp_next(exec_warp *w, exec_next *n)
 {
     if (w->state == EXEC_W_DONE) return EXEC_WS_DONE;
@@ -420,7 +402,7 @@ exec_wstate exec_warp_next(exec_warp *w, exec_next *n)
     n->pc = t->pc;
     n->mask = t->mask;
     n->si = &w->g->m->si[t->pc];
-    n->acquire = w->g->rs && !w->rm_held && (w->g->m->phys->rsf[t->pc] & PTX_RS_ACQUIRE);
+    n->needs_section = w->g->rs && !w->sec_held && w->g->m->phys->rsf && (w->g->m->phys->rsf[t->pc] & PTX_RS_ACQUIRE);
     return EXEC_WS_READY;
 }
 
@@ -460,9 +442,9 @@ void exec_warp_step(exec_warp *w, uint64_t cycle, exec_rec *rec)
     if (w->state == EXEC_W_DONE) {
         rec->events |= EXEC_EV_WARP_DONE;
         if (w->cta->live == 0) rec->events |= EXEC_EV_CTA_DONE;
-        if (w->rm_held) {
-            exec_rm_drop(w);
-            rec->events |= EXEC_EV_RM_RELEASE;
+        if (w->sec_held) {
+            exec_section_drop(w);
+            rec->events |= EXEC_EV_SECTION_FREE;
         }
     }
     if (g->bar_releases != releases) rec->events |= EXEC_EV_BAR_RELEASE;
@@ -533,7 +515,7 @@ exec_grid *exec_grid_open(exec_mod *m, int kernel, const exec_launch *l, exec_re
                       (long long)tp_opt_i(o, OPT_DEVICE_REGS_PER_BLOCK));
     if (kf->rs && !occ.ctas_per_sm)
         return refuse(r, EXEC_ERR_OUT_OF_RESOURCES,
-                      "kernel '%s': no CTA of %llu threads fits an SM beside RegMutex's pool (%u base registers per thread, sections of %u x 32)",
+                      "kernel '%s': no CTA of %llu threads fits an SM beside its shared registers (regs.policy: %u base registers per thread, sections of %u x 32)",
                       kf->name, (unsigned long long)threads, occ.regs_per_thread, kf->rs->ext);
     if (l->params_bytes < kf->param_bytes)
         return refuse(r, EXEC_ERR_INVALID_VALUE, "kernel '%s' takes %u bytes of parameters, %u given",
@@ -598,6 +580,7 @@ const exec_occ *exec_grid_occ(const exec_grid *g) { return &g->occ; }
 uint32_t exec_grid_warps_per_cta(const exec_grid *g) { return g->cta_warps; }
 uint32_t exec_grid_local_bytes(const exec_grid *g) { return g->local_per_thread; }
 const char *exec_grid_kernel_name(const exec_grid *g) { return g->kf->name; }
+const ptx_func *exec_grid_kernel(const exec_grid *g) { return g->kf; }
 exec_status exec_grid_status(const exec_grid *g) { return g->status; }
 void exec_grid_set_clock_mhz(exec_grid *g, double mhz) { g->clock_mhz = mhz > 0 ? mhz : g->clock_mhz; }
 
@@ -638,7 +621,7 @@ exec_status exec_grid_close(exec_grid *g, exec_result *r)
     free(g->xaddr);
     free(g->mmabuf);
     free(g->res);
-    free(g->srp);
+    free(g->sec_store);
     free(g);
     return r->status;
 }

@@ -59,6 +59,7 @@ struct exec_dev {
     tp_opts opts;
     exec_code_pass pass;   /* run on lowered code at load (exec_dev_set_pass) */
     void *pass_arg;
+    const exec_regshare *regshare; /* the register-sharing hooks (exec_dev_set_regshare), NULL: none */
     FILE *out;             /* device printf */
     unsigned cc;           /* 75 for 7.5 */
     int slot;              /* which reservation slot */
@@ -133,7 +134,7 @@ typedef struct exec_phys {
     exec_fn *fn;              /* per pc: the handler h_phys wraps */
     uint32_t *off;            /* per pc: fix-ups fx[off[pc] .. off[pc + 1]) */
     uint32_t *fx;             /* kind << 24 | register */
-    uint8_t *rsf;             /* per pc: PTX_RS_* marks (regmutex), NULL when no kernel has them */
+    uint8_t *rsf;             /* per pc: PTX_RS_* marks (ptx_func.rs), NULL when no kernel has them */
 } exec_phys;
 
 struct exec_mod {
@@ -208,10 +209,10 @@ struct exec_grid {
     bool its;                 /* independent thread scheduling (exec.its) */
     uint64_t heap_used, heap_limit; /* device-side malloc */
     uint32_t envreg[3];       /* %envreg0..2 (cooperative launches: the grid workspace address) */
-    /* regmutex (ptx_func.rs of the kernel) */
+    /* shared-register sections (ptx_func.rs of the kernel) */
     const ptx_rshare *rs;
-    bool rm_hw;               /* a timing model assigns sections (exec_grid_rm_hardware) */
-    uint64_t *srp;            /* rm_hw: nsm x occ.rm_sections sections of rs->ext rows */
+    bool sec_pool;            /* a timing model assigns sections (exec_grid_section_pool) */
+    uint64_t *sec_store;      /* sec_pool: nsm x occ.sections sections of rs->ext rows */
     uint64_t *xaddr;          /* exec_rec.xaddr of wmma.load/.store (sem_mma.c), made on first use */
     uint64_t *mmabuf;         /* the matrices of wmma.mma/mma (sem_mma.c), made on first use */
     uint8_t checks;           /* EXEC_CK_* (check.h): the correctness checks this launch runs */
@@ -282,9 +283,9 @@ struct exec_warp {
     uint8_t bar_op;           /* ptx_bop of bar.red */
     uint32_t bar_mask;        /* lanes that executed the bar.red */
     uint64_t insns;           /* warp instructions executed by this warp */
-    /* regmutex: the held section's storage (rm_ext rows of 32 lanes) */
+    /* shared registers: the held section's storage (rs->ext rows of 32 lanes) */
     uint64_t *sec;
-    uint8_t rm_held;
+    uint8_t sec_held;
     uint64_t *sec_priv;       /* functional mode: the warp's own section */
     uint32_t sec_priv_cap;
     struct rk_warp *rk;       /* racecheck: the warp's clocks (check_race.c) */
@@ -407,11 +408,11 @@ uint64_t exec_func_addr(uint32_t fidx);
 uint32_t exec_phys_frame_base(const ptx_func *fn);
 bool exec_phys_build(exec_mod *m, tp_err *e);
 void exec_phys_free(exec_phys *ph);
-/* The regmutex marks before the instruction at pc (release, acquire);
+/* The section marks (PTX_RS_*) before the instruction at pc (release, acquire);
 ** false when the warp faulted (no section to acquire). */
-bool exec_rm_point(exec_warp *w, uint32_t pc);
+bool exec_section_point(exec_warp *w, uint32_t pc);
 /* Releases the warp's section (finished warps). */
-static inline void exec_rm_drop(exec_warp *w) { w->rm_held = 0; w->sec = NULL; }
+static inline void exec_section_drop(exec_warp *w) { w->sec_held = 0; w->sec = NULL; }
 
 /* Decoding: picks the handler for every instruction of a module. */
 bool exec_decode_module(exec_mod *m, tp_err *e);

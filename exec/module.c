@@ -8,9 +8,10 @@
 ** and decodes every instruction for the functional model.  The per-kernel
 ** shared-memory layout is computed at the first launch of each kernel.
 ** Every module is lowered (ptx_lower: the code whose allocation gives each
-** function its register count); with regs.physical=1, regmutex=1 or owf=1
-** the lowered module is the one that runs (m->ptx; the parsed one is kept
-** in m->src), after the device's code pass.
+** function its register count); with regs.physical=1, or when the options
+** select a register-sharing policy (exec_regshare.lowered), the lowered
+** module is the one that runs (m->ptx; the parsed one is kept in m->src),
+** after the device's code pass.
 */
 #include "internal.h"
 #include <stdlib.h>
@@ -182,7 +183,7 @@ exec_mod *exec_mod_load(exec_dev *d, const char *ptx, size_t len, const char *na
         f->ra_own = g->ra_own;
         f->local_bytes = g->local_bytes; /* spills included, as the attributes report them */
     }
-    if (tp_opt_i(&d->opts, OPT_REGS_PHYSICAL) || tp_opt_i(&d->opts, OPT_REGMUTEX) || tp_opt_i(&d->opts, OPT_OWF)) {
+    if (tp_opt_i(&d->opts, OPT_REGS_PHYSICAL) || (d->regshare && d->regshare->lowered && d->regshare->lowered(&d->opts))) {
         m->src = m->ptx;
         m->ptx = low;
         if (d->pass && !d->pass(low, &d->opts, d->pass_arg, e)) {
@@ -381,19 +382,12 @@ void exec_kernel_attrs(exec_mod *m, int kernel, exec_kattr *a)
     uint32_t per_warp = (uint32_t)TP_ALIGN_UP(regs * 32u, unit);
     uint32_t rpb = (uint32_t)tp_opt_i(&m->dev->opts, OPT_DEVICE_REGS_PER_BLOCK);
     uint32_t warps = per_warp ? rpb / per_warp : 32;
-    if (f->rs && per_warp) {
-        /* register sharing: the CTA must fit the SM beside what exec_occupancy
-        ** keeps for the shared registers (RegMutex: the pool's reserve and one
-        ** section at the least; OWF: a shared part per warp of an owner CTA) */
-        uint64_t rf = (uint64_t)tp_opt_i(&m->dev->opts, OPT_DEVICE_REGS_PER_SM), sec = (uint64_t)f->rs->ext * 32;
-        uint64_t w;
-        if (f->rs->pairs) {
-            w = rf / (per_warp + sec);
-        } else {
-            uint64_t keep = f->rs->pool_min > sec ? f->rs->pool_min : sec;
-            w = rf > keep ? (rf - keep) / per_warp : 0;
-        }
-        if (w < warps) warps = (uint32_t)w;
+    const exec_regshare *h = m->dev->regshare;
+    if (f->rs && per_warp && h && h->max_warps) {
+        /* register sharing: the CTA must fit the SM beside what the policy
+        ** keeps for the shared registers (exec_occupancy) */
+        uint32_t w = h->max_warps(&m->dev->opts, f, per_warp);
+        if (w < warps) warps = w;
     }
     if (warps * 32 < maxt) maxt = warps * 32;
     a->max_threads = maxt;
@@ -403,13 +397,13 @@ void exec_kernel_attrs(exec_mod *m, int kernel, exec_kattr *a)
 }
 
 /* Registers per thread the kernel is charged: the count of its lowered code
-** (exec_mod_load lowers every module; ptx/lower.c), under RegMutex the base
-** set's (exec_occupancy keeps the pool apart), otherwise (no allocation) the
+** (exec_mod_load lowers every module; ptx/lower.c), under register sharing
+** the base set's (exec_occupancy keeps the shared part apart), otherwise (no allocation) the
 ** virtual registers' 32-bit words. */
 uint32_t exec_kernel_regs(exec_mod *m, uint32_t kidx)
 {
     const ptx_func *f = &m->ptx->funcs[kidx];
-    if (f->rs) return f->rs->base_regs; /* regmutex: the base set (the pool is apart, exec_occupancy) */
+    if (f->rs) return f->rs->base_regs; /* register sharing: the base set (the rest is apart, exec_occupancy) */
     if (f->ra_regs) return f->ra_regs;
     uint32_t words = 0;
     for (uint32_t r = 0; r < f->nrows; r++) {

@@ -20,13 +20,14 @@
 ** hardware reads them from the constant bank; they are never trashed), then
 ** one spare row, then the special-register scratch rows.
 **
-** RegMutex (ptx_func.rs, regmutex=1): registers >= |Bs| of a kernel live in
-** the warp's section, not its frame.  An instruction that touches one copies
-** it from the section into the frame row before (SEC_IN, all lanes) and back
-** after (SEC_OUT), so the frame rows >= |Bs| are only a window onto the
-** section; touching one without holding a section faults.  The acquire and
-** release marks (exec_rm_point) are handled before the instruction's
-** fix-ups, also when no lane runs it (its guard is false in every lane).
+** Shared-register sections (ptx_func.rs, set by a register-sharing policy's
+** pass): registers >= the base set |Bs| of a kernel live in the warp's
+** section, not its frame.  An instruction that touches one copies it from
+** the section into the frame row before (SEC_IN, all lanes) and back after
+** (SEC_OUT), so the frame rows >= |Bs| are only a window onto the section;
+** touching one without holding a section faults.  The acquire and release
+** marks (exec_section_point) are handled before the instruction's fix-ups,
+** also when no lane runs it (its guard is false in every lane).
 **
 ** Each instruction's fix-ups are a list decode computes once; the handler of
 ** every instruction becomes h_phys, which runs the "before" entries, the
@@ -186,9 +187,9 @@ static bool fix_func(exec_mod *m, const ptx_func *fn, u32vec *v, uint32_t *off, 
                     uint32_t q = w * 64 + (uint32_t)__builtin_ctzll(x);
                     if (q < fn->ra_own) tp_vec_push(v, FX(FX_TRASH, q));
                 }
-            /* regmutex: every register >= |Bs| the instruction touches comes
+            /* sections: every register >= |Bs| the instruction touches comes
             ** from the section before and goes back after */
-            if (fn->rs) {
+            if (fn->rs && fn->rs->ext) {
                 uint32_t base = fn->rs->base, ext = fn->rs->ext;
                 uint8_t touched[256] = {0};
                 for (uint32_t j = 0; j < k; j++) {
@@ -235,13 +236,13 @@ static void h_phys(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32
     uint32_t pc = (uint32_t)(in - md->xi);
     const uint32_t *f = ph->fx + ph->off[pc], *end = ph->fx + ph->off[pc + 1];
     uint64_t *fp = w->fp;
-    if (ph->rsf && ph->rsf[pc] && !exec_rm_point(w, pc)) return;
+    if (ph->rsf && ph->rsf[pc] && !exec_section_point(w, pc)) return;
     for (; f < end && (*f >> 24) < FX_POST_; f++) {
         uint64_t *r = fp + (size_t)(*f & 0xffffffu) * 32;
         if (*f >> 24 == FX_SEC_IN) {
-            if (!w->rm_held) {
+            if (!w->sec_held) {
                 exec_fault(w, -1, EXEC_ERR_UNSUPPORTED,
-                           "regmutex: register R%u of the extended set used without a section (a missing acquire)",
+                           "shared registers: register R%u of the extended set used without a section (a missing acquire)",
                            *f & 0xffffffu);
                 return;
             }
@@ -276,7 +277,7 @@ static void h_phys(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32
         case FX_RESTORE128_NM: EXEC_LANES(~m, r[l + 32] = r[l] >> 32); break;
         case FX_TRASH: EXEC_LANES(at, r[l] = PHYS_GARBAGE); break;
         default: /* FX_SEC_OUT */
-            if (w->rm_held) memcpy(w->sec + (size_t)((*f & 0xffffffu) - w->g->rs->base) * 32, r, 32 * sizeof *r);
+            if (w->sec_held) memcpy(w->sec + (size_t)((*f & 0xffffffu) - w->g->rs->base) * 32, r, 32 * sizeof *r);
             break;
         }
     }
@@ -300,7 +301,7 @@ bool exec_phys_build(exec_mod *m, tp_err *e)
         uint32_t *cbidx = tp_calloc(fn->nrows + 1, sizeof *cbidx), k = 0;
         for (uint32_t r = 0; r < fn->nrows; r++)
             if (fn->ra_cb && fn->ra_cb[r]) cbidx[r] = k++;
-        if (fn->rs) {
+        if (fn->rs && fn->rs->at) {
             if (!ph->rsf) ph->rsf = tp_calloc(p->ninsns + 1, 1);
             memcpy(ph->rsf + fn->start, fn->rs->at, fn->end - fn->start);
         }
@@ -333,27 +334,27 @@ bool exec_phys_build(exec_mod *m, tp_err *e)
     return true;
 }
 
-/* ---- regmutex: acquire and release points, sections ------------------------------ */
+/* ---- shared-register sections: acquire and release points ------------------------- */
 
-bool exec_rm_point(exec_warp *w, uint32_t pc)
+bool exec_section_point(exec_warp *w, uint32_t pc)
 {
     exec_grid *g = w->g;
     const exec_phys *ph = g->m->phys;
     uint8_t mk = ph->rsf[pc];
-    if ((mk & PTX_RS_RELEASE) && w->rm_held) {
+    if ((mk & PTX_RS_RELEASE) && w->sec_held) {
         /* keep it while a lane waits at a pc where the section is held */
         bool waiting = false;
         for (uint32_t i = 0; i + 1 < w->nstk && !waiting; i++)
             if (w->stk[i].mask && w->stk[i].pc < g->m->ptx->ninsns && (ph->rsf[w->stk[i].pc] & PTX_RS_HELD))
                 waiting = true;
         if (!waiting) {
-            exec_rm_drop(w);
-            if (g->rec) g->rec->events |= EXEC_EV_RM_RELEASE;
+            exec_section_drop(w);
+            if (g->rec) g->rec->events |= EXEC_EV_SECTION_FREE;
         }
     }
-    if ((mk & PTX_RS_ACQUIRE) && !w->rm_held) {
-        if (g->rm_hw) {
-            exec_fault(w, -1, EXEC_ERR_UNSUPPORTED, "regmutex: the warp reached an acquire point without a section");
+    if ((mk & PTX_RS_ACQUIRE) && !w->sec_held) {
+        if (g->sec_pool) {
+            exec_fault(w, -1, EXEC_ERR_UNSUPPORTED, "shared registers: the warp reached an acquire point without a section");
             return false;
         }
         size_t need = (size_t)(g->rs ? g->rs->ext : 0) * 32;
@@ -365,31 +366,26 @@ bool exec_rm_point(exec_warp *w, uint32_t pc)
         /* a section holds what its last owner left: garbage to this warp */
         for (size_t i = 0; i < need; i++) w->sec_priv[i] = PHYS_GARBAGE;
         w->sec = w->sec_priv;
-        w->rm_held = 1;
+        w->sec_held = 1;
     }
     return true;
 }
 
-void exec_grid_rm_hardware(exec_grid *g)
+void exec_grid_section_pool(exec_grid *g)
 {
-    if (!g->rs || !g->occ.rm_sections || g->rm_hw) return;
-    g->rm_hw = true;
-    size_t rows = (size_t)g->nsm * g->occ.rm_sections * g->rs->ext;
-    g->srp = tp_malloc((rows ? rows : 1) * 32 * sizeof *g->srp);
-    for (size_t i = 0; i < rows * 32; i++) g->srp[i] = PHYS_GARBAGE;
+    if (!g->rs || !g->occ.sections || g->sec_pool) return;
+    g->sec_pool = true;
+    size_t rows = (size_t)g->nsm * g->occ.sections * g->rs->ext;
+    g->sec_store = tp_malloc((rows ? rows : 1) * 32 * sizeof *g->sec_store);
+    for (size_t i = 0; i < rows * 32; i++) g->sec_store[i] = PHYS_GARBAGE;
 }
 
 void exec_warp_set_section(exec_warp *w, uint32_t section)
 {
     exec_grid *g = w->g;
-    if (!g->rm_hw || section >= g->occ.rm_sections) return;
-    w->sec = g->srp + ((size_t)w->cta->sm * g->occ.rm_sections + section) * g->rs->ext * 32;
-    w->rm_held = 1;
-}
-
-const uint8_t *exec_mod_rm_marks(const exec_mod *m)
-{
-    return m->phys ? m->phys->rsf : NULL;
+    if (!g->sec_pool || section >= g->occ.sections) return;
+    w->sec = g->sec_store + ((size_t)w->cta->sm * g->occ.sections + section) * g->rs->ext * 32;
+    w->sec_held = 1;
 }
 
 void exec_phys_free(exec_phys *ph)

@@ -190,7 +190,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     exec_grid *grid = exec_grid_open(m, kernel, l, r);
     if (!grid) return r->status;
     exec_grid_set_clock_mhz(grid, g->c.core_mhz);
-    if (exec_grid_occ(grid)->rm_sections) exec_grid_rm_hardware(grid); /* the SMs hand out the sections */
+    rs_grid_begin(grid); /* register sharing: the kernel's policy (the SMs may hand out sections) */
     pcmap pm;
     memset(&pm, 0, sizeof pm);
     gpu_launchctx lx;
@@ -307,18 +307,10 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         ks->shared_accesses += sm->shared_accesses;
         ks->shared_bank_conflict_cycles += sm->shared_conflict_cycles;
         ks->mem_requests += sm->mem_requests;
-        ks->rm_acquires += sm->srp.acquires;
-        ks->rm_releases += sm->srp.releases;
-        ks->rm_stall_cycles += sm->rm_stall_cycles;
-        ks->rm_extended_warp_cycles += sm->rm_held_cycles;
+        rs_sm_stats(&sm->rs, &ks->regs);
         gpu_ldst_stats(sm, ks, now);
     }
-    if (lx.occ->rm_sections) {
-        ks->rm_sections = lx.occ->rm_sections;
-        ks->rm_ext_regs = lx.occ->rm_ext;
-        ks->rm_pool_utilization = (double)ks->rm_extended_warp_cycles / ((double)ks->cycles * nsm * lx.occ->rm_sections);
-    }
-    ks->rm_state_bits = rm_state_bits(g->c.max_warps);
+    rs_stats_end(exec_grid_kernel(grid), &ks->regs, &(rs_end){lx.occ, ks->cycles, nsm, g->c.max_warps, &g->opts});
     ks->achieved_occupancy = (double)rwc / ((double)ks->cycles * nsm * g->c.max_warps);
     gpu_ldst_kstats_finish(ks, nsm);
     const gpu_memstats *ms = gpu_memsys_stats(g->ms);

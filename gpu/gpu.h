@@ -29,6 +29,7 @@
 
 #include "../exec/exec.h"
 #include "../base/stats.h"
+#include "../regmutex/policy.h"
 #include "options.h"
 
 typedef struct gpu gpu;
@@ -42,7 +43,7 @@ typedef enum gpu_stall {
     GPU_ST_BARRIER,     /* it waits at a barrier (or a fence) */
     GPU_ST_IBUFFER,     /* it has no decoded instruction yet (fetch, a branch) */
     GPU_ST_NO_WARPS,    /* the scheduler has no warp */
-    GPU_ST_REGMUTEX,    /* its next instruction needs an SRP section and none is free (regmutex) */
+    GPU_ST_REGS,        /* the register-sharing policy cannot give what its next instruction needs yet */
     GPU_ST_COUNT
 } gpu_stall;
 
@@ -113,14 +114,7 @@ typedef struct gpu_kstats {
     uint64_t tensor_macs;     /* their multiply-accumulates */
     double tensor_macs_per_cycle; /* tensor_macs / cycles, whole GPU */
     uint64_t sim_cycles_skipped; /* cycles the simulator skipped because nothing could happen (host figure of merit, deterministic) */
-    /* regmutex (0 when the kernel does not share registers) */
-    uint64_t rm_sections;     /* SRP sections per SM */
-    uint64_t rm_ext_regs;     /* registers per thread in a section (|Es|) */
-    uint64_t rm_acquires, rm_releases;
-    uint64_t rm_stall_cycles; /* SM cycles in which a warp could not issue for want of a section */
-    uint64_t rm_extended_warp_cycles; /* warp cycles spent holding a section */
-    double rm_pool_utilization; /* mean sections in use over sections, per SM and cycle */
-    uint64_t rm_state_bits;   /* bits of RegMutex state per SM for this configuration */
+    rs_kstats regs;           /* register sharing: every policy's statistics (regmutex/policy.h; by name: rs_kstat_u) */
     gpu_ldstkstats ldst;      /* the LD/ST unit toward the L1D (warppool.*) */
     gpu_pcstat *pcs;          /* stats.pc: rows for pcs with any count, by pc */
     uint32_t npcs;

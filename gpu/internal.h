@@ -32,7 +32,7 @@
 #include "l1.h"
 #include "memsys.h"
 #include "warppool.h"
-#include "../regmutex/regmutex.h"
+#include "../regmutex/policy.h"
 
 /* ---- configuration ----------------------------------------------------------------- */
 
@@ -258,14 +258,8 @@ typedef struct gpu_sm {
     uint32_t finished;         /* CTAs that finished in this tick */
     uint8_t *slot_reason;      /* per scheduler: outcome of the last tick (repeated over skipped cycles) */
     uint32_t *slot_pc;         /* per scheduler: pc charged with the stall (UINT32_MAX none) */
-    /* regmutex (lx->occ->rm_sections > 0) */
-    rm_srp srp;                /* the SRP bitmask, look-up table, warp status bitmask */
-    const uint8_t *rm_marks;   /* per pc: PTX_RS_* (NULL: the kernel shares no registers) */
-    uint32_t rm_owners, rm_wpc; /* Owner-Warp-First: owner CTAs, warps per CTA (0: RegMutex) */
-    uint32_t *owf_owner;       /* Owner-Warp-First, per pair: the CTA slot + 1 that owns its shared
-                                  part until it finishes (0: none) */
-    bool rm_waited;            /* a warp could not acquire in the last tick */
-    uint64_t rm_stall_cycles, rm_held_cycles;
+    /* register sharing: the launch's policy and its state (regmutex/policy.h) */
+    rs_sm rs;
     /* statistics */
     uint64_t issue[GPU_ST_COUNT];
     uint64_t resident_warp_cycles;

@@ -16,7 +16,7 @@ static const tp_stat_col pc_cols[] = {
     {"stall.busy_unit", TP_STAT_U64, offsetof(gpu_pcstat, stall) + GPU_ST_BUSY_UNIT * sizeof(uint64_t)},
     {"stall.barrier", TP_STAT_U64, offsetof(gpu_pcstat, stall) + GPU_ST_BARRIER * sizeof(uint64_t)},
     {"stall.ibuffer", TP_STAT_U64, offsetof(gpu_pcstat, stall) + GPU_ST_IBUFFER * sizeof(uint64_t)},
-    {"stall.regmutex", TP_STAT_U64, offsetof(gpu_pcstat, stall) + GPU_ST_REGMUTEX * sizeof(uint64_t)},
+    {"stall." RS_STALL_NAME, TP_STAT_U64, offsetof(gpu_pcstat, stall) + GPU_ST_REGS * sizeof(uint64_t)},
     {"insn", TP_STAT_STR, offsetof(gpu_pcstat, text)},
 };
 
@@ -47,7 +47,7 @@ void gpu_kstats_register(tp_stats *s, size_t base)
     tp_stats_add(s, "achieved_occupancy", TP_STAT_F64, AT(K(achieved_occupancy)), "mean resident warps per SM per cycle over the warps an SM holds");
     static const char *const names[GPU_ST_COUNT] = {"issue.issued", "issue.memory", "issue.raw", "issue.busy_unit",
                                                     "issue.barrier", "issue.ibuffer", "issue.no_warps",
-                                                    "issue.regmutex"};
+                                                    ("issue." RS_STALL_NAME)};
     static const char *const docs[GPU_ST_COUNT] = {
         "scheduler cycles that issued an instruction",
         "... idle: the first candidate warp waited for a memory access's result",
@@ -56,7 +56,7 @@ void gpu_kstats_register(tp_stats *s, size_t base)
         "... idle: it waited at a barrier or fence",
         "... idle: it had no decoded instruction (fetch, branch)",
         "... idle: the scheduler had no warp",
-        "... idle: its next instruction needed an SRP section and none was free (regmutex)"};
+        "... idle: the register-sharing policy could not yet give what its next instruction needs (regs.policy: an SRP section, physical registers)"};
     for (int k = 0; k < GPU_ST_COUNT; k++)
         tp_stats_add(s, names[k], TP_STAT_U64, AT(K(issue) + (size_t)k * sizeof(uint64_t)), docs[k]);
     tp_stats_add(s, "l1d.accesses", TP_STAT_U64, AT(K(l1d_accesses)), "L1D accesses (line requests)");
@@ -96,14 +96,7 @@ void gpu_kstats_register(tp_stats *s, size_t base)
     tp_stats_add(s, "tensor.macs", TP_STAT_U64, AT(K(tensor_macs)), "their multiply-accumulates (docs/TENSOR.md)");
     tp_stats_add(s, "tensor.macs_per_cycle", TP_STAT_F64, AT(K(tensor_macs_per_cycle)), "tensor.macs per cycle, whole GPU");
     tp_stats_add(s, "sim.cycles_skipped", TP_STAT_U64, AT(K(sim_cycles_skipped)), "cycles the simulator skipped because nothing could happen in them");
-    tp_stats_add(s, "regmutex.sections", TP_STAT_U64, AT(K(rm_sections)), "SRP sections per SM (0: the kernel shares no registers)");
-    tp_stats_add(s, "regmutex.ext_regs", TP_STAT_U64, AT(K(rm_ext_regs)), "registers per thread in a section (|Es|)");
-    tp_stats_add(s, "regmutex.acquires", TP_STAT_U64, AT(K(rm_acquires)), "sections acquired");
-    tp_stats_add(s, "regmutex.releases", TP_STAT_U64, AT(K(rm_releases)), "sections released (at release points and by finishing warps)");
-    tp_stats_add(s, "regmutex.stall_cycles", TP_STAT_U64, AT(K(rm_stall_cycles)), "SM cycles in which a warp could not issue for want of a free section");
-    tp_stats_add(s, "regmutex.extended_warp_cycles", TP_STAT_U64, AT(K(rm_extended_warp_cycles)), "warp cycles spent holding a section (in the extended state)");
-    tp_stats_add(s, "regmutex.pool_utilization", TP_STAT_F64, AT(K(rm_pool_utilization)), "mean fraction of the SRP sections in use, per SM and cycle");
-    tp_stats_add(s, "regmutex.state_bits", TP_STAT_U64, AT(K(rm_state_bits)), "bits of RegMutex state an SM of this configuration needs (SRP bitmask, look-up table, warp status bitmask)");
+    rs_stats_register(s, K(regs)); /* register sharing: each policy's own (regmutex.*, rfv.*) */
     tabs *t = tp_calloc(1, sizeof *t); /* lives as long as the registry's users: the process */
     t->pcs = (tp_stat_table){pc_cols, (uint32_t)TP_ARRAY_LEN(pc_cols), sizeof(gpu_pcstat), K(pcs), K(npcs)};
     t->ivs = (tp_stat_table){iv_cols, (uint32_t)TP_ARRAY_LEN(iv_cols), sizeof(gpu_interval), K(intervals), K(nintervals)};

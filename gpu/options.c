@@ -25,7 +25,7 @@ static const tp_optdef gpu_rows[] = {
 #include "mem_options.def"
 #undef X
 };
-_Static_assert(OPT_COUNT + TP_ARRAY_LEN(gpu_rows) == GPU_OPT_COUNT, "option ids and rows disagree");
+_Static_assert(RS_OPT_COUNT + TP_ARRAY_LEN(gpu_rows) == GPU_OPT_COUNT, "option ids and rows disagree");
 
 static tp_optdef all_rows[GPU_OPT_COUNT];
 static pthread_once_t all_once = PTHREAD_ONCE_INIT;
@@ -33,7 +33,8 @@ static pthread_once_t all_once = PTHREAD_ONCE_INIT;
 static void build(void)
 {
     memcpy(all_rows, exec_optdefs, sizeof(tp_optdef) * OPT_COUNT);
-    memcpy(all_rows + OPT_COUNT, gpu_rows, sizeof gpu_rows);
+    memcpy(all_rows + OPT_COUNT, rs_optdefs, sizeof(tp_optdef) * (RS_OPT_COUNT - OPT_COUNT));
+    memcpy(all_rows + RS_OPT_COUNT, gpu_rows, sizeof gpu_rows);
 }
 
 /* The whole table (GPU_OPT_COUNT rows). */

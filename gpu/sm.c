@@ -133,7 +133,7 @@ void gpu_sm_free(gpu_sm *sm)
     free(sm->fetch_want);
     free(sm->slot_reason);
     free(sm->slot_pc);
-    free(sm->owf_owner);
+    rs_sm_free(&sm->rs);
     free(sm->wb);
     gpu_l1_free(sm->l1d);
     gpu_l1_free(sm->l1c);
@@ -151,14 +151,8 @@ void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now)
     sm->shared_accesses = sm->shared_conflict_cycles = sm->mem_requests = 0;
     sm->l1c_accesses = sm->l1c_misses = 0;
     sm->l1_resfail_skipped = 0;
-    rm_srp_init(&sm->srp, sm->c->max_warps, lx->occ->rm_sections);
-    sm->rm_marks = lx->occ->rm_sections ? exec_mod_rm_marks(lx->m) : NULL;
-    sm->rm_owners = lx->occ->rm_owners;
-    sm->rm_wpc = exec_grid_warps_per_cta(lx->grid);
-    free(sm->owf_owner);
-    sm->owf_owner = sm->rm_owners ? tp_calloc(sm->rm_owners, sizeof *sm->owf_owner) : NULL;
-    sm->rm_waited = false;
-    sm->rm_stall_cycles = sm->rm_held_cycles = 0;
+    rs_sm_begin(&sm->rs, &(rs_smcfg){lx->grid, exec_grid_kernel(lx->grid), lx->occ, sm->c->max_warps, sm->c->max_ctas,
+                                     &lx->g->opts});
     gpu_ldst_begin(sm, now);
     sm->wake = now;
     sm->last_tick = now - 1;
@@ -211,6 +205,7 @@ void gpu_sm_take_cta(gpu_sm *sm, exec_cta *ec, uint64_t now)
         fetch_update(sm, slot);
         sm->nwarps_live++;
     }
+    rs_cta_start(&sm->rs, cs);
     sm->changed = true;
     sm->wake = now;
 }
@@ -265,8 +260,7 @@ static void warp_finish(gpu_sm *sm, uint16_t slot)
     sm->nwarps_live--;
     gpu_ctaslot *ct = &sm->ctas[w->cta];
     if (--ct->live == 0) {
-        if (sm->owf_owner && sm->owf_owner[w->cta % sm->rm_owners] == w->cta + 1)
-            sm->owf_owner[w->cta % sm->rm_owners] = 0; /* the pair's part is free again */
+        rs_cta_done(&sm->rs, w->cta);
         exec_cta_release(ct->ec);
         ct->ec = NULL;
         sm->nctas--;
@@ -296,23 +290,10 @@ static bool stops_fetch(const exec_sinfo *si)
     return (si->flags & (EXEC_SI_BRANCH | EXEC_SI_BARRIER)) || si->unit == EXEC_U_CTRL || si->unit == EXEC_U_SYNC;
 }
 
-/* Owner-Warp-First: the section of warp slot w (its CTA slot's pair, its
-** index in the CTA).  A pair's shared part belongs to the first of its two
-** CTAs whose warp needs it, until that CTA finishes: a warp of the other CTA
-** that needs it waits (ownership by CTA, so that no owner ever waits for the
-** other CTA at a barrier). */
-static uint32_t owf_section(const gpu_sm *sm, const gpu_warp *w)
+/* Warp slot w as the register-sharing policy sees it. */
+static rs_warp rs_view(const gpu_sm *sm, const gpu_warp *w)
 {
-    return (w->cta % sm->rm_owners) * sm->rm_wpc + exec_warp_index(w->ew);
-}
-static bool owf_blocked(const gpu_sm *sm, const gpu_warp *w)
-{
-    uint32_t o = sm->owf_owner[w->cta % sm->rm_owners];
-    return o && o != w->cta + 1;
-}
-static bool owf_is_owner(const gpu_sm *sm, const gpu_warp *w)
-{
-    return sm->owf_owner[w->cta % sm->rm_owners] == w->cta + 1;
+    return (rs_warp){(uint32_t)(w - sm->warps), w->cta, exec_warp_index(w->ew), w->ew};
 }
 
 /* Whether warp w can issue its next instruction now (GPU_ST_ISSUED), or why
@@ -323,12 +304,11 @@ static gpu_stall can_issue(gpu_sm *sm, gpu_warp *w, uint64_t now)
     if (w->state == GPU_W_BARRIER) return blk_set(sm, w, GPU_ST_BARRIER);
     if (!w->nib) return blk_set(sm, w, GPU_ST_IBUFFER);
     if (w->ib[0].ready > now) return GPU_ST_IBUFFER;
-    /* regmutex: an acquire point needs a free section (not cached: another
-    ** warp's release frees one) */
-    if (sm->rm_marks && (sm->rm_marks[w->ib[0].pc] & PTX_RS_ACQUIRE) && !rm_srp_holds(&sm->srp, (uint32_t)(w - sm->warps)) &&
-        (sm->rm_owners ? owf_blocked(sm, w) : rm_srp_full(&sm->srp))) {
-        sm->rm_waited = true;
-        return GPU_ST_REGMUTEX;
+    /* register sharing: what the instruction needs must be free (not
+    ** cached: another warp's release frees it) */
+    if (rs_gates(&sm->rs)) {
+        rs_warp v = rs_view(sm, w);
+        if (!rs_may_issue(&sm->rs, &v, w->ib[0].pc)) return GPU_ST_REGS;
     }
     const exec_sinfo *si = w->ib[0].si;
     if ((si->flags & EXEC_SI_FENCE) && w->mem_inflight) return blk_set(sm, w, GPU_ST_BARRIER);
@@ -377,12 +357,8 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
         return false;
     }
     const exec_sinfo *si = n.si;
-    if (n.acquire) { /* regmutex: the first free section (can_issue saw one); owf: the pair's */
-        if (sm->rm_owners && !owf_blocked(sm, w)) sm->owf_owner[w->cta % sm->rm_owners] = w->cta + 1;
-        int32_t sec = sm->rm_owners ? rm_srp_acquire_at(&sm->srp, slot, owf_section(sm, w)) : rm_srp_acquire(&sm->srp, slot);
-        if (sec < 0) return false;
-        exec_warp_set_section(w->ew, (uint32_t)sec);
-    }
+    rs_warp rv = rs_view(sm, w);
+    if (!rs_issue(&sm->rs, &rv, &n)) return false; /* register sharing: what it gets (can_issue saw it free) */
     /* a memory instruction's record goes straight into what the LD/ST unit keeps */
     gpu_memop *mop = gpu_is_mem(si) ? gpu_memop_get(sm) : NULL;
     exec_rec local;
@@ -427,7 +403,7 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
     fetch_update(sm, slot);
     bool long_lat = is_mem && (si->flags & EXEC_SI_LOAD) && rec->space != PTX_SP_SHARED;
     gpu_sched_issued(sm->c, &sm->sched[w->sched], slot, long_lat);
-    if (rec->events & (EXEC_EV_RM_RELEASE | EXEC_EV_WARP_DONE)) rm_srp_release(&sm->srp, slot);
+    rs_issued(&sm->rs, &rv, rec); /* register sharing: what it gives back */
     if (rec->events & EXEC_EV_FAULT) lx->fault = true;
     if (rec->events & EXEC_EV_BAR_WAIT) w->state = GPU_W_BARRIER;
     if (rec->events & EXEC_EV_BAR_RELEASE) wake_barrier(sm, w->cta);
@@ -467,11 +443,12 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
         uint32_t n = gpu_sched_begin(c, sc);
         gpu_stall first = GPU_ST_NO_WARPS;
         uint32_t first_pc = UINT32_MAX, issued = 0;
-        if (n && sm->rm_owners) {
-            /* Owner-Warp-First: warps of CTAs that own their shared part go first */
+        if (n && rs_orders(&sm->rs)) {
+            /* register sharing: the warps the policy puts first go first */
             for (uint32_t i = 0; i < n && !issued; i++) {
                 uint16_t slot = gpu_sched_at(c, sc, i);
-                if (owf_is_owner(sm, &sm->warps[slot]) && !sm->warps[slot].blk) issued = try_warp(sm, slot, now);
+                rs_warp v = rs_view(sm, &sm->warps[slot]);
+                if (rs_first(&sm->rs, &v) && !sm->warps[slot].blk) issued = try_warp(sm, slot, now);
             }
             if (issued) first = GPU_ST_ISSUED;
         }
@@ -590,8 +567,7 @@ void gpu_sm_account_skip(gpu_sm *sm, uint64_t now)
             gpu_pcrow(sm->lx, sm->slot_pc[s])->stall[sm->slot_reason[s]] += k;
     }
     sm->resident_warp_cycles += k * sm->nwarps_live;
-    sm->rm_held_cycles += k * sm->srp.used;
-    if (sm->rm_waited) sm->rm_stall_cycles += k;
+    rs_account(&sm->rs, k);
     gpu_ldst_account_skip(sm, k);
     sm->last_tick = now - 1;
 }
@@ -601,7 +577,7 @@ uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now)
     gpu_sm_account_skip(sm, now);
     sm->finished = 0;
     sm->changed = false;
-    sm->rm_waited = false;
+    rs_tick(&sm->rs);
     gpu_ldst_replies(sm, now);
     while (sm->nwb && sm->wb[0].cycle <= now) {
         gpu_wb e = wb_pop(sm);
@@ -613,8 +589,7 @@ uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now)
     fetch_stage(sm, now);
     gpu_ldst_send(sm, now);
     sm->resident_warp_cycles += sm->nwarps_live;
-    sm->rm_held_cycles += sm->srp.used;
-    if (sm->rm_waited) sm->rm_stall_cycles++;
+    rs_account(&sm->rs, 1);
     sm->last_tick = now;
     /* When nothing changed, nothing will until a timed event. */
     if (sm->changed) {

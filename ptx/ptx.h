@@ -526,7 +526,7 @@ typedef struct ptx_func {
                                an immediate (a kernel parameter, a constant, an address): defined
                                in place, read for free, in no register (ra_map -1) */
     uint32_t ra_ncb;        /* rows with ra_cb set */
-    struct ptx_rshare *rs;  /* register time-sharing (the regmutex pass), NULL: none */
+    struct ptx_rshare *rs;  /* register sharing (a policy's pass, regmutex/policy.h), NULL: none */
 } ptx_func;
 
 /* ---- module ------------------------------------------------------------ */
@@ -719,10 +719,11 @@ ptx_module *ptx_lower(const ptx_module *m, const ptx_lower_opts *o, tp_err *e);
 bool ptx_ra_color_bounded(ptx_module *m, ptx_func *f, const uint32_t *bound, uint32_t *own, uint32_t *first,
                           tp_err *e);
 
-/* ---- register time-sharing (filled by the regmutex pass, regmutex/) ------ */
+/* ---- register sharing (filled by a register-sharing policy's pass, regmutex/) ---- */
 /* Registers [0, base) of the lowered code are the warp's own; [base, base +
-** ext) live in a section of a pool the SM shares among its warps, which the
-** warp holds between an acquire and a release.  at[pc - f->start]:
+** ext) live in a section of storage the SM shares among its warps, which the
+** warp holds between an acquire and a release.  at[pc - f->start] (NULL: no
+** marks, no section):
 **   PTX_RS_ACQUIRE  before it runs pc the warp must hold a section (it waits
 **                   for one if it holds none)
 **   PTX_RS_RELEASE  before it runs pc the warp gives its section back, unless
@@ -732,21 +733,16 @@ bool ptx_ra_color_bounded(ptx_module *m, ptx_func *f, const uint32_t *bound, uin
 **                   it: the warp holds its section when it runs pc; only at
 **                   such pcs may registers >= base be live.
 ** No pc marked HELD is a CTA barrier.  A warp that finishes gives its
-** section back. */
+** section back.  A policy that keeps no registers apart (ext 0, at NULL)
+** uses the record only to say that it applies, with its own data. */
 enum { PTX_RS_ACQUIRE = 1u << 0, PTX_RS_RELEASE = 1u << 1, PTX_RS_HELD = 1u << 2 };
 typedef struct ptx_rshare {
+    const void *policy;     /* the policy that made it (an rs_policy of regmutex/policy.h) */
     uint32_t base, ext;     /* |Bs|, |Es| in 32-bit registers of the lowered code */
     uint32_t base_regs;     /* registers per thread occupancy charges: base + the reserve */
-    uint32_t pool_min;      /* registers per SM the pool keeps at the least (occupancy leaves them) */
-    uint8_t *at;            /* per instruction, PTX_RS_* */
-    uint32_t pairs;         /* 0: RegMutex (any warp takes any free section).  1: Owner-Warp-
-                               First sharing (Jatala et al., HPDC 2016): `base_regs` is what
-                               every CTA owns; as many CTAs as the full registers allow
-                               (`owners`) also own a section per warp, which an extra CTA
-                               shares: the first of the two CTAs one of whose warps touches a
-                               register >= base owns the pair's part until it finishes
-                               (acquire points, no release) */
-    uint32_t full_regs;     /* pairs: registers per thread without sharing (|Rt|) */
+    uint32_t pool_min;      /* registers per SM the shared part keeps at the least (occupancy leaves them) */
+    uint8_t *at;            /* per instruction, PTX_RS_* (NULL: none) */
+    void *data;             /* the policy's own (in the module's arena) */
 } ptx_rshare;
 
 #endif

@@ -44,7 +44,7 @@
 ** fits.
 */
 #include "regmutex.h"
-#include "../exec/options.h"
+#include "options.h"
 #include "../base/vec.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,7 +63,7 @@ void rm_cfg_from_opts(rm_cfg *c, const tp_opts *o)
     c->max_warps = (uint32_t)tp_opt_i(o, OPT_DEVICE_MAX_THREADS_PER_SM) / 32;
     c->max_ctas = (uint32_t)tp_opt_i(o, OPT_DEVICE_MAX_CTAS_PER_SM);
     c->alloc_unit = (uint32_t)tp_opt_i(o, OPT_DEVICE_REG_ALLOC_UNIT);
-    c->block_threads = (uint32_t)tp_opt_i(o, OPT_REGMUTEX_BLOCK_THREADS);
+    c->block_threads = o->n >= RS_OPT_COUNT ? (uint32_t)tp_opt_i(o, RS_OPT_REGMUTEX_BLOCK_THREADS) : 256;
 }
 
 void rm_report_free(rm_report *r)
@@ -549,14 +549,13 @@ static void kernel(ptx_module *m, ptx_func *g, const rm_cfg *c, rm_kernel *rk, t
     g->ra_map = orig_map;
     g->ra_own = orig_own;
     if (!tp_err_isset(e) && best_map && best.score >= (double)n0 * wpc * RM_MIN_GAIN) {
-        ptx_rshare *rs = tp_arena_alloc(&m->arena, sizeof *rs);
+        ptx_rshare *rs = rs_mark(m, g, rs_policy_find("regmutex"));
         rs->base = best.bs;
         rs->ext = best_es;
         rs->base_regs = best.bs + rk->reserve;
         rs->pool_min = best.sections * best_es * 32;
         rs->at = tp_arena_alloc(&m->arena, K.n + 1);
         memcpy(rs->at, best_at, K.n);
-        g->rs = rs;
         g->ra_map = best_map;
         g->ra_own = best_own;
         rk->on = true;
@@ -639,13 +638,12 @@ bool rm_owf_pass(ptx_module *low, const rm_cfg *c, double share, rm_report *rep,
         else if (!ext || ext >= g->ra_own) snprintf(rk.why, sizeof rk.why, "off: nothing to share");
         else {
             uint32_t base = g->ra_own - ext, n = g->end - g->start;
-            ptx_rshare *rs = tp_arena_alloc(&low->arena, sizeof *rs);
+            ptx_rshare *rs = rs_mark(low, g, rs_policy_find("owf"));
             rs->base = base;
             rs->ext = ext;
             rs->base_regs = base + rk.reserve;
-            rs->pairs = 1;
-            rs->full_regs = rk.regs;
             rs->at = tp_arena_alloc(&low->arena, n + 1);
+            memset(rs->at, 0, n + 1);
             /* every instruction that names a shared register needs the pair's part */
             ptx_regocc oc[256];
             for (uint32_t i = 0; i < n; i++) {
@@ -660,7 +658,6 @@ bool rm_owf_pass(ptx_module *low, const rm_cfg *c, double share, rm_report *rep,
                     }
                 }
             }
-            g->rs = rs;
             rk.on = true;
             rk.base = base;
             rk.ext = ext;
@@ -684,14 +681,4 @@ bool rm_owf_pass(ptx_module *low, const rm_cfg *c, double share, rm_report *rep,
     }
     (void)e;
     return true;
-}
-
-bool rm_exec_pass(ptx_module *low, const tp_opts *o, void *arg, tp_err *e)
-{
-    (void)arg;
-    rm_cfg c;
-    rm_cfg_from_opts(&c, o);
-    if (tp_opt_i(o, OPT_OWF)) return rm_owf_pass(low, &c, tp_opt_f(o, OPT_OWF_SHARE), NULL, e);
-    if (!tp_opt_i(o, OPT_REGMUTEX)) return true;
-    return rm_pass(low, &c, NULL, e);
 }

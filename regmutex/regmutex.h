@@ -2,7 +2,9 @@
 ** regmutex.h -- RegMutex: inter-warp register time-sharing (Khorasani,
 ** Asghari Esfeden, Farmahini-Farahani, Jayasena, Sarkar, ISCA 2018).
 ** Module prefix: rm_.  Layer: above exec/ (it reads the lowered IR exec/
-** runs and the option table), below gpu/ (which keeps the hardware object).
+** runs and the option table), below gpu/.  RegMutex and its baseline,
+** Owner-Warp-First, are policies of the register-sharing interface
+** (policy.h: regmutex.c, owf.c); this header is their compiler and hardware.
 **
 ** A kernel's registers are split into a base set |Bs| every warp owns and an
 ** extended set |Es| that warps borrow from the SM's shared register pool
@@ -14,8 +16,8 @@
 **     than |Bs| are live) with acquire points at their entries and release
 **     points at their exits, never across a CTA barrier; the registers
 **     compacted so that values live outside the regions sit below |Bs|.
-**     The result is ptx_func.rs (ptx.h); a kernel the pass cannot help keeps
-**     rs NULL and runs as before.
+**     The result is ptx_func.rs (ptx.h, rs->policy the regmutex policy); a
+**     kernel the pass cannot help keeps rs NULL and runs as before.
 **   hardware (srp.c): SRP sections = (register file - W' x |Bs| x 32) /
 **     (|Es| x 32); an SRP bitmask, a per-warp look-up table (section index)
 **     and a warp status bitmask.  Acquire: the first free section, its index
@@ -32,6 +34,7 @@
 #include "../base/err.h"
 #include "../base/opt.h"
 #include "../ptx/ptx.h"
+#include "policy.h"
 
 /* ---- the compiler pass ------------------------------------------------------- */
 
@@ -87,15 +90,10 @@ bool rm_pass(ptx_module *low, const rm_cfg *c, rm_report *rep, tp_err *e);
 ** register file holds owns only the rest, and each of its warps shares the
 ** shared part with the corresponding warp of a resident CTA; whichever of
 ** the two CTAs first runs an instruction naming a shared register owns the
-** pair's part until it finishes (ptx_rshare.pairs; ownership by CTA, so an
-** owner never waits at a barrier for the other CTA; the scheduler runs the
-** owners' warps first, gpu/sm.c).  No compaction, no release. */
+** pair's part until it finishes (ownership by CTA, so an owner never waits
+** at a barrier for the other CTA; the owners' warps issue first: owf.c).
+** No compaction, no release.  Marks the kernels with the owf policy. */
 bool rm_owf_pass(ptx_module *low, const rm_cfg *c, double share, rm_report *rep, tp_err *e);
-
-/* exec_code_pass (exec.h) for devices: rm_owf_pass when the options say
-** owf=1, rm_pass when they say regmutex=1, nothing otherwise.  api/ and
-** tests install it with exec_dev_set_pass. */
-bool rm_exec_pass(ptx_module *low, const tp_opts *o, void *arg, tp_err *e);
 
 /* ---- the hardware ------------------------------------------------------------ */
 
@@ -136,5 +134,31 @@ static inline bool rm_srp_full(const rm_srp *s) { return s->used >= s->nsections
 ** ceil(log2 nwarps) bits) and the warp status bitmask (nwarps).  The GTX 480
 ** (48 warps): 48 + 48 x 6 + 48 = 384. */
 uint32_t rm_state_bits(uint32_t nwarps);
+
+/* ---- the policies' shared part (regmutex.c) ------------------------------------ */
+
+/* One SM's SRP as RegMutex and OWF run it, and what it counts
+** (the regmutex.* statistics, which both fill). */
+typedef struct rm_hw {
+    rm_srp srp;
+    const uint8_t *at;        /* the kernel's PTX_RS_* marks (NULL: no sections this launch) */
+    uint32_t start, end;      /* the kernel's pcs */
+    bool waited;              /* a warp could not acquire in this cycle */
+    uint64_t stall_cycles, held_cycles;
+} rm_hw;
+extern const rs_statset rm_statset;
+void rm_hw_init(rm_hw *h, const rs_smcfg *c);
+/* Whether warp w's instruction at pc is an acquire point of a warp holding no section. */
+static inline bool rm_hw_wants(const rm_hw *h, const rs_warp *w, uint32_t pc)
+{
+    return h->at && pc - h->start < h->end - h->start && (h->at[pc - h->start] & PTX_RS_ACQUIRE) &&
+           !rm_srp_holds(&h->srp, w->slot);
+}
+void rm_hw_grid_begin(exec_grid *g);
+void rm_hw_issued(void *st, const rs_warp *w, const exec_rec *rec);
+void rm_hw_tick(void *st);
+void rm_hw_account(void *st, uint64_t cycles);
+void rm_hw_stats_add(const void *st, rs_val *v);
+void rm_hw_stats_end(rs_val *v, const rs_end *e);
 
 #endif

@@ -3,10 +3,11 @@
 # paper's studies, in one command, with tpsim's own kernels of the paper's
 # applications (experiments/regmutex/kernels, host side rmbench.c).
 #
-#   sh experiments/regmutex/run.sh [-j N] [--out DIR] [--only NAME,...]
+#   sh experiments/regmutex/run.sh [-j N] [--out DIR] [--only NAME,...] [--variant V,...]
 #
-# --only runs the points of those programs again; the tables and figures are
-# made from every point whose results are in DIR.
+# --only runs the points of those programs again, --variant those of those
+# variants (both: their intersection); the tables and figures are made from
+# every point whose results are in DIR.
 # Experiment 1 (the paper's slides 16 and 18): BFS CP CUTCP DWT2D HOTSPOT MD
 # MRI-Q RadixSort ParticleFilter SAD on the GTX 480 (128 KB of registers per
 # SM), each as
@@ -14,13 +15,15 @@
 #   regmutex   gtx480, regmutex=1
 #   owf        gtx480, owf=1 (Owner-Warp-First sharing, Jatala et al.)
 #   unlimited  gtx480 with a register file that never limits occupancy
+#   rfv        gtx480, regs.policy=rfv (Register File Virtualization, Jeon
+#              et al., the third bar of slide 18)
 # Experiment 2 (slide 17): Gaussian HeartWall LavaMD MergeSort MonteCarlo
 # SPMV SRAD TPACF on
 #   rf128      gtx480 (the 128 KB reference)
 #   rf64       gtx480-rf64k (64 KB of registers per SM)
 #   rf64-rm    gtx480-rf64k, regmutex=1
 # Every variant runs the same code, the register-allocated one
-# (regs.physical=1, which regmutex=1 and owf=1 imply): the scheduled code
+# (regs.physical=1, which every register-sharing policy implies): the scheduled code
 # performs differently from the PTX as written, and only the register
 # sharing may differ between a point and its baseline.
 #
@@ -29,13 +32,13 @@
 # marked `failed` in the CSV.  Writes DIR/regmutex.csv (one row per point:
 # experiment, program, variant, config, options, cycles, CTAs per SM and
 # occupancy of the benchmark's main kernel -- the one with the most cycles --,
-# RegMutex's sections, acquires and stall cycles, status), then
+# RegMutex's sections and acquires, the policy's stall cycles, status), then
 # DIR/exp1.csv and DIR/exp2.csv (one row per program with the derived
 # columns the figures draw) and three figures in the style of the paper's
 # slides: DIR/exp1-regmutex.png (cycle reduction and occupancy before and
 # with RegMutex), DIR/exp2-rf64.png (cycle increase with a 64 KB register
 # file, without and with RegMutex, and occupancy), DIR/exp1-compare.png
-# (cycle reduction of OWF, RegMutex and the unlimited register file).
+# (cycle reduction of OWF, RFV, RegMutex and the unlimited register file).
 # Default DIR: experiments/regmutex/results.  Needs a built tree (make all
 # unit: build/bin/tpsim, build/experiments/regmutex/rmbench) and gnuplot for
 # the figures.  BUILD picks another build directory.
@@ -73,12 +76,14 @@ fi
 jobs=1
 out="$here/results"
 only=""
+variants=""
 while [ $# -gt 0 ]; do
     case "$1" in
     -j) jobs=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
-    *) echo "usage: run.sh [-j N] [--out DIR] [--only NAME,...]" >&2; exit 2 ;;
+    --variant) variants=$2; shift 2 ;;
+    *) echo "usage: run.sh [-j N] [--out DIR] [--only NAME,...] [--variant V,...]" >&2; exit 2 ;;
     esac
 done
 [ -x "$RMBENCH" ] || { echo "run.sh: $RMBENCH is not built (make all unit)" >&2; exit 1; }
@@ -88,7 +93,10 @@ EXP1="bfs cp cutcp dwt2d hotspot md mriq radixsort particlefilter sad"
 EXP2="gaussian heartwall lavamd mergesort montecarlo spmv srad tpacf"
 UNLIMITED="device.regs_per_sm=1048576 device.regs_per_block=1048576"
 
-wanted() { [ -z "$only" ] || case ",$only," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
+wanted() { # PROGRAM VARIANT
+    { [ -z "$only" ] || case ",$only," in *",$1,"*) true ;; *) false ;; esac; } &&
+        { [ -z "$variants" ] || case ",$variants," in *",$2,"*) true ;; *) false ;; esac; }
+}
 
 # the points: experiment program variant config options
 {
@@ -97,6 +105,7 @@ wanted() { [ -z "$only" ] || case ",$only," in *",$1,"*) return 0 ;; *) return 1
         echo "1 $p regmutex gtx480 regmutex=1"
         echo "1 $p owf gtx480 owf=1"
         echo "1 $p unlimited gtx480 regs.physical=1 $UNLIMITED"
+        echo "1 $p rfv gtx480 regs.policy=rfv"
     done
     for p in $EXP2; do
         echo "2 $p rf128 gtx480 regs.physical=1"
@@ -105,9 +114,9 @@ wanted() { [ -z "$only" ] || case ",$only," in *",$1,"*) return 0 ;; *) return 1
     done
 } >"$out/points.txt"
 
-# the points to run now (--only: those programs; the CSV keeps every result there is)
+# the points to run now (--only, --variant: those; the CSV keeps every result there is)
 while read -r e p v cfg opts; do
-    wanted "$p" && echo "$e $p $v $cfg $opts"
+    wanted "$p" "$v" && echo "$e $p $v $cfg $opts"
 done <"$out/points.txt" >"$out/torun.txt"
 n=$(wc -l <"$out/torun.txt")
 echo "run.sh: $n points, $jobs at a time"
@@ -124,7 +133,8 @@ rm -f "$out/torun.txt"
 # ---- the CSV -------------------------------------------------------------------------
 # From a statistics file: the kernels' total cycles, then of the kernel with
 # the most cycles its CTAs per SM, warps per CTA (from its block) and the
-# RegMutex counters (summed over kernels).
+# RegMutex counters and the policy's stall cycles (regmutex.stall_cycles or
+# rfv.stall_cycles; summed over kernels).
 stats() {
     awk '
     function num(s) { sub(/^[^:]*: */, "", s); sub(/[,}].*$/, "", s); return s + 0 }
@@ -138,7 +148,7 @@ stats() {
     /^      "ctas_per_sm": / { ctas[nk] = num($0) }
     sect == "regmutex" && /"sections": / { sec[nk] = num($0) }
     sect == "regmutex" && /"acquires": / { acq += num($0) }
-    sect == "regmutex" && /"stall_cycles": / { stall += num($0) }
+    (sect == "regmutex" || sect == "rfv") && /"stall_cycles": / { stall += num($0) }
     END {
         m = 1
         for (i = 1; i <= nk; i++) if (cyc[i] > cyc[m]) m = i
@@ -165,13 +175,14 @@ done <"$out/points.txt"
 awk -F, -v OFS=, '
     NR > 1 && $1 == 1 { cyc[$2, $3] = $6; occ[$2, $3] = $9; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
     END {
-        print "program,cycles_baseline,cycles_regmutex,cycles_owf,cycles_unlimited,reduction_regmutex,reduction_owf,reduction_unlimited,occupancy_initial,occupancy_regmutex"
+        print "program,cycles_baseline,cycles_regmutex,cycles_owf,cycles_unlimited,reduction_regmutex,reduction_owf,reduction_unlimited,occupancy_initial,occupancy_regmutex,cycles_rfv,reduction_rfv,occupancy_rfv"
         for (i = 1; i <= n; i++) {
             p = order[i]; b = cyc[p, "baseline"]
             r = b && cyc[p, "regmutex"] ? 1 - cyc[p, "regmutex"] / b : ""
             o = b && cyc[p, "owf"] ? 1 - cyc[p, "owf"] / b : ""
             u = b && cyc[p, "unlimited"] ? 1 - cyc[p, "unlimited"] / b : ""
-            printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p, b, cyc[p, "regmutex"], cyc[p, "owf"], cyc[p, "unlimited"], r, o, u, occ[p, "baseline"], occ[p, "regmutex"]
+            f = b && cyc[p, "rfv"] ? 1 - cyc[p, "rfv"] / b : ""
+            printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p, b, cyc[p, "regmutex"], cyc[p, "owf"], cyc[p, "unlimited"], r, o, u, occ[p, "baseline"], occ[p, "regmutex"], cyc[p, "rfv"], f, occ[p, "rfv"]
         }
     }' "$csv" >"$out/exp1.csv"
 awk -F, -v OFS=, '
@@ -187,9 +198,9 @@ awk -F, -v OFS=, '
     }' "$csv" >"$out/exp2.csv"
 
 # means (arithmetic, over the programs with results), printed and kept
-awk -F, 'NR > 1 { for (i = 6; i <= 8; i++) if ($i != "") { s[i] += $i; n[i]++ } }
-    END { printf "experiment 1: mean cycle reduction: RegMutex %.1f%%, OWF %.1f%%, unlimited register file %.1f%%\n",
-          100 * s[6] / (n[6] ? n[6] : 1), 100 * s[7] / (n[7] ? n[7] : 1), 100 * s[8] / (n[8] ? n[8] : 1) }' "$out/exp1.csv" | tee "$out/summary.txt"
+awk -F, 'NR > 1 { for (i = 6; i <= 12; i++) if ($i != "") { s[i] += $i; n[i]++ } }
+    END { printf "experiment 1: mean cycle reduction: RegMutex %.1f%%, OWF %.1f%%, unlimited register file %.1f%%, RFV %.1f%%\n",
+          100 * s[6] / (n[6] ? n[6] : 1), 100 * s[7] / (n[7] ? n[7] : 1), 100 * s[8] / (n[8] ? n[8] : 1), 100 * s[12] / (n[12] ? n[12] : 1) }' "$out/exp1.csv" | tee "$out/summary.txt"
 awk -F, 'NR > 1 { for (i = 5; i <= 6; i++) if ($i != "") { s[i] += $i; n[i]++ } }
     END { printf "experiment 2: mean cycle increase with 64 KB: without RegMutex %.1f%%, with RegMutex %.1f%%\n",
           100 * s[5] / (n[5] ? n[5] : 1), 100 * s[6] / (n[6] ? n[6] : 1) }' "$out/exp2.csv" | tee -a "$out/summary.txt"
@@ -232,9 +243,10 @@ plot "$out/exp2.csv" using (100*column("increase_rf64")):xtic(1) title "without 
 unset y2tics
 unset y2label
 set output "$out/exp1-compare.png"
-set title "Experiment 1: Owner-Warp-First, RegMutex and an unlimited register file"
+set title "Experiment 1: Owner-Warp-First, RFV, RegMutex and an unlimited register file"
 set ylabel "execution cycle reduction (higher is better)"
 plot "$out/exp1.csv" using (100*column("reduction_owf")):xtic(1) title "OWF" lc rgb "#a5a5a5", \
+     "" using (100*column("reduction_rfv")) title "RFV" lc rgb "#ffc000", \
      "" using (100*column("reduction_regmutex")) title "RegMutex" lc rgb "#4472c4", \
      "" using (100*column("reduction_unlimited")) title "unlimited register file" lc rgb "#70ad47"
 EOF

@@ -110,7 +110,7 @@ rc=$?
 if [ $rc -eq 2 ] && grep -q "^usage: tpsim regmutex" "$tmp/e3"; then pass usage; else fail usage "rc $rc" "$tmp/e3"; fi
 # the experiments' sweep files (docs/EXPERIMENTS.md) are valid: every option
 # checked against the machine's table, the points crossed
-for x in 1:40 2:32; do
+for x in 1:50 2:32; do
     f="$root/experiments/regmutex/exp${x%%:*}.sweep"
     n=$("$TPSIM" sweep "$f" --list 2>"$tmp/e4" | grep -cE '^ +[0-9]+  ')
     if [ "$n" -eq "${x#*:}" ]; then pass "sweep_exp${x%%:*}"; else fail "sweep_exp${x%%:*}" "$n points listed, want ${x#*:}" "$tmp/e4"; fi

@@ -2,10 +2,12 @@
 # run_rmbench.sh -- the RegMutex experiments' 18 benchmarks (experiments/
 # regmutex/rmbench.c, each checked against the CPU) at their small sizes,
 # in functional mode: as written, with RegMutex and with Owner-Warp-First
-# sharing, on the GTX 480 and on its 64 KB variant, and RegMutex once in
-# performance mode.  RegMutex and OWF run the compacted code over base
-# registers plus sections (regmutex/), so a wrong move, a missing acquire or
-# a shared section shows as a wrong result here.  One line per benchmark and
+# sharing, on the GTX 480 and on its 64 KB variant, and RegMutex and
+# Register File Virtualization once in performance mode.  RegMutex and OWF
+# run the compacted code over base registers plus sections (regmutex/), so a
+# wrong move, a missing acquire or a shared section shows as a wrong result
+# here; RFV changes only timing, and must neither change a result nor leave
+# a kernel stuck (its throttle).  One line per benchmark and
 # setting: "PASS rmbench[SETTING] NAME" or "FAIL ...".
 BUILD=${BUILD:-build}
 bin="$BUILD/experiments/regmutex/rmbench"
@@ -28,4 +30,5 @@ run functional gtx480 "regmutex=1"
 run functional gtx480 "owf=1"
 run functional gtx480-rf64k "regmutex=1"
 run performance gtx480-rf64k "regmutex=1"
+run performance gtx480 "regs.policy=rfv"
 exit $status

@@ -4,7 +4,8 @@
 ** and through gpu_rig.h the whole-kernel timing tests): the PTX header, a
 ** device on the option tables' defaults plus "key=value ..." overrides, a
 ** module from PTX text, a 1-D launch, and a rig of a device and a module
-** (with a code pass, and in timing tests the timing model) that one call
+** (with a code pass and the register-sharing hooks, and in timing tests the
+** timing model) that one call
 ** closes.
 */
 #ifndef TESTS_UNIT_EXEC_RIG_H
@@ -12,6 +13,7 @@
 
 #include "exec/exec.h"
 #include "exec/options.h"
+#include "regmutex/policy.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +99,11 @@ static inline bool exec_rig_open_with(exec_rig *r, void (*init)(tp_opts *), cons
         printf("    device: %s\n", e.msg);
         return false;
     }
-    if (pass) exec_dev_set_pass(r->dev, pass, NULL);
+    if (pass) {
+        /* a code pass with the register-sharing hooks, as api/ installs them */
+        exec_dev_set_pass(r->dev, pass, NULL);
+        exec_dev_set_regshare(r->dev, rs_exec_hooks());
+    }
     r->m = exec_rig_load(r->dev, ptx, name);
     return r->m != NULL;
 }

@@ -14,9 +14,13 @@
 #include "tests/unit/tt.h"
 #include "tests/unit/gpu_rig.h"
 #include "regmutex/regmutex.h"
+#include "regmutex/policy.h"
 #include <stdlib.h>
 
 static tp_err err;
+
+/* A regmutex.* statistic of a launch (regmutex/policy.h: each policy's by name). */
+#define RM(ks, name) rs_kstat_u(&(ks).regs, "regmutex." name)
 
 #define HDR80 ".version 8.0\n.target sm_75\n.address_size 64\n"
 
@@ -312,9 +316,9 @@ static void t_owf(void)
 {
     char *text = hot_ptx(0);
     gpu_rig r;
-    if (gpu_rig_open_pass(&r, text, "owf=1 owf.share=0.8", "t.ptx", rm_exec_pass)) {
+    if (gpu_rig_open_pass(&r, text, "owf=1 owf.share=0.8", "t.ptx", rs_compile)) {
         const ptx_rshare *rs = exec_mod_ptx(r.m)->funcs[0].rs;
-        TT_CHECK(rs != NULL && rs->pairs == 1);
+        TT_CHECK(rs != NULL && rs->policy == rs_policy_find("owf"));
         if (rs) {
             TT_EQ_U(rs->base + rs->ext, exec_mod_ptx(r.m)->funcs[0].ra_own);
             TT_EQ_U(rs->ext, 20); /* 0.8 x 25, the code's registers */
@@ -329,9 +333,9 @@ static void t_owf(void)
         ** 3 owners leave 9728, room for 3 extras: 6 CTAs, the warp limit
         ** (48 / 8); 2 owners allow 2 extras: 4.  So 6, with 3 x 8 sections */
         TT_EQ_U(ks.ctas_per_sm, 6);
-        TT_EQ_U(ks.rm_sections, 3 * 8);
-        TT_EQ_U(ks.rm_acquires, ks.rm_releases);
-        TT_CHECK(ks.rm_acquires >= 30 * 8);
+        TT_EQ_U(RM(ks, "sections"), 3 * 8);
+        TT_EQ_U(RM(ks, "acquires"), RM(ks, "releases"));
+        TT_CHECK(RM(ks, "acquires") >= 30 * 8);
         gpu_kstats_free(&ks);
     }
     gpu_rig_close(&r);
@@ -344,7 +348,7 @@ static void t_runs_unchanged(void)
         char *text = hot_ptx(bar);
         /* functional mode: private sections */
         gpu_rig r;
-        if (gpu_rig_open_pass(&r, text, "regmutex=1", "t.ptx", rm_exec_pass)) {
+        if (gpu_rig_open_pass(&r, text, "regmutex=1", "t.ptx", rs_compile)) {
             TT_CHECK(exec_mod_ptx(r.m)->funcs[0].rs != NULL || bar == 2);
             TT_EQ_I(run_hot(&r, 12, NULL, NULL), EXEC_OK);
         }
@@ -352,7 +356,7 @@ static void t_runs_unchanged(void)
         /* performance mode: the SMs' pools, down to one section per SM */
         const char *perf[] = {"regmutex=1", "regmutex=1 device.num_sms=1"};
         for (int q = 0; q < 2; q++) {
-            if (!gpu_rig_open_pass(&r, text, perf[q], "t.ptx", rm_exec_pass)) {
+            if (!gpu_rig_open_pass(&r, text, perf[q], "t.ptx", rs_compile)) {
                 gpu_rig_close(&r);
                 continue;
             }
@@ -361,9 +365,9 @@ static void t_runs_unchanged(void)
             const exec_occ *unused = NULL;
             (void)unused;
             if (exec_mod_ptx(r.m)->funcs[0].rs) {
-                TT_CHECK(ks.rm_sections >= 1);
-                TT_CHECK(ks.rm_acquires >= 12 * 8); /* every warp acquires at least once */
-                TT_EQ_U(ks.rm_acquires, ks.rm_releases);
+                TT_CHECK(RM(ks, "sections") >= 1);
+                TT_CHECK(RM(ks, "acquires") >= 12 * 8); /* every warp acquires at least once */
+                TT_EQ_U(RM(ks, "acquires"), RM(ks, "releases"));
                 TT_EQ_U(ks.regs_per_thread, exec_mod_ptx(r.m)->funcs[0].rs->base_regs);
             }
             gpu_kstats_free(&ks);
@@ -422,7 +426,7 @@ static bool one_section_rig(gpu_rig *r, int bar) /* r closed when false */
         if (!rs) break;
         exec_occ occ;
         exec_occupancy(r->m, exec_mod_kernel(r->m, "hot"), 256, 0, &occ);
-        if (tries > 0 && occ.ctas_per_sm == 1 && occ.rm_sections == 1) {
+        if (tries > 0 && occ.ctas_per_sm == 1 && occ.sections == 1) {
             free(text);
             return true;
         }
@@ -453,11 +457,11 @@ static void t_barrier_in_region(void)
         char msg[1024] = "";
         TT_EQ_I(run_hot(&r, 2, &ks, msg), EXEC_OK);
         if (msg[0]) printf("    bar %d: %s\n", bar, msg);
-        TT_EQ_U(ks.rm_sections, 1);
+        TT_EQ_U(RM(ks, "sections"), 1);
         TT_EQ_U(ks.ctas_per_sm, 1);
-        TT_CHECK(ks.rm_acquires >= 2 * 8 * 4 * 2); /* two regions an iteration, every warp */
-        TT_EQ_U(ks.rm_acquires, ks.rm_releases);
-        TT_CHECK(ks.rm_stall_cycles > 0);          /* the warps did contend */
+        TT_CHECK(RM(ks, "acquires") >= 2 * 8 * 4 * 2); /* two regions an iteration, every warp */
+        TT_EQ_U(RM(ks, "acquires"), RM(ks, "releases"));
+        TT_CHECK(RM(ks, "stall_cycles") > 0);          /* the warps did contend */
         gpu_kstats_free(&ks);
         gpu_rig_close(&r);
     }
@@ -485,7 +489,7 @@ static int damage;
 
 static bool damaging_pass(ptx_module *low, const tp_opts *o, void *arg, tp_err *e)
 {
-    if (!rm_exec_pass(low, o, arg, e)) return false;
+    if (!rs_compile(low, o, arg, e)) return false;
     ptx_func *g = &low->funcs[0];
     if (!g->rs) return true;
     uint32_t n = g->end - g->start;
@@ -531,7 +535,7 @@ static void t_shared_section_corrupts(void)
     char *text = hot_ptx(0);
     for (int same = 0; same <= 1; same++) {
         gpu_rig r;
-        if (!gpu_rig_open_pass(&r, text, "regmutex=1", "t.ptx", rm_exec_pass)) {
+        if (!gpu_rig_open_pass(&r, text, "regmutex=1", "t.ptx", rs_compile)) {
             gpu_rig_close(&r);
             continue;
         }
@@ -545,8 +549,8 @@ static void t_shared_section_corrupts(void)
             gpu_rig_close(&r);
             continue;
         }
-        TT_CHECK(exec_grid_occ(gr)->rm_sections >= 2);
-        exec_grid_rm_hardware(gr);
+        TT_CHECK(exec_grid_occ(gr)->sections >= 2);
+        exec_grid_section_pool(gr);
         exec_cta *c = exec_cta_start(gr, 0);
         exec_warp *w[2] = {exec_cta_warp(c, 0), exec_cta_warp(c, 1)};
         uint64_t cycle = 0;
@@ -555,7 +559,7 @@ static void t_shared_section_corrupts(void)
             for (int i = 0; i < 2; i++) {
                 exec_next n;
                 if (exec_warp_next(w[i], &n) != EXEC_WS_READY) continue;
-                if (n.acquire) exec_warp_set_section(w[i], same ? 0 : (uint32_t)i);
+                if (n.needs_section) exec_warp_set_section(w[i], same ? 0 : (uint32_t)i);
                 exec_warp_step(w[i], cycle++, NULL);
                 any = true;
             }
@@ -640,7 +644,7 @@ static bool manual_pass(ptx_module *low, const tp_opts *o, void *arg, tp_err *e)
     free(bound);
     ptx_live_free(&lv);
     if (!ok) return false;
-    ptx_rshare *rs = tp_arena_alloc(&low->arena, sizeof *rs);
+    ptx_rshare *rs = rs_mark(low, g, rs_policy_find("regmutex"));
     rs->base = bs;
     rs->base_regs = bs + 5;
     uint32_t per_warp = (rs->base_regs * 32 + 63) / 64 * 64, cta = 2 * per_warp;
@@ -648,10 +652,10 @@ static bool manual_pass(ptx_module *low, const tp_opts *o, void *arg, tp_err *e)
     if (own > bs && rs->ext < own - bs) rs->ext = own - bs;
     rs->pool_min = 0;
     rs->at = tp_arena_alloc(&low->arena, n + 1);
+    memset(rs->at, 0, n + 1);
     for (uint32_t i = a; i < z; i++) rs->at[i] = PTX_RS_HELD;
     rs->at[a] |= PTX_RS_ACQUIRE;
     rs->at[z] = PTX_RS_RELEASE;
-    g->rs = rs;
     return true;
 }
 
@@ -683,26 +687,26 @@ static void t_cycles_acquire_release(void)
     /* two sections: neither warp waits; LRR alternates them through their
     ** regions, warp 1 one cycle behind warp 0 */
     pair_run(2, o, &ks);
-    TT_EQ_U(ks.rm_sections, 2);
+    TT_EQ_U(RM(ks, "sections"), 2);
     TT_EQ_U(o[1], o[0] + 1);
-    TT_EQ_U(ks.rm_acquires, 2);
-    TT_EQ_U(ks.rm_stall_cycles, 0);
-    TT_EQ_U(ks.issue[GPU_ST_REGMUTEX], 0);
+    TT_EQ_U(RM(ks, "acquires"), 2);
+    TT_EQ_U(RM(ks, "stall_cycles"), 0);
+    TT_EQ_U(ks.issue[GPU_ST_REGS], 0);
     uint64_t both = o[2] - o[0];
     gpu_kstats_free(&ks);
     /* one section: warp 0 acquires it; warp 1 reaches its acquire point the
     ** next cycle and may not issue until warp 0's release issues, then
     ** acquires in the cycle after */
     pair_run(1, o, &ks);
-    TT_EQ_U(ks.rm_sections, 1);
+    TT_EQ_U(RM(ks, "sections"), 1);
     TT_EQ_U(o[3] > o[2], 1);
     TT_EQ_U(o[1], o[2] + 1);               /* acquired the cycle after the release */
     TT_EQ_U(o[2] - o[0], 11);              /* warp 0 alone: ten adds, one a cycle */
     TT_CHECK(o[2] - o[0] < both);          /* faster than sharing the scheduler */
-    TT_EQ_U(ks.rm_acquires, 2);
-    TT_EQ_U(ks.rm_releases, 2);
+    TT_EQ_U(RM(ks, "acquires"), 2);
+    TT_EQ_U(RM(ks, "releases"), 2);
     /* warp 1 is refused in every cycle from its arrival to the release */
-    TT_EQ_U(ks.rm_stall_cycles, o[2] - o[0]);
+    TT_EQ_U(RM(ks, "stall_cycles"), o[2] - o[0]);
     gpu_kstats_free(&ks);
 }
 
