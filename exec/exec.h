@@ -62,8 +62,12 @@ const tp_opts *exec_dev_opts(const exec_dev *d);
 bool exec_dev_set_opt(exec_dev *d, const char *name, const char *value, tp_err *e);
 /* device.cc as major*10 + minor (75 for 7.5). */
 unsigned exec_dev_cc(const exec_dev *d);
+/* Whether modules loaded under options o run their lowered code (ptx_lower:
+** scheduled, over physical registers): regs.physical=1 in any mode, or
+** exec.code=scheduled in performance mode. */
+bool exec_runs_lowered(const tp_opts *o);
 /* A pass over each module's lowered code (ptx_lower), run at load before it
-** is decoded when the device runs physical registers (regs.physical=1, or a
+** is decoded when the device runs physical registers (exec_runs_lowered, or a
 ** register-sharing policy: exec_regshare.lowered): it may rewrite the code,
 ** its allocation and ptx_func.rs.  The register-sharing compiler is one;
 ** whoever creates the device installs it (exec/ knows no pass).  Tests use

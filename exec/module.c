@@ -8,13 +8,22 @@
 ** and decodes every instruction for the functional model.  The per-kernel
 ** shared-memory layout is computed at the first launch of each kernel.
 ** Every module is lowered (ptx_lower: the code whose allocation gives each
-** function its register count); with regs.physical=1, or when the options
-** select a register-sharing policy (exec_regshare.lowered), the lowered
-** module is the one that runs (m->ptx; the parsed one is kept in m->src),
-** after the device's code pass.
+** function its register count); with regs.physical=1, in performance mode
+** with exec.code=scheduled (the timed stream as ptxas would schedule it), or
+** when the options select a register-sharing policy (exec_regshare.lowered),
+** the lowered module is the one that runs (m->ptx; the parsed one is kept in
+** m->src), after the device's code pass.
 */
 #include "internal.h"
 #include <stdlib.h>
+
+/* The timed stream is the lowered code: exec.code=scheduled in performance
+** mode (exec_optdefs: "scheduled" is choice 1, "performance" mode 1), or
+** regs.physical=1 in any mode. */
+bool exec_runs_lowered(const tp_opts *o)
+{
+    return tp_opt_i(o, OPT_REGS_PHYSICAL) || (tp_opt_i(o, OPT_MODE) == 1 && tp_opt_i(o, OPT_EXEC_CODE) == 1);
+}
 
 static void mod_free(exec_mod *m)
 {
@@ -160,7 +169,8 @@ exec_mod *exec_mod_load(exec_dev *d, const char *ptx, size_t len, const char *na
     ** constants re-created at their uses, spilled under each function's
     ** limit -- the device's per-thread maximum, regs.max, .maxnreg, launch
     ** bounds -- and allocated) gives every function its count; with
-    ** regs.physical=1 it is also the code that runs. */
+    ** regs.physical=1, or exec.code=scheduled in performance mode, it is
+    ** also the code that runs. */
     ptx_lower_opts lo;
     memset(&lo, 0, sizeof lo);
     lo.max_regs = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_MAX_REGS_PER_THREAD);
@@ -183,7 +193,7 @@ exec_mod *exec_mod_load(exec_dev *d, const char *ptx, size_t len, const char *na
         f->ra_own = g->ra_own;
         f->local_bytes = g->local_bytes; /* spills included, as the attributes report them */
     }
-    if (tp_opt_i(&d->opts, OPT_REGS_PHYSICAL) || (d->regshare && d->regshare->lowered && d->regshare->lowered(&d->opts))) {
+    if (exec_runs_lowered(&d->opts) || (d->regshare && d->regshare->lowered && d->regshare->lowered(&d->opts))) {
         m->src = m->ptx;
         m->ptx = low;
         if (d->pass && !d->pass(low, &d->opts, d->pass_arg, e)) {

@@ -14,7 +14,10 @@
 # shows up here).  In performance mode on gtx480 (no TPSIM_OPTIONS) each
 # measurement must lie in the range perf_expect.sh computes from the
 # configuration's options; in any other mode or configuration only the
-# functional checks apply, and a measurement must be a positive number.  One more run, ubench_params, checks
+# functional checks apply, and a measurement must be a positive number.  In
+# performance mode ubench_code_latencies runs the latency chains under
+# exec.code=ptx and exec.code=scheduled: their results must be the same
+# (dependent chains: the schedule cannot move them).  One more run, ubench_params, checks
 # that non-default cache and bank parameters (the GTX 480's 48 KB L1
 # alternative, 64-byte lines, 16 banks) give working chases and chains.
 # UB_TIMEOUT (seconds, default 300) bounds each run when timeout(1) exists.
@@ -87,6 +90,23 @@ for n in $names; do
         ;;
     esac
 done
+
+# In performance mode the latency chains are dependent: the scheduled code
+# (exec.code=scheduled, ptxas's order) cannot move them, so every lat_* and
+# shmem_* measurement is the same in both instruction streams.
+if [ "$mode" = performance ]; then
+    for c in ptx scheduled; do
+        (TPSIM_OPTIONS="${TPSIM_OPTIONS:+$TPSIM_OPTIONS }exec.code=$c"; export TPSIM_OPTIONS
+         run "$tmp/code_$c" --only 'lat_*,shmem_*')
+    done
+    if [ "$(cat "$tmp/code_ptx.rc")" -eq 0 ] && [ -s "$tmp/code_ptx" ] && ! grep -q '^FAIL' "$tmp/code_ptx" &&
+        cmp -s "$tmp/code_ptx" "$tmp/code_scheduled"; then
+        echo "PASS ubench_code_latencies"
+    else
+        echo "FAIL ubench_code_latencies: the latencies differ between exec.code=ptx and exec.code=scheduled:" \
+            "$(diff "$tmp/code_ptx" "$tmp/code_scheduled" | grep '^[<>]' | head -n 4 | tr '\n' ' ')"
+    fi
+fi
 
 run "$tmp/params" --only 'lat_*,shmem_*,thr_fp32_fma' --l1 48k --l2 1536k --line 64 --stride 64 --banks 16 \
     --steps 256 --iters 2 --warps 8

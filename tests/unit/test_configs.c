@@ -161,6 +161,27 @@ static void t_gtx480_is_the_table(void)
     tp_opts_free(&d);
 }
 
+/* The timed instruction stream (exec.code): the table's default and gtx480
+** run the PTX in program order, as GPGPU-Sim does; rtx2060 sets the code
+** ptxas would schedule (docs/TIMING.md, "The code that is timed"). */
+static void t_exec_code(void)
+{
+    tp_opts o;
+    gpu_opts_init(&o);
+    TT_EQ_STR(S(&o, "exec.code"), "ptx");
+    tp_opts_free(&o);
+    if (load(&o, "gtx480")) {
+        TT_EQ_STR(S(&o, "exec.code"), "ptx");
+        TT_EQ_I(o.v[tp_opts_find(&o, "exec.code")].src, TP_SRC_FILE);
+    }
+    tp_opts_free(&o);
+    if (load(&o, "rtx2060")) {
+        TT_EQ_STR(S(&o, "exec.code"), "scheduled");
+        TT_EQ_I(o.v[tp_opts_find(&o, "exec.code")].src, TP_SRC_FILE);
+    }
+    tp_opts_free(&o);
+}
+
 /* device.cc takes every compute capability nvcc 13.0 targets
 ** (nvcc --list-gpu-arch: compute_75 ... compute_121), and nothing past it. */
 static void t_device_cc_range(void)
@@ -189,5 +210,6 @@ int main(void)
     TT_RUN(t_default_config);
     TT_RUN(t_gtx480_is_the_table);
     TT_RUN(t_device_cc_range);
+    TT_RUN(t_exec_code);
     return tt_done();
 }
