@@ -34,6 +34,10 @@ enum {
                            tpsim nearest ptxas on the team's kernels (docs/REGISTERS.md) */
     LW_RESERVED = PTX_RA_RESERVED, /* what a kernel's count adds to its values */
     LW_MAX_ROUNDS = 64, /* spill rounds before giving up on fitting */
+    LW_UNROLL_CAP = 64, /* an unrolled loop's schedule keeps its pressure (reserve included) within this */
+    LW_UNROLL_SIZE = 256, /* a loop with a constant trip count is unrolled up to this many instructions */
+    LW_UNROLL_MAX = 16, /* ... and at most this many times; other loops 4 times */
+    LW_UNROLL_BODY = 32, /* loops of more instructions are not unrolled */
 };
 
 typedef TP_VEC(ptx_insn) insnvec;
@@ -235,6 +239,52 @@ static uint32_t func_limit(const lw *L, const ptx_func *f)
     return ptx_regalloc_limit(f, max, L->o->regs_per_sm, L->o->alloc_unit);
 }
 
+/* Whether block b of f is a loop of one block: its last instruction a branch
+** back to its first. */
+static bool self_loop(const ptx_module *m, const ptx_func *f, uint32_t b)
+{
+    const ptx_block *bl = &f->blocks[b];
+    const ptx_insn *in = &m->insns[bl->end - 1];
+    if (!(ptx_ops[in->op].flags & PTX_F_BRANCH)) return false;
+    for (uint32_t k = 0; k < in->nopnd && k < PTX_MAX_OPND; k++)
+        if (in->o[k].kind == PTX_OK_LABEL && in->o[k].r == (int32_t)bl->start) return true;
+    return false;
+}
+
+/* Whether the one-block loop b runs a number of times known when compiled:
+** its back branch is guarded by a comparison of a register with an
+** immediate, the register stepped by an immediate in the loop and set to
+** immediates everywhere else. */
+static bool const_trips(const ptx_module *m, const ptx_func *f, uint32_t b)
+{
+    const ptx_block *bl = &f->blocks[b];
+    const ptx_insn *br = &m->insns[bl->end - 1];
+    if (br->guard < 0) return false;
+    int32_t ctr = -1;
+    for (uint32_t pc = bl->end - 1; pc-- > bl->start && ctr < 0;) {
+        const ptx_insn *in = &m->insns[pc];
+        if (in->op != PTX_OP_SETP || in->nopnd < 3 || in->o[0].kind != PTX_OK_PRED || in->o[0].r != br->guard) continue;
+        if (in->o[1].kind == PTX_OK_REG && in->o[2].kind == PTX_OK_IMM) ctr = in->o[1].r;
+        else if (in->o[2].kind == PTX_OK_REG && in->o[1].kind == PTX_OK_IMM) ctr = in->o[2].r;
+        else return false;
+    }
+    if (ctr < 0) return false;
+    bool stepped = false, init = false;
+    for (uint32_t pc = f->start; pc < f->end; pc++) {
+        const ptx_insn *in = &m->insns[pc];
+        if (in->ndst != 1 || in->o[0].kind != PTX_OK_REG || in->o[0].r != ctr) continue;
+        bool inside = pc >= bl->start && pc < bl->end;
+        if (inside && (in->op == PTX_OP_ADD || in->op == PTX_OP_SUB) && in->nopnd == 3 && in->o[1].kind == PTX_OK_REG &&
+            in->o[1].r == ctr && in->o[2].kind == PTX_OK_IMM)
+            stepped = true;
+        else if (!inside && in->op == PTX_OP_MOV && in->nopnd == 2 && in->o[1].kind == PTX_OK_IMM)
+            init = true;
+        else
+            return false;
+    }
+    return stepped && init;
+}
+
 /* Emits f (source) scheduled, with copies; fills g's range and rows. */
 static bool emit_function(lw *L, const ptx_func *f, ptx_func *g)
 {
@@ -257,11 +307,32 @@ static bool emit_function(lw *L, const ptx_func *f, ptx_func *g)
     uint32_t *bof = tp_malloc((n + 1) * sizeof *bof);
     L->newpos = tp_realloc(L->newpos, (n + 1) * sizeof *L->newpos);
     g->start = L->ins.n;
+    g->ra_unroll = 0;
     for (uint32_t b = 0; b < f->nblocks; b++) {
         const ptx_block *bl = &f->blocks[b];
         for (uint32_t pc = bl->start; pc < bl->end; pc++) bof[pc - f->start] = b;
-        const uint32_t *ord = NULL;
         uint32_t nbi = bl->end - bl->start;
+        if (S && nbi > 2 && nbi <= LW_UNROLL_BODY && v.reach[b] && self_loop(L->src, f, b) &&
+            !(L->src->insns[bl->start].hint & PTX_HINT_NOUNROLL)) {
+            /* ptxas unrolls the loop and schedules the copies as one block:
+            ** the count covers what that needs (the code stays as it is) */
+            uint32_t copies = 4, ucap = limit < LW_UNROLL_CAP ? limit : LW_UNROLL_CAP;
+            if (const_trips(L->src, f, b))
+                for (copies = LW_UNROLL_MAX; copies > 4 && copies * nbi > LW_UNROLL_SIZE; copies /= 2) {}
+            uint32_t need = ptx_loop_pressure(S, b, copies, UINT32_MAX);
+            if (need + reserve > ucap) {
+                uint32_t lo = 1, hi = (nbi - 1) * copies + 1;
+                while (hi - lo > 1) {
+                    uint32_t mid = lo + (hi - lo) / 2;
+                    if (ptx_loop_pressure(S, b, copies, mid) + reserve > ucap) hi = mid;
+                    else lo = mid;
+                }
+                need = ptx_loop_pressure(S, b, copies, lo);
+            }
+            if (need + reserve > ucap) need = ucap > reserve ? ucap - reserve : 0;
+            if (need > g->ra_unroll) g->ra_unroll = need;
+        }
+        const uint32_t *ord = NULL; /* (S's buffer: scheduled last) */
         if (S && nbi > 2 && v.reach[b]) {
             /* the widest window whose schedule keeps the pressure within the cap */
             ord = ptx_sched_block(S, b, UINT32_MAX);
