@@ -251,38 +251,71 @@ static bool self_loop(const ptx_module *m, const ptx_func *f, uint32_t b)
     return false;
 }
 
-/* Whether the one-block loop b runs a number of times known when compiled:
-** its back branch is guarded by a comparison of a register with an
-** immediate, the register stepped by an immediate in the loop and set to
-** immediates everywhere else. */
-static bool const_trips(const ptx_module *m, const ptx_func *f, uint32_t b)
+/* How the one-block loop b counts its trips: 0 not known before it runs
+** (ptxas does not unroll it: a grid-stride loop, a search), or a loop that
+** stores (its copies could not overlap: unrolled or not, the same) or loads
+** nothing (no latency to hide), 1 known when it
+** starts (its back branch is guarded by a comparison of a register stepped
+** by an immediate in the loop, and defined nowhere else in it, with an
+** immediate or a register the loop does not write), 2 known when compiled
+** (the compared register set to immediates outside the loop and compared
+** with an immediate). */
+static int loop_trips(const ptx_module *m, const ptx_func *f, uint32_t b)
 {
     const ptx_block *bl = &f->blocks[b];
     const ptx_insn *br = &m->insns[bl->end - 1];
-    if (br->guard < 0) return false;
-    int32_t ctr = -1;
-    for (uint32_t pc = bl->end - 1; pc-- > bl->start && ctr < 0;) {
+    if (br->guard < 0) return 0;
+    const ptx_insn *cmp = NULL;
+    bool loads = false;
+    for (uint32_t pc = bl->start; pc < bl->end; pc++) {
         const ptx_insn *in = &m->insns[pc];
-        if (in->op != PTX_OP_SETP || in->nopnd < 3 || in->o[0].kind != PTX_OK_PRED || in->o[0].r != br->guard) continue;
-        if (in->o[1].kind == PTX_OK_REG && in->o[2].kind == PTX_OK_IMM) ctr = in->o[1].r;
-        else if (in->o[2].kind == PTX_OK_REG && in->o[1].kind == PTX_OK_IMM) ctr = in->o[2].r;
-        else return false;
+        if (ptx_ops[in->op].flags & (PTX_F_STORE | PTX_F_ATOMIC)) return 0; /* copies could not overlap */
+        if ((ptx_ops[in->op].flags & PTX_F_LOAD) && in->m.space != PTX_SP_PARAM && in->m.space != PTX_SP_PARAM_ENTRY)
+            loads = true;
     }
-    if (ctr < 0) return false;
-    bool stepped = false, init = false;
+    if (!loads) return 0; /* nothing to overlap */
+    for (uint32_t pc = bl->end - 1; pc-- > bl->start && !cmp;) {
+        const ptx_insn *in = &m->insns[pc];
+        if (in->ndst >= 1 && in->o[0].kind == PTX_OK_PRED && in->o[0].r == br->guard) cmp = in;
+    }
+    if (!cmp || cmp->op != PTX_OP_SETP || cmp->nopnd < 3) return 0;
+    bool imm = false;
+    int32_t ctr = -1, other = -1;
+    for (int k = 1; k <= 2; k++) {
+        const ptx_opnd *o = &cmp->o[k], *x = &cmp->o[3 - k];
+        if (o->kind != PTX_OK_REG) continue;
+        if (x->kind == PTX_OK_IMM) { ctr = o->r; imm = true; break; }
+        if (x->kind == PTX_OK_REG) {
+            /* the one of the two the loop steps */
+            bool stepped = false;
+            for (uint32_t pc = bl->start; pc < bl->end; pc++) {
+                const ptx_insn *in = &m->insns[pc];
+                if (in->ndst == 1 && in->o[0].kind == PTX_OK_REG && in->o[0].r == o->r) stepped = true;
+            }
+            if (stepped) { ctr = o->r; other = x->r; break; }
+        }
+    }
+    if (ctr < 0) return 0;
+    bool stepped = false, init = true;
     for (uint32_t pc = f->start; pc < f->end; pc++) {
         const ptx_insn *in = &m->insns[pc];
-        if (in->ndst != 1 || in->o[0].kind != PTX_OK_REG || in->o[0].r != ctr) continue;
         bool inside = pc >= bl->start && pc < bl->end;
-        if (inside && (in->op == PTX_OP_ADD || in->op == PTX_OP_SUB) && in->nopnd == 3 && in->o[1].kind == PTX_OK_REG &&
-            in->o[1].r == ctr && in->o[2].kind == PTX_OK_IMM)
+        for (uint32_t k = 0; k < in->ndst && k < PTX_MAX_OPND; k++) {
+            if (in->o[k].kind != PTX_OK_REG) continue;
+            if (inside && other >= 0 && in->o[k].r == other) return 0;
+            if (in->o[k].r != ctr) continue;
+            if (!inside) {
+                init &= in->op == PTX_OP_MOV && in->nopnd == 2 && in->o[1].kind == PTX_OK_IMM;
+                continue;
+            }
+            if (stepped || in->guard >= 0 || (in->op != PTX_OP_ADD && in->op != PTX_OP_SUB) || in->nopnd != 3 ||
+                in->o[1].kind != PTX_OK_REG || in->o[1].r != ctr || in->o[2].kind != PTX_OK_IMM)
+                return 0;
             stepped = true;
-        else if (!inside && in->op == PTX_OP_MOV && in->nopnd == 2 && in->o[1].kind == PTX_OK_IMM)
-            init = true;
-        else
-            return false;
+        }
     }
-    return stepped && init;
+    if (!stepped) return 0;
+    return imm && init ? 2 : 1;
 }
 
 /* Emits f (source) scheduled, with copies; fills g's range and rows. */
@@ -313,11 +346,12 @@ static bool emit_function(lw *L, const ptx_func *f, ptx_func *g)
         for (uint32_t pc = bl->start; pc < bl->end; pc++) bof[pc - f->start] = b;
         uint32_t nbi = bl->end - bl->start;
         if (S && nbi > 2 && nbi <= LW_UNROLL_BODY && v.reach[b] && self_loop(L->src, f, b) &&
-            !(L->src->insns[bl->start].hint & PTX_HINT_NOUNROLL)) {
+            !(L->src->insns[bl->start].hint & PTX_HINT_NOUNROLL) && loop_trips(L->src, f, b)) {
             /* ptxas unrolls the loop and schedules the copies as one block:
             ** the count covers what that needs (the code stays as it is) */
-            uint32_t copies = 4, ucap = limit < LW_UNROLL_CAP ? limit : LW_UNROLL_CAP;
-            if (const_trips(L->src, f, b))
+            int trips = loop_trips(L->src, f, b);
+            uint32_t copies = trips ? 4 : 1, ucap = limit < LW_UNROLL_CAP ? limit : LW_UNROLL_CAP;
+            if (trips == 2)
                 for (copies = LW_UNROLL_MAX; copies > 4 && copies * nbi > LW_UNROLL_SIZE; copies /= 2) {}
             uint32_t need = ptx_loop_pressure(S, b, copies, UINT32_MAX);
             if (need + reserve > ucap) {
