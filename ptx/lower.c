@@ -32,6 +32,7 @@ enum {
     LW_SCHED_CAP = 40,  /* the schedule keeps a block's pressure (reserve included) within
                            this many registers: of 32, 40, 48, 56 and 64 the cap that puts
                            tpsim nearest ptxas on the team's kernels (docs/REGISTERS.md) */
+    LW_LOAD_CAP = 64,   /* ... of a block that does not store (block_cap) */
     LW_RESERVED = PTX_RA_RESERVED, /* what a kernel's count adds to its values */
     LW_MAX_ROUNDS = 64, /* spill rounds before giving up on fitting */
     LW_UNROLL_CAP = 64, /* an unrolled loop's schedule keeps its pressure (reserve included) within this */
@@ -318,6 +319,17 @@ static int loop_trips(const ptx_module *m, const ptx_func *f, uint32_t b)
     return imm && init ? 2 : 1;
 }
 
+/* The pressure a block's schedule may reach (reserve included): ptxas
+** hoists the loads of a block that stores nothing up to LW_LOAD_CAP (sm_75
+** keeps its full 32 warps up to 64 registers), others to LW_SCHED_CAP. */
+static uint32_t block_cap(const ptx_module *m, const ptx_block *bl, uint32_t limit)
+{
+    uint32_t cap = LW_LOAD_CAP;
+    for (uint32_t pc = bl->start; pc < bl->end; pc++)
+        if (ptx_ops[m->insns[pc].op].flags & (PTX_F_STORE | PTX_F_ATOMIC)) cap = LW_SCHED_CAP;
+    return limit < cap ? limit : cap;
+}
+
 /* Emits f (source) scheduled, with copies; fills g's range and rows. */
 static bool emit_function(lw *L, const ptx_func *f, ptx_func *g)
 {
@@ -332,7 +344,6 @@ static bool emit_function(lw *L, const ptx_func *f, ptx_func *g)
     }
     mark_constants(L, &v);
     uint32_t reserve = f->is_entry ? LW_RESERVED : 0, limit = func_limit(L, f);
-    uint32_t cap = limit < LW_SCHED_CAP ? limit : LW_SCHED_CAP;
     ptx_sched *S = L->o->no_schedule ? NULL : ptx_sched_new(&v);
     ptx_sset live = {tp_malloc((v.nrows + 1) * sizeof(uint32_t)), tp_calloc(v.nrows + 1, sizeof(uint32_t)), 0, 0};
     uint32_t n = f->end - f->start;
@@ -367,6 +378,7 @@ static bool emit_function(lw *L, const ptx_func *f, ptx_func *g)
             if (need > g->ra_unroll) g->ra_unroll = need;
         }
         const uint32_t *ord = NULL; /* (S's buffer: scheduled last) */
+        uint32_t cap = block_cap(L->src, bl, limit);
         if (S && nbi > 2 && v.reach[b]) {
             /* the widest window whose schedule keeps the pressure within the cap */
             ord = ptx_sched_block(S, b, UINT32_MAX);
