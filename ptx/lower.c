@@ -10,7 +10,10 @@
 ** there and may be re-emitted in place):
 **   1. schedule: each block list-scheduled (sched.c) with the widest window
 **      that keeps its pressure (PTX_LIVE_ALLOC view, plus the kernel
-**      reserve) within the cap (program order when none does);
+**      reserve) within the cap (block_cap: 64 for a block that stores
+**      nothing, 44 otherwise; program order when none does); a one-block
+**      loop ptxas would unroll (loop_trips) makes the count cover its
+**      unrolled copies (ptx_loop_pressure, ptx_func.ra_unroll);
 **   2. constants: the rows the ALLOC view re-creates (live.c: kernel
 **      parameters, immediates, addresses) become constant-bank rows
 **      (ptx_func.ra_cb); each use an instruction cannot read as an operand

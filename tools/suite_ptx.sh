@@ -90,11 +90,11 @@ gitdir() { # the bare repository of a mirror (repo/ or repo/.git)
     if [ -d "$MIR/$1/repo/.git" ]; then echo "$MIR/$1/repo/.git"; else echo "$MIR/$1/repo"; fi
 }
 extract() { # mirror suite paths...
-    g=$(gitdir "$1"); s=$2; shift 2
+    g=$(gitdir "$1"); mi=$1; s=$2; shift 2
     if ! git -C "$g" rev-parse -q --verify HEAD >/dev/null 2>&1; then
         echo "# $s: no mirror at $g" >>"$LOG"; return
     fi
-    echo "# $s: $1 $(git -C "$g" rev-parse HEAD) ($g)" >>"$LOG"
+    echo "# $s: $mi $(git -C "$g" rev-parse HEAD) ($g)" >>"$LOG"
     git -C "$g" ls-tree -r HEAD -- "$@" | while read -r _ type sha path; do
         [ "$type" = blob ] || continue
         case "$path" in
