@@ -82,6 +82,12 @@ void ptx_sched_free(ptx_sched *S);
 ** more than window - 1 others: its pcs in the new order (valid until the
 ** next call).  window 1 is program order, UINT32_MAX unlimited. */
 const uint32_t *ptx_sched_block(ptx_sched *S, uint32_t b, uint32_t window);
+/* The most units live in block b, a loop of one block (its last instruction
+** branches back to its first), when ptxas unrolls it `copies` times: the
+** copies (without their back branches but the last) scheduled as one
+** sequence with every definition a new value, the window limiting moves as
+** in ptx_sched_block. */
+uint32_t ptx_loop_pressure(ptx_sched *S, uint32_t b, uint32_t copies, uint32_t window);
 /* The most units live in block b (v's view) when its instructions run in
 ** order[] (NULL: program order); live is scratch of v->nrows + 1 rows. */
 uint32_t ptx_block_pressure(const ptx_rview *v, uint32_t b, const uint32_t *order, ptx_sset *live);

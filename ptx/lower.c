@@ -10,7 +10,10 @@
 ** there and may be re-emitted in place):
 **   1. schedule: each block list-scheduled (sched.c) with the widest window
 **      that keeps its pressure (PTX_LIVE_ALLOC view, plus the kernel
-**      reserve) within the cap (program order when none does);
+**      reserve) within the cap (block_cap: 64 for a block that stores
+**      nothing, 44 otherwise; program order when none does); a one-block
+**      loop ptxas would unroll (loop_trips) makes the count cover its
+**      unrolled copies (ptx_loop_pressure, ptx_func.ra_unroll);
 **   2. constants: the rows the ALLOC view re-creates (live.c: kernel
 **      parameters, immediates, addresses) become constant-bank rows
 **      (ptx_func.ra_cb); each use an instruction cannot read as an operand
@@ -29,11 +32,17 @@
 #include <stdlib.h>
 
 enum {
-    LW_SCHED_CAP = 40,  /* the schedule keeps a block's pressure (reserve included) within
-                           this many registers: of 32, 40, 48, 56 and 64 the cap that puts
-                           tpsim nearest ptxas on the team's kernels (docs/REGISTERS.md) */
+    LW_SCHED_CAP = 44,  /* the schedule keeps a block that stores within this many registers
+                           (reserve included): of 32, 40, 44 and 48 the cap that puts tpsim
+                           nearest ptxas on the suites' kernels without the repository's
+                           getting worse (docs/REGISTERS.md) */
+    LW_LOAD_CAP = 64,   /* ... of a block that does not store (block_cap) */
     LW_RESERVED = PTX_RA_RESERVED, /* what a kernel's count adds to its values */
     LW_MAX_ROUNDS = 64, /* spill rounds before giving up on fitting */
+    LW_UNROLL_CAP = 64, /* an unrolled loop's schedule keeps its pressure (reserve included) within this */
+    LW_UNROLL_SIZE = 256, /* a loop with a constant trip count is unrolled up to this many instructions */
+    LW_UNROLL_MAX = 16, /* ... and at most this many times; other loops 4 times */
+    LW_UNROLL_BODY = 32, /* loops of more instructions are not unrolled */
 };
 
 typedef TP_VEC(ptx_insn) insnvec;
@@ -235,6 +244,96 @@ static uint32_t func_limit(const lw *L, const ptx_func *f)
     return ptx_regalloc_limit(f, max, L->o->regs_per_sm, L->o->alloc_unit);
 }
 
+/* Whether block b of f is a loop of one block: its last instruction a branch
+** back to its first. */
+static bool self_loop(const ptx_module *m, const ptx_func *f, uint32_t b)
+{
+    const ptx_block *bl = &f->blocks[b];
+    const ptx_insn *in = &m->insns[bl->end - 1];
+    if (!(ptx_ops[in->op].flags & PTX_F_BRANCH)) return false;
+    for (uint32_t k = 0; k < in->nopnd && k < PTX_MAX_OPND; k++)
+        if (in->o[k].kind == PTX_OK_LABEL && in->o[k].r == (int32_t)bl->start) return true;
+    return false;
+}
+
+/* How the one-block loop b counts its trips: 0 not known before it runs
+** (ptxas does not unroll it: a grid-stride loop, a search), or a loop that
+** stores (its copies could not overlap: unrolled or not, the same) or loads
+** nothing (no latency to hide), 1 known when it
+** starts (its back branch is guarded by a comparison of a register stepped
+** by an immediate in the loop, and defined nowhere else in it, with an
+** immediate or a register the loop does not write), 2 known when compiled
+** (the compared register set to immediates outside the loop and compared
+** with an immediate). */
+static int loop_trips(const ptx_module *m, const ptx_func *f, uint32_t b)
+{
+    const ptx_block *bl = &f->blocks[b];
+    const ptx_insn *br = &m->insns[bl->end - 1];
+    if (br->guard < 0) return 0;
+    const ptx_insn *cmp = NULL;
+    bool loads = false;
+    for (uint32_t pc = bl->start; pc < bl->end; pc++) {
+        const ptx_insn *in = &m->insns[pc];
+        if (ptx_ops[in->op].flags & (PTX_F_STORE | PTX_F_ATOMIC)) return 0; /* copies could not overlap */
+        if ((ptx_ops[in->op].flags & PTX_F_LOAD) && in->m.space != PTX_SP_PARAM && in->m.space != PTX_SP_PARAM_ENTRY)
+            loads = true;
+    }
+    if (!loads) return 0; /* nothing to overlap */
+    for (uint32_t pc = bl->end - 1; pc-- > bl->start && !cmp;) {
+        const ptx_insn *in = &m->insns[pc];
+        if (in->ndst >= 1 && in->o[0].kind == PTX_OK_PRED && in->o[0].r == br->guard) cmp = in;
+    }
+    if (!cmp || cmp->op != PTX_OP_SETP || cmp->nopnd < 3) return 0;
+    bool imm = false;
+    int32_t ctr = -1, other = -1;
+    for (int k = 1; k <= 2; k++) {
+        const ptx_opnd *o = &cmp->o[k], *x = &cmp->o[3 - k];
+        if (o->kind != PTX_OK_REG) continue;
+        if (x->kind == PTX_OK_IMM) { ctr = o->r; imm = true; break; }
+        if (x->kind == PTX_OK_REG) {
+            /* the one of the two the loop steps */
+            bool stepped = false;
+            for (uint32_t pc = bl->start; pc < bl->end; pc++) {
+                const ptx_insn *in = &m->insns[pc];
+                if (in->ndst == 1 && in->o[0].kind == PTX_OK_REG && in->o[0].r == o->r) stepped = true;
+            }
+            if (stepped) { ctr = o->r; other = x->r; break; }
+        }
+    }
+    if (ctr < 0) return 0;
+    bool stepped = false, init = true;
+    for (uint32_t pc = f->start; pc < f->end; pc++) {
+        const ptx_insn *in = &m->insns[pc];
+        bool inside = pc >= bl->start && pc < bl->end;
+        for (uint32_t k = 0; k < in->ndst && k < PTX_MAX_OPND; k++) {
+            if (in->o[k].kind != PTX_OK_REG) continue;
+            if (inside && other >= 0 && in->o[k].r == other) return 0;
+            if (in->o[k].r != ctr) continue;
+            if (!inside) {
+                init &= in->op == PTX_OP_MOV && in->nopnd == 2 && in->o[1].kind == PTX_OK_IMM;
+                continue;
+            }
+            if (stepped || in->guard >= 0 || (in->op != PTX_OP_ADD && in->op != PTX_OP_SUB) || in->nopnd != 3 ||
+                in->o[1].kind != PTX_OK_REG || in->o[1].r != ctr || in->o[2].kind != PTX_OK_IMM)
+                return 0;
+            stepped = true;
+        }
+    }
+    if (!stepped) return 0;
+    return imm && init ? 2 : 1;
+}
+
+/* The pressure a block's schedule may reach (reserve included): ptxas
+** hoists the loads of a block that stores nothing up to LW_LOAD_CAP (sm_75
+** keeps its full 32 warps up to 64 registers), others to LW_SCHED_CAP. */
+static uint32_t block_cap(const ptx_module *m, const ptx_block *bl, uint32_t limit)
+{
+    uint32_t cap = LW_LOAD_CAP;
+    for (uint32_t pc = bl->start; pc < bl->end; pc++)
+        if (ptx_ops[m->insns[pc].op].flags & (PTX_F_STORE | PTX_F_ATOMIC)) cap = LW_SCHED_CAP;
+    return limit < cap ? limit : cap;
+}
+
 /* Emits f (source) scheduled, with copies; fills g's range and rows. */
 static bool emit_function(lw *L, const ptx_func *f, ptx_func *g)
 {
@@ -249,7 +348,6 @@ static bool emit_function(lw *L, const ptx_func *f, ptx_func *g)
     }
     mark_constants(L, &v);
     uint32_t reserve = f->is_entry ? LW_RESERVED : 0, limit = func_limit(L, f);
-    uint32_t cap = limit < LW_SCHED_CAP ? limit : LW_SCHED_CAP;
     ptx_sched *S = L->o->no_schedule ? NULL : ptx_sched_new(&v);
     ptx_sset live = {tp_malloc((v.nrows + 1) * sizeof(uint32_t)), tp_calloc(v.nrows + 1, sizeof(uint32_t)), 0, 0};
     uint32_t n = f->end - f->start;
@@ -257,11 +355,34 @@ static bool emit_function(lw *L, const ptx_func *f, ptx_func *g)
     uint32_t *bof = tp_malloc((n + 1) * sizeof *bof);
     L->newpos = tp_realloc(L->newpos, (n + 1) * sizeof *L->newpos);
     g->start = L->ins.n;
+    g->ra_unroll = 0;
     for (uint32_t b = 0; b < f->nblocks; b++) {
         const ptx_block *bl = &f->blocks[b];
         for (uint32_t pc = bl->start; pc < bl->end; pc++) bof[pc - f->start] = b;
-        const uint32_t *ord = NULL;
         uint32_t nbi = bl->end - bl->start;
+        if (S && nbi > 2 && nbi <= LW_UNROLL_BODY && v.reach[b] && self_loop(L->src, f, b) &&
+            !(L->src->insns[bl->start].hint & PTX_HINT_NOUNROLL) && loop_trips(L->src, f, b)) {
+            /* ptxas unrolls the loop and schedules the copies as one block:
+            ** the count covers what that needs (the code stays as it is) */
+            int trips = loop_trips(L->src, f, b);
+            uint32_t copies = trips ? 4 : 1, ucap = limit < LW_UNROLL_CAP ? limit : LW_UNROLL_CAP;
+            if (trips == 2)
+                for (copies = LW_UNROLL_MAX; copies > 4 && copies * nbi > LW_UNROLL_SIZE; copies /= 2) {}
+            uint32_t need = ptx_loop_pressure(S, b, copies, UINT32_MAX);
+            if (need + reserve > ucap) {
+                uint32_t lo = 1, hi = (nbi - 1) * copies + 1;
+                while (hi - lo > 1) {
+                    uint32_t mid = lo + (hi - lo) / 2;
+                    if (ptx_loop_pressure(S, b, copies, mid) + reserve > ucap) hi = mid;
+                    else lo = mid;
+                }
+                need = ptx_loop_pressure(S, b, copies, lo);
+            }
+            if (need + reserve > ucap) need = ucap > reserve ? ucap - reserve : 0;
+            if (need > g->ra_unroll) g->ra_unroll = need;
+        }
+        const uint32_t *ord = NULL; /* (S's buffer: scheduled last) */
+        uint32_t cap = block_cap(L->src, bl, limit);
         if (S && nbi > 2 && v.reach[b]) {
             /* the widest window whose schedule keeps the pressure within the cap */
             ord = ptx_sched_block(S, b, UINT32_MAX);

@@ -310,6 +310,8 @@ void ptx_ps_pragma(ptx_ps *P)
     ptx_ps_next(P);
     do {
         if (P->t.kind != PTX_TK_STR) PTX_FAIL(P, "expected a string, found %s", ptx_ps_tokdesc(P));
+        for (uint32_t k = 0; k + 8 <= P->t.len; k++)
+            if (!memcmp(P->t.s + k, "nounroll", 8)) P->hint |= PTX_HINT_NOUNROLL;
         ptx_ps_next(P);
     } while (ptx_ps_accept(P, ','));
     ptx_ps_expect(P, ';');

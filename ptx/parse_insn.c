@@ -786,6 +786,8 @@ void ptx_ps_insn(ptx_ps *P)
     in->col = P->t.col;
     in->srcfile = P->srcfile;
     in->srcline = P->srcline;
+    in->hint = P->hint;
+    P->hint = 0;
     if (ptx_ps_is(P, '@')) {
         ptx_ps_next(P);
         if (ptx_ps_accept(P, '!')) in->guard_neg = 1;

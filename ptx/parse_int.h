@@ -208,6 +208,7 @@ typedef struct ptx_ps {
     uint32_t local_align;
     TP_VEC(ptx_fix) fixes;
     uint32_t srcfile, srcline;   /* the last .loc */
+    uint8_t hint;                /* PTX_HINT_* for the next instruction (.pragma) */
     ptx_srcloc srccall;          /* ... its outermost inlined_at call site (file 0: none) */
     TP_VEC(ptx_srcloc) calls;    /* srccall of each instruction (parallel to insns) */
     bool any_inlined;

@@ -387,6 +387,9 @@ enum { PTX_SYM_FVAR = 0x10000000, PTX_SYM_PARAM = 0x20000000, PTX_SYM_RET = 0x30
 
 enum { PTX_MAX_OPND = 8 };
 
+/* ptx_insn.hint */
+enum { PTX_HINT_NOUNROLL = 1 }; /* .pragma "nounroll": the loop this instruction heads is not unrolled */
+
 typedef struct ptx_insn {
     uint16_t op;       /* ptx_op */
     uint8_t type;      /* ptx_type: the instruction type; for cvt the destination type */
@@ -394,7 +397,7 @@ typedef struct ptx_insn {
     uint8_t nopnd;     /* operands used in o[] */
     uint8_t ndst;      /* leading operands that are written (a d|p pair counts 2) */
     int8_t guard_neg;  /* 1 if the guard is @!%p */
-    uint8_t pad;
+    uint8_t hint;      /* PTX_HINT_*: what a .pragma just before the instruction said */
     int32_t guard;     /* guard predicate index, -1 when unguarded */
     uint32_t rpc;      /* bra/brx/ret: the reconvergence pc (immediate post-dominator);
                           filled by the CFG pass */
@@ -519,6 +522,8 @@ typedef struct ptx_func {
     uint32_t ra_spills;     /* 32-bit registers the limit could not hold (see ptx_regalloc);
                                in lowered code: the registers spilled to local memory */
     uint32_t ra_own;        /* registers the allocation uses (highest + 1) */
+    uint32_t ra_unroll;     /* registers the loops ptxas unrolls need unrolled (ptx_lower; 0: none):
+                               the count is at least this plus the reserve */
     uint32_t ra_ncalls;     /* call sites: ra_calls[2k] its pc, ra_calls[2k+1] units live across it */
     uint32_t *ra_calls;
     /* Lowered code only (ptx_lower). */

@@ -371,7 +371,8 @@ static bool alloc_func(ptx_module *m, uint32_t fi, uint8_t *state, uint32_t *har
         state[fi] = RA_DONE;
         return false;
     }
-    uint32_t hard = own + (f->is_entry ? RA_RESERVED : 0);
+    uint32_t body = f->ra_unroll > own ? f->ra_unroll : own; /* unrolled loops (lower.c) */
+    uint32_t hard = body + (f->is_entry ? RA_RESERVED : 0);
     bool ok = true;
     for (uint32_t k = 0; k < f->ra_ncalls && ok; k++) {
         uint32_t c = call_cost(m, &m->insns[f->ra_calls[2 * k]], f->ra_calls[2 * k + 1], state, e);

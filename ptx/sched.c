@@ -147,13 +147,27 @@ struct ptx_sched {
     const ptx_rview *v;
     uint32_t *rblk, *rdef, *ruse, *pblk, *pdef, *puse; /* per row / predicate (+ CC): block tag, last def / use */
     TP_VEC(sch_edge) e;
-    uint32_t *npred, *eoff, *earliest, *order;
+    uint32_t *npred, *eoff, *earliest, *order, *pcs; /* per instruction of the sequence scheduled */
     uint8_t *done;
+    uint32_t cap;              /* room of the per-instruction arrays */
     uint32_t tag;              /* per call: which rdef/ruse/pdef/puse entries are this schedule's */
     heap64 pend, avail, avail_long; /* ready: short and long-latency instructions */
     uint32_t long_lat;         /* latency from which an instruction goes first */
     ptx_regocc oc[PTX_SCHED_MAXOCC];
 };
+
+/* Makes the per-instruction arrays hold n instructions. */
+static void sched_room(ptx_sched *S, uint32_t n)
+{
+    if (n <= S->cap && S->npred) return;
+    S->cap = n;
+    S->npred = tp_realloc(S->npred, (n + 1) * sizeof(uint32_t));
+    S->eoff = tp_realloc(S->eoff, (n + 2) * sizeof(uint32_t));
+    S->earliest = tp_realloc(S->earliest, (n + 1) * sizeof(uint32_t));
+    S->order = tp_realloc(S->order, (n + 1) * sizeof(uint32_t));
+    S->pcs = tp_realloc(S->pcs, (n + 1) * sizeof(uint32_t));
+    S->done = tp_realloc(S->done, n + 1);
+}
 
 ptx_sched *ptx_sched_new(const ptx_rview *v)
 {
@@ -169,11 +183,7 @@ ptx_sched *ptx_sched_new(const ptx_rview *v)
     S->pblk = tp_calloc(P + 1, sizeof(uint32_t));
     S->pdef = tp_malloc((P + 1) * sizeof(uint32_t));
     S->puse = tp_malloc((P + 1) * sizeof(uint32_t));
-    S->npred = tp_malloc((maxb + 1) * sizeof(uint32_t));
-    S->eoff = tp_malloc((maxb + 2) * sizeof(uint32_t));
-    S->earliest = tp_malloc((maxb + 1) * sizeof(uint32_t));
-    S->order = tp_malloc((maxb + 1) * sizeof(uint32_t));
-    S->done = tp_malloc(maxb + 1);
+    sched_room(S, maxb);
     S->long_lat = PTX_SCHED_LONG;
     return S;
 }
@@ -191,6 +201,7 @@ void ptx_sched_free(ptx_sched *S)
     free(S->eoff);
     free(S->earliest);
     free(S->order);
+    free(S->pcs);
     free(S->done);
     tp_vec_free(&S->e);
     tp_vec_free(&S->pend);
@@ -206,14 +217,17 @@ static void sch_dep(ptx_sched *S, uint32_t from, uint32_t to, uint32_t lat)
     tp_vec_push(&S->e, x);
 }
 
-const uint32_t *ptx_sched_block(ptx_sched *S, uint32_t b, uint32_t window)
+/* List-schedules the sequence S->pcs[0 .. nb) (pcs of one block, in an
+** order that is a legal execution); fills S->order with indices into it.
+** With rename, every definition is a new value (ptxas's SSA form of an
+** unrolled loop): only reads wait for writes, registers and predicates. */
+static void sched_seq(ptx_sched *S, uint32_t nb, uint32_t window, bool rename)
 {
     const ptx_rview *v = S->v;
     const ptx_module *m = v->m;
     const ptx_func *f = v->f;
-    const ptx_block *bl = &f->blocks[b];
-    uint32_t nb = bl->end - bl->start, tag = ++S->tag, P = f->npreds, CC = f->npreds, NONE = UINT32_MAX;
-    (void)b;
+    uint32_t tag = ++S->tag, P = f->npreds, CC = f->npreds, NONE = UINT32_MAX;
+    const uint32_t *pcs = S->pcs;
     uint32_t bar = NONE, warp = NONE, st[MC_COUNT], ld[MC_COUNT];
     for (int c = 0; c < MC_COUNT; c++) st[c] = ld[c] = NONE;
     S->e.n = 0;
@@ -224,8 +238,7 @@ const uint32_t *ptx_sched_block(ptx_sched *S, uint32_t b, uint32_t window)
 #define TOUCH_R(r) do { if (S->rblk[r] != tag) { S->rblk[r] = tag; S->rdef[r] = S->ruse[r] = NONE; } } while (0)
 #define TOUCH_P(p) do { if (S->pblk[p] != tag) { S->pblk[p] = tag; S->pdef[p] = S->puse[p] = NONE; } } while (0)
     for (uint32_t j = 0; j < nb; j++) {
-        uint32_t pc = bl->start + j;
-        const ptx_insn *in = &m->insns[pc];
+        const ptx_insn *in = &m->insns[pcs[j]];
         const ptx_opinfo *oi = &ptx_ops[in->op];
         bool fence = is_fence(m, in) || j + 1 == nb;
         if (fence) {
@@ -241,9 +254,9 @@ const uint32_t *ptx_sched_block(ptx_sched *S, uint32_t b, uint32_t window)
         for (uint32_t q = 0; q < nrg; q++) {
             if (S->oc[q].kind == PTX_RO_DEF) continue;
             uint32_t r = S->oc[q].row, d = RDEF(r);
-            if (d != NONE) sch_dep(S, d, j, latency(&m->insns[bl->start + d]));
+            if (d != NONE) sch_dep(S, d, j, latency(&m->insns[pcs[d]]));
         }
-        for (uint32_t q = 0; q < nrg; q++) {
+        for (uint32_t q = 0; q < nrg && !rename; q++) {
             if (S->oc[q].kind != PTX_RO_DEF) continue;
             uint32_t r = S->oc[q].row;
             sch_dep(S, RUSE(r), j, 1);
@@ -252,17 +265,19 @@ const uint32_t *ptx_sched_block(ptx_sched *S, uint32_t b, uint32_t window)
         /* predicates and the carry flag */
         if (in->guard >= 0 && (uint32_t)in->guard < P) {
             uint32_t d = PDEF(in->guard);
-            if (d != NONE) sch_dep(S, d, j, latency(&m->insns[bl->start + d]));
+            if (d != NONE) sch_dep(S, d, j, latency(&m->insns[pcs[d]]));
         }
         for (uint32_t k = 0; k < in->nopnd && k < PTX_MAX_OPND; k++) {
             const ptx_opnd *o = &in->o[k];
             if (o->kind != PTX_OK_PRED || o->r < 0 || (uint32_t)o->r >= P) continue;
             if (k < in->ndst) {
-                sch_dep(S, PUSE(o->r), j, 1);
-                sch_dep(S, PDEF(o->r), j, 1);
+                if (!rename) {
+                    sch_dep(S, PUSE(o->r), j, 1);
+                    sch_dep(S, PDEF(o->r), j, 1);
+                }
             } else {
                 uint32_t d = PDEF(o->r);
-                if (d != NONE) sch_dep(S, d, j, latency(&m->insns[bl->start + d]));
+                if (d != NONE) sch_dep(S, d, j, latency(&m->insns[pcs[d]]));
             }
         }
         bool cc_in = (oi->flags & PTX_F_CARRYIN) != 0, cc_out = (in->m.flags & PTX_MF_CC) != 0;
@@ -355,7 +370,7 @@ const uint32_t *ptx_sched_block(ptx_sched *S, uint32_t b, uint32_t window)
     for (uint32_t done = 0; done < nb;) {
         while (S->pend.n && (S->pend.a[0] >> 32) <= cycle) {
             uint32_t t = (uint32_t)(heap_pop(&S->pend) & 0xffffffffu);
-            heap_push(latency(&m->insns[bl->start + t]) >= S->long_lat ? &S->avail_long : &S->avail, t);
+            heap_push(latency(&m->insns[pcs[t]]) >= S->long_lat ? &S->avail_long : &S->avail, t);
         }
         heap64 *h = S->avail_long.n && S->avail_long.a[0] < (uint64_t)lo + window ? &S->avail_long : &S->avail;
         if (!h->n || h->a[0] >= (uint64_t)lo + window) {
@@ -363,7 +378,7 @@ const uint32_t *ptx_sched_block(ptx_sched *S, uint32_t b, uint32_t window)
             continue;
         }
         uint32_t j = (uint32_t)heap_pop(h);
-        S->order[done++] = bl->start + j;
+        S->order[done++] = j;
         S->done[j] = 1;
         while (lo < nb && S->done[lo]) lo++;
         for (uint32_t k = S->eoff[j]; k < S->eoff[j + 1]; k++) {
@@ -375,6 +390,16 @@ const uint32_t *ptx_sched_block(ptx_sched *S, uint32_t b, uint32_t window)
         cycle++;
     }
     free(sorted);
+}
+
+const uint32_t *ptx_sched_block(ptx_sched *S, uint32_t b, uint32_t window)
+{
+    const ptx_block *bl = &S->v->f->blocks[b];
+    uint32_t nb = bl->end - bl->start;
+    sched_room(S, nb);
+    for (uint32_t j = 0; j < nb; j++) S->pcs[j] = bl->start + j;
+    sched_seq(S, nb, window, false);
+    for (uint32_t j = 0; j < nb; j++) S->order[j] = S->pcs[S->order[j]];
     return S->order;
 }
 
@@ -398,4 +423,139 @@ uint32_t ptx_block_pressure(const ptx_rview *v, uint32_t b, const uint32_t *orde
         if (in_units > best) best = in_units;
     }
     return best;
+}
+
+uint32_t ptx_loop_pressure(ptx_sched *S, uint32_t b, uint32_t copies, uint32_t window)
+{
+    const ptx_rview *v = S->v;
+    const ptx_block *bl = &v->f->blocks[b];
+    uint32_t nb = bl->end - bl->start, N = v->nrows, NONE = UINT32_MAX;
+    if (!nb || !copies) return 0;
+    /* the copies one after the other, the back branch only at the end; an
+    ** induction step (add/sub r, r, imm, r defined nowhere else in the loop)
+    ** only in the last copy: the others address through immediate offsets */
+    uint8_t *step = tp_calloc(nb + 1, 1);
+    uint32_t *ndef = tp_calloc(N + 1, sizeof *ndef);
+    for (uint32_t j = 0; j < nb; j++) {
+        uint32_t i = bl->start + j - v->s;
+        for (uint32_t q = v->off[3 * i]; q < v->off[3 * i + 1]; q++) ndef[v->rows[q]]++;
+    }
+    for (uint32_t j = 0; j + 1 < nb; j++) {
+        const ptx_insn *in = &v->m->insns[bl->start + j];
+        if ((in->op == PTX_OP_ADD || in->op == PTX_OP_SUB) && in->guard < 0 && in->nopnd == 3 &&
+            in->o[0].kind == PTX_OK_REG && in->o[1].kind == PTX_OK_REG && in->o[0].r == in->o[1].r &&
+            in->o[2].kind == PTX_OK_IMM && in->o[0].r >= 0 && (uint32_t)in->o[0].r < N && ndef[in->o[0].r] == 1)
+            step[j] = 1;
+    }
+    /* and a value that is the step's register plus an immediate, shifted or
+    ** scaled by one, or plus a value the loop does not change (an address)
+    ** only in the first copy: ptxas reads the first copy's with an offset */
+    uint8_t *kind = tp_calloc(N + 1, 1); /* 1 step, 2 such a value */
+    const uint64_t *bin = v->bin + (size_t)b * v->words;
+    for (uint32_t j = 0; j + 1 < nb; j++)
+        if (step[j]) kind[v->m->insns[bl->start + j].o[0].r] = 1;
+    for (uint32_t j = 0; j + 1 < nb; j++) {
+        const ptx_insn *in = &v->m->insns[bl->start + j];
+        uint16_t op = in->op;
+        if (step[j] || in->guard >= 0 || in->ndst != 1 || in->o[0].kind != PTX_OK_REG || in->o[0].r < 0 ||
+            (uint32_t)in->o[0].r >= N || ndef[in->o[0].r] != 1 || ptx_bit_has(bin, (uint32_t)in->o[0].r))
+            continue;
+        if (op != PTX_OP_ADD && op != PTX_OP_SUB && op != PTX_OP_SHL && op != PTX_OP_MUL && op != PTX_OP_CVT &&
+            op != PTX_OP_MOV)
+            continue;
+        if (ptx_type_is_float((ptx_type)in->type)) continue;
+        uint32_t moving = 0, fixed = 0, imm = 0;
+        bool ok = true;
+        for (uint32_t q = 1; q < in->nopnd && q < PTX_MAX_OPND; q++) {
+            const ptx_opnd *o = &in->o[q];
+            if (o->kind == PTX_OK_IMM) imm++;
+            else if (o->kind == PTX_OK_REG && o->r >= 0 && (uint32_t)o->r < N && kind[o->r]) moving++;
+            else if (o->kind == PTX_OK_REG && o->r >= 0 && (uint32_t)o->r < N && !ndef[o->r]) fixed++;
+            else ok = false;
+        }
+        if (!ok || moving != 1) continue;
+        if ((op == PTX_OP_SHL || op == PTX_OP_MUL) && imm != 1) continue;
+        kind[in->o[0].r] = 2;
+    }
+    uint32_t n = 1, k = 0;
+    for (uint32_t c = 0; c < copies; c++)
+        for (uint32_t j = 0; j + 1 < nb; j++) {
+            const ptx_insn *in = &v->m->insns[bl->start + j];
+            bool aff = !step[j] && in->ndst == 1 && in->o[0].kind == PTX_OK_REG && in->o[0].r >= 0 &&
+                       (uint32_t)in->o[0].r < N && kind[in->o[0].r] == 2;
+            if (step[j] ? c + 1 == copies : (!aff || c == 0)) n++;
+        }
+    sched_room(S, n);
+    for (uint32_t c = 0; c < copies; c++)
+        for (uint32_t j = 0; j + 1 < nb; j++) {
+            const ptx_insn *in = &v->m->insns[bl->start + j];
+            bool aff = !step[j] && in->ndst == 1 && in->o[0].kind == PTX_OK_REG && in->o[0].r >= 0 &&
+                       (uint32_t)in->o[0].r < N && kind[in->o[0].r] == 2;
+            if (step[j] ? c + 1 == copies : (!aff || c == 0)) S->pcs[k++] = bl->start + j;
+        }
+    S->pcs[k++] = bl->end - 1;
+    free(kind);
+    free(step);
+    free(ndef);
+    sched_seq(S, n, window, true);
+    uint32_t *pos = tp_malloc((n + 1) * sizeof *pos);
+    for (uint32_t t = 0; t < n; t++) pos[S->order[t]] = t;
+    /* values: one per definition, one per row read before any (live in);
+    ** each lives from its definition (-1: the start) to its last read, or to
+    ** the end (n) when it is the row's last value and the row is live out */
+    uint32_t *cur = tp_malloc((N + 1) * sizeof *cur);
+    for (uint32_t r = 0; r < N; r++) cur[r] = NONE;
+    TP_VEC(int64_t) from = {0}, to = {0};
+    TP_VEC(uint32_t) wv = {0};
+    int64_t *pts = tp_calloc(n + 1, sizeof *pts); /* points: live into their instruction only */
+#define NEWV(st, w_) do { tp_vec_push(&from, (int64_t)(st)); tp_vec_push(&to, (int64_t)(st)); tp_vec_push(&wv, (uint32_t)(w_)); } while (0)
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = S->pcs[k] - v->s, t = pos[k];
+        uint32_t d0 = v->off[3 * i], d1 = v->off[3 * i + 1], u1 = v->off[3 * i + 2], p1 = v->off[3 * i + 3];
+        for (uint32_t q = d1; q < p1; q++) {
+            uint32_t r = v->rows[q];
+            if (q >= u1) { pts[t] += v->w[r]; continue; }
+            if (cur[r] == NONE) { cur[r] = from.n; NEWV(-1, v->w[r]); }
+            if (to.a[cur[r]] < (int64_t)t) to.a[cur[r]] = t;
+        }
+        for (uint32_t q = d0; q < d1; q++) {
+            uint32_t r = v->rows[q];
+            if (!v->kill[i] && cur[r] != NONE && to.a[cur[r]] < (int64_t)t) to.a[cur[r]] = t; /* guarded: the old value may stay */
+            cur[r] = from.n;
+            NEWV(t, v->w[r]);
+        }
+    }
+#undef NEWV
+    const uint64_t *out = v->bout + (size_t)b * v->words;
+    uint32_t base = 0;
+    for (uint32_t r = 0; r < N; r++) {
+        if (!ptx_bit_has(out, r)) continue;
+        if (cur[r] == NONE) base += v->w[r]; /* live through, untouched */
+        else to.a[cur[r]] = n;
+    }
+    /* before t: values with from < t <= to; after t: from <= t < to, or defined at t */
+    int64_t *din = tp_calloc(n + 2, sizeof *din), *dout = tp_calloc(n + 2, sizeof *dout);
+    for (uint32_t x = 0; x < from.n; x++) {
+        int64_t a = from.a[x], e = to.a[x], last = (int64_t)n - 1;
+        int64_t ilo = a + 1, ihi = e < last ? e : last;
+        if (ilo <= ihi) { din[ilo] += wv.a[x]; din[ihi + 1] -= wv.a[x]; }
+        int64_t olo = a < 0 ? 0 : a, ohi = e >= (int64_t)n ? last : (e - 1 > a ? e - 1 : a);
+        if (olo <= ohi) { dout[olo] += wv.a[x]; dout[ohi + 1] -= wv.a[x]; }
+    }
+    int64_t ci = 0, co = 0, best = 0;
+    for (uint32_t t = 0; t < n; t++) {
+        ci += din[t];
+        co += dout[t];
+        if (ci + pts[t] > best) best = ci + pts[t];
+        if (co > best) best = co;
+    }
+    free(din);
+    free(dout);
+    free(pts);
+    free(cur);
+    free(pos);
+    tp_vec_free(&from);
+    tp_vec_free(&to);
+    tp_vec_free(&wv);
+    return (uint32_t)best + base;
 }

@@ -9,7 +9,9 @@
 # prints: file, kernel, tpsim regs (`tpsim ptx`),
 # ptxas regs (`ptxas -arch=sm_XX -v`, XX from the file's .target, sm_75 when
 # it is older), difference (tpsim - ptxas); then the mean absolute
-# difference.  --md prints a Markdown table (docs/REGISTERS.md holds one).
+# difference, its median and how many kernels are off by more than 8.
+# --md prints a Markdown table (docs/REGISTERS.md holds one).  For public
+# suites' kernels: sh tools/suite_ptx.sh DIR, then this on DIR/*.ptx.
 # Needs ptxas on PATH or in /usr/local/cuda/bin, and a built tpsim
 # ($BUILD/bin/tpsim, BUILD defaults to build).
 BUILD=${BUILD:-build}
@@ -41,9 +43,12 @@ awk -v md=$md '
             else printf "%-16s %-18s %6s %6s %6s\n", "file", "kernel", "tpsim", "ptxas", "diff" }
     {
         d = ($4 == "-") ? "-" : $3 - $4
-        if (d != "-") { n++; s += (d < 0 ? -d : d); if (d > 0) hi++; else if (d < 0) lo++; else eq++ }
+        if (d != "-") { n++; a = (d < 0 ? -d : d); s += a; abs[n] = a; if (a > 8) over++; if (d > 0) hi++; else if (d < 0) lo++; else eq++ }
         if (md) printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, d
         else printf "%-16s %-18s %6s %6s %6s\n", $1, $2, $3, $4, d
     }
-    END { if (n) printf "%skernels: %d, mean |diff|: %.2f (tpsim higher %d, lower %d, equal %d)\n",
-                        md ? "\n" : "", n, s / n, hi, lo, eq }' "$tmp/all"
+    END { if (!n) exit
+          for (i = 2; i <= n; i++) { x = abs[i]; for (j = i - 1; j >= 1 && abs[j] > x; j--) abs[j + 1] = abs[j]; abs[j + 1] = x }
+          med = n % 2 ? abs[(n + 1) / 2] : (abs[n / 2] + abs[n / 2 + 1]) / 2
+          printf "%skernels: %d, mean |diff|: %.2f, median %g, over 8: %d (tpsim higher %d, lower %d, equal %d)\n",
+                 md ? "\n" : "", n, s / n, med, over + 0, hi, lo, eq }' "$tmp/all"
