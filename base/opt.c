@@ -342,3 +342,20 @@ void tp_opts_dump(const tp_opts *o, tp_sbuf *out)
     for (uint32_t i = 0; i < o->n; i++)
         tp_sbuf_printf(out, "%s = %s\n", o->defs[i].name, o->v[i].s);
 }
+
+void tp_opts_bind(const tp_opts *o, void *dst)
+{
+    for (uint32_t i = 0; i < o->n; i++) {
+        const tp_optdef *d = &o->defs[i];
+        void *f = (char *)dst + d->bind_off;
+        const tp_optval *v = &o->v[i];
+        switch (d->bind) {
+        case TP_BIND_NONE: break;
+        case TP_BIND_U32: *(uint32_t *)f = (uint32_t)v->i; break;
+        case TP_BIND_U64: *(uint64_t *)f = (uint64_t)v->i; break;
+        case TP_BIND_I64: *(int64_t *)f = v->i; break;
+        case TP_BIND_F64: *(double *)f = v->f; break;
+        case TP_BIND_BOOL: *(bool *)f = v->i != 0; break;
+        }
+    }
+}

@@ -26,6 +26,11 @@ typedef enum tp_opt_type {
     TP_OPT_ENUM,   /* one of the '|'-separated choices; value is its index */
 } tp_opt_type;
 
+/* The C type of the field an option is bound to (tp_opts_bind). */
+typedef enum tp_opt_bind { TP_BIND_NONE, TP_BIND_U32, TP_BIND_U64, TP_BIND_I64, TP_BIND_F64, TP_BIND_BOOL } tp_opt_bind;
+#define TP_BIND_OF(ctype) \
+    _Generic((ctype){0}, uint32_t: TP_BIND_U32, uint64_t: TP_BIND_U64, int64_t: TP_BIND_I64, double: TP_BIND_F64, bool: TP_BIND_BOOL)
+
 typedef struct tp_optdef {
     const char *name;    /* "device.cc", "l1.size" ... */
     tp_opt_type type;
@@ -33,6 +38,8 @@ typedef struct tp_optdef {
     double min, max;     /* range for INT and FLOAT */
     const char *choices; /* ENUM: "functional|performance" */
     const char *doc;     /* one line */
+    tp_opt_bind bind;    /* TP_BIND_NONE, or the type of the field the value is copied into */
+    size_t bind_off;     /* that field's offset in the struct tp_opts_bind fills */
 } tp_optdef;
 
 typedef enum tp_opt_src { TP_SRC_DEFAULT, TP_SRC_FILE, TP_SRC_OVERRIDE } tp_opt_src;
@@ -75,12 +82,19 @@ static inline int64_t tp_opt_i(const tp_opts *o, int idx) { return o->v[idx].i; 
 static inline double tp_opt_f(const tp_opts *o, int idx) { return o->v[idx].f; }
 static inline const char *tp_opt_s(const tp_opts *o, int idx) { return o->v[idx].s; }
 
+/* Copies every bound option's value (rows with bind != TP_BIND_NONE) into
+** its field of the struct at dst: a table whose rows name their fields
+** fills that struct in one call, so that an option is one row (and its use). */
+void tp_opts_bind(const tp_opts *o, void *dst);
+
 /* The table as text: name, type, default, range or choices, doc. */
 void tp_opts_describe(const tp_opts *o, tp_sbuf *out);
 /* Current values as a configuration file. */
 void tp_opts_dump(const tp_opts *o, tp_sbuf *out);
 
-/* Declares a table from an X-macro list X(id, name, type, def, min, max, choices, doc):
+/* Declares a table from an X-macro list X(id, name, type, def, min, max, choices, doc)
+** (a bound row adds the C type and name of its field: B(id, name, type, def, min, max,
+** choices, ctype, field, doc); gpu/options.def has them):
 **   enum { FOO_OPTS(TP_OPT_ENUM_ID) FOO_NOPT };
 **   static const tp_optdef foo_optdefs[] = { FOO_OPTS(TP_OPT_DEF_ROW) };     */
 #define TP_OPT_ENUM_ID(id, name, type, def, min, max, choices, doc) id,

@@ -32,30 +32,22 @@ static void set(gpu_cfg *c, int unit, int lc, gpu_pipe p, uint32_t lat, uint32_t
 void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
 {
     memset(c, 0, sizeof *c);
+    tp_opts_bind(o, c);   /* every B row of gpu/options.def and mem_options.def */
+    /* the device's options (exec/options.def, which knows no gpu_cfg) */
     c->nsm = opt_u(o, OPT_DEVICE_NUM_SMS);
-    c->core_mhz = tp_opt_f(o, OPT_CLOCK_CORE_MHZ);
     c->max_warps = opt_u(o, OPT_DEVICE_MAX_THREADS_PER_SM) / 32;
     if (!c->max_warps) c->max_warps = 1;
     c->max_ctas = opt_u(o, OPT_DEVICE_MAX_CTAS_PER_SM);
-    c->nsched = opt_u(o, OPT_SM_SCHEDULERS);
-    c->issue_width = opt_u(o, OPT_SM_ISSUE_WIDTH);
-    c->ibuf = opt_u(o, OPT_SM_IBUFFER);
     if (c->ibuf > GPU_IBUF_MAX) c->ibuf = GPU_IBUF_MAX;
-    c->fetch_width = opt_u(o, OPT_SM_FETCH_WIDTH);
-    c->fetch_lat = opt_u(o, OPT_SM_FETCH_LATENCY);
-    c->policy = (gpu_policy)tp_opt_i(o, OPT_SM_SCHEDULER);
-    c->two_level_active = opt_u(o, OPT_SM_TWO_LEVEL_ACTIVE);
-    c->pipes[GPU_P_SP] = opt_u(o, OPT_SM_SP_UNITS);
-    c->pipes[GPU_P_SFU] = opt_u(o, OPT_SM_SFU_UNITS);
-    c->pipes[GPU_P_DP] = opt_u(o, OPT_SM_DP_UNITS);
-    c->pipes[GPU_P_INT] = opt_u(o, OPT_SM_INT_UNITS);
-    c->pipes[GPU_P_MEM] = opt_u(o, OPT_SM_LDST_UNITS);
-    c->pipes[GPU_P_TENSOR] = opt_u(o, OPT_SM_TENSOR_UNITS);
-    c->rf_banks = opt_u(o, OPT_SM_RF_BANKS);
-    c->rf_ports = opt_u(o, OPT_SM_RF_PORTS);
-    c->oc[GPU_OC_SP] = opt_u(o, OPT_SM_OC_SP);
-    c->oc[GPU_OC_SFU] = opt_u(o, OPT_SM_OC_SFU);
-    c->oc[GPU_OC_MEM] = opt_u(o, OPT_SM_OC_MEM);
+    c->pipes[GPU_P_SP] = c->sp_units;
+    c->pipes[GPU_P_SFU] = c->sfu_units;
+    c->pipes[GPU_P_DP] = c->dp_units;
+    c->pipes[GPU_P_INT] = c->int_units;
+    c->pipes[GPU_P_MEM] = c->ldst_units;
+    c->pipes[GPU_P_TENSOR] = c->tensor_units;
+    c->oc[GPU_OC_SP] = c->oc_sp;
+    c->oc[GPU_OC_SFU] = c->oc_sfu;
+    c->oc[GPU_OC_MEM] = c->oc_mem;
 
     gpu_pipe ip = c->pipes[GPU_P_INT] ? GPU_P_INT : GPU_P_SP;
     gpu_pipe dp = c->pipes[GPU_P_DP] ? GPU_P_DP : GPU_P_SP;
@@ -101,8 +93,4 @@ void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
     gpu_l1_cfg_l1d(o, &c->l1d);
     gpu_l1_cfg_l1c(o, &c->l1c);
     c->ldst = gpu_ldst_frontend_of(o);
-    c->shmem_banks = opt_u(o, OPT_SHMEM_BANKS);
-    c->shmem_lat = opt_u(o, OPT_SHMEM_LATENCY);
-    c->stats_pc = tp_opt_i(o, OPT_STATS_PC) != 0;
-    c->stats_interval = (uint64_t)tp_opt_i(o, OPT_STATS_INTERVAL);
 }

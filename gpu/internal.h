@@ -48,14 +48,18 @@ typedef struct gpu_ldst gpu_ldst;                   /* an SM's LD/ST unit (gpu/l
 typedef struct gpu_ldst_frontend gpu_ldst_frontend; /* ... the kind of front end it has */
 
 typedef struct gpu_cfg {
+    /* the bound options (B rows of gpu/options.def and mem_options.def: their
+    ** fields are declared there, with their C types, and copied by tp_opts_bind) */
+#define X(id, name, type, def, min, max, choices, doc)
+#define B(id, name, type, def, min, max, choices, ctype, field, doc) ctype field;
+#include "options.def"
+#include "mem_options.def"
+#undef X
+#undef B
+    /* what gpu_cfg_init derives from the options */
     uint32_t nsm;
-    double core_mhz;
     uint32_t max_warps, max_ctas;         /* per SM (device.max_threads_per_sm / 32, device.max_ctas_per_sm) */
-    uint32_t nsched, issue_width, ibuf, fetch_width, fetch_lat;
-    gpu_policy policy;
-    uint32_t two_level_active;
     uint32_t pipes[GPU_P_COUNT];           /* pipes of each kind (0: that work runs elsewhere) */
-    uint32_t rf_banks, rf_ports;
     uint32_t oc[GPU_OC_COUNT];
     /* per (exec_unit, exec_lclass): the pipe, latency and interval */
     uint8_t pipe_of[EXEC_U_COUNT][EXEC_L_COUNT];
@@ -65,9 +69,6 @@ typedef struct gpu_cfg {
     double tensor_rate[EXEC_L_COUNT];
     gpu_l1cfg l1d, l1c;
     const gpu_ldst_frontend *ldst;         /* the LD/ST unit's front end (ldst.frontend: gpu/ldst.h) */
-    uint32_t shmem_banks, shmem_lat;
-    bool stats_pc;
-    uint64_t stats_interval;
 } gpu_cfg;
 
 void gpu_cfg_init(gpu_cfg *c, const tp_opts *o);

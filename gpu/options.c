@@ -1,5 +1,6 @@
 /* options.c -- the whole GPU option table, put together once. */
 #include "options.h"
+#include "internal.h"
 #include "../base/builtin.h"
 #include <pthread.h>
 
@@ -19,11 +20,16 @@ static const char ldst_doc[] = "the LD/ST unit's front end toward the L1D (gpu/l
 #define GPU_LDST_FE_CHOICES ldst_choices
 #define GPU_LDST_FE_DOC ldst_doc
 
+/* The rows; a bound row (B) names the gpu_cfg field gpu_cfg_init copies
+** its value into (tp_opts_bind), which the row also declares (internal.h). */
 static const tp_optdef gpu_rows[] = {
-#define X(id, name, type, def, min, max, choices, doc) {name, type, def, min, max, choices, doc},
+#define X(id, name, type, def, min, max, choices, doc) {name, type, def, min, max, choices, doc, TP_BIND_NONE, 0},
+#define B(id, name, type, def, min, max, choices, ctype, field, doc) \
+    {name, type, def, min, max, choices, doc, TP_BIND_OF(ctype), offsetof(gpu_cfg, field)},
 #include "options.def"
 #include "mem_options.def"
 #undef X
+#undef B
 };
 _Static_assert(RS_OPT_COUNT + TP_ARRAY_LEN(gpu_rows) == GPU_OPT_COUNT, "option ids and rows disagree");
 

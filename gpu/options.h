@@ -17,9 +17,11 @@
 enum {
     GPU_OPT_BEFORE_ = RS_OPT_COUNT - 1,
 #define X(id, name, type, def, min, max, choices, doc) id,
+#define B(id, name, type, def, min, max, choices, ctype, field, doc) id,
 #include "options.def"
 #include "mem_options.def"
 #undef X
+#undef B
     GPU_OPT_COUNT /* rows in the whole table */
 };
 

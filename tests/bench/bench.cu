@@ -72,43 +72,9 @@ extern "C" __global__ void mandel(int *out, int w, int h, int maxit)
 
 // Tensor cores: a tiled WMMA GEMM, C = A * B (f16 in, f32 out), 64 x 64 tiles
 // per block of 4 warps (each 2 x 2 m16n16k16 accumulators), A and B staged
-// in shared memory 32 columns / rows at a time (the kernel of tests/tensor/gemm.cu).
-extern "C" __global__ void __launch_bounds__(128) wmma_gemm(const half *A, const half *B, float *C, int M, int N, int K)
-{
-    using namespace nvcuda;
-    enum { BM = 64, BN = 64, BK = 32, PAD = 8 };
-    __shared__ __align__(32) half sa[BM][BK + PAD];
-    __shared__ __align__(32) half sb[BK][BN + PAD];
-    int tid = threadIdx.x, warp = tid / 32, wr = warp / 2, wc = warp % 2;
-    int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
-    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[2][2];
-    for (int i = 0; i < 2; i++)
-        for (int j = 0; j < 2; j++) wmma::fill_fragment(acc[i][j], 0.0f);
-    for (int k0 = 0; k0 < K; k0 += BK) {
-        for (int p = tid; p < BM * BK / 8; p += 128) {
-            int r = p / (BK / 8), c = p % (BK / 8) * 8;
-            *(int4 *)&sa[r][c] = *(const int4 *)&A[(size_t)(row0 + r) * K + k0 + c];
-        }
-        for (int p = tid; p < BK * BN / 8; p += 128) {
-            int r = p / (BN / 8), c = p % (BN / 8) * 8;
-            *(int4 *)&sb[r][c] = *(const int4 *)&B[(size_t)(k0 + r) * N + col0 + c];
-        }
-        __syncthreads();
-        for (int kk = 0; kk < BK; kk += 16) {
-            wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa[2];
-            wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb[2];
-            for (int i = 0; i < 2; i++) wmma::load_matrix_sync(fa[i], &sa[wr * 32 + i * 16][kk], BK + PAD);
-            for (int j = 0; j < 2; j++) wmma::load_matrix_sync(fb[j], &sb[kk][wc * 32 + j * 16], BN + PAD);
-            for (int i = 0; i < 2; i++)
-                for (int j = 0; j < 2; j++) wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
-        }
-        __syncthreads();
-    }
-    for (int i = 0; i < 2; i++)
-        for (int j = 0; j < 2; j++)
-            wmma::store_matrix_sync(&C[(size_t)(row0 + wr * 32 + i * 16) * N + col0 + wc * 32 + j * 16], acc[i][j], N,
-                                    wmma::mem_row_major);
-}
+// in shared memory 32 columns / rows at a time: the kernel of
+// tests/tensor/gemm.cu itself (one copy; it is checked for exact results there).
+#include "../tensor/gemm.cu"
 
 // Tensor cores at their rate: each warp keeps 4 independent m16n16k16
 // accumulators busy for iters rounds (fragments in registers, no memory

@@ -108,6 +108,13 @@ void th_close(th_ctx *c)
     th_release(c);
     if (c->ctx) cuCtxDestroy(c->ctx);
     c->ctx = NULL;
+    free(c->allocs);
+    free(c->host);
+    free(c->mods);
+    c->allocs = NULL;
+    c->host = NULL;
+    c->mods = NULL;
+    c->capallocs = c->caphost = c->capmods = 0;
 }
 
 /* ---- modules and kernels ---------------------------------------------------------- */
@@ -276,11 +283,6 @@ int th_args_parse(th_args *a, int argc, char **argv, unsigned accept, const char
     bool dir = false;
     memset(a, 0, sizeof *a);
     a->ptxdir = ptxdir;
-    a->names = calloc((size_t)(argc > 0 ? argc : 1), sizeof *a->names);
-    if (!a->names) {
-        fprintf(stderr, "out of memory\n");
-        exit(2);
-    }
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         bool value = i + 1 < argc;
@@ -294,7 +296,11 @@ int th_args_parse(th_args *a, int argc, char **argv, unsigned accept, const char
         } else if (accept & TH_ARG_DIR) {
             a->ptxdir = s;
             dir = true;
-        } else a->names[a->nnames++] = s;
+        } else if (a->nnames < TH_ARGS_MAX) a->names[a->nnames++] = s;
+        else {
+            fprintf(stderr, "usage: %s (at most %d names)\n", usage, TH_ARGS_MAX);
+            return 2;
+        }
     }
     return 0;
 }

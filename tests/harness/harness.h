@@ -137,17 +137,20 @@ enum {
     TH_ARG_DIR = 1u << 4,   /* a word is the PTX directory (one at most, no NAMEs) */
 };
 
+#define TH_ARGS_MAX 256 /* names at most on one command line */
+
 typedef struct th_args {
     const char *ptxdir; /* --ptx, else the default given */
     bool small, list;
     const char *only;
-    const char **names; /* the other words, in order */
+    const char *names[TH_ARGS_MAX]; /* the other words, in order */
     int nnames;
 } th_args;
 
 /* Parses argv[1..]: the options `accept` names, in any place, and names.
 ** Returns 0, or 2 after printing "usage: USAGE" to stderr (an option not
-** accepted, one missing its value, a second directory). */
+** accepted, one missing its value, a second directory, more than
+** TH_ARGS_MAX names). Allocates nothing. */
 int th_args_parse(th_args *a, int argc, char **argv, unsigned accept, const char *ptxdir, const char *usage);
 
 #endif
