@@ -143,6 +143,24 @@ static void t_gto_vs_lrr(void)
     gpu_rig_close(&r);
 }
 
+/* simd_efficiency (gpu/kstats.def): `two` is 21 straight-line instructions
+** (ret included) that every thread runs; a block of 48 is a full warp and
+** one of 16 lanes, so 42 warp instructions do 21 x 48 = 1008 thread
+** instructions: 1008 / 32 / 42 = 0.75 of the lanes. */
+static void t_simd_efficiency(void)
+{
+    gpu_rig r;
+    gpu_kstats ks;
+    if (!gpu_rig_open(&r, two_ptx, NULL, "sm.ptx")) return;
+    uint64_t out = exec_mem_alloc(r.dev, 64, 256);
+    TT_EQ_I(gpu_rig_launch(&r, "two", 1, 48, &out, 8, &ks, NULL), EXEC_OK);
+    TT_EQ_U(ks.warp_insns, 42);
+    TT_EQ_U(ks.thread_insns, 1008);
+    TT_CHECK(ks.simd_efficiency == 0.75);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+}
+
 /* Shared memory: a load whose lanes are `stride` words apart, then a
 ** dependent add; out[0] = t1 - t0 around the load and the add. */
 static const char *shm_ptx = HDR
@@ -301,6 +319,7 @@ int main(void)
     TT_RUN(t_dependent_chain);
     TT_RUN(t_independent);
     TT_RUN(t_gto_vs_lrr);
+    TT_RUN(t_simd_efficiency);
     TT_RUN(t_shared_bank_conflicts);
     TT_RUN(t_deterministic);
     TT_RUN(t_odd_configs);
