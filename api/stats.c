@@ -411,25 +411,47 @@ static void stats_write(void)
     host.wall = api_now() - api_g.t_start;
     host.launch = api_g.t_launch;
     host.ips = api_g.t_launch > 0 ? (double)api_g.thread_insns / api_g.t_launch : 0.0;
+    /* declared like the launch records' statistics: unit, rule, doc */
+#define T(f, ...) {.off = offsetof(api_totals, f), __VA_ARGS__}
+#define H(f, ...) {.off = offsetof(api_host, f), __VA_ARGS__}
+#define U64 .kind = TP_STAT_U64
+#define F64 .kind = TP_STAT_F64
+    static const tp_stat_def totals[] = {
+        T(launches, .name = "launches", U64, .unit = TP_UNIT_LAUNCHES, .rule = TP_RULE_ADD,
+          .doc = "kernel launches, refused ones included"),
+        T(failed, .name = "failed_launches", U64, .unit = TP_UNIT_LAUNCHES, .rule = TP_RULE_ADD,
+          .doc = "launches that returned an error"),
+        T(dropped, .name = "kernels_not_listed", U64, .unit = TP_UNIT_LAUNCHES, .rule = TP_RULE_ADD,
+          .doc = "launches past the file's limit (counted here only)"),
+        T(warp, .name = "warp_instructions", U64, .unit = TP_UNIT_WARP_INSTS, .rule = TP_RULE_ADD,
+          .doc = "warp instructions, all launches"),
+        T(thread, .name = "thread_instructions", U64, .unit = TP_UNIT_THREAD_INSTS, .rule = TP_RULE_ADD,
+          .doc = "thread instructions, all launches"),
+        T(cycles, .name = "cycles", U64, .unit = TP_UNIT_CYCLES, .rule = TP_RULE_ADD,
+          .doc = "core cycles: performance mode's, or functional estimates"),
+        T(ms, .name = "simulated_ms", F64, .unit = TP_UNIT_MILLISECONDS, .rule = TP_RULE_PROP,
+          .doc = "cycles at clock.core_mhz, in milliseconds"),
+        T(failed_calls, .name = "failed_calls", U64, .unit = TP_UNIT_CALLS, .rule = TP_RULE_ADD,
+          .doc = "CUDA calls that returned an error"),
+    };
+    static const tp_stat_def hosts[] = {
+        H(wall, .name = "wall_seconds", F64, .unit = TP_UNIT_SECONDS, .rule = TP_RULE_PROP, .doc = "host wall time since cuInit"),
+        H(launch, .name = "launch_seconds", F64, .unit = TP_UNIT_SECONDS, .rule = TP_RULE_ADD,
+          .doc = "host time inside kernel launches"),
+        H(ips, .name = "thread_instructions_per_second", F64, .unit = TP_UNIT_INSTS_PER_SECOND, .rule = TP_RULE_PROP,
+          .doc = "simulation speed"),
+        H(rss, .name = "max_rss_kb", U64, .unit = TP_UNIT_KILOBYTES, .rule = TP_RULE_MAX,
+          .doc = "peak resident memory of the process"),
+    };
+#undef T
+#undef H
+#undef U64
+#undef F64
     tp_stats rt, rh;
     tp_stats_init(&rt);
     tp_stats_init(&rh);
-#define T(f) ((const void *)(uintptr_t)offsetof(api_totals, f))
-#define H(f) ((const void *)(uintptr_t)offsetof(api_host, f))
-    tp_stats_add(&rt, "launches", TP_STAT_U64, T(launches), "kernel launches, refused ones included");
-    tp_stats_add(&rt, "failed_launches", TP_STAT_U64, T(failed), "launches that returned an error");
-    tp_stats_add(&rt, "kernels_not_listed", TP_STAT_U64, T(dropped), "launches past the file's limit (counted here only)");
-    tp_stats_add(&rt, "warp_instructions", TP_STAT_U64, T(warp), "warp instructions, all launches");
-    tp_stats_add(&rt, "thread_instructions", TP_STAT_U64, T(thread), "thread instructions, all launches");
-    tp_stats_add(&rt, "cycles", TP_STAT_U64, T(cycles), "core cycles: performance mode's, or functional estimates");
-    tp_stats_add(&rt, "simulated_ms", TP_STAT_F64, T(ms), "cycles at clock.core_mhz, in milliseconds");
-    tp_stats_add(&rt, "failed_calls", TP_STAT_U64, T(failed_calls), "CUDA calls that returned an error");
-    tp_stats_add(&rh, "wall_seconds", TP_STAT_F64, H(wall), "host wall time since cuInit");
-    tp_stats_add(&rh, "launch_seconds", TP_STAT_F64, H(launch), "host time inside kernel launches");
-    tp_stats_add(&rh, "thread_instructions_per_second", TP_STAT_F64, H(ips), "simulation speed");
-    tp_stats_add(&rh, "max_rss_kb", TP_STAT_U64, H(rss), "peak resident memory of the process");
-#undef T
-#undef H
+    tp_stats_add_defs(&rt, 0, totals, TP_ARRAY_LEN(totals));
+    tp_stats_add_defs(&rh, 0, hosts, TP_ARRAY_LEN(hosts));
     tp_sbuf_puts(&b, ",\n  \"totals\": ");
     tp_stats_json_line_at(&rt, &tot, &b);
     api_checks_totals_json(&b);
