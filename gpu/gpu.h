@@ -34,16 +34,26 @@
 
 typedef struct gpu gpu;
 
-/* Why a scheduler's issue slot went unused (one per scheduler per cycle). */
+/* What a scheduler's issue slot did each cycle, declared once: an issue or
+** why not (the first candidate warp's reason).  Rows X(id, name, pc, doc):
+** GPU_ST_<id>; the statistic issue.<name> (gpu/kstats.def) and, where pc is
+** 1 (a stall an instruction is blamed for), the stall_pcs column
+** stall.<name> (gpu/kstats.c); doc: the statistic's line.  RS_STALL_NAME:
+** regmutex/policy.h. */
+#define GPU_STALLS(X) \
+    X(ISSUED, "issued", 0, "scheduler cycles that issued an instruction") \
+    X(MEMORY, "memory", 1, "... idle: the first candidate warp waited for a memory access's result") \
+    X(RAW, "raw", 1, "... idle: it waited for an arithmetic result (RAW/WAW)") \
+    X(BUSY_UNIT, "busy_unit", 1, "... idle: no operand collector or pipeline was free") \
+    X(BARRIER, "barrier", 1, "... idle: it waited at a barrier or fence") \
+    X(IBUFFER, "ibuffer", 1, "... idle: it had no decoded instruction (fetch, branch)") \
+    X(NO_WARPS, "no_warps", 0, "... idle: the scheduler had no warp") \
+    X(REGS, RS_STALL_NAME, 1, "... idle: the register-sharing policy could not yet give what its next instruction needs (regs.policy: an SRP section, physical registers)")
+
 typedef enum gpu_stall {
-    GPU_ST_ISSUED,      /* not a stall: an instruction issued */
-    GPU_ST_MEMORY,      /* the oldest candidate waits for a register a memory access will write */
-    GPU_ST_RAW,         /* ... for a register an arithmetic instruction will write */
-    GPU_ST_BUSY_UNIT,   /* its operands are ready but no collector or pipeline takes it */
-    GPU_ST_BARRIER,     /* it waits at a barrier (or a fence) */
-    GPU_ST_IBUFFER,     /* it has no decoded instruction yet (fetch, a branch) */
-    GPU_ST_NO_WARPS,    /* the scheduler has no warp */
-    GPU_ST_REGS,        /* the register-sharing policy cannot give what its next instruction needs yet */
+#define GPU_ST_ENUM(id, name, pc, doc) GPU_ST_##id,
+    GPU_STALLS(GPU_ST_ENUM)
+#undef GPU_ST_ENUM
     GPU_ST_COUNT
 } gpu_stall;
 

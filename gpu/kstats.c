@@ -24,12 +24,13 @@ static const tp_stat_def defs[] = {
 static const tp_stat_col pc_cols[] = {
     {"pc", TP_STAT_U32, offsetof(gpu_pcstat, pc)},
     {"issued", TP_STAT_U64, offsetof(gpu_pcstat, issued)},
-    {"stall.memory", TP_STAT_U64, STALL(GPU_ST_MEMORY)},
-    {"stall.raw", TP_STAT_U64, STALL(GPU_ST_RAW)},
-    {"stall.busy_unit", TP_STAT_U64, STALL(GPU_ST_BUSY_UNIT)},
-    {"stall.barrier", TP_STAT_U64, STALL(GPU_ST_BARRIER)},
-    {"stall.ibuffer", TP_STAT_U64, STALL(GPU_ST_IBUFFER)},
-    {"stall." RS_STALL_NAME, TP_STAT_U64, STALL(GPU_ST_REGS)},
+#define PC_COL(id, name, pc, doc) PC_COL_##pc(id, name)
+#define PC_COL_0(id, name)
+#define PC_COL_1(id, name) {"stall." name, TP_STAT_U64, STALL(GPU_ST_##id)},
+    GPU_STALLS(PC_COL)
+#undef PC_COL
+#undef PC_COL_0
+#undef PC_COL_1
     {"insn", TP_STAT_STR, offsetof(gpu_pcstat, text)},
 };
 
