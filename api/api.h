@@ -360,6 +360,7 @@ typedef struct api_launch_rec {
     char *name;
     uint32_t grid[3], block[3];
     uint32_t shared_dyn, regs;
+    uint64_t launches;     /* 1: the summary's launches column sums it (stats.c) */
     uint64_t warp_insns, thread_insns, cycles;
     CUresult status;
     char *status_name, *mode;   /* status: a CUresult name, or the runtime's cudaError_t name for a launch it refused */

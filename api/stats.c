@@ -24,11 +24,12 @@
 **   host                    wall time, simulation speed, peak memory
 **
 ** When TPSIM_SUMMARY names a path (`tpsim run` sets it), the process writes
-** there at exit the text summary `tpsim run` prints: per kernel name the
-** launches and the sums of the registered counters warp_instructions,
-** thread_instructions and cycles (cycles_estimate in functional mode), read
-** from each launch's record through the registries above; then the failed
-** CUDA calls (fail.c).  TPSIM_SUMMARY_KERNELS=0 leaves the kernel table out.
+** there at exit the text summary `tpsim run` prints: per kernel name a row
+** of the columns the statistics' declarations name (tp_summary: launches,
+** warp and thread instructions; in performance mode cycles -- a functionally
+** run launch's cycles_estimate among them -- and IPC, the ratio of the
+** summed operands), each launch's record folded in by the rules; then the
+** failed CUDA calls (fail.c).  TPSIM_SUMMARY_KERNELS=0 leaves the kernel table out.
 ** Every kernel member comes from a statistics registry (base/stats.h): the
 ** names are registered once, here and in gpu/kstats.c.  Everything outside
 ** "host" is simulated, so two runs of a program write identical files apart
@@ -51,39 +52,64 @@ static void stats_write(void);
 ** to a gpu_kstats); and the failed calls (absolute: fail.c's table). */
 static tp_stats reg_common, reg_failed, reg_func, reg_perf, reg_failures;
 static bool reg_ready;
+/* The run summary's columns, from the declarations of those registries. */
+static tp_summary summary;
 
 static void registries(void)
 {
     if (reg_ready) return;
     reg_ready = true;
-    tp_stats *c = &reg_common;
-    tp_stats_init(c);
-    tp_stats_add(c, "name", TP_STAT_STR, TP_STAT_AT(api_launch_rec, name), "kernel name");
-    tp_stats_add(c, "grid", TP_STAT_DIM3, TP_STAT_AT(api_launch_rec, grid), "grid dimensions");
-    tp_stats_add(c, "block", TP_STAT_DIM3, TP_STAT_AT(api_launch_rec, block), "block dimensions");
-    tp_stats_add(c, "shared_dyn", TP_STAT_U32, TP_STAT_AT(api_launch_rec, shared_dyn), "bytes of dynamic shared memory");
-    tp_stats_add(c, "regs_per_thread", TP_STAT_U32, TP_STAT_AT(api_launch_rec, regs), "registers per thread (occupancy)");
-    tp_stats_add(c, "warp_instructions", TP_STAT_U64, TP_STAT_AT(api_launch_rec, warp_insns), "warp instructions executed");
-    tp_stats_add(c, "thread_instructions", TP_STAT_U64, TP_STAT_AT(api_launch_rec, thread_insns), "thread instructions executed (active lanes)");
-    tp_stats_add(c, "status", TP_STAT_STR, TP_STAT_AT(api_launch_rec, status_name), "how the launch ended (a CUresult name)");
-    tp_stats_add(c, "mode", TP_STAT_STR, TP_STAT_AT(api_launch_rec, mode), "functional or performance");
+    /* the run summary's columns are the declarations' (col): launches, warp
+    ** and thread instructions here, then cycles (the functional estimate
+    ** joins the timing model's column) and IPC (gpu/kstats.def) */
+#define R(m) offsetof(api_launch_rec, m)
+    static const tp_stat_def common[] = {
+        {.name = "launches", .kind = TP_STAT_U64, .unit = TP_UNIT_LAUNCHES, .rule = TP_RULE_ADD, .flags = TP_STAT_HIDDEN,
+         .off = R(launches), .col = {"launches", 9, 0, 0}, .doc = "launches the record stands for (1; the summary sums it)"},
+        {.name = "name", .kind = TP_STAT_STR, .rule = TP_RULE_PROP, .off = R(name), .doc = "kernel name"},
+        {.name = "grid", .kind = TP_STAT_DIM3, .unit = TP_UNIT_CTAS, .rule = TP_RULE_PROP, .off = R(grid), .doc = "grid dimensions"},
+        {.name = "block", .kind = TP_STAT_DIM3, .unit = TP_UNIT_THREADS, .rule = TP_RULE_PROP, .off = R(block),
+         .doc = "block dimensions"},
+        {.name = "shared_dyn", .kind = TP_STAT_U32, .unit = TP_UNIT_BYTES, .rule = TP_RULE_PROP, .off = R(shared_dyn),
+         .doc = "bytes of dynamic shared memory"},
+        {.name = "regs_per_thread", .kind = TP_STAT_U32, .unit = TP_UNIT_REGISTERS, .rule = TP_RULE_PROP, .off = R(regs),
+         .doc = "registers per thread (occupancy)"},
+        {.name = "warp_instructions", .kind = TP_STAT_U64, .unit = TP_UNIT_WARP_INSTS, .rule = TP_RULE_ADD,
+         .off = R(warp_insns), .col = {"warp insts", 15, 0, 0}, .doc = "warp instructions executed"},
+        {.name = "thread_instructions", .kind = TP_STAT_U64, .unit = TP_UNIT_THREAD_INSTS, .rule = TP_RULE_ADD,
+         .off = R(thread_insns), .col = {"thread insts", 15, 0, 0}, .doc = "thread instructions executed (active lanes)"},
+        {.name = "status", .kind = TP_STAT_STR, .rule = TP_RULE_PROP, .off = R(status_name),
+         .doc = "how the launch ended (a CUresult name)"},
+        {.name = "mode", .kind = TP_STAT_STR, .rule = TP_RULE_PROP, .off = R(mode), .doc = "functional or performance"},
+    };
+    static const tp_stat_def failed = {.name = "reason", .kind = TP_STAT_STR, .rule = TP_RULE_PROP, .off = R(reason),
+                                       .doc = "why the launch failed or was refused, in words with the numbers"};
+    static const tp_stat_def func = {.name = "cycles_estimate", .kind = TP_STAT_U64, .unit = TP_UNIT_CYCLES,
+                                     .rule = TP_RULE_ADD, .off = R(cycles), .col = {"cycles", 12, 0, GPU_SUMMARY_TIMED},
+                                     .doc = "functional mode: warp instructions / SMs, an estimate (api.h)"};
+#undef R
+    tp_stats_init(&reg_common);
+    tp_stats_add_defs(&reg_common, 0, common, TP_ARRAY_LEN(common));
     tp_stats_init(&reg_failed);
-    tp_stats_add(&reg_failed, "reason", TP_STAT_STR, TP_STAT_AT(api_launch_rec, reason),
-                 "why the launch failed or was refused, in words with the numbers");
+    tp_stats_add_def(&reg_failed, 0, &failed);
     tp_stats_init(&reg_func);
-    tp_stats_add(&reg_func, "cycles_estimate", TP_STAT_U64, TP_STAT_AT(api_launch_rec, cycles),
-                 "functional mode: warp instructions / SMs, an estimate (api.h)");
+    tp_stats_add_def(&reg_func, 0, &func);
     tp_stats_init(&reg_perf);
     gpu_kstats_register(&reg_perf, 0);
     tp_stats_init(&reg_failures);
     api_fail_register(&reg_failures);
+    tp_summary_init(&summary);
+    tp_summary_add(&summary, &reg_common);
+    tp_summary_add(&summary, &reg_func);
+    tp_summary_add(&summary, &reg_perf);
 }
 
 /* ---- the text summary ---------------------------------------------------------- */
 
 typedef struct api_ksum {
     char *name;
-    uint64_t launches, failed, warp, thread, cycles;
+    uint64_t failed;
+    tp_statval row[TP_SUMMARY_COLS];   /* the summary's columns, summed by their rules */
     uint64_t order, tie;   /* of its first launch in issue order */
 } api_ksum;
 
@@ -119,15 +145,6 @@ static void sort_records(void)
 
 static void summary_write(void);
 
-/* A registered counter of a record, by name. */
-static uint64_t rec_u64(const tp_stats *s, const void *base, const char *name)
-{
-    const tp_stat *st = tp_stats_find(s, name);
-    if (!st) return 0;
-    const void *p = (const char *)base + (uintptr_t)st->p;
-    return st->kind == TP_STAT_U32 ? *(const uint32_t *)p : *(const uint64_t *)p;
-}
-
 /* Adds launch record k to its kernel's summary row. */
 static void summary_fold(const api_launch_rec *k)
 {
@@ -147,11 +164,10 @@ static void summary_fold(const api_launch_rec *k)
         q->order = k->order;
         q->tie = k->tie;
     }
-    q->launches++;
     if (k->status) q->failed++;
-    q->warp += rec_u64(&reg_common, k, "warp_instructions");
-    q->thread += rec_u64(&reg_common, k, "thread_instructions");
-    q->cycles += k->perf ? rec_u64(&reg_perf, k->perf, "cycles") : rec_u64(&reg_func, k, "cycles_estimate");
+    tp_summary_fold(&summary, &reg_common, k, q->row);
+    if (k->perf) tp_summary_fold(&summary, &reg_perf, k->perf, q->row);
+    else tp_summary_fold(&summary, &reg_func, k, q->row);
 }
 
 void api_stats_init(void)
@@ -205,6 +221,7 @@ void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result
     api_g.t_launch += host_seconds;
     api_launch_rec k;
     memset(&k, 0, sizeof k);
+    k.launches = 1;
     k.name = tp_strdup(f->pf->name);
     memcpy(k.grid, l->grid, sizeof k.grid);
     memcpy(k.block, l->block, sizeof k.block);
@@ -231,6 +248,7 @@ void api_stats_refused(const char *kernel, const uint32_t grid[3], const uint32_
     api_g.launches_failed++;
     api_launch_rec k;
     memset(&k, 0, sizeof k);
+    k.launches = 1;
     k.name = tp_strdup(kernel ? kernel : "?");
     memcpy(k.grid, grid, sizeof k.grid);
     memcpy(k.block, block, sizeof k.block);
@@ -264,23 +282,20 @@ static void summary_write(void)
         tp_sbuf_printf(&b, "tpsim: %u kernel%s, %llu launch%s, %llu warp instructions (%s mode)\n", nk,
                        nk == 1 ? "" : "s", (unsigned long long)launches, launches == 1 ? "" : "es",
                        (unsigned long long)api_g.warp_insns, perf ? "performance" : "functional");
-        if (nk && perf)
-            tp_sbuf_printf(&b, "  %9s %15s %15s %12s %8s  %s\n", "launches", "warp insts", "thread insts", "cycles",
-                           "IPC", "kernel");
-        else if (nk)
-            tp_sbuf_printf(&b, "  %9s %15s %15s  %s\n", "launches", "warp insts", "thread insts", "kernel");
+        /* the columns the declarations name; the timed ones in performance mode */
+        unsigned show = perf ? GPU_SUMMARY_TIMED : 0;
+        if (nk) {
+            tp_sbuf_putc(&b, ' ');
+            tp_summary_head(&summary, show, &b);
+            tp_sbuf_puts(&b, "  kernel\n");
+        }
         for (uint32_t i = 0; i < nk; i++) {
             const api_ksum *q = &api_g.ksums[i];
-            char failed[40] = "";
-            if (q->failed) snprintf(failed, sizeof failed, " (%llu failed)", (unsigned long long)q->failed);
-            if (perf)
-                tp_sbuf_printf(&b, "  %9llu %15llu %15llu %12llu %8.2f  %s%s\n", (unsigned long long)q->launches,
-                               (unsigned long long)q->warp, (unsigned long long)q->thread,
-                               (unsigned long long)q->cycles, q->cycles ? (double)q->thread / (double)q->cycles : 0.0,
-                               q->name, failed);
-            else
-                tp_sbuf_printf(&b, "  %9llu %15llu %15llu  %s%s\n", (unsigned long long)q->launches,
-                               (unsigned long long)q->warp, (unsigned long long)q->thread, q->name, failed);
+            tp_sbuf_putc(&b, ' ');
+            tp_summary_row(&summary, show, q->row, &b);
+            tp_sbuf_printf(&b, "  %s", q->name);
+            if (q->failed) tp_sbuf_printf(&b, " (%llu failed)", (unsigned long long)q->failed);
+            tp_sbuf_putc(&b, '\n');
         }
         if (perf)
             tp_sbuf_printf(&b, "  (cycles at %.0f MHz; IPC = thread instructions per cycle, whole GPU)\n",
@@ -396,25 +411,47 @@ static void stats_write(void)
     host.wall = api_now() - api_g.t_start;
     host.launch = api_g.t_launch;
     host.ips = api_g.t_launch > 0 ? (double)api_g.thread_insns / api_g.t_launch : 0.0;
+    /* declared like the launch records' statistics: unit, rule, doc */
+#define T(f, ...) {.off = offsetof(api_totals, f), __VA_ARGS__}
+#define H(f, ...) {.off = offsetof(api_host, f), __VA_ARGS__}
+#define U64 .kind = TP_STAT_U64
+#define F64 .kind = TP_STAT_F64
+    static const tp_stat_def totals[] = {
+        T(launches, .name = "launches", U64, .unit = TP_UNIT_LAUNCHES, .rule = TP_RULE_ADD,
+          .doc = "kernel launches, refused ones included"),
+        T(failed, .name = "failed_launches", U64, .unit = TP_UNIT_LAUNCHES, .rule = TP_RULE_ADD,
+          .doc = "launches that returned an error"),
+        T(dropped, .name = "kernels_not_listed", U64, .unit = TP_UNIT_LAUNCHES, .rule = TP_RULE_ADD,
+          .doc = "launches past the file's limit (counted here only)"),
+        T(warp, .name = "warp_instructions", U64, .unit = TP_UNIT_WARP_INSTS, .rule = TP_RULE_ADD,
+          .doc = "warp instructions, all launches"),
+        T(thread, .name = "thread_instructions", U64, .unit = TP_UNIT_THREAD_INSTS, .rule = TP_RULE_ADD,
+          .doc = "thread instructions, all launches"),
+        T(cycles, .name = "cycles", U64, .unit = TP_UNIT_CYCLES, .rule = TP_RULE_ADD,
+          .doc = "core cycles: performance mode's, or functional estimates"),
+        T(ms, .name = "simulated_ms", F64, .unit = TP_UNIT_MILLISECONDS, .rule = TP_RULE_PROP,
+          .doc = "cycles at clock.core_mhz, in milliseconds"),
+        T(failed_calls, .name = "failed_calls", U64, .unit = TP_UNIT_CALLS, .rule = TP_RULE_ADD,
+          .doc = "CUDA calls that returned an error"),
+    };
+    static const tp_stat_def hosts[] = {
+        H(wall, .name = "wall_seconds", F64, .unit = TP_UNIT_SECONDS, .rule = TP_RULE_PROP, .doc = "host wall time since cuInit"),
+        H(launch, .name = "launch_seconds", F64, .unit = TP_UNIT_SECONDS, .rule = TP_RULE_ADD,
+          .doc = "host time inside kernel launches"),
+        H(ips, .name = "thread_instructions_per_second", F64, .unit = TP_UNIT_INSTS_PER_SECOND, .rule = TP_RULE_PROP,
+          .doc = "simulation speed"),
+        H(rss, .name = "max_rss_kb", U64, .unit = TP_UNIT_KILOBYTES, .rule = TP_RULE_MAX,
+          .doc = "peak resident memory of the process"),
+    };
+#undef T
+#undef H
+#undef U64
+#undef F64
     tp_stats rt, rh;
     tp_stats_init(&rt);
     tp_stats_init(&rh);
-#define T(f) ((const void *)(uintptr_t)offsetof(api_totals, f))
-#define H(f) ((const void *)(uintptr_t)offsetof(api_host, f))
-    tp_stats_add(&rt, "launches", TP_STAT_U64, T(launches), "kernel launches, refused ones included");
-    tp_stats_add(&rt, "failed_launches", TP_STAT_U64, T(failed), "launches that returned an error");
-    tp_stats_add(&rt, "kernels_not_listed", TP_STAT_U64, T(dropped), "launches past the file's limit (counted here only)");
-    tp_stats_add(&rt, "warp_instructions", TP_STAT_U64, T(warp), "warp instructions, all launches");
-    tp_stats_add(&rt, "thread_instructions", TP_STAT_U64, T(thread), "thread instructions, all launches");
-    tp_stats_add(&rt, "cycles", TP_STAT_U64, T(cycles), "core cycles: performance mode's, or functional estimates");
-    tp_stats_add(&rt, "simulated_ms", TP_STAT_F64, T(ms), "cycles at clock.core_mhz, in milliseconds");
-    tp_stats_add(&rt, "failed_calls", TP_STAT_U64, T(failed_calls), "CUDA calls that returned an error");
-    tp_stats_add(&rh, "wall_seconds", TP_STAT_F64, H(wall), "host wall time since cuInit");
-    tp_stats_add(&rh, "launch_seconds", TP_STAT_F64, H(launch), "host time inside kernel launches");
-    tp_stats_add(&rh, "thread_instructions_per_second", TP_STAT_F64, H(ips), "simulation speed");
-    tp_stats_add(&rh, "max_rss_kb", TP_STAT_U64, H(rss), "peak resident memory of the process");
-#undef T
-#undef H
+    tp_stats_add_defs(&rt, 0, totals, TP_ARRAY_LEN(totals));
+    tp_stats_add_defs(&rh, 0, hosts, TP_ARRAY_LEN(hosts));
     tp_sbuf_puts(&b, ",\n  \"totals\": ");
     tp_stats_json_line_at(&rt, &tot, &b);
     api_checks_totals_json(&b);

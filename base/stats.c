@@ -8,12 +8,15 @@ void tp_stats_init(tp_stats *s) { s->a = NULL; s->n = s->cap = 0; }
 
 void tp_stats_free(tp_stats *s)
 {
-    for (uint32_t i = 0; i < s->n; i++) free((char *)s->a[i].name);
+    for (uint32_t i = 0; i < s->n; i++) {
+        free((char *)s->a[i].name);
+        if (s->a[i].owns_p) free((void *)s->a[i].p);
+    }
     free(s->a);
     tp_stats_init(s);
 }
 
-void tp_stats_add(tp_stats *s, const char *name, tp_stat_kind k, const void *p, const char *doc)
+static tp_stat *add(tp_stats *s, const char *name, tp_stat_kind k, const void *p, const char *doc)
 {
     TP_ASSERT(tp_stats_find(s, name) == NULL);
     if (s->n == s->cap) {
@@ -21,10 +24,50 @@ void tp_stats_add(tp_stats *s, const char *name, tp_stat_kind k, const void *p, 
         s->a = tp_realloc(s->a, s->cap * sizeof *s->a);
     }
     tp_stat *st = &s->a[s->n++];
+    memset(st, 0, sizeof *st);
     st->name = tp_strdup(name);
     st->doc = doc;
     st->kind = k;
     st->p = p;
+    return st;
+}
+
+void tp_stats_add(tp_stats *s, const char *name, tp_stat_kind k, const void *p, const char *doc)
+{
+    add(s, name, k, p, doc);
+}
+
+#define OFF(x) ((const void *)(uintptr_t)(x))
+
+void tp_stats_add_def(tp_stats *s, size_t base, const tp_stat_def *d)
+{
+    const void *p = OFF(base + d->off);
+    bool owns = false;
+    if (d->kind == TP_STAT_TABLE) {
+        tp_stat_table *t = tp_malloc(sizeof *t);
+        *t = *d->table;
+        t->rows_at += base;
+        t->count_at += base;
+        p = t;
+        owns = true;
+    }
+    tp_stat *st = add(s, d->name, d->kind, p, d->doc);
+    st->owns_p = owns;
+    st->unit = d->unit;
+    st->rule = d->rule;
+    st->flags = d->flags;
+    if (d->rule == TP_RULE_RATIO) {
+        st->num = OFF(base + d->num);
+        st->den = OFF(base + d->den);
+        st->scale = d->scale;
+    }
+    memcpy(st->src, d->src, sizeof st->src);
+    st->col = d->col;
+}
+
+void tp_stats_add_defs(tp_stats *s, size_t base, const tp_stat_def *d, size_t n)
+{
+    for (size_t i = 0; i < n; i++) tp_stats_add_def(s, base, &d[i]);
 }
 
 void tp_stats_u64(tp_stats *s, const char *n, const uint64_t *p, const char *d) { tp_stats_add(s, n, TP_STAT_U64, p, d); }
@@ -44,6 +87,91 @@ const tp_stat *tp_stats_find(const tp_stats *s, const char *name)
 static const void *at(const void *base, const void *p)
 {
     return base ? (const char *)base + (uintptr_t)p : p;
+}
+
+const tp_stat *tp_stats_at(const tp_stats *s, const void *p)
+{
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->a[i].p == p && s->a[i].kind != TP_STAT_TABLE) return &s->a[i];
+    return NULL;
+}
+
+static bool numeric(tp_stat_kind k)
+{
+    return k == TP_STAT_U64 || k == TP_STAT_U32 || k == TP_STAT_I64 || k == TP_STAT_F64;
+}
+
+bool tp_stats_check(const tp_stats *s, const char **bad)
+{
+    for (uint32_t i = 0; i < s->n; i++) {
+        const tp_stat *st = &s->a[i];
+        if (st->rule != TP_RULE_RATIO) continue;
+        const tp_stat *n = tp_stats_at(s, st->num), *d = tp_stats_at(s, st->den);
+        if (st->kind != TP_STAT_F64 || !n || !d || !numeric(n->kind) || !numeric(d->kind)) {
+            if (bad) *bad = st->name;
+            return false;
+        }
+    }
+    return true;
+}
+
+static double value(tp_stat_kind kind, const void *v)
+{
+    switch (kind) {
+    case TP_STAT_U64: return (double)*(const uint64_t *)v;
+    case TP_STAT_U32: return (double)*(const uint32_t *)v;
+    case TP_STAT_I64: return (double)*(const int64_t *)v;
+    case TP_STAT_F64: return *(const double *)v;
+    default: return 0;
+    }
+}
+
+double tp_stats_value_at(const tp_stat *st, const void *base) { return value(st->kind, at(base, st->p)); }
+
+/* num x scale / den, 0 when den is not positive: the one formula of every ratio. */
+static double ratio(double num, double den, double scale) { return den > 0 ? num * scale / den : 0; }
+
+void tp_stats_ratios_at(const tp_stats *s, void *base)
+{
+    for (uint32_t i = 0; i < s->n; i++) {
+        const tp_stat *st = &s->a[i];
+        if (st->rule != TP_RULE_RATIO) continue;
+        const tp_stat *n = tp_stats_at(s, st->num), *d = tp_stats_at(s, st->den);
+        double v = n && d ? ratio(tp_stats_value_at(n, base), tp_stats_value_at(d, base), st->scale) : 0;
+        *(double *)at(base, st->p) = v;
+    }
+}
+
+const char *tp_stat_kind_name(tp_stat_kind k)
+{
+    static const char *const names[] = {"u64", "i64", "f64", "str", "dim3", "u32", "table"};
+    return (size_t)k < TP_ARRAY_LEN(names) ? names[k] : "?";
+}
+
+const char *tp_stat_unit_name(tp_stat_unit u)
+{
+    static const char *const names[] = {
+#define TP_STAT_UNIT_NAME(u, text) text,
+        TP_STAT_UNITS(TP_STAT_UNIT_NAME)
+#undef TP_STAT_UNIT_NAME
+    };
+    return (size_t)u < TP_ARRAY_LEN(names) ? names[u] : "?";
+}
+
+const char *tp_stat_rule_name(tp_stat_rule r)
+{
+    static const char *const names[] = {"-", "add", "max", "prop", "ratio"};
+    return (size_t)r < TP_ARRAY_LEN(names) ? names[r] : "?";
+}
+
+void tp_stats_rule_text(const tp_stats *s, const tp_stat *st, tp_sbuf *out)
+{
+    tp_sbuf_puts(out, tp_stat_rule_name(st->rule));
+    if (st->rule != TP_RULE_RATIO) return;
+    const tp_stat *n = tp_stats_at(s, st->num), *d = tp_stats_at(s, st->den);
+    tp_sbuf_puts(out, ": ");
+    if (st->scale != 1) tp_sbuf_printf(out, "%g x ", st->scale);
+    tp_sbuf_printf(out, "%s / %s", n ? n->name : "?", d ? d->name : "?");
 }
 
 static void scalar(tp_stat_kind kind, const void *v, tp_sbuf *out, bool json)
@@ -86,6 +214,7 @@ void tp_stats_text_at(const tp_stats *s, const void *base, tp_sbuf *out)
 {
     for (uint32_t i = 0; i < s->n; i++) {
         const tp_stat *st = &s->a[i];
+        if (st->flags & TP_STAT_HIDDEN) continue;
         tp_sbuf_printf(out, "%s: ", st->name);
         if (st->kind == TP_STAT_TABLE) {
             const void *rows;
@@ -220,7 +349,7 @@ void tp_stats_json_line_at(const tp_stats *s, const void *base, tp_sbuf *out)
     inl st = {NULL, 0, true};
     for (uint32_t i = 0; i < s->n; i++) {
         const tp_stat *e = &s->a[i];
-        if (e->kind == TP_STAT_TABLE) continue; /* tables need their own lines */
+        if (e->kind == TP_STAT_TABLE || (e->flags & TP_STAT_HIDDEN)) continue; /* tables need their own lines */
         inline_member(&st, e->name, e->kind, at(base, e->p), out);
     }
     if (st.open) tp_sbuf_putc(out, '}');
@@ -233,8 +362,11 @@ bool tp_stats_json_members_at(const tp_stats *s, const void *base, tp_sbuf *out,
     memset(&n, 0, sizeof n);
     n.indent = indent - 2;
     n.first = first;
+    bool any = false;
     for (uint32_t i = 0; i < s->n; i++) {
         const tp_stat *st = &s->a[i];
+        if (st->flags & TP_STAT_HIDDEN) continue;
+        any = true;
         const char *leaf = nest_to(&n, st->name, out);
         tp_sbuf_json_str(out, leaf);
         tp_sbuf_puts(out, ": ");
@@ -242,7 +374,7 @@ bool tp_stats_json_members_at(const tp_stats *s, const void *base, tp_sbuf *out,
         else scalar(st->kind, at(base, st->p), out, true);
     }
     nest_close(&n, out);
-    return s->n > 0;
+    return any;
 }
 
 void tp_stats_json_at(const tp_stats *s, const void *base, tp_sbuf *out, int indent)
@@ -254,3 +386,109 @@ void tp_stats_json_at(const tp_stats *s, const void *base, tp_sbuf *out, int ind
 }
 
 void tp_stats_json(const tp_stats *s, tp_sbuf *out, int indent) { tp_stats_json_at(s, NULL, out, indent); }
+
+/* ---- the run summary --------------------------------------------------------------------- */
+
+void tp_summary_init(tp_summary *t) { memset(t, 0, sizeof *t); }
+
+static int col_by_head(const tp_summary *t, const char *head)
+{
+    for (uint32_t c = 0; c < t->n; c++)
+        if (strcmp(t->col[c].c.head, head) == 0) return (int)c;
+    return -1;
+}
+
+static int col_by_name(const tp_summary *t, const char *name)
+{
+    for (uint32_t c = 0; c < t->n; c++)
+        for (uint32_t k = 0; k < t->col[c].nnames; k++)
+            if (strcmp(t->col[c].names[k], name) == 0) return (int)c;
+    return -1;
+}
+
+void tp_summary_add(tp_summary *t, const tp_stats *s)
+{
+    for (uint32_t i = 0; i < s->n; i++) {
+        const tp_stat *st = &s->a[i];
+        if (!st->col.head) continue;
+        int c = col_by_head(t, st->col.head);
+        if (c < 0) {
+            TP_ASSERT(t->n < TP_SUMMARY_COLS);
+            if (t->n == TP_SUMMARY_COLS) continue;
+            c = (int)t->n++;
+            tp_summary_col *nc = &t->col[c];
+            memset(nc, 0, sizeof *nc);
+            nc->c = st->col;
+            nc->kind = st->kind == TP_STAT_F64 ? TP_STAT_F64 : TP_STAT_U64;
+            nc->rule = st->rule;
+            if (st->rule == TP_RULE_RATIO) {
+                const tp_stat *n = tp_stats_at(s, st->num), *d = tp_stats_at(s, st->den);
+                nc->num = n ? n->name : "";
+                nc->den = d ? d->name : "";
+                nc->scale = st->scale;
+            }
+        }
+        tp_summary_col *col = &t->col[c];
+        if (col->nnames < TP_SUMMARY_NAMES) col->names[col->nnames++] = st->name;
+    }
+}
+
+void tp_summary_fold(const tp_summary *t, const tp_stats *s, const void *base, tp_statval *row)
+{
+    for (uint32_t i = 0; i < s->n; i++) {
+        const tp_stat *st = &s->a[i];
+        if (!st->col.head || !numeric(st->kind)) continue;
+        int c = col_by_head(t, st->col.head);
+        if (c < 0) continue;
+        const tp_summary_col *col = &t->col[c];
+        const void *v = at(base, st->p);
+        tp_statval *r = &row[c];
+        if (col->kind == TP_STAT_F64) {
+            double x = value(st->kind, v);
+            switch (st->rule) {
+            case TP_RULE_ADD: r->f += x; break;
+            case TP_RULE_MAX: if (x > r->f) r->f = x; break;
+            case TP_RULE_PROP: r->f = x; break;
+            default: break;
+            }
+        } else {
+            uint64_t x = st->kind == TP_STAT_U32 ? *(const uint32_t *)v : *(const uint64_t *)v;
+            switch (st->rule) {
+            case TP_RULE_ADD: r->u += x; break;
+            case TP_RULE_MAX: if (x > r->u) r->u = x; break;
+            case TP_RULE_PROP: r->u = x; break;
+            default: break;
+            }
+        }
+    }
+}
+
+static bool shown(const tp_summary_col *c, unsigned show) { return (c->c.flags & ~show) == 0; }
+
+void tp_summary_head(const tp_summary *t, unsigned show, tp_sbuf *out)
+{
+    for (uint32_t c = 0; c < t->n; c++)
+        if (shown(&t->col[c], show)) tp_sbuf_printf(out, " %*s", t->col[c].c.width, t->col[c].c.head);
+}
+
+static double col_value(const tp_summary *t, const tp_statval *row, int c)
+{
+    if (c < 0) return 0;
+    return t->col[c].kind == TP_STAT_F64 ? row[c].f : (double)row[c].u;
+}
+
+void tp_summary_row(const tp_summary *t, unsigned show, const tp_statval *row, tp_sbuf *out)
+{
+    for (uint32_t c = 0; c < t->n; c++) {
+        const tp_summary_col *col = &t->col[c];
+        if (!shown(col, show)) continue;
+        if (col->rule == TP_RULE_RATIO) {
+            double n = col_value(t, row, col_by_name(t, col->num)), d = col_value(t, row, col_by_name(t, col->den));
+            tp_sbuf_printf(out, " %*.*f", col->c.width, col->c.prec, ratio(n, d, col->scale));
+        } else if (col->kind == TP_STAT_F64) {
+            tp_sbuf_printf(out, " %*.*f", col->c.width, col->c.prec, row[c].f);
+        } else {
+            tp_sbuf_printf(out, " %*" PRIu64, col->c.width, row[c].u);
+        }
+    }
+}

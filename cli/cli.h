@@ -4,6 +4,7 @@
 #include "../base/tp.h"
 int cli_ptx(int argc, char **argv);
 int cli_config(int argc, char **argv);
+int cli_stats(int argc, char **argv);
 int cli_vec(int argc, char **argv);
 int cli_run(int argc, char **argv);
 int cli_regmutex(int argc, char **argv);

@@ -12,6 +12,8 @@ static void usage(FILE *f)
             "                      registers, shared/local bytes and instruction count\n"
             "  config --list       print every option with its type, default and range\n"
             "  config --show NAME  print a configuration with every value resolved\n"
+            "  stats --list        print every statistic a launch records: name, unit,\n"
+            "                      how it sums across SMs and launches, description\n"
             "  regmutex FILE.ptx [--config NAME] [--ptx OUT]\n"
             "                      what the RegMutex pass does with each kernel: live\n"
             "                      registers, |Bs|, |Es|, sections, occupancy, regions\n"
@@ -45,7 +47,8 @@ static const struct {
     int (*run)(int argc, char **argv);
 } commands[] = {
     {"ptx", cli_ptx},          {"config", cli_config},   {"vec", cli_vec},   {"run", cli_run},
-    {"regmutex", cli_regmutex}, {"sweep", cli_sweep},     {"plot", cli_plot}, {"version", version},
+    {"regmutex", cli_regmutex}, {"sweep", cli_sweep},     {"plot", cli_plot}, {"stats", cli_stats},
+    {"version", version},
     {"--version", version},     {"help", help},           {"--help", help},   {"-h", help},
 };
 

@@ -83,6 +83,67 @@ static int pc_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* ---- the kernel's counters ------------------------------------------------------------------------ */
+
+/* Every statistic gpu/kstats.def (or a front end) says the SMs count -- in
+** the SM, its L1D, its LD/ST unit or front end, or the memory system -- is
+** summed by one loop over the registry: a snapshot of each source at the
+** launch's start, the changes since added into the kernel's record at its
+** end (a MAX row takes the largest value instead). */
+typedef struct counts {
+    uint64_t *v;               /* the values at the start, in the loop's order */
+    uint32_t n;
+} counts;
+
+/* The struct `in` names for SM s (the memory system's: for s = 0 alone), or NULL. */
+static const void *counted_in(const gpu *g, uint32_t s, uint16_t in)
+{
+    const gpu_sm *sm = &g->sm[s];
+    switch (in) {
+    case GPU_IN_SM: return sm;
+    case GPU_IN_L1D: return gpu_l1_stats(sm->l1d);
+    case GPU_IN_LDST: return gpu_ldst_counters(sm);
+    case GPU_IN_FE: return gpu_ldst_fe_counters(sm);
+    case GPU_IN_MEMSYS: return s == 0 ? gpu_memsys_stats(g->ms) : NULL;
+    }
+    return NULL;
+}
+
+/* Whether gpu.c sums the source (register sharing sums its own: RS_FROM). */
+static bool ours(uint16_t in) { return in >= GPU_IN_SM && in <= GPU_IN_MEMSYS; }
+
+/* The loop: at the start (ks NULL) records every source's value; at the end adds the changes into ks. */
+static void count(const gpu *g, counts *c, gpu_kstats *ks)
+{
+    const tp_stats *reg = gpu_kstats_registry();
+    uint32_t k = 0;
+    if (!ks) {
+        uint32_t per_sm = 0;
+        for (uint32_t i = 0; i < reg->n; i++) per_sm += ours(reg->a[i].src[0].in) + ours(reg->a[i].src[1].in);
+        c->n = per_sm * g->c.nsm;
+        c->v = tp_malloc((c->n ? c->n : 1) * sizeof *c->v);
+    }
+    for (uint32_t s = 0; s < g->c.nsm; s++)
+        for (uint32_t i = 0; i < reg->n; i++)
+            for (int j = 0; j < 2; j++) {
+                const tp_stat *st = &reg->a[i];
+                if (!ours(st->src[j].in)) continue;
+                const char *rec = counted_in(g, s, st->src[j].in);
+                uint64_t v = rec ? *(const uint64_t *)(rec + st->src[j].off) : 0;
+                if (!ks) {
+                    c->v[k++] = v;
+                    continue;
+                }
+                uint64_t *to = (uint64_t *)((char *)ks + (uintptr_t)st->p);
+                if (st->rule == TP_RULE_MAX) {
+                    if (v > *to) *to = v;
+                } else {
+                    *to += v - c->v[k];
+                }
+                k++;
+            }
+}
+
 /* ---- the launch ----------------------------------------------------------------------------------- */
 
 static void dispatch(gpu *g, gpu_launchctx *lx, uint64_t now, bool first_wave)
@@ -214,18 +275,14 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     }
     uint64_t start = g->cycle, now = start;
     lx.start = start;
-    gpu_l1stats l1s0[1024];
     uint32_t nsm = g->c.nsm;
-    gpu_l1stats *l1s = nsm <= 1024 ? l1s0 : tp_malloc(nsm * sizeof *l1s);
-    for (uint32_t s = 0; s < nsm; s++) {
-        gpu_sm_begin(&g->sm[s], &lx, start);
-        l1s[s] = *gpu_l1_stats(g->sm[s].l1d);
-    }
+    for (uint32_t s = 0; s < nsm; s++) gpu_sm_begin(&g->sm[s], &lx, start);
+    counts cnt;
+    count(g, &cnt, NULL);
     gpu_memstats ms0 = *gpu_memsys_stats(g->ms);
     gpu_interval prev;
     memset(&prev, 0, sizeof prev);
-    prev.l1d_misses = 0;
-    for (uint32_t s = 0; s < nsm; s++) prev.l1d_misses += l1s[s].misses;
+    for (uint32_t s = 0; s < nsm; s++) prev.l1d_misses += gpu_l1_stats(g->sm[s].l1d)->misses;
     uint64_t next_interval = g->c.stats_interval ? start + g->c.stats_interval : UINT64_MAX;
     /* the watchdog every 64 K cycles; the progress line (which reads the
     ** clock and prints at most twice a second) every 1 K, so that it shows
@@ -284,46 +341,21 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         interval_row(g, &lx, now, &ms0, &prev);
     g->cycle = now + 1;
 
-    /* the kernel's statistics */
+    /* the kernel's statistics: what is set, the front ends' ends, the counters, the ratios */
     ks->cycles = now - start + 1;
-    ks->ipc = ks->cycles ? (double)ks->thread_insns / (double)ks->cycles : 0;
-    ks->tensor_macs_per_cycle = ks->cycles ? (double)ks->tensor_macs / (double)ks->cycles : 0;
     ks->regs_per_thread = lx.occ->regs_per_thread;
     ks->ctas_per_sm = lx.occ->ctas_per_sm;
     ks->occupancy_limit = tp_strdup(exec_occ_limit_name(lx.occ->limit));
-    uint64_t rwc = 0;
+    ks->warp_slot_cycles = ks->cycles * nsm * g->c.max_warps;
+    ks->sm_cycles = ks->cycles * nsm;
     for (uint32_t s = 0; s < nsm; s++) {
-        gpu_sm *sm = &g->sm[s];
-        for (int k = 0; k < GPU_ST_COUNT; k++) ks->issue[k] += sm->issue[k];
-        rwc += sm->resident_warp_cycles;
-        const gpu_l1stats *a = gpu_l1_stats(sm->l1d);
-        ks->l1d_accesses += a->accesses - l1s[s].accesses;
-        ks->l1d_hits += a->hits - l1s[s].hits;
-        ks->l1d_misses += a->misses - l1s[s].misses;
-        ks->l1d_mshr_merges += a->mshr_merges - l1s[s].mshr_merges;
-        ks->l1d_reservation_fails += a->reservation_fails - l1s[s].reservation_fails + sm->l1_resfail_skipped;
-        ks->l1c_accesses += sm->l1c_accesses;
-        ks->l1c_misses += sm->l1c_misses;
-        ks->shared_accesses += sm->shared_accesses;
-        ks->shared_bank_conflict_cycles += sm->shared_conflict_cycles;
-        ks->mem_requests += sm->mem_requests;
-        rs_sm_stats(&sm->rs, &ks->regs);
-        gpu_ldst_stats(sm, ks, now);
+        rs_sm_stats(&g->sm[s].rs, &ks->regs);
+        gpu_ldst_stats(&g->sm[s], ks, now);
     }
+    count(g, &cnt, ks);
+    free(cnt.v);
     rs_stats_end(exec_grid_kernel(grid), &ks->regs, &(rs_end){lx.occ, ks->cycles, nsm, g->c.max_warps, &g->opts});
-    ks->achieved_occupancy = (double)rwc / ((double)ks->cycles * nsm * g->c.max_warps);
-    gpu_ldst_kstats_finish(ks, nsm);
-    const gpu_memstats *ms = gpu_memsys_stats(g->ms);
-    ks->l2_accesses = ms->l2_accesses - ms0.l2_accesses;
-    ks->l2_hits = ms->l2_hits - ms0.l2_hits;
-    ks->l2_misses = ms->l2_misses - ms0.l2_misses;
-    ks->dram_reads = ms->dram_reads - ms0.dram_reads;
-    ks->dram_writes = ms->dram_writes - ms0.dram_writes;
-    ks->dram_row_buffer_hits = ms->dram_row_buffer_hits - ms0.dram_row_buffer_hits;
-    uint64_t dc = ms->dram_cycles - ms0.dram_cycles;
-    ks->dram_bandwidth_utilization = dc ? (double)(ms->dram_busy_cycles - ms0.dram_busy_cycles) / (double)dc : 0;
-    ks->icnt_packets = ms->icnt_packets - ms0.icnt_packets;
-    ks->icnt_stall_cycles = ms->icnt_stall_cycles - ms0.icnt_stall_cycles;
+    tp_stats_ratios_at(gpu_kstats_registry(), ks);
     /* the rows with anything in them, by pc */
     for (uint32_t pc = lx.pc_lo; pc < lx.pc_hi; pc++) {
         const gpu_pcstat *d = &lx.pcdirect[pc - lx.pc_lo];
@@ -354,7 +386,6 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     }
     free(pm.rows);
     tp_map_free(&pm.idx);
-    if (l1s != l1s0) free(l1s);
     if (failed) abort_launch(g);
     exec_status st = r->status;
     exec_grid_close(grid, r);

@@ -34,16 +34,26 @@
 
 typedef struct gpu gpu;
 
-/* Why a scheduler's issue slot went unused (one per scheduler per cycle). */
+/* What a scheduler's issue slot did each cycle, declared once: an issue or
+** why not (the first candidate warp's reason).  Rows X(id, name, pc, doc):
+** GPU_ST_<id>; the statistic issue.<name> (gpu/kstats.def) and, where pc is
+** 1 (a stall an instruction is blamed for), the stall_pcs column
+** stall.<name> (gpu/kstats.c); doc: the statistic's line.  RS_STALL_NAME:
+** regmutex/policy.h. */
+#define GPU_STALLS(X) \
+    X(ISSUED, "issued", 0, "scheduler cycles that issued an instruction") \
+    X(MEMORY, "memory", 1, "... idle: the first candidate warp waited for a memory access's result") \
+    X(RAW, "raw", 1, "... idle: it waited for an arithmetic result (RAW/WAW)") \
+    X(BUSY_UNIT, "busy_unit", 1, "... idle: no operand collector or pipeline was free") \
+    X(BARRIER, "barrier", 1, "... idle: it waited at a barrier or fence") \
+    X(IBUFFER, "ibuffer", 1, "... idle: it had no decoded instruction (fetch, branch)") \
+    X(NO_WARPS, "no_warps", 0, "... idle: the scheduler had no warp") \
+    X(REGS, RS_STALL_NAME, 1, "... idle: the register-sharing policy could not yet give what its next instruction needs (regs.policy: an SRP section, physical registers)")
+
 typedef enum gpu_stall {
-    GPU_ST_ISSUED,      /* not a stall: an instruction issued */
-    GPU_ST_MEMORY,      /* the oldest candidate waits for a register a memory access will write */
-    GPU_ST_RAW,         /* ... for a register an arithmetic instruction will write */
-    GPU_ST_BUSY_UNIT,   /* its operands are ready but no collector or pipeline takes it */
-    GPU_ST_BARRIER,     /* it waits at a barrier (or a fence) */
-    GPU_ST_IBUFFER,     /* it has no decoded instruction yet (fetch, a branch) */
-    GPU_ST_NO_WARPS,    /* the scheduler has no warp */
-    GPU_ST_REGS,        /* the register-sharing policy cannot give what its next instruction needs yet */
+#define GPU_ST_ENUM(id, name, pc, doc) GPU_ST_##id,
+    GPU_STALLS(GPU_ST_ENUM)
+#undef GPU_ST_ENUM
     GPU_ST_COUNT
 } gpu_stall;
 
@@ -92,28 +102,23 @@ typedef struct gpu_ldstkstats {
     double ldst_stall_fraction;/* ldst_stall_cycles / active_cycles: above 0.9, memory-throughput-limited */
 } gpu_ldstkstats;
 
-/* Per-kernel statistics of performance mode.  Every field is registered by
-** name in gpu_kstats_register (the names are the statistics JSON's). */
+/* Per-kernel statistics of performance mode: the members gpu/kstats.def
+** declares (one row each: the statistics file's name, unit, rule, where the
+** SMs count it), then those it registers by hand. */
+#define GPU_KSTAT_CTYPE_U64 uint64_t
+#define GPU_KSTAT_CTYPE_F64 double
+#define GPU_KSTAT_CTYPE_STR char *
 typedef struct gpu_kstats {
-    uint64_t cycles;          /* core cycles from the launch to the last write-back */
-    uint64_t warp_insns, thread_insns;
-    double ipc;               /* thread instructions per cycle, whole GPU */
-    uint64_t regs_per_thread, ctas_per_sm;
-    char *occupancy_limit;    /* "registers", "shared", "warps", "ctas" */
-    double achieved_occupancy;/* mean resident warps per SM per cycle / warps an SM holds */
+#define GPU_KSTAT(kind, member, name, unit, rule, from, col, doc) GPU_KSTAT_CTYPE_##kind member;
+#define GPU_KSTAT_OP GPU_KSTAT
+#define GPU_KSTAT_IN(kind, member, name, unit, rule, from, col, doc)
+#define GPU_KSTAT_FRONTENDS
+#include "kstats.def"
+#undef GPU_KSTAT
+#undef GPU_KSTAT_OP
+#undef GPU_KSTAT_IN
+#undef GPU_KSTAT_FRONTENDS
     uint64_t issue[GPU_ST_COUNT]; /* scheduler cycles by outcome (issue.issued, issue.memory ...) */
-    uint64_t l1d_accesses, l1d_hits, l1d_misses, l1d_mshr_merges, l1d_reservation_fails;
-    uint64_t l1c_accesses, l1c_misses;
-    uint64_t shared_accesses, shared_bank_conflict_cycles;
-    uint64_t l2_accesses, l2_hits, l2_misses;
-    uint64_t dram_reads, dram_writes, dram_row_buffer_hits;
-    double dram_bandwidth_utilization; /* fraction of DRAM cycles the data buses carried data */
-    uint64_t icnt_packets, icnt_stall_cycles;
-    uint64_t mem_requests;    /* line requests the LD/ST units sent to the L1s */
-    uint64_t tensor_insns;    /* wmma.mma and mma warp instructions */
-    uint64_t tensor_macs;     /* their multiply-accumulates */
-    double tensor_macs_per_cycle; /* tensor_macs / cycles, whole GPU */
-    uint64_t sim_cycles_skipped; /* cycles the simulator skipped because nothing could happen (host figure of merit, deterministic) */
     rs_kstats regs;           /* register sharing: every policy's statistics (regmutex/policy.h; by name: rs_kstat_u) */
     gpu_ldstkstats ldst;      /* the LD/ST unit toward the L1D (warppool.*) */
     gpu_pcstat *pcs;          /* stats.pc: rows for pcs with any count, by pc */
@@ -125,6 +130,12 @@ typedef struct gpu_kstats {
 /* Registers every field of a gpu_kstats at offset base (within the record
 ** the registry describes; see base/stats.h, relative registries). */
 void gpu_kstats_register(tp_stats *s, size_t base);
+/* The registry of a gpu_kstats (at offset 0), made once: gpu_launch sums and
+** finishes a launch's statistics through it, the statistics file names them. */
+const tp_stats *gpu_kstats_registry(void);
+/* A column of the run summary that a performance-mode summary alone shows
+** (tp_stat_sumcol.flags; tp_summary_head's show). */
+enum { GPU_SUMMARY_TIMED = 1 };
 void gpu_kstats_free(gpu_kstats *k);
 
 /* Builds the GPU of a configuration (the whole option table, gpu/options.h). */

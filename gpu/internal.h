@@ -329,6 +329,12 @@ void gpu_wb_push(gpu_sm *sm, uint64_t cycle, uint16_t warp, const exec_sinfo *si
 /* The instruction's results are written: its registers are free. */
 void gpu_sm_writeback(gpu_sm *sm, uint16_t warp, const exec_sinfo *si, bool mem, uint64_t now);
 
+/* Where gpu/kstats.def's rows are counted (tp_stat_src.in): SM(), L1D(),
+** LDST(), FE(), MEMSYS(); gpu.c sums them over the SMs. */
+enum { GPU_IN_SM = 1, GPU_IN_L1D, GPU_IN_LDST, GPU_IN_FE, GPU_IN_MEMSYS };
+/* The offset of member m of type, which must be a uint64_t (a counter). */
+#define GPU_U64_IN(type, m) ((uint32_t)(offsetof(type, m) + 0 * sizeof(_Generic(((type *)0)->m, uint64_t: 1))))
+
 /* LD/ST unit (gpu/ldst.c; its front ends: gpu/ldst.h). */
 void gpu_ldst_init(gpu_sm *sm, gpu *g);
 void gpu_ldst_free(gpu_sm *sm);
@@ -348,10 +354,13 @@ bool gpu_ldst_idle(const gpu_sm *sm);
 void gpu_ldst_account_skip(gpu_sm *sm, uint64_t k);
 /* After a fault: forgets the instructions in flight (frees their records). */
 void gpu_ldst_abort(gpu_sm *sm);
-/* Adds the launch's LD/ST counters (warppool.*) into ks at its end, cycle now. */
+/* The launch ends at cycle now: the front end's `end` (into ks), and the SM's
+** active cycles (warppool.active_cycles); gpu.c sums the counters. */
 void gpu_ldst_stats(gpu_sm *sm, gpu_kstats *ks, uint64_t now);
-/* The ratios of ks->ldst, once every SM's counters are in. */
-void gpu_ldst_kstats_finish(gpu_kstats *ks, uint32_t nsm);
+/* The unit's counters this launch (its part of warppool.*), and its front
+** end's own (NULL: it has none): LDST() and FE() of gpu/kstats.def. */
+const gpu_ldstkstats *gpu_ldst_counters(const gpu_sm *sm);
+const gpu_ldstkstats *gpu_ldst_fe_counters(const gpu_sm *sm);
 /* The front ends' own statistics, at offset base of the record (gpu/kstats.c). */
 void gpu_ldst_stats_register(tp_stats *s, size_t base);
 gpu_memop *gpu_memop_get(gpu_sm *sm);

@@ -10,9 +10,9 @@
 ** + j) * 128 + l * 4, so a warp reading the same local variable reads one
 ** line.
 **
-** Statistics: the unit's part of gpu_ldstkstats (gpu_ldst.st, summed over
-** SMs at the end of a launch, gpu_ldst_stats; the ratios in
-** gpu_ldst_kstats_finish; gpu/kstats.c names them) -- memory instructions
+** Statistics: the unit's part of gpu_ldstkstats (gpu_ldst.st: LDST() rows
+** of gpu/kstats.def, which gpu.c sums over the SMs at the end of a launch;
+** their ratios are rows too) -- memory instructions
 ** with L1D lines, requests and L1D accesses as the front end reports them
 ** (in every configuration, so that front ends compare), cycles with an L1D
 ** access (gpu_ldst_l1d_note), refused instructions and LD/ST stall cycles:
@@ -48,7 +48,7 @@ const gpu_ldst_frontend *gpu_ldst_frontend_of(const tp_opts *o)
 void gpu_ldst_stats_register(tp_stats *s, size_t base)
 {
     for (size_t i = 0; i < TP_ARRAY_LEN(frontends); i++)
-        if (frontends[i]->stats_register) frontends[i]->stats_register(s, base);
+        if (frontends[i]->stats) tp_stats_add_defs(s, base, frontends[i]->stats, frontends[i]->nstats);
 }
 
 /* ---- the unit ---------------------------------------------------------------------------------- */
@@ -208,28 +208,17 @@ void gpu_ldst_stats(gpu_sm *sm, gpu_kstats *ks, uint64_t now)
 {
     gpu_ldst *u = sm->ldst;
     u->fe->kind->end(u->fe, ks, now);
-    gpu_ldstkstats *d = &ks->ldst;
-    const gpu_ldstkstats *s = &u->st;
     if (sm->busy_first) {
         /* busy from its first CTA (busy_first - 1) to the end of its last (busy_last; now if it still has one) */
         uint64_t first = sm->busy_first - 1, last = sm->nwarps_live ? now : sm->busy_last;
-        if (last >= first) d->active_cycles += last - first + 1;
+        if (last >= first) ks->ldst.active_cycles += last - first + 1;
     }
-    d->mem_instructions += s->mem_instructions;
-    d->requests += s->requests;
-    d->l1_accesses += s->l1_accesses;
-    d->l1_access_cycles += s->l1_access_cycles;
-    d->inst_queue_full += s->inst_queue_full;
-    d->ldst_stall_cycles += s->ldst_stall_cycles;
 }
 
-void gpu_ldst_kstats_finish(gpu_kstats *ks, uint32_t nsm)
+const gpu_ldstkstats *gpu_ldst_counters(const gpu_sm *sm) { return &sm->ldst->st; }
+
+const gpu_ldstkstats *gpu_ldst_fe_counters(const gpu_sm *sm)
 {
-    gpu_ldstkstats *d = &ks->ldst;
-    d->lines_per_instruction = d->mem_instructions ? (double)d->requests / (double)d->mem_instructions : 0;
-    d->requests_per_access = d->l1_access_cycles ? (double)d->requests / (double)d->l1_access_cycles : 0;
-    d->l1_mpki = ks->warp_insns ? (double)ks->l1d_misses * 1000.0 / (double)ks->warp_insns : 0;
-    d->ldst_stall_fraction = d->active_cycles ? (double)d->ldst_stall_cycles / (double)d->active_cycles : 0;
-    for (size_t i = 0; i < TP_ARRAY_LEN(frontends); i++)
-        if (frontends[i]->stats_finish) frontends[i]->stats_finish(ks, nsm);
+    const gpu_ldst_fe *fe = sm->ldst->fe;
+    return fe->kind->counters ? fe->kind->counters(fe) : NULL;
 }

@@ -11,7 +11,7 @@
 ** local-memory interleaving, the write-back of finished instructions, and
 ** the LD/ST part of warppool.*, which every configuration reports (memory
 ** instructions, line requests, L1D accesses and the cycles with one,
-** refused instructions, stall cycles; gpu/kstats.c names them).  Front
+** refused instructions, stall cycles; gpu/kstats.def declares them).  Front
 ** ends count the SM's own statistics (gpu_sm: shared.*, l1c.*,
 ** mem_requests, the L1D reservation failures not asked again) where they
 ** are.
@@ -90,15 +90,18 @@ struct gpu_ldst_frontend {
     void (*skip)(gpu_ldst_fe *fe, uint64_t k);
     /* after a fault: every instruction it holds back to gpu_memop_put; empty after */
     void (*abort)(gpu_ldst_fe *fe);
-    /* the launch ends at cycle now: its counters into ks (adds, with the other SMs') */
+    /* the launch ends at cycle now: what it adds into ks itself (its counters
+    ** of gpu/kstats.def's FE() rows are summed from `counters`) */
     void (*end)(gpu_ldst_fe *fe, gpu_kstats *ks, uint64_t now);
-    /* ---- per process (NULL: none) ---- */
-    /* names its statistics: fields of the gpu_kstats at offset base of the record,
-    ** registered whichever front end runs (0 when another one does); a front end
-    ** with counters of its own adds them to gpu_ldstkstats (gpu/gpu.h) */
-    void (*stats_register)(tp_stats *s, size_t base);
-    /* their ratios, once every SM's counters are in ks */
-    void (*stats_finish)(gpu_kstats *ks, uint32_t nsm);
+    /* its own counters this launch (restarted by begin), or NULL: none */
+    const gpu_ldstkstats *(*counters)(const gpu_ldst_fe *fe);
+    /* ---- per process ---- */
+    /* its statistics: rows of gpu/kstats.def's format (gpu/kstats_rows.h) on
+    ** gpu_kstats members, registered whichever front end runs (0 when another
+    ** one does) where kstats.def says GPU_KSTAT_FRONTENDS; a front end with
+    ** counters of its own counts them in a gpu_ldstkstats (gpu/gpu.h), FE() */
+    const tp_stat_def *stats;
+    uint32_t nstats;
 };
 
 /* Every front end's descriptor, by name. */

@@ -14,14 +14,15 @@
 ** Statistics: the pool counts into a record of its own (requests at
 ** insertion, L1D accesses and merges at acceptance, tag-cycles, full
 ** stalls, insertion conflicts, thread deliveries, delivery errors, policy
-** switches, cache-sensitive quanta; gpu/warppool.h), added to the kernel's
-** at the end of a launch with the reservation failures it did not ask the
-** L1D again for.  warppool registers the names (warppool.*) and their
-** ratios; mrpb counts into the same ones.
+** switches, cache-sensitive quanta; gpu/warppool.h), the FE() counters
+** gpu.c sums at the end of a launch; `end` adds the reservation failures it
+** did not ask the L1D again for.  warppool declares the names (warppool.*)
+** and their ratios; mrpb counts into the same ones.
 */
 #include "ldst.h"
 #include "warppool.h"
 #include <stdlib.h>
+#include "kstats_rows.h"
 
 typedef struct pool_fe {
     gpu_ldst_fe fe;
@@ -181,45 +182,35 @@ static void pool_end(gpu_ldst_fe *fe, gpu_kstats *ks, uint64_t now)
     p->direct->kind->end(p->direct, ks, now);
     gpu_wp_flush(p->wp, now);
     ks->l1d_reservation_fails += gpu_wp_resfail_skipped(p->wp);
-    gpu_ldstkstats *d = &ks->ldst;
-    const gpu_ldstkstats *s = &p->st;
-    d->requests += s->requests;
-    d->l1_accesses += s->l1_accesses;
-    d->merges += s->merges;
-    d->tag_cycles += s->tag_cycles;
-    d->full_stalls += s->full_stalls;
-    d->insert_conflicts += s->insert_conflicts;
-    d->mode_switches += s->mode_switches;
-    d->cache_quanta += s->cache_quanta;
-    d->thread_deliveries += s->thread_deliveries;
-    d->delivery_errors += s->delivery_errors;
 }
+
+static const gpu_ldstkstats *pool_counters(const gpu_ldst_fe *fe) { return &CP(fe)->st; }
 
 /* ---- statistics: the names (warppool.*, every configuration) and ratios ---- */
 
-#define K(f) ((const void *)(uintptr_t)(base + offsetof(gpu_kstats, ldst.f)))
-
-static void pool_stats_register(tp_stats *s, size_t base)
-{
-    tp_stats_add(s, "warppool.merges", TP_STAT_U64, K(merges), "requests that rode on another request's L1D access (inter-warp merges)");
-    tp_stats_add(s, "warppool.merges_per_access", TP_STAT_F64, K(merges_per_access), "merges / l1_accesses");
-    tp_stats_add(s, "warppool.queue_occupancy", TP_STAT_F64, K(queue_occupancy), "inter-warp queue tags in use per SM, mean over the launch's cycles");
-    tp_stats_add(s, "warppool.tag_cycles", TP_STAT_U64, K(tag_cycles), "inter-warp queue tags in use, summed over cycles and SMs");
-    tp_stats_add(s, "warppool.full_stalls", TP_STAT_U64, K(full_stalls), "coalescer cycles lost because the request's inter-warp queue had no free tag (back-pressure)");
-    tp_stats_add(s, "warppool.insert_conflicts", TP_STAT_U64, K(insert_conflicts), "coalescer cycles lost because another coalescer inserted into the same queue that cycle");
-    tp_stats_add(s, "warppool.mode_switches", TP_STAT_U64, K(mode_switches), "selection-policy switches (oldest <-> cache-sensitive) at quantum boundaries");
-    tp_stats_add(s, "warppool.cache_sensitive_quanta", TP_STAT_U64, K(cache_quanta), "quanta completed with the cache-sensitive policy");
-    tp_stats_add(s, "warppool.thread_deliveries", TP_STAT_U64, K(thread_deliveries), "lanes that received a loaded line through the pool (one per lane per line it reads)");
-    tp_stats_add(s, "warppool.delivery_errors", TP_STAT_U64, K(delivery_errors), "pool loads that finished with a lane never served or served twice (0: every merged warp and thread got its data)");
-}
-
-static void pool_stats_finish(gpu_kstats *ks, uint32_t nsm)
-{
-    gpu_ldstkstats *w = &ks->ldst;
-    double smc = (double)ks->cycles * (nsm ? nsm : 1);
-    w->merges_per_access = w->l1_accesses ? (double)w->merges / (double)w->l1_accesses : 0;
-    w->queue_occupancy = smc > 0 ? (double)w->tag_cycles / smc : 0;
-}
+/* rows of gpu/kstats.def's format (gpu/kstats_rows.h) */
+static const tp_stat_def pool_stats[] = {
+    GPU_KS_ROW(U64, ldst.merges, "warppool.merges", REQUESTS, ADD, FE(merges), NOCOL,
+               "requests that rode on another request's L1D access (inter-warp merges)")
+    GPU_KS_ROW(F64, ldst.merges_per_access, "warppool.merges_per_access", REQS_PER_ACCESS,
+        RATIO(ldst.merges, ldst.l1_accesses, 1), OWN, NOCOL, "merges / l1_accesses")
+    GPU_KS_ROW(F64, ldst.queue_occupancy, "warppool.queue_occupancy", TAGS, RATIO(ldst.tag_cycles, sm_cycles, 1), OWN, NOCOL,
+               "inter-warp queue tags in use per SM, mean over the launch's cycles")
+    GPU_KS_ROW(U64, ldst.tag_cycles, "warppool.tag_cycles", TAG_CYCLES, ADD, FE(tag_cycles), NOCOL,
+               "inter-warp queue tags in use, summed over cycles and SMs")
+    GPU_KS_ROW(U64, ldst.full_stalls, "warppool.full_stalls", CYCLES, ADD, FE(full_stalls), NOCOL,
+               "coalescer cycles lost because the request's inter-warp queue had no free tag (back-pressure)")
+    GPU_KS_ROW(U64, ldst.insert_conflicts, "warppool.insert_conflicts", CYCLES, ADD, FE(insert_conflicts), NOCOL,
+               "coalescer cycles lost because another coalescer inserted into the same queue that cycle")
+    GPU_KS_ROW(U64, ldst.mode_switches, "warppool.mode_switches", EVENTS, ADD, FE(mode_switches), NOCOL,
+               "selection-policy switches (oldest <-> cache-sensitive) at quantum boundaries")
+    GPU_KS_ROW(U64, ldst.cache_quanta, "warppool.cache_sensitive_quanta", QUANTA, ADD, FE(cache_quanta), NOCOL,
+               "quanta completed with the cache-sensitive policy")
+    GPU_KS_ROW(U64, ldst.thread_deliveries, "warppool.thread_deliveries", LANES, ADD, FE(thread_deliveries), NOCOL,
+               "lanes that received a loaded line through the pool (one per lane per line it reads)")
+    GPU_KS_ROW(U64, ldst.delivery_errors, "warppool.delivery_errors", LOADS, ADD, FE(delivery_errors), NOCOL,
+               "pool loads that finished with a lane never served or served twice (0: every merged warp and thread got its data)")
+};
 
 const gpu_ldst_frontend gpu_ldst_fe_warppool = {
     .name = "warppool",
@@ -236,8 +227,9 @@ const gpu_ldst_frontend gpu_ldst_fe_warppool = {
     .skip = pool_skip,
     .abort = pool_abort,
     .end = pool_end,
-    .stats_register = pool_stats_register,
-    .stats_finish = pool_stats_finish,
+    .counters = pool_counters,
+    .stats = pool_stats,
+    .nstats = (uint32_t)TP_ARRAY_LEN(pool_stats),
 };
 
 /* MRPB is WarpPool's pool with another configuration; its counters are the same warppool.* */
@@ -256,4 +248,5 @@ const gpu_ldst_frontend gpu_ldst_fe_mrpb = {
     .skip = pool_skip,
     .abort = pool_abort,
     .end = pool_end,
+    .counters = pool_counters,
 };

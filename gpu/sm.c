@@ -175,7 +175,8 @@ bool gpu_sm_can_take_cta(const gpu_sm *sm)
 {
     const gpu_launchctx *lx = sm->lx;
     uint32_t need = exec_grid_warps_per_cta(lx->grid);
-    return sm->nctas < lx->ctas_per_sm && sm->nctas < sm->c->max_ctas && sm->nwarps_live + need <= sm->c->max_warps;
+    return sm->nctas < lx->ctas_per_sm && sm->nctas < sm->c->max_ctas && sm->nwarps_live + need <= sm->c->max_warps &&
+           (!sm->c->cta_limit || sm->nctas < sm->c->cta_limit);
 }
 
 void gpu_sm_take_cta(gpu_sm *sm, exec_cta *ec, uint64_t now)

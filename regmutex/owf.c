@@ -146,6 +146,5 @@ const rs_policy rs_policy_owf = {
     .first = owf_first,
     .tick = rm_hw_tick,
     .account = rm_hw_account,
-    .stats_add = rm_hw_stats_add,
     .stats_end = rm_hw_stats_end,
 };

@@ -146,9 +146,7 @@ static void reg_one(const rs_statset *set, uint32_t b, void *arg)
 {
     reg_arg *r = arg;
     TP_ASSERT(b + set->n <= RS_STATS_MAX);
-    for (uint32_t k = 0; k < set->n; k++)
-        tp_stats_add(r->s, set->stats[k].name, set->stats[k].f64 ? TP_STAT_F64 : TP_STAT_U64,
-                     (const void *)(uintptr_t)(r->base + (b + k) * sizeof(rs_val)), set->stats[k].doc);
+    tp_stats_add_defs(r->s, r->base + b * sizeof(rs_val), set->stats, set->n);
 }
 
 void rs_stats_register(tp_stats *s, size_t base)
@@ -190,7 +188,18 @@ double rs_kstat_f(const rs_kstats *k, const char *name)
 
 void rs_sm_stats(const rs_sm *s, rs_kstats *k)
 {
-    if (s->p->stats && s->p->stats_add && s->st) s->p->stats_add(s->st, &k->v[set_base(s->p->stats)]);
+    const rs_statset *set = s->p->stats;
+    if (!set || !s->st) return;
+    rs_val *v = &k->v[set_base(set)];
+    for (uint32_t i = 0; i < set->n; i++)
+        for (int j = 0; j < 2; j++) {
+            const rs_stat *d = &set->stats[i];
+            if (d->src[j].in != RS_IN_SM) continue;
+            uint64_t x = *(const uint64_t *)((const char *)s->st + d->src[j].off);
+            rs_val *to = (rs_val *)((char *)v + d->off);
+            if (d->rule == TP_RULE_MAX) to->u = x > to->u ? x : to->u;
+            else to->u += x;
+        }
 }
 
 typedef struct end_arg {

@@ -51,11 +51,32 @@ typedef union rs_val {
     double f;
 } rs_val;
 
-typedef struct rs_stat {
-    const char *name;         /* its full name in the statistics ("regmutex.acquires") */
-    bool f64;                 /* a double (else a uint64_t) */
-    const char *doc;
-} rs_stat;
+/* A statistic of a set: a declaration (base/stats.h) whose offsets -- the
+** value's, a ratio's operands' -- are those of slots of the set (RS_SLOT),
+** and whose source, if any, is a uint64_t member of the policy's per-SM
+** state (RS_FROM), which rs_sm_stats sums over the SMs by its rule.  Rows:
+**   RS_STAT(slot, kind, name, unit, rule, from, doc)     (RS_OP: an operand, not written)
+**   kind U64 | F64; unit TP_UNIT_<unit>; rule ADD | MAX | PROP | RATIO(num slot, den slot, scale);
+**   from RS_FROM(state type, member) or RS_OWN (set by the set's always or the policy's stats_end) */
+typedef tp_stat_def rs_stat;
+
+/* tp_stat_src.in of RS_FROM: the policy's per-SM state (apart from gpu/'s
+** numbers: the kernel's registry holds both). */
+enum { RS_IN_SM = 16 };
+
+#define RS_SLOT(i) ((size_t)(i) * sizeof(rs_val))
+#define RS_RULE_ADD .rule = TP_RULE_ADD
+#define RS_RULE_MAX .rule = TP_RULE_MAX
+#define RS_RULE_PROP .rule = TP_RULE_PROP
+#define RS_RULE_RATIO(n, d, s) .rule = TP_RULE_RATIO, .num = RS_SLOT(n), .den = RS_SLOT(d), .scale = (s)
+#define RS_FROM(type, m) {RS_IN_SM, (uint32_t)(offsetof(type, m) + 0 * sizeof(_Generic(((type *)0)->m, uint64_t: 1)))}
+#define RS_OWN {0, 0}
+#define RS_STAT(i, kind_, name_, unit_, rule_, from_, doc_)                                                            \
+    [i] = {.name = name_, .kind = TP_STAT_##kind_, .unit = TP_UNIT_##unit_, RS_RULE_##rule_, .off = RS_SLOT(i),        \
+           .src = {from_}, .doc = doc_}
+#define RS_OP(i, kind_, name_, unit_, rule_, from_, doc_)                                                              \
+    [i] = {.name = name_, .kind = TP_STAT_##kind_, .unit = TP_UNIT_##unit_, RS_RULE_##rule_, .off = RS_SLOT(i),        \
+           .src = {from_}, .flags = TP_STAT_HIDDEN, .doc = doc_}
 
 /* What a launch's end knows, for ratios and the configuration's values. */
 typedef struct rs_end {
@@ -130,9 +151,8 @@ typedef struct rs_policy {
     /* a cycle starts / `cycles` cycles passed (the last one's state repeated) */
     void (*tick)(void *st);
     void (*account)(void *st, uint64_t cycles);
-    /* at the launch's end: this SM's counts added into v (its set's values);
-    ** then once: the ratios */
-    void (*stats_add)(const void *st, rs_val *v);
+    /* at the launch's end, once every SM's counts are in v (its set's values,
+    ** rs_sm_stats): what the launch decides (RS_OWN rows; the ratios follow) */
     void (*stats_end)(rs_val *v, const rs_end *e);
 } rs_policy;
 
@@ -202,7 +222,9 @@ static inline void rs_account(rs_sm *s, uint64_t cycles)
 {
     if (s->p->account) s->p->account(s->st, cycles);
 }
-/* At the launch's end: every SM's counts (rs_sm_stats), then once rs_stats_end. */
+/* At the launch's end: every SM's counts (rs_sm_stats: the RS_FROM rows of its
+** policy's set, by their rules), then once rs_stats_end (the policy's
+** stats_end and every set's always); the registry computes the ratios. */
 void rs_sm_stats(const rs_sm *s, rs_kstats *k);
 void rs_stats_end(const ptx_func *kernel, rs_kstats *k, const rs_end *e);
 

@@ -22,17 +22,27 @@
 
 /* ---- the SRP hardware and its statistics (RegMutex and OWF) ------------------------ */
 
-enum { ST_SECTIONS, ST_EXT_REGS, ST_ACQUIRES, ST_RELEASES, ST_STALL, ST_EXT_CYCLES, ST_POOL_UTIL, ST_STATE_BITS, ST_N };
+enum {
+    ST_SECTIONS, ST_EXT_REGS, ST_ACQUIRES, ST_RELEASES, ST_STALL, ST_EXT_CYCLES, ST_POOL_UTIL, ST_STATE_BITS,
+    ST_SECTION_CYCLES, ST_N
+};
 
 static const rs_stat rm_stats[ST_N] = {
-    {"regmutex.sections", false, "SRP sections per SM (0: the kernel shares no registers)"},
-    {"regmutex.ext_regs", false, "registers per thread in a section (|Es|)"},
-    {"regmutex.acquires", false, "sections acquired"},
-    {"regmutex.releases", false, "sections released (at release points and by finishing warps)"},
-    {"regmutex.stall_cycles", false, "SM cycles in which a warp could not issue for want of a free section"},
-    {"regmutex.extended_warp_cycles", false, "warp cycles spent holding a section (in the extended state)"},
-    {"regmutex.pool_utilization", true, "mean fraction of the SRP sections in use, per SM and cycle"},
-    {"regmutex.state_bits", false, "bits of RegMutex state an SM of this configuration needs (SRP bitmask, look-up table, warp status bitmask)"},
+    RS_STAT(ST_SECTIONS, U64, "regmutex.sections", SECTIONS, PROP, RS_OWN, "SRP sections per SM (0: the kernel shares no registers)"),
+    RS_STAT(ST_EXT_REGS, U64, "regmutex.ext_regs", REGISTERS, PROP, RS_OWN, "registers per thread in a section (|Es|)"),
+    RS_STAT(ST_ACQUIRES, U64, "regmutex.acquires", SECTIONS, ADD, RS_FROM(rm_hw, srp.acquires), "sections acquired"),
+    RS_STAT(ST_RELEASES, U64, "regmutex.releases", SECTIONS, ADD, RS_FROM(rm_hw, srp.releases),
+            "sections released (at release points and by finishing warps)"),
+    RS_STAT(ST_STALL, U64, "regmutex.stall_cycles", SM_CYCLES, ADD, RS_FROM(rm_hw, stall_cycles),
+            "SM cycles in which a warp could not issue for want of a free section"),
+    RS_STAT(ST_EXT_CYCLES, U64, "regmutex.extended_warp_cycles", WARP_CYCLES, ADD, RS_FROM(rm_hw, held_cycles),
+            "warp cycles spent holding a section (in the extended state)"),
+    RS_STAT(ST_POOL_UTIL, F64, "regmutex.pool_utilization", FRACTION, RATIO(ST_EXT_CYCLES, ST_SECTION_CYCLES, 1), RS_OWN,
+            "mean fraction of the SRP sections in use, per SM and cycle"),
+    RS_STAT(ST_STATE_BITS, U64, "regmutex.state_bits", BITS, PROP, RS_OWN,
+            "bits of RegMutex state an SM of this configuration needs (SRP bitmask, look-up table, warp status bitmask)"),
+    RS_OP(ST_SECTION_CYCLES, U64, "regmutex.section_cycles", SECTION_CYCLES, ADD, RS_OWN,
+          "cycles x SMs x sections per SM (0: the kernel shares no registers)"),
 };
 
 static void rm_always(rs_val *v, const rs_end *e) { v[ST_STATE_BITS].u = rm_state_bits(e->max_warps); }
@@ -71,21 +81,12 @@ void rm_hw_account(void *st, uint64_t cycles)
     if (h->waited) h->stall_cycles += cycles;
 }
 
-void rm_hw_stats_add(const void *st, rs_val *v)
-{
-    const rm_hw *h = st;
-    v[ST_ACQUIRES].u += h->srp.acquires;
-    v[ST_RELEASES].u += h->srp.releases;
-    v[ST_STALL].u += h->stall_cycles;
-    v[ST_EXT_CYCLES].u += h->held_cycles;
-}
-
 void rm_hw_stats_end(rs_val *v, const rs_end *e)
 {
     if (!e->occ->sections) return;
     v[ST_SECTIONS].u = e->occ->sections;
     v[ST_EXT_REGS].u = e->occ->section_regs;
-    v[ST_POOL_UTIL].f = (double)v[ST_EXT_CYCLES].u / ((double)e->cycles * e->nsm * e->occ->sections);
+    v[ST_SECTION_CYCLES].u = e->cycles * e->nsm * e->occ->sections;
 }
 
 /* ---- RegMutex ---------------------------------------------------------------------------- */
@@ -172,6 +173,5 @@ const rs_policy rs_policy_regmutex = {
     .issued = rm_hw_issued,
     .tick = rm_hw_tick,
     .account = rm_hw_account,
-    .stats_add = rm_hw_stats_add,
     .stats_end = rm_hw_stats_end,
 };

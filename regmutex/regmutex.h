@@ -158,7 +158,6 @@ void rm_hw_grid_begin(exec_grid *g);
 void rm_hw_issued(void *st, const rs_warp *w, const exec_rec *rec);
 void rm_hw_tick(void *st);
 void rm_hw_account(void *st, uint64_t cycles);
-void rm_hw_stats_add(const void *st, rs_val *v);
 void rm_hw_stats_end(rs_val *v, const rs_end *e);
 
 #endif

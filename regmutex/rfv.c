@@ -206,7 +206,7 @@ typedef struct rfv_sm {
     bool waited, throttled;   /* in this cycle: a warp waited for registers / for the reserve */
     /* statistics */
     uint64_t allocs, releases, deferred, stall_cycles, throttle_cycles, used_cycles;
-    uint32_t peak;
+    uint64_t peak;
 } rfv_sm;
 
 static void *rfv_sm_new(const rs_smcfg *c)
@@ -372,18 +372,34 @@ static void rfv_account(void *st, uint64_t cycles)
 
 /* ---- statistics ----------------------------------------------------------------------- */
 
-enum { ST_PHYS, ST_ALLOCS, ST_RELEASES, ST_DEFERRED, ST_STALL, ST_THROTTLE, ST_UTIL, ST_PEAK, ST_STATE_BITS, ST_N };
+enum {
+    ST_PHYS, ST_ALLOCS, ST_RELEASES, ST_DEFERRED, ST_STALL, ST_THROTTLE, ST_UTIL, ST_PEAK, ST_STATE_BITS, ST_USED,
+    ST_REG_CYCLES, ST_N
+};
 
 static const rs_stat stats[ST_N] = {
-    {"rfv.physical_regs", false, "physical registers per SM, in warp registers of 32 x 32 bits (device.regs_per_sm / 32; 0: no kernel of the launch ran renamed)"},
-    {"rfv.allocations", false, "physical registers mapped (at the first write of an architected register, and a warp's reserve at its start)"},
-    {"rfv.releases", false, "physical registers freed (after last uses, on edges where values die, by finishing warps)"},
-    {"rfv.deferred", false, "releases that waited because other lanes of the warp still had the register live (SIMT divergence)"},
-    {"rfv.stall_cycles", false, "SM cycles in which a warp could not issue for want of free physical registers"},
-    {"rfv.throttle_cycles", false, "... of them, cycles in which free registers were kept for the oldest CTA (the deadlock-avoidance throttle)"},
-    {"rfv.utilization", true, "mean fraction of the physical registers in use, per SM and cycle"},
-    {"rfv.peak_regs", false, "the most physical registers in use on one SM at once"},
-    {"rfv.state_bits", false, "bits of renaming state an SM of this configuration needs: per warp slot and architected register a physical register index, and a free bit per physical register (the seed's 31 kilobits for the GTX 480)"},
+    RS_STAT(ST_PHYS, U64, "rfv.physical_regs", WARP_REGS, PROP, RS_OWN,
+            "physical registers per SM, in warp registers of 32 x 32 bits (device.regs_per_sm / 32; 0: no kernel of the launch ran renamed)"),
+    RS_STAT(ST_ALLOCS, U64, "rfv.allocations", WARP_REGS, ADD, RS_FROM(rfv_sm, allocs),
+            "physical registers mapped (at the first write of an architected register, and a warp's reserve at its start)"),
+    RS_STAT(ST_RELEASES, U64, "rfv.releases", WARP_REGS, ADD, RS_FROM(rfv_sm, releases),
+            "physical registers freed (after last uses, on edges where values die, by finishing warps)"),
+    RS_STAT(ST_DEFERRED, U64, "rfv.deferred", EVENTS, ADD, RS_FROM(rfv_sm, deferred),
+            "releases that waited because other lanes of the warp still had the register live (SIMT divergence)"),
+    RS_STAT(ST_STALL, U64, "rfv.stall_cycles", SM_CYCLES, ADD, RS_FROM(rfv_sm, stall_cycles),
+            "SM cycles in which a warp could not issue for want of free physical registers"),
+    RS_STAT(ST_THROTTLE, U64, "rfv.throttle_cycles", SM_CYCLES, ADD, RS_FROM(rfv_sm, throttle_cycles),
+            "... of them, cycles in which free registers were kept for the oldest CTA (the deadlock-avoidance throttle)"),
+    RS_STAT(ST_UTIL, F64, "rfv.utilization", FRACTION, RATIO(ST_USED, ST_REG_CYCLES, 1), RS_OWN,
+            "mean fraction of the physical registers in use, per SM and cycle"),
+    RS_STAT(ST_PEAK, U64, "rfv.peak_regs", WARP_REGS, MAX, RS_FROM(rfv_sm, peak),
+            "the most physical registers in use on one SM at once"),
+    RS_STAT(ST_STATE_BITS, U64, "rfv.state_bits", BITS, PROP, RS_OWN,
+            "bits of renaming state an SM of this configuration needs: per warp slot and architected register a physical register index, and a free bit per physical register (the seed's 31 kilobits for the GTX 480)"),
+    RS_OP(ST_USED, U64, "rfv.used_cycles", REG_CYCLES, ADD, RS_FROM(rfv_sm, used_cycles),
+          "physical registers in use, summed over cycles and SMs"),
+    RS_OP(ST_REG_CYCLES, U64, "rfv.register_cycles", REG_CYCLES, ADD, RS_OWN,
+          "cycles x SMs x physical registers per SM (0: no kernel ran renamed)"),
 };
 
 static void rfv_always(rs_val *v, const rs_end *e)
@@ -395,24 +411,11 @@ static void rfv_always(rs_val *v, const rs_end *e)
 
 static const rs_statset rfv_stats = {stats, ST_N, rfv_always};
 
-static void rfv_stats_add(const void *st, rs_val *v)
-{
-    const rfv_sm *s = st;
-    v[ST_ALLOCS].u += s->allocs;
-    v[ST_RELEASES].u += s->releases;
-    v[ST_DEFERRED].u += s->deferred;
-    v[ST_STALL].u += s->stall_cycles;
-    v[ST_THROTTLE].u += s->throttle_cycles;
-    v[ST_UTIL].f += (double)s->used_cycles; /* summed here, divided at the end */
-    if (s->peak > v[ST_PEAK].u) v[ST_PEAK].u = s->peak;
-}
-
 static void rfv_stats_end(rs_val *v, const rs_end *e)
 {
     uint64_t phys = (uint64_t)tp_opt_i(e->opts, OPT_DEVICE_REGS_PER_SM) / 32;
     v[ST_PHYS].u = phys;
-    double d = (double)e->cycles * e->nsm * (double)phys;
-    v[ST_UTIL].f = d > 0 ? v[ST_UTIL].f / d : 0;
+    v[ST_REG_CYCLES].u = e->cycles * e->nsm * phys;
 }
 
 const rs_policy rs_policy_rfv = {
@@ -430,6 +433,5 @@ const rs_policy rs_policy_rfv = {
     .issued = rfv_issued,
     .tick = rfv_tick,
     .account = rfv_account,
-    .stats_add = rfv_stats_add,
     .stats_end = rfv_stats_end,
 };

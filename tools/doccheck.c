@@ -18,6 +18,11 @@
 **       aside, as the command prints it): each of its lines (leading and trailing
 **       blanks aside; "..." skips) must appear, in this order, inside lines of
 **       the output of the last run block.
+**   <!-- doc-check output exact -->
+**       the same, but the block's lines must be the output's lines one for
+**       one, in order and all of them (blank lines and a table's separator
+**       row aside): for a table a command generates, which must not gain or
+**       lose a row unnoticed.
 **   <!-- doc-check expect [noise=P%] "TEXT" "TEXT" ... -->
 **       each TEXT must appear in the output of the last run block, and in the
 **       document's own text after that run block (before the next one), so
@@ -362,6 +367,57 @@ static void check_output(check *c, const doc *d, size_t b, size_t e, double nois
     }
 }
 
+/* The next line of *pos worth comparing (blank lines and a table's
+** separator row aside), trimmed: its start, length in *n; NULL at the end. */
+static const char *next_line(const char **pos, size_t *n)
+{
+    while (**pos) {
+        const char *l = *pos, *end = strchr(l, '\n');
+        *pos = end ? end + 1 : l + strlen(l);
+        size_t k = end ? (size_t)(end - l) : strlen(l);
+        while (k && (*l == ' ' || *l == '\t')) l++, k--;
+        while (k && (l[k - 1] == ' ' || l[k - 1] == '\t' || l[k - 1] == '\r')) k--;
+        if (!k || (l[0] == '|' && strspn(l, "|-: ") >= k)) continue;
+        *n = k;
+        return l;
+    }
+    return NULL;
+}
+
+/* exact: the block's lines are the output's, one for one, none left over
+** (blank lines and separator rows aside): a generated table. */
+static void check_exact(check *c, const doc *d, size_t b, size_t e)
+{
+    const char *pos = c->out.s ? c->out.s : "";
+    size_t i = b;
+    for (;;) {
+        const char *want = NULL;
+        size_t wn = 0;
+        while (i < e && !want) {
+            const char *p = d->line[i++];
+            want = next_line(&p, &wn);
+        }
+        size_t gn = 0;
+        const char *got = next_line(&pos, &gn);
+        if (!want && !got) return;
+        char w[260], g[260];
+        snprintf(w, sizeof w, "%.*s", want ? (int)(wn > 250 ? 250 : wn) : 0, want ? want : "");
+        snprintf(g, sizeof g, "%.*s", got ? (int)(gn > 250 ? 250 : gn) : 0, got ? got : "");
+        if (!want) {
+            fail(c, "the output has a line the document lacks: '%s'%s", g, "");
+            return;
+        }
+        if (!got) {
+            fail(c, "the output ends before the document's line '%s'%s", w, "");
+            return;
+        }
+        if (wn != gn || strncmp(want, got, wn) != 0) {
+            fail(c, "the document's line '%s' is printed today as '%s'", w, g);
+            return;
+        }
+    }
+}
+
 /* Each "TEXT" of args must appear in the output and in the text [tb, te). */
 static void check_expect(check *c, const doc *d, const char *args, size_t tb, size_t te, double noise)
 {
@@ -493,6 +549,7 @@ static int check_doc(const char *path, bool list, unsigned timeout)
             bad++;
         } else if (!strcmp(kind, "output")) {
             if (!next) fail(&c, "the output marker must come before a fenced block%s%s", "", "");
+            else if (strstr(args, "exact")) check_exact(&c, &d, b, e);
             else check_output(&c, &d, b, e, noise_of(args));
         } else if (!strcmp(kind, "expect")) {
             /* the text after the run block, to the next run marker */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # run_cli.sh -- tpsim run's own checks before it starts a program, and its
-# signals.  Prints PASS/FAIL lines (tests/run.sh counts them).
+# signals; tpsim stats --list.  Prints PASS/FAIL lines (tests/run.sh counts them).
 #   - every bad configuration, option or value ends tpsim run with status 2
 #     and one line naming the problem, before the program is started;
 #   - SIGTERM, SIGHUP, SIGINT and SIGKILL sent to tpsim run end the program
@@ -52,6 +52,21 @@ TPSIM_MODE=fast refused run_refuses_env_mode "option 'mode': 'fast' is not one o
 # and good ones still run
 out=$("$TPSIM" run --no-summary --config gtx480 -o device.num_sms=8 -o sm.scheduler=lrr -- sh -c 'echo STARTED' 2>&1)
 [ "$out" = STARTED ] && pass run_accepts_good_settings || fail run_accepts_good_settings "'$out'"
+
+# ---- tpsim stats --list: every declared statistic, one line each, from the declarations -----
+"$TPSIM" stats --list >"$tmp/list" 2>&1
+rc=$?
+if [ $rc != 0 ]; then fail stats_list "status $rc: $(head -c 200 "$tmp/list")"
+elif ! grep -qE '^ipc +thread instructions per cycle +ratio: thread_instructions / cycles +thread instructions per cycle, whole GPU$' "$tmp/list"; then
+    fail stats_list "no ipc line: $(head -c 300 "$tmp/list")"
+elif ! grep -qE '^rfv.peak_regs +warp registers +max ' "$tmp/list"; then fail stats_list "no rfv.peak_regs line (max)"
+elif ! grep -qE '^regmutex.section_cycles +section cycles +add \(operand\) ' "$tmp/list"; then fail stats_list "no hidden operand"
+elif [ "$(cut -d' ' -f1 "$tmp/list" | sort | uniq -d)" ]; then fail stats_list "a name twice: $(cut -d' ' -f1 "$tmp/list" | sort | uniq -d)"
+else pass stats_list; fi
+n=$("$TPSIM" stats --list --markdown | grep -c '^| `')
+[ "$n" = "$(wc -l <"$tmp/list")" ] && pass stats_list_markdown || fail stats_list_markdown "$n rows, $(wc -l <"$tmp/list") lines"
+"$TPSIM" stats >/dev/null 2>&1
+[ $? = 2 ] && pass stats_needs_list || fail stats_needs_list "tpsim stats without --list did not exit 2"
 
 # ---- signals -------------------------------------------------------------------------------
 # The pid of a process whose parent is $1 (from /proc: no procps needed).

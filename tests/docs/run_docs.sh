@@ -58,6 +58,21 @@ printf "a 1\nb 22,001 cycles\nc 3\n"
 ```
 b 22,000 cycles
 ```'
+# exact: a generated table must be the command's output row for row
+tbl='x
+<!-- doc-check run -->
+```sh
+printf "| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n"
+```
+<!-- doc-check output exact -->
+| a | b |
+|---|---|
+| 1 | 2 |
+| 3 | 4 |'
+selfcheck doccheck_exact PASS "$tbl"
+selfcheck doccheck_exact_row_lost FAIL "$(printf '%s' "$tbl" | sed 's/| 3 | 4 |\\n//')"
+selfcheck doccheck_exact_row_gained FAIL "$(printf '%s' "$tbl" | sed '$d')"
+selfcheck doccheck_exact_changed FAIL "$(printf '%s' "$tbl" | sed 's/^| 1 | 2 |$/| 1 | 5 |/')"
 selfcheck doccheck_status FAIL 'x
 <!-- doc-check run -->
 ```sh

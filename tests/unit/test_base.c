@@ -108,6 +108,74 @@ static void t_stats(void)
     tp_stats_free(&s);
 }
 
+/* Declarations: a ratio recomputed from its operands, a hidden operand never
+** written, a MAX, and the summary's columns summed by rule (the ratio from
+** the summed operands). */
+typedef struct srec {
+    uint64_t n, cycles, peak;
+    double per;
+    uint64_t hid;
+} srec;
+
+static void t_stats_defs(void)
+{
+    static const tp_stat_def defs[] = {
+        {.name = "n", .kind = TP_STAT_U64, .unit = TP_UNIT_THREAD_INSTS, .rule = TP_RULE_ADD, .off = offsetof(srec, n),
+         .col = {"n", 6, 0, 0}, .doc = "n"},
+        {.name = "k.cycles", .kind = TP_STAT_U64, .unit = TP_UNIT_CYCLES, .rule = TP_RULE_ADD,
+         .off = offsetof(srec, cycles), .col = {"cyc", 5, 0, 1}, .doc = "cycles"},
+        {.name = "k.per", .kind = TP_STAT_F64, .unit = TP_UNIT_IPC, .rule = TP_RULE_RATIO, .off = offsetof(srec, per),
+         .num = offsetof(srec, n), .den = offsetof(srec, hid), .scale = 1000, .col = {"per", 7, 2, 1}, .doc = "per"},
+        {.name = "k.hid", .kind = TP_STAT_U64, .unit = TP_UNIT_CYCLES, .rule = TP_RULE_ADD, .flags = TP_STAT_HIDDEN,
+         .off = offsetof(srec, hid), .col = {"hid", 4, 0, 0}, .doc = "hidden"},
+        {.name = "peak", .kind = TP_STAT_U64, .unit = TP_UNIT_REGISTERS, .rule = TP_RULE_MAX, .off = offsetof(srec, peak),
+         .col = {"pk", 3, 0, 0}, .doc = "peak"},
+    };
+    tp_stats s;
+    tp_stats_init(&s);
+    tp_stats_add_defs(&s, 0, defs, TP_ARRAY_LEN(defs));
+    const char *bad = NULL;
+    TT_CHECK(tp_stats_check(&s, &bad));
+    srec a = {3, 10, 7, 0, 4}, b = {5, 20, 2, 0, 0};
+    tp_stats_ratios_at(&s, &a);
+    tp_stats_ratios_at(&s, &b);
+    TT_CHECK(a.per == 750.0);
+    TT_CHECK(b.per == 0.0); /* den 0 */
+    tp_sbuf o;
+    tp_sbuf_init(&o);
+    tp_stats_json_at(&s, &a, &o, 0);
+    TT_EQ_STR(tp_sbuf_str(&o), "{\n  \"n\": 3,\n  \"k\": {\n    \"cycles\": 10,\n    \"per\": 750\n  },\n  \"peak\": 7\n}");
+    tp_sbuf_reset(&o);
+    tp_stats_json_line_at(&s, &a, &o);
+    TT_EQ_STR(tp_sbuf_str(&o), "{\"n\": 3, \"k\": {\"cycles\": 10, \"per\": 750}, \"peak\": 7}");
+    tp_sbuf_reset(&o);
+    tp_stats_rule_text(&s, tp_stats_find(&s, "k.per"), &o);
+    TT_EQ_STR(tp_sbuf_str(&o), "ratio: 1000 x n / k.hid");
+    TT_EQ_STR(tp_stat_unit_name(TP_UNIT_IPC), "thread instructions per cycle");
+    TT_EQ_STR(tp_stat_kind_name(TP_STAT_DIM3), "dim3");
+    /* the summary: n and hid add, peak takes the largest, per = 1000 x sum(n) / sum(hid) */
+    tp_summary t;
+    tp_summary_init(&t);
+    tp_summary_add(&t, &s);
+    TT_EQ_U(t.n, 5);
+    tp_statval row[TP_SUMMARY_COLS];
+    memset(row, 0, sizeof row);
+    tp_summary_fold(&t, &s, &a, row);
+    tp_summary_fold(&t, &s, &b, row);
+    tp_sbuf_reset(&o);
+    tp_summary_head(&t, 0, &o);
+    tp_sbuf_puts(&o, "|");
+    tp_summary_row(&t, 0, row, &o);
+    TT_EQ_STR(tp_sbuf_str(&o), "      n  hid  pk|      8    4   7");
+    tp_sbuf_reset(&o);
+    tp_summary_head(&t, 1, &o);
+    tp_sbuf_puts(&o, "|");
+    tp_summary_row(&t, 1, row, &o);
+    TT_EQ_STR(tp_sbuf_str(&o), "      n   cyc     per  hid  pk|      8    30 2000.00    4   7");
+    tp_sbuf_free(&o);
+    tp_stats_free(&s);
+}
+
 static void t_arena_vec(void)
 {
     tp_arena a;
@@ -290,6 +358,7 @@ int main(void)
     TT_RUN(t_opt_set_and_errors);
     TT_RUN(t_opt_file);
     TT_RUN(t_stats);
+    TT_RUN(t_stats_defs);
     TT_RUN(t_arena_vec);
     TT_RUN(t_err);
     TT_RUN(t_file);

@@ -143,6 +143,70 @@ static void t_gto_vs_lrr(void)
     gpu_rig_close(&r);
 }
 
+/* simd_efficiency (gpu/kstats.def): `two` is 21 straight-line instructions
+** (ret included) that every thread runs; a block of 48 is a full warp and
+** one of 16 lanes, so 42 warp instructions do 21 x 48 = 1008 thread
+** instructions: 1008 / 32 / 42 = 0.75 of the lanes. */
+static void t_simd_efficiency(void)
+{
+    gpu_rig r;
+    gpu_kstats ks;
+    if (!gpu_rig_open(&r, two_ptx, NULL, "sm.ptx")) return;
+    uint64_t out = exec_mem_alloc(r.dev, 64, 256);
+    TT_EQ_I(gpu_rig_launch(&r, "two", 1, 48, &out, 8, &ks, NULL), EXEC_OK);
+    TT_EQ_U(ks.warp_insns, 42);
+    TT_EQ_U(ks.thread_insns, 1008);
+    TT_CHECK(ks.simd_efficiency == 0.75);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+}
+
+/* sm.cta_limit (gpu/options.def): each one-thread CTA counts itself in at
+** its start (out[0] += 1), records the count (out[1] = max), and out after
+** ten dependent adds (out[0] -= 1).  Four CTAs on one SM: with the limit N
+** the SM holds N at once, and the first N all count in before any counts
+** out (each waits ~hundreds of cycles for its atomic's result first), so
+** out[1] = N; without it (the occupancy allows 8) all four: 4. */
+static const char *conc_ptx = HDR
+    ".visible .entry conc(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<20>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  atom.global.add.u32 %r1, [%rd1], 1;\n"
+    "  add.s32 %r2, %r1, 1;\n"
+    "  atom.global.max.u32 %r3, [%rd1+4], %r2;\n"
+    "  add.s32 %r4, %r2, 1;\n  add.s32 %r4, %r4, 1;\n  add.s32 %r4, %r4, 1;\n  add.s32 %r4, %r4, 1;\n"
+    "  add.s32 %r4, %r4, 1;\n  add.s32 %r4, %r4, 1;\n  add.s32 %r4, %r4, 1;\n  add.s32 %r4, %r4, 1;\n"
+    "  add.s32 %r4, %r4, 1;\n  add.s32 %r4, %r4, 1;\n"
+    "  atom.global.add.u32 %r5, [%rd1], -1;\n"
+    "  st.global.u32 [%rd1+8], %r4;\n"
+    "  ret;\n"
+    "}\n";
+
+static uint32_t most_resident(const char *opts)
+{
+    gpu_rig r;
+    gpu_kstats ks;
+    if (!gpu_rig_open(&r, conc_ptx, opts, "sm.ptx")) return 0;
+    uint64_t out = exec_mem_alloc(r.dev, 64, 256);
+    uint32_t *o = exec_mem_host(r.dev, out, 16);
+    memset(o, 0, 16);
+    TT_EQ_I(gpu_rig_launch(&r, "conc", 4, 1, &out, 8, &ks, NULL), EXEC_OK);
+    o = exec_mem_host(r.dev, out, 16);
+    TT_EQ_U(o[0], 0);
+    uint32_t most = o[1];
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+    return most;
+}
+
+static void t_cta_limit(void)
+{
+    TT_EQ_U(most_resident("device.num_sms=1"), 4);
+    TT_EQ_U(most_resident("device.num_sms=1 sm.cta_limit=2"), 2);
+    TT_EQ_U(most_resident("device.num_sms=1 sm.cta_limit=1"), 1);
+}
+
 /* Shared memory: a load whose lanes are `stride` words apart, then a
 ** dependent add; out[0] = t1 - t0 around the load and the add. */
 static const char *shm_ptx = HDR
@@ -301,6 +365,8 @@ int main(void)
     TT_RUN(t_dependent_chain);
     TT_RUN(t_independent);
     TT_RUN(t_gto_vs_lrr);
+    TT_RUN(t_simd_efficiency);
+    TT_RUN(t_cta_limit);
     TT_RUN(t_shared_bank_conflicts);
     TT_RUN(t_deterministic);
     TT_RUN(t_odd_configs);
