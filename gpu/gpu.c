@@ -324,6 +324,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     ks->dram_bandwidth_utilization = dc ? (double)(ms->dram_busy_cycles - ms0.dram_busy_cycles) / (double)dc : 0;
     ks->icnt_packets = ms->icnt_packets - ms0.icnt_packets;
     ks->icnt_stall_cycles = ms->icnt_stall_cycles - ms0.icnt_stall_cycles;
+    ks->icnt_reply_stall_cycles = ms->icnt_reply_stall_cycles - ms0.icnt_reply_stall_cycles;
     /* the rows with anything in them, by pc */
     for (uint32_t pc = lx.pc_lo; pc < lx.pc_hi; pc++) {
         const gpu_pcstat *d = &lx.pcdirect[pc - lx.pc_lo];

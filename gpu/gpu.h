@@ -109,6 +109,8 @@ typedef struct gpu_kstats {
     uint64_t dram_reads, dram_writes, dram_row_buffer_hits;
     double dram_bandwidth_utilization; /* fraction of DRAM cycles the data buses carried data */
     uint64_t icnt_packets, icnt_stall_cycles;
+    uint64_t icnt_reply_stall_cycles; /* L2 cycles a reply could not enter the interconnect (summed over slices) */
+    uint64_t store_ack_wait_cycles;   /* cycles finished warps waited for their stores' acknowledgements */
     uint64_t mem_requests;    /* line requests the LD/ST units sent to the L1s */
     uint64_t tensor_insns;    /* wmma.mma and mma warp instructions */
     uint64_t tensor_macs;     /* their multiply-accumulates */

@@ -382,5 +382,9 @@ static inline uint32_t gpu_tensor_ii(const gpu_cfg *c, const exec_sinfo *si)
 ** 4-byte words the active lanes touch in one bank (lanes reading the same
 ** word share it); 1 at least. */
 uint32_t gpu_bank_conflicts(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t banks);
+/* Cycles a shared-memory atomic takes with shmem.atomic_serial: the largest
+** number of lane accesses (4-byte words, lanes on the same word each
+** counted) in one bank; 1 at least. */
+uint32_t gpu_bank_lanes(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t banks);
 
 #endif

@@ -77,6 +77,8 @@ void gpu_kstats_register(tp_stats *s, size_t base)
     tp_stats_add(s, "dram.bandwidth_utilization", TP_STAT_F64, AT(K(dram_bandwidth_utilization)), "fraction of DRAM cycles the data buses carried data");
     tp_stats_add(s, "icnt.packets", TP_STAT_U64, AT(K(icnt_packets)), "packets through the interconnect, both directions");
     tp_stats_add(s, "icnt.stall_cycles", TP_STAT_U64, AT(K(icnt_stall_cycles)), "cycles a packet could not enter the interconnect");
+    tp_stats_add(s, "icnt.reply_stall_cycles", TP_STAT_U64, AT(K(icnt_reply_stall_cycles)), "L2 cycles a reply could not enter the interconnect, summed over slices");
+    tp_stats_add(s, "store_ack_wait_cycles", TP_STAT_U64, AT(K(store_ack_wait_cycles)), "cycles finished warps waited for their stores' acknowledgements, summed over warps");
     tp_stats_add(s, "mem_requests", TP_STAT_U64, AT(K(mem_requests)), "line requests the LD/ST units sent to the L1 caches");
     /* the LD/ST unit toward the L1D (gpu/ldst.h), counted in every configuration; then its front
     ** ends' own (gpu_ldst_stats_register: WarpPool's and MRPB's pool, gpu/ldst_pool.c) */
