@@ -96,6 +96,7 @@ typedef struct gpu_ldstkstats {
 ** name in gpu_kstats_register (the names are the statistics JSON's). */
 typedef struct gpu_kstats {
     uint64_t cycles;          /* core cycles from the launch to the last write-back */
+    uint64_t launch_cycles;   /* the launch's overhead besides cycles (launch.cycles, launch.min_cycles) */
     uint64_t warp_insns, thread_insns;
     double ipc;               /* thread instructions per cycle, whole GPU */
     uint64_t regs_per_thread, ctas_per_sm;

@@ -135,6 +135,8 @@ typedef struct gpu_ctaslot {
     exec_cta *ec;              /* NULL: free */
     uint32_t nwarps, live;     /* warps; warps not yet finished in timing */
     uint32_t warp0;            /* its warps' slots: every slot w with warps[w].cta == this one */
+    bool pending;              /* launched, its warps not made yet (cta.latency) */
+    uint64_t start_at;         /* ... the cycle they are made and fetch */
 } gpu_ctaslot;
 
 /* ---- schedulers (gpu/sched_*.c) --------------------------------------------------------- */
@@ -229,7 +231,9 @@ typedef struct gpu_sm {
     gpu_launchctx *lx;         /* the launch running */
     gpu_warp *warps;           /* max_warps slots */
     gpu_ctaslot *ctas;         /* max_ctas slots */
-    uint32_t nctas, nwarps_live;
+    uint32_t nctas, nwarps_live;  /* CTAs and warps it holds, those launched but not started included */
+    uint32_t npending;         /* CTAs launched whose warps start later (cta.latency) */
+    uint64_t cta_next;         /* the first cycle it may take another CTA (cta.sm_interval) */
     uint64_t next_age;
     gpu_sched *sched;          /* nsched */
     uint32_t fetch_rr;
@@ -266,6 +270,7 @@ typedef struct gpu_sm {
     uint64_t resident_warp_cycles;
     uint64_t busy_first, busy_last; /* the launch's first cycle + 1 with a CTA here; the last cycle it became empty */
     uint64_t shared_accesses, shared_conflict_cycles, mem_requests, l1c_accesses, l1c_misses;
+    uint64_t ack_wait_cycles;  /* cycles finished warps waited for store acknowledgements */
 } gpu_sm;
 
 /* ---- the launch ------------------------------------------------------------------------------ */
@@ -277,6 +282,10 @@ struct gpu_launchctx {
     const exec_occ *occ;
     uint32_t ctas_per_sm;
     uint64_t ctas, ctas_done;
+    uint64_t ctas_started;     /* CTAs handed to SMs */
+    uint64_t dispatch_next;    /* the next cycle a CTA may go to an SM (UINT64_MAX: only when one finishes) */
+    uint64_t dist_at;          /* cta.gpu_interval: the distributor's next CTA, in thousandths of a cycle */
+    uint32_t dispatch_rr;      /* the SM that took the last CTA (the next round starts after it) */
     uint64_t start;            /* cycle the launch started */
     uint64_t local_bytes;      /* per thread */
     gpu_kstats *ks;

@@ -41,6 +41,7 @@ typedef struct tabs {
 void gpu_kstats_register(tp_stats *s, size_t base)
 {
     tp_stats_add(s, "cycles", TP_STAT_U64, AT(K(cycles)), "core cycles from the launch to the last write-back (clock.core_mhz)");
+    tp_stats_add(s, "launch_cycles", TP_STAT_U64, AT(K(launch_cycles)), "the launch's overhead besides cycles (launch.cycles, launch.min_cycles): in cuEventElapsedTime and simulated_ms");
     tp_stats_add(s, "ipc", TP_STAT_F64, AT(K(ipc)), "thread instructions per cycle, whole GPU");
     tp_stats_add(s, "ctas_per_sm", TP_STAT_U64, AT(K(ctas_per_sm)), "CTAs an SM holds at once (exec_occupancy)");
     tp_stats_add(s, "occupancy_limit", TP_STAT_STR, AT(K(occupancy_limit)), "the resource that limits ctas_per_sm");

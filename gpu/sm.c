@@ -151,6 +151,8 @@ void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now)
     sm->shared_accesses = sm->shared_conflict_cycles = sm->mem_requests = 0;
     sm->l1c_accesses = sm->l1c_misses = 0;
     sm->l1_resfail_skipped = 0;
+    sm->ack_wait_cycles = 0;
+    sm->cta_next = now;
     rs_sm_begin(&sm->rs, &(rs_smcfg){lx->grid, exec_grid_kernel(lx->grid), lx->occ, sm->c->max_warps, sm->c->max_ctas,
                                      &lx->g->opts});
     gpu_ldst_begin(sm, now);
@@ -178,17 +180,13 @@ bool gpu_sm_can_take_cta(const gpu_sm *sm)
     return sm->nctas < lx->ctas_per_sm && sm->nctas < sm->c->max_ctas && sm->nwarps_live + need <= sm->c->max_warps;
 }
 
-void gpu_sm_take_cta(gpu_sm *sm, exec_cta *ec, uint64_t now)
+/* Makes the warps of CTA slot cs (launched earlier) and lets them fetch. */
+static void cta_begin(gpu_sm *sm, uint32_t cs)
 {
     const gpu_cfg *c = sm->c;
-    uint32_t cs = 0;
-    while (cs < c->max_ctas && sm->ctas[cs].ec) cs++;
-    TP_ASSERT(cs < c->max_ctas);
     gpu_ctaslot *ct = &sm->ctas[cs];
-    if (!sm->busy_first) sm->busy_first = now + 1;
-    ct->ec = ec;
-    ct->nwarps = ct->live = exec_cta_nwarps(ec);
-    sm->nctas++;
+    exec_cta *ec = ct->ec;
+    ct->pending = false;
     uint32_t slot = 0;
     for (uint32_t i = 0; i < ct->nwarps; i++) {
         while (sm->warps[slot].state != GPU_W_FREE) slot++;
@@ -203,11 +201,51 @@ void gpu_sm_take_cta(gpu_sm *sm, exec_cta *ec, uint64_t now)
         w->spos = (uint16_t)(sm->sched[w->sched].n - 1);
         w->cls = GPU_OC_COUNT;
         fetch_update(sm, slot);
-        sm->nwarps_live++;
     }
     rs_cta_start(&sm->rs, cs);
     sm->changed = true;
-    sm->wake = now;
+}
+
+void gpu_sm_take_cta(gpu_sm *sm, exec_cta *ec, uint64_t now)
+{
+    const gpu_cfg *c = sm->c;
+    gpu_sm_account_skip(sm, now); /* it may have slept with room (cta.*_interval): its counts change now */
+    uint32_t cs = 0;
+    while (cs < c->max_ctas && sm->ctas[cs].ec) cs++;
+    TP_ASSERT(cs < c->max_ctas);
+    gpu_ctaslot *ct = &sm->ctas[cs];
+    if (!sm->busy_first) sm->busy_first = now + 1;
+    ct->ec = ec;
+    ct->nwarps = ct->live = exec_cta_nwarps(ec);
+    sm->nctas++;
+    sm->nwarps_live += ct->nwarps; /* its slot and warps are held from now */
+    uint64_t t = now;
+    if (c->cta_latency) {
+        /* the warps are made (and fetch) cta.latency cycles later, in that cycle's tick */
+        ct->pending = true;
+        ct->start_at = t = now + c->cta_latency;
+        sm->npending++;
+    } else {
+        cta_begin(sm, cs);
+    }
+    if (sm->wake > t) sm->wake = t;
+}
+
+/* The CTAs launched with cta.latency whose warps start by cycle now; the earliest later start. */
+static uint64_t cta_starts(gpu_sm *sm, uint64_t now)
+{
+    uint64_t next = UINT64_MAX;
+    for (uint32_t cs = 0; cs < sm->c->max_ctas && sm->npending; cs++) {
+        gpu_ctaslot *ct = &sm->ctas[cs];
+        if (!ct->ec || !ct->pending) continue;
+        if (ct->start_at <= now) {
+            cta_begin(sm, cs);
+            sm->npending--;
+        } else if (ct->start_at < next) {
+            next = ct->start_at;
+        }
+    }
+    return next;
 }
 
 /* ---- write-backs ------------------------------------------------------------------------ */
@@ -577,6 +615,7 @@ uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now)
     gpu_sm_account_skip(sm, now);
     sm->finished = 0;
     sm->changed = false;
+    uint64_t starts = sm->npending ? cta_starts(sm, now) : UINT64_MAX;
     rs_tick(&sm->rs);
     gpu_ldst_replies(sm, now);
     while (sm->nwb && sm->wb[0].cycle <= now) {
@@ -595,7 +634,7 @@ uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now)
     if (sm->changed) {
         sm->wake = now + 1;
     } else {
-        uint64_t next = UINT64_MAX;
+        uint64_t next = starts;
         if (sm->nwb && sm->wb[0].cycle < next) next = sm->wb[0].cycle;
         uint64_t t = gpu_oc_next(sm, now);
         if (t < next) next = t;
