@@ -374,6 +374,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         ks->shared_accesses += sm->shared_accesses;
         ks->shared_bank_conflict_cycles += sm->shared_conflict_cycles;
         ks->mem_requests += sm->mem_requests;
+        ks->store_ack_wait_cycles += sm->ack_wait_cycles;
         rs_sm_stats(&sm->rs, &ks->regs);
         gpu_ldst_stats(sm, ks, now);
     }

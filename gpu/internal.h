@@ -127,6 +127,8 @@ typedef struct gpu_warp {
     uint64_t age;              /* dispatch order on the SM (GTO: smaller is older) */
     uint32_t inflight;         /* issued instructions not written back */
     uint32_t mem_inflight;     /* ... of them memory accesses */
+    uint32_t stores_out;       /* store requests the L1D took that the L2 has not acknowledged (ldst.store_ack) */
+    uint64_t ack_wait_from;    /* the cycle it would have finished but for stores_out */
     gpu_ibent ib[GPU_IBUF_MAX];
     gpu_sb sb;
 } gpu_warp;
@@ -319,6 +321,8 @@ void gpu_sm_free(gpu_sm *sm);
 void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now);
 bool gpu_sm_can_take_cta(const gpu_sm *sm);
 void gpu_sm_take_cta(gpu_sm *sm, exec_cta *ec, uint64_t now);
+/* A store request of warp slot warp was acknowledged at cycle now (ldst.store_ack). */
+void gpu_sm_store_acked(gpu_sm *sm, uint16_t warp, uint64_t now);
 /* One cycle.  Returns the number of CTAs that finished in it. */
 uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now);
 bool gpu_sm_idle(const gpu_sm *sm);

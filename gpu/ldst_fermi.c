@@ -242,6 +242,7 @@ static bool send_line(fermi *f, uint64_t now)
         r->sm = (uint16_t)u->sm->id;
         r->src = konst ? GPU_LDST_SRC_L1C : GPU_LDST_SRC_L1D;
         r->tag = f->tag;
+        if (r->kind == GPU_MR_STORE) gpu_ldst_store_prep(u, r, m->warp);
         if (r->kind == GPU_MR_LOAD || r->kind == GPU_MR_ATOMIC) {
             if (konst) r->bytes = c->l1c.line;
             else if (r->kind == GPU_MR_LOAD) r->bytes = c->l1d.line;
@@ -257,6 +258,7 @@ static bool send_line(fermi *f, uint64_t now)
     }
     f->retry = NULL;
     f->blocked = false;
+    if (r->kind == GPU_MR_STORE) gpu_ldst_store_sent(u, r, res);
     u->sm->mem_requests++;
     if (konst) {
         u->sm->l1c_accesses++;

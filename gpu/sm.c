@@ -307,6 +307,20 @@ static void warp_finish(gpu_sm *sm, uint16_t slot)
     sm->changed = true;
 }
 
+/* An exited warp with nothing in flight finishes, once its stores are acknowledged. */
+static void warp_try_finish(gpu_sm *sm, uint16_t slot, uint64_t now)
+{
+    gpu_warp *w = &sm->warps[slot];
+    if (w->state != GPU_W_EXITED || w->inflight) return;
+    if (w->stores_out) {
+        if (!w->ack_wait_from) w->ack_wait_from = now + 1; /* +1: 0 is "not waiting" */
+        return;
+    }
+    if (w->ack_wait_from) sm->ack_wait_cycles += now + 1 - w->ack_wait_from;
+    warp_finish(sm, slot);
+    if (!sm->nwarps_live) sm->busy_last = now;
+}
+
 void gpu_sm_writeback(gpu_sm *sm, uint16_t slot, const exec_sinfo *si, bool mem, uint64_t now)
 {
     gpu_warp *w = &sm->warps[slot];
@@ -314,10 +328,18 @@ void gpu_sm_writeback(gpu_sm *sm, uint16_t slot, const exec_sinfo *si, bool mem,
     if (w->state == GPU_W_ACTIVE || w->state == GPU_W_BARRIER) blk_set(sm, w, 0);
     w->inflight--;
     if (mem) w->mem_inflight--;
-    if (w->state == GPU_W_EXITED && !w->inflight) {
-        warp_finish(sm, slot);
-        if (!sm->nwarps_live) sm->busy_last = now;
-    }
+    warp_try_finish(sm, slot, now);
+    sm->changed = true;
+}
+
+void gpu_sm_store_acked(gpu_sm *sm, uint16_t slot, uint64_t now)
+{
+    gpu_warp *w = &sm->warps[slot];
+    TP_ASSERT(w->state != GPU_W_FREE && w->stores_out > 0);
+    if (w->state == GPU_W_FREE || !w->stores_out) return;
+    if (--w->stores_out) return;
+    if (w->state == GPU_W_ACTIVE || w->state == GPU_W_BARRIER) blk_set(sm, w, 0); /* a fence may go */
+    warp_try_finish(sm, slot, now);
     sm->changed = true;
 }
 
@@ -349,7 +371,7 @@ static gpu_stall can_issue(gpu_sm *sm, gpu_warp *w, uint64_t now)
         if (!rs_may_issue(&sm->rs, &v, w->ib[0].pc)) return GPU_ST_REGS;
     }
     const exec_sinfo *si = w->ib[0].si;
-    if ((si->flags & EXEC_SI_FENCE) && w->mem_inflight) return blk_set(sm, w, GPU_ST_BARRIER);
+    if ((si->flags & EXEC_SI_FENCE) && (w->mem_inflight || w->stores_out)) return blk_set(sm, w, GPU_ST_BARRIER);
     switch (gpu_sb_check(&w->sb, si)) {
     case 1: return blk_set(sm, w, GPU_ST_RAW);
     case 2: return blk_set(sm, w, GPU_ST_MEMORY);
