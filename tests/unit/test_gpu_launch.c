@@ -1,0 +1,139 @@
+/*
+** test_gpu_launch.c -- exact-cycle scenarios of the launch and of the SM's
+** side of the memory system (gpu/gpu.c, gpu/sm.c, gpu/ldst*.c): kernel-launch
+** overhead (launch.cycles, launch.min_cycles), the CTA launch rate
+** (cta.gpu_interval, cta.sm_interval) and latency (cta.latency), store
+** acknowledgements (ldst.store_ack) and shared-memory atomics
+** (shmem.atomic_serial).  Run on the GTX 480 defaults (gpu/options.def,
+** gpu/mem_options.def) with the options each test names; the conventions of
+** test_gpu_sm.c hold (an instruction issued at t dispatches at t + 1).
+*/
+#include "tests/unit/tt.h"
+#include "tests/unit/gpu_rig.h"
+#include <stdlib.h>
+
+/* out[ctaid] = %clock64 at the CTA's first instruction (its warp 0's) */
+static const char *start_ptx = HDR
+    ".visible .entry start(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<2>; .reg .b32 %r<8>; .reg .b64 %rd<8>;\n"
+    "  mov.u64 %rd2, %clock64;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %ctaid.x;\n"
+    "  mov.u32 %r2, %tid.x;\n"
+    "  mul.wide.u32 %rd3, %r1, 8;\n"
+    "  add.s64 %rd4, %rd1, %rd3;\n"
+    "  setp.ne.u32 %p1, %r2, 0;\n"
+    "  @%p1 bra DONE;\n"
+    "  st.global.u64 [%rd4], %rd2;\n"
+    "DONE:\n"
+    "  ret;\n"
+    "}\n";
+
+/* Launches `start` on grid CTAs of 32 threads with options opts; the CTAs'
+** start clocks in t[] (grid at most 64), the statistics in *ks. */
+static bool starts(const char *opts, uint32_t grid, uint64_t *t, gpu_kstats *ks)
+{
+    gpu_rig r;
+    if (!gpu_rig_open(&r, start_ptx, opts, "launch.ptx")) return false;
+    uint64_t out = exec_mem_alloc(r.dev, 8 * 64, 256);
+    bool ok = gpu_rig_launch(&r, "start", grid, 32, &out, 8, ks, NULL) == EXEC_OK;
+    TT_CHECK(ok);
+    memcpy(t, exec_mem_host(r.dev, out, 8 * grid), 8 * grid);
+    gpu_rig_close(&r);
+    return ok;
+}
+
+/* 1001: launch overhead.  The kernel's cycles are its execution, the same
+** with any launch.* value; launch_cycles = max(launch.cycles,
+** launch.min_cycles - cycles): 0 by default, 100 with launch.cycles=100,
+** the floor's remainder (C + 50 - C = 50) with launch.min_cycles = C + 50,
+** 100 again with both (the larger), 0 with a floor below the execution. */
+static void t1001_launch_overhead(void)
+{
+    uint64_t t[1];
+    gpu_kstats ks;
+    char o[128];
+    if (!starts(NULL, 1, t, &ks)) return;
+    uint64_t c = ks.cycles;
+    TT_EQ_U(ks.launch_cycles, 0);
+    gpu_kstats_free(&ks);
+    starts("launch.cycles=100", 1, t, &ks);
+    TT_EQ_U(ks.cycles, c);
+    TT_EQ_U(ks.launch_cycles, 100);
+    gpu_kstats_free(&ks);
+    snprintf(o, sizeof o, "launch.min_cycles=%llu", (unsigned long long)(c + 50));
+    starts(o, 1, t, &ks);
+    TT_EQ_U(ks.cycles, c);
+    TT_EQ_U(ks.launch_cycles, 50);
+    gpu_kstats_free(&ks);
+    snprintf(o, sizeof o, "launch.min_cycles=%llu launch.cycles=100", (unsigned long long)(c + 50));
+    starts(o, 1, t, &ks);
+    TT_EQ_U(ks.launch_cycles, 100);
+    gpu_kstats_free(&ks);
+    snprintf(o, sizeof o, "launch.min_cycles=%llu", (unsigned long long)(c - 1));
+    starts(o, 1, t, &ks);
+    TT_EQ_U(ks.launch_cycles, 0);
+    gpu_kstats_free(&ks);
+}
+
+/* 1002: the CTA distributor (cta.gpu_interval = 5.5, cta.sm_interval = 1).
+** Eight CTAs on 15 empty SMs go round robin, CTA k to SM k, each the moment
+** the distributor is free: CTA k at the first cycle >= k x 5.5 after the
+** first, i.e. ceil(5.5 k) = 0, 6, 11, 17, 22, 28, 33, 39 (the half cycles
+** carry: 5500, 11000, 16500 ... thousandths).  Every CTA runs the same code
+** alone on its SM, so its first instruction issues the same number of
+** cycles after its launch: the start clocks differ by exactly those
+** amounts.  With cta.gpu_interval = 0 they all start together. */
+static void t1002_cta_distributor(void)
+{
+    static const uint64_t want[8] = {0, 6, 11, 17, 22, 28, 33, 39};
+    uint64_t t[8];
+    gpu_kstats ks;
+    if (!starts("cta.gpu_interval=5.5", 8, t, &ks)) return;
+    for (uint32_t k = 0; k < 8; k++) TT_EQ_U(t[k] - t[0], want[k]);
+    gpu_kstats_free(&ks);
+    starts("cta.gpu_interval=0", 8, t, &ks);
+    for (uint32_t k = 0; k < 8; k++) TT_EQ_U(t[k] - t[0], 0);
+    gpu_kstats_free(&ks);
+}
+
+/* 1003: one SM (device.num_sms=1) takes a CTA per cta.sm_interval = 100
+** cycles: four CTAs (all fit at once) start at 0, 100, 200, 300.  100
+** cycles is longer than a CTA's 10 instructions take to issue, so no
+** earlier warp competes with a new one for its scheduler (sm.schedulers =
+** 2: warp slot w on scheduler w mod 2; with cta.sm_interval = 10 the third
+** CTA's first instruction waits a cycle behind the first's older warp, GTO).
+** Each CTA issues its first instruction the same time after its launch. */
+static void t1003_cta_sm_interval(void)
+{
+    uint64_t t[4];
+    gpu_kstats ks;
+    if (!starts("device.num_sms=1 cta.sm_interval=100", 4, t, &ks)) return;
+    for (uint32_t k = 0; k < 4; k++) TT_EQ_U(t[k] - t[0], 100 * k);
+    gpu_kstats_free(&ks);
+}
+
+/* 1004: cta.latency = 40: a CTA's warps are made, and fetch, 40 cycles after
+** its launch; everything after moves by 40: the start clock and the
+** kernel's cycles grow by exactly 40. */
+static void t1004_cta_latency(void)
+{
+    uint64_t a[1], b[1];
+    gpu_kstats ka, kb;
+    if (!starts(NULL, 1, a, &ka)) return;
+    starts("cta.latency=40", 1, b, &kb);
+    TT_EQ_U(b[0] - a[0], 40);
+    TT_EQ_U(kb.cycles - ka.cycles, 40);
+    gpu_kstats_free(&ka);
+    gpu_kstats_free(&kb);
+}
+
+int main(void)
+{
+    TT_RUN(t1001_launch_overhead);
+    TT_RUN(t1002_cta_distributor);
+    TT_RUN(t1003_cta_sm_interval);
+    TT_RUN(t1004_cta_latency);
+    return tt_done();
+}
