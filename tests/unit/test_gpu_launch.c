@@ -129,11 +129,144 @@ static void t1004_cta_latency(void)
     gpu_kstats_free(&kb);
 }
 
+/* out[0] = clock after - clock before, around a store and a fence
+** (membar.gl waits for every store of the warp to be acknowledged); then
+** the same store without a fence: the warp exits at once and waits. */
+static const char *store_ptx = HDR
+    ".visible .entry stfence(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, 7;\n"
+    FILL
+    "  mov.u64 %rd2, %clock64;\n"
+    "  st.global.u32 [%rd1+64], %r1;\n"
+    "  membar.gl;\n"
+    "  mov.u64 %rd3, %clock64;\n"
+    "  sub.s64 %rd4, %rd3, %rd2;\n"
+    "  st.global.u64 [%rd1], %rd4;\n"
+    "  ret;\n"
+    "}\n"
+    ".visible .entry stexit(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, 7;\n"
+    FILL
+    "  st.global.u32 [%rd1+64], %r1;\n"
+    "  ret;\n"
+    "}\n";
+
+static uint64_t store_run(const char *k, const char *opts, gpu_kstats *ks)
+{
+    gpu_rig r;
+    if (!gpu_rig_open(&r, store_ptx, opts, "store.ptx")) return 0;
+    uint64_t out = exec_mem_alloc(r.dev, 256, 256);
+    TT_EQ_I(gpu_rig_launch(&r, k, 1, 32, &out, 8, ks, NULL), EXEC_OK);
+    uint64_t t = *(uint64_t *)exec_mem_host(r.dev, out, 8);
+    gpu_rig_close(&r);
+    return t;
+}
+
+/* 1005: store acknowledgements.  The store issues at t0 + 1 and its one
+** line goes to the L1D at t0 + 2 (test_gpu_warppool 922); a global store
+** enters the L1D's miss queue l1d.miss_latency (35) later, t0 + 37, and the
+** LD/ST unit hands it to the interconnect in the next cycle, t0 + 38.
+** test_mem_sys 804: an acknowledged store is answered 135 cycles after the
+** memory system takes it (two 1-cycle hops, 2 x icnt.latency 5, l2.latency
+** 120, the 4-flit request's tail 3): the ack pops at t0 + 173, frees the
+** fence, which issues then; the clock read one cycle later: t1 - t0 = 174.
+** With ldst.store_ack = 0 the store is done when the L1D takes it: the
+** fence waits for nothing in flight; it issues at t0 + 2 and the clock
+** read at t0 + 3... plus the store's own write-back (the LD/ST unit
+** finishes it at its accept, t0 + 2, written back the cycle after): 4.
+** Without a fence (stexit: the same timing up to the store, then ret) the
+** warp's ret issues at t0 + 2 and writes back at t0 + 2 + 1 + lat.branch
+** (4) = t0 + 7, when the warp would finish; it waits for the ack, which
+** pops at t0 + 173: store_ack_wait_cycles = 166.  With store_ack = 0 there
+** is no wait, and the kernel ends sooner (it still lasts until the memory
+** system has performed the store). */
+static void t1005_store_ack(void)
+{
+    gpu_kstats a, b;
+    TT_EQ_U(store_run("stfence", NULL, &a), 174);
+    gpu_kstats_free(&a);
+    TT_EQ_U(store_run("stfence", "ldst.store_ack=0", &a), 4);
+    TT_EQ_U(a.store_ack_wait_cycles, 0);
+    gpu_kstats_free(&a);
+    store_run("stexit", NULL, &a);
+    store_run("stexit", "ldst.store_ack=0", &b);
+    TT_EQ_U(b.store_ack_wait_cycles, 0);
+    TT_EQ_U(a.store_ack_wait_cycles, 166);
+    TT_CHECK(b.cycles < a.cycles);
+    gpu_kstats_free(&a);
+    gpu_kstats_free(&b);
+}
+
+/* out[0] = clock after - clock before, around a shared atomic add by 32
+** lanes at word tid * stride (stride 0: all on one word) */
+static const char *shatom_ptx = HDR
+    ".visible .entry shatom(.param .u64 out, .param .u32 stride)\n"
+    "{\n"
+    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n"
+    "  .shared .align 4 .b32 s[1024];\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  ld.param.u32 %r9, [stride];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mul.lo.s32 %r2, %r1, %r9;\n"
+    "  shl.b32 %r3, %r2, 2;\n"
+    "  mov.u32 %r4, s;\n"
+    "  add.s32 %r5, %r4, %r3;\n"
+    FILL
+    "  mov.u64 %rd2, %clock64;\n"
+    "  atom.shared.add.u32 %r6, [%r5], 1;\n"
+    "  add.s32 %r7, %r6, 1;\n"
+    "  mov.u64 %rd3, %clock64;\n"
+    "  sub.s64 %rd4, %rd3, %rd2;\n"
+    "  st.global.u64 [%rd1], %rd4;\n"
+    "  ret;\n"
+    "}\n";
+
+static uint64_t shatom_time(const char *opts, uint32_t stride)
+{
+    gpu_rig r;
+    if (!gpu_rig_open(&r, shatom_ptx, opts, "shatom.ptx")) return 0;
+    uint64_t out = exec_mem_alloc(r.dev, 64, 256);
+    struct { uint64_t out; uint32_t stride; } p = {out, stride};
+    gpu_kstats ks;
+    TT_EQ_I(gpu_rig_launch(&r, "shatom", 1, 32, &p, 12, &ks, NULL), EXEC_OK);
+    uint64_t t = *(uint64_t *)exec_mem_host(r.dev, out, 8);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+    return t;
+}
+
+/* 1006: shared-memory atomics.  As for a shared load (test_gpu_sm's bank
+** conflicts): t1 - t0 = 28 + k, k the cycles the access takes.  Without
+** shmem.atomic_serial, k is the bank-conflict degree, lanes on one word
+** sharing an access: stride 1 and stride 0 (one word) both 1: 29.  With
+** it, k is the most lanes in one bank: stride 1 still 1 (29), stride 0
+** all 32 lanes in bank 0, one after another: 28 + 32 = 60; stride 16: 16
+** lanes in each of banks 0 and 16: 44; stride 2: 2 lanes per even bank, 30
+** either way (distinct words). */
+static void t1006_shared_atomics(void)
+{
+    TT_EQ_U(shatom_time(NULL, 1), 29);
+    TT_EQ_U(shatom_time(NULL, 0), 29);
+    TT_EQ_U(shatom_time(NULL, 2), 30);
+    TT_EQ_U(shatom_time("shmem.atomic_serial=1", 1), 29);
+    TT_EQ_U(shatom_time("shmem.atomic_serial=1", 0), 60);
+    TT_EQ_U(shatom_time("shmem.atomic_serial=1", 16), 44);
+    TT_EQ_U(shatom_time("shmem.atomic_serial=1", 2), 30);
+}
+
 int main(void)
 {
     TT_RUN(t1001_launch_overhead);
     TT_RUN(t1002_cta_distributor);
     TT_RUN(t1003_cta_sm_interval);
     TT_RUN(t1004_cta_latency);
+    TT_RUN(t1005_store_ack);
+    TT_RUN(t1006_shared_atomics);
     return tt_done();
 }
