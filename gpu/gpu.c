@@ -169,7 +169,10 @@ static void abort_launch(gpu *g)
 {
     for (uint32_t s = 0; s < g->c.nsm; s++) {
         gpu_sm *sm = &g->sm[s];
-        for (uint32_t i = 0; i < g->c.max_warps; i++) sm->warps[i].state = GPU_W_FREE;
+        for (uint32_t i = 0; i < g->c.max_warps; i++) {
+            sm->warps[i].state = GPU_W_FREE;
+            sm->warps[i].stores_out = sm->warps[i].stores_orphan = 0; /* the drain drops their acks */
+        }
         memset(sm->fetch_want, 0, (g->c.max_warps + 63) / 64 * sizeof *sm->fetch_want);
         for (uint32_t i = 0; i < g->c.max_ctas; i++) {
             sm->ctas[i].ec = NULL;

@@ -129,6 +129,7 @@ typedef struct gpu_warp {
     uint32_t mem_inflight;     /* ... of them memory accesses */
     uint32_t stores_out;       /* store requests the L1D took that the L2 has not acknowledged (ldst.store_ack) */
     uint64_t ack_wait_from;    /* the cycle it would have finished but for stores_out */
+    uint32_t stores_orphan;    /* acks still due to an earlier warp of this slot (ldst.store_ack_exit=0): kept when the slot is reused */
     gpu_ibent ib[GPU_IBUF_MAX];
     gpu_sb sb;
 } gpu_warp;

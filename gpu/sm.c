@@ -191,7 +191,9 @@ static void cta_begin(gpu_sm *sm, uint32_t cs)
     for (uint32_t i = 0; i < ct->nwarps; i++) {
         while (sm->warps[slot].state != GPU_W_FREE) slot++;
         gpu_warp *w = &sm->warps[slot];
+        uint32_t orphan = w->stores_orphan; /* an earlier warp's acks still due */
         memset(w, 0, sizeof *w);
+        w->stores_orphan = orphan;
         w->ew = exec_cta_warp(ec, i);
         w->state = GPU_W_ACTIVE;
         w->cta = cs;
@@ -312,6 +314,11 @@ static void warp_try_finish(gpu_sm *sm, uint16_t slot, uint64_t now)
 {
     gpu_warp *w = &sm->warps[slot];
     if (w->state != GPU_W_EXITED || w->inflight) return;
+    if (w->stores_out && !sm->c->store_ack_exit) {
+        /* it finishes now; the slot's next warp counts these acks off first */
+        w->stores_orphan += w->stores_out;
+        w->stores_out = 0;
+    }
     if (w->stores_out) {
         if (!w->ack_wait_from) w->ack_wait_from = now + 1; /* +1: 0 is "not waiting" */
         return;
@@ -335,6 +342,10 @@ void gpu_sm_writeback(gpu_sm *sm, uint16_t slot, const exec_sinfo *si, bool mem,
 void gpu_sm_store_acked(gpu_sm *sm, uint16_t slot, uint64_t now)
 {
     gpu_warp *w = &sm->warps[slot];
+    if (w->stores_orphan) {
+        w->stores_orphan--; /* an earlier warp's (ldst.store_ack_exit=0) */
+        return;
+    }
     TP_ASSERT(w->state != GPU_W_FREE && w->stores_out > 0);
     if (w->state == GPU_W_FREE || !w->stores_out) return;
     if (--w->stores_out) return;

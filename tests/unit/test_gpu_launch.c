@@ -157,16 +157,19 @@ static const char *store_ptx = HDR
     "  ret;\n"
     "}\n";
 
-static uint64_t store_run(const char *k, const char *opts, gpu_kstats *ks)
+static uint64_t store_grid(const char *k, const char *opts, uint32_t grid, gpu_kstats *ks)
 {
     gpu_rig r;
     if (!gpu_rig_open(&r, store_ptx, opts, "store.ptx")) return 0;
     uint64_t out = exec_mem_alloc(r.dev, 256, 256);
-    TT_EQ_I(gpu_rig_launch(&r, k, 1, 32, &out, 8, ks, NULL), EXEC_OK);
+    TT_EQ_I(gpu_rig_launch(&r, k, grid, 32, &out, 8, ks, NULL), EXEC_OK);
     uint64_t t = *(uint64_t *)exec_mem_host(r.dev, out, 8);
+    TT_EQ_U(*(uint32_t *)exec_mem_host(r.dev, out + 64, 4), 7);
     gpu_rig_close(&r);
     return t;
 }
+
+static uint64_t store_run(const char *k, const char *opts, gpu_kstats *ks) { return store_grid(k, opts, 1, ks); }
 
 /* 1005: store acknowledgements.  The store issues at t0 + 1 and its one
 ** line goes to the L1D at t0 + 2 (test_gpu_warppool 922); a global store
@@ -260,6 +263,32 @@ static void t1006_shared_atomics(void)
     TT_EQ_U(shatom_time("shmem.atomic_serial=1", 2), 30);
 }
 
+/* 1007: ldst.store_ack_exit = 0: the warp finishes when its ret writes back
+** (t0 + 7), without waiting; the ack still comes back (t0 + 173) and the
+** launch lasts until the memory system is empty, so one warp's kernel takes
+** the same cycles either way, with no wait counted.  On one SM with 16
+** one-warp CTAs (8 at a time: sm.max_ctas) the second eight reuse slots
+** whose acks are still due (counted off as an earlier warp's, never the
+** new warp's); they start sooner, so the kernel is shorter, and its
+** stores are all performed (store_grid checks the value). */
+static void t1007_store_ack_exit(void)
+{
+    gpu_kstats a, b;
+    store_run("stexit", NULL, &a);
+    store_run("stexit", "ldst.store_ack_exit=0", &b);
+    TT_EQ_U(b.store_ack_wait_cycles, 0);
+    TT_EQ_U(b.cycles, a.cycles);
+    gpu_kstats_free(&a);
+    gpu_kstats_free(&b);
+    store_grid("stexit", "device.num_sms=1", 16, &a);
+    store_grid("stexit", "device.num_sms=1 ldst.store_ack_exit=0", 16, &b);
+    TT_EQ_U(b.store_ack_wait_cycles, 0);
+    TT_CHECK(a.store_ack_wait_cycles > 0);
+    TT_CHECK(b.cycles < a.cycles);
+    gpu_kstats_free(&a);
+    gpu_kstats_free(&b);
+}
+
 int main(void)
 {
     TT_RUN(t1001_launch_overhead);
@@ -268,5 +297,6 @@ int main(void)
     TT_RUN(t1004_cta_latency);
     TT_RUN(t1005_store_ack);
     TT_RUN(t1006_shared_atomics);
+    TT_RUN(t1007_store_ack_exit);
     return tt_done();
 }
