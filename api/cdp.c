@@ -85,7 +85,7 @@ static CUresult run_child(api_ctx *c, const exec_cdp_launch *q)
     bool sticky;
     r = api_status_result(st, &sticky);
     uint64_t sms = (uint64_t)api_opt(OPT_DEVICE_NUM_SMS);
-    uint64_t cycles = perf ? perf->cycles : (res->warp_insns + sms - 1) / sms;
+    uint64_t cycles = perf ? perf->cycles + perf->launch_cycles : (res->warp_insns + sms - 1) / sms;
     c->clock += cycles;
     api_stats_launch(f, &l, res, cycles, r, dt, perf);
     if (r) {

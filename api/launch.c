@@ -417,7 +417,8 @@ void api_kernel_run(api_ctx *c, api_kwork *k)
     bool sticky;
     CUresult r = api_status_result(st, &sticky);
     uint64_t sms = (uint64_t)api_opt(OPT_DEVICE_NUM_SMS);
-    uint64_t cycles = perf ? perf->cycles : (res->warp_insns + sms - 1) / sms;
+    /* simulated time: the kernel's cycles and, in performance mode, its launch overhead */
+    uint64_t cycles = perf ? perf->cycles + perf->launch_cycles : (res->warp_insns + sms - 1) / sms;
     api_lock();
     c->clock += cycles;
     api_stats_launch(f, &l, res, cycles, r, dt, perf);

@@ -14,6 +14,11 @@
 ** distinct words in one bank take one cycle each.  An access of 8 or 16 bytes
 ** per lane touches 2 or 4 consecutive words.  The access takes as many
 ** cycles as the busiest bank has distinct words.
+**
+** Shared-memory atomics with shmem.atomic_serial: each lane's
+** read-modify-write is an access of its own, lanes on one word included (no
+** broadcast: the updates must follow one another), so the atomic takes as
+** many cycles as the busiest bank has lane accesses (gpu_bank_lanes).
 */
 #include "internal.h"
 
@@ -89,6 +94,21 @@ uint32_t gpu_bank_conflicts(const uint64_t *addr, uint32_t active, uint32_t size
     for (uint32_t i = 0; i < nw; i++) {
         uint32_t b = (uint32_t)(words[i] % nb);
         if (++count[b] > worst) worst = count[b];
+    }
+    return worst;
+}
+
+uint32_t gpu_bank_lanes(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t banks)
+{
+    uint32_t count[1024];
+    uint32_t nb = banks > 1024 ? 1024 : (banks ? banks : 1), per = size > 4 ? size / 4 : 1, worst = 1;
+    memset(count, 0, nb * sizeof *count);
+    for (uint32_t m = active; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        for (uint32_t k = 0; k < per; k++) {
+            uint32_t b = (uint32_t)((addr[l] / 4 + k) % nb);
+            if (++count[b] > worst) worst = count[b];
+        }
     }
     return worst;
 }

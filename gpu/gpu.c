@@ -19,6 +19,7 @@
 */
 #include "internal.h"
 #include "../base/map.h"
+#include <math.h>
 #include <stdlib.h>
 
 gpu *gpu_new(const tp_opts *o)
@@ -146,29 +147,82 @@ static void count(const gpu *g, counts *c, gpu_kstats *ks)
 
 /* ---- the launch ----------------------------------------------------------------------------------- */
 
-static void dispatch(gpu *g, gpu_launchctx *lx, uint64_t now, bool first_wave)
+/* CTAs to SMs in cycle now, before the SMs tick (they fetch in this cycle);
+** returns the next cycle one could go to an SM that has room (UINT64_MAX:
+** none has, or none is left: a finishing CTA asks again).
+**
+** Without limits (cta.sm_interval = cta.gpu_interval = 0) every CTA that
+** fits goes at once: the first wave round robin (CTA k to SM k mod N), later
+** ones to the SMs in index order.  With them, the SMs are visited round
+** robin from the one after the SM that took the last CTA (GPGPU-Sim's
+** order); an SM takes one if cta.sm_interval cycles have passed since its
+** last and the distributor is free: it takes cta.gpu_interval cycles per
+** CTA, counted in thousandths of a cycle so that fractional intervals stay
+** exact and deterministic (a distributor that became free in the last cycle
+** keeps the fraction; one idle longer banks no time). */
+static uint64_t dispatch(gpu *g, gpu_launchctx *lx, uint64_t now, bool first_wave)
 {
-    uint32_t nsm = g->c.nsm;
-    if (first_wave) {
-        bool any = true;
-        while (any) {
-            any = false;
-            for (uint32_t s = 0; s < nsm; s++) {
-                if (!gpu_sm_can_take_cta(&g->sm[s])) continue;
-                exec_cta *c = exec_cta_start(lx->grid, s);
-                if (!c) return;
-                gpu_sm_take_cta(&g->sm[s], c, now);
-                any = true;
+    const gpu_cfg *c = &g->c;
+    uint32_t nsm = c->nsm;
+    if (lx->ctas_started == lx->ctas) return UINT64_MAX;
+    uint64_t gm = (uint64_t)llround(c->cta_gpu_interval * 1000.0);
+    if (!c->cta_sm_interval && !gm) {
+        if (first_wave) {
+            bool any = true;
+            while (any) {
+                any = false;
+                for (uint32_t s = 0; s < nsm; s++) {
+                    if (!gpu_sm_can_take_cta(&g->sm[s])) continue;
+                    exec_cta *ec = exec_cta_start(lx->grid, s);
+                    if (!ec) return UINT64_MAX;
+                    lx->ctas_started++;
+                    gpu_sm_take_cta(&g->sm[s], ec, now);
+                    any = true;
+                }
             }
+            return UINT64_MAX;
         }
-        return;
+        for (uint32_t s = 0; s < nsm; s++)
+            while (gpu_sm_can_take_cta(&g->sm[s])) {
+                exec_cta *ec = exec_cta_start(lx->grid, s);
+                if (!ec) return UINT64_MAX;
+                lx->ctas_started++;
+                gpu_sm_take_cta(&g->sm[s], ec, now);
+            }
+        return UINT64_MAX;
     }
-    for (uint32_t s = 0; s < nsm; s++)
-        while (gpu_sm_can_take_cta(&g->sm[s])) {
-            exec_cta *c = exec_cta_start(lx->grid, s);
-            if (!c) return;
-            gpu_sm_take_cta(&g->sm[s], c, now);
+    uint64_t nowm = now * 1000;
+    bool took = true;
+    while (took && lx->ctas_started < lx->ctas) {
+        took = false;
+        uint32_t first = lx->dispatch_rr + 1;
+        for (uint32_t k = 0; k < nsm && lx->ctas_started < lx->ctas; k++) {
+            uint32_t s = (first + k) % nsm;
+            gpu_sm *sm = &g->sm[s];
+            if (sm->cta_next > now || lx->dist_at > nowm || !gpu_sm_can_take_cta(sm)) continue;
+            exec_cta *ec = exec_cta_start(lx->grid, s);
+            if (!ec) {
+                lx->ctas_started = lx->ctas;
+                return UINT64_MAX;
+            }
+            lx->ctas_started++;
+            gpu_sm_take_cta(sm, ec, now);
+            sm->cta_next = now + c->cta_sm_interval;
+            /* a distributor that became free within the last cycle keeps its fraction of a cycle */
+            if (gm) lx->dist_at = (lx->dist_at + 1000 > nowm ? lx->dist_at : nowm) + gm;
+            lx->dispatch_rr = s;
+            took = true;
         }
+    }
+    if (lx->ctas_started == lx->ctas) return UINT64_MAX;
+    uint64_t next = UINT64_MAX, d = (lx->dist_at + 999) / 1000;
+    for (uint32_t s = 0; s < nsm; s++) {
+        const gpu_sm *sm = &g->sm[s];
+        if (!gpu_sm_can_take_cta(sm)) continue;
+        uint64_t t = sm->cta_next > d ? sm->cta_next : d;
+        if (t < next) next = t;
+    }
+    return next <= now ? now + 1 : next;
 }
 
 /* After a fault: forget the SMs' work and let the memory system drain. */
@@ -176,9 +230,16 @@ static void abort_launch(gpu *g)
 {
     for (uint32_t s = 0; s < g->c.nsm; s++) {
         gpu_sm *sm = &g->sm[s];
-        for (uint32_t i = 0; i < g->c.max_warps; i++) sm->warps[i].state = GPU_W_FREE;
+        for (uint32_t i = 0; i < g->c.max_warps; i++) {
+            sm->warps[i].state = GPU_W_FREE;
+            sm->warps[i].stores_out = sm->warps[i].stores_orphan = 0; /* the drain drops their acks */
+        }
         memset(sm->fetch_want, 0, (g->c.max_warps + 63) / 64 * sizeof *sm->fetch_want);
-        for (uint32_t i = 0; i < g->c.max_ctas; i++) sm->ctas[i].ec = NULL;
+        for (uint32_t i = 0; i < g->c.max_ctas; i++) {
+            sm->ctas[i].ec = NULL;
+            sm->ctas[i].pending = false;
+        }
+        sm->npending = 0;
         for (uint32_t i = 0; i < sm->ncu; i++) {
             if (sm->cu[i].busy && sm->cu[i].mop) gpu_memop_put(sm, sm->cu[i].mop);
             sm->cu[i].busy = 0;
@@ -289,8 +350,15 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     ** half a second into a kernel even when a cycle is slow to simulate */
     uint64_t next_check = start + 65536, next_progress = start + 1024;
 
-    dispatch(g, &lx, now, true);
+    lx.dispatch_rr = nsm - 1; /* SM 0 first */
+    lx.dispatch_next = now;
+    bool first_wave = true;
     for (;;) {
+        if (lx.dispatch_next <= now) {
+            /* CTAs go to SMs with room before they tick, and fetch in this cycle */
+            lx.dispatch_next = dispatch(g, &lx, now, first_wave);
+            first_wave = false;
+        }
         uint32_t fin = 0;
         for (uint32_t s = 0; s < nsm; s++)
             if (g->sm[s].wake <= now) fin += gpu_sm_tick(&g->sm[s], now);
@@ -298,14 +366,13 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         if (lx.fault || exec_grid_status(grid) != EXEC_OK) break;
         if (fin) {
             lx.ctas_done += fin;
-            dispatch(g, &lx, now, false);
-            for (uint32_t s = 0; s < nsm; s++)
-                if (g->sm[s].wake <= now) g->sm[s].wake = now + 1;
+            if (lx.dispatch_next > now + 1) lx.dispatch_next = now + 1; /* a slot is free */
         }
         bool all_idle = lx.ctas_done == lx.ctas && gpu_memsys_idle(g->ms);
         for (uint32_t s = 0; s < nsm && all_idle; s++) all_idle = gpu_sm_idle(&g->sm[s]);
         if (all_idle) break;
         uint64_t next = gpu_memsys_next(g->ms);
+        if (lx.ctas_started < lx.ctas && lx.dispatch_next < next) next = lx.dispatch_next;
         for (uint32_t s = 0; s < nsm; s++) {
             gpu_sm *sm = &g->sm[s];
             if (sm->wake > now + 1 && gpu_memsys_has_reply(g->ms, s, now + 1)) sm->wake = now + 1;
@@ -343,6 +410,9 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
 
     /* the kernel's statistics: what is set, the front ends' ends, the counters, the ratios */
     ks->cycles = now - start + 1;
+    ks->launch_cycles = g->c.launch_min_cycles > ks->cycles ? g->c.launch_min_cycles - ks->cycles : 0;
+    if (ks->launch_cycles < g->c.launch_cycles) ks->launch_cycles = g->c.launch_cycles;
+    g->cycle += ks->launch_cycles; /* the GPU's clock is the program's: the launch takes this time too */
     ks->regs_per_thread = lx.occ->regs_per_thread;
     ks->ctas_per_sm = lx.occ->ctas_per_sm;
     ks->occupancy_limit = tp_strdup(exec_occ_limit_name(lx.occ->limit));

@@ -127,6 +127,9 @@ typedef struct gpu_warp {
     uint64_t age;              /* dispatch order on the SM (GTO: smaller is older) */
     uint32_t inflight;         /* issued instructions not written back */
     uint32_t mem_inflight;     /* ... of them memory accesses */
+    uint32_t stores_out;       /* store requests the L1D took that the L2 has not acknowledged (ldst.store_ack) */
+    uint64_t ack_wait_from;    /* the cycle it would have finished but for stores_out */
+    uint32_t stores_orphan;    /* acks still due to an earlier warp of this slot (ldst.store_ack_exit=0): kept when the slot is reused */
     gpu_ibent ib[GPU_IBUF_MAX];
     gpu_sb sb;
 } gpu_warp;
@@ -135,6 +138,8 @@ typedef struct gpu_ctaslot {
     exec_cta *ec;              /* NULL: free */
     uint32_t nwarps, live;     /* warps; warps not yet finished in timing */
     uint32_t warp0;            /* its warps' slots: every slot w with warps[w].cta == this one */
+    bool pending;              /* launched, its warps not made yet (cta.latency) */
+    uint64_t start_at;         /* ... the cycle they are made and fetch */
 } gpu_ctaslot;
 
 /* ---- schedulers (gpu/sched_*.c) --------------------------------------------------------- */
@@ -229,7 +234,9 @@ typedef struct gpu_sm {
     gpu_launchctx *lx;         /* the launch running */
     gpu_warp *warps;           /* max_warps slots */
     gpu_ctaslot *ctas;         /* max_ctas slots */
-    uint32_t nctas, nwarps_live;
+    uint32_t nctas, nwarps_live;  /* CTAs and warps it holds, those launched but not started included */
+    uint32_t npending;         /* CTAs launched whose warps start later (cta.latency) */
+    uint64_t cta_next;         /* the first cycle it may take another CTA (cta.sm_interval) */
     uint64_t next_age;
     gpu_sched *sched;          /* nsched */
     uint32_t fetch_rr;
@@ -266,6 +273,7 @@ typedef struct gpu_sm {
     uint64_t resident_warp_cycles;
     uint64_t busy_first, busy_last; /* the launch's first cycle + 1 with a CTA here; the last cycle it became empty */
     uint64_t shared_accesses, shared_conflict_cycles, mem_requests, l1c_accesses, l1c_misses;
+    uint64_t ack_wait_cycles;  /* cycles finished warps waited for store acknowledgements */
 } gpu_sm;
 
 /* ---- the launch ------------------------------------------------------------------------------ */
@@ -277,6 +285,10 @@ struct gpu_launchctx {
     const exec_occ *occ;
     uint32_t ctas_per_sm;
     uint64_t ctas, ctas_done;
+    uint64_t ctas_started;     /* CTAs handed to SMs */
+    uint64_t dispatch_next;    /* the next cycle a CTA may go to an SM (UINT64_MAX: only when one finishes) */
+    uint64_t dist_at;          /* cta.gpu_interval: the distributor's next CTA, in thousandths of a cycle */
+    uint32_t dispatch_rr;      /* the SM that took the last CTA (the next round starts after it) */
     uint64_t start;            /* cycle the launch started */
     uint64_t local_bytes;      /* per thread */
     gpu_kstats *ks;
@@ -310,6 +322,8 @@ void gpu_sm_free(gpu_sm *sm);
 void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now);
 bool gpu_sm_can_take_cta(const gpu_sm *sm);
 void gpu_sm_take_cta(gpu_sm *sm, exec_cta *ec, uint64_t now);
+/* A store request of warp slot warp was acknowledged at cycle now (ldst.store_ack). */
+void gpu_sm_store_acked(gpu_sm *sm, uint16_t warp, uint64_t now);
 /* One cycle.  Returns the number of CTAs that finished in it. */
 uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now);
 bool gpu_sm_idle(const gpu_sm *sm);
@@ -391,5 +405,9 @@ static inline uint32_t gpu_tensor_ii(const gpu_cfg *c, const exec_sinfo *si)
 ** 4-byte words the active lanes touch in one bank (lanes reading the same
 ** word share it); 1 at least. */
 uint32_t gpu_bank_conflicts(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t banks);
+/* Cycles a shared-memory atomic takes with shmem.atomic_serial: the largest
+** number of lane accesses (4-byte words, lanes on the same word each
+** counted) in one bank; 1 at least. */
+uint32_t gpu_bank_lanes(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t banks);
 
 #endif

@@ -137,17 +137,30 @@ void gpu_ldst_cycle(gpu_sm *sm, uint64_t now)
     fe->kind->tick(fe, now);
 }
 
+void gpu_ldst_store_sent(gpu_ldst *u, const gpu_mreq *r, gpu_l1res res)
+{
+    if (res == GPU_L1_SENT && r->want_ack) u->sm->warps[r->warp].stores_out++;
+}
+
 void gpu_ldst_replies(gpu_sm *sm, uint64_t now)
 {
     gpu_ldst *u = sm->ldst;
     gpu_ldst_fe *fe = u->fe;
     gpu_mreq *r;
-    while ((r = gpu_memsys_pop(sm->lx->g->ms, sm->id, now))) {
+    while ((r = gpu_memsys_pop(sm->lx->g->ms, sm->id, now))) { /* icnt.eject_rate of them a cycle */
         if (r->src != GPU_LDST_SRC_L1C) fe->kind->unblock(fe);
         gpu_l1_fill(r->src == GPU_LDST_SRC_L1C ? u->l1c : u->l1d, r, now);
         sm->changed = true;
     }
-    while ((r = gpu_l1_pop_done(u->l1d, now))) fe->kind->done(fe, r, now);
+    while ((r = gpu_l1_pop_done(u->l1d, now))) {
+        if (r->kind == GPU_MR_STORE && r->is_reply) {
+            /* a store's ack: its warp may finish, or pass a fence */
+            gpu_sm_store_acked(sm, r->warp, now);
+            gpu_mreq_put(u->pool, r);
+            continue;
+        }
+        fe->kind->done(fe, r, now);
+    }
     while ((r = gpu_l1_pop_done(u->l1c, now))) fe->kind->done(fe, r, now);
 }
 

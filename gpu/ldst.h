@@ -133,6 +133,17 @@ const gpu_ldst_frontend *gpu_ldst_frontend_of(const tp_opts *o);
 
 /* m is done with: its registers (if any) are written at cycle t; its record is freed. */
 void gpu_ldst_finish(gpu_ldst *u, gpu_memop *m, uint64_t t);
+/* Store acknowledgements (ldst.store_ack).  A front end gives each store
+** request it makes for warp slot `warp` to gpu_ldst_store_prep before
+** handing it to the L1D, and the L1D's answer to gpu_ldst_store_sent after:
+** a store the L1D sent on (GPU_L1_SENT) is counted against its warp until
+** the L2's ack comes back (gpu_ldst_replies hands it to the SM). */
+static inline void gpu_ldst_store_prep(const gpu_ldst *u, gpu_mreq *r, uint16_t warp)
+{
+    r->warp = warp;
+    r->want_ack = u->c->store_ack;
+}
+void gpu_ldst_store_sent(gpu_ldst *u, const gpu_mreq *r, gpu_l1res res);
 /* The address lane `lane` of warp slot `warp` reads for local-memory offset off. */
 uint64_t gpu_ldst_local_addr(const gpu_ldst *u, uint16_t warp, int lane, uint64_t off);
 

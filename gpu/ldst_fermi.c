@@ -5,8 +5,10 @@
 ** memory, the constant cache and the L1 data cache, and completes loads.
 **
 ** It takes one instruction at a time and is busy with it for:
-**   shared memory    the access's bank-conflict degree k (gpu_bank_conflicts)
-**                    cycles; loads write back at accept + (k - 1) + shmem.latency;
+**   shared memory    the access's bank-conflict degree k (gpu_bank_conflicts;
+**                    atomics with shmem.atomic_serial: gpu_bank_lanes, every
+**                    lane of a bank in turn) cycles; loads write back at
+**                    accept + (k - 1) + shmem.latency;
 **   global, local    one cycle per line request (gpu_coalesce over l1d.line),
 **                    each handed to the L1D in its own cycle, a refused one
 **                    (reservation failure) retried every cycle after;
@@ -149,9 +151,12 @@ static bool fermi_accept(gpu_ldst_fe *fe, gpu_memop *m, uint64_t now)
     uint64_t done_at = now;
     if (shared) {
         uint32_t k = 0;
+        /* shmem.atomic_serial: an atomic's lanes update one after another in each bank */
+        bool serial = (m->flags & EXEC_SI_ATOMIC) && c->shmem_atomic_serial;
         for (uint32_t p = 0; p < (m->npass ? m->npass : 1u); p++) {
-            uint32_t kp = gpu_bank_conflicts(p ? m->xaddr + (size_t)(p - 1) * 32 : addr, shared, m->bytes,
-                                             c->shmem_banks);
+            const uint64_t *pa = p ? m->xaddr + (size_t)(p - 1) * 32 : addr;
+            uint32_t kp = serial ? gpu_bank_lanes(pa, shared, m->bytes, c->shmem_banks)
+                                 : gpu_bank_conflicts(pa, shared, m->bytes, c->shmem_banks);
             sm->shared_accesses++;
             sm->shared_conflict_cycles += kp - 1;
             k += kp;
@@ -237,6 +242,7 @@ static bool send_line(fermi *f, uint64_t now)
         r->sm = (uint16_t)u->sm->id;
         r->src = konst ? GPU_LDST_SRC_L1C : GPU_LDST_SRC_L1D;
         r->tag = f->tag;
+        if (r->kind == GPU_MR_STORE) gpu_ldst_store_prep(u, r, m->warp);
         if (r->kind == GPU_MR_LOAD || r->kind == GPU_MR_ATOMIC) {
             if (konst) r->bytes = c->l1c.line;
             else if (r->kind == GPU_MR_LOAD) r->bytes = c->l1d.line;
@@ -252,6 +258,7 @@ static bool send_line(fermi *f, uint64_t now)
     }
     f->retry = NULL;
     f->blocked = false;
+    if (r->kind == GPU_MR_STORE) gpu_ldst_store_sent(u, r, res);
     u->sm->mem_requests++;
     if (konst) {
         u->sm->l1c_accesses++;

@@ -34,13 +34,20 @@ typedef struct pool_fe {
 static inline pool_fe *P(gpu_ldst_fe *fe) { return (pool_fe *)fe; }
 static inline const pool_fe *CP(const gpu_ldst_fe *fe) { return (const pool_fe *)fe; }
 
+static void pool_store_prep(void *arg, gpu_mreq *r, uint16_t warp) { gpu_ldst_store_prep(arg, r, warp); }
+static void pool_store_sent(void *arg, const gpu_mreq *r, gpu_l1res res) { gpu_ldst_store_sent(arg, r, res); }
+
 static gpu_ldst_fe *pool_new(gpu_ldst *u, const tp_opts *o, const gpu_ldst_frontend *kind, const gpu_wpcfg *wc)
 {
     pool_fe *p = tp_calloc(1, sizeof *p);
     p->fe.kind = kind;
     p->fe.u = u;
     p->direct = gpu_ldst_fe_banked.create(u, o);
-    p->wp = gpu_wp_new(wc, u->l1d, &u->c->l1d, u->pool, (uint16_t)u->sm->id, GPU_LDST_SRC_L1D, &p->st);
+    gpu_wpcfg c = *wc;
+    c.store_prep = pool_store_prep; /* the unit counts each warp's stores until the L2 acknowledges them */
+    c.store_sent = pool_store_sent;
+    c.arg = u;
+    p->wp = gpu_wp_new(&c, u->l1d, &u->c->l1d, u->pool, (uint16_t)u->sm->id, GPU_LDST_SRC_L1D, &p->st);
     return &p->fe;
 }
 

@@ -24,7 +24,8 @@
 ** one time unit later (so the interconnect takes it at its first edge
 ** after the accepting core cycle, whatever order the caller ticks in);
 ** gpu_memsys_pop takes from SM sm's ejection queue what has arrived by the
-** time of core cycle now.
+** time of core cycle now, icnt.eject_rate replies per core cycle at most
+** (GPGPU-Sim's cluster takes one packet a cycle).
 */
 #include "memsys.h"
 #include "options.h"
@@ -50,6 +51,9 @@ struct gpu_memsys {
     uint64_t wake[ND];        /* cached domain_wake (see gpu_memsys_tick) */
     uint64_t t_now;           /* time of the core cycle last ticked */
     uint64_t line, l2_bytes;  /* L2 line and total size (gpu_memsys_warm) */
+    uint32_t eject_rate;      /* replies an SM takes per core cycle (0: all) */
+    uint64_t *pop_at;         /* per SM: core cycle + 1 of its last pop */
+    uint32_t *pop_n;          /* ... and the replies it took in that cycle */
     gpu_memstats st;
 };
 
@@ -181,6 +185,9 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
     for (uint32_t s = 0; s < m->nslice; s++)
         gpu_l2_connect(m->l2[s], gpu_icnt_reply_in(m->icnt, s), gpu_dram_ret(m->dram[s / m->nsub], s % m->nsub));
     for (int d = 0; d < ND; d++) m->wake[d] = UINT64_MAX;
+    m->eject_rate = OPT(OPT_ICNT_EJECT_RATE);
+    m->pop_at = tp_calloc(m->nsm, sizeof *m->pop_at);
+    m->pop_n = tp_calloc(m->nsm, sizeof *m->pop_n);
     return m;
 }
 
@@ -192,6 +199,8 @@ void gpu_memsys_free(gpu_memsys *m)
     for (uint32_t c = 0; c < m->nch; c++) gpu_dram_free(m->dram[c]);
     free(m->l2);
     free(m->dram);
+    free(m->pop_at);
+    free(m->pop_n);
     free(m);
 }
 
@@ -211,7 +220,16 @@ void gpu_memsys_accept(gpu_memsys *m, gpu_mreq *r, uint64_t now)
 gpu_mreq *gpu_memsys_pop(gpu_memsys *m, uint32_t sm, uint64_t now)
 {
     mem_queue *q = gpu_icnt_eject(m->icnt, sm);
-    return mem_queue_peek(q, now * m->pc) ? mem_queue_pop(q) : NULL;
+    if (!mem_queue_peek(q, now * m->pc)) return NULL;
+    if (m->eject_rate) {
+        if (m->pop_at[sm] != now + 1) {
+            m->pop_at[sm] = now + 1;
+            m->pop_n[sm] = 0;
+        }
+        if (m->pop_n[sm] == m->eject_rate) return NULL; /* the rest next cycle */
+        m->pop_n[sm]++;
+    }
+    return mem_queue_pop(q);
 }
 
 bool gpu_memsys_has_reply(const gpu_memsys *m, uint32_t sm, uint64_t now)
@@ -267,7 +285,7 @@ static void refresh_stats(gpu_memsys *m)
     s->icnt_flits = ic->flits;
     s->icnt_stall_cycles = ic->stall_cycles;
     s->l2_accesses = s->l2_hits = s->l2_misses = s->l2_writebacks = 0;
-    s->l2_mshr_merges = s->l2_reservation_fails = 0;
+    s->l2_mshr_merges = s->l2_reservation_fails = s->icnt_reply_stall_cycles = 0;
     for (uint32_t i = 0; i < m->nslice; i++) {
         const gpu_l2stats *l = gpu_l2_stats(m->l2[i]);
         s->l2_accesses += l->accesses;
@@ -276,6 +294,7 @@ static void refresh_stats(gpu_memsys *m)
         s->l2_writebacks += l->writebacks;
         s->l2_mshr_merges += l->mshr_merges;
         s->l2_reservation_fails += l->reservation_fails;
+        s->icnt_reply_stall_cycles += l->stall_cycles;
     }
     s->dram_reads = s->dram_writes = s->dram_activates = s->dram_row_buffer_hits = s->dram_busy_cycles = 0;
     for (uint32_t c = 0; c < m->nch; c++) {

@@ -26,6 +26,7 @@ typedef struct gpu_memsys gpu_memsys;
 
 typedef struct gpu_memstats {
     uint64_t icnt_packets, icnt_flits, icnt_stall_cycles;
+    uint64_t icnt_reply_stall_cycles; /* L2 cycles a slice's reply (data or ack) found the reply network's input full */
     uint64_t l2_accesses, l2_hits, l2_misses, l2_writebacks, l2_mshr_merges, l2_reservation_fails;
     uint64_t dram_reads, dram_writes, dram_activates, dram_row_buffer_hits;
     uint64_t dram_busy_cycles;    /* DRAM cycles some channel's data bus carried data, summed over channels */
@@ -37,7 +38,9 @@ void gpu_memsys_free(gpu_memsys *m);
 
 /* The SM side, in core cycles.  can_accept: SM sm's injection port takes r
 ** this cycle; accept hands it over.  pop: a reply for SM sm that has
-** arrived by core cycle now, or NULL. */
+** arrived by core cycle now, or NULL; at most icnt.eject_rate replies per
+** SM per core cycle (0: no limit) -- the rest wait in the ejection buffer,
+** and once it is full the crossbar and the slices' reply queues wait too. */
 bool gpu_memsys_can_accept(const gpu_memsys *m, uint32_t sm, const gpu_mreq *r);
 void gpu_memsys_accept(gpu_memsys *m, gpu_mreq *r, uint64_t now);
 gpu_mreq *gpu_memsys_pop(gpu_memsys *m, uint32_t sm, uint64_t now);

@@ -41,6 +41,7 @@ typedef struct gpu_mreq {
     uint8_t want_ack;       /* stores: answer when performed at the L2 */
     uint16_t sm;            /* the SM that sent it (where the reply goes) */
     uint16_t src;           /* which of the SM's caches sent it (the SM's own numbering) */
+    uint16_t warp;          /* the warp slot whose instruction made it (a store's ack finds its warp) */
     uint32_t tag;           /* the sender's cookie (e.g. its MSHR or pending-load slot) */
     uint64_t t_sent;        /* core cycle it left the SM (latency statistics) */
     struct gpu_mreq *next;  /* link: free list, MSHR merge chains, queues that chain */

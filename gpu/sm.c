@@ -151,6 +151,8 @@ void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now)
     sm->shared_accesses = sm->shared_conflict_cycles = sm->mem_requests = 0;
     sm->l1c_accesses = sm->l1c_misses = 0;
     sm->l1_resfail_skipped = 0;
+    sm->ack_wait_cycles = 0;
+    sm->cta_next = now;
     rs_sm_begin(&sm->rs, &(rs_smcfg){lx->grid, exec_grid_kernel(lx->grid), lx->occ, sm->c->max_warps, sm->c->max_ctas,
                                      &lx->g->opts});
     gpu_ldst_begin(sm, now);
@@ -179,22 +181,20 @@ bool gpu_sm_can_take_cta(const gpu_sm *sm)
            (!sm->c->cta_limit || sm->nctas < sm->c->cta_limit);
 }
 
-void gpu_sm_take_cta(gpu_sm *sm, exec_cta *ec, uint64_t now)
+/* Makes the warps of CTA slot cs (launched earlier) and lets them fetch. */
+static void cta_begin(gpu_sm *sm, uint32_t cs)
 {
     const gpu_cfg *c = sm->c;
-    uint32_t cs = 0;
-    while (cs < c->max_ctas && sm->ctas[cs].ec) cs++;
-    TP_ASSERT(cs < c->max_ctas);
     gpu_ctaslot *ct = &sm->ctas[cs];
-    if (!sm->busy_first) sm->busy_first = now + 1;
-    ct->ec = ec;
-    ct->nwarps = ct->live = exec_cta_nwarps(ec);
-    sm->nctas++;
+    exec_cta *ec = ct->ec;
+    ct->pending = false;
     uint32_t slot = 0;
     for (uint32_t i = 0; i < ct->nwarps; i++) {
         while (sm->warps[slot].state != GPU_W_FREE) slot++;
         gpu_warp *w = &sm->warps[slot];
+        uint32_t orphan = w->stores_orphan; /* an earlier warp's acks still due */
         memset(w, 0, sizeof *w);
+        w->stores_orphan = orphan;
         w->ew = exec_cta_warp(ec, i);
         w->state = GPU_W_ACTIVE;
         w->cta = cs;
@@ -204,11 +204,51 @@ void gpu_sm_take_cta(gpu_sm *sm, exec_cta *ec, uint64_t now)
         w->spos = (uint16_t)(sm->sched[w->sched].n - 1);
         w->cls = GPU_OC_COUNT;
         fetch_update(sm, slot);
-        sm->nwarps_live++;
     }
     rs_cta_start(&sm->rs, cs);
     sm->changed = true;
-    sm->wake = now;
+}
+
+void gpu_sm_take_cta(gpu_sm *sm, exec_cta *ec, uint64_t now)
+{
+    const gpu_cfg *c = sm->c;
+    gpu_sm_account_skip(sm, now); /* it may have slept with room (cta.*_interval): its counts change now */
+    uint32_t cs = 0;
+    while (cs < c->max_ctas && sm->ctas[cs].ec) cs++;
+    TP_ASSERT(cs < c->max_ctas);
+    gpu_ctaslot *ct = &sm->ctas[cs];
+    if (!sm->busy_first) sm->busy_first = now + 1;
+    ct->ec = ec;
+    ct->nwarps = ct->live = exec_cta_nwarps(ec);
+    sm->nctas++;
+    sm->nwarps_live += ct->nwarps; /* its slot and warps are held from now */
+    uint64_t t = now;
+    if (c->cta_latency) {
+        /* the warps are made (and fetch) cta.latency cycles later, in that cycle's tick */
+        ct->pending = true;
+        ct->start_at = t = now + c->cta_latency;
+        sm->npending++;
+    } else {
+        cta_begin(sm, cs);
+    }
+    if (sm->wake > t) sm->wake = t;
+}
+
+/* The CTAs launched with cta.latency whose warps start by cycle now; the earliest later start. */
+static uint64_t cta_starts(gpu_sm *sm, uint64_t now)
+{
+    uint64_t next = UINT64_MAX;
+    for (uint32_t cs = 0; cs < sm->c->max_ctas && sm->npending; cs++) {
+        gpu_ctaslot *ct = &sm->ctas[cs];
+        if (!ct->ec || !ct->pending) continue;
+        if (ct->start_at <= now) {
+            cta_begin(sm, cs);
+            sm->npending--;
+        } else if (ct->start_at < next) {
+            next = ct->start_at;
+        }
+    }
+    return next;
 }
 
 /* ---- write-backs ------------------------------------------------------------------------ */
@@ -270,6 +310,25 @@ static void warp_finish(gpu_sm *sm, uint16_t slot)
     sm->changed = true;
 }
 
+/* An exited warp with nothing in flight finishes, once its stores are acknowledged. */
+static void warp_try_finish(gpu_sm *sm, uint16_t slot, uint64_t now)
+{
+    gpu_warp *w = &sm->warps[slot];
+    if (w->state != GPU_W_EXITED || w->inflight) return;
+    if (w->stores_out && !sm->c->store_ack_exit) {
+        /* it finishes now; the slot's next warp counts these acks off first */
+        w->stores_orphan += w->stores_out;
+        w->stores_out = 0;
+    }
+    if (w->stores_out) {
+        if (!w->ack_wait_from) w->ack_wait_from = now + 1; /* +1: 0 is "not waiting" */
+        return;
+    }
+    if (w->ack_wait_from) sm->ack_wait_cycles += now + 1 - w->ack_wait_from;
+    warp_finish(sm, slot);
+    if (!sm->nwarps_live) sm->busy_last = now;
+}
+
 void gpu_sm_writeback(gpu_sm *sm, uint16_t slot, const exec_sinfo *si, bool mem, uint64_t now)
 {
     gpu_warp *w = &sm->warps[slot];
@@ -277,10 +336,22 @@ void gpu_sm_writeback(gpu_sm *sm, uint16_t slot, const exec_sinfo *si, bool mem,
     if (w->state == GPU_W_ACTIVE || w->state == GPU_W_BARRIER) blk_set(sm, w, 0);
     w->inflight--;
     if (mem) w->mem_inflight--;
-    if (w->state == GPU_W_EXITED && !w->inflight) {
-        warp_finish(sm, slot);
-        if (!sm->nwarps_live) sm->busy_last = now;
+    warp_try_finish(sm, slot, now);
+    sm->changed = true;
+}
+
+void gpu_sm_store_acked(gpu_sm *sm, uint16_t slot, uint64_t now)
+{
+    gpu_warp *w = &sm->warps[slot];
+    if (w->stores_orphan) {
+        w->stores_orphan--; /* an earlier warp's (ldst.store_ack_exit=0) */
+        return;
     }
+    TP_ASSERT(w->state != GPU_W_FREE && w->stores_out > 0);
+    if (w->state == GPU_W_FREE || !w->stores_out) return;
+    if (--w->stores_out) return;
+    if (w->state == GPU_W_ACTIVE || w->state == GPU_W_BARRIER) blk_set(sm, w, 0); /* a fence may go */
+    warp_try_finish(sm, slot, now);
     sm->changed = true;
 }
 
@@ -312,7 +383,7 @@ static gpu_stall can_issue(gpu_sm *sm, gpu_warp *w, uint64_t now)
         if (!rs_may_issue(&sm->rs, &v, w->ib[0].pc)) return GPU_ST_REGS;
     }
     const exec_sinfo *si = w->ib[0].si;
-    if ((si->flags & EXEC_SI_FENCE) && w->mem_inflight) return blk_set(sm, w, GPU_ST_BARRIER);
+    if ((si->flags & EXEC_SI_FENCE) && (w->mem_inflight || w->stores_out)) return blk_set(sm, w, GPU_ST_BARRIER);
     switch (gpu_sb_check(&w->sb, si)) {
     case 1: return blk_set(sm, w, GPU_ST_RAW);
     case 2: return blk_set(sm, w, GPU_ST_MEMORY);
@@ -578,6 +649,7 @@ uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now)
     gpu_sm_account_skip(sm, now);
     sm->finished = 0;
     sm->changed = false;
+    uint64_t starts = sm->npending ? cta_starts(sm, now) : UINT64_MAX;
     rs_tick(&sm->rs);
     gpu_ldst_replies(sm, now);
     while (sm->nwb && sm->wb[0].cycle <= now) {
@@ -596,7 +668,7 @@ uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now)
     if (sm->changed) {
         sm->wake = now + 1;
     } else {
-        uint64_t next = UINT64_MAX;
+        uint64_t next = starts;
         if (sm->nwb && sm->wb[0].cycle < next) next = sm->wb[0].cycle;
         uint64_t t = gpu_oc_next(sm, now);
         if (t < next) next = t;

@@ -494,19 +494,21 @@ static gpu_l1res send(gpu_wp *p, uint32_t ti, uint64_t now)
     r->sm = p->sm;
     r->src = p->src;
     uint32_t f = UINT32_MAX;
+    const wp_req *q = &p->req[(size_t)ti * p->slots];
     if (t->kind != GPU_MR_STORE) {
         f = flight_new(p);
         r->tag = GPU_WP_TAG | f;
     } else {
         r->tag = UINT32_MAX;
+        if (p->c.store_prep) p->c.store_prep(p->c.arg, r, q[0].mop->warp);
     }
     gpu_l1res res = gpu_l1_access(p->l1, r, now);
+    if (t->kind == GPU_MR_STORE && p->c.store_sent) p->c.store_sent(p->c.arg, r, res);
     if (res == GPU_L1_RESFAIL || res == GPU_L1_BUSY) {
         if (f != UINT32_MAX) flight_free(p, f);
         gpu_mreq_put(p->pool, r);
         return res;
     }
-    const wp_req *q = &p->req[(size_t)ti * p->slots];
     if (f != UINT32_MAX) {
         memcpy(&p->fl[(size_t)f * p->slots], q, t->n * sizeof *q);
         p->fl_n[f] = t->n;

@@ -119,6 +119,11 @@ typedef struct gpu_wpcfg {
     uint8_t policy;            /* gpu_wp_policy */
     uint64_t quantum;          /* auto: cycles per quantum */
     double miss_threshold;     /* auto: miss rate above which the next quantum is cache-sensitive */
+    /* store acknowledgements (the LD/ST unit's, gpu/ldst.h; NULL: none): each store request
+    ** goes to store_prep before the L1D takes it, and with the L1D's answer to store_sent */
+    void (*store_prep)(void *arg, gpu_mreq *r, uint16_t warp);
+    void (*store_sent)(void *arg, const gpu_mreq *r, gpu_l1res res);
+    void *arg;
 } gpu_wpcfg;
 
 typedef struct gpu_wp gpu_wp;

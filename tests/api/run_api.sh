@@ -226,6 +226,11 @@ for k in '"mode": "performance"' '"cycles": ' '"ipc": ' '"occupancy_limit": ' '"
     grep -qF -- "$k" "$tmp/s4.json" 2>/dev/null || { fail stats_perf_keys "no $k"; ok=0; }
 done
 [ $ok = 1 ] && pass stats_perf_keys
+# launch overhead (launch.cycles): each launch's statistic, and cuEventElapsedTime and the
+# totals' simulated time include it (t_launch checks its event times for consistency)
+QUIET=1 TPSIM_MODE=performance TPSIM_OPTIONS="launch.cycles=7000" TPSIM_STATS="$tmp/s7.json" \
+    run stats_launch_cycles "$T/t_launch"
+has stats_launch_cycles_value "$tmp/s7.json" '"launch_cycles": 7000,'
 # fastforward.kernels=1: the first launch functional, the rest timed; a
 # timeline every 200 cycles; two runs give identical statistics
 QUIET=1 TPSIM_MODE=performance TPSIM_OPTIONS="stats.interval=200 fastforward.kernels=1" TPSIM_STATS="$tmp/s5.json" \

@@ -386,6 +386,86 @@ static void t811_no_l2(void)
     }
 }
 
+/* 812: icnt.eject_rate.  Two acknowledged stores of SM 0 to two slices
+** (lines BASE and BASE + 128: 805) accepted at core 0 are both answered
+** long before core 1000 (804: 135 cycles each, the second request 4 flits
+** behind the first); the SM has not taken them.  At core 1000 it takes one
+** (the rate's 1 per cycle, the GTX 480 default), the other at 1001; with
+** icnt.eject_rate = 0 both at 1000, and with 2 both at 1000. */
+static void t812_eject_rate(void)
+{
+    static const char *const kv[] = {NULL, "icnt.eject_rate=0", "icnt.eject_rate=2"};
+    for (uint32_t v = 0; v < 3; v++) {
+        rig g;
+        rig_open(&g, kv[v]);
+        for (uint32_t k = 0; k < 2; k++) {
+            gpu_mreq *s = mk(&g, GPU_MR_STORE, 0, BASE + 128 * k, k);
+            s->want_ack = 1;
+            TT_CHECK(gpu_memsys_can_accept(g.m, 0, s));
+            gpu_memsys_accept(g.m, s, 0);
+        }
+        for (uint64_t now = 0; now < 1000; now++) gpu_memsys_tick(g.m, now);
+        uint32_t got = 0;
+        gpu_mreq *p;
+        while ((p = gpu_memsys_pop(g.m, 0, 1000))) {
+            gpu_mreq_put(&g.pool, p);
+            got++;
+        }
+        TT_EQ_U(got, v ? 2 : 1);
+        gpu_memsys_tick(g.m, 1000);
+        while ((p = gpu_memsys_pop(g.m, 0, 1001))) {
+            gpu_mreq_put(&g.pool, p);
+            got++;
+        }
+        TT_EQ_U(got, 2);
+        rig_close(&g);
+    }
+}
+
+/* 813: back-pressure.  With icnt.eject_queue = 1 and icnt.queue = 1, three
+** acknowledged stores of SM 0 to one line, accepted at core 0, 20 and 40,
+** looked up at 129, 149, 169 (804), and never taken until core 1000: the
+** first ack (granted 130, arrives 135) fills the SM's ejection buffer, the
+** second waits in the slice's reply input from 149, and the third cannot
+** leave the slice: it stalls every L2 cycle from 169 to 999, 831 reply
+** stall cycles.  From core 1000 the SM takes one reply a cycle at most;
+** each pop frees the buffer, the next ack (1 flit) is granted in that
+** cycle's tick and arrives icnt.latency 5 later: pops at 1000, 1005, 1010. */
+static void t813_backpressure(void)
+{
+    rig g;
+    rig_open(&g, "icnt.eject_queue=1 icnt.queue=1");
+    for (uint64_t now = 0; now < 100; now++) {
+        if (now % 20 == 0 && now < 60) {
+            gpu_mreq *s = mk(&g, GPU_MR_STORE, 0, BASE, (uint32_t)now);
+            s->want_ack = 1;
+            TT_CHECK(gpu_memsys_can_accept(g.m, 0, s));
+            gpu_memsys_accept(g.m, s, now);
+        }
+        gpu_memsys_tick(g.m, now);
+    }
+    for (uint64_t now = 100; now < 1000; now++) gpu_memsys_tick(g.m, now);
+    uint64_t st = gpu_memsys_stats(g.m)->icnt_reply_stall_cycles;
+    TT_EQ_U(st, 831);
+    static const uint64_t want[3] = {1000, 1005, 1010};
+    uint32_t got = 0;
+    for (uint64_t now = 1000; now < 1020; now++) {
+        gpu_mreq *p;
+        uint32_t n = 0;
+        while ((p = gpu_memsys_pop(g.m, 0, now))) {
+            gpu_mreq_put(&g.pool, p);
+            n++;
+        }
+        TT_CHECK(n <= 1);
+        if (n && got < 3) TT_EQ_U(now, want[got]);
+        got += n;
+        gpu_memsys_tick(g.m, now);
+    }
+    TT_EQ_U(got, 3);
+    settle(&g, 1020);
+    rig_close(&g);
+}
+
 int main(void)
 {
     TT_RUN(t801_l2_miss_then_hit);
@@ -396,6 +476,8 @@ int main(void)
     TT_RUN(t807_deterministic);
     TT_RUN(t810_clock_ratio);
     TT_RUN(t811_no_l2);
+    TT_RUN(t812_eject_rate);
+    TT_RUN(t813_backpressure);
     TT_RUN(t808_stream_bandwidth_sweep);
     TT_RUN(t809_stream_bandwidth_regions);
     return tt_done();
