@@ -520,6 +520,209 @@ static void t513_skip_equals_step(void)
     }
 }
 
+enum { PREA = GPU_DRAM_PREA, REF = GPU_DRAM_REF };
+
+/* 514: activate limits.  tRRD 2, tRRD_L 8, tFAW 22; 32-byte reads to closed
+** banks 0, 4 (group 0 both), 1, 2, 3 at 0:
+**   ACT(0) 0; bank 4 waits tRRD_L (8), so the younger banks go first, tRRD
+**   apart: ACT(1) 2, ACT(2) 4, ACT(3) 6; ACT(4) at max(tRRD 8, tRRD_L 8,
+**   the fourth-last ACT 0 + tFAW 22) = 22; RD tRCD after each ACT: 12, 14,
+**   16, 18 and 34.
+** With tFAW 0 (off) ACT(4) goes at 8 and its RD at 20. */
+static void t514_trrdl_tfaw(void)
+{
+    for (int faw = 0; faw < 2; faw++) {
+        gpu_dramcfg c;
+        cfg_gtx480(&c);
+        c.tRRD = 2, c.tRRDL = 8, c.tFAW = faw ? 22 : 0;
+        rig g;
+        rig_open(&g, &c);
+        static const uint32_t banks[5] = {0, 4, 1, 2, 3};
+        for (int k = 0; k < 5; k++) put(&g, false, banks[k], 0, 32);
+        run_to(&g, 200);
+        TT_EQ_U(gpu_dram_traced(g.d), 10);
+        CMD(0, ACT, 0, 0);
+        CMD(1, ACT, 1, 2);
+        CMD(2, ACT, 2, 4);
+        CMD(3, ACT, 3, 6);
+        if (faw) {
+            for (uint32_t k = 0; k < 4; k++) CMD(4 + k, RD, k, 12 + 2 * k);
+            CMD(8, ACT, 4, 22);
+            CMD(9, RD, 4, 34);
+        } else {
+            CMD(4, ACT, 4, 8);
+            for (uint32_t k = 0; k < 4; k++) CMD(5 + k, RD, k, 12 + 2 * k);
+            CMD(9, RD, 4, 20);
+        }
+        rig_close(&g);
+    }
+}
+
+/* 515: write-to-read turnaround by bank group: tWTR_S (tCDLR) 5 to a read in
+** another group, tWTR_L 9 in the writer's.  Rows open in banks 0, 1, 5
+** (groups 0, 1, 1); 32-byte requests.
+**   1000: WR bank 1 (data [1004, 1006)), then a read of bank 0: RD at 1006 +
+**   5 = 1011.
+**   1100: WR bank 1 (data [1104, 1106)), then a read of bank 5: RD at 1106 +
+**   9 = 1115.  Both reads follow a write burst: write_to_read 2. */
+static void t515_twtrl(void)
+{
+    gpu_dramcfg c;
+    cfg_gtx480(&c);
+    c.tWTRL = 9;
+    rig g;
+    rig_open(&g, &c);
+    warm(&g, 1u << 0 | 1u << 1 | 1u << 5, 0);
+    put(&g, true, 1, 0, 32);
+    put(&g, false, 0, 0, 32);
+    run_to(&g, 1100);
+    put(&g, true, 1, 0, 32);
+    put(&g, false, 5, 0, 32);
+    run_to(&g, 1200);
+    TT_EQ_U(gpu_dram_traced(g.d), 4);
+    CMD(0, WR, 1, 1000);
+    CMD(1, RD, 0, 1011);
+    CMD(2, WR, 1, 1100);
+    CMD(3, RD, 5, 1115);
+    TT_EQ_U(gpu_dram_stats(g.d)->write_to_read, 2);
+    rig_close(&g);
+}
+
+/* 516: all-bank refresh: tREFI 100, tRFC 30, phase 0 (first due at 100).
+**   A read of bank 3 row 7 at 0: ACT 0, RD 12 (32 bytes).  The channel is
+**   then empty: the refresh due at 100 is worked out when the next request
+**   comes, at 150, at the cycles it would have had: PREA at max(100, bank
+**   3's PRE rule max(ACT + tRAS 28, RD + tRTPL 14)) = 100, REF at PREA +
+**   tRP = 112, no ACT before 112 + tRFC = 142; the read of 150 finds the
+**   bank closed: ACT 150, RD 162.
+**   Two reads of the open row at 199: RD 199; at 200 the next refresh is
+**   due, so the second (not begun) waits: PREA at max(200, RD 199 + tRTPL)
+**   = 201, REF at max(PREA + tRP, ACT 150 + tRC) = 213, ACT 213 + 30 = 243,
+**   RD 255, ready 255 + 14 = 269. */
+static void t516_refresh_all(void)
+{
+    gpu_dramcfg c;
+    cfg_gtx480(&c);
+    c.refresh = GPU_DRAM_REF_ALL, c.tREFI = 100, c.tRFC = 30;
+    rig g;
+    rig_open(&g, &c);
+    put(&g, false, 3, 7, 32);
+    run_to(&g, 150);
+    put(&g, false, 3, 7, 32);
+    run_to(&g, 199);
+    put(&g, false, 3, 7, 32);
+    put(&g, false, 3, 7, 32);
+    run_to(&g, 400);
+    TT_EQ_U(gpu_dram_traced(g.d), 11);
+    CMD(0, ACT, 3, 0);
+    CMD(1, RD, 3, 12);
+    CMD(2, PREA, GPU_DRAM_ALL, 100);
+    CMD(3, REF, GPU_DRAM_ALL, 112);
+    CMD(4, ACT, 3, 150);
+    CMD(5, RD, 3, 162);
+    CMD(6, RD, 3, 199);
+    CMD(7, PREA, GPU_DRAM_ALL, 201);
+    CMD(8, REF, GPU_DRAM_ALL, 213);
+    CMD(9, ACT, 3, 243);
+    CMD(10, RD, 3, 255);
+    TT_EQ_U(ret_ready(&g, 3), 269);
+    TT_EQ_U(gpu_dram_stats(g.d)->refreshes, 2);
+    rig_close(&g);
+}
+
+/* 517: per-bank refresh: tREFI 160 over 16 banks, so bank k falls due at
+** 10 (k + 1), then every 160; tRFCpb 20, tRREFD 4.
+**   A read of bank 1 at 0: ACT(1) 0; REFpb(0) at its due 10 (bank 0 is
+**   closed; tRRD from ACT(1) = 6 is past); RD(1) 12.
+**   The channel is then empty; the refreshes are worked out at 200: bank 1
+**   (due 20) is open: PRE at its tRAS 28, REFpb(1) at max(PRE + tRP, ACT +
+**   tRC) = 40; bank 2 (due 30) at REFpb(1) + tRREFD = 44; bank 3 (40) at
+**   48; bank 4 (50) at 52; bank 5 at its due 60, ... bank 15 at 160, bank 0
+**   at 170, bank 1 at 180, bank 2 at 190.
+**   A read of bank 2 at 200: bank 3's refresh (due 200) goes first,
+**   REFpb(3) 200; bank 2 is refreshing until 190 + tRFCpb = 210, when bank
+**   4 falls due and goes first: REFpb(4) 210; ACT(2) waits tRREFD after
+**   it: 214; REFpb(5) at its due 220 (tRREFD after an ACT does not apply);
+**   RD(2) 214 + tRCD = 226. */
+static void t517_refresh_bank(void)
+{
+    gpu_dramcfg c;
+    cfg_gtx480(&c);
+    c.refresh = GPU_DRAM_REF_BANK, c.tREFI = 160, c.tRFCpb = 20, c.tRREFD = 4;
+    rig g;
+    rig_open(&g, &c);
+    put(&g, false, 1, 0, 32);
+    run_to(&g, 200);
+    TT_EQ_U(gpu_dram_traced(g.d), 3);
+    CMD(0, ACT, 1, 0);
+    CMD(1, REF, 0, 10);
+    CMD(2, RD, 1, 12);
+    put(&g, false, 2, 0, 32);
+    run_to(&g, 400);
+    /* PRE(1), then REFpb of banks 1..15, 0, 1, 2: 18; then REFpb(3),
+    ** REFpb(4), ACT, REFpb(5), RD */
+    TT_EQ_U(gpu_dram_traced(g.d), 3 + 1 + 18 + 5);
+    CMD(3, PRE, 1, 28);
+    CMD(4, REF, 1, 40);
+    CMD(5, REF, 2, 44);
+    CMD(6, REF, 3, 48);
+    CMD(7, REF, 4, 52);
+    for (uint32_t k = 5; k < 16; k++) CMD(3 + k, REF, k, 10 * (k + 1));
+    CMD(19, REF, 0, 170);
+    CMD(20, REF, 1, 180);
+    CMD(21, REF, 2, 190);
+    CMD(22, REF, 3, 200);
+    CMD(23, REF, 4, 210);
+    CMD(24, ACT, 2, 214);
+    CMD(25, REF, 5, 220);
+    CMD(26, RD, 2, 226);
+    TT_EQ_U(gpu_dram_stats(g.d)->refreshes, 22);
+    rig_close(&g);
+}
+
+/* 518: the hashed map (addr.hash=ipoly).  12 channels of 256 bytes, 2
+** slices of 128-byte lines, 16 banks in 4 groups, 256-byte bank pieces, 2 KB
+** rows (the rtx2060's).  A 4 KB stride is 16 interleave units, and 16 mod 12
+** = 4, so the linear map sends 240 such addresses to channels 0, 4, 8 only,
+** 80 each; IPOLY rotates each choice by the hash of the bits above (chunk /
+** 12), which reaches all 12 channels, 16 to 22 addresses each (counted
+** here: the 6-bit remainders modulo 12 are not quite uniform; 20 would be
+** even).  Every address decodes and encodes back both ways (slice and
+** DRAM coordinates), hashed or not. */
+static void t518_addr_hash(void)
+{
+    for (int h = 0; h < 2; h++) {
+        gpu_addrmap m;
+        gpu_addrmap_init(&m, 12, 2, 256, 128, 16, 4, 256, 2048);
+        gpu_addrmap_hash(&m, h ? GPU_ADDRMAP_IPOLY : GPU_ADDRMAP_LINEAR);
+        uint32_t cnt[12] = {0}, nseen = 0, most = 0, least = 240;
+        for (uint64_t k = 0; k < 240; k++) {
+            gpu_maddr a;
+            gpu_addrmap_decode(&m, k * 4096, &a);
+            cnt[a.channel]++;
+        }
+        for (uint32_t ch = 0; ch < 12; ch++) {
+            nseen += cnt[ch] > 0;
+            most = cnt[ch] > most ? cnt[ch] : most;
+            least = cnt[ch] < least ? cnt[ch] : least;
+        }
+        TT_EQ_U(nseen, h ? 12 : 3);
+        TT_EQ_U(most, h ? 22 : 80);
+        TT_EQ_U(least, h ? 16 : 0);
+        uint32_t bad = 0;
+        for (uint64_t x = 0; x < 4000; x++) {
+            uint64_t addr = x * 0x9e3779b1ull % (1ull << 32) & ~31ull;
+            gpu_maddr a;
+            gpu_addrmap_decode(&m, addr, &a);
+            bad += gpu_addrmap_from_dram(&m, a.channel, a.bank, a.row, a.col) != addr;
+            bad += gpu_addrmap_from_slice(&m, a.slice, a.slice_addr) != addr;
+            bad += gpu_addrmap_slice(&m, addr) != a.slice;
+            bad += a.bank >= 16 || a.channel >= 12 || a.sub >= 2;
+        }
+        TT_EQ_U(bad, 0);
+    }
+}
+
 int main(void)
 {
     TT_RUN(t501_row_miss);
@@ -535,5 +738,10 @@ int main(void)
     TT_RUN(t511_ports_and_queue);
     TT_RUN(t512_return_queue);
     TT_RUN(t513_skip_equals_step);
+    TT_RUN(t514_trrdl_tfaw);
+    TT_RUN(t515_twtrl);
+    TT_RUN(t516_refresh_all);
+    TT_RUN(t517_refresh_bank);
+    TT_RUN(t518_addr_hash);
     return tt_done();
 }
