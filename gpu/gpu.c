@@ -320,6 +320,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     ks->dram_reads = ms->dram_reads - ms0.dram_reads;
     ks->dram_writes = ms->dram_writes - ms0.dram_writes;
     ks->dram_row_buffer_hits = ms->dram_row_buffer_hits - ms0.dram_row_buffer_hits;
+    ks->dram_refreshes = ms->dram_refreshes - ms0.dram_refreshes, ks->dram_turnarounds = ms->dram_turnarounds - ms0.dram_turnarounds;
     uint64_t dc = ms->dram_cycles - ms0.dram_cycles;
     ks->dram_bandwidth_utilization = dc ? (double)(ms->dram_busy_cycles - ms0.dram_busy_cycles) / (double)dc : 0;
     ks->icnt_packets = ms->icnt_packets - ms0.icnt_packets;

@@ -106,7 +106,7 @@ typedef struct gpu_kstats {
     uint64_t l1c_accesses, l1c_misses;
     uint64_t shared_accesses, shared_bank_conflict_cycles;
     uint64_t l2_accesses, l2_hits, l2_misses;
-    uint64_t dram_reads, dram_writes, dram_row_buffer_hits;
+    uint64_t dram_reads, dram_writes, dram_row_buffer_hits, dram_refreshes, dram_turnarounds;
     double dram_bandwidth_utilization; /* fraction of DRAM cycles the data buses carried data */
     uint64_t icnt_packets, icnt_stall_cycles;
     uint64_t mem_requests;    /* line requests the LD/ST units sent to the L1s */

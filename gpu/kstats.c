@@ -74,6 +74,8 @@ void gpu_kstats_register(tp_stats *s, size_t base)
     tp_stats_add(s, "dram.reads", TP_STAT_U64, AT(K(dram_reads)), "DRAM read requests");
     tp_stats_add(s, "dram.writes", TP_STAT_U64, AT(K(dram_writes)), "DRAM write requests");
     tp_stats_add(s, "dram.row_buffer_hits", TP_STAT_U64, AT(K(dram_row_buffer_hits)), "DRAM requests that found their row open");
+    tp_stats_add(s, "dram.refreshes", TP_STAT_U64, AT(K(dram_refreshes)), "DRAM refresh commands (REF or REFpb), all channels");
+    tp_stats_add(s, "dram.turnarounds", TP_STAT_U64, AT(K(dram_turnarounds)), "DRAM read bursts that followed a write burst on their channel's bus (write-to-read turnarounds)");
     tp_stats_add(s, "dram.bandwidth_utilization", TP_STAT_F64, AT(K(dram_bandwidth_utilization)), "fraction of DRAM cycles the data buses carried data");
     tp_stats_add(s, "icnt.packets", TP_STAT_U64, AT(K(icnt_packets)), "packets through the interconnect, both directions");
     tp_stats_add(s, "icnt.stall_cycles", TP_STAT_U64, AT(K(icnt_stall_cycles)), "cycles a packet could not enter the interconnect");

@@ -254,7 +254,7 @@ static void refresh_stats(gpu_memsys *m)
         s->l2_mshr_merges += l->mshr_merges;
         s->l2_reservation_fails += l->reservation_fails;
     }
-    s->dram_reads = s->dram_writes = s->dram_activates = s->dram_row_buffer_hits = s->dram_busy_cycles = s->dram_refreshes = 0;
+    s->dram_reads = s->dram_writes = s->dram_activates = s->dram_row_buffer_hits = s->dram_busy_cycles = s->dram_refreshes = s->dram_turnarounds = 0;
     for (uint32_t c = 0; c < m->nch; c++) {
         const gpu_dramstats *d = gpu_dram_stats(m->dram[c]);
         s->dram_reads += d->reads;
@@ -263,6 +263,7 @@ static void refresh_stats(gpu_memsys *m)
         s->dram_row_buffer_hits += d->row_hits;
         s->dram_busy_cycles += d->busy_cycles;
         s->dram_refreshes += d->refreshes;
+        s->dram_turnarounds += d->write_to_read;
     }
 }
 
