@@ -680,6 +680,69 @@ static void t517_refresh_bank(void)
     rig_close(&g);
 }
 
+/* 519: skipping idle cycles changes nothing with refresh either.  Each
+** refresh mode (none; all: tREFI 300, tRFC 30; bank: tREFI 300 over 16
+** banks, tRFCpb 15, tRREFD 4) runs a mixed sequence with an idle gap of
+** 18500 cycles in the middle (61 all-bank rounds: long enough for the
+** catch-up to count whole rounds instead of issuing them), once ticked every
+** cycle and once only at gpu_dram_next's cycles.  The requests' commands
+** (refresh commands filtered out: the counted rounds are not traced), their
+** cycles, every read's ready time and, after one tick at the same end of
+** time, the refresh count are the same. */
+static void t519_skip_equals_step_refresh(void)
+{
+    enum { CAP = 4096 };
+    static gpu_dramcmd tr[2][CAP];
+    uint64_t ref[2] = {0}, rd[2] = {0};
+    for (int mode = 0; mode < 3; mode++) {
+        uint32_t n[2] = {0};
+        for (int skip = 0; skip < 2; skip++) {
+            gpu_dramcfg c;
+            cfg_gtx480(&c);
+            c.refresh = (uint8_t)mode, c.tREFI = 300, c.tRFC = 30, c.tRFCpb = 15, c.tRREFD = 4;
+            rig g;
+            rig_open(&g, &c);
+            gpu_dramcmd *all = tp_calloc(CAP, sizeof *all);
+            gpu_dram_trace(g.d, all, CAP);
+            uint32_t x = 777;
+            rd[skip] = 0;
+            for (uint64_t t = 0; t < 23000; t++) {
+                if (t % 37 == 0 && (t < 1500 || t >= 20000) && t < 21500 && gpu_dram_can_accept(g.d)) {
+                    x = x * 1103515245u + 12345u;
+                    gpu_mreq *r = req(&g, (x >> 8) % 4 == 0, (x >> 12) % 16, (x >> 20) % 3, 128);
+                    gpu_dram_accept(g.d, r, t);
+                }
+                if (!skip || gpu_dram_next(g.d) <= t) gpu_dram_tick(g.d, t);
+                mem_queue *r = gpu_dram_ret(g.d, 0);
+                gpu_mreq *p;
+                while ((p = mem_queue_peek(r, t))) {
+                    rd[skip] = rd[skip] * 1000003u + mem_queue_at(r, 0)->ready;
+                    gpu_mreq_put(&g.pool, mem_queue_pop(r));
+                }
+            }
+            /* the same end of time both ways: an idle channel's refreshes
+            ** are worked out (and counted) at its next tick or request */
+            gpu_dram_tick(g.d, 23000);
+            TT_CHECK(gpu_dram_idle(g.d));
+            TT_CHECK(gpu_dram_traced(g.d) < CAP);
+            for (uint32_t k = 0; k < gpu_dram_traced(g.d); k++)
+                if (all[k].r) tr[skip][n[skip]++] = all[k];
+            ref[skip] = gpu_dram_stats(g.d)->refreshes;
+            free(all);
+            rig_close(&g);
+        }
+        TT_CHECK(n[0] > 200);
+        TT_EQ_U(n[1], n[0]);
+        uint32_t diff = 0;
+        for (uint32_t k = 0; k < n[0] && k < n[1]; k++)
+            diff += tr[0][k].cycle != tr[1][k].cycle || tr[0][k].kind != tr[1][k].kind || tr[0][k].bank != tr[1][k].bank;
+        TT_EQ_U(diff, 0);
+        TT_EQ_U(rd[1], rd[0]);
+        TT_EQ_U(ref[1], ref[0]);
+        if (mode) TT_CHECK(ref[0] > 60);
+    }
+}
+
 /* 518: the hashed map (addr.hash=ipoly).  12 channels of 256 bytes, 2
 ** slices of 128-byte lines, 16 banks in 4 groups, 256-byte bank pieces, 2 KB
 ** rows (the rtx2060's).  A 4 KB stride is 16 interleave units, and 16 mod 12
@@ -743,5 +806,6 @@ int main(void)
     TT_RUN(t516_refresh_all);
     TT_RUN(t517_refresh_bank);
     TT_RUN(t518_addr_hash);
+    TT_RUN(t519_skip_equals_step_refresh);
     return tt_done();
 }
