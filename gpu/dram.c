@@ -30,7 +30,7 @@ typedef struct dbank {
     uint32_t cand;            /* cached candidate (NONE: to be found again) */
     bool open, partial;       /* partial: its candidate has issued some of its bursts */
     uint64_t row;
-    uint64_t act_ok, pre_ok, col_ok;
+    uint64_t act_ok, pre_ok, col_ok, wcol_ok;   /* col_ok: RD (tRCD), wcol_ok: WR (tRCDWR) */
 } dbank;
 
 struct gpu_dram {
@@ -77,6 +77,7 @@ void gpu_dram_cfg_opts(gpu_dramcfg *c, const struct tp_opts *o, uint32_t channel
     c->return_queue = O(OPT_DRAM_RETURN_QUEUE);
     c->fcfs = tp_opt_i(o, OPT_DRAM_SCHEDULER) == 1;
     c->tRCD = O(OPT_DRAM_T_RCD);
+    c->tRCDWR = O(OPT_DRAM_T_RCDWR);
     c->tRP = O(OPT_DRAM_T_RP);
     c->tRAS = O(OPT_DRAM_T_RAS);
     c->tRC = O(OPT_DRAM_T_RC);
@@ -118,6 +119,7 @@ gpu_dram *gpu_dram_new(const gpu_dramcfg *cfg, const gpu_addrmap *map, gpu_mreq_
     if (!c->period) c->period = 1;
     if (!c->tRRDL) c->tRRDL = c->tRRD;
     if (!c->tWTRL) c->tWTRL = c->tCDLR;
+    if (!c->tRCDWR) c->tRCDWR = c->tRCD;
     if (!c->tREFI) c->refresh = GPU_DRAM_REF_NONE;
     d->map = map;
     d->pool = pool;
@@ -369,7 +371,7 @@ static uint64_t earliest(const gpu_dram *d, uint32_t k, const dent *q, int *cmd)
         return umax(b->pre_ok, d->cmd_ok);
     }
     *cmd = C_COL;
-    uint64_t t = umax(umax(b->col_ok, d->ccd_ok), umax(d->ccdl_ok[g], d->cmd_ok));
+    uint64_t t = umax(umax(q->write ? b->wcol_ok : b->col_ok, d->ccd_ok), umax(d->ccdl_ok[g], d->cmd_ok));
     if (q->write) return umax(t, sat_sub(d->bus_free + (d->last_dir == 1 ? c->turnaround : 0), c->tWL));
     return umax(umax(t, umax(d->rd_ok, d->wtrl_ok[g])), sat_sub(d->bus_free, c->tCL));
 }
@@ -469,6 +471,7 @@ static void issue(gpu_dram *d, uint64_t c, uint32_t i, int cmd)
         b->nhit = 0;
         for (uint32_t k = b->head; k != NONE; k = d->e[k].next) b->nhit += d->e[k].row == b->row;
         b->col_ok = c + cf->tRCD;
+        b->wcol_ok = c + cf->tRCDWR;
         b->pre_ok = umax(b->pre_ok, c + cf->tRAS);
         b->act_ok = umax(b->act_ok, c + cf->tRC);
         d->rrd_ok = c + cf->tRRD;

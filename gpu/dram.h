@@ -43,7 +43,7 @@
 **   RD   row open;  c >= ACT + tRCD; last RD/WR + tCCD, in g + tCCDL;
 **        end of write data + tCDLR (tWTR_S), in g + tWTRL; its data
 **        [c + tCL, c + tCL + bc) must find the data bus free
-**   WR   row open;  as RD for tRCD/tCCD/tCCDL; data [c + tWL, c + tWL + bc)
+**   WR   row open;  c >= ACT + tRCDWR; as RD for tCCD/tCCDL; data [c + tWL, c + tWL + bc)
 **        after the bus is free, plus cfg.turnaround idle cycles after read
 **        data (read-to-write turnaround: the data sheets' tRTW)
 **   PREA (all-bank refresh) every open bank at once: c >= each one's PRE rule
@@ -92,7 +92,7 @@ typedef struct gpu_dramcfg {
     uint32_t queue, return_queue, ports;
     bool fcfs;                                   /* false: FR-FCFS */
     uint32_t tRCD, tRP, tRAS, tRC, tCL, tWL, tCCD, tCCDL, tRRD, tWR, tCDLR, tRTPL, turnaround;
-    uint32_t tRRDL, tWTRL, tFAW;                 /* 0: tRRD, tCDLR, none */
+    uint32_t tRRDL, tWTRL, tFAW, tRCDWR;         /* 0: tRRD, tCDLR, none, tRCD */
     uint8_t refresh;                             /* gpu_dramref */
     uint32_t tREFI, tRFC, tRFCpb, tRREFD;        /* tREFI 0: no refresh */
     uint64_t refresh_phase;                      /* the first refresh falls due at phase + tREFI */

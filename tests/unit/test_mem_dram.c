@@ -743,6 +743,39 @@ static void t519_skip_equals_step_refresh(void)
     }
 }
 
+/* 520: activate to write (tRCDWR) apart from activate to read (tRCD 12).
+** A 32-byte write to closed bank 0 and a read of closed bank 1 at 0:
+**   tRCDWR 6: ACT(0) 0; at 6 both WR(0) (0 + 6) and ACT(1) (0 + tRRD) may
+**   issue, column commands first: WR(0) 6, ACT(1) 7; RD(1) at max(7 +
+**   tRCD, end of write data 6 + tWL + 2 + tCDLR = 17) = 19.
+**   tRCDWR 0 (= tRCD): ACT(0) 0, ACT(1) 6, WR(0) 12, RD(1) at max(18, 12 +
+**   4 + 2 + 5) = 23. */
+static void t520_trcdwr(void)
+{
+    for (int w = 0; w < 2; w++) {
+        gpu_dramcfg c;
+        cfg_gtx480(&c);
+        c.tRCDWR = w ? 6 : 0;
+        rig g;
+        rig_open(&g, &c);
+        put(&g, true, 0, 0, 32);
+        put(&g, false, 1, 0, 32);
+        run_to(&g, 200);
+        TT_EQ_U(gpu_dram_traced(g.d), 4);
+        CMD(0, ACT, 0, 0);
+        if (w) {
+            CMD(1, WR, 0, 6);
+            CMD(2, ACT, 1, 7);
+            CMD(3, RD, 1, 19);
+        } else {
+            CMD(1, ACT, 1, 6);
+            CMD(2, WR, 0, 12);
+            CMD(3, RD, 1, 23);
+        }
+        rig_close(&g);
+    }
+}
+
 /* 518: the hashed map (addr.hash=ipoly).  12 channels of 256 bytes, 2
 ** slices of 128-byte lines, 16 banks in 4 groups, 256-byte bank pieces, 2 KB
 ** rows (the rtx2060's).  A 4 KB stride is 16 interleave units, and 16 mod 12
@@ -807,5 +840,6 @@ int main(void)
     TT_RUN(t517_refresh_bank);
     TT_RUN(t518_addr_hash);
     TT_RUN(t519_skip_equals_step_refresh);
+    TT_RUN(t520_trcdwr);
     return tt_done();
 }
