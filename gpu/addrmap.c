@@ -1,5 +1,6 @@
 /* addrmap.c -- device address -> channel, slice, bank, row (see addrmap.h). */
 #include "addrmap.h"
+#include "options.h"
 
 void gpu_addrmap_init(gpu_addrmap *m, uint32_t channels, uint32_t subs, uint64_t interleave, uint64_t granule,
                       uint32_t banks, uint32_t groups, uint64_t bank_interleave, uint64_t row_bytes)
@@ -15,32 +16,86 @@ void gpu_addrmap_init(gpu_addrmap *m, uint32_t channels, uint32_t subs, uint64_t
     if (!bank_interleave || bank_interleave > m->row_bytes) bank_interleave = m->row_bytes;
     while (m->row_bytes % bank_interleave) bank_interleave--;   /* a divisor of the row */
     m->bank_interleave = bank_interleave;
+    m->hash = GPU_ADDRMAP_LINEAR;
+}
+
+/* x^k modulo the polynomial p of degree deg, for k = 0..63. */
+static void residues(uint8_t *r, uint32_t p, uint32_t deg)
+{
+    uint32_t x = 1;
+    for (int k = 0; k < 64; k++) {
+        r[k] = (uint8_t)x;
+        x <<= 1;
+        if (x >> deg & 1) x ^= p;
+    }
+}
+
+void gpu_addrmap_hash(gpu_addrmap *m, gpu_addrhash h)
+{
+    m->hash = (uint8_t)h;
+    residues(m->hc, 67, 6);
+    residues(m->hs, 37, 5);
+    residues(m->hb, 131, 7);
+}
+
+void gpu_addrmap_opts(gpu_addrmap *m, const struct tp_opts *o)
+{
+    gpu_addrmap_init(m, (uint32_t)tp_opt_i(o, OPT_DRAM_CHANNELS), (uint32_t)tp_opt_i(o, OPT_L2_SLICES_PER_CHANNEL),
+                     (uint64_t)tp_opt_i(o, OPT_ADDR_CHANNEL_INTERLEAVE), (uint64_t)tp_opt_i(o, OPT_L2_LINE),
+                     (uint32_t)tp_opt_i(o, OPT_DRAM_BANKS), (uint32_t)tp_opt_i(o, OPT_DRAM_BANK_GROUPS),
+                     (uint64_t)tp_opt_i(o, OPT_ADDR_BANK_INTERLEAVE), (uint64_t)tp_opt_i(o, OPT_DRAM_ROW_BYTES));
+    gpu_addrmap_hash(m, (gpu_addrhash)tp_opt_i(o, OPT_ADDR_HASH));
+}
+
+/* The remainder of x modulo a hash polynomial (r: its table); 0 when linear. */
+static inline uint32_t rot(const gpu_addrmap *m, const uint8_t *r, uint64_t x)
+{
+    if (m->hash == GPU_ADDRMAP_LINEAR) return 0;
+    uint32_t h = 0;
+    for (; x; x &= x - 1) h ^= r[__builtin_ctzll(x)];
+    return h;
 }
 
 static inline uint64_t local_of(const gpu_addrmap *m, uint64_t addr, uint32_t *ch)
 {
-    uint64_t chunk = addr / m->interleave;
-    *ch = (uint32_t)(chunk % m->channels);
-    return (chunk / m->channels) * m->interleave + addr % m->interleave;
+    uint64_t chunk = addr / m->interleave, q = chunk / m->channels;
+    *ch = (uint32_t)((chunk % m->channels + rot(m, m->hc, q)) % m->channels);
+    return q * m->interleave + addr % m->interleave;
 }
 
 static inline uint64_t from_local(const gpu_addrmap *m, uint32_t ch, uint64_t local)
 {
-    return ((local / m->interleave) * m->channels + ch) * m->interleave + local % m->interleave;
+    uint64_t q = local / m->interleave, c = m->channels;
+    uint64_t k = (ch + c - rot(m, m->hc, q) % c) % c;
+    return (q * c + k) * m->interleave + local % m->interleave;
+}
+
+/* A channel's line g: its slice (sub), and back from the sub and the line's
+** number inside the slice. */
+static inline uint32_t sub_of(const gpu_addrmap *m, uint64_t g)
+{
+    return (uint32_t)((g % m->subs + rot(m, m->hs, g / m->subs)) % m->subs);
+}
+
+static inline uint64_t line_of(const gpu_addrmap *m, uint32_t sub, uint64_t h)
+{
+    uint64_t s = m->subs;
+    return h * s + (sub + s - rot(m, m->hs, h) % s) % s;
 }
 
 void gpu_addrmap_decode(const gpu_addrmap *m, uint64_t addr, gpu_maddr *o)
 {
     o->local = local_of(m, addr, &o->channel);
     uint64_t g = o->local / m->granule;
-    o->sub = (uint32_t)(g % m->subs);
+    o->sub = sub_of(m, g);
     o->slice = o->channel * m->subs + o->sub;
     o->slice_addr = (g / m->subs) * m->granule + o->local % m->granule;
     uint64_t k = m->bank_interleave, per_row = m->row_bytes / k;
     uint64_t piece = o->local / k, rest = piece / m->banks;
     o->row = rest / per_row;
     o->col = (rest % per_row) * k + o->local % k;
-    o->bank = (uint32_t)((piece + o->row) % m->banks);
+    o->bank = m->hash == GPU_ADDRMAP_LINEAR ? (uint32_t)((piece + o->row) % m->banks)
+                                            : (uint32_t)((piece % m->banks + rot(m, m->hb, rest)) % m->banks);
     o->group = o->bank % m->groups;
 }
 
@@ -48,7 +103,7 @@ uint32_t gpu_addrmap_slice(const gpu_addrmap *m, uint64_t addr)
 {
     uint32_t ch;
     uint64_t local = local_of(m, addr, &ch);
-    return ch * m->subs + (uint32_t)((local / m->granule) % m->subs);
+    return ch * m->subs + sub_of(m, local / m->granule);
 }
 
 uint64_t gpu_addrmap_slice_addr(const gpu_addrmap *m, uint64_t addr)
@@ -61,14 +116,16 @@ uint64_t gpu_addrmap_slice_addr(const gpu_addrmap *m, uint64_t addr)
 uint64_t gpu_addrmap_from_slice(const gpu_addrmap *m, uint32_t slice, uint64_t slice_addr)
 {
     uint32_t ch = slice / m->subs, sub = slice % m->subs;
-    uint64_t g = (slice_addr / m->granule) * m->subs + sub;
+    uint64_t g = line_of(m, sub, slice_addr / m->granule);
     return from_local(m, ch, g * m->granule + slice_addr % m->granule);
 }
 
 uint64_t gpu_addrmap_from_dram(const gpu_addrmap *m, uint32_t ch, uint32_t bank, uint64_t row, uint64_t col)
 {
     uint64_t k = m->bank_interleave, per_row = m->row_bytes / k;
-    uint64_t b0 = (bank + m->banks - row % m->banks) % m->banks;
-    uint64_t piece = (row * per_row + col / k) * m->banks + b0;
+    uint64_t rest = row * per_row + col / k;
+    uint64_t shift = m->hash == GPU_ADDRMAP_LINEAR ? row % m->banks : rot(m, m->hb, rest) % m->banks;
+    uint64_t b0 = (bank + m->banks - shift) % m->banks;
+    uint64_t piece = rest * m->banks + b0;
     return from_local(m, ch, piece * k + col % k);
 }

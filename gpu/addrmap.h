@@ -35,15 +35,36 @@
 ** I is raised to a multiple of G when it is smaller (a line never straddles
 ** two channels).  Every step is invertible: gpu_addrmap_from_slice and
 ** gpu_addrmap_from_dram rebuild an address (L2 write-backs, tests).
+**
+** Hashed (gpu_addrmap_hash(m, GPU_ADDRMAP_IPOLY), option addr.hash=ipoly):
+** each of the three choices above is rotated by a hash of the address
+** bits above it, so that it stays a permutation of the linear choice within
+** each group (every step stays invertible, the slice and channel addresses
+** stay dense) while power-of-two strides, which the linear map sends to a
+** few channels (a 4 KB stride over 12 channels of 256 bytes: 3 of them),
+** spread over all:
+**   q = chunk / C          channel = (chunk mod C + H67(q)) mod C
+**   h = g / S              sub     = (g mod S + H37(h)) mod S
+**   rest (as above)        bank    = (piece mod B + H131(rest)) mod B
+** where Hp(x) is the remainder of x, read as a polynomial over GF(2), modulo
+** p: x^6 + x + 1 (67), x^5 + x^2 + 1 (37), x^7 + x + 1 (131).  That is
+** the IPOLY family of Rau (ISCA 1991) that GPGPU-Sim 4 uses for its
+** partition index (IPOLY(67) for 64 banks, IPOLY(37) for 32), here as a
+** rotation so that any C works; three different polynomials keep the
+** channel, slice and bank choices of a stride uncorrelated.
 */
 #ifndef GPU_ADDRMAP_H
 #define GPU_ADDRMAP_H
 
 #include "../base/tp.h"
 
+typedef enum gpu_addrhash { GPU_ADDRMAP_LINEAR, GPU_ADDRMAP_IPOLY } gpu_addrhash;
+
 typedef struct gpu_addrmap {
     uint32_t channels, subs, banks, groups;
     uint64_t interleave, granule, bank_interleave, row_bytes;
+    uint8_t hash;                    /* gpu_addrhash */
+    uint8_t hc[64], hs[64], hb[64];  /* ipoly: the remainders of x^k modulo 67, 37, 131 */
 } gpu_addrmap;
 
 typedef struct gpu_maddr {
@@ -55,6 +76,13 @@ typedef struct gpu_maddr {
 
 void gpu_addrmap_init(gpu_addrmap *m, uint32_t channels, uint32_t subs, uint64_t interleave, uint64_t granule,
                       uint32_t banks, uint32_t groups, uint64_t bank_interleave, uint64_t row_bytes);
+/* Selects the hash (gpu_addrmap_init leaves the map linear). */
+void gpu_addrmap_hash(gpu_addrmap *m, gpu_addrhash h);
+/* The map the options describe: dram.channels, l2.slices_per_channel,
+** addr.channel_interleave, l2.line, dram.banks, dram.bank_groups,
+** addr.bank_interleave, dram.row_bytes, addr.hash. */
+struct tp_opts;
+void gpu_addrmap_opts(gpu_addrmap *m, const struct tp_opts *o);
 void gpu_addrmap_decode(const gpu_addrmap *m, uint64_t addr, gpu_maddr *out);
 uint32_t gpu_addrmap_slice(const gpu_addrmap *m, uint64_t addr);
 uint64_t gpu_addrmap_slice_addr(const gpu_addrmap *m, uint64_t addr);

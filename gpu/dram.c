@@ -1,24 +1,26 @@
 /*
-** dram.c -- one GDDR5 channel (see dram.h for the model and its timing).
+** dram.c -- one GDDR5/GDDR6 channel (see dram.h for the model and its timing).
 **
 ** State is kept as "earliest cycle" bounds, so a command's earliest issue
 ** cycle is the maximum of the bounds that apply to it, and the channel's
 ** next state change is the smallest such maximum over the banks'
-** candidates: nothing changes between two issued commands except time,
-** which is what lets the memory system skip the cycles in between.
-** Requests live in a fixed array of cfg.queue entries; each bank chains its
-** own in arrival order.
+** candidates and the refresh due: nothing changes between two issued
+** commands except time, which is what lets the memory system skip the
+** cycles in between.  Requests live in a fixed array of cfg.queue entries;
+** each bank chains its own in arrival order.
 */
 #include "dram.h"
+#include "options.h"
 #include <stdlib.h>
 
 enum { NONE = UINT32_MAX };
+static const uint64_t NEVER = UINT64_MAX;
 
 typedef struct dent {
     gpu_mreq *r;
     uint64_t seq, row;
     uint32_t bank, next;
-    uint16_t occ, port;
+    uint16_t bursts, left, port;   /* bursts of the request, bursts still to issue */
     bool write, opened;
 } dent;
 
@@ -26,9 +28,9 @@ typedef struct dbank {
     uint32_t head, tail, n;
     uint32_t nhit;            /* requests in the list for the open row */
     uint32_t cand;            /* cached candidate (NONE: to be found again) */
-    bool open;
+    bool open, partial;       /* partial: its candidate has issued some of its bursts */
     uint64_t row;
-    uint64_t act_ok, pre_ok, col_ok;
+    uint64_t act_ok, pre_ok, col_ok, wcol_ok;   /* col_ok: RD (tRCD), wcol_ok: WR (tRCDWR) */
 } dbank;
 
 struct gpu_dram {
@@ -39,18 +41,67 @@ struct gpu_dram {
     mem_queue *ret;
     dent *e;
     dbank *b;
-    uint64_t *ccdl_ok;        /* per bank group */
+    uint64_t *ccdl_ok, *rrdl_ok, *wtrl_ok;   /* per bank group */
     uint32_t free_head, n, rr;
-    uint32_t burst_cycles;    /* ceil(burst / data_rate) */
+    uint32_t bc;              /* data-bus cycles of one burst: ceil(burst / data_rate) */
+    uint32_t npartial;        /* banks whose candidate is part way through its bursts */
     uint64_t seq;
     uint64_t rrd_ok, ccd_ok, rd_ok, bus_free, cmd_ok;
+    uint64_t faw[4];          /* the last four ACTs (0: none yet), faw[fi] the oldest */
+    uint32_t fi, nact;
     uint8_t last_dir;         /* 0 none, 1 read, 2 write */
-    uint64_t cmd_wake;        /* cycle of the next possible command (UINT64_MAX: none) */
+    /* refresh */
+    uint64_t ref_due;         /* when the next refresh falls due (NEVER: none) */
+    uint32_t ref_bank;        /* per-bank: the bank it is for */
+    uint64_t ref_step;        /* cycles between two refreshes: tREFI, or tREFI / banks */
+    uint64_t refpb_ok;        /* tRREFD after the last REFpb */
+    uint64_t cmd_wake;        /* cycle of the next possible command (NEVER: none) */
     uint64_t t_min;           /* time after the last tick */
     gpu_dramcmd *trace;
     uint32_t trace_cap, ntrace;
     gpu_dramstats st;
 };
+
+
+void gpu_dram_cfg_opts(gpu_dramcfg *c, const struct tp_opts *o, uint32_t channel)
+{
+#define O(id) ((uint32_t)tp_opt_i(o, id))
+    memset(c, 0, sizeof *c);
+    c->channel = channel;
+    c->banks = O(OPT_DRAM_BANKS);
+    c->bank_groups = O(OPT_DRAM_BANK_GROUPS);
+    c->bus_bytes = O(OPT_DRAM_BUS_BYTES);
+    c->burst = O(OPT_DRAM_BURST);
+    c->data_rate = O(OPT_DRAM_DATA_RATE);
+    c->queue = O(OPT_DRAM_QUEUE);
+    c->return_queue = O(OPT_DRAM_RETURN_QUEUE);
+    c->fcfs = tp_opt_i(o, OPT_DRAM_SCHEDULER) == 1;
+    c->tRCD = O(OPT_DRAM_T_RCD);
+    c->tRCDWR = O(OPT_DRAM_T_RCDWR);
+    c->tRP = O(OPT_DRAM_T_RP);
+    c->tRAS = O(OPT_DRAM_T_RAS);
+    c->tRC = O(OPT_DRAM_T_RC);
+    c->tCL = O(OPT_DRAM_T_CL);
+    c->tWL = O(OPT_DRAM_T_WL);
+    c->tCCD = O(OPT_DRAM_T_CCD);
+    c->tCCDL = O(OPT_DRAM_T_CCDL);
+    c->tRRD = O(OPT_DRAM_T_RRD);
+    c->tRRDL = O(OPT_DRAM_T_RRDL);
+    c->tFAW = O(OPT_DRAM_T_FAW);
+    c->tWR = O(OPT_DRAM_T_WR);
+    c->tCDLR = O(OPT_DRAM_T_CDLR);
+    c->tWTRL = O(OPT_DRAM_T_WTRL);
+    c->tRTPL = O(OPT_DRAM_T_RTPL);
+    c->turnaround = O(OPT_DRAM_TURNAROUND);
+    c->refresh = (uint8_t)tp_opt_i(o, OPT_DRAM_REFRESH);
+    c->tREFI = O(OPT_DRAM_T_REFI);
+    c->tRFC = O(OPT_DRAM_T_RFC);
+    c->tRFCpb = O(OPT_DRAM_T_RFCPB);
+    c->tRREFD = O(OPT_DRAM_T_RREFD);
+    uint32_t nch = O(OPT_DRAM_CHANNELS);
+    c->refresh_phase = nch ? (uint64_t)c->tREFI * channel / nch : 0;
+#undef O
+}
 
 gpu_dram *gpu_dram_new(const gpu_dramcfg *cfg, const gpu_addrmap *map, gpu_mreq_pool *pool, mem_queue *const *in)
 {
@@ -66,6 +117,10 @@ gpu_dram *gpu_dram_new(const gpu_dramcfg *cfg, const gpu_addrmap *map, gpu_mreq_
     if (!c->return_queue) c->return_queue = 1;
     if (!c->ports) c->ports = 1;
     if (!c->period) c->period = 1;
+    if (!c->tRRDL) c->tRRDL = c->tRRD;
+    if (!c->tWTRL) c->tWTRL = c->tCDLR;
+    if (!c->tRCDWR) c->tRCDWR = c->tRCD;
+    if (!c->tREFI) c->refresh = GPU_DRAM_REF_NONE;
     d->map = map;
     d->pool = pool;
     d->in = tp_calloc(c->ports, sizeof *d->in);
@@ -79,8 +134,16 @@ gpu_dram *gpu_dram_new(const gpu_dramcfg *cfg, const gpu_addrmap *map, gpu_mreq_
     d->b = tp_calloc(c->banks, sizeof *d->b);
     for (uint32_t i = 0; i < c->banks; i++) d->b[i].head = d->b[i].tail = d->b[i].cand = NONE;
     d->ccdl_ok = tp_calloc(c->bank_groups, sizeof *d->ccdl_ok);
-    d->burst_cycles = (c->burst + c->data_rate - 1) / c->data_rate;
-    d->cmd_wake = UINT64_MAX;
+    d->rrdl_ok = tp_calloc(c->bank_groups, sizeof *d->rrdl_ok);
+    d->wtrl_ok = tp_calloc(c->bank_groups, sizeof *d->wtrl_ok);
+    d->bc = (c->burst + c->data_rate - 1) / c->data_rate;
+    d->cmd_wake = NEVER;
+    d->ref_due = NEVER;
+    if (c->refresh != GPU_DRAM_REF_NONE) {
+        d->ref_step = c->refresh == GPU_DRAM_REF_BANK ? c->tREFI / c->banks : c->tREFI;
+        if (!d->ref_step) d->ref_step = 1;
+        d->ref_due = c->refresh_phase + d->ref_step;
+    }
     return d;
 }
 
@@ -93,6 +156,8 @@ void gpu_dram_free(gpu_dram *d)
     free(d->e);
     free(d->b);
     free(d->ccdl_ok);
+    free(d->rrdl_ok);
+    free(d->wtrl_ok);
     free(d);
 }
 
@@ -109,29 +174,155 @@ void gpu_dram_trace(gpu_dram *d, gpu_dramcmd *buf, uint32_t cap)
 
 uint32_t gpu_dram_traced(const gpu_dram *d) { return d->ntrace; }
 
-/* Data-bus cycles of a request of `bytes` bytes. */
-static uint16_t occupancy(const gpu_dramcfg *c, uint32_t bytes)
+static inline uint64_t umax(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static inline uint64_t sat_sub(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+static inline uint32_t group_of(const gpu_dram *d, uint32_t bank) { return bank % d->cfg.bank_groups; }
+
+static void record(gpu_dram *d, uint64_t c, int kind, uint32_t bank, uint64_t row, const gpu_mreq *r)
 {
-    uint32_t per = c->burst * c->bus_bytes;
-    uint32_t bursts = bytes ? (bytes + per - 1) / per : 1;
-    return (uint16_t)((bursts * c->burst + c->data_rate - 1) / c->data_rate);
+    if (d->ntrace >= d->trace_cap) return;
+    gpu_dramcmd *t = &d->trace[d->ntrace++];
+    t->cycle = c;
+    t->kind = (uint8_t)kind;
+    t->bank = bank;
+    t->row = row;
+    t->r = r;
 }
+
+/* ---- refresh ---------------------------------------------------------------------------- */
+
+/* The earliest cycle an ACT (or, with bank rules, a REFpb) may issue to
+** bank k by the channel-wide activate rules: tRRD, tRRDL, tFAW, tRREFD. */
+static uint64_t act_rules(const gpu_dram *d, uint32_t k)
+{
+    uint64_t t = umax(umax(d->b[k].act_ok, d->rrd_ok), umax(d->rrdl_ok[group_of(d, k)], d->cmd_ok));
+    if (d->cfg.tFAW && d->nact >= 4) t = umax(t, d->faw[d->fi] + d->cfg.tFAW);
+    return umax(t, d->refpb_ok);
+}
+
+static bool any_open(const gpu_dram *d)
+{
+    for (uint32_t k = 0; k < d->cfg.banks; k++)
+        if (d->b[k].open) return true;
+    return false;
+}
+
+/* The refresh command that is due (c >= ref_due): *kind, *bank and the
+** earliest cycle it may issue (NEVER while a request is part way through
+** its bursts in a bank it needs). */
+static uint64_t ref_next(const gpu_dram *d, int *kind, uint32_t *bank)
+{
+    const gpu_dramcfg *c = &d->cfg;
+    if (c->refresh == GPU_DRAM_REF_ALL) {
+        *bank = GPU_DRAM_ALL;
+        if (d->npartial) return NEVER;
+        uint64_t t = d->cmd_ok;
+        if (any_open(d)) {
+            *kind = GPU_DRAM_PREA;
+            for (uint32_t k = 0; k < c->banks; k++)
+                if (d->b[k].open) t = umax(t, d->b[k].pre_ok);
+            return umax(t, d->ref_due);
+        }
+        *kind = GPU_DRAM_REF;
+        for (uint32_t k = 0; k < c->banks; k++) t = umax(t, d->b[k].act_ok);
+        return umax(t, d->ref_due);
+    }
+    const dbank *b = &d->b[d->ref_bank];
+    *bank = d->ref_bank;
+    if (b->partial) return NEVER;
+    if (b->open) {
+        *kind = GPU_DRAM_PRE;
+        return umax(umax(b->pre_ok, d->cmd_ok), d->ref_due);
+    }
+    *kind = GPU_DRAM_REF;
+    return umax(act_rules(d, d->ref_bank), d->ref_due);   /* a REFpb waits as an ACT would */
+}
+
+static void close_bank(gpu_dram *d, uint32_t k, uint64_t c)
+{
+    dbank *b = &d->b[k];
+    b->open = false;
+    b->nhit = 0;
+    b->cand = NONE;
+    b->act_ok = umax(b->act_ok, c + d->cfg.tRP);
+}
+
+static void ref_issue(gpu_dram *d, uint64_t c, int kind, uint32_t bank)
+{
+    const gpu_dramcfg *cf = &d->cfg;
+    d->cmd_ok = c + 1;
+    if (d->trace) record(d, c, kind, bank, 0, NULL);
+    if (kind == GPU_DRAM_PREA || kind == GPU_DRAM_PRE) {
+        for (uint32_t k = 0; k < cf->banks; k++)
+            if (d->b[k].open && (bank == GPU_DRAM_ALL || k == bank)) close_bank(d, k, c);
+        d->st.precharges++;
+        return;
+    }
+    d->st.refreshes++;
+    d->ref_due += d->ref_step;
+    if (bank == GPU_DRAM_ALL) {
+        for (uint32_t k = 0; k < cf->banks; k++) {
+            d->b[k].act_ok = umax(d->b[k].act_ok, c + cf->tRFC);
+            d->b[k].cand = NONE;
+        }
+        return;
+    }
+    d->b[bank].act_ok = umax(d->b[bank].act_ok, c + cf->tRFCpb);
+    d->b[bank].cand = NONE;
+    d->refpb_ok = c + cf->tRREFD;
+    d->ref_bank = (bank + 1) % cf->banks;
+}
+
+/* With no request in the channel, the refreshes due before cycle `now` are
+** issued at the cycles they would have had (nothing else competes for the
+** command bus).  After a full round in which every bank stayed closed the
+** pattern repeats exactly (each refresh at its due cycle), so whole rounds
+** are counted rather than simulated. */
+static void ref_catch_up(gpu_dram *d, uint64_t now)
+{
+    const gpu_dramcfg *cf = &d->cfg;
+    if (cf->refresh == GPU_DRAM_REF_NONE || d->n) return;
+    uint64_t round = cf->refresh == GPU_DRAM_REF_BANK ? d->ref_step * cf->banks : d->ref_step;
+    uint64_t busy = cf->refresh == GPU_DRAM_REF_BANK ? umax(cf->tRFCpb, cf->tRREFD) : cf->tRFC;
+    uint32_t simulated = 0;
+    while (d->ref_due < now) {
+        if (simulated >= 2 * cf->banks && !any_open(d) && busy < d->ref_step && d->ref_due + 2 * round < now &&
+            (cf->refresh != GPU_DRAM_REF_BANK || d->ref_bank == 0)) {
+            uint64_t k = (now - d->ref_due) / round - 1;
+            d->ref_due += k * round;
+            d->st.refreshes += cf->refresh == GPU_DRAM_REF_BANK ? k * cf->banks : k;
+            simulated = 0;
+            continue;
+        }
+        int kind;
+        uint32_t bank;
+        uint64_t t = ref_next(d, &kind, &bank);
+        if (t >= now) break;
+        ref_issue(d, t, kind, bank);
+        simulated++;
+    }
+}
+
+/* ---- requests ----------------------------------------------------------------------------- */
 
 void gpu_dram_accept(gpu_dram *d, gpu_mreq *r, uint64_t cycle)
 {
     TP_ASSERT(d->n < d->cfg.queue && d->free_head != NONE);
+    ref_catch_up(d, cycle);
     uint32_t i = d->free_head;
     dent *q = &d->e[i];
     d->free_head = q->next;
     gpu_maddr a;
     gpu_addrmap_decode(d->map, r->addr, &a);
+    const gpu_dramcfg *c = &d->cfg;
+    uint32_t per = c->burst * c->bus_bytes;
     q->r = r;
     q->seq = d->seq++;
     q->row = a.row;
-    q->bank = a.bank % d->cfg.banks;
+    q->bank = a.bank % c->banks;
     q->next = NONE;
-    q->occ = occupancy(&d->cfg, r->bytes);
-    q->port = (uint16_t)(r->src < d->cfg.ports ? r->src : 0);
+    q->bursts = q->left = (uint16_t)(r->bytes ? (r->bytes + per - 1) / per : 1);
+    q->port = (uint16_t)(r->src < c->ports ? r->src : 0);
     q->write = r->kind == GPU_MR_STORE;
     q->opened = false;
     dbank *b = &d->b[q->bank];
@@ -145,18 +336,17 @@ void gpu_dram_accept(gpu_dram *d, gpu_mreq *r, uint64_t cycle)
     if (cycle < d->cmd_wake) d->cmd_wake = cycle;
 }
 
-static inline uint64_t umax(uint64_t a, uint64_t b) { return a > b ? a : b; }
-static inline uint64_t sat_sub(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
-
 enum { C_ACT, C_PRE, C_COL };
 
 /* The bank's candidate request (index) under the scheduling policy; cached
-** until the bank's list or row changes (a cache: scan is const). */
+** until the bank's list or row changes (a cache: scan is const).  A request
+** part way through its bursts is always its bank's candidate: it is the
+** oldest request to the open row (FR-FCFS) or the oldest (FCFS). */
 static uint32_t candidate(const gpu_dram *d, const dbank *b)
 {
     if (b->cand != NONE) return b->cand;
     uint32_t c = b->head;
-    if (!d->cfg.fcfs && b->nhit)
+    if (!d->cfg.fcfs && b->open && b->nhit)
         for (uint32_t i = b->head; i != NONE; i = d->e[i].next)
             if (d->e[i].row == b->row) {
                 c = i;
@@ -167,21 +357,23 @@ static uint32_t candidate(const gpu_dram *d, const dbank *b)
 }
 
 /* Earliest cycle the candidate's next command may issue; *cmd gets which. */
-static uint64_t earliest(const gpu_dram *d, const dbank *b, const dent *q, int *cmd)
+static uint64_t earliest(const gpu_dram *d, uint32_t k, const dent *q, int *cmd)
 {
     const gpu_dramcfg *c = &d->cfg;
+    const dbank *b = &d->b[k];
+    uint32_t g = group_of(d, k);
     if (!b->open) {
         *cmd = C_ACT;
-        return umax(umax(b->act_ok, d->rrd_ok), d->cmd_ok);
+        return act_rules(d, k);
     }
     if (b->row != q->row) {
         *cmd = C_PRE;
         return umax(b->pre_ok, d->cmd_ok);
     }
     *cmd = C_COL;
-    uint64_t t = umax(umax(b->col_ok, d->ccd_ok), umax(d->ccdl_ok[q->bank % c->bank_groups], d->cmd_ok));
+    uint64_t t = umax(umax(q->write ? b->wcol_ok : b->col_ok, d->ccd_ok), umax(d->ccdl_ok[g], d->cmd_ok));
     if (q->write) return umax(t, sat_sub(d->bus_free + (d->last_dir == 1 ? c->turnaround : 0), c->tWL));
-    return umax(umax(t, d->rd_ok), sat_sub(d->bus_free, c->tCL));
+    return umax(umax(t, umax(d->rd_ok, d->wtrl_ok[g])), sat_sub(d->bus_free, c->tCL));
 }
 
 static bool return_full(const gpu_dram *d)
@@ -192,21 +384,44 @@ static bool return_full(const gpu_dram *d)
 }
 
 /* Scans the banks at cycle c: the command to issue now (*best, NONE if
-** none) and the earliest cycle > c at which another could (return). */
-static uint64_t scan(const gpu_dram *d, uint64_t c, uint32_t *best, int *best_cmd, bool *blocked)
+** none; *best_ref set when it is the refresh's) and the earliest cycle > c
+** at which another could (return). */
+static uint64_t scan(const gpu_dram *d, uint64_t c, uint32_t *best, int *best_cmd, bool *best_ref, bool *blocked)
 {
-    uint64_t wake = UINT64_MAX, best_key = UINT64_MAX;
+    uint64_t wake = NEVER, best_key = NEVER;
     bool rfull = return_full(d);
+    bool ref_all = false;
+    uint32_t ref_bank = NONE;
     *best = NONE;
+    *best_ref = false;
     *blocked = false;
+    if (d->cfg.refresh != GPU_DRAM_REF_NONE) {
+        if (d->ref_due <= c) {
+            int kind;
+            uint32_t bank;
+            uint64_t t = ref_next(d, &kind, &bank);
+            if (bank == GPU_DRAM_ALL) ref_all = true;
+            else ref_bank = bank;
+            if (t <= c) {
+                *best = bank;
+                *best_cmd = kind;
+                *best_ref = true;
+                return c + 1;
+            }
+            if (t < wake) wake = t;
+        } else if (d->ref_due < wake) {
+            wake = d->ref_due;
+        }
+    }
     for (uint32_t k = 0; k < d->cfg.banks; k++) {
         const dbank *b = &d->b[k];
         if (!b->n) continue;
+        if ((ref_all || k == ref_bank) && !b->partial) continue;   /* waits for the refresh */
         uint32_t i = candidate(d, b);
         const dent *q = &d->e[i];
         int cmd;
-        uint64_t t = earliest(d, b, q, &cmd);
-        if (cmd == C_COL && !q->write && rfull) {
+        uint64_t t = earliest(d, k, q, &cmd);
+        if (cmd == C_COL && !q->write && q->left == 1 && rfull) {
             if (t <= c) *blocked = true;
             wake = umax(c + 1, t) < wake ? umax(c + 1, t) : wake;
             continue;
@@ -224,17 +439,6 @@ static uint64_t scan(const gpu_dram *d, uint64_t c, uint32_t *best, int *best_cm
         }
     }
     return wake;
-}
-
-static void record(gpu_dram *d, uint64_t c, int kind, const dent *q)
-{
-    if (d->ntrace >= d->trace_cap) return;
-    gpu_dramcmd *t = &d->trace[d->ntrace++];
-    t->cycle = c;
-    t->kind = (uint8_t)kind;
-    t->bank = q->bank;
-    t->row = q->row;
-    t->r = q->r;
 }
 
 static void unlink_entry(gpu_dram *d, uint32_t i)
@@ -258,6 +462,7 @@ static void issue(gpu_dram *d, uint64_t c, uint32_t i, int cmd)
     const gpu_dramcfg *cf = &d->cfg;
     dent *q = &d->e[i];
     dbank *b = &d->b[q->bank];
+    uint32_t g = group_of(d, q->bank);
     d->cmd_ok = c + 1;
     b->cand = NONE;
     if (cmd == C_ACT) {
@@ -266,42 +471,57 @@ static void issue(gpu_dram *d, uint64_t c, uint32_t i, int cmd)
         b->nhit = 0;
         for (uint32_t k = b->head; k != NONE; k = d->e[k].next) b->nhit += d->e[k].row == b->row;
         b->col_ok = c + cf->tRCD;
+        b->wcol_ok = c + cf->tRCDWR;
         b->pre_ok = umax(b->pre_ok, c + cf->tRAS);
         b->act_ok = umax(b->act_ok, c + cf->tRC);
         d->rrd_ok = c + cf->tRRD;
+        d->rrdl_ok[g] = c + cf->tRRDL;
+        d->faw[d->fi] = c;
+        d->fi = (d->fi + 1) % 4;
+        d->nact++;
         q->opened = true;
         d->st.activates++;
-        if (d->trace) record(d, c, GPU_DRAM_ACT, q);
+        if (d->trace) record(d, c, GPU_DRAM_ACT, q->bank, q->row, q->r);
         return;
     }
     if (cmd == C_PRE) {
-        b->open = false;
-        b->nhit = 0;
-        b->act_ok = umax(b->act_ok, c + cf->tRP);
+        close_bank(d, q->bank, c);
         q->opened = true;
         d->st.precharges++;
-        if (d->trace) record(d, c, GPU_DRAM_PRE, q);
+        if (d->trace) record(d, c, GPU_DRAM_PRE, q->bank, q->row, q->r);
         return;
     }
-    uint64_t start = c + (q->write ? cf->tWL : cf->tCL), end = start + q->occ;
-    uint64_t last = c + sat_sub(q->occ, d->burst_cycles);   /* the request's last burst */
-    b->nhit--;
+    /* one burst */
+    uint64_t start = c + (q->write ? cf->tWL : cf->tCL), end = start + d->bc;
     d->bus_free = end;
-    d->ccd_ok = umax(d->ccd_ok, last + cf->tCCD);
-    uint64_t *g = &d->ccdl_ok[q->bank % cf->bank_groups];
-    *g = umax(*g, last + cf->tCCDL);
-    d->st.busy_cycles += q->occ;
-    if (!q->opened) d->st.row_hits++;
-    if (d->trace) record(d, c, q->write ? GPU_DRAM_WR : GPU_DRAM_RD, q);
+    d->ccd_ok = umax(d->ccd_ok, c + cf->tCCD);
+    d->ccdl_ok[g] = umax(d->ccdl_ok[g], c + cf->tCCDL);
+    d->st.busy_cycles += d->bc;
+    if (d->trace) record(d, c, q->write ? GPU_DRAM_WR : GPU_DRAM_RD, q->bank, q->row, q->r);
     if (q->write) {
         d->last_dir = 2;
         b->pre_ok = umax(b->pre_ok, end + cf->tWR);
         d->rd_ok = umax(d->rd_ok, end + cf->tCDLR);
+        d->wtrl_ok[g] = umax(d->wtrl_ok[g], end + cf->tWTRL);
+    } else {
+        if (d->last_dir == 2) d->st.write_to_read++;
+        d->last_dir = 1;
+        b->pre_ok = umax(b->pre_ok, c + cf->tRTPL);
+    }
+    if (--q->left) {
+        if (!b->partial) d->npartial++;
+        b->partial = true;
+        b->cand = i;   /* it stays its bank's candidate */
+        return;
+    }
+    if (b->partial) d->npartial--;
+    b->partial = false;
+    b->nhit--;
+    if (!q->opened) d->st.row_hits++;
+    if (q->write) {
         d->st.writes++;
         gpu_mreq_put(d->pool, q->r);
     } else {
-        d->last_dir = 1;
-        b->pre_ok = umax(b->pre_ok, last + cf->tRTPL);
         d->st.reads++;
         mem_queue_push(&d->ret[q->port], q->r, end * cf->period + cf->latency);
     }
@@ -311,6 +531,7 @@ static void issue(gpu_dram *d, uint64_t c, uint32_t i, int cmd)
 void gpu_dram_tick(gpu_dram *d, uint64_t c)
 {
     uint64_t t = c * d->cfg.period;
+    ref_catch_up(d, c);
     /* take one request from the ports, round robin */
     for (uint32_t k = 0; k < d->cfg.ports; k++) {
         uint32_t p = (d->rr + k) % d->cfg.ports;
@@ -326,22 +547,27 @@ void gpu_dram_tick(gpu_dram *d, uint64_t c)
         break;
     }
     d->t_min = t + 1;
+    if (!d->n) {
+        d->cmd_wake = NEVER;   /* refreshes wait for ref_catch_up */
+        return;
+    }
     if (d->cmd_wake > c) return;   /* nothing can issue yet */
     uint32_t best;
     int cmd = C_ACT;
-    bool blocked;
-    d->cmd_wake = scan(d, c, &best, &cmd, &blocked);
-    if (blocked && best == NONE) d->st.return_stall_cycles++;
-    if (best == NONE) return;
-    issue(d, c, best, cmd);
-    d->cmd_wake = d->n ? scan(d, c, &best, &cmd, &blocked) : UINT64_MAX;
-    TP_ASSERT(best == NONE || d->cmd_ok > c);
+    bool ref, blocked;
+    d->cmd_wake = scan(d, c, &best, &cmd, &ref, &blocked);
+    if (blocked && !ref && best == NONE) d->st.return_stall_cycles++;
+    if (ref) ref_issue(d, c, cmd, best);
+    else if (best != NONE) issue(d, c, best, cmd);
+    else return;
+    d->cmd_wake = d->n ? scan(d, c, &best, &cmd, &ref, &blocked) : NEVER;
+    TP_ASSERT((!ref && best == NONE) || d->cmd_ok > c);
     if (d->n && d->cmd_wake <= c) d->cmd_wake = c + 1;
 }
 
 uint64_t gpu_dram_next(const gpu_dram *d)
 {
-    uint64_t t = d->cmd_wake == UINT64_MAX ? UINT64_MAX : umax(d->cmd_wake * d->cfg.period, d->t_min);
+    uint64_t t = d->cmd_wake == NEVER ? NEVER : umax(d->cmd_wake * d->cfg.period, d->t_min);
     for (uint32_t p = 0; p < d->cfg.ports; p++) {
         if (!d->in[p] || mem_queue_empty(d->in[p])) continue;
         uint64_t h = umax(mem_queue_head_ready(d->in[p]), d->t_min);

@@ -111,8 +111,7 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
     m->p[D_DRAM] = per[3];
 
     uint32_t line = OPT(OPT_L2_LINE);
-    gpu_addrmap_init(&m->map, m->nch, m->nsub, OPT(OPT_ADDR_CHANNEL_INTERLEAVE), line, OPT(OPT_DRAM_BANKS),
-                     OPT(OPT_DRAM_BANK_GROUPS), OPT(OPT_ADDR_BANK_INTERLEAVE), OPT(OPT_DRAM_ROW_BYTES));
+    gpu_addrmap_opts(&m->map, o);
 
     m->line = line;
     m->l2_bytes = (uint64_t)tp_opt_i(o, OPT_L2_SLICE_SIZE) * m->nslice;
@@ -138,33 +137,11 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
     m->dram = tp_calloc(m->nch, sizeof *m->dram);
     mem_queue **ports = tp_calloc(m->nsub, sizeof *ports);
     for (uint32_t ch = 0; ch < m->nch; ch++) {
-        gpu_dramcfg c = {
-            .channel = ch,
-            .banks = OPT(OPT_DRAM_BANKS),
-            .bank_groups = OPT(OPT_DRAM_BANK_GROUPS),
-            .bus_bytes = OPT(OPT_DRAM_BUS_BYTES),
-            .burst = OPT(OPT_DRAM_BURST),
-            .data_rate = OPT(OPT_DRAM_DATA_RATE),
-            .queue = OPT(OPT_DRAM_QUEUE),
-            .return_queue = OPT(OPT_DRAM_RETURN_QUEUE),
-            .ports = m->nsub,
-            .fcfs = tp_opt_i(o, OPT_DRAM_SCHEDULER) == 1,
-            .tRCD = OPT(OPT_DRAM_T_RCD),
-            .tRP = OPT(OPT_DRAM_T_RP),
-            .tRAS = OPT(OPT_DRAM_T_RAS),
-            .tRC = OPT(OPT_DRAM_T_RC),
-            .tCL = OPT(OPT_DRAM_T_CL),
-            .tWL = OPT(OPT_DRAM_T_WL),
-            .tCCD = OPT(OPT_DRAM_T_CCD),
-            .tCCDL = OPT(OPT_DRAM_T_CCDL),
-            .tRRD = OPT(OPT_DRAM_T_RRD),
-            .tWR = OPT(OPT_DRAM_T_WR),
-            .tCDLR = OPT(OPT_DRAM_T_CDLR),
-            .tRTPL = OPT(OPT_DRAM_T_RTPL),
-            .turnaround = OPT(OPT_DRAM_TURNAROUND),
-            .period = m->p[D_DRAM],
-            .latency = (uint64_t)tp_opt_i(o, OPT_DRAM_LATENCY) * m->pc,
-        };
+        gpu_dramcfg c;
+        gpu_dram_cfg_opts(&c, o, ch);
+        c.ports = m->nsub;
+        c.period = m->p[D_DRAM];
+        c.latency = (uint64_t)tp_opt_i(o, OPT_DRAM_LATENCY) * m->pc;
         for (uint32_t p = 0; p < m->nsub; p++) ports[p] = gpu_l2_miss(m->l2[ch * m->nsub + p]);
         m->dram[ch] = gpu_dram_new(&c, &m->map, pool, ports);
     }
@@ -296,7 +273,7 @@ static void refresh_stats(gpu_memsys *m)
         s->l2_reservation_fails += l->reservation_fails;
         s->icnt_reply_stall_cycles += l->stall_cycles;
     }
-    s->dram_reads = s->dram_writes = s->dram_activates = s->dram_row_buffer_hits = s->dram_busy_cycles = 0;
+    s->dram_reads = s->dram_writes = s->dram_activates = s->dram_row_buffer_hits = s->dram_busy_cycles = s->dram_refreshes = s->dram_turnarounds = 0;
     for (uint32_t c = 0; c < m->nch; c++) {
         const gpu_dramstats *d = gpu_dram_stats(m->dram[c]);
         s->dram_reads += d->reads;
@@ -304,6 +281,8 @@ static void refresh_stats(gpu_memsys *m)
         s->dram_activates += d->activates;
         s->dram_row_buffer_hits += d->row_hits;
         s->dram_busy_cycles += d->busy_cycles;
+        s->dram_refreshes += d->refreshes;
+        s->dram_turnarounds += d->write_to_read;
     }
 }
 

@@ -25,11 +25,14 @@
 #                  other instructions from issuing -- thr_int_div measures
 #                  4.96 with 6 collectors and 4.01 with -o sm.oc_sp=32
 #   bw_dram_*      at most the peak, channels x bus_bytes x data_rate bytes
-#                  per DRAM cycle in core cycles; at least half of it
+#                  per DRAM cycle in core cycles; at least half of what
+#                  refresh leaves of it (dram.tRFC of every dram.tREFI
+#                  cycles: the read stream is bound by the L1 MSHRs' round
+#                  trips, docs/MEMORY.md, and a refresh lengthens them)
 TPSIM=${TPSIM:-build/bin/tpsim}
 cfg=${1:-gtx480}
 "$TPSIM" config --show "$cfg" | awk '
-/^[a-z_0-9.]+ = / { v[$1] = $3 }
+/^[A-Za-z_0-9.]+ = / { v[$1] = $3 }
 function lat(k) { return v["lat." k] + 1 }
 function exact(n, x, f) { printf "%s %s %s %s\n", n, x, x, f }
 function band(n, x, tol, f) { printf "%s %.4f %.4f %s\n", n, x * (1 - tol), x * (1 + tol), f }
@@ -73,6 +76,7 @@ END {
     dram = l2 + v["dram.latency"] + (v["dram.tRCD"] + v["dram.tCL"] + v["dram.burst"] / v["dram.data_rate"]) * dr
     band("lat_dram", dram, 0.15, "lat_l2_hit+dram.latency+tRCD+tCL+burst")
     peak = v["dram.channels"] * v["dram.bus_bytes"] * v["dram.data_rate"] * v["clock.dram_mhz"] / core
-    printf "bw_dram_copy %.4f %.4f peak\n", peak / 2, peak
-    printf "bw_dram_read %.4f %.4f peak\n", peak / 2, peak
+    left = (v["dram.refresh"] == "none" || v["dram.tREFI"] == 0) ? 1 : 1 - v["dram.tRFC"] / v["dram.tREFI"]
+    printf "bw_dram_copy %.4f %.4f peak\n", peak * left / 2, peak
+    printf "bw_dram_read %.4f %.4f peak\n", peak * left / 2, peak
 }'

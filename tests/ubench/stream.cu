@@ -24,7 +24,14 @@
 // per-thread and per-CTA cost -- the trip-count division nvcc emits, the
 // barrier, the atomics -- is then the same in both), and reporting
 //   bandwidth = (bytes(2n) - bytes(n)) / (span(2n) - span(n))   bytes/cycle,
-// the steady-state rate.
+// the steady-state rate.  Each timed launch follows an identical untimed one,
+// which leaves the caches as the timed one will leave them: a write-back L2
+// then holds as many dirty lines at the timed run's start as at its end, so
+// the run writes back what it writes and nothing else (without the untimed
+// launch the n run also wrote back the host copy's dirty lines and the 2n
+// run the n run's, the difference understated the time, and tpsim's rtx2060
+// reported 205.7 and 240.8 bytes/cycle against a peak of 200).  The arrays
+// are sized from the larger of --l2 and the device's own L2.
 // A timing model's peak DRAM rate is, in core cycles,
 //   dram.channels x dram.bus_bytes x dram.data_rate x clock.dram_mhz / clock.core_mhz
 // = 6 x 8 x 4 x 924 / 700 = 253.4 bytes/cycle for the GTX 480, and
@@ -32,7 +39,9 @@
 // (tRP + tRCD per new row, hidden by bank parallelism when FR-FCFS finds
 // other banks' work), write-to-read turnarounds (tCDLR, tWL: copy only), and
 // whatever the crossbar (icnt.flit_bytes per port per icnt cycle) and the L2
-// slices deliver.  Expect read at 80-95% of the peak, copy lower.
+// slices deliver, and refresh (tRFC every tREFI).  On the rtx2060 model
+// (GDDR6 at its data sheet's timings) expect read and copy at about 70-85%
+// of the peak; a real Turing card streams at 60-70%.
 // In functional mode %clock64 counts warp instructions, so the values are
 // bytes per warp instruction (functional.expected).
 // Results: b == a (copy) and sum[t] (read) are checked by the host exactly:
