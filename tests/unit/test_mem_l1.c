@@ -4,8 +4,10 @@
 **
 ** Configuration: the GTX 480 L1D of gpu/mem_options.def: 16 KB, 4 ways,
 ** 128-byte lines -> 16384 / (4 * 128) = 32 sets, so addresses 32 * 128 =
-** 4096 bytes apart share a set; hit latency 35; 32 MSHRs of 8 requests;
-** miss queue 8. */
+** 4096 bytes apart share a set (the rig indexes linearly; the table's
+** default is the Fermi hash, t303 and t416); hit latency 35; 32 MSHRs of
+** 8 requests; miss queue 8; allocate on fill, unsectored (t417 and t418
+** turn on sectors and allocate-on-miss). */
 #include "tests/unit/tt.h"
 #include "gpu/l1.h"
 #include "gpu/options.h"
@@ -29,6 +31,11 @@ static void rig_open(rig *g, bool cache_global)
     gpu_l1_cfg_l1d(&o, &g->cfg);
     tp_opts_free(&o);
     g->cfg.cache_global = cache_global;
+    /* the scenarios index sets linearly (lines SETSTRIDE apart share a set);
+    ** t303 and t416 pin the Fermi index the option table's default uses */
+    g->cfg.set_index = MEM_INDEX_LINEAR;
+    g->cfg.alloc_on_miss = false;   /* allocate on fill; t418 pins allocate-on-miss */
+    g->cfg.sectored = false;
     /* these scenarios pin the cache's decisions with requests entering the
     ** miss queue at their access; t414 pins the lookup pipeline */
     g->cfg.miss_latency = 0;
