@@ -127,6 +127,7 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
             .period = m->p[D_L2],
             .rop_latency = (uint64_t)tp_opt_i(o, OPT_L2_LATENCY) * m->pc,
         };
+        gpu_l2_cfg_options(o, &c);
         m->l2[s] = gpu_l2_new(&c, &m->map, pool);
         slice_in[s] = gpu_l2_in(m->l2[s]);
     }
