@@ -727,6 +727,74 @@ static void t417_sectored(void)
     rig_close(&g);
 }
 
+/* 418: allocate on miss (l1d.alloc = miss, GPGPU-Sim's `m`).  Set 0 has 4
+** ways (linear index: lines SETSTRIDE apart).
+**   0..3: misses to lines 0..3 each take (reserve) a way at once.
+**   4:    line 4 misses in a set whose ways are all reserved: refused
+**         (alloc_fails 1); allocate-on-fill would have taken it.
+**   10:   line 0 is filled: released at 10, its way no longer reserved.
+**   11:   line 4 misses again and takes line 0's way (the only one not
+**         reserved; clean, nothing written back).
+**   12:   line 0 misses, every way reserved again: refused (alloc_fails 2).
+**   20:   lines 1..4 filled: four released at 20.
+**   21:   line 0 misses and evicts line 1, the least recent (ways are
+**         stamped at their miss: fills do not touch them); 22: line 2
+**         hits (ready 22 + 35 = 57), 23: line 1 misses.
+** Then local stores fill set 0 dirty (absorbed), and a local load miss of
+** a fifth line evicts the LRU dirty line at the miss: its write-back enters
+** the miss queue before the load's request. */
+static void t418_alloc_on_miss(void)
+{
+    rig g;
+    rig_open(&g, true);
+    gpu_l1_free(g.c);
+    g.cfg.alloc_on_miss = true;
+    g.c = gpu_l1_new(&g.cfg, &g.pool);
+    gpu_mreq *m[5];
+    for (uint64_t k = 0; k < 4; k++) {
+        TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + SETSTRIDE * k, (uint32_t)k, k), GPU_L1_MISS);
+        m[k] = take_miss(&g);
+    }
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + SETSTRIDE * 4, 4, 4), GPU_L1_RESFAIL);
+    TT_EQ_U(gpu_l1_stats(g.c)->alloc_fails, 1);
+    TT_EQ_U(gpu_l1_stats(g.c)->reservation_fails, 1);
+    TT_CHECK(gpu_l1_peek_miss(g.c) == NULL);
+    answer(&g, m[0], 10);
+    TT_EQ_U(drain(&g, 10), 1);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + SETSTRIDE * 4, 4, 11), GPU_L1_MISS);
+    m[4] = take_miss(&g);
+    TT_CHECK(m[4] && m[4]->kind == GPU_MR_LOAD && m[4]->addr == BASE + SETSTRIDE * 4 && m[4]->bytes == 128);
+    TT_CHECK(gpu_l1_peek_miss(g.c) == NULL);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE, 0, 12), GPU_L1_RESFAIL);
+    TT_EQ_U(gpu_l1_stats(g.c)->alloc_fails, 2);
+    for (uint32_t k = 1; k < 5; k++) answer(&g, m[k], 20);
+    TT_EQ_U(drain(&g, 20), 4);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE, 0, 21), GPU_L1_MISS);
+    m[0] = take_miss(&g);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + SETSTRIDE * 2, 2, 22), GPU_L1_HIT);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + SETSTRIDE * 1, 1, 23), GPU_L1_MISS);
+    m[1] = take_miss(&g);
+    answer(&g, m[0], 30);
+    answer(&g, m[1], 30);
+    TT_EQ_U(drain(&g, 56), 2);
+    TT_EQ_U(drain(&g, 57), 1);
+    TT_EQ_U(gpu_l1_stats(g.c)->writebacks, 0);
+    /* dirty lines: local stores to four lines of set 1, then a local load */
+    uint64_t L = 0x100100000000ull + 128;
+    for (uint64_t k = 0; k < 4; k++)
+        TT_EQ_U(acc(&g, GPU_MR_STORE, GPU_MS_LOCAL, L + SETSTRIDE * k, 0, 100 + k), GPU_L1_HIT);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_LOCAL, L + SETSTRIDE * 4, 9, 110), GPU_L1_MISS);
+    gpu_mreq *w = take_miss(&g), *q = take_miss(&g);
+    TT_CHECK(w && w->kind == GPU_MR_STORE && w->addr == L && w->bytes == 128);
+    TT_CHECK(q && q->kind == GPU_MR_LOAD && q->addr == L + SETSTRIDE * 4);
+    if (w) gpu_mreq_put(&g.pool, w);
+    TT_EQ_U(gpu_l1_stats(g.c)->writebacks, 1);
+    answer(&g, q, 120);
+    TT_EQ_U(drain(&g, 1000), 5);
+    TT_CHECK(gpu_l1_idle(g.c));
+    rig_close(&g);
+}
+
 int main(void)
 {
     TT_RUN(t300_queue);
@@ -749,5 +817,6 @@ int main(void)
     TT_RUN(t415_banked);
     TT_RUN(t416_fermi_index);
     TT_RUN(t417_sectored);
+    TT_RUN(t418_alloc_on_miss);
     return tt_done();
 }
