@@ -301,6 +301,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         ks->l1d_hits += a->hits - l1s[s].hits;
         ks->l1d_misses += a->misses - l1s[s].misses;
         ks->l1d_mshr_merges += a->mshr_merges - l1s[s].mshr_merges;
+        ks->l1d_sector_misses += a->sector_misses - l1s[s].sector_misses;
         ks->l1d_reservation_fails += a->reservation_fails - l1s[s].reservation_fails + sm->l1_resfail_skipped;
         ks->l1c_accesses += sm->l1c_accesses;
         ks->l1c_misses += sm->l1c_misses;
@@ -317,6 +318,8 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     ks->l2_accesses = ms->l2_accesses - ms0.l2_accesses;
     ks->l2_hits = ms->l2_hits - ms0.l2_hits;
     ks->l2_misses = ms->l2_misses - ms0.l2_misses;
+    ks->l2_sector_misses = ms->l2_sector_misses - ms0.l2_sector_misses;
+    ks->l2_atomic_busy = ms->l2_atomic_busy - ms0.l2_atomic_busy;
     ks->dram_reads = ms->dram_reads - ms0.dram_reads;
     ks->dram_writes = ms->dram_writes - ms0.dram_writes;
     ks->dram_row_buffer_hits = ms->dram_row_buffer_hits - ms0.dram_row_buffer_hits;

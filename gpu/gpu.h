@@ -106,6 +106,7 @@ typedef struct gpu_kstats {
     uint64_t l1c_accesses, l1c_misses;
     uint64_t shared_accesses, shared_bank_conflict_cycles;
     uint64_t l2_accesses, l2_hits, l2_misses;
+    uint64_t l1d_sector_misses, l2_sector_misses, l2_atomic_busy; /* sectored caches, the L2 atomic unit (gpu/l1.h, gpu/l2.h) */
     uint64_t dram_reads, dram_writes, dram_row_buffer_hits;
     double dram_bandwidth_utilization; /* fraction of DRAM cycles the data buses carried data */
     uint64_t icnt_packets, icnt_stall_cycles;

@@ -71,6 +71,9 @@ void gpu_kstats_register(tp_stats *s, size_t base)
     tp_stats_add(s, "l2.accesses", TP_STAT_U64, AT(K(l2_accesses)), "L2 accesses");
     tp_stats_add(s, "l2.hits", TP_STAT_U64, AT(K(l2_hits)), "L2 hits");
     tp_stats_add(s, "l2.misses", TP_STAT_U64, AT(K(l2_misses)), "L2 misses");
+    tp_stats_add(s, "l1d.sector_misses", TP_STAT_U64, AT(K(l1d_sector_misses)), "L1D load misses to a present line lacking some of their 32-byte sectors (l1d.sectored)");
+    tp_stats_add(s, "l2.sector_misses", TP_STAT_U64, AT(K(l2_sector_misses)), "L2 load and atomic misses to a present line lacking some of their sectors (l2.sectored)");
+    tp_stats_add(s, "l2.atomic_busy", TP_STAT_U64, AT(K(l2_atomic_busy)), "L2 cycles the slices' atomic units were busy, summed over slices (l2.atomic_interval)");
     tp_stats_add(s, "dram.reads", TP_STAT_U64, AT(K(dram_reads)), "DRAM read requests");
     tp_stats_add(s, "dram.writes", TP_STAT_U64, AT(K(dram_writes)), "DRAM write requests");
     tp_stats_add(s, "dram.row_buffer_hits", TP_STAT_U64, AT(K(dram_row_buffer_hits)), "DRAM requests that found their row open");

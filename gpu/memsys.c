@@ -268,7 +268,7 @@ static void refresh_stats(gpu_memsys *m)
     s->icnt_flits = ic->flits;
     s->icnt_stall_cycles = ic->stall_cycles;
     s->l2_accesses = s->l2_hits = s->l2_misses = s->l2_writebacks = 0;
-    s->l2_mshr_merges = s->l2_reservation_fails = 0;
+    s->l2_mshr_merges = s->l2_reservation_fails = s->l2_sector_misses = s->l2_atomic_busy = 0;
     for (uint32_t i = 0; i < m->nslice; i++) {
         const gpu_l2stats *l = gpu_l2_stats(m->l2[i]);
         s->l2_accesses += l->accesses;
@@ -277,6 +277,8 @@ static void refresh_stats(gpu_memsys *m)
         s->l2_writebacks += l->writebacks;
         s->l2_mshr_merges += l->mshr_merges;
         s->l2_reservation_fails += l->reservation_fails;
+        s->l2_sector_misses += l->sector_misses;
+        s->l2_atomic_busy += l->atomic_busy;
     }
     s->dram_reads = s->dram_writes = s->dram_activates = s->dram_row_buffer_hits = s->dram_busy_cycles = 0;
     for (uint32_t c = 0; c < m->nch; c++) {
