@@ -64,6 +64,7 @@ void gpu_kstats_register(tp_stats *s, size_t base)
     tp_stats_add(s, "l1d.misses", TP_STAT_U64, AT(K(l1d_misses)), "L1D misses (new MSHRs)");
     tp_stats_add(s, "l1d.mshr_merges", TP_STAT_U64, AT(K(l1d_mshr_merges)), "L1D misses merged into a waiting MSHR");
     tp_stats_add(s, "l1d.reservation_fails", TP_STAT_U64, AT(K(l1d_reservation_fails)), "L1D accesses refused (no MSHR, merge limit, miss queue full)");
+    tp_stats_add(s, "l1d.sector_misses", TP_STAT_U64, AT(K(l1d_sector_misses)), "L1D load misses to a present line lacking some of their 32-byte sectors (l1d.sectored)");
     tp_stats_add(s, "l1c.accesses", TP_STAT_U64, AT(K(l1c_accesses)), "constant-cache line accesses");
     tp_stats_add(s, "l1c.misses", TP_STAT_U64, AT(K(l1c_misses)), "constant-cache misses");
     tp_stats_add(s, "shared.accesses", TP_STAT_U64, AT(K(shared_accesses)), "shared-memory warp accesses");
@@ -71,7 +72,6 @@ void gpu_kstats_register(tp_stats *s, size_t base)
     tp_stats_add(s, "l2.accesses", TP_STAT_U64, AT(K(l2_accesses)), "L2 accesses");
     tp_stats_add(s, "l2.hits", TP_STAT_U64, AT(K(l2_hits)), "L2 hits");
     tp_stats_add(s, "l2.misses", TP_STAT_U64, AT(K(l2_misses)), "L2 misses");
-    tp_stats_add(s, "l1d.sector_misses", TP_STAT_U64, AT(K(l1d_sector_misses)), "L1D load misses to a present line lacking some of their 32-byte sectors (l1d.sectored)");
     tp_stats_add(s, "l2.sector_misses", TP_STAT_U64, AT(K(l2_sector_misses)), "L2 load and atomic misses to a present line lacking some of their sectors (l2.sectored)");
     tp_stats_add(s, "l2.atomic_busy", TP_STAT_U64, AT(K(l2_atomic_busy)), "L2 cycles the slices' atomic units were busy, summed over slices (l2.atomic_interval)");
     tp_stats_add(s, "dram.reads", TP_STAT_U64, AT(K(dram_reads)), "DRAM read requests");
