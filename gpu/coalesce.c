@@ -9,6 +9,12 @@
 ** access never spans two lines (addresses are aligned to their size, sizes
 ** are at most 16 bytes per lane, lines at least 32).
 **
+** Per line (gpu_coalesce_info), what its request carries: the 32-byte
+** sectors the lanes touch, and for atomics the lanes' operations and the
+** most of them on one address (the hardware performs one operation per
+** lane at the L2's atomic unit, same-address ones one after another; the
+** request is still one per line, its packet carrying every lane's operand).
+**
 ** Shared memory: 4-byte words interleave over the banks (word w in bank
 ** w mod banks).  Lanes that read the same word share one access (broadcast);
 ** distinct words in one bank take one cycle each.  An access of 8 or 16 bytes
@@ -72,6 +78,28 @@ uint32_t gpu_coalesce_lanes(const uint64_t *addr, uint32_t active, uint32_t size
     for (uint32_t k = 0; k < n; k++)
         if (bytes[k] > line) bytes[k] = line;
     return n;
+}
+
+void gpu_coalesce_info(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line, const uint64_t *lines,
+                       uint32_t n, bool atomic, gpu_lineinfo *info)
+{
+    uint64_t mask = ~(uint64_t)(line - 1);
+    memset(info, 0, n * sizeof *info);
+    uint32_t k = 0;
+    for (uint32_t m = active; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        uint64_t a = addr[l] & mask;
+        if (lines[k] != a)
+            for (k = 0; k < n && lines[k] != a; k++) {}
+        TP_ASSERT(k < n);
+        info[k].sectors |= gpu_sectors_of(addr[l], size);
+        if (!atomic) continue;
+        info[k].ops++;
+        uint32_t same = 1;
+        for (uint32_t p = active & ((1u << l) - 1); p; p &= p - 1)
+            if (addr[__builtin_ctz(p)] == addr[l]) same++;
+        if (same > info[k].ops_addr) info[k].ops_addr = (uint8_t)same;
+    }
 }
 
 uint32_t gpu_bank_conflicts(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t banks)

@@ -390,6 +390,15 @@ uint32_t gpu_coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint
 ** mapping WarpPool keeps with each request). */
 uint32_t gpu_coalesce_lanes(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line, uint64_t *lines,
                             uint32_t *bytes, uint32_t *lanes);
+/* What a line request carries besides its line (gpu_mreq.sectors, ops, ops_addr). */
+typedef struct gpu_lineinfo {
+    uint16_t sectors;          /* the 32-byte sectors the lanes touch (gpu/mreq.h) */
+    uint8_t ops, ops_addr;     /* atomics: the lanes in the line, the most of them on one address */
+} gpu_lineinfo;
+/* info[i] for each of lines[0, n) (gpu_coalesce's, over the same lanes);
+** ops and ops_addr only when atomic (0 otherwise). */
+void gpu_coalesce_info(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line, const uint64_t *lines,
+                       uint32_t n, bool atomic, gpu_lineinfo *info);
 
 /* The initiation interval of a tensor instruction (wmma.mma, mma) on its pipe. */
 static inline uint32_t gpu_tensor_ii(const gpu_cfg *c, const exec_sinfo *si)

@@ -5,43 +5,69 @@
 **
 ** Decisions l1.h leaves to the implementation:
 **   - A load miss sends down a request of the cache's own (from the pool):
-**     the whole line (addr aligned, bytes = line), tag = the MSHR index,
-**     sm/src/space copied from the first miss.  The caller's requests wait
-**     in the MSHR and come out of pop_done, unchanged, at the fill.  Loads
-**     that do not allocate (global loads without cache_global, or no cache
-**     at all) also fetch whole lines and merge the same way.
+**     its line (addr aligned), the sectors it fetches (`sectors`; 0 when
+**     unsectored) and their bytes (the line when unsectored), tag = the
+**     MSHR index, sm/src/space copied from the first miss.  The caller's
+**     requests wait in the MSHR and come out of pop_done, unchanged, at the
+**     fill that completes them.  Loads that do not allocate (global loads
+**     without cache_global, or no cache at all) fetch and merge the same way.
+**   - MSHR bookkeeping (mem/mshr.h's owner words): `fetch` = sectors asked
+**     for below, `got` = sectors arrived, `out` = requests below not yet
+**     answered; each waiting request's word = the sectors it still lacked
+**     when it arrived.  A fill releases the waiting requests whose word is
+**     within `got` (in arrival order among them); the MSHR is freed when
+**     `out` reaches 0 (every waiting request is then released).  A sector
+**     miss on a line in flight whose `fetch` lacks some of its sectors
+**     sends one more request for those (a miss-path request, like a new
+**     MSHR's) and joins the MSHR.  Unsectored: one sector, one request per
+**     MSHR, every waiting request released at its fill.
 **   - Stores and atomics travel themselves: the caller's request goes into
 **     the miss queue (SENT).  A reply to one (an atomic, or a store with
 **     want_ack) is that request, returned by pop_done from the fill cycle.
-**   - Local stores are absorbed: a hit dirties the line; a miss allocates
-**     it dirty without fetching it (write-validate: the cache keeps no
-**     data, and no later read needs the bytes that were not written).  Both
-**     return HIT: the store completes, and comes out of pop_done, at
-**     now + latency; the statistics count the miss as a miss.  With no cache
-**     (size 0) local stores write through like global ones.
+**   - Local stores are absorbed: a hit dirties the line's sectors it
+**     writes; a miss allocates the line dirty without fetching it
+**     (write-validate: the cache keeps no data, and no later read needs
+**     the bytes that were not written), only the written sectors valid.
+**     Both return HIT: the store completes, and comes out of pop_done, at
+**     now + latency; the statistics count the miss as a miss.  With no
+**     cache (size 0) local stores write through like global ones.  A
+**     write-back carries the line's dirty sectors (the whole line when
+**     unsectored).
+**   - Allocate on miss: the first miss of a line takes the victim (the LRU
+**     way not reserved), writes it back if dirty (that write-back goes with
+**     the miss through the same miss port, and needs a second miss-queue
+**     entry), installs the line with no valid sector and marks the fetched
+**     sectors pending (mem_cline.pend): a reserved line is never a victim.
+**     Its fills validate the sectors.  A reserved line invalidated between
+**     kernels is installed again at its fill, as allocate-on-fill would.
 **   - The lookup takes miss_latency cycles: a request enters the miss queue
 **     that long after its access.  Until then it holds a pipeline stage,
 **     not a miss-queue entry (the ring has room for those stages too).
 **   - Miss-queue space: misses, stores, atomics and the write-back of a
-**     dirty victim chosen by a local store may use miss_queue entries.  A
-**     fill may evict a dirty line too, and a fill cannot be refused, so the
-**     queue has mshrs more entries reserved for those write-backs: every
-**     fill frees an MSHR, so (entries used) + (MSHRs busy) never exceeds
-**     miss_queue + mshrs, and the reserved room is always there.
+**     dirty victim chosen by an access may use miss_queue entries.  A fill
+**     may evict a dirty line too (allocate-on-fill), and a fill cannot be
+**     refused, so the queue has mshrs more entries for those write-backs
+**     (every fill of an unsectored cache frees an MSHR, so entries used +
+**     MSHRs busy never exceed miss_queue + mshrs), and grows in the rare
+**     case a sectored cache's fills need more.
 **   - Statistics: accesses = accepted requests of every kind; hits = loads
-**     and stores that found their line; misses = the other accepted ones
-**     (merged loads, bypassing loads, stores to absent lines, atomics);
-**     reservation_fails = refused attempts (each retry counts again).
+**     and stores that found their line with every sector they name;
+**     misses = the other accepted ones (merged loads, bypassing loads,
+**     stores to absent lines, atomics); sector_misses = load misses to a
+**     line that was present; reservation_fails = refused attempts (each
+**     retry counts again), alloc_fails those of them refused for a set
+**     with every way reserved.
 **   - pop_done returns hits (in access order) and fill releases (in fill
 **     order); when both have one ready, the earlier ready time first, a
 **     hit on a tie.
 **   - Banks (cfg.banks > 1): the unit trusts the caller to keep one access
 **     per bank per cycle and counts only the miss path: the requests that
 **     enter the miss queue in cycle now (a new MSHR's line request, a
-**     store or atomic, a write-back a local store causes) are at most
-**     cfg.miss_ports; the access that would exceed it is refused with
-**     GPU_L1_BUSY before anything else is looked at (port_busy counts it).
-**     Hits and merges into waiting MSHRs need no miss port.
+**     sector request for a line in flight, a store or atomic, a write-back
+**     a local store causes) are at most cfg.miss_ports; the access that
+**     would exceed it is refused with GPU_L1_BUSY before anything else is
+**     looked at (port_busy counts it).  Hits and merges into waiting MSHRs
+**     need no miss port.
 */
 #include "l1.h"
 #include "options.h"
@@ -60,6 +86,7 @@ struct gpu_l1 {
     mem_queue missq;      /* capacity miss_queue + mshrs (see above) */
     mem_queue hits;       /* requests that hit: ready = access + latency */
     mem_queue fills;      /* requests released by fills: ready = fill cycle */
+    uint32_t nsect;       /* sectors per line (1: unsectored) */
     uint64_t port_cycle;  /* banked: the cycle port_used counts for */
     uint32_t port_used;   /* banked: miss-path requests taken in port_cycle */
     gpu_l1stats st;
@@ -75,7 +102,10 @@ gpu_l1 *gpu_l1_new(const gpu_l1cfg *cfg, gpu_mreq_pool *pool)
     if (!c->cfg.miss_queue) c->cfg.miss_queue = 1;
     c->pool = pool;
     mem_cache_init(&c->tags, c->cfg.size, c->cfg.assoc, c->cfg.line);
-    c->tags.hash = c->cfg.set_hash;
+    c->tags.index = c->cfg.set_index;
+    c->nsect = c->cfg.sectored && c->cfg.line >= 2 * GPU_SECTOR && c->cfg.line <= GPU_SECTOR_BLOCK
+                   ? c->cfg.line / GPU_SECTOR
+                   : 1;
     mem_mshr_init(&c->mshr, c->cfg.mshrs, c->cfg.mshr_merge);
     mem_queue_init(&c->missq, c->cfg.miss_queue + c->cfg.mshrs + c->cfg.miss_latency + 1);
     mem_queue_init(&c->hits, c->cfg.latency + 2);
@@ -95,11 +125,11 @@ void gpu_l1_free(gpu_l1 *c)
     free(c);
 }
 
-/* Room for one more request in the miss queue at time now.  Requests still
+/* Room for k more requests in the miss queue at time now.  Requests still
 ** in the lookup pipeline (ready later than now: miss_latency cycles after
 ** their access, at most one per cycle) are not in the queue yet: they hold
 ** pipeline stages, counted apart in the ring's capacity. */
-static inline bool missq_room(const gpu_l1 *c, uint64_t now)
+static inline bool missq_has(const gpu_l1 *c, uint64_t now, uint32_t k)
 {
     const mem_queue *q = &c->missq;
     uint32_t in_pipe = 0;
@@ -109,8 +139,10 @@ static inline bool missq_room(const gpu_l1 *c, uint64_t now)
         if (q->e[i].ready <= now) break;
         in_pipe++;
     }
-    return q->n - in_pipe < c->cfg.miss_queue && q->n < q->cap;
+    return q->n - in_pipe + k <= c->cfg.miss_queue && q->n + k <= q->cap;
 }
+
+static inline bool missq_room(const gpu_l1 *c, uint64_t now) { return missq_has(c, now, 1); }
 
 static gpu_l1res refuse(gpu_l1 *c)
 {
@@ -141,20 +173,50 @@ static gpu_l1res busy(gpu_l1 *c)
     return GPU_L1_BUSY;
 }
 
-/* Sends the dirty line in slot down as a whole-line store. */
-static void write_back(gpu_l1 *c, uint32_t slot, const gpu_mreq *like, uint64_t now)
+/* The sectors of a request within `line` (bit i: sector i); 1 when unsectored. */
+static inline uint32_t sectors_of(const gpu_l1 *c, uint32_t sectors, uint64_t line)
+{
+    return c->nsect == 1 ? 1u : gpu_sectors_in_line(sectors, line, c->cfg.line);
+}
+
+/* A request down for sectors m of `line`: its bytes and `sectors`. */
+static inline void set_sectors(const gpu_l1 *c, gpu_mreq *q, uint64_t line, uint32_t m)
+{
+    q->bytes = c->nsect == 1 ? c->cfg.line : (uint32_t)__builtin_popcount(m) * GPU_SECTOR;
+    q->sectors = c->nsect == 1 ? 0 : gpu_sectors_of_line(m, line);
+}
+
+/* Sends the dirty sectors of the line in slot down as a store (grow: a
+** fill's write-back, which the queue must take). */
+static void write_back(gpu_l1 *c, uint32_t slot, const gpu_mreq *like, uint64_t now, bool grow)
 {
     mem_cline *l = mem_cache_at(&c->tags, slot);
     gpu_mreq *w = gpu_mreq_get(c->pool);
     w->addr = l->tag;
-    w->bytes = c->cfg.line;
+    set_sectors(c, w, l->tag, l->dsect);
     w->kind = GPU_MR_STORE;
     w->space = GPU_MS_LOCAL;
     w->sm = like->sm;
     w->src = like->src;
     w->t_sent = now;
-    mem_queue_push(&c->missq, w, now + c->cfg.miss_latency);
+    if (grow) mem_queue_push_grow(&c->missq, w, now + c->cfg.miss_latency);
+    else mem_queue_push(&c->missq, w, now + c->cfg.miss_latency);
     c->st.writebacks++;
+}
+
+/* Sends the line request for sectors m of `line` under MSHR i. */
+static void fetch(gpu_l1 *c, const gpu_mreq *r, uint64_t line, uint32_t m, uint32_t i, uint64_t now)
+{
+    gpu_mreq *q = gpu_mreq_get(c->pool);
+    q->addr = line;
+    set_sectors(c, q, line, m);
+    q->kind = GPU_MR_LOAD;
+    q->space = r->space;
+    q->sm = r->sm;
+    q->src = r->src;
+    q->tag = i;
+    q->t_sent = now;
+    mem_queue_push(&c->missq, q, now + c->cfg.miss_latency);
 }
 
 static bool allocating(const gpu_l1 *c, const gpu_mreq *r)
@@ -165,60 +227,99 @@ static bool allocating(const gpu_l1 *c, const gpu_mreq *r)
 static gpu_l1res load(gpu_l1 *c, gpu_mreq *r, uint64_t now)
 {
     uint64_t line = r->addr - r->addr % c->cfg.line;
+    uint32_t want = sectors_of(c, r->sectors, line);
     int32_t slot = mem_cache_find(&c->tags, line);
-    if (slot >= 0) {
+    mem_cline *l = slot >= 0 ? mem_cache_at(&c->tags, (uint32_t)slot) : NULL;
+    if (l && !(want & ~l->sect)) {
         mem_cache_touch(&c->tags, (uint32_t)slot);
         mem_queue_push_grow(&c->hits, r, now + c->cfg.latency);
         c->st.accesses++;
         c->st.hits++;
         return GPU_L1_HIT;
     }
+    uint32_t need = l ? want & ~l->sect : want;
     bool alloc = allocating(c, r);
     int32_t e = mem_mshr_find(&c->mshr, line);
     if (e >= 0) {
+        mem_mshr_entry *m = mem_mshr_at(&c->mshr, (uint32_t)e);
         if (!mem_mshr_can_add(&c->mshr, (uint32_t)e)) return refuse(c);
-        mem_mshr_add(&c->mshr, (uint32_t)e, r);
-        if (alloc) mem_mshr_at(&c->mshr, (uint32_t)e)->flags |= F_ALLOC;
+        uint32_t extra = need & ~m->fetch;
+        if (extra) {
+            /* sectors the line in flight was not asked for: one more request */
+            if (!port_free(c, now)) return busy(c);
+            if (!missq_room(c, now)) return refuse(c);
+            port_take(c);
+            fetch(c, r, line, extra, (uint32_t)e, now);
+            m->fetch |= extra;
+            m->out++;
+            if (l && alloc && c->cfg.alloc_on_miss) l->pend |= extra;
+        }
+        mem_mshr_add_w(&c->mshr, (uint32_t)e, r, need);
+        if (alloc) m->flags |= F_ALLOC;
+        if (l) mem_cache_touch(&c->tags, (uint32_t)slot);
         c->st.accesses++;
         c->st.misses++;
         c->st.mshr_merges++;
+        if (l && extra) c->st.sector_misses++;
         if (!alloc) c->st.bypass_loads++;
         return GPU_L1_MERGED;
     }
     if (!port_free(c, now)) return busy(c);
     if (mem_mshr_full(&c->mshr) || !missq_room(c, now)) return refuse(c);
+    bool reserve = alloc && c->cfg.alloc_on_miss;
+    uint32_t v = MEM_CACHE_NONE;
+    if (reserve && !l) {
+        v = mem_cache_victim(&c->tags, line);
+        if (v == MEM_CACHE_NONE) {
+            c->st.alloc_fails++;
+            return refuse(c);
+        }
+        const mem_cline *vl = mem_cache_at(&c->tags, v);
+        if (vl->valid && vl->dirty && !missq_has(c, now, 2)) return refuse(c);
+    }
     port_take(c);
     uint32_t i = mem_mshr_alloc(&c->mshr, line);
-    mem_mshr_add(&c->mshr, i, r);
-    if (alloc) mem_mshr_at(&c->mshr, i)->flags |= F_ALLOC;
-    gpu_mreq *q = gpu_mreq_get(c->pool);
-    q->addr = line;
-    q->bytes = c->cfg.line;
-    q->kind = GPU_MR_LOAD;
-    q->space = r->space;
-    q->sm = r->sm;
-    q->src = r->src;
-    q->tag = i;
-    q->t_sent = now;
-    mem_queue_push(&c->missq, q, now + c->cfg.miss_latency);
+    mem_mshr_entry *m = mem_mshr_at(&c->mshr, i);
+    mem_mshr_add_w(&c->mshr, i, r, need);
+    if (alloc) m->flags |= F_ALLOC;
+    m->fetch = need;
+    m->out = 1;
+    bool present = l != NULL;
+    if (reserve && !l) {
+        const mem_cline *vl = mem_cache_at(&c->tags, v);
+        if (vl->valid && vl->dirty) write_back(c, v, r, now, false);
+        mem_cache_insert(&c->tags, v, line);
+        l = mem_cache_at(&c->tags, v);
+    } else if (l) {
+        mem_cache_touch(&c->tags, (uint32_t)slot);
+    }
+    if (reserve) l->pend |= need;
+    fetch(c, r, line, need, i, now);
     c->st.accesses++;
     c->st.misses++;
+    if (present) c->st.sector_misses++;
     if (!alloc) c->st.bypass_loads++;
     return GPU_L1_MISS;
 }
 
 static gpu_l1res store(gpu_l1 *c, gpu_mreq *r, uint64_t now)
 {
+    uint64_t line = r->addr - r->addr % c->cfg.line;
+    uint32_t want = sectors_of(c, r->sectors, line);
     int32_t slot = mem_cache_find(&c->tags, r->addr);
     if (r->space == GPU_MS_LOCAL && mem_cache_enabled(&c->tags)) {
         if (slot < 0) {
             uint32_t v = mem_cache_victim(&c->tags, r->addr);
+            if (v == MEM_CACHE_NONE) {
+                c->st.alloc_fails++;
+                return refuse(c);
+            }
             const mem_cline *l = mem_cache_at(&c->tags, v);
             if (l->valid && l->dirty) {
                 if (!port_free(c, now)) return busy(c);
                 if (!missq_room(c, now)) return refuse(c);
                 port_take(c);
-                write_back(c, v, r, now);
+                write_back(c, v, r, now, false);
             }
             mem_cache_insert(&c->tags, v, r->addr);
             slot = (int32_t)v;
@@ -227,6 +328,9 @@ static gpu_l1res store(gpu_l1 *c, gpu_mreq *r, uint64_t now)
             mem_cache_touch(&c->tags, (uint32_t)slot);
             c->st.hits++;
         }
+        mem_cline *l = mem_cache_at(&c->tags, (uint32_t)slot);
+        l->sect |= want;
+        l->dsect |= want;
         mem_cache_set_dirty(&c->tags, (uint32_t)slot, true);
         mem_queue_push_grow(&c->hits, r, now + c->cfg.latency);
         c->st.accesses++;
@@ -237,12 +341,9 @@ static gpu_l1res store(gpu_l1 *c, gpu_mreq *r, uint64_t now)
     if (!port_free(c, now)) return busy(c);
     if (!missq_room(c, now)) return refuse(c);
     port_take(c);
-    if (slot >= 0) {
-        mem_cache_touch(&c->tags, (uint32_t)slot);
-        c->st.hits++;
-    } else {
-        c->st.misses++;
-    }
+    if (slot >= 0) mem_cache_touch(&c->tags, (uint32_t)slot);
+    if (slot >= 0 && !(want & ~mem_cache_at(&c->tags, (uint32_t)slot)->sect)) c->st.hits++;
+    else c->st.misses++;
     r->t_sent = now;
     mem_queue_push(&c->missq, r, now + c->cfg.miss_latency);
     c->st.accesses++;
@@ -293,15 +394,35 @@ void gpu_l1_fill(gpu_l1 *c, gpu_mreq *reply, uint64_t now)
     }
     uint32_t i = reply->tag;
     mem_mshr_entry *e = mem_mshr_at(&c->mshr, i);
-    TP_ASSERT(i < c->mshr.entries && e->valid && e->addr == reply->addr);
-    if ((e->flags & F_ALLOC) && mem_cache_find(&c->tags, e->addr) < 0) {
-        uint32_t v = mem_cache_victim(&c->tags, e->addr);
-        const mem_cline *l = mem_cache_at(&c->tags, v);
-        if (l->valid && l->dirty) write_back(c, v, reply, now);   /* the reserved room */
-        mem_cache_insert(&c->tags, v, e->addr);
+    TP_ASSERT(i < c->mshr.entries && e->valid && e->addr == reply->addr && e->out);
+    uint32_t got = sectors_of(c, reply->sectors, e->addr);
+    e->got |= got;
+    e->out--;
+    if (e->flags & F_ALLOC) {
+        int32_t slot = mem_cache_find(&c->tags, e->addr);
+        if (slot < 0) {
+            uint32_t v = mem_cache_victim(&c->tags, e->addr);
+            if (v != MEM_CACHE_NONE) {
+                const mem_cline *l = mem_cache_at(&c->tags, v);
+                if (l->valid && l->dirty) write_back(c, v, reply, now, true);   /* the reserved room */
+                mem_cache_insert(&c->tags, v, e->addr);
+                slot = (int32_t)v;
+            }
+        }
+        if (slot >= 0) {
+            mem_cline *l = mem_cache_at(&c->tags, (uint32_t)slot);
+            l->sect |= got;
+            l->pend &= ~got;
+        }
     }
-    while (mem_mshr_waiting(&c->mshr, i)) mem_queue_push_grow(&c->fills, mem_mshr_take(&c->mshr, i), now);
-    mem_mshr_release(&c->mshr, i);
+    for (uint32_t k = 0; k < mem_mshr_waiting(&c->mshr, i);) {
+        if (mem_mshr_word(&c->mshr, i, k) & ~e->got) k++;
+        else mem_queue_push_grow(&c->fills, mem_mshr_take_at(&c->mshr, i, k), now);
+    }
+    if (!e->out) {
+        TP_ASSERT(!mem_mshr_waiting(&c->mshr, i));
+        mem_mshr_release(&c->mshr, i);
+    }
     gpu_mreq_put(c->pool, reply);
 }
 
@@ -335,7 +456,9 @@ void gpu_l1_cfg_l1d(const tp_opts *o, gpu_l1cfg *cfg)
     cfg->mshr_merge = (uint32_t)tp_opt_i(o, OPT_L1D_MSHR_MERGE);
     cfg->miss_queue = (uint32_t)tp_opt_i(o, OPT_L1D_MISS_QUEUE);
     cfg->cache_global = tp_opt_i(o, OPT_L1D_CACHE_GLOBAL) != 0;
-    cfg->set_hash = tp_opt_i(o, OPT_L1D_SET_INDEX) == 1;
+    cfg->set_index = (uint8_t)tp_opt_i(o, OPT_L1D_SET_INDEX);   /* linear|xor|fermi, in mem_index's order */
+    cfg->sectored = tp_opt_i(o, OPT_L1D_SECTORED) != 0;
+    cfg->alloc_on_miss = tp_opt_i(o, OPT_L1D_ALLOC) == 1;
     cfg->banks = (uint32_t)tp_opt_i(o, OPT_L1D_BANKS);
     cfg->miss_ports = (uint32_t)tp_opt_i(o, OPT_L1D_MISS_PORTS);
 }

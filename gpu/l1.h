@@ -7,12 +7,26 @@
 **   memory system reply --fill--> line allocated, merged requests --> done
 **
 ** Policies (by the request's kind and space):
-**   loads: allocate on fill (global loads only when cfg.cache_global;
-**     otherwise they use the MSHRs but do not allocate), LRU replacement;
+**   loads: allocate on fill (cfg.alloc_on_miss = false: the line is
+**     installed when its data arrives) or on miss (true, GPGPU-Sim's
+**     policy: the victim is chosen, written back if dirty, and the line
+**     reserved when the miss is sent; a set whose every way is reserved
+**     refuses the miss, a reservation failure).  Global loads allocate only
+**     when cfg.cache_global; otherwise they use the MSHRs but do not
+**     allocate.  LRU replacement.
 **   global stores: write-through, no write-allocate (a hit keeps the line);
 **   local stores: write-back, write-allocate (the line becomes dirty; a dirty
-**     victim leaves as a GPU_MR_STORE of a whole line through the miss queue);
+**     victim leaves as a GPU_MR_STORE of its dirty bytes through the miss
+**     queue);
 **   atomics: bypass the tags; answered through fill like a miss, no allocation.
+** Sectors (cfg.sectored, 32-byte sectors, lines of up to 512 bytes): a
+** line's sectors are valid one by one; a load hits when every sector it
+** names (gpu_mreq.sectors) is valid, and a miss fetches only the sectors it
+** needs that are neither valid nor already asked for (a line in flight
+** that lacks some of them is asked again for those: one more request under
+** the same MSHR).  A waiting load is released when its missing sectors have
+** arrived.  Stores validate and dirty only their sectors.  Unsectored: one
+** sector the size of the line, every request the whole line.
 ** Ports: the caller makes at most one access per cycle, or with cfg.banks
 ** = N > 1 (a banked L1) at most one per bank per cycle, line n in bank
 ** n mod N (gpu_l1_bank; the caller keeps the banks apart).  A banked cache
@@ -26,7 +40,8 @@
 ** t + latency; a miss leaves through the miss queue as soon as the caller
 ** takes it; its merged requests are returned by pop_done from the cycle of
 ** the fill on.  A request that cannot be taken (no MSHR, merge limit
-** reached, miss queue full) is a reservation failure: it is not accepted,
+** reached, miss queue full, allocate-on-miss with every way of the set
+** reserved) is a reservation failure: it is not accepted,
 ** the caller keeps it and retries, and the failure is counted.
 */
 #ifndef GPU_L1_H
@@ -42,7 +57,9 @@ typedef struct gpu_l1cfg {
     uint32_t mshrs, mshr_merge;   /* MSHR entries; requests one entry merges */
     uint32_t miss_queue;          /* entries */
     bool cache_global;            /* global loads allocate */
-    bool set_hash;                /* sets indexed by an XOR fold of the line address (mem/cache.h) */
+    uint8_t set_index;            /* mem_index: linear, xor or fermi (mem/cache.h) */
+    bool sectored;                /* 32-byte sectors (above) */
+    bool alloc_on_miss;           /* loads reserve their line at the miss (above) */
     uint32_t banks;               /* accesses per cycle to distinct banks (0 or 1: one access per cycle) */
     uint32_t miss_ports;          /* banks > 1: accesses per cycle that may enter the miss path */
 } gpu_l1cfg;
@@ -60,6 +77,8 @@ typedef struct gpu_l1stats {
     uint64_t accesses, hits, misses, mshr_merges, reservation_fails;
     uint64_t writebacks, stores, atomics, bypass_loads;
     uint64_t port_busy;           /* accesses refused with GPU_L1_BUSY (banked caches) */
+    uint64_t sector_misses;       /* load misses to a line present (or reserved) without some of their sectors */
+    uint64_t alloc_fails;         /* allocate-on-miss: refused because every way of the set was reserved (in reservation_fails too) */
 } gpu_l1stats;
 
 typedef struct gpu_l1 gpu_l1;

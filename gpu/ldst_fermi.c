@@ -51,6 +51,7 @@ typedef struct fermi {
     gpu_memop *cur;            /* instruction being processed */
     uint64_t *lines;           /* its line addresses (and per-line bytes for stores) */
     uint32_t *line_bytes;
+    gpu_lineinfo *line_info;   /* what each line's request carries besides its line */
     uint32_t nlines, next;     /* lines; next to send */
     uint32_t const_lines;      /* the first ones go to the constant cache */
     uint32_t tag;              /* the pending-load tag of its requests */
@@ -73,6 +74,7 @@ static gpu_ldst_fe *fermi_new(gpu_ldst *u, const gpu_ldst_frontend *kind, bool b
     f->banked = banked;
     f->lines = tp_malloc(LINES_MAX * sizeof *f->lines);
     f->line_bytes = tp_malloc(LINES_MAX * sizeof *f->line_bytes);
+    f->line_info = tp_calloc(LINES_MAX, sizeof *f->line_info);
     return &f->fe;
 }
 
@@ -86,6 +88,7 @@ static void fermi_destroy(gpu_ldst_fe *fe)
     fermi *f = F(fe);
     free(f->lines);
     free(f->line_bytes);
+    free(f->line_info);
     free(f->pend);
     free(f->pend_free);
     free(f);
@@ -169,6 +172,7 @@ static bool fermi_accept(gpu_ldst_fe *fe, gpu_memop *m, uint64_t now)
     uint32_t nconst = 0;
     if (konst) {
         nconst = gpu_coalesce(addr, konst, m->bytes, c->l1c.line, f->lines, f->line_bytes);
+        memset(f->line_info, 0, nconst * sizeof *f->line_info);
         uint64_t dist[32];
         uint32_t nd = 0;
         for (uint32_t mm = konst; mm; mm &= mm - 1) {
@@ -181,7 +185,10 @@ static bool fermi_accept(gpu_ldst_fe *fe, gpu_memop *m, uint64_t now)
         n = nconst;
     }
     if (cached) {
-        n += gpu_coalesce(addr, cached, m->bytes, c->l1d.line, f->lines + n, f->line_bytes + n);
+        uint32_t k = gpu_coalesce(addr, cached, m->bytes, c->l1d.line, f->lines + n, f->line_bytes + n);
+        gpu_coalesce_info(addr, cached, m->bytes, c->l1d.line, f->lines + n, k, (m->flags & EXEC_SI_ATOMIC) != 0,
+                          f->line_info + n);
+        n += k;
         u->st.mem_instructions++;
     }
     for (uint32_t p = 1; cached && p < m->npass; p++) {
@@ -197,9 +204,13 @@ static bool fermi_accept(gpu_ldst_fe *fe, gpu_memop *m, uint64_t now)
             pa = la;
         }
         uint32_t k = gpu_coalesce(pa, cached, m->bytes, c->l1d.line, lines, lb);
+        gpu_lineinfo li[32];
+        gpu_coalesce_info(pa, cached, m->bytes, c->l1d.line, lines, k, false, li);
         for (uint32_t i = 0; i < k; i++) {
             uint32_t j = nconst;
             while (j < n && f->lines[j] != lines[i]) j++;
+            if (j == n) f->line_info[j] = li[i];
+            else f->line_info[j].sectors |= li[i].sectors;
             if (j == n) {
                 f->lines[n] = lines[i];
                 f->line_bytes[n++] = lb[i];
@@ -243,6 +254,9 @@ static bool send_line(fermi *f, uint64_t now)
         r->src = konst ? GPU_LDST_SRC_L1C : GPU_LDST_SRC_L1D;
         r->tag = f->tag;
         if (r->kind == GPU_MR_STORE) gpu_ldst_store_prep(u, r, m->warp);
+        r->sectors = f->line_info[i].sectors;
+        r->ops = f->line_info[i].ops;
+        r->ops_addr = f->line_info[i].ops_addr;
         if (r->kind == GPU_MR_LOAD || r->kind == GPU_MR_ATOMIC) {
             if (konst) r->bytes = c->l1c.line;
             else if (r->kind == GPU_MR_LOAD) r->bytes = c->l1d.line;
@@ -291,6 +305,9 @@ static bool next_banked(fermi *f, uint64_t now)
     f->line_bytes[i] = f->line_bytes[k];
     f->lines[k] = a;
     f->line_bytes[k] = b;
+    gpu_lineinfo x = f->line_info[i];
+    f->line_info[i] = f->line_info[k];
+    f->line_info[k] = x;
     return true;
 }
 

@@ -130,6 +130,7 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
             .period = m->p[D_L2],
             .rop_latency = (uint64_t)tp_opt_i(o, OPT_L2_LATENCY) * m->pc,
         };
+        gpu_l2_cfg_options(o, &c);
         m->l2[s] = gpu_l2_new(&c, &m->map, pool);
         slice_in[s] = gpu_l2_in(m->l2[s]);
     }
@@ -262,7 +263,7 @@ static void refresh_stats(gpu_memsys *m)
     s->icnt_flits = ic->flits;
     s->icnt_stall_cycles = ic->stall_cycles;
     s->l2_accesses = s->l2_hits = s->l2_misses = s->l2_writebacks = 0;
-    s->l2_mshr_merges = s->l2_reservation_fails = s->icnt_reply_stall_cycles = 0;
+    s->l2_mshr_merges = s->l2_reservation_fails = s->icnt_reply_stall_cycles = s->l2_sector_misses = s->l2_atomic_busy = 0;
     for (uint32_t i = 0; i < m->nslice; i++) {
         const gpu_l2stats *l = gpu_l2_stats(m->l2[i]);
         s->l2_accesses += l->accesses;
@@ -272,6 +273,8 @@ static void refresh_stats(gpu_memsys *m)
         s->l2_mshr_merges += l->mshr_merges;
         s->l2_reservation_fails += l->reservation_fails;
         s->icnt_reply_stall_cycles += l->stall_cycles;
+        s->l2_sector_misses += l->sector_misses;
+        s->l2_atomic_busy += l->atomic_busy;
     }
     s->dram_reads = s->dram_writes = s->dram_activates = s->dram_row_buffer_hits = s->dram_busy_cycles = s->dram_refreshes = s->dram_turnarounds = 0;
     for (uint32_t c = 0; c < m->nch; c++) {

@@ -28,6 +28,7 @@ typedef struct gpu_memstats {
     uint64_t icnt_packets, icnt_flits, icnt_stall_cycles;
     uint64_t icnt_reply_stall_cycles; /* L2 cycles a slice's reply (data or ack) found the reply network's input full */
     uint64_t l2_accesses, l2_hits, l2_misses, l2_writebacks, l2_mshr_merges, l2_reservation_fails;
+    uint64_t l2_sector_misses, l2_atomic_busy;   /* gpu_l2stats' sector_misses, atomic_busy, summed */
     uint64_t dram_reads, dram_writes, dram_activates, dram_row_buffer_hits;
     uint64_t dram_refreshes;      /* REF or REFpb commands, summed over channels */
     uint64_t dram_turnarounds;    /* read bursts that followed a write burst, summed over channels */

@@ -15,6 +15,16 @@
 ** bookkeeping through `tag`.  Stores are not answered (write-through, fire
 ** and forget) unless want_ack is set.  Requests come from a pool
 ** (gpu_mreq_pool): no allocation per request in steady state.
+**
+** Sectors.  Sectored caches (l1d.sectored, l2.sectored) keep 32-byte
+** sectors of their lines valid one by one.  `sectors` names the sectors a
+** request reads or writes: bit i is bytes [B + 32 i, B + 32 i + 32) of the
+** 512-byte aligned block B holding addr, so that caches with different
+** lines (up to 512 bytes) read the same mask; 0 means the whole line of
+** whichever cache looks (senders that do not know, unsectored caches).
+** Atomics: `ops` is the number of lanes' operations the request carries
+** (0: one) and `ops_addr` the most of them on one address (0: one); the L2
+** slice's atomic unit spends its time by them (gpu/l2.h).
 */
 #ifndef GPU_MREQ_H
 #define GPU_MREQ_H
@@ -43,9 +53,39 @@ typedef struct gpu_mreq {
     uint16_t src;           /* which of the SM's caches sent it (the SM's own numbering) */
     uint16_t warp;          /* the warp slot whose instruction made it (a store's ack finds its warp) */
     uint32_t tag;           /* the sender's cookie (e.g. its MSHR or pending-load slot) */
+    uint16_t sectors;       /* 32-byte sectors read or written (see above; 0: the whole line) */
+    uint8_t ops, ops_addr;  /* atomics: lanes' operations, the most on one address (0: one) */
     uint64_t t_sent;        /* core cycle it left the SM (latency statistics) */
     struct gpu_mreq *next;  /* link: free list, MSHR merge chains, queues that chain */
 } gpu_mreq;
+
+enum { GPU_SECTOR = 32, GPU_SECTOR_BLOCK = 512 };
+
+/* The `sectors` mask of the bytes [addr, addr + bytes) (within one 512-byte block). */
+static inline uint16_t gpu_sectors_of(uint64_t addr, uint32_t bytes)
+{
+    uint32_t a = (uint32_t)(addr % GPU_SECTOR_BLOCK) / GPU_SECTOR;
+    uint32_t b = (uint32_t)((addr % GPU_SECTOR_BLOCK + (bytes ? bytes : 1) - 1) / GPU_SECTOR);
+    if (b > 15) b = 15;
+    return (uint16_t)(((2u << b) - 1) & ~((1u << a) - 1));
+}
+
+/* A `sectors` mask as sectors of the line at line_addr of `line` bytes
+** (bit i: sector i of the line): every sector of the line when the mask is
+** 0, names none of them, or the line is longer than a block. */
+static inline uint32_t gpu_sectors_in_line(uint32_t sectors, uint64_t line_addr, uint32_t line)
+{
+    uint32_t n = line / GPU_SECTOR, all = n >= 32 ? ~0u : (1u << n) - 1;
+    if (line > GPU_SECTOR_BLOCK) return all;
+    uint32_t m = (sectors >> (uint32_t)(line_addr % GPU_SECTOR_BLOCK / GPU_SECTOR)) & all;
+    return m ? m : all;
+}
+
+/* Sectors of the line at line_addr (bit i: sector i) as a `sectors` mask. */
+static inline uint16_t gpu_sectors_of_line(uint32_t m, uint64_t line_addr)
+{
+    return (uint16_t)(m << (uint32_t)(line_addr % GPU_SECTOR_BLOCK / GPU_SECTOR));
+}
 
 typedef struct gpu_mreq_pool {
     gpu_mreq *free;

@@ -20,18 +20,30 @@ void mem_cache_free(mem_cache *c)
     c->sets = 0;
 }
 
-static inline uint32_t set_base(const mem_cache *c, uint64_t addr)
+uint32_t mem_cache_set_of(const mem_cache *c, uint64_t addr)
 {
     uint64_t n = addr / c->line;
-    if (c->hash && c->sets > 1) {
+    if (c->sets <= 1) return 0;
+    switch (c->index) {
+    case MEM_INDEX_XOR: {
         unsigned b = 0;
         while ((1u << b) < c->sets) b++;
         uint64_t f = 0;
         for (uint64_t x = n; x; x >>= b) f ^= x & ((1ull << b) - 1);
         n = f;
+        break;
     }
-    return (uint32_t)(n % c->sets) * c->ways;
+    case MEM_INDEX_FERMI: {
+        uint64_t h = (addr >> 13 & 7) | (addr >> 17 & 1) << 3 | (addr >> 19 & 1) << 4;
+        n ^= h;
+        break;
+    }
+    default: break;
+    }
+    return (uint32_t)(n % c->sets);
 }
+
+static inline uint32_t set_base(const mem_cache *c, uint64_t addr) { return mem_cache_set_of(c, addr) * c->ways; }
 
 int32_t mem_cache_find(const mem_cache *c, uint64_t addr)
 {
@@ -48,11 +60,12 @@ void mem_cache_touch(mem_cache *c, uint32_t slot) { c->l[slot].stamp = ++c->cloc
 uint32_t mem_cache_victim(const mem_cache *c, uint64_t addr)
 {
     TP_ASSERT(c->sets);
-    uint32_t b = set_base(c, addr), v = b;
+    uint32_t b = set_base(c, addr), v = MEM_CACHE_NONE;
     for (uint32_t w = 0; w < c->ways; w++) {
         const mem_cline *l = &c->l[b + w];
         if (!l->valid) return b + w;
-        if (l->stamp < c->l[v].stamp) v = b + w;
+        if (l->pend) continue;
+        if (v == MEM_CACHE_NONE || l->stamp < c->l[v].stamp) v = b + w;
     }
     return v;
 }
@@ -60,11 +73,12 @@ uint32_t mem_cache_victim(const mem_cache *c, uint64_t addr)
 void mem_cache_insert(mem_cache *c, uint32_t slot, uint64_t addr)
 {
     mem_cline *l = &c->l[slot];
-    TP_ASSERT(slot / c->ways == set_base(c, addr) / c->ways);
+    TP_ASSERT(slot / c->ways == set_base(c, addr) / c->ways && !(l->valid && l->pend));
     if (l->valid && l->dirty) c->ndirty--;
     l->tag = mem_cache_line_of(c, addr);
     l->valid = true;
     l->dirty = false;
+    l->sect = l->dsect = l->pend = 0;
     l->stamp = ++c->clock;
 }
 
@@ -81,10 +95,11 @@ void mem_cache_invalidate(mem_cache *c, uint32_t slot)
     mem_cline *l = &c->l[slot];
     if (l->valid && l->dirty) c->ndirty--;
     l->valid = l->dirty = false;
+    l->sect = l->dsect = l->pend = 0;
 }
 
 void mem_cache_invalidate_all(mem_cache *c)
 {
-    for (uint32_t i = 0; i < c->sets * c->ways; i++) c->l[i].valid = c->l[i].dirty = false;
+    for (uint32_t i = 0; i < c->sets * c->ways; i++) mem_cache_invalidate(c, i);
     c->ndirty = 0;
 }

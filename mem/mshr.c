@@ -9,14 +9,17 @@ void mem_mshr_init(mem_mshr *m, uint32_t entries, uint32_t merge)
     m->merge = merge ? merge : 1;
     m->e = tp_calloc(m->entries, sizeof *m->e);
     m->items = tp_calloc((size_t)m->entries * m->merge, sizeof *m->items);
+    m->words = tp_calloc((size_t)m->entries * m->merge, sizeof *m->words);
 }
 
 void mem_mshr_free(mem_mshr *m)
 {
     free(m->e);
     free(m->items);
+    free(m->words);
     m->e = NULL;
     m->items = NULL;
+    m->words = NULL;
 }
 
 int32_t mem_mshr_find(const mem_mshr *m, uint64_t addr)
@@ -36,7 +39,7 @@ uint32_t mem_mshr_alloc(mem_mshr *m, uint64_t addr)
         e->valid = true;
         e->addr = addr;
         e->first = e->n = 0;
-        e->flags = 0;
+        e->flags = e->fetch = e->got = e->out = e->mark = 0;
         m->used++;
         return i;
     }
@@ -49,4 +52,18 @@ void mem_mshr_release(mem_mshr *m, uint32_t i)
     TP_ASSERT(m->e[i].valid);
     m->e[i].valid = false;
     m->used--;
+}
+
+void *mem_mshr_take_at(mem_mshr *m, uint32_t i, uint32_t k)
+{
+    mem_mshr_entry *e = &m->e[i];
+    TP_ASSERT(e->first + k < e->n);
+    size_t b = (size_t)i * m->merge, j = b + e->first + k;
+    void *p = m->items[j];
+    for (; j + 1 < b + e->n; j++) {
+        m->items[j] = m->items[j + 1];
+        m->words[j] = m->words[j + 1];
+    }
+    e->n--;
+    return p;
 }

@@ -12,10 +12,15 @@
 **   mem_mshr_add    appends a waiting request (mem_mshr_can_add first)
 **   mem_mshr_take   removes the oldest waiting request (fills release them
 **                   in arrival order, possibly over several cycles)
+**   mem_mshr_take_at removes the k-th waiting request, keeping the others in
+**                   order (a sectored cache releases a request once its own
+**                   sectors are there, which may be before older ones')
 **   mem_mshr_release frees the entry
-** Each entry also carries a few flag bits and a word for its owner's use
-** (which space it fetches for, whether the fill must allocate or dirty the
-** line...).  find is a linear search: tables are small (tens of entries).
+** Each entry also carries a few flag bits and words for its owner's use
+** (whether the fill must allocate or dirty the line, and for a sectored
+** cache the sectors asked for below, arrived and still to come), and each
+** waiting request a word (a sectored cache: the sectors it waits for).
+** find is a linear search: tables are small (tens of entries).
 */
 #ifndef MEM_MSHR_H
 #define MEM_MSHR_H
@@ -26,6 +31,9 @@ typedef struct mem_mshr_entry {
     uint64_t addr;        /* line address */
     uint32_t first, n;    /* waiting items are items[first, n) of this entry's slots */
     uint32_t flags;       /* the owner's */
+    uint32_t fetch, got;  /* the owner's (sectored caches: sectors asked for below, sectors arrived) */
+    uint32_t out;         /* the owner's (requests sent below and not answered yet) */
+    uint32_t mark;        /* the owner's (sectored caches: sectors its stores and atomics write) */
     bool valid;
 } mem_mshr_entry;
 
@@ -33,6 +41,7 @@ typedef struct mem_mshr {
     uint32_t entries, merge, used;
     mem_mshr_entry *e;
     void **items;         /* entries * merge */
+    uint32_t *words;      /* entries * merge: each item's word */
 } mem_mshr;
 
 void mem_mshr_init(mem_mshr *m, uint32_t entries, uint32_t merge);
@@ -44,11 +53,14 @@ uint32_t mem_mshr_alloc(mem_mshr *m, uint64_t addr);
 static inline mem_mshr_entry *mem_mshr_at(mem_mshr *m, uint32_t i) { return &m->e[i]; }
 /* Requests that joined entry i so far (taken ones included): the merge limit applies to it. */
 static inline bool mem_mshr_can_add(const mem_mshr *m, uint32_t i) { return m->e[i].n < m->merge; }
-static inline void mem_mshr_add(mem_mshr *m, uint32_t i, void *p)
+static inline void mem_mshr_add_w(mem_mshr *m, uint32_t i, void *p, uint32_t word)
 {
     TP_ASSERT(m->e[i].valid && m->e[i].n < m->merge);
-    m->items[(size_t)i * m->merge + m->e[i].n++] = p;
+    size_t k = (size_t)i * m->merge + m->e[i].n++;
+    m->items[k] = p;
+    m->words[k] = word;
 }
+static inline void mem_mshr_add(mem_mshr *m, uint32_t i, void *p) { mem_mshr_add_w(m, i, p, 0); }
 /* Waiting items not taken yet. */
 static inline uint32_t mem_mshr_waiting(const mem_mshr *m, uint32_t i) { return m->e[i].n - m->e[i].first; }
 static inline void *mem_mshr_take(mem_mshr *m, uint32_t i)
@@ -56,6 +68,16 @@ static inline void *mem_mshr_take(mem_mshr *m, uint32_t i)
     TP_ASSERT(m->e[i].first < m->e[i].n);
     return m->items[(size_t)i * m->merge + m->e[i].first++];
 }
+/* The k-th waiting item of entry i (0: the oldest not taken) and its word. */
+static inline void *mem_mshr_item(const mem_mshr *m, uint32_t i, uint32_t k)
+{
+    return m->items[(size_t)i * m->merge + m->e[i].first + k];
+}
+static inline uint32_t mem_mshr_word(const mem_mshr *m, uint32_t i, uint32_t k)
+{
+    return m->words[(size_t)i * m->merge + m->e[i].first + k];
+}
+void *mem_mshr_take_at(mem_mshr *m, uint32_t i, uint32_t k);
 void mem_mshr_release(mem_mshr *m, uint32_t i);
 
 #endif

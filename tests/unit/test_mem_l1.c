@@ -4,8 +4,10 @@
 **
 ** Configuration: the GTX 480 L1D of gpu/mem_options.def: 16 KB, 4 ways,
 ** 128-byte lines -> 16384 / (4 * 128) = 32 sets, so addresses 32 * 128 =
-** 4096 bytes apart share a set; hit latency 35; 32 MSHRs of 8 requests;
-** miss queue 8. */
+** 4096 bytes apart share a set (the rig indexes linearly; the table's
+** default is the Fermi hash, t303 and t416); hit latency 35; 32 MSHRs of
+** 8 requests; miss queue 8; allocate on fill, unsectored (t417 and t418
+** turn on sectors and allocate-on-miss). */
 #include "tests/unit/tt.h"
 #include "gpu/l1.h"
 #include "gpu/options.h"
@@ -29,6 +31,11 @@ static void rig_open(rig *g, bool cache_global)
     gpu_l1_cfg_l1d(&o, &g->cfg);
     tp_opts_free(&o);
     g->cfg.cache_global = cache_global;
+    /* the scenarios index sets linearly (lines SETSTRIDE apart share a set);
+    ** t303 and t416 pin the Fermi index the option table's default uses */
+    g->cfg.set_index = MEM_INDEX_LINEAR;
+    g->cfg.alloc_on_miss = false;   /* allocate on fill; t418 pins allocate-on-miss */
+    g->cfg.sectored = false;
     /* these scenarios pin the cache's decisions with requests entering the
     ** miss queue at their access; t414 pins the lookup pipeline */
     g->cfg.miss_latency = 0;
@@ -176,6 +183,52 @@ static void t302_mshr(void)
     TT_CHECK(!mem_mshr_full(&m));
     TT_EQ_I(mem_mshr_find(&m, 128), -1);
     mem_mshr_free(&m);
+}
+
+/* 303: the set indexes of mem/cache.h on the GTX 480 L1D's geometry (32
+** sets of 128-byte lines).  Linear: set = line number mod 32, so lines
+** 4096 and 8192 bytes apart all fall in set 0.  xor: the line number's
+** 5-bit groups XORed: 8192 is line 64 = 0b10'00000 -> set 2; 4096 + 128
+** is line 33 = 0b1'00001 -> 1 ^ 1 = set 0.  fermi: line number XOR address
+** bits 13, 14, 15, 17, 19 (as bits 0..4), mod 32: 8192 -> 64 ^ 1 -> set 1;
+** 3 * 8192 -> 192 ^ 3 -> set 3; bit 17 -> h = 8 -> set 8; bit 19 -> h = 16
+** -> set 16; bit 12 alone (4096, line 32) -> h = 0 -> set 0; bit 16 is not
+** in the hash (65536, line 512) -> set 0; and 128 + 8192 -> 1 ^ 1 -> set 0. */
+static void t303_cache_index(void)
+{
+    mem_cache c;
+    mem_cache_init(&c, 16384, 4, 128);
+    TT_EQ_U(c.sets, 32);
+    TT_EQ_U(mem_cache_set_of(&c, 4096), 0);
+    TT_EQ_U(mem_cache_set_of(&c, 8192), 0);
+    TT_EQ_U(mem_cache_set_of(&c, 128 * 5 + 17), 5);
+    c.index = MEM_INDEX_XOR;
+    TT_EQ_U(mem_cache_set_of(&c, 8192), 2);
+    TT_EQ_U(mem_cache_set_of(&c, 4096 + 128), 0);
+    TT_EQ_U(mem_cache_set_of(&c, 128 * 5), 5);
+    c.index = MEM_INDEX_FERMI;
+    TT_EQ_U(mem_cache_set_of(&c, 8192), 1);
+    TT_EQ_U(mem_cache_set_of(&c, 3 * 8192), 3);
+    TT_EQ_U(mem_cache_set_of(&c, 1u << 17), 8);
+    TT_EQ_U(mem_cache_set_of(&c, 1u << 19), 16);
+    TT_EQ_U(mem_cache_set_of(&c, 4096), 0);
+    TT_EQ_U(mem_cache_set_of(&c, 65536), 0);
+    TT_EQ_U(mem_cache_set_of(&c, 8192 + 128), 0);
+    TT_EQ_U(mem_cache_set_of(&c, 128 * 5), 5);
+    /* a line found and inserted under the index it was put in with */
+    uint32_t v = mem_cache_victim(&c, 3 * 8192);
+    TT_EQ_U(v / 4, 3);
+    mem_cache_insert(&c, v, 3 * 8192);
+    TT_EQ_I(mem_cache_find(&c, 3 * 8192 + 64), (int32_t)v);
+    /* reserved ways (pend) are never victims; all reserved: none */
+    for (uint32_t w = 0; w < 4; w++) {
+        mem_cache_insert(&c, 3 * 4 + w, 3 * 8192 + 65536 * w);   /* bit 16 is not hashed: set 3 */
+        mem_cache_at(&c, 3 * 4 + w)->pend = 1;
+    }
+    TT_EQ_U(mem_cache_victim(&c, 3 * 8192 + 65536 * 4), MEM_CACHE_NONE);
+    mem_cache_at(&c, 3 * 4 + 2)->pend = 0;
+    TT_EQ_U(mem_cache_victim(&c, 3 * 8192 + 65536 * 4), 3 * 4 + 2);
+    mem_cache_free(&c);
 }
 
 /* ---- the L1 ---- */
@@ -577,11 +630,177 @@ static void t415_banked(void)
     rig_close(&g);
 }
 
+static gpu_l1res acc_s(rig *g, uint64_t addr, uint32_t bytes, uint32_t tag, uint64_t now)
+{
+    gpu_mreq *r = mk(g, GPU_MR_LOAD, GPU_MS_GLOBAL, addr, tag);
+    r->sectors = gpu_sectors_of(addr, bytes);
+    gpu_l1res res = gpu_l1_access(g->c, r, now);
+    if (res == GPU_L1_RESFAIL) gpu_mreq_put(&g->pool, r);
+    return res;
+}
+
+/* 416: the Fermi index (the table's default, l1d.set_index = fermi) spreads
+** lines 8192 bytes apart over sets 0..4 (t303), where the linear index puts
+** them all in set 0.  Five such lines, each a miss answered at once (t, t+1),
+** then loads of all five at 100..104: linear, the fifth evicted the first
+** (LRU), so line 0 misses; fermi, all five hit, ready at 100 + 35 = 135 ..
+** 104 + 35 = 139. */
+static void t416_fermi_index(void)
+{
+    for (int fermi = 0; fermi < 2; fermi++) {
+        rig g;
+        tp_opts o;
+        gpu_opts_init(&o);
+        gpu_l1_cfg_l1d(&o, &g.cfg);
+        tp_opts_free(&o);
+        TT_EQ_U(g.cfg.set_index, MEM_INDEX_FERMI);   /* the table's default */
+        rig_open(&g, true);
+        if (fermi) {
+            gpu_l1_free(g.c);
+            g.cfg.set_index = MEM_INDEX_FERMI;
+            g.c = gpu_l1_new(&g.cfg, &g.pool);
+        }
+        for (uint64_t k = 0; k < 5; k++) warm(&g, GPU_MS_GLOBAL, BASE + 8192 * k, 10 * k);
+        TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE, 9, 100), fermi ? GPU_L1_HIT : GPU_L1_MISS);
+        for (uint64_t k = 1; k < 5; k++)
+            TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 8192 * k, 9, 100 + k), GPU_L1_HIT);
+        if (fermi) {
+            TT_CHECK(gpu_l1_pop_done(g.c, 134) == NULL);
+            TT_EQ_U(drain(&g, 135), 1);
+            TT_EQ_U(drain(&g, 139), 4);
+        } else {
+            answer(&g, take_miss(&g), 110);
+            TT_EQ_U(drain(&g, 1000), 5);
+        }
+        rig_close(&g);
+    }
+}
+
+/* 417: sectors (l1d.sectored).  BASE is 512-byte aligned, so the line at
+** BASE has sectors 0..3 = bytes 0-31, 32-63, 64-95, 96-127.
+**   10: 4 bytes at +40 (sector 1) miss: one request of 32 bytes, sectors
+**       bit 1; answered at 20, released at 20.
+**   30: +44 (sector 1) hits, ready 30 + 35 = 65.
+**   31: +64 (sector 2): the line is present without it: a sector miss, a
+**       32-byte request for sector 2 (bit 2).
+**   32: 64 bytes at +64 (sectors 2, 3) join that MSHR and send one more
+**       request, for sector 3 only (bit 3).
+**   40: sector 3 answered: nothing released (both wait for sector 2).
+**   50: sector 2 answered: both released at 50, the MSHR freed.
+**   60: a whole-line load (sectors 0: every sector) misses sector 0 alone. */
+static void t417_sectored(void)
+{
+    rig g;
+    rig_open(&g, true);
+    gpu_l1_free(g.c);
+    g.cfg.sectored = true;
+    g.c = gpu_l1_new(&g.cfg, &g.pool);
+    TT_EQ_U(acc_s(&g, BASE + 40, 4, 1, 10), GPU_L1_MISS);
+    gpu_mreq *m = take_miss(&g);
+    TT_CHECK(m && m->bytes == 32 && m->sectors == 2 && m->addr == BASE);
+    answer(&g, m, 20);
+    TT_EQ_U(drain(&g, 20), 1);
+    TT_EQ_U(acc_s(&g, BASE + 44, 4, 2, 30), GPU_L1_HIT);
+    TT_EQ_U(acc_s(&g, BASE + 64, 4, 3, 31), GPU_L1_MISS);
+    gpu_mreq *m2 = take_miss(&g);
+    TT_CHECK(m2 && m2->bytes == 32 && m2->sectors == 4);
+    TT_EQ_U(acc_s(&g, BASE + 64, 64, 4, 32), GPU_L1_MERGED);
+    gpu_mreq *m3 = take_miss(&g);
+    TT_CHECK(m3 && m3->bytes == 32 && m3->sectors == 8 && m3->tag == m2->tag);
+    answer(&g, m3, 40);
+    TT_CHECK(gpu_l1_pop_done(g.c, 40) == NULL);
+    answer(&g, m2, 50);
+    TT_EQ_U(drain(&g, 64), 2);                    /* the two released at 50 */
+    TT_EQ_U(drain(&g, 65), 1);                    /* the hit of 30 */
+    TT_CHECK(gpu_l1_idle(g.c));
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE, 5, 60), GPU_L1_MISS);
+    gpu_mreq *m4 = take_miss(&g);
+    TT_CHECK(m4 && m4->bytes == 32 && m4->sectors == 1);
+    answer(&g, m4, 70);
+    TT_EQ_U(drain(&g, 70), 1);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE, 6, 80), GPU_L1_HIT);
+    TT_EQ_U(drain(&g, 80 + LAT), 1);
+    const gpu_l1stats *s = gpu_l1_stats(g.c);
+    TT_EQ_U(s->sector_misses, 3);                 /* at 31, 32 and 60 */
+    TT_EQ_U(s->hits, 2);
+    TT_EQ_U(s->misses, 4);
+    rig_close(&g);
+}
+
+/* 418: allocate on miss (l1d.alloc = miss, GPGPU-Sim's `m`).  Set 0 has 4
+** ways (linear index: lines SETSTRIDE apart).
+**   0..3: misses to lines 0..3 each take (reserve) a way at once.
+**   4:    line 4 misses in a set whose ways are all reserved: refused
+**         (alloc_fails 1); allocate-on-fill would have taken it.
+**   10:   line 0 is filled: released at 10, its way no longer reserved.
+**   11:   line 4 misses again and takes line 0's way (the only one not
+**         reserved; clean, nothing written back).
+**   12:   line 0 misses, every way reserved again: refused (alloc_fails 2).
+**   20:   lines 1..4 filled: four released at 20.
+**   21:   line 0 misses and evicts line 1, the least recent (ways are
+**         stamped at their miss: fills do not touch them); 22: line 2
+**         hits (ready 22 + 35 = 57), 23: line 1 misses.
+** Then local stores fill set 0 dirty (absorbed), and a local load miss of
+** a fifth line evicts the LRU dirty line at the miss: its write-back enters
+** the miss queue before the load's request. */
+static void t418_alloc_on_miss(void)
+{
+    rig g;
+    rig_open(&g, true);
+    gpu_l1_free(g.c);
+    g.cfg.alloc_on_miss = true;
+    g.c = gpu_l1_new(&g.cfg, &g.pool);
+    gpu_mreq *m[5];
+    for (uint64_t k = 0; k < 4; k++) {
+        TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + SETSTRIDE * k, (uint32_t)k, k), GPU_L1_MISS);
+        m[k] = take_miss(&g);
+    }
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + SETSTRIDE * 4, 4, 4), GPU_L1_RESFAIL);
+    TT_EQ_U(gpu_l1_stats(g.c)->alloc_fails, 1);
+    TT_EQ_U(gpu_l1_stats(g.c)->reservation_fails, 1);
+    TT_CHECK(gpu_l1_peek_miss(g.c) == NULL);
+    answer(&g, m[0], 10);
+    TT_EQ_U(drain(&g, 10), 1);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + SETSTRIDE * 4, 4, 11), GPU_L1_MISS);
+    m[4] = take_miss(&g);
+    TT_CHECK(m[4] && m[4]->kind == GPU_MR_LOAD && m[4]->addr == BASE + SETSTRIDE * 4 && m[4]->bytes == 128);
+    TT_CHECK(gpu_l1_peek_miss(g.c) == NULL);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE, 0, 12), GPU_L1_RESFAIL);
+    TT_EQ_U(gpu_l1_stats(g.c)->alloc_fails, 2);
+    for (uint32_t k = 1; k < 5; k++) answer(&g, m[k], 20);
+    TT_EQ_U(drain(&g, 20), 4);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE, 0, 21), GPU_L1_MISS);
+    m[0] = take_miss(&g);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + SETSTRIDE * 2, 2, 22), GPU_L1_HIT);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + SETSTRIDE * 1, 1, 23), GPU_L1_MISS);
+    m[1] = take_miss(&g);
+    answer(&g, m[0], 30);
+    answer(&g, m[1], 30);
+    TT_EQ_U(drain(&g, 56), 2);
+    TT_EQ_U(drain(&g, 57), 1);
+    TT_EQ_U(gpu_l1_stats(g.c)->writebacks, 0);
+    /* dirty lines: local stores to four lines of set 1, then a local load */
+    uint64_t L = 0x100100000000ull + 128;
+    for (uint64_t k = 0; k < 4; k++)
+        TT_EQ_U(acc(&g, GPU_MR_STORE, GPU_MS_LOCAL, L + SETSTRIDE * k, 0, 100 + k), GPU_L1_HIT);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_LOCAL, L + SETSTRIDE * 4, 9, 110), GPU_L1_MISS);
+    gpu_mreq *w = take_miss(&g), *q = take_miss(&g);
+    TT_CHECK(w && w->kind == GPU_MR_STORE && w->addr == L && w->bytes == 128);
+    TT_CHECK(q && q->kind == GPU_MR_LOAD && q->addr == L + SETSTRIDE * 4);
+    if (w) gpu_mreq_put(&g.pool, w);
+    TT_EQ_U(gpu_l1_stats(g.c)->writebacks, 1);
+    answer(&g, q, 120);
+    TT_EQ_U(drain(&g, 1000), 5);
+    TT_CHECK(gpu_l1_idle(g.c));
+    rig_close(&g);
+}
+
 int main(void)
 {
     TT_RUN(t300_queue);
     TT_RUN(t301_cache_lru);
     TT_RUN(t302_mshr);
+    TT_RUN(t303_cache_index);
     TT_RUN(t401_hit_latency);
     TT_RUN(t402_miss_and_merge);
     TT_RUN(t404_merge_limit);
@@ -596,5 +815,8 @@ int main(void)
     TT_RUN(t413_constant_cache);
     TT_RUN(t414_miss_latency);
     TT_RUN(t415_banked);
+    TT_RUN(t416_fermi_index);
+    TT_RUN(t417_sectored);
+    TT_RUN(t418_alloc_on_miss);
     return tt_done();
 }

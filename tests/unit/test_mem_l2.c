@@ -4,6 +4,8 @@
 ** (lines 64 * 128 = 8192 bytes apart share a set); ROP latency 120; 32
 ** MSHRs of 4 requests; queues of 8.  Period 1 (time = L2 cycles); one
 ** channel with one slice, so the slice-local address is the address.
+** Unsectored with no atomic unit (GPGPU-Sim 3.2.2), but for t607 (sectors,
+** 64-byte DRAM atoms) and t608 (the atomic unit).
 **
 ** Timing rules of l2.h used below: a request seen in `in` at cycle a enters
 ** the ROP pipe at a and is looked up at a + 120; a reply pushed at cycle c
@@ -23,7 +25,7 @@ typedef struct rig {
     uint64_t now;
 } rig;
 
-static void rig_open(rig *g, uint32_t out_cap, uint32_t queue)
+static void rig_open_c(rig *g, uint32_t out_cap, uint32_t queue, bool sectored, uint32_t interval, uint32_t rate)
 {
     memset(g, 0, sizeof *g);
     gpu_mreq_pool_init(&g->pool);
@@ -31,10 +33,14 @@ static void rig_open(rig *g, uint32_t out_cap, uint32_t queue)
     mem_queue_init(&g->out, out_cap);
     mem_queue_init(&g->fill, 116);
     gpu_l2cfg c = {.slice = 0, .port = 0, .size = 65536, .assoc = 8, .line = 128, .mshrs = 32, .mshr_merge = 4,
-                   .queue = queue, .period = 1, .rop_latency = ROP};
+                   .queue = queue, .period = 1, .rop_latency = ROP, .sectored = sectored, .dram_atom = 64,
+                   .atomic_interval = interval, .atomic_rate = rate};
     g->s = gpu_l2_new(&c, &g->map, &g->pool);
     gpu_l2_connect(g->s, &g->out, &g->fill);
 }
+
+/* Unsectored, no atomic unit (GPGPU-Sim 3.2.2's slice); t607 and t608 turn them on. */
+static void rig_open(rig *g, uint32_t out_cap, uint32_t queue) { rig_open_c(g, out_cap, queue, false, 0, 1); }
 
 static void free_all(rig *g, mem_queue *q)
 {
@@ -286,6 +292,125 @@ static void t606_atomic_and_ack(void)
     rig_close(&g);
 }
 
+static gpu_mreq *send_s(rig *g, int kind, uint64_t addr, uint32_t bytes, uint32_t tag, uint64_t at)
+{
+    gpu_mreq *r = mk(g, kind, addr, tag);
+    r->sectors = bytes ? gpu_sectors_of(addr, bytes) : 0;
+    TT_CHECK(gpu_l2_can_accept(g->s));
+    gpu_l2_accept(g->s, r, at);
+    return r;
+}
+
+/* 607: a sectored slice (l2.sectored), DRAM atoms of 64 bytes (2 sectors).
+**   0: a load of sector 1 (+40) is looked up at 120: one DRAM read of
+**      sector 1 (sectors bit 1), 64 bytes (the atom of sectors 0-1).
+**   1: a load of sector 3 (+96), looked up at 121, joins the MSHR and sends
+**      one more read, for sector 3 (bit 3), 64 bytes (atom 2-3).
+**   200: sector 3 arrives first: the second load is released (reply ready
+**      201), the first keeps waiting; 250: sector 1: the first (ready 251).
+**   300: a store of sector 0 (looked up at 420) hits the present line: it
+**      makes sector 0 valid and dirty; 301: a load of sectors 0-1 hits at
+**      421 (ready 422); 302: a whole-line load misses sector 2 alone at
+**      422: a sector miss, a 64-byte read of sector 2 (bit 2).
+**   Eight stores to other lines of set 0 then evict the line (the LRU):
+**      its write-back names its one dirty sector, 64 bytes. */
+static void t607_sectored(void)
+{
+    rig g;
+    rig_open_c(&g, 16, 8, true, 0, 1);
+    gpu_mreq *a = send_s(&g, GPU_MR_LOAD, BASE + 40, 4, 1, 0);
+    gpu_mreq *b = send_s(&g, GPU_MR_LOAD, BASE + 96, 4, 2, 1);
+    run_to(&g, 200);
+    mem_queue *miss = gpu_l2_miss(g.s);
+    TT_EQ_U(mem_queue_count(miss), 2);
+    gpu_mreq *d1 = mem_queue_at(miss, 0)->p, *d3 = mem_queue_at(miss, 1)->p;
+    TT_CHECK(d1->addr == BASE && d1->sectors == 2 && d1->bytes == 64 && mem_queue_at(miss, 0)->ready == 121);
+    TT_CHECK(d3->addr == BASE && d3->sectors == 8 && d3->bytes == 64 && mem_queue_at(miss, 1)->ready == 122);
+    TT_EQ_U(gpu_l2_stats(g.s)->dram_reads, 2);
+    mem_queue_pop(miss);
+    mem_queue_pop(miss);
+    mem_queue_push(&g.fill, d3, 200);
+    run_to(&g, 250);
+    TT_CHECK(mem_queue_count(&g.out) == 1 && mem_queue_head(&g.out) == b && mem_queue_at(&g.out, 0)->ready == 201);
+    mem_queue_push(&g.fill, d1, 250);
+    run_to(&g, 300);
+    TT_CHECK(mem_queue_count(&g.out) == 2 && mem_queue_at(&g.out, 1)->p == a && mem_queue_at(&g.out, 1)->ready == 251);
+    TT_CHECK(gpu_l2_idle(g.s));
+    free_all(&g, &g.out);
+    send_s(&g, GPU_MR_STORE, BASE, 4, 3, 300);
+    gpu_mreq *c = send_s(&g, GPU_MR_LOAD, BASE, 64, 4, 301);
+    send_s(&g, GPU_MR_LOAD, BASE, 0, 5, 302);
+    run_to(&g, 500);
+    TT_CHECK(mem_queue_count(&g.out) == 1 && mem_queue_head(&g.out) == c && mem_queue_at(&g.out, 0)->ready == 422);
+    TT_EQ_U(mem_queue_count(miss), 1);
+    gpu_mreq *d2 = mem_queue_head(miss);
+    TT_CHECK(d2->sectors == 4 && d2->bytes == 64 && mem_queue_at(miss, 0)->ready == 423);
+    TT_EQ_U(gpu_l2_stats(g.s)->sector_misses, 1);
+    TT_EQ_U(gpu_l2_stats(g.s)->hits, 2);
+    dram_answer(&g, 500);
+    run_to(&g, 600);
+    TT_EQ_U(mem_queue_count(&g.out), 2);
+    TT_EQ_U(mem_queue_at(&g.out, 1)->ready, 501);
+    free_all(&g, &g.out);
+    g.now = 1000;
+    for (uint32_t k = 1; k <= 8; k++) {
+        send_s(&g, GPU_MR_STORE, BASE + SETSTRIDE * k, 4, k, 1000 + k);
+        run_to(&g, 1000 + k + 1);
+    }
+    run_to(&g, 2000);
+    TT_EQ_U(mem_queue_count(miss), 1);
+    gpu_mreq *w = mem_queue_head(miss);
+    TT_CHECK(w->kind == GPU_MR_STORE && w->addr == BASE && w->sectors == 1 && w->bytes == 64);
+    rig_close(&g);
+}
+
+/* 608: the atomic unit (l2.atomic_interval 9, l2.atomic_rate 32: the GTX
+** 480's).  The line at BASE is present.
+**   a, seen at 1000: 32 lanes on one address: looked up at 1120, holds the
+**      unit 32 x 9 = 288 cycles: done 1408, reply ready 1409.
+**   b, seen at 1001: 32 lanes on 32 addresses: looked up at 1121, waits for
+**      the unit (1408), holds it max(1 x 9, 32 / 32) = 9: done 1417, ready
+**      1418.
+**   c, seen at 1002: one operation (ops 0): 1417 + 9 = 1426, ready 1427.
+**   d, seen at 2000, a line not present, 4 lanes, 2 on one address: a miss
+**      at 2120, its read answered at 2200; released to the unit at 2200,
+**      2 x 9 = 18 cycles: done 2218, ready 2219. */
+static void t608_atomic_unit(void)
+{
+    rig g;
+    rig_open_c(&g, 16, 8, false, 9, 32);
+    warm(&g, BASE);
+    g.now = 1000;
+    gpu_mreq *a = send(&g, GPU_MR_ATOMIC, BASE, 1, 1000);
+    a->ops = 32;
+    a->ops_addr = 32;
+    gpu_mreq *b = send(&g, GPU_MR_ATOMIC, BASE, 2, 1001);
+    b->ops = 32;
+    b->ops_addr = 1;
+    gpu_mreq *c = send(&g, GPU_MR_ATOMIC, BASE + 4, 3, 1002);
+    run_to(&g, 1408);
+    TT_CHECK(mem_queue_empty(&g.out));
+    run_to(&g, 2000);
+    TT_EQ_U(mem_queue_count(&g.out), 3);
+    TT_CHECK(mem_queue_at(&g.out, 0)->p == a && mem_queue_at(&g.out, 0)->ready == 1409);
+    TT_CHECK(mem_queue_at(&g.out, 1)->p == b && mem_queue_at(&g.out, 1)->ready == 1418);
+    TT_CHECK(mem_queue_at(&g.out, 2)->p == c && mem_queue_at(&g.out, 2)->ready == 1427);
+    free_all(&g, &g.out);
+    gpu_mreq *d = send(&g, GPU_MR_ATOMIC, BASE + 4096, 4, 2000);
+    d->ops = 4;
+    d->ops_addr = 2;
+    run_to(&g, 2200);
+    dram_answer(&g, 2200);
+    run_to(&g, 2218);
+    TT_CHECK(mem_queue_empty(&g.out));
+    run_to(&g, 3000);
+    TT_CHECK(mem_queue_count(&g.out) == 1 && mem_queue_head(&g.out) == d && mem_queue_at(&g.out, 0)->ready == 2219);
+    TT_EQ_U(gpu_l2_stats(g.s)->atomic_ops, 32 + 32 + 1 + 4);
+    TT_EQ_U(gpu_l2_stats(g.s)->atomic_busy, 288 + 9 + 9 + 18);
+    TT_CHECK(gpu_l2_idle(g.s));
+    rig_close(&g);
+}
+
 int main(void)
 {
     TT_RUN(t601_hit_latency);
@@ -294,5 +419,7 @@ int main(void)
     TT_RUN(t604_writeback);
     TT_RUN(t605_queue_full);
     TT_RUN(t606_atomic_and_ack);
+    TT_RUN(t607_sectored);
+    TT_RUN(t608_atomic_unit);
     return tt_done();
 }

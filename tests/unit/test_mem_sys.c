@@ -16,6 +16,7 @@
 #include "tests/unit/tt.h"
 #include "gpu/memsys.h"
 #include "gpu/options.h"
+#include "gpu/internal.h"
 
 #define BASE 0x200000000000ull
 enum { NSM = 15 };
@@ -472,6 +473,45 @@ static void t813_backpressure(void)
     rig_close(&g);
 }
 
+/* 814: what the coalescer puts on each line request (gpu_coalesce_info):
+** the 32-byte sectors its lanes touch (bits counted in the 512-byte block,
+** so the line at B + 128 names sectors 4..7) and, for atomics, the lanes'
+** operations and the most of them on one address. */
+static void t814_coalesce_info(void)
+{
+    const uint64_t B = 0x200000000000ull;
+    uint64_t addr[32], lines[32];
+    uint32_t bytes[32];
+    gpu_lineinfo li[32];
+    /* 32 lanes x 4 bytes contiguous: one line, all four sectors */
+    for (int l = 0; l < 32; l++) addr[l] = B + 4 * (uint64_t)l;
+    uint32_t n = gpu_coalesce(addr, ~0u, 4, 128, lines, bytes);
+    gpu_coalesce_info(addr, ~0u, 4, 128, lines, n, false, li);
+    TT_EQ_U(n, 1);
+    TT_EQ_U(li[0].sectors, 0xF);
+    TT_EQ_U(li[0].ops, 0);
+    /* lanes 0..7 only, 8 bytes apart, at B + 128 + 40: bytes 168..231 of
+    ** the block: sectors 5, 6, 7 */
+    for (int l = 0; l < 32; l++) addr[l] = B + 128 + 40 + 8 * (uint64_t)l;
+    n = gpu_coalesce(addr, 0xFFu, 4, 128, lines, bytes);
+    gpu_coalesce_info(addr, 0xFFu, 4, 128, lines, n, false, li);
+    TT_EQ_U(n, 1);
+    TT_EQ_U(li[0].sectors, 0xE0);
+    /* atomics: all 32 lanes on B + 4 (sector 0): 32 operations, 32 on one address */
+    for (int l = 0; l < 32; l++) addr[l] = B + 4;
+    n = gpu_coalesce(addr, ~0u, 4, 128, lines, bytes);
+    gpu_coalesce_info(addr, ~0u, 4, 128, lines, n, true, li);
+    TT_CHECK(n == 1 && li[0].sectors == 1 && li[0].ops == 32 && li[0].ops_addr == 32);
+    /* lanes on 4 words, lane l on word l % 4, half of them in a second
+    ** line (lanes 16..31 + 256): two lines of 16 operations, 4 per word */
+    for (int l = 0; l < 32; l++) addr[l] = B + 4 * (uint64_t)(l % 4) + (l >= 16 ? 256 : 0);
+    n = gpu_coalesce(addr, ~0u, 4, 128, lines, bytes);
+    gpu_coalesce_info(addr, ~0u, 4, 128, lines, n, true, li);
+    TT_EQ_U(n, 2);
+    TT_CHECK(li[0].ops == 16 && li[0].ops_addr == 4 && li[0].sectors == 1);
+    TT_CHECK(li[1].ops == 16 && li[1].ops_addr == 4 && li[1].sectors == 0x100);
+}
+
 int main(void)
 {
     TT_RUN(t801_l2_miss_then_hit);
@@ -484,6 +524,7 @@ int main(void)
     TT_RUN(t811_no_l2);
     TT_RUN(t812_eject_rate);
     TT_RUN(t813_backpressure);
+    TT_RUN(t814_coalesce_info);
     TT_RUN(t808_stream_bandwidth_sweep);
     TT_RUN(t809_stream_bandwidth_regions);
     return tt_done();
