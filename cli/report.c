@@ -142,7 +142,7 @@ static void page_head(tp_sbuf *b, const tp_json *root, const char *source)
                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>tpsim report: ");
     rp_esc(b, source);
     tp_sbuf_printf(b, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>tpsim report</h1>\n", page_css);
-    tp_sbuf_puts(b, "<p>Statistics file <code>");
+    tp_sbuf_puts(b, "<p>The statistics of <code>");
     rp_esc(b, source);
     tp_sbuf_puts(b, "</code>, written by tpsim ");
     rp_val(b, tp_json_get(root, "tpsim_version"));
@@ -420,7 +420,7 @@ static bool write_file(const char *cmd, const char *path, const tp_sbuf *text)
     return ok;
 }
 
-int rp_file(const char *cmd, const char *stats, const char *html)
+int rp_file(const char *cmd, const char *stats, const char *html, const char *label)
 {
     size_t len;
     char *text = cli_read_file(cmd, stats, &len);
@@ -436,7 +436,7 @@ int rp_file(const char *cmd, const char *stats, const char *html)
     }
     tp_sbuf b;
     tp_sbuf_init(&b);
-    ok = rp_page(d.root, stats, &b, &e);
+    ok = rp_page(d.root, label ? label : stats, &b, &e);
     if (!ok) fprintf(stderr, "%s: %s\n", cmd, e.msg);
     else ok = write_file(cmd, html, &b);
     tp_sbuf_free(&b);
@@ -480,5 +480,5 @@ int cli_report(int argc, char **argv)
         return 2;
     }
     if (!rp_writable(report_cmd.name, out)) return 1;
-    return rp_file(report_cmd.name, in, out);
+    return rp_file(report_cmd.name, in, out, NULL);
 }

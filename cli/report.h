@@ -19,15 +19,16 @@
 #include "../base/json.h"
 #include "../base/sbuf.h"
 
-/* The page for the statistics document root (source: the file's name, shown
-** on the page) into out.  False, with e set to one line, when root is not a
+/* The page for the statistics document root (source: what it is the
+** statistics of, a file's name or a command line, shown on the page) into out.  False, with e set to one line, when root is not a
 ** tpsim statistics file (an object with a "kernels" array). */
 bool rp_page(const tp_json *root, const char *source, tp_sbuf *out, tp_err *e);
 
 /* Reads the statistics file stats and writes the page to html (through a
-** temporary file renamed into place).  0, or 1 after printing "CMD: why"
-** (one line; a JSON error names file:line:col) on stderr. */
-int rp_file(const char *cmd, const char *stats, const char *html);
+** temporary file renamed into place); label names the run on the page (NULL:
+** the file's name).  0, or 1 after printing "CMD: why" (one line; a JSON
+** error names file:line:col) on stderr. */
+int rp_file(const char *cmd, const char *stats, const char *html, const char *label);
 
 /* Whether html can be written: its directory exists and is writable, and
 ** html is not a directory.  False after printing "CMD: why" on stderr. */
