@@ -91,6 +91,36 @@ void rp_td(tp_sbuf *b, const tp_json *v, const char *path)
     tp_sbuf_puts(b, "</td>");
 }
 
+/* One "path value" pair of a grid. */
+static void kv_item(tp_sbuf *b, const tp_json *v, const char *path)
+{
+    const tp_json *m = rp_get(v, path);
+    tp_sbuf_puts(b, "<div><dt>");
+    rp_esc(b, path);
+    tp_sbuf_puts(b, "</dt><dd data-k=\"");
+    rp_esc(b, path);
+    if (m && m->type == TP_JSON_NUM) tp_sbuf_printf(b, "\" data-v=\"%s", m->text);
+    tp_sbuf_puts(b, "\">");
+    rp_val(b, m);
+    tp_sbuf_puts(b, "</dd></div>");
+}
+
+void rp_kv(tp_sbuf *b, const tp_json *v, const char *const *paths, size_t n, const char *id)
+{
+    tp_sbuf_printf(b, "<dl class=\"kv\" id=\"%s\">", id);
+    for (size_t i = 0; i < n; i++)
+        if (rp_get(v, paths[i])) kv_item(b, v, paths[i]);
+    tp_sbuf_puts(b, "</dl>\n");
+}
+
+void rp_kv_all(tp_sbuf *b, const tp_json *v, const char *id)
+{
+    if (!v || v->type != TP_JSON_OBJ) return;
+    tp_sbuf_printf(b, "<dl class=\"kv\" id=\"%s\">", id);
+    for (uint32_t i = 0; i < v->len; i++) kv_item(b, v, v->keys[i]);
+    tp_sbuf_puts(b, "</dl>\n");
+}
+
 void rp_derived(tp_sbuf *b, const char *formula, const char *fmt, ...)
 {
     tp_sbuf_puts(b, "<i class=\"d\" title=\"derived: ");
@@ -123,7 +153,11 @@ static const char page_css[] =
     ".legend span{display:inline-block;margin-right:1em}.sw{display:inline-block;width:.9em;height:.9em;"
     "margin-right:.3em;vertical-align:middle}\n"
     "svg text{font:11px system-ui,sans-serif;fill:#222}.note{color:#555;font-size:.9em}"
-    ".grid{display:flex;flex-wrap:wrap;gap:1em}.warn{color:#a00}\n";
+    ".grid{display:flex;flex-wrap:wrap;gap:1em}.warn{color:#a00}figure{margin:0}\n"
+    "dl.kv{display:grid;grid-template-columns:repeat(auto-fill,minmax(250px,1fr));gap:2px 16px;margin:.4em 0}"
+    "dl.kv div{display:flex;justify-content:space-between;gap:.5em;border-bottom:1px dotted #ccc}"
+    "dt{color:#555}dd{margin:0;font-weight:600;text-align:right;overflow-wrap:anywhere}"
+    "table.hot td:nth-child(2){white-space:nowrap}\n";
 
 /* Sorts a table.sort by the clicked column: numbers by data-v, else text. */
 static const char page_js[] =
@@ -161,14 +195,8 @@ static void device(tp_sbuf *b, const tp_json *config)
         "dram.channels", "clock.dram_mhz", "mode",        "regs.policy",     "ldst.frontend",  "warppool",
         "stats.interval", "stats.pc",
     };
-    tp_sbuf_puts(b, "<h2 id=\"device\">Device and configuration</h2>\n<table id=\"device-table\">\n");
-    for (size_t i = 0; i < TP_ARRAY_LEN(keys); i++) {
-        if (!rp_get(config, keys[i])) continue;
-        tp_sbuf_printf(b, "<tr><th>%s</th>", keys[i]);
-        rp_td(b, config, keys[i]);
-        tp_sbuf_puts(b, "</tr>\n");
-    }
-    tp_sbuf_puts(b, "</table>\n");
+    tp_sbuf_puts(b, "<h2 id=\"device\">Device and configuration</h2>\n");
+    rp_kv(b, config, keys, TP_ARRAY_LEN(keys), "device-table");
     if (!config || config->type != TP_JSON_OBJ) return;
     tp_sbuf_printf(b, "<details><summary>All %u options</summary>\n<table class=\"sort\" id=\"config-table\">"
                       "<thead><tr><th>option</th><th>value</th></tr></thead><tbody>\n",
@@ -305,21 +333,6 @@ static void launches(tp_sbuf *b, const tp_json *ks, bool timed)
 
 /* ---- the run's totals, failed calls and findings -------------------------------------- */
 
-/* A flat object as a two-column table (id: the table's). */
-static void object_table(tp_sbuf *b, const tp_json *o, const char *id)
-{
-    if (!o || o->type != TP_JSON_OBJ) return;
-    tp_sbuf_printf(b, "<table id=\"%s\">\n", id);
-    for (uint32_t i = 0; i < o->len; i++) {
-        tp_sbuf_puts(b, "<tr><th>");
-        rp_esc(b, o->keys[i]);
-        tp_sbuf_puts(b, "</th>");
-        rp_td(b, o, o->keys[i]);
-        tp_sbuf_puts(b, "</tr>\n");
-    }
-    tp_sbuf_puts(b, "</table>\n");
-}
-
 static void failures(tp_sbuf *b, const tp_json *f)
 {
     if (!f || f->type != TP_JSON_ARR || f->len == 0) return;
@@ -339,17 +352,17 @@ static void failures(tp_sbuf *b, const tp_json *f)
 static void totals(tp_sbuf *b, const tp_json *root)
 {
     tp_sbuf_puts(b, "<h2 id=\"totals\">Totals</h2>\n");
-    object_table(b, tp_json_get(root, "totals"), "totals-table");
+    rp_kv_all(b, tp_json_get(root, "totals"), "totals-table");
     const tp_json *chk = tp_json_get(root, "checks");
     if (chk) {
         tp_sbuf_puts(b, "<h3 id=\"checks\">Correctness checks (--check)</h3>\n<p class=\"note\">Distinct findings "
                         "of the whole run by kind; each launch's findings are in its section.</p>\n");
-        object_table(b, chk, "checks-table");
+        rp_kv_all(b, chk, "checks-table");
     }
     const tp_json *host = tp_json_get(root, "host");
     if (host) {
         tp_sbuf_puts(b, "<details><summary>Host (the simulator's own time and memory)</summary>\n");
-        object_table(b, host, "host-table");
+        rp_kv_all(b, host, "host-table");
         tp_sbuf_puts(b, "</details>\n");
     }
 }

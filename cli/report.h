@@ -49,6 +49,11 @@ void rp_esc(tp_sbuf *b, const char *s);
 void rp_val(tp_sbuf *b, const tp_json *v);
 /* A table cell with the value at path: <td data-k="path" data-v="...">. */
 void rp_td(tp_sbuf *b, const tp_json *v, const char *path);
+/* The values at paths of v that the file has, as a grid of "path value"
+** pairs: <dl class="kv" id="id"><div><dt>path</dt><dd data-k=...>. */
+void rp_kv(tp_sbuf *b, const tp_json *v, const char *const *paths, size_t n, const char *id);
+/* Every member of the flat object v the same way. */
+void rp_kv_all(tp_sbuf *b, const tp_json *v, const char *id);
 /* A derived value: <i class="d" title="formula">text</i>. */
 void rp_derived(tp_sbuf *b, const char *formula, const char *fmt, ...) TP_PRINTF(3, 4);
 

@@ -13,19 +13,6 @@
 static const char *const palette[] = {"#2e7d32", "#1565c0", "#ef6c00", "#8e24aa", "#c62828",
                                       "#00838f", "#9e9e9e", "#6d4c41", "#f9a825", "#3949ab"};
 
-/* A two-column table of the members paths of v that the file has. */
-static void kv_table(tp_sbuf *b, const tp_json *v, const char *const *paths, size_t n, const char *cls)
-{
-    tp_sbuf_printf(b, "<table class=\"%s\">\n", cls);
-    for (size_t i = 0; i < n; i++) {
-        if (!rp_get(v, paths[i])) continue;
-        tp_sbuf_printf(b, "<tr><th>%s</th>", paths[i]);
-        rp_td(b, v, paths[i]);
-        tp_sbuf_puts(b, "</tr>\n");
-    }
-    tp_sbuf_puts(b, "</table>\n");
-}
-
 /* Every numeric member of the object at prefix ("l1d") as rows "l1d.hits". */
 static void object_rows(tp_sbuf *b, const tp_json *k, const char *prefix)
 {
@@ -314,6 +301,9 @@ static void hot_row(tp_sbuf *b, const tp_json *k, const tp_json *p, double maxw)
     const tp_json *st = rp_get(p, "stall");
     tp_sbuf_puts(b, "<tr>");
     rp_td(b, p, "pc");
+    tp_sbuf_puts(b, "<td><code>");
+    rp_val(b, rp_get(p, "insn"));
+    tp_sbuf_puts(b, "</code></td>");
     rp_td(b, p, "issued");
     for (uint32_t i = 0; st && st->type == TP_JSON_OBJ && i < st->len; i++) {
         char path[96];
@@ -334,9 +324,7 @@ static void hot_row(tp_sbuf *b, const tp_json *k, const tp_json *p, double maxw)
         x += width;
     }
     (void)w;
-    tp_sbuf_puts(b, "</svg></td><td><code>");
-    rp_val(b, rp_get(p, "insn"));
-    tp_sbuf_puts(b, "</code></td></tr>\n");
+    tp_sbuf_puts(b, "</svg></td></tr>\n");
 }
 
 static int hot_cmp(const void *a, const void *b)
@@ -360,15 +348,16 @@ static void hot(tp_sbuf *b, const tp_json *k, uint32_t idx)
     uint32_t n = pcs->len < RP_HOT ? pcs->len : RP_HOT;
     tp_sbuf_printf(b, "<h4>Hottest instructions</h4>\n<p class=\"note\">The %u of %u instructions (stats.pc) with "
                       "the most scheduler cycles first in line (issued + stalled, derived); the bar shows the "
-                      "stall reasons, to scale across the rows. PTX lines are the module's.</p>\n"
-                      "<table class=\"sort hot\" id=\"hot-%u\"><thead><tr><th>pc</th><th>issued</th>",
+                      "stall reasons, to scale across the rows; the columns after issued are the stall.* cycles by reason. "
+                      "PTX lines are the module's.</p>\n<div style=\"overflow-x:auto\">"
+                      "<table class=\"sort hot\" id=\"hot-%u\"><thead><tr><th>pc</th><th>instruction</th><th>issued</th>",
                    n, pcs->len, idx);
     const tp_json *st = rp_get(&pcs->items[0], "stall");
     for (uint32_t i = 0; st && st->type == TP_JSON_OBJ && i < st->len; i++)
-        tp_sbuf_printf(b, "<th>stall.%s</th>", st->keys[i]);
-    tp_sbuf_puts(b, "<th>stalled</th><th>stall reasons</th><th>instruction</th></tr></thead><tbody>\n");
+        tp_sbuf_printf(b, "<th title=\"stall.%s\">%s</th>", st->keys[i], st->keys[i]);
+    tp_sbuf_puts(b, "<th>stalled</th><th>stall reasons</th></tr></thead><tbody>\n");
     for (uint32_t i = 0; i < n; i++) hot_row(b, k, &pcs->items[(uint32_t)order[2 * i + 1]], maxs);
-    tp_sbuf_puts(b, "</tbody></table>\n");
+    tp_sbuf_puts(b, "</tbody></table></div>\n");
     free(order);
 }
 
@@ -410,7 +399,7 @@ static void mechanism(tp_sbuf *b, const tp_json *k, const tp_json *config)
                                            "regmutex.state_bits"};
         tp_sbuf_puts(b, "<h4 class=\"mechanism\">Register sharing: RegMutex / Owner-Warp-First</h4>\n");
         fraction_bar(b, k, "regmutex.pool_utilization", "Shared register pool in use (mean share):");
-        kv_table(b, k, keys, TP_ARRAY_LEN(keys), "mech");
+        rp_kv(b, k, keys, TP_ARRAY_LEN(keys), "mech");
     }
     if (rfv && rp_get(k, "rfv")) {
         static const char *const keys[] = {"rfv.physical_regs", "rfv.allocations", "rfv.releases", "rfv.deferred",
@@ -418,7 +407,7 @@ static void mechanism(tp_sbuf *b, const tp_json *k, const tp_json *config)
                                            "rfv.peak_regs", "rfv.state_bits"};
         tp_sbuf_puts(b, "<h4 class=\"mechanism\">Register sharing: Register File Virtualization</h4>\n");
         fraction_bar(b, k, "rfv.utilization", "Physical registers in use (mean share):");
-        kv_table(b, k, keys, TP_ARRAY_LEN(keys), "mech");
+        rp_kv(b, k, keys, TP_ARRAY_LEN(keys), "mech");
     }
     if (wp && rp_get(k, "warppool")) {
         static const char *const keys[] = {
@@ -428,7 +417,7 @@ static void mechanism(tp_sbuf *b, const tp_json *k, const tp_json *config)
             "warppool.mode_switches", "warppool.cache_sensitive_quanta", "warppool.l1_mpki"};
         tp_sbuf_puts(b, "<h4 class=\"mechanism\">WarpPool</h4>\n");
         fraction_bar(b, k, "warppool.ldst_stall_fraction", "Memory requests waiting (ldst_stall_fraction):");
-        kv_table(b, k, keys, TP_ARRAY_LEN(keys), "mech");
+        rp_kv(b, k, keys, TP_ARRAY_LEN(keys), "mech");
     }
 }
 
@@ -441,7 +430,7 @@ static void findings(tp_sbuf *b, const tp_json *k, uint32_t idx)
     static const char *const counts[] = {"checks.race", "checks.race_intrawarp", "checks.init", "checks.sync",
                                          "checks.reports"};
     tp_sbuf_puts(b, "<h4 class=\"findings\">Check findings</h4>\n");
-    kv_table(b, k, counts, TP_ARRAY_LEN(counts), "checks");
+    rp_kv(b, k, counts, TP_ARRAY_LEN(counts), "checks");
     const tp_json *f = rp_get(c, "findings");
     if (!f || f->type != TP_JSON_ARR || f->len == 0) return;
     static const char *const cols[] = {"kind", "what", "space", "pc", "other_pc", "address"};
@@ -469,7 +458,9 @@ void rp_launch(tp_sbuf *b, const tp_json *k, uint32_t idx, const tp_json *config
     tp_sbuf_printf(b, "<section class=\"launch\" id=\"k%u\">\n<h3>Launch %u: <code>", idx, idx);
     rp_val(b, rp_get(k, "name"));
     tp_sbuf_puts(b, "</code></h3>\n");
-    kv_table(b, k, info, TP_ARRAY_LEN(info), "info");
+    char id[32];
+    snprintf(id, sizeof id, "info-%u", idx);
+    rp_kv(b, k, info, TP_ARRAY_LEN(info), id);
     if (rp_timed(k)) {
         breakdown(b, k, idx);
         memory(b, k, config, idx);
