@@ -205,12 +205,13 @@ static void chart(tp_sbuf *b, uint32_t idx, const char *id, const char *title, c
 }
 
 /* The intervals as the file writes them (at most RP_MAX_ROWS rows). */
-static void interval_table(tp_sbuf *b, const tp_json *iv)
+static void interval_table(tp_sbuf *b, const tp_json *iv, uint32_t idx)
 {
     const tp_json *first = &iv->items[0];
     if (first->type != TP_JSON_OBJ) return;
-    tp_sbuf_printf(b, "<details><summary>The %u intervals</summary>\n<table class=\"sort intervals\"><thead><tr>",
-                   iv->len);
+    tp_sbuf_printf(b, "<details><summary>The %u intervals</summary>\n<table class=\"sort intervals\" "
+                      "id=\"intervals-%u\"><thead><tr>",
+                   iv->len, idx);
     for (uint32_t c = 0; c < first->len; c++) {
         tp_sbuf_puts(b, "<th>");
         rp_esc(b, first->keys[c]);
@@ -264,7 +265,7 @@ static void timelines(tp_sbuf *b, const tp_json *k, const tp_json *config, uint3
     chart(b, idx, "dram", "DRAM bytes per cycle",
           "derived: (dram_reads + dram_writes) x l2.line / cycles of the interval", x, y + TL_DRAM * n, n, step);
     tp_sbuf_puts(b, "</div>\n");
-    interval_table(b, iv);
+    interval_table(b, iv, idx);
     free(x);
     free(y);
 }
