@@ -350,7 +350,7 @@ static void hot(tp_sbuf *b, const tp_json *k, uint32_t idx)
     tp_sbuf_printf(b, "<h4>Hottest instructions</h4>\n<p class=\"note\">The %u of %u instructions (stats.pc) with "
                       "the most scheduler cycles first in line (issued + stalled, derived); the bar shows the "
                       "stall reasons, to scale across the rows; the columns after issued are the stall.* cycles by reason. "
-                      "PTX lines are the module's.</p>\n<div style=\"overflow-x:auto\">"
+                      "PTX lines are the module's.</p>\n<div class=\"scroll\">"
                       "<table class=\"sort hot\" id=\"hot-%u\"><thead><tr><th>pc</th><th>instruction</th><th>issued</th>",
                    n, pcs->len, idx);
     const tp_json *st = rp_get(&pcs->items[0], "stall");

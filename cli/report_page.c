@@ -152,7 +152,8 @@ static const char page_css[] =
     "dl.kv{display:grid;grid-template-columns:repeat(auto-fill,minmax(250px,1fr));gap:2px 16px;margin:.4em 0}"
     "dl.kv div{display:flex;justify-content:space-between;gap:.5em;border-bottom:1px dotted #ccc}"
     "dt{color:#555}dd{margin:0;font-weight:600;text-align:right;overflow-wrap:anywhere}"
-    "table.hot td:nth-child(2){white-space:nowrap}\n";
+    "table.hot td:nth-child(2){white-space:nowrap}div.scroll{overflow-x:auto}"
+    "#launches-table td:nth-child(3),#launches-table td:nth-child(4){white-space:nowrap}\n";
 
 /* Sorts a table.sort by the clicked column: numbers by data-v, else text. */
 static const char page_js[] =
@@ -310,7 +311,8 @@ static void launch_row(tp_sbuf *b, const tp_json *k, uint32_t i, bool timed)
 
 static void launches(tp_sbuf *b, const tp_json *ks, bool timed)
 {
-    tp_sbuf_puts(b, "<h2 id=\"launches\">Launches</h2>\n<table class=\"sort\" id=\"launches-table\"><thead><tr>"
+    tp_sbuf_puts(b, "<h2 id=\"launches\">Launches</h2>\n<div class=\"scroll\"><table class=\"sort\" "
+                    "id=\"launches-table\"><thead><tr>"
                     "<th>#</th><th>kernel</th><th>grid</th><th>block</th><th>registers</th><th>status</th>"
                     "<th>warp instructions</th><th>thread instructions</th>");
     if (timed)
@@ -320,7 +322,7 @@ static void launches(tp_sbuf *b, const tp_json *ks, bool timed)
         tp_sbuf_puts(b, "<th>cycles (estimate)</th>");
     tp_sbuf_puts(b, "</tr></thead><tbody>\n");
     for (uint32_t i = 0; i < ks->len; i++) launch_row(b, &ks->items[i], i, timed);
-    tp_sbuf_puts(b, "</tbody></table>\n");
+    tp_sbuf_puts(b, "</tbody></table></div>\n");
     if (!timed)
         tp_sbuf_puts(b, "<p class=\"note\">Functional mode: no timing model, so no cycles, occupancy, issue slots, "
                         "memory or timelines; cycles_estimate is warp instructions / SMs.</p>\n");

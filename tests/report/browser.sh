@@ -13,7 +13,8 @@
 #     script runs, read from the DOM of a copy with a probe appended);
 #   - clicking a heading sorts the table (a copy whose probe clicks "#"
 #     twice: the last launch comes first);
-#   - a screenshot, $BUILD/tests/report/report.png, is kept for review.
+#   - a screenshot, $BUILD/tests/report/report.png (PolyBench's 2mm when
+#     its runner is built), is kept for review.
 BUILD=${BUILD:-build}
 TPSIM="$BUILD/bin/tpsim"
 LAUNCH="$BUILD/bin/tpsim-launch"
@@ -82,17 +83,35 @@ probe() {
     sed 's|</body>|<script>'"$1"'</script></body>|' "$tmp/page.html" >"$tmp/probe.html"
     browse "$tmp/probe.html" "$tmp/probe.dom" --dump-dom
 }
-probe "document.body.setAttribute('data-ms',String(Math.round(performance.now())));"
-ms=$(grep -o 'data-ms="[0-9]*"' "$tmp/probe.dom" | tr -dc '0-9')
-if [ -n "$ms" ] && [ "$ms" -lt 1000 ]; then pass parse_under_a_second
-else fail parse_under_a_second "'${ms:-none}' ms"; fi
+# the best of three (other processes share the machine); a busy machine (load average over its
+# processors) cannot time it: a SKIP rather than a FAIL
+best=
+for try in 1 2 3; do
+    probe "document.body.setAttribute('data-ms',String(Math.round(performance.now())));"
+    ms=$(grep -o 'data-ms="[0-9]*"' "$tmp/probe.dom" | tr -dc '0-9')
+    [ -n "$ms" ] && { [ -z "$best" ] || [ "$ms" -lt "$best" ]; } && best=$ms
+    [ -n "$best" ] && [ "$best" -lt 1000 ] && break
+done
+load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null | cut -d. -f1)
+cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+if [ -n "$best" ] && [ "$best" -lt 1000 ]; then pass parse_under_a_second
+elif [ -n "$best" ] && [ "${load:-0}" -ge "$cpus" ]; then
+    echo "SKIP report_browser_parse_under_a_second: $best ms, but the machine is busy (load $load on $cpus processors)"
+else fail parse_under_a_second "'${best:-none}' ms"; fi
 probe "var h=document.querySelector('#launches-table th');h.click();h.click();document.body.setAttribute('data-first',document.querySelector('#launches-table tbody tr td').getAttribute('data-v'));"
 first=$(grep -o 'data-first="[0-9]*"' "$tmp/probe.dom" | tr -dc '0-9')
 if [ "$first" = $((n - 1)) ] && ! console "$tmp/probe.dom.log" >/dev/null; then pass sorts
 else fail sorts "after two clicks on '#' the first launch is '${first:-none}', want $((n - 1))"; fi
 
 # ---- the screenshot ------------------------------------------------------------------------------------------
+# of PolyBench's 2mm (two kernels; docs/REPORT.md shows it) when its runner is built, else of the page above
+shot="$tmp/page.html"
+pb="$BUILD/tests/polybench/polybench"
+if [ -x "$pb" ] && "$TPSIM" run --no-summary --mode performance --config gtx480 -o stats.interval=1000 \
+    --report "$tmp/2mm.html" -- "$pb" --ptx tests/polybench 2mm >/dev/null 2>&1; then
+    shot="$tmp/2mm.html"
+fi
 rm -f "$art/report.png"
-browse "$tmp/page.html" "$tmp/shot.out" --hide-scrollbars --window-size=1280,2400 --screenshot="$art/report.png"
+browse "$shot" "$tmp/shot.out" --hide-scrollbars --window-size=1200,2700 --screenshot="$art/report.png"
 if [ -s "$art/report.png" ] && [ "$(head -c 4 "$art/report.png" | tail -c 3)" = PNG ]; then pass screenshot
 else fail screenshot "no PNG at $art/report.png: $(tail -c 300 "$tmp/shot.out.log")"; fi
