@@ -22,7 +22,9 @@ static void object_rows(tp_sbuf *b, const tp_json *k, const char *prefix)
         if (o->items[i].type != TP_JSON_NUM) continue;
         char path[160];
         snprintf(path, sizeof path, "%s.%s", prefix, o->keys[i]);
-        tp_sbuf_printf(b, "<tr><th>%s</th>", path);
+        tp_sbuf_puts(b, "<tr><th>");
+        rp_esc(b, path);
+        tp_sbuf_puts(b, "</th>");
         rp_td(b, k, path);
         tp_sbuf_puts(b, "</tr>\n");
     }
@@ -47,19 +49,23 @@ static void breakdown(tp_sbuf *b, const tp_json *k, uint32_t idx)
         const tp_json *c = &is->items[i];
         if (c->type != TP_JSON_NUM || c->num <= 0) continue;
         double w = 800.0 * c->num / sum;
-        tp_sbuf_printf(b, "<rect data-k=\"issue.%s\" x=\"%.2f\" y=\"0\" width=\"%.2f\" height=\"26\" fill=\"%s\">"
-                          "<title>issue.%s: %s (%.1f%%, derived)</title></rect>\n",
-                       is->keys[i], x, w, palette[i % TP_ARRAY_LEN(palette)], is->keys[i], c->text,
-                       100.0 * c->num / sum);
+        tp_sbuf_puts(b, "<rect data-k=\"issue.");
+        rp_esc(b, is->keys[i]);
+        tp_sbuf_printf(b, "\" x=\"%.2f\" y=\"0\" width=\"%.2f\" height=\"26\" fill=\"%s\"><title>issue.", x, w,
+                       palette[i % TP_ARRAY_LEN(palette)]);
+        rp_esc(b, is->keys[i]);
+        tp_sbuf_printf(b, ": %s (%.1f%%, derived)</title></rect>\n", c->text, 100.0 * c->num / sum);
         x += w;
     }
     tp_sbuf_puts(b, "</svg>\n<p class=\"legend\">");
     for (uint32_t i = 0; i < is->len; i++) {
         const tp_json *c = &is->items[i];
         if (c->type != TP_JSON_NUM) continue;
-        tp_sbuf_printf(b, "<span><span class=\"sw\" style=\"background:%s\"></span>%s <b data-k=\"issue.%s\">%s"
-                          "</b> ",
-                       palette[i % TP_ARRAY_LEN(palette)], is->keys[i], is->keys[i], c->text);
+        tp_sbuf_printf(b, "<span><span class=\"sw\" style=\"background:%s\"></span>", palette[i % TP_ARRAY_LEN(palette)]);
+        rp_esc(b, is->keys[i]);
+        tp_sbuf_puts(b, " <b data-k=\"issue.");
+        rp_esc(b, is->keys[i]);
+        tp_sbuf_printf(b, "\">%s</b> ", c->text);
         rp_derived(b, "issue.X / sum of issue.* x 100", "%.1f%%", sum > 0 ? 100.0 * c->num / sum : 0);
         tp_sbuf_puts(b, "</span>");
     }
@@ -319,9 +325,10 @@ static void hot_row(tp_sbuf *b, const tp_json *k, const tp_json *p, double maxw)
         const tp_json *c = &st->items[i];
         if (c->type != TP_JSON_NUM || c->num <= 0) continue;
         double width = 160.0 * c->num / maxw;
-        tp_sbuf_printf(b, "<rect x=\"%.2f\" y=\"0\" width=\"%.2f\" height=\"12\" fill=\"%s\"><title>stall.%s: %s"
-                          "</title></rect>",
-                       x, width, colour_of(k, st->keys[i]), st->keys[i], c->text);
+        tp_sbuf_printf(b, "<rect x=\"%.2f\" y=\"0\" width=\"%.2f\" height=\"12\" fill=\"%s\"><title>stall.", x, width,
+                       colour_of(k, st->keys[i]));
+        rp_esc(b, st->keys[i]);
+        tp_sbuf_printf(b, ": %s</title></rect>", c->text);
         x += width;
     }
     (void)w;
@@ -355,7 +362,11 @@ static void hot(tp_sbuf *b, const tp_json *k, uint32_t idx)
                    n, pcs->len, idx);
     const tp_json *st = rp_get(&pcs->items[0], "stall");
     for (uint32_t i = 0; st && st->type == TP_JSON_OBJ && i < st->len; i++)
-        tp_sbuf_printf(b, "<th title=\"stall.%s\">%s</th>", st->keys[i], st->keys[i]);
+    {
+        tp_sbuf_puts(b, "<th>");
+        rp_esc(b, st->keys[i]);
+        tp_sbuf_puts(b, "</th>");
+    }
     tp_sbuf_puts(b, "<th>stalled</th><th>stall reasons</th></tr></thead><tbody>\n");
     for (uint32_t i = 0; i < n; i++) hot_row(b, k, &pcs->items[(uint32_t)order[2 * i + 1]], maxs);
     tp_sbuf_puts(b, "</tbody></table></div>\n");
