@@ -12,6 +12,8 @@
 #     --check are listed;
 #   - the mechanism's panel appears with WarpPool and RegMutex only;
 #   - the page of a 20-launch program is under 2 MB;
+#   - names and strings of the file are escaped (a <script> in a member
+#     name stays text);
 #   - bad input: a missing file, invalid JSON (file:line:col), JSON that is
 #     not a statistics file, no -o: one line and status 1 (2 for usage);
 #     tpsim run --report into a directory that does not exist: status 2, one
@@ -179,6 +181,14 @@ refused refuses_dir 1 "it is a directory" report "$tmp/perf.json" -o "$tmp"
 # odd but valid JSON: a page, no crash
 "$TPSIM" report "$tmp/odd.json" -o "$tmp/odd.html" 2>"$tmp/err"
 [ $? = 0 ] && [ -s "$tmp/odd.html" ] && pass odd_json || fail odd_json "$(head -c 300 "$tmp/err")"
+# names and strings from the file are text, never markup
+printf '{"kernels": [{"name": "<b>k", "cycles": 1, "issue": {"<script>x()</script>": 5}, "l1d": {"<i>": 1},
+ "stall_pcs": [{"pc": 1, "stall": {"<u>": 3}, "insn": "<x>"}], "checks": {"findings": [{"report": "</pre><em>"}]}}],
+ "config": {"<c>": "<d>"}, "totals": {"<t>": 1}}\n' >"$tmp/markup.json"
+"$TPSIM" report "$tmp/markup.json" -o "$tmp/markup.html" 2>"$tmp/err"
+n=$(grep -o '<script' "$tmp/markup.html" | wc -l)
+if [ "$n" = 1 ] && ! grep -qE '<(b|i|u|x|c|d|t|em)>' "$tmp/markup.html"; then pass escapes_markup
+else fail escapes_markup "$n scripts; $(grep -oE '<(b|i|u|x|c|d|t|em)>' "$tmp/markup.html" | head -3 | tr '\n' ' ')"; fi
 # tpsim run --report: checked before the program starts
 "$TPSIM" run --report "$tmp/nodir/r.html" -- sh -c 'echo STARTED' >"$tmp/out" 2>"$tmp/err"
 rc=$?
