@@ -10,6 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Rows of the launches table and launch sections at most: a page of a
+** program with thousands of launches stays one that a browser opens. */
+#define RP_MAX_LAUNCH_ROWS 2000
+#define RP_MAX_SECTIONS 100
+
 /* ---- values from the file ---------------------------------------------------------- */
 
 const tp_json *rp_get(const tp_json *v, const char *path)
@@ -321,8 +326,11 @@ static void launches(tp_sbuf *b, const tp_json *ks, bool timed)
     else
         tp_sbuf_puts(b, "<th>cycles (estimate)</th>");
     tp_sbuf_puts(b, "</tr></thead><tbody>\n");
-    for (uint32_t i = 0; i < ks->len; i++) launch_row(b, &ks->items[i], i, timed);
+    for (uint32_t i = 0; i < ks->len && i < RP_MAX_LAUNCH_ROWS; i++) launch_row(b, &ks->items[i], i, timed);
     tp_sbuf_puts(b, "</tbody></table></div>\n");
+    if (ks->len > RP_MAX_LAUNCH_ROWS)
+        tp_sbuf_printf(b, "<p class=\"note\">The first %d of %u launches (the kernels table counts them all).</p>\n",
+                       RP_MAX_LAUNCH_ROWS, ks->len);
     if (!timed)
         tp_sbuf_puts(b, "<p class=\"note\">Functional mode: no timing model, so no cycles, occupancy, issue slots, "
                         "memory or timelines; cycles_estimate is warp instructions / SMs.</p>\n");
@@ -385,7 +393,10 @@ bool rp_page(const tp_json *root, const char *source, tp_sbuf *b, tp_err *e)
     totals(b, root);
     failures(b, tp_json_get(root, "failures"));
     if (ks->len) tp_sbuf_puts(b, "<h2 id=\"per-launch\">Each launch</h2>\n");
-    for (uint32_t i = 0; i < ks->len; i++) rp_launch(b, &ks->items[i], i, config);
+    if (ks->len > RP_MAX_SECTIONS)
+        tp_sbuf_printf(b, "<p class=\"note\">The first %d of %u launches, to keep the page small.</p>\n",
+                       RP_MAX_SECTIONS, ks->len);
+    for (uint32_t i = 0; i < ks->len && i < RP_MAX_SECTIONS; i++) rp_launch(b, &ks->items[i], i, config);
     tp_sbuf_printf(b, "<script>\n%s</script>\n</body>\n</html>\n", page_js);
     return true;
 }
