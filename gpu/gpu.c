@@ -165,9 +165,13 @@ static void interval_row(gpu *g, gpu_launchctx *lx, uint64_t now, const gpu_mems
     r.l2_misses = ms->l2_misses - ms0->l2_misses;
     r.dram_reads = ms->dram_reads - ms0->dram_reads;
     r.dram_writes = ms->dram_writes - ms0->dram_writes;
+    r.l2_accesses = ms->l2_accesses - ms0->l2_accesses;
+    r.l2_hits = ms->l2_hits - ms0->l2_hits;
     for (uint32_t s = 0; s < g->c.nsm; s++) {
         gpu_sm_account_skip(&g->sm[s], now + 1);
         r.l1d_misses += gpu_l1_stats(g->sm[s].l1d)->misses;
+        r.l1d_accesses += gpu_l1_stats(g->sm[s].l1d)->accesses;
+        r.l1d_hits += gpu_l1_stats(g->sm[s].l1d)->hits;
         r.resident_warps += g->sm[s].resident_warp_cycles;
     }
     /* rows hold the interval's own counts: differences with the running totals */
@@ -179,6 +183,10 @@ static void interval_row(gpu *g, gpu_launchctx *lx, uint64_t now, const gpu_mems
     r.dram_reads -= prev->dram_reads;
     r.dram_writes -= prev->dram_writes;
     r.resident_warps -= prev->resident_warps;
+    r.l1d_accesses -= prev->l1d_accesses;
+    r.l1d_hits -= prev->l1d_hits;
+    r.l2_accesses -= prev->l2_accesses;
+    r.l2_hits -= prev->l2_hits;
     *prev = tot;
     ks->intervals = tp_realloc(ks->intervals, (ks->nintervals + 1) * sizeof *ks->intervals);
     ks->intervals[ks->nintervals++] = r;
@@ -225,7 +233,11 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     gpu_interval prev;
     memset(&prev, 0, sizeof prev);
     prev.l1d_misses = 0;
-    for (uint32_t s = 0; s < nsm; s++) prev.l1d_misses += l1s[s].misses;
+    for (uint32_t s = 0; s < nsm; s++) {
+        prev.l1d_misses += l1s[s].misses;
+        prev.l1d_accesses += l1s[s].accesses;
+        prev.l1d_hits += l1s[s].hits;
+    }
     uint64_t next_interval = g->c.stats_interval ? start + g->c.stats_interval : UINT64_MAX;
     /* the watchdog every 64 K cycles; the progress line (which reads the
     ** clock and prints at most twice a second) every 1 K, so that it shows

@@ -61,6 +61,7 @@ typedef struct gpu_interval {
     uint64_t warp_insns, thread_insns;
     uint64_t l1d_misses, l2_misses, dram_reads, dram_writes;
     uint64_t resident_warps;  /* summed over SMs and cycles of the interval */
+    uint64_t l1d_accesses, l1d_hits, l2_accesses, l2_hits;   /* hit rates over time (tpsim report) */
 } gpu_interval;
 
 /* The LD/ST unit toward the L1D (warppool.* in the statistics, for history:

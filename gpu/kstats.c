@@ -29,6 +29,10 @@ static const tp_stat_col iv_cols[] = {
     {"dram_reads", TP_STAT_U64, offsetof(gpu_interval, dram_reads)},
     {"dram_writes", TP_STAT_U64, offsetof(gpu_interval, dram_writes)},
     {"resident_warp_cycles", TP_STAT_U64, offsetof(gpu_interval, resident_warps)},
+    {"l1d_accesses", TP_STAT_U64, offsetof(gpu_interval, l1d_accesses)},
+    {"l1d_hits", TP_STAT_U64, offsetof(gpu_interval, l1d_hits)},
+    {"l2_accesses", TP_STAT_U64, offsetof(gpu_interval, l2_accesses)},
+    {"l2_hits", TP_STAT_U64, offsetof(gpu_interval, l2_hits)},
 };
 
 /* Tables need their own descriptors per base offset; a registry holds a
