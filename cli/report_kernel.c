@@ -184,12 +184,20 @@ static void memory(tp_sbuf *b, const tp_json *k, const tp_json *config, uint32_t
 /* Rows of the intervals table at most. */
 #define RP_MAX_ROWS 500
 
+/* A timeline: its chart's id, title, what its values are, and its scale
+** (ymax 0: the largest value). */
+typedef struct tl_series {
+    const char *id, *title, *formula;
+    double ymax;
+} tl_series;
+
 /* A line chart of y over x (n points, every step-th drawn). */
-static void chart(tp_sbuf *b, uint32_t idx, const char *id, const char *title, const char *formula,
-                  const double *x, const double *y, uint32_t n, uint32_t step)
+static void chart(tp_sbuf *b, uint32_t idx, const tl_series *s, const double *x, const double *y, uint32_t n,
+                  uint32_t step)
 {
-    double ymax = 0, xmax = n ? x[n - 1] : 1;
-    for (uint32_t i = 0; i < n; i++)
+    const char *id = s->id, *title = s->title;
+    double ymax = s->ymax, xmax = n ? x[n - 1] : 1;
+    for (uint32_t i = 0; i < n && s->ymax <= 0; i++)
         if (y[i] > ymax) ymax = y[i];
     if (ymax <= 0) ymax = 1;
     if (xmax <= 0) xmax = 1;
@@ -206,7 +214,7 @@ static void chart(tp_sbuf *b, uint32_t idx, const char *id, const char *title, c
     for (uint32_t i = 0; i < n; i += step)
         tp_sbuf_printf(b, "%s%.1f,%.1f", i ? " " : "", 50 + 360 * x[i] / xmax, 140 - 120 * y[i] / ymax);
     tp_sbuf_puts(b, "\"/>\n</svg><figcaption class=\"note\">");
-    rp_esc(b, formula);
+    rp_esc(b, s->formula);
     tp_sbuf_puts(b, "</figcaption></figure>\n");
 }
 
@@ -236,40 +244,64 @@ static void interval_table(tp_sbuf *b, const tp_json *iv, uint32_t idx)
 
 enum { TL_IPC, TL_WARPS, TL_L1, TL_L2, TL_DRAM, TL_N };
 
+/* The timelines; with the intervals' accesses and hits (rates), the caches'
+** hit rates, else their misses. */
+static const tl_series tl_all[2][TL_N] = {
+    {{"ipc", "IPC", "derived: thread_instructions / cycles of the interval", 0},
+     {"warps", "Active warps per SM", "derived: resident_warp_cycles / cycles of the interval / device.num_sms", 0},
+     {"l1d", "L1D misses", "l1d_misses per interval (the file's)", 0},
+     {"l2", "L2 misses", "l2_misses per interval (the file's)", 0},
+     {"dram", "DRAM bytes per cycle", "derived: (dram_reads + dram_writes) x l2.line / cycles of the interval", 0}},
+    {{"ipc", "IPC", "derived: thread_instructions / cycles of the interval", 0},
+     {"warps", "Active warps per SM", "derived: resident_warp_cycles / cycles of the interval / device.num_sms", 0},
+     {"l1d", "L1D hit rate (%)", "derived: l1d_hits / l1d_accesses x 100 (0 without accesses)", 100},
+     {"l2", "L2 hit rate (%)", "derived: l2_hits / l2_accesses x 100 (0 without accesses)", 100},
+     {"dram", "DRAM bytes per cycle", "derived: (dram_reads + dram_writes) x l2.line / cycles of the interval", 0}},
+};
+
+/* hits / accesses x 100, or 0 */
+static double rate(double hits, double accesses)
+{
+    return accesses > 0 ? 100.0 * hits / accesses : 0;
+}
+
+/* The series' values of interval row r (dc its cycles) into y[TL_N]. */
+static void tl_values(const tp_json *r, double dc, double sms, double line, bool rates, double *y)
+{
+    double t, w, m1, m2, rd, wr, a1, h1, a2, h2;
+    rp_num(r, "thread_instructions", &t), rp_num(r, "resident_warp_cycles", &w);
+    rp_num(r, "l1d_misses", &m1), rp_num(r, "l2_misses", &m2);
+    rp_num(r, "dram_reads", &rd), rp_num(r, "dram_writes", &wr);
+    rp_num(r, "l1d_accesses", &a1), rp_num(r, "l1d_hits", &h1);
+    rp_num(r, "l2_accesses", &a2), rp_num(r, "l2_hits", &h2);
+    y[TL_IPC] = dc > 0 ? t / dc : 0;
+    y[TL_WARPS] = dc > 0 && sms > 0 ? w / dc / sms : 0;
+    y[TL_L1] = rates ? rate(h1, a1) : m1;
+    y[TL_L2] = rates ? rate(h2, a2) : m2;
+    y[TL_DRAM] = dc > 0 ? (rd + wr) * line / dc : 0;
+}
+
 static void timelines(tp_sbuf *b, const tp_json *k, const tp_json *config, uint32_t idx)
 {
     const tp_json *iv = rp_get(k, "intervals");
     if (!iv || iv->type != TP_JSON_ARR || iv->len == 0) return;
     uint32_t n = iv->len, step = (n + RP_MAX_POINTS - 1) / RP_MAX_POINTS;
+    bool rates = rp_get(&iv->items[0], "l1d_accesses") && rp_get(&iv->items[0], "l2_accesses");
     double *x = tp_calloc(n, sizeof *x), *y = tp_calloc((size_t)n * TL_N, sizeof *y), sms = 0, line = 0;
     rp_num(config, "device.num_sms", &sms);
     rp_num(config, "l2.line", &line);
     for (uint32_t i = 0; i < n; i++) {
-        const tp_json *r = &iv->items[i];
-        double c, t, w, m1, m2, rd, wr;
-        rp_num(r, "cycle", &c);
-        double dc = c - (i ? x[i - 1] : 0);
+        double c, v[TL_N];
+        rp_num(&iv->items[i], "cycle", &c);
+        tl_values(&iv->items[i], c - (i ? x[i - 1] : 0), sms, line, rates, v);
         x[i] = c;
-        rp_num(r, "thread_instructions", &t), rp_num(r, "resident_warp_cycles", &w);
-        rp_num(r, "l1d_misses", &m1), rp_num(r, "l2_misses", &m2);
-        rp_num(r, "dram_reads", &rd), rp_num(r, "dram_writes", &wr);
-        y[TL_IPC * n + i] = dc > 0 ? t / dc : 0;
-        y[TL_WARPS * n + i] = dc > 0 && sms > 0 ? w / dc / sms : 0;
-        y[TL_L1 * n + i] = m1;
-        y[TL_L2 * n + i] = m2;
-        y[TL_DRAM * n + i] = dc > 0 ? (rd + wr) * line / dc : 0;
+        for (int t = 0; t < TL_N; t++) y[t * n + i] = v[t];
     }
     tp_sbuf_printf(b, "<h4>Timelines (stats.interval)</h4>\n<p class=\"note\">%u intervals; each point is one "
-                      "interval's own count at its last cycle%s. IPC, active warps and DRAM bandwidth are derived "
-                      "(formulas below each chart).</p>\n<div class=\"grid\">\n",
+                      "interval's own count at its last cycle%s. Rates and bandwidth are derived (formulas below "
+                      "each chart).</p>\n<div class=\"grid\">\n",
                    n, step > 1 ? "; the charts draw every k-th interval" : "");
-    chart(b, idx, "ipc", "IPC", "derived: thread_instructions / cycles of the interval", x, y + TL_IPC * n, n, step);
-    chart(b, idx, "warps", "Active warps per SM", "derived: resident_warp_cycles / cycles of the interval / device.num_sms",
-          x, y + TL_WARPS * n, n, step);
-    chart(b, idx, "l1d", "L1D misses", "l1d_misses per interval (the file's)", x, y + TL_L1 * n, n, step);
-    chart(b, idx, "l2", "L2 misses", "l2_misses per interval (the file's)", x, y + TL_L2 * n, n, step);
-    chart(b, idx, "dram", "DRAM bytes per cycle",
-          "derived: (dram_reads + dram_writes) x l2.line / cycles of the interval", x, y + TL_DRAM * n, n, step);
+    for (int t = 0; t < TL_N; t++) chart(b, idx, &tl_all[rates][t], x, y + (size_t)t * n, n, step);
     tp_sbuf_puts(b, "</div>\n");
     interval_table(b, iv, idx);
     free(x);
