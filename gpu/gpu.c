@@ -358,6 +358,15 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
                 if (pp->insns[pc].line) tp_sbuf_printf(&b, " (line %u)", pp->insns[pc].line);
             }
             pm.rows[i].text = tp_strdup(tp_sbuf_str(&b));
+            const ptx_insn *in = &pp->insns[pc];
+            if (in->srcline && in->srcfile < pp->nfiles && pp->files[in->srcfile]) {
+                tp_sbuf_reset(&b);
+                tp_sbuf_printf(&b, "%s:%u", pp->files[in->srcfile], in->srcline);
+                const ptx_srcloc *at = pp->inlined_at ? &pp->inlined_at[pc] : NULL;
+                if (at && at->file && at->file < pp->nfiles && pp->files[at->file])
+                    tp_sbuf_printf(&b, " (inlined at %s:%u)", pp->files[at->file], at->line);
+                pm.rows[i].src = tp_strdup(tp_sbuf_str(&b));
+            }
             tp_sbuf_free(&b);
         }
         ks->pcs = pm.rows;
@@ -380,7 +389,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
 void gpu_kstats_free(gpu_kstats *k)
 {
     free(k->occupancy_limit);
-    for (uint32_t i = 0; i < k->npcs; i++) free(k->pcs[i].text);
+    for (uint32_t i = 0; i < k->npcs; i++) free(k->pcs[i].text), free(k->pcs[i].src);
     free(k->pcs);
     free(k->intervals);
     memset(k, 0, sizeof *k);

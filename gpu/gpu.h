@@ -53,6 +53,7 @@ typedef struct gpu_pcstat {
     uint64_t issued;          /* warp instructions issued at this pc */
     uint64_t stall[GPU_ST_COUNT]; /* scheduler cycles lost with this pc at the head of the chosen warp */
     char *text;               /* the instruction as PTX, with its function and line (owned) */
+    char *src;                /* its source line "FILE:LINE" (.loc, nvcc -lineinfo), or NULL (owned) */
 } gpu_pcstat;
 
 /* One row of the timeline (stats.interval). */

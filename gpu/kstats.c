@@ -18,6 +18,7 @@ static const tp_stat_col pc_cols[] = {
     {"stall.ibuffer", TP_STAT_U64, offsetof(gpu_pcstat, stall) + GPU_ST_IBUFFER * sizeof(uint64_t)},
     {"stall." RS_STALL_NAME, TP_STAT_U64, offsetof(gpu_pcstat, stall) + GPU_ST_REGS * sizeof(uint64_t)},
     {"insn", TP_STAT_STR, offsetof(gpu_pcstat, text)},
+    {"src", TP_STAT_STR, offsetof(gpu_pcstat, src)},
 };
 
 static const tp_stat_col iv_cols[] = {
