@@ -333,8 +333,9 @@ static const char *colour_of(const tp_json *k, const char *name)
     return "#777";
 }
 
-/* One instruction's row: the file's counts, the stalls as a stacked bar. */
-static void hot_row(tp_sbuf *b, const tp_json *k, const tp_json *p, double maxw)
+/* One instruction's row: the file's counts, the stalls as a stacked bar;
+** src: with a source column. */
+static void hot_row(tp_sbuf *b, const tp_json *k, const tp_json *p, double maxw, bool src)
 {
     double stalled, w = pc_weight(p, &stalled);
     const tp_json *st = rp_get(p, "stall");
@@ -343,6 +344,9 @@ static void hot_row(tp_sbuf *b, const tp_json *k, const tp_json *p, double maxw)
     tp_sbuf_puts(b, "<td><code>");
     rp_val(b, rp_get(p, "insn"));
     tp_sbuf_puts(b, "</code></td>");
+    const tp_json *where = rp_get(p, "src");
+    if (src && where && where->type == TP_JSON_STR) rp_td(b, p, "src");
+    else if (src) tp_sbuf_puts(b, "<td></td>");
     rp_td(b, p, "issued");
     for (uint32_t i = 0; st && st->type == TP_JSON_OBJ && i < st->len; i++) {
         char path[96];
@@ -386,12 +390,17 @@ static void hot(tp_sbuf *b, const tp_json *k, uint32_t idx)
     }
     qsort(order, pcs->len, 2 * sizeof *order, hot_cmp);
     uint32_t n = pcs->len < RP_HOT ? pcs->len : RP_HOT;
+    bool src = false;   /* a source column: some of the rows shown have a source line (nvcc -lineinfo) */
+    for (uint32_t i = 0; i < n; i++) {
+        const tp_json *w = rp_get(&pcs->items[(uint32_t)order[2 * i + 1]], "src");
+        src = src || (w && w->type == TP_JSON_STR);
+    }
     tp_sbuf_printf(b, "<h4>Hottest instructions</h4>\n<p class=\"note\">The %u of %u instructions (stats.pc) with "
                       "the most scheduler cycles first in line (issued + stalled, derived); the bar shows the "
                       "stall reasons, to scale across the rows; the columns after issued are the stall.* cycles by reason. "
-                      "PTX lines are the module's.</p>\n<div class=\"scroll\">"
-                      "<table class=\"sort hot\" id=\"hot-%u\"><thead><tr><th>pc</th><th>instruction</th><th>issued</th>",
-                   n, pcs->len, idx);
+                      "PTX lines are the module's; source lines (with nvcc -lineinfo) the program's.</p>\n<div class=\"scroll\">"
+                      "<table class=\"sort hot\" id=\"hot-%u\"><thead><tr><th>pc</th><th>instruction</th>%s<th>issued</th>",
+                   n, pcs->len, idx, src ? "<th>source</th>" : "");
     const tp_json *st = rp_get(&pcs->items[0], "stall");
     for (uint32_t i = 0; st && st->type == TP_JSON_OBJ && i < st->len; i++)
     {
@@ -400,7 +409,7 @@ static void hot(tp_sbuf *b, const tp_json *k, uint32_t idx)
         tp_sbuf_puts(b, "</th>");
     }
     tp_sbuf_puts(b, "<th>stalled</th><th>stall reasons</th></tr></thead><tbody>\n");
-    for (uint32_t i = 0; i < n; i++) hot_row(b, k, &pcs->items[(uint32_t)order[2 * i + 1]], maxs);
+    for (uint32_t i = 0; i < n; i++) hot_row(b, k, &pcs->items[(uint32_t)order[2 * i + 1]], maxs, src);
     tp_sbuf_puts(b, "</tbody></table></div>\n");
     free(order);
 }

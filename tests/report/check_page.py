@@ -13,7 +13,7 @@ status 1 when any failed.  Checks (docs/REPORT.md):
     and the options table the configuration's, in the totals, checks and
     host grids those objects', in the failed calls table the call's;
   - the kernels table has one row per kernel name, the launches table one
-    per launch;
+    per launch and the page a section per launch (at most 2000 and 100);
   - each issue-slot bar has one <rect> per non-zero issue.* category;
   - each timeline chart has as many points as the launch has intervals (at
     most 1000), in performance mode with stats.interval;
@@ -24,6 +24,9 @@ import json
 import sys
 from html.parser import HTMLParser
 
+# The page lists at most this many launches in its table, and has a section
+# for at most this many (cli/report_page.c).
+MAX_ROWS, MAX_SECTIONS = 2000, 100
 VOID = {"meta", "br", "img", "input", "link", "hr", "path", "polyline", "rect", "circle", "line"}
 
 
@@ -39,6 +42,7 @@ class Page(HTMLParser):
         self.rows = {}       # tr class -> count
         self.tables = {}     # table id -> row count in tbody
         self.row_ctx = None
+        self.sections = []   # ids of the launch sections
 
     def ctx(self):
         c = {}
@@ -66,6 +70,8 @@ class Page(HTMLParser):
         if tag == "polyline" and self.svgs:
             pts = a.get("points", "").split()
             self.svgs[-1][4] = len(pts)
+        if tag == "section" and a.get("class") == "launch":
+            self.sections.append(a.get("id"))
         if tag == "tr":
             cls = a.get("class", "")
             self.rows[cls] = self.rows.get(cls, 0) + 1
@@ -204,7 +210,7 @@ def check_hot(stats, page, bad, ok):
                 bad.append("launch %d pc %d: %s shows '%s', the file %r" % (li, p["pc"], k, t, v))
             else:
                 n += 1
-    for li, kern in enumerate(stats["kernels"]):
+    for li, kern in enumerate(stats["kernels"][:MAX_SECTIONS]):
         want = min(12, len(kern.get("stall_pcs", [])))
         got = len({r for (l, r) in rows if l == li})
         if got != want:
@@ -217,7 +223,7 @@ def check_charts(stats, page, bad, ok):
     timed = any("cycles" in k and "issue" in k for k in kernels)
     svg = {s[1]: s for s in page.svgs}
     charts = 0
-    for i, k in enumerate(kernels):
+    for i, k in enumerate(kernels[:MAX_SECTIONS]):
         if "issue" not in k:
             continue
         want = sum(1 for v in k["issue"].values() if isinstance(v, (int, float)) and v > 0)
@@ -256,8 +262,11 @@ def main():
     names = len({k.get("name") for k in kernels})
     if page.rows.get("kernel", 0) != names:
         bad.append("kernels table: %d rows, want %d" % (page.rows.get("kernel", 0), names))
-    if page.rows.get("launch", 0) != len(kernels):
-        bad.append("launches table: %d rows, want %d" % (page.rows.get("launch", 0), len(kernels)))
+    if page.rows.get("launch", 0) != min(len(kernels), MAX_ROWS):
+        bad.append("launches table: %d rows, want %d" % (page.rows.get("launch", 0), min(len(kernels), MAX_ROWS)))
+    sections = sum(1 for e in page.sections)
+    if sections != min(len(kernels), MAX_SECTIONS):
+        bad.append("%d launch sections, want %d" % (sections, min(len(kernels), MAX_SECTIONS)))
     check_values(stats, page, bad, ok)
     check_hot(stats, page, bad, ok)
     check_charts(stats, page, bad, ok)
