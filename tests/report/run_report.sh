@@ -11,6 +11,8 @@
 #     without); functional mode has no timing chart; the findings of
 #     --check are listed;
 #   - the mechanism's panel appears with WarpPool and RegMutex only;
+#   - a module with .loc lines gets the source lines of its hottest
+#     instructions;
 #   - the page of a 20-launch program is under 2 MB;
 #   - names and strings of the file are escaped (a <script> in a member
 #     name stays text);
@@ -128,6 +130,16 @@ for m in "warppool=1:WarpPool" "regs.policy=regmutex:RegMutex"; do
         fail "mechanism_$want" "no $want panel with -o $opt"
     fi
 done
+
+# ---- source lines: a module with .loc (nvcc -lineinfo) ----------------------------------------------
+"$TPSIM" run --no-summary --mode performance --stats "$tmp/src.json" --report "$tmp/src.html" -- \
+    "$LAUNCH" tests/ptx/debug.sm_75.ptx _Z2dkPii --grid 1 --block 32 buf:4k u32:32 >/dev/null 2>&1
+if grep -q '<th>source</th>' "$tmp/src.html" 2>/dev/null && grep -q 'data-k="src"[^>]*>[^<]*debug.cu:[0-9]' "$tmp/src.html"; then
+    pass source_lines
+    numbers source "$tmp/src.json" "$tmp/src.html"
+else
+    fail source_lines "no source column in the hottest instructions of tests/ptx/debug.sm_75.ptx"
+fi
 
 # ---- --check findings ------------------------------------------------------------------------------------
 chk="$BUILD/tests/check/t_checks"
