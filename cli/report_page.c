@@ -290,9 +290,10 @@ static void launch_row(tp_sbuf *b, const tp_json *k, uint32_t i, bool timed)
     static const char *const common[] = {"name", "grid", "block", "regs_per_thread", "status",
                                          "warp_instructions", "thread_instructions"};
     for (size_t c = 0; c < TP_ARRAY_LEN(common); c++) rp_td(b, k, common[c]);
-    if (!timed) {
+    if (!timed || !rp_timed(k)) {
+        /* a functional launch (fastforward.kernels) among timed ones: its estimate under cycles */
         rp_td(b, k, "cycles_estimate");
-        tp_sbuf_puts(b, "</tr>\n");
+        tp_sbuf_puts(b, timed ? "<td></td><td></td><td></td><td></td><td></td><td></td></tr>\n" : "</tr>\n");
         return;
     }
     static const char *const perf[] = {"cycles", "ipc", "ctas_per_sm", "occupancy_limit", "achieved_occupancy"};
@@ -385,8 +386,10 @@ bool rp_page(const tp_json *root, const char *source, tp_sbuf *b, tp_err *e)
     for (uint32_t i = 0; i < ks->len && !timed; i++) timed = rp_timed(&ks->items[i]);
     const tp_json *config = tp_json_get(root, "config");
     page_head(b, root, source);
-    tp_sbuf_printf(b, "<p>%u launch%s, %s mode.</p>\n", ks->len, ks->len == 1 ? "" : "es",
-                   timed ? "performance" : "functional");
+    const char *mode = rp_str(config, "mode");
+    tp_sbuf_printf(b, "<p>%u launch%s, ", ks->len, ks->len == 1 ? "" : "es");
+    rp_esc(b, mode ? mode : timed ? "performance" : "functional");
+    tp_sbuf_puts(b, " mode.</p>\n");
     device(b, config);
     kernels(b, ks, timed);
     launches(b, ks, timed);

@@ -120,6 +120,12 @@ else
     fail func_written "status $?: $(head -c 300 "$tmp/err")"
 fi
 
+# ---- fastforward.kernels: functional launches among timed ones ---------------------------------------
+saxpy 3 --mode performance -o fastforward.kernels=2 --stats "$tmp/ff.json" --report "$tmp/ff.html" >/dev/null 2>&1
+n=$(grep -c '<svg class="breakdown"' "$tmp/ff.html" 2>/dev/null)
+if [ "$n" = 1 ]; then numbers fastforward "$tmp/ff.json" "$tmp/ff.html"
+else fail fastforward "$n issue-slot bars for 1 timed launch of 3"; fi
+
 # ---- the mechanisms' panels ---------------------------------------------------------------------------
 for m in "warppool=1:WarpPool" "regs.policy=regmutex:RegMutex"; do
     opt=${m%%:*} want=${m#*:}
