@@ -19,6 +19,7 @@ BUILD=${BUILD:-build}
 TPSIM="$BUILD/bin/tpsim"
 LAUNCH="$BUILD/bin/tpsim-launch"
 here=$(dirname "$0")
+unset TPSIM_CONFIG TPSIM_OPTIONS TPSIM_MODE TPSIM_TRACE TPSIM_STATS
 pass() { echo "PASS report_browser_$1"; }
 fail() { echo "FAIL report_browser_$1: $2"; }
 
