@@ -244,11 +244,11 @@ static void kernels(tp_sbuf *b, const tp_json *ks, bool timed)
     kname *g = tp_calloc(ks->len ? ks->len : 1, sizeof *g);
     uint32_t n = group(ks, g);
     tp_sbuf_printf(b, "<h2 id=\"kernels\">Kernels</h2>\n<p class=\"note\">One row per kernel name: its launches "
-                      "and the sums over them (derived). IPC: the sum of thread instructions over the sum of "
-                      "%s.</p>\n<table class=\"sort\" id=\"kernels-table\"><thead><tr><th>kernel</th><th>launches</th>"
-                      "<th>warp instructions</th><th>thread instructions</th><th>%s</th><th>IPC</th>"
-                      "<th>first launch</th></tr></thead><tbody>\n",
-                   timed ? "cycles" : "cycle estimates", timed ? "cycles" : "cycles (estimate)");
+                      "and the sums over them (derived)%s.</p>\n<table class=\"sort\" id=\"kernels-table\"><thead>"
+                      "<tr><th>kernel</th><th>launches</th><th>warp instructions</th><th>thread instructions</th>"
+                      "<th>%s</th>%s<th>first launch</th></tr></thead><tbody>\n",
+                   timed ? "; IPC: the sum of thread instructions over the sum of cycles" : "",
+                   timed ? "cycles" : "cycles (estimate)", timed ? "<th>IPC</th>" : "");
     for (uint32_t i = 0; i < n; i++) {
         tp_sbuf_puts(b, "<tr class=\"kernel\"><td><code>");
         rp_esc(b, g[i].name);
@@ -261,9 +261,12 @@ static void kernels(tp_sbuf *b, const tp_json *ks, bool timed)
             tp_sbuf_puts(b, "</td>");
         }
         double ipc = g[i].cycles > 0 ? g[i].thread / g[i].cycles : 0;
-        tp_sbuf_printf(b, "<td class=\"n\" data-v=\"%.6g\">", ipc);
-        rp_derived(b, "sum of thread_instructions / sum of cycles", "%.6g", ipc);
-        tp_sbuf_printf(b, "</td><td><a href=\"#k%u\">#%u</a></td></tr>\n", g[i].first, g[i].first);
+        if (timed) {
+            tp_sbuf_printf(b, "<td class=\"n\" data-v=\"%.6g\">", ipc);
+            rp_derived(b, "sum of thread_instructions / sum of cycles", "%.6g", ipc);
+            tp_sbuf_puts(b, "</td>");
+        }
+        tp_sbuf_printf(b, "<td><a href=\"#k%u\">#%u</a></td></tr>\n", g[i].first, g[i].first);
     }
     tp_sbuf_puts(b, "</tbody></table>\n");
     free(g);
