@@ -180,9 +180,9 @@ static void memory(tp_sbuf *b, const tp_json *k, const tp_json *config, uint32_t
 /* ---- the timelines ---------------------------------------------------------------------- */
 
 /* Points of a chart at most: longer timelines are drawn from every k-th interval. */
-#define RP_MAX_POINTS 1000
+#define RP_MAX_POINTS 400
 /* Rows of the intervals table at most. */
-#define RP_MAX_ROWS 500
+#define RP_MAX_ROWS 50
 
 /* A timeline: its chart's id, title, what its values are, and its scale
 ** (ymax 0: the largest value). */

@@ -13,7 +13,7 @@
 /* Rows of the launches table and launch sections at most: a page of a
 ** program with thousands of launches stays one that a browser opens. */
 #define RP_MAX_LAUNCH_ROWS 2000
-#define RP_MAX_SECTIONS 100
+#define RP_MAX_SECTIONS 50
 
 /* ---- values from the file ---------------------------------------------------------- */
 
