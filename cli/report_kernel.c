@@ -93,7 +93,7 @@ static void box_rate(tp_sbuf *b, double x, double y, const char *label, const tp
                    x, y, label, 100.0 * n / d, num, den);
 }
 
-/* A box of the chart: its name, then its lines (label, path) from y0. */
+/* Box col of the chart: its name, then its lines, pairs (label, path). */
 static void box(tp_sbuf *b, int col, const char *name, const tp_json *k, const char *const *lines, size_t n)
 {
     double x = 10 + col * 190;
@@ -114,19 +114,22 @@ static void arrow(tp_sbuf *b, int col, const tp_json *k, const char *path)
     tp_sbuf_puts(b, "</text>\n");
 }
 
-/* Bytes derived from a request count and a line size of the configuration. */
+/* Bytes derived from request counts (paths, NULL-ended) and a line size of
+** the configuration. */
 static void bytes_note(tp_sbuf *b, const tp_json *k, const tp_json *config, const char *what, const char *const *paths,
                        const char *line)
 {
     double sum = 0, v, size;
-    for (int i = 0; paths[i]; i++) sum += rp_num(k, paths[i], &v) ? v : 0;
     if (!rp_num(config, line, &size)) return;
+    char formula[256] = "(";
+    for (int i = 0; paths[i]; i++) {
+        sum += rp_num(k, paths[i], &v) ? v : 0;
+        size_t n = strlen(formula);
+        snprintf(formula + n, sizeof formula - n, "%s%s", i ? " + " : "", paths[i]);
+    }
+    size_t n = strlen(formula);
+    snprintf(formula + n, sizeof formula - n, ") x %s", line);
     tp_sbuf_printf(b, "<li>%s: ", what);
-    char f[256] = "";
-    for (int i = 0; paths[i]; i++) snprintf(f + strlen(f), sizeof f - strlen(f), "%s%s", i ? " + " : "", paths[i]);
-    snprintf(f + strlen(f), sizeof f - strlen(f), ") x %s", line);
-    char formula[300];
-    snprintf(formula, sizeof formula, "(%s", f);
     rp_derived(b, formula, "%.0f bytes", sum * size);
     tp_sbuf_puts(b, "</li>\n");
 }
