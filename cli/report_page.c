@@ -392,7 +392,14 @@ bool rp_page(const tp_json *root, const char *source, tp_sbuf *b, tp_err *e)
     const char *mode = rp_str(config, "mode");
     tp_sbuf_printf(b, "<p>%u launch%s, ", ks->len, ks->len == 1 ? "" : "es");
     rp_esc(b, mode ? mode : timed ? "performance" : "functional");
-    tp_sbuf_puts(b, " mode.</p>\n");
+    tp_sbuf_puts(b, " mode.</p>\n<nav class=\"note\">Contents: <a href=\"#device\">device</a> &middot; "
+                    "<a href=\"#kernels\">kernels</a> &middot; <a href=\"#launches\">launches</a> &middot; "
+                    "<a href=\"#totals\">totals</a>");
+    const tp_json *fl = tp_json_get(root, "failures");
+    if (fl && fl->type == TP_JSON_ARR && fl->len)
+        tp_sbuf_puts(b, " &middot; <a href=\"#failures\">failed calls</a>");
+    if (ks->len) tp_sbuf_puts(b, " &middot; <a href=\"#per-launch\">each launch</a>");
+    tp_sbuf_puts(b, "</nav>\n");
     device(b, config);
     kernels(b, ks, timed);
     launches(b, ks, timed);
