@@ -337,6 +337,13 @@ $(BUILD)/fuzz/fuzz_sweep: tests/fuzz/fuzz_sweep.c cli/sweep_file.c cli/sweep.h $
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZ    $@")
 	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< cli/sweep_file.c $(BUILD)/fuzz/libfuzzcore.a -lm -lpthread
+# tpsim report's page (cli/report_page.c, cli/report_kernel.c) from any JSON.
+$(BUILD)/fuzz/fuzz_report: tests/fuzz/fuzz_report.c cli/report_page.c cli/report_kernel.c cli/report.h \
+                           $(BUILD)/fuzz/libfuzzcore.a
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZ    $@")
+	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< cli/report_page.c cli/report_kernel.c \
+	    $(BUILD)/fuzz/libfuzzcore.a -lm -lpthread
 fuzz: $(FUZZ_BIN)
 fuzz-run: fuzz
 	@sh tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)

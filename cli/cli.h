@@ -13,4 +13,5 @@ int cli_regmutex(int argc, char **argv);
 char *cli_read_file(const char *cmd, const char *path, size_t *len);
 int cli_sweep(int argc, char **argv);
 int cli_plot(int argc, char **argv);
+int cli_report(int argc, char **argv);
 #endif

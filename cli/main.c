@@ -24,6 +24,9 @@ static void usage(FILE *f)
             "  sweep FILE [-j N]   run a study: every point of a sweep file, one CSV and its\n"
             "                      figures, locally or on Slurm (tpsim sweep --help, docs/SWEEPS.md)\n"
             "  plot CSV --y COLUMN draw a sweep's CSV with gnuplot (tpsim plot --help)\n"
+            "  report STATS.json -o FILE.html\n"
+            "                      one self-contained HTML page of a run's statistics\n"
+            "                      (tpsim report --help, docs/REPORT.md)\n"
             "  version             print the version\n");
 }
 
@@ -48,6 +51,7 @@ static const struct {
 } commands[] = {
     {"ptx", cli_ptx},          {"config", cli_config},   {"vec", cli_vec},   {"run", cli_run},
     {"regmutex", cli_regmutex}, {"sweep", cli_sweep},     {"plot", cli_plot}, {"stats", cli_stats},
+    {"report", cli_report},
     {"version", version},
     {"--version", version},     {"help", help},           {"--help", help},   {"-h", help},
 };

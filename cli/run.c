@@ -1,7 +1,7 @@
 /* run.c -- `tpsim run`: runs an unmodified CUDA program on the simulator.
 **
 **   tpsim run [--config NAME|FILE] [--mode functional|performance]
-**             [--stats FILE] [-o KEY=VALUE]... [--no-summary]
+**             [--stats FILE] [--report FILE.html] [-o KEY=VALUE]... [--no-summary]
 **             [--check race|intrawarp|init|sync|all[,...]] [--error-exitcode N]
 **             -- PROGRAM [ARGS...]
 **
@@ -21,7 +21,12 @@
 ** CUDA call that returned an error to the program: entry point, kernel,
 ** calling library, error, how many times, and why in words (always: no
 ** failure goes unreported).  --stats FILE (or TPSIM_STATS) keeps the JSON
-** statistics.
+** statistics.  --report FILE.html writes the page `tpsim report` makes of
+** them (cli/report.c, docs/REPORT.md) once the program has ended, from the
+** --stats file or, without one, from a temporary file; its directory is
+** checked before the program starts, and a run that leaves no statistics
+** (no CUDA call, a signal) or whose page cannot be written says so and
+** exits with 1 if the program itself succeeded.
 **
 ** --check turns on correctness checks (docs/CHECKS.md): race (check.race),
 ** intrawarp (check.race_intrawarp, with race), init (check.init), sync
@@ -46,6 +51,7 @@
 */
 #include "cli.h"
 #include "args.h"
+#include "report.h"
 #include "../base/sbuf.h"
 #include "../gpu/options.h"
 #include <elf.h>
@@ -59,12 +65,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-enum { RUN_CONFIG = CLI_HELP + 1, RUN_MODE, RUN_STATS, RUN_SET, RUN_NO_SUMMARY, RUN_CHECK, RUN_EXITCODE };
+enum { RUN_CONFIG = CLI_HELP + 1, RUN_MODE, RUN_STATS, RUN_REPORT, RUN_SET, RUN_NO_SUMMARY, RUN_CHECK, RUN_EXITCODE };
 
 static const cli_opt run_opts[] = {
     {RUN_CONFIG, "--config", NULL, "NAME|FILE", "a built-in configuration (tpsim config --list) or a file"},
     {RUN_MODE, "--mode", NULL, "MODE", "functional (default) or performance"},
     {RUN_STATS, "--stats", NULL, "FILE", "write the statistics (JSON) to FILE"},
+    {RUN_REPORT, "--report", NULL, "FILE.html", "write a self-contained HTML report of the statistics to FILE.html\n(tpsim report, docs/REPORT.md)"},
     {RUN_SET, "-o", NULL, "KEY=VALUE", "set an option (repeatable), e.g. -o device.num_sms=30"},
     {RUN_NO_SUMMARY, "--no-summary", NULL, NULL,
      "do not print the per-kernel summary at exit (failed CUDA calls are\nstill listed)"},
@@ -275,7 +282,7 @@ static uint64_t check_result(const char *path)
 
 /* What the command line asked for. */
 typedef struct run_args {
-    const char *config, *mode, *stats;
+    const char *config, *mode, *stats, *report;
     bool quiet;
     long error_exitcode;   /* -1: not given */
     tp_sbuf opts;          /* the -o and --check settings, "key=value ..." */
@@ -296,6 +303,7 @@ static int parse_args(int argc, char **argv, run_args *a)
         case RUN_CONFIG: a->config = v; break;
         case RUN_MODE: a->mode = v; break;
         case RUN_STATS: a->stats = v; break;
+        case RUN_REPORT: a->report = v; break;
         case RUN_SET:
             if (!strchr(v, '=') || v[0] == '=' || strchr(v, ' '))
                 return cli_error(&run_cmd, "-o takes KEY=VALUE (no spaces), not '%s'", v);
@@ -497,12 +505,47 @@ static int wait_for(pid_t pid, const char *prog, bool quiet, bool *signalled)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+/* The statistics file the program's library writes: --stats, else for
+** --report TPSIM_STATS or a temporary file (its name in tmp); NULL: none. */
+static const char *stats_file(const run_args *a, char *tmp, size_t n)
+{
+    if (a->stats) {
+        setenv("TPSIM_STATS", a->stats, 1);
+        return a->stats;
+    }
+    if (!a->report) return NULL;
+    const char *env = getenv("TPSIM_STATS");
+    if (env && *env) return env;
+    if (!temp_name(tmp, n, "stats")) return NULL;
+    setenv("TPSIM_STATS", tmp, 1);
+    return tmp;
+}
+
+/* --report: the page of the statistics file; the exit status, rc or 1 when
+** the program succeeded but no page could be made. */
+static int write_report(const run_args *a, const char *stats, int rc)
+{
+    if (!stats || access(stats, R_OK) != 0) {
+        fprintf(stderr, "tpsim run: no report: %s wrote no statistics (it made no CUDA calls or did not exit "
+                        "normally)\n", a->prog_argv[0]);
+        return rc ? rc : 1;
+    }
+    tp_sbuf label;
+    tp_sbuf_init(&label);
+    tp_sbuf_puts(&label, "tpsim run --");
+    for (char **p = a->prog_argv; *p && label.len < 300; p++) tp_sbuf_printf(&label, " %s", *p);
+    int r = rp_file("tpsim run", stats, a->report, tp_sbuf_str(&label));
+    tp_sbuf_free(&label);
+    return r && !rc ? 1 : rc;
+}
+
 static int run(run_args *a)
 {
     if (a->mode && strcmp(a->mode, "functional") != 0 && strcmp(a->mode, "performance") != 0) {
         fprintf(stderr, "tpsim run: --mode must be functional or performance, not '%s'\n", a->mode);
         return 2;
     }
+    if (a->report && !rp_writable("tpsim run", a->report)) return 2;
     if (!apply_settings(a)) return 2;
     const char *prog = a->prog_argv[0];
     char lib[PATH_MAX], path[PATH_MAX];
@@ -533,7 +576,8 @@ static int run(run_args *a)
     (void)sanitized;
 #endif
     /* a statistics file named in the environment is kept, like --stats */
-    if (a->stats) setenv("TPSIM_STATS", a->stats, 1);
+    char tmp_stats[64] = "";
+    const char *stats = stats_file(a, tmp_stats, sizeof tmp_stats);
     /* the summary: written by the program's libcuda at exit */
     char tmp_sum[64], tmp_chk[64] = "";
     if (temp_name(tmp_sum, sizeof tmp_sum, "summary")) {
@@ -553,6 +597,8 @@ static int run(run_args *a)
     rc = wait_for(pid, prog, a->quiet, &signalled);
     if (!signalled && tmp_sum[0] && (!a->quiet || access(tmp_sum, R_OK) == 0)) summary(tmp_sum);
     if (tmp_sum[0]) unlink(tmp_sum);
+    if (a->report) rc = write_report(a, stats, rc);
+    if (tmp_stats[0]) unlink(tmp_stats);
     if (tmp_chk[0]) {
         if (check_result(tmp_chk) > 0) rc = (int)a->error_exitcode;
         unlink(tmp_chk);

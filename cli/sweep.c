@@ -2,7 +2,7 @@
 ** sweep.c -- `tpsim sweep`: the command line (docs/SWEEPS.md).
 **
 **   tpsim sweep FILE [-j N] [--out DIR] [--results DIR] [--timeout SECONDS] [--memory BYTES]
-**                    [--rerun] [--retry-failed] [--no-plot] [--quiet]
+**                    [--rerun] [--retry-failed] [--no-plot] [--quiet] [--report]
 **   tpsim sweep FILE --list          the points, each with its state (cached, to run, error)
 **   tpsim sweep FILE --gather        the CSV and figures from the cache, running nothing
 **   tpsim sweep FILE --slurm [--partition P] [--time T] [--account A] [--batch N] [--dry-run] [--no-wait]
@@ -16,7 +16,9 @@
 ** their .gp and .dat) -- go to --results DIR (default: the same DIR).
 ** NAME.csv is a function of the sweep file, the programs and tpsim's
 ** version only: the same bytes for any -j, for a resumed sweep, and from
-** Slurm.
+** Slurm.  --report also writes tpsim report's HTML page of every point
+** with GPU statistics and an index page linking them, in
+** RESULTS/NAME-report/ (cli/sweep_report.c, docs/REPORT.md).
 **
 ** Exit status: 0 when every point has a result (failed points are rows
 ** like the others), 1 on an error in the sweep file or its outputs, 2 on a
@@ -34,7 +36,7 @@
 
 enum {
     SWO_JOBS = CLI_HELP + 1, SWO_OUT, SWO_RESULTS, SWO_TIMEOUT, SWO_MEMORY, SWO_RERUN, SWO_RETRY, SWO_LIST, SWO_GATHER,
-    SWO_NO_PLOT, SWO_QUIET, SWO_SLURM, SWO_PARTITION, SWO_TIME, SWO_ACCOUNT, SWO_BATCH, SWO_DRY_RUN, SWO_NO_WAIT, SWO_TASK
+    SWO_NO_PLOT, SWO_QUIET, SWO_REPORT, SWO_SLURM, SWO_PARTITION, SWO_TIME, SWO_ACCOUNT, SWO_BATCH, SWO_DRY_RUN, SWO_NO_WAIT, SWO_TASK
 };
 
 static const cli_opt sweep_opts[] = {
@@ -49,6 +51,7 @@ static const cli_opt sweep_opts[] = {
     {SWO_GATHER, "--gather", NULL, NULL, "write the CSV from the cache only (points without a result: missing)"},
     {SWO_NO_PLOT, "--no-plot", NULL, NULL, "no figures"},
     {SWO_QUIET, "--quiet", NULL, NULL, "no progress line or summary"},
+    {SWO_REPORT, "--report", NULL, NULL, "also an HTML page per point and an index (NAME-report/index.html)"},
     {SWO_SLURM, "--slurm", NULL, NULL, "run the points not cached as a Slurm job array, wait, write the CSV"},
     {SWO_PARTITION, "--partition", NULL, "P", "passed to sbatch"},
     {SWO_TIME, "--time", NULL, "T", "passed to sbatch"},
@@ -62,7 +65,7 @@ static const cli_opt sweep_opts[] = {
 static const cli_cmd sweep_cmd = {
     "tpsim sweep",
     "usage: tpsim sweep FILE [-j N] [--out DIR] [--results DIR] [--timeout SECONDS] [--memory BYTES]\n"
-    "                        [--rerun] [--retry-failed] [--no-plot] [--quiet]\n"
+    "                        [--rerun] [--retry-failed] [--no-plot] [--quiet] [--report]\n"
     "       tpsim sweep FILE --list | --gather\n"
     "       tpsim sweep FILE --slurm [--partition P] [--time T] [--account A] [--batch N]\n"
     "                        [--dry-run] [--no-wait]\n",
@@ -233,7 +236,7 @@ typedef struct sweep_args {
     const char *file, *out, *results;
     sw_runopts o;
     sw_slurmopts so;
-    bool list, gather, plot, quiet, slurm;
+    bool list, gather, plot, quiet, slurm, report;
     bool have_timeout, have_memory;
     long task, jobs;
 } sweep_args;
@@ -265,6 +268,7 @@ static int sweep_opt(int id, const char *v, sweep_args *a)
     case SWO_GATHER: a->gather = true; break;
     case SWO_NO_PLOT: a->plot = false; break;
     case SWO_QUIET: a->quiet = true; break;
+    case SWO_REPORT: a->report = true; break;
     case SWO_SLURM: a->slurm = true; break;
     case SWO_PARTITION: a->so.partition = v; break;
     case SWO_TIME: a->so.time = v; break;
@@ -336,6 +340,7 @@ static int run_points(sweep_args *a, const sw_file *f, const sw_plan *p, const c
         rc = 130;
     } else {
         rc = finish(f, p, res, outabs, results, a->plot, a->quiet);
+        if (rc == 0 && a->report) rc = sw_report(f, p, res, results, a->quiet);
     }
     sw_results_free(res, p->n);
     free(res);

@@ -264,6 +264,10 @@ bool sw_column_value(const sw_column *c, const sw_result *r, tp_sbuf *out);
 bool sw_write_atomic(const char *path, const char *data, size_t n, tp_err *e);
 /* Makes a directory and its parents. */
 bool sw_mkdirs(const char *path);
+
+/* --report (sweep_report.c): tpsim report's page of every point with GPU
+** statistics and an index.html, in RESULTS/NAME-report/; 0 or 1. */
+int sw_report(const sw_file *f, const sw_plan *p, const sw_result *res, const char *results, bool quiet);
 char *sw_read_file(const char *path, size_t *len);
 
 /* ---- figures (plot.c) ------------------------------------------------------------ */

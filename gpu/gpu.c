@@ -287,9 +287,13 @@ static void interval_row(gpu *g, gpu_launchctx *lx, uint64_t now, const gpu_mems
     r.l2_misses = ms->l2_misses - ms0->l2_misses;
     r.dram_reads = ms->dram_reads - ms0->dram_reads;
     r.dram_writes = ms->dram_writes - ms0->dram_writes;
+    r.l2_accesses = ms->l2_accesses - ms0->l2_accesses;
+    r.l2_hits = ms->l2_hits - ms0->l2_hits;
     for (uint32_t s = 0; s < g->c.nsm; s++) {
         gpu_sm_account_skip(&g->sm[s], now + 1);
         r.l1d_misses += gpu_l1_stats(g->sm[s].l1d)->misses;
+        r.l1d_accesses += gpu_l1_stats(g->sm[s].l1d)->accesses;
+        r.l1d_hits += gpu_l1_stats(g->sm[s].l1d)->hits;
         r.resident_warps += g->sm[s].resident_warp_cycles;
     }
     /* rows hold the interval's own counts: differences with the running totals */
@@ -301,6 +305,10 @@ static void interval_row(gpu *g, gpu_launchctx *lx, uint64_t now, const gpu_mems
     r.dram_reads -= prev->dram_reads;
     r.dram_writes -= prev->dram_writes;
     r.resident_warps -= prev->resident_warps;
+    r.l1d_accesses -= prev->l1d_accesses;
+    r.l1d_hits -= prev->l1d_hits;
+    r.l2_accesses -= prev->l2_accesses;
+    r.l2_hits -= prev->l2_hits;
     *prev = tot;
     ks->intervals = tp_realloc(ks->intervals, (ks->nintervals + 1) * sizeof *ks->intervals);
     ks->intervals[ks->nintervals++] = r;
@@ -343,7 +351,12 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     gpu_memstats ms0 = *gpu_memsys_stats(g->ms);
     gpu_interval prev;
     memset(&prev, 0, sizeof prev);
-    for (uint32_t s = 0; s < nsm; s++) prev.l1d_misses += gpu_l1_stats(g->sm[s].l1d)->misses;
+    for (uint32_t s = 0; s < nsm; s++) {
+        const gpu_l1stats *a = gpu_l1_stats(g->sm[s].l1d);
+        prev.l1d_misses += a->misses;
+        prev.l1d_accesses += a->accesses;
+        prev.l1d_hits += a->hits;
+    }
     uint64_t next_interval = g->c.stats_interval ? start + g->c.stats_interval : UINT64_MAX;
     /* the watchdog every 64 K cycles; the progress line (which reads the
     ** clock and prints at most twice a second) every 1 K, so that it shows
@@ -448,6 +461,15 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
                 if (pp->insns[pc].line) tp_sbuf_printf(&b, " (line %u)", pp->insns[pc].line);
             }
             pm.rows[i].text = tp_strdup(tp_sbuf_str(&b));
+            const ptx_insn *in = &pp->insns[pc];
+            if (in->srcline && in->srcfile < pp->nfiles && pp->files[in->srcfile]) {
+                tp_sbuf_reset(&b);
+                tp_sbuf_printf(&b, "%s:%u", pp->files[in->srcfile], in->srcline);
+                const ptx_srcloc *at = pp->inlined_at ? &pp->inlined_at[pc] : NULL;
+                if (at && at->file && at->file < pp->nfiles && pp->files[at->file])
+                    tp_sbuf_printf(&b, " (inlined at %s:%u)", pp->files[at->file], at->line);
+                pm.rows[i].src = tp_strdup(tp_sbuf_str(&b));
+            }
             tp_sbuf_free(&b);
         }
         ks->pcs = pm.rows;
@@ -469,7 +491,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
 void gpu_kstats_free(gpu_kstats *k)
 {
     free(k->occupancy_limit);
-    for (uint32_t i = 0; i < k->npcs; i++) free(k->pcs[i].text);
+    for (uint32_t i = 0; i < k->npcs; i++) free(k->pcs[i].text), free(k->pcs[i].src);
     free(k->pcs);
     free(k->intervals);
     memset(k, 0, sizeof *k);

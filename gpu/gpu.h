@@ -63,6 +63,7 @@ typedef struct gpu_pcstat {
     uint64_t issued;          /* warp instructions issued at this pc */
     uint64_t stall[GPU_ST_COUNT]; /* scheduler cycles lost with this pc at the head of the chosen warp */
     char *text;               /* the instruction as PTX, with its function and line (owned) */
+    char *src;                /* its source line "FILE:LINE" (.loc, nvcc -lineinfo), or NULL (owned) */
 } gpu_pcstat;
 
 /* One row of the timeline (stats.interval). */
@@ -71,6 +72,7 @@ typedef struct gpu_interval {
     uint64_t warp_insns, thread_insns;
     uint64_t l1d_misses, l2_misses, dram_reads, dram_writes;
     uint64_t resident_warps;  /* summed over SMs and cycles of the interval */
+    uint64_t l1d_accesses, l1d_hits, l2_accesses, l2_hits;   /* hit rates over time (tpsim report) */
 } gpu_interval;
 
 /* The LD/ST unit toward the L1D (warppool.* in the statistics, for history:

@@ -32,6 +32,7 @@ static const tp_stat_col pc_cols[] = {
 #undef PC_COL_0
 #undef PC_COL_1
     {"insn", TP_STAT_STR, offsetof(gpu_pcstat, text)},
+    {"src", TP_STAT_STR, offsetof(gpu_pcstat, src)},
 };
 
 static const tp_stat_col iv_cols[] = {
@@ -43,6 +44,10 @@ static const tp_stat_col iv_cols[] = {
     {"dram_reads", TP_STAT_U64, offsetof(gpu_interval, dram_reads)},
     {"dram_writes", TP_STAT_U64, offsetof(gpu_interval, dram_writes)},
     {"resident_warp_cycles", TP_STAT_U64, offsetof(gpu_interval, resident_warps)},
+    {"l1d_accesses", TP_STAT_U64, offsetof(gpu_interval, l1d_accesses)},
+    {"l1d_hits", TP_STAT_U64, offsetof(gpu_interval, l1d_hits)},
+    {"l2_accesses", TP_STAT_U64, offsetof(gpu_interval, l2_accesses)},
+    {"l2_hits", TP_STAT_U64, offsetof(gpu_interval, l2_hits)},
 };
 
 static const tp_stat_table pc_table = {pc_cols, (uint32_t)TP_ARRAY_LEN(pc_cols), sizeof(gpu_pcstat),
