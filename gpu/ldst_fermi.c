@@ -392,36 +392,12 @@ static void fermi_abort(gpu_ldst_fe *fe)
 
 static void fermi_end(gpu_ldst_fe *fe, gpu_kstats *ks, uint64_t now) {}
 
-const gpu_ldst_frontend gpu_ldst_fe_baseline = {
-    .name = "baseline",
-    .chosen = NULL,
-    .create = baseline_create,
-    .destroy = fermi_destroy,
-    .begin = fermi_begin,
-    .accept = fermi_accept,
-    .tick = fermi_tick,
-    .done = fermi_done,
-    .unblock = fermi_unblock,
-    .next = fermi_next,
-    .idle = fermi_idle,
-    .skip = fermi_skip,
-    .abort = fermi_abort,
-    .end = fermi_end,
-};
+/* The Fermi path's operations, shared by the baseline and banked front ends. */
+#define FERMI_OPS                                                                                                      \
+    .destroy = fermi_destroy, .begin = fermi_begin, .accept = fermi_accept, .tick = fermi_tick, .done = fermi_done, \
+    .unblock = fermi_unblock, .next = fermi_next, .idle = fermi_idle, .skip = fermi_skip, .abort = fermi_abort,     \
+    .end = fermi_end
 
-const gpu_ldst_frontend gpu_ldst_fe_banked = {
-    .name = "banked",
-    .chosen = banked_chosen,
-    .create = banked_create,
-    .destroy = fermi_destroy,
-    .begin = fermi_begin,
-    .accept = fermi_accept,
-    .tick = fermi_tick,
-    .done = fermi_done,
-    .unblock = fermi_unblock,
-    .next = fermi_next,
-    .idle = fermi_idle,
-    .skip = fermi_skip,
-    .abort = fermi_abort,
-    .end = fermi_end,
-};
+const gpu_ldst_frontend gpu_ldst_fe_baseline = {.name = "baseline", .chosen = NULL, .create = baseline_create, FERMI_OPS};
+
+const gpu_ldst_frontend gpu_ldst_fe_banked = {.name = "banked", .chosen = banked_chosen, .create = banked_create, FERMI_OPS};

@@ -219,41 +219,14 @@ static const tp_stat_def pool_stats[] = {
                "pool loads that finished with a lane never served or served twice (0: every merged warp and thread got its data)")
 };
 
-const gpu_ldst_frontend gpu_ldst_fe_warppool = {
-    .name = "warppool",
-    .chosen = warppool_chosen,
-    .create = warppool_create,
-    .destroy = pool_destroy,
-    .begin = pool_begin,
-    .accept = pool_accept,
-    .tick = pool_tick,
-    .done = pool_done,
-    .unblock = pool_unblock,
-    .next = pool_next,
-    .idle = pool_idle,
-    .skip = pool_skip,
-    .abort = pool_abort,
-    .end = pool_end,
-    .counters = pool_counters,
-    .stats = pool_stats,
-    .nstats = (uint32_t)TP_ARRAY_LEN(pool_stats),
-};
+/* The pool's operations, shared by WarpPool and MRPB. */
+#define POOL_OPS                                                                                                   \
+    .destroy = pool_destroy, .begin = pool_begin, .accept = pool_accept, .tick = pool_tick, .done = pool_done, \
+    .unblock = pool_unblock, .next = pool_next, .idle = pool_idle, .skip = pool_skip, .abort = pool_abort,     \
+    .end = pool_end, .counters = pool_counters
+
+const gpu_ldst_frontend gpu_ldst_fe_warppool = {.name = "warppool", .chosen = warppool_chosen, .create = warppool_create,
+                                                POOL_OPS, .stats = pool_stats, .nstats = (uint32_t)TP_ARRAY_LEN(pool_stats)};
 
 /* MRPB is WarpPool's pool with another configuration; its counters are the same warppool.* */
-const gpu_ldst_frontend gpu_ldst_fe_mrpb = {
-    .name = "mrpb",
-    .chosen = mrpb_chosen,
-    .create = mrpb_create,
-    .destroy = pool_destroy,
-    .begin = pool_begin,
-    .accept = pool_accept,
-    .tick = pool_tick,
-    .done = pool_done,
-    .unblock = pool_unblock,
-    .next = pool_next,
-    .idle = pool_idle,
-    .skip = pool_skip,
-    .abort = pool_abort,
-    .end = pool_end,
-    .counters = pool_counters,
-};
+const gpu_ldst_frontend gpu_ldst_fe_mrpb = {.name = "mrpb", .chosen = mrpb_chosen, .create = mrpb_create, POOL_OPS};
