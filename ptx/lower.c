@@ -69,6 +69,28 @@ typedef struct lw {
     uint32_t spilled_units;
 } lw;
 
+/* The call sites of the lowered code's instructions (ptx_module.inlined_at),
+** parallel to its insns: each new instruction keeps the PTX line of the
+** source instruction it comes from (blank), and the source's are in line
+** order, so the source instruction is found by its line.  NULL when the
+** source has none. */
+static ptx_srcloc *lowered_calls(const ptx_module *src, ptx_module *m)
+{
+    if (!src->inlined_at || !m->ninsns) return NULL;
+    ptx_srcloc *at = tp_arena_alloc(&m->arena, m->ninsns * sizeof *at);
+    for (uint32_t i = 0; i < m->ninsns; i++) {
+        uint32_t lo = 0, hi = src->ninsns; /* the first source instruction at or after the line */
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (src->insns[mid].line < m->insns[i].line) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo < src->ninsns && src->insns[lo].line == m->insns[i].line) at[i] = src->inlined_at[lo];
+        else memset(&at[i], 0, sizeof at[i]);
+    }
+    return at;
+}
+
 static void sync_insns(lw *L)
 {
     L->m->insns = L->ins.a;
@@ -720,5 +742,6 @@ ptx_module *ptx_lower(const ptx_module *src, const ptx_lower_opts *o, tp_err *e)
         ptx_module_free(m);
         return NULL;
     }
+    m->inlined_at = lowered_calls(src, m);
     return m;
 }

@@ -220,11 +220,16 @@ static void t303_cache_index(void)
     TT_EQ_U(v / 4, 3);
     mem_cache_insert(&c, v, 3 * 8192);
     TT_EQ_I(mem_cache_find(&c, 3 * 8192 + 64), (int32_t)v);
-    /* reserved ways (pend) are never victims; all reserved: none */
+    /* reserved ways (pend) are never victims; all reserved: none.  Four
+    ** lines of set 3 apart in bits 12 and 16, which the hash leaves out (a
+    ** line at bit 17 or 19 would be in another set), and a fifth at bit 18 */
+    static const uint32_t apart[4] = {0, 1u << 12, 1u << 16, (1u << 16) | (1u << 12)};
     for (uint32_t w = 0; w < 4; w++) {
-        mem_cache_insert(&c, 3 * 4 + w, 3 * 8192 + 65536 * w);   /* bit 16 is not hashed: set 3 */
+        TT_EQ_U(mem_cache_set_of(&c, 3 * 8192 + apart[w]), 3);
+        mem_cache_insert(&c, 3 * 4 + w, 3 * 8192 + apart[w]);
         mem_cache_at(&c, 3 * 4 + w)->pend = 1;
     }
+    TT_EQ_U(mem_cache_set_of(&c, 3 * 8192 + 65536 * 4), 3);
     TT_EQ_U(mem_cache_victim(&c, 3 * 8192 + 65536 * 4), MEM_CACHE_NONE);
     mem_cache_at(&c, 3 * 4 + 2)->pend = 0;
     TT_EQ_U(mem_cache_victim(&c, 3 * 8192 + 65536 * 4), 3 * 4 + 2);
