@@ -138,6 +138,8 @@ static uint64_t heap_pop(heap64 *h)
 }
 
 typedef struct sch_edge { uint32_t from, to, lat; } sch_edge;
+/* A read of a register or predicate since its last write (a list per one: next). */
+typedef struct sch_use { uint32_t j, next; } sch_use;
 enum {
     PTX_SCHED_MAXOCC = PTX_MAX_OPND * 256 + 8,
     PTX_SCHED_LONG = 12, /* ready instructions of at least this latency issue first */
@@ -145,8 +147,10 @@ enum {
 
 struct ptx_sched {
     const ptx_rview *v;
-    uint32_t *rblk, *rdef, *ruse, *pblk, *pdef, *puse; /* per row / predicate (+ CC): block tag, last def / use */
+    uint32_t *rblk, *rdef, *ruse, *pblk, *pdef, *puse; /* per row / predicate (+ CC): block tag, last def,
+                                                          the reads since it (a list in u) */
     TP_VEC(sch_edge) e;
+    TP_VEC(sch_use) u;
     uint32_t *npred, *eoff, *earliest, *order, *pcs; /* per instruction of the sequence scheduled */
     uint8_t *done;
     uint32_t cap;              /* room of the per-instruction arrays */
@@ -197,6 +201,7 @@ void ptx_sched_free(ptx_sched *S)
     free(S->pblk);
     free(S->pdef);
     free(S->puse);
+    tp_vec_free(&S->u);
     free(S->npred);
     free(S->eoff);
     free(S->earliest);
@@ -231,11 +236,15 @@ static void sched_seq(ptx_sched *S, uint32_t nb, uint32_t window, bool rename)
     uint32_t bar = NONE, warp = NONE, st[MC_COUNT], ld[MC_COUNT];
     for (int c = 0; c < MC_COUNT; c++) st[c] = ld[c] = NONE;
     S->e.n = 0;
+    S->u.n = 0;
 #define RDEF(r) (S->rblk[r] == tag ? S->rdef[r] : NONE)
 #define RUSE(r) (S->rblk[r] == tag ? S->ruse[r] : NONE)
 #define PDEF(p) (S->pblk[p] == tag ? S->pdef[p] : NONE)
 #define PUSE(p) (S->pblk[p] == tag ? S->puse[p] : NONE)
 #define TOUCH_R(r) do { if (S->rblk[r] != tag) { S->rblk[r] = tag; S->rdef[r] = S->ruse[r] = NONE; } } while (0)
+/* write after read: after every read since the last write (not only the last read) */
+#define WAR(head) for (uint32_t n_ = (head); n_ != NONE; n_ = S->u.a[n_].next) sch_dep(S, S->u.a[n_].j, j, 1)
+#define READ(list) do { tp_vec_push(&S->u, ((sch_use){j, (list)})); (list) = (uint32_t)S->u.n - 1; } while (0)
 #define TOUCH_P(p) do { if (S->pblk[p] != tag) { S->pblk[p] = tag; S->pdef[p] = S->puse[p] = NONE; } } while (0)
     for (uint32_t j = 0; j < nb; j++) {
         const ptx_insn *in = &m->insns[pcs[j]];
@@ -259,7 +268,7 @@ static void sched_seq(ptx_sched *S, uint32_t nb, uint32_t window, bool rename)
         for (uint32_t q = 0; q < nrg && !rename; q++) {
             if (S->oc[q].kind != PTX_RO_DEF) continue;
             uint32_t r = S->oc[q].row;
-            sch_dep(S, RUSE(r), j, 1);
+            WAR(RUSE(r));
             sch_dep(S, RDEF(r), j, 1);
         }
         /* predicates and the carry flag */
@@ -272,7 +281,7 @@ static void sched_seq(ptx_sched *S, uint32_t nb, uint32_t window, bool rename)
             if (o->kind != PTX_OK_PRED || o->r < 0 || (uint32_t)o->r >= P) continue;
             if (k < in->ndst) {
                 if (!rename) {
-                    sch_dep(S, PUSE(o->r), j, 1);
+                    WAR(PUSE(o->r));
                     sch_dep(S, PDEF(o->r), j, 1);
                 }
             } else {
@@ -283,7 +292,7 @@ static void sched_seq(ptx_sched *S, uint32_t nb, uint32_t window, bool rename)
         bool cc_in = (oi->flags & PTX_F_CARRYIN) != 0, cc_out = (in->m.flags & PTX_MF_CC) != 0;
         if (cc_in) sch_dep(S, PDEF(CC), j, 1);
         if (cc_out) {
-            sch_dep(S, PUSE(CC), j, 1);
+            WAR(PUSE(CC));
             sch_dep(S, PDEF(CC), j, 1);
         }
         /* memory */
@@ -322,23 +331,23 @@ static void sched_seq(ptx_sched *S, uint32_t nb, uint32_t window, bool rename)
         for (uint32_t q = 0; q < nrg; q++) {
             uint32_t r = S->oc[q].row;
             TOUCH_R(r);
-            if (S->oc[q].kind == PTX_RO_DEF) S->rdef[r] = j;
-            else S->ruse[r] = j;
+            if (S->oc[q].kind == PTX_RO_DEF) S->rdef[r] = j, S->ruse[r] = NONE;
+            else READ(S->ruse[r]);
         }
         if (in->guard >= 0 && (uint32_t)in->guard < P) {
             TOUCH_P(in->guard);
-            S->puse[in->guard] = j;
+            READ(S->puse[in->guard]);
         }
         for (uint32_t k = 0; k < in->nopnd && k < PTX_MAX_OPND; k++) {
             const ptx_opnd *o = &in->o[k];
             if (o->kind != PTX_OK_PRED || o->r < 0 || (uint32_t)o->r >= P) continue;
             TOUCH_P(o->r);
-            if (k < in->ndst) S->pdef[o->r] = j;
-            else S->puse[o->r] = j;
+            if (k < in->ndst) S->pdef[o->r] = j, S->puse[o->r] = NONE;
+            else READ(S->puse[o->r]);
         }
         if (cc_in || cc_out) TOUCH_P(CC);
-        if (cc_in) S->puse[CC] = j;
-        if (cc_out) S->pdef[CC] = j;
+        if (cc_in) READ(S->puse[CC]);
+        if (cc_out) S->pdef[CC] = j, S->puse[CC] = NONE;
     }
 #undef RDEF
 #undef RUSE
@@ -346,6 +355,8 @@ static void sched_seq(ptx_sched *S, uint32_t nb, uint32_t window, bool rename)
 #undef PUSE
 #undef TOUCH_R
 #undef TOUCH_P
+#undef WAR
+#undef READ
     /* out-edges as CSR */
     for (uint32_t j = 0; j <= nb; j++) S->eoff[j] = 0;
     for (uint32_t j = 0; j < nb; j++) S->npred[j] = S->earliest[j] = 0;
