@@ -117,6 +117,8 @@ void gpu_wp_cfg_warppool(const tp_opts *o, gpu_wpcfg *c)
     c->queues = (uint32_t)tp_opt_i(o, OPT_WARPPOOL_QUEUES);
     c->tags = (uint32_t)tp_opt_i(o, OPT_WARPPOOL_TAGS);
     c->merges = (uint32_t)tp_opt_i(o, OPT_WARPPOOL_MERGES);
+    c->sample = (uint64_t)tp_opt_i(o, OPT_WARPPOOL_SAMPLE);
+    c->cs_admit = (uint32_t)tp_opt_i(o, OPT_WARPPOOL_CS_ADMIT);
     c->key = GPU_WP_KEY_LINE;
     c->policy = pol[tp_opt_i(o, OPT_WARPPOOL_POLICY) % 3];
 }
@@ -216,7 +218,8 @@ void gpu_wp_begin(gpu_wp *p, uint64_t now)
 {
     const gpu_l1stats *s = gpu_l1_stats(p->l1);
     p->mode = p->c.policy == GPU_WP_AUTO ? GPU_WP_OLDEST : p->c.policy;
-    p->q_end = now + p->c.quantum;
+    /* the sampling period: a short first quantum */
+    p->q_end = now + (p->c.sample && p->c.sample < p->c.quantum ? p->c.sample : p->c.quantum);
     p->q_acc = s->accesses;
     p->q_miss = s->misses;
     p->occ_t = now;
@@ -238,6 +241,9 @@ void gpu_wp_account_skip(gpu_wp *p, uint64_t k)
 
 bool gpu_wp_can_accept(const gpu_wp *p, uint64_t now)
 {
+    /* cache-sensitive mode throttles admission: at most cs_admit instructions
+    ** in the pool (nlive: accepted and not finished) */
+    if (p->mode == GPU_WP_CACHE && p->c.cs_admit && p->nlive >= p->c.cs_admit) return false;
     return p->iq_n < p->c.inst_queue && p->acc_at <= now;
 }
 
