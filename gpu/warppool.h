@@ -48,9 +48,10 @@
 **                           (less thrashing in a small L1); the oldest tag
 **                           when that warp has none.  It also throttles
 **                           admission: the pool takes a new instruction
-**                           only while fewer than cs_admit are in it
-**                           (accepted, not finished), so fewer warps'
-**                           lines are live in the L1D at once;
+**                           only while its instructions' lines not yet
+**                           delivered (stores: sent) are fewer than
+**                           cs_lines, so fewer warps' lines are live in
+**                           the L1D at once;
 **         auto (WarpPool)   oldest at the start of each launch; the first
 **                           quantum is a sampling period of `sample` cycles
 **                           (when shorter than a quantum), the next ones
@@ -127,7 +128,7 @@ typedef struct gpu_wpcfg {
     uint64_t quantum;          /* auto: cycles per quantum */
     double miss_threshold;     /* auto: miss rate above which the next quantum is cache-sensitive */
     uint64_t sample;           /* auto: the first quantum's length (0: quantum) */
-    uint32_t cs_admit;         /* cache-sensitive mode: instructions in the pool at most (0: no limit) */
+    uint32_t cs_lines;         /* cache-sensitive mode: admit while fewer lines are outstanding (0: no limit) */
     /* store acknowledgements (the LD/ST unit's, gpu/ldst.h; NULL: none): each store request
     ** goes to store_prep before the L1D takes it, and with the L1D's answer to store_sent */
     void (*store_prep)(void *arg, gpu_mreq *r, uint16_t warp);
@@ -158,7 +159,7 @@ void gpu_wp_begin(gpu_wp *p, uint64_t now);
 
 /* Whether the instruction queue takes an instruction in cycle now (room,
 ** none taken yet in this cycle, and in cache-sensitive mode fewer than
-** cs_admit instructions in the pool). */
+** cs_lines lines outstanding). */
 bool gpu_wp_can_accept(const gpu_wp *p, uint64_t now);
 /* m (global or local, every active lane; addresses as the L1D sees them)
 ** enters the instruction queue; age orders its warp for the cache-sensitive

@@ -425,13 +425,14 @@ static void t911_sampling_period(void)
     TT_EQ_U(cq, 2);
 }
 
-/* 912: cache-sensitive mode throttles admission (warppool.cs_admit).  A
-** load of line A accepted at 0 misses (accessed at 1, answered at 101,
-** finished then: memory latency 100); a second load, of B, is offered from
-** cycle 1 on.  With cs_admit = 1 the pool refuses it while the first is in
-** it and takes it at 102, the cycle after the first finished; B then
-** misses at 103 and finishes at 203.  With cs_admit = 2, with policy oldest
-** (no throttle) or cs_admit = 0 it goes in at 1 and finishes at 102. */
+/* 912: cache-sensitive mode throttles admission (warppool.cs_lines).  A
+** load of line A accepted at 0 is coalesced at 0 (one line outstanding) and
+** misses (accessed at 1, answered at 101, delivered and finished then:
+** memory latency 100); a second load, of B, is offered from cycle 1 on.
+** With cs_lines = 1 the pool refuses it while A's line is outstanding and
+** takes it at 102, the cycle after A's delivery; B then misses at 103 and
+** finishes at 203.  With cs_lines = 2, with policy oldest (no throttle) or
+** cs_lines = 0 it goes in at 1 and finishes at 102. */
 static void throttle_run(const char *opts, uint64_t *accepted, uint64_t *fin0, uint64_t *fin1)
 {
     rig r;
@@ -458,12 +459,12 @@ static void throttle_run(const char *opts, uint64_t *accepted, uint64_t *fin0, u
 static void t912_cs_throttle(void)
 {
     uint64_t acc, f0, f1;
-    throttle_run("warppool.policy=cache_sensitive warppool.cs_admit=1", &acc, &f0, &f1);
+    throttle_run("warppool.policy=cache_sensitive warppool.cs_lines=1", &acc, &f0, &f1);
     TT_EQ_U(f0, 101);
     TT_EQ_U(acc, 102);
     TT_EQ_U(f1, 203);
-    const char *open[] = {"warppool.policy=cache_sensitive warppool.cs_admit=2", "warppool.policy=oldest warppool.cs_admit=1",
-                          "warppool.policy=cache_sensitive warppool.cs_admit=0"};
+    const char *open[] = {"warppool.policy=cache_sensitive warppool.cs_lines=2", "warppool.policy=oldest warppool.cs_lines=1",
+                          "warppool.policy=cache_sensitive warppool.cs_lines=0"};
     for (int i = 0; i < 3; i++) {
         throttle_run(open[i], &acc, &f0, &f1);
         TT_EQ_U(acc, 1);
