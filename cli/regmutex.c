@@ -101,6 +101,10 @@ static void describe(const ptx_module *low, const ptx_func *g, const rm_kernel *
     printf("  registers: %u per thread (%u in the code + %u reserved), at most %u live\n", k->regs, k->own,
            k->reserve, k->max_live);
     printf("  regmutex: %s\n", k->why);
+    if (k->modelled)
+        printf("  model: a warp alone %.0f cycles per pass, %.0f of the busiest SM resource, %.0f%% waiting for "
+               "loads of %.1f lines; warps that fill the SM %.1f, that fill the MSHRs %.1f\n",
+               k->t_warp, k->c_warp, k->mem_wait * 100, k->lines, k->w_sat, k->w_mem);
     if (k->on) {
         printf("  base set: %u (%u per thread charged), extended set: %u\n", k->base, k->base_regs, k->ext);
         uint32_t wpc = (k->block_threads + 31) / 32;

@@ -101,6 +101,7 @@ struct gpu_wp {
     uint64_t occ_t;
     uint32_t stalled_full;     /* coalescers that found no tag in the last cycle */
     uint64_t resfail_skipped;
+    uint32_t lines_out;        /* lines of coalesced instructions not yet delivered (stores: sent) */
 };
 
 /* ---- configuration ---------------------------------------------------------------------- */
@@ -117,6 +118,8 @@ void gpu_wp_cfg_warppool(const tp_opts *o, gpu_wpcfg *c)
     c->queues = (uint32_t)tp_opt_i(o, OPT_WARPPOOL_QUEUES);
     c->tags = (uint32_t)tp_opt_i(o, OPT_WARPPOOL_TAGS);
     c->merges = (uint32_t)tp_opt_i(o, OPT_WARPPOOL_MERGES);
+    c->sample = (uint64_t)tp_opt_i(o, OPT_WARPPOOL_SAMPLE);
+    c->cs_lines = (uint32_t)tp_opt_i(o, OPT_WARPPOOL_CS_LINES);
     c->key = GPU_WP_KEY_LINE;
     c->policy = pol[tp_opt_i(o, OPT_WARPPOOL_POLICY) % 3];
 }
@@ -216,7 +219,8 @@ void gpu_wp_begin(gpu_wp *p, uint64_t now)
 {
     const gpu_l1stats *s = gpu_l1_stats(p->l1);
     p->mode = p->c.policy == GPU_WP_AUTO ? GPU_WP_OLDEST : p->c.policy;
-    p->q_end = now + p->c.quantum;
+    /* the sampling period: a short first quantum */
+    p->q_end = now + (p->c.sample && p->c.sample < p->c.quantum ? p->c.sample : p->c.quantum);
     p->q_acc = s->accesses;
     p->q_miss = s->misses;
     p->occ_t = now;
@@ -238,6 +242,9 @@ void gpu_wp_account_skip(gpu_wp *p, uint64_t k)
 
 bool gpu_wp_can_accept(const gpu_wp *p, uint64_t now)
 {
+    /* cache-sensitive mode throttles admission: lines outstanding (coalesced,
+    ** not yet delivered or, for stores, sent) below cs_lines */
+    if (p->mode == GPU_WP_CACHE && p->c.cs_lines && p->lines_out >= p->c.cs_lines) return false;
     return p->iq_n < p->c.inst_queue && p->acc_at <= now;
 }
 
@@ -322,7 +329,10 @@ static void deliver(gpu_wp *p, const wp_req *q)
     m->lanes_done |= q->lanes;
     m->deliveries += n;
     p->st->thread_deliveries += n;
-    if (m->lines_left && --m->lines_left == 0) finished(p, m);
+    if (m->lines_left) {
+        p->lines_out--;
+        if (--m->lines_left == 0) finished(p, m);
+    }
 }
 
 void gpu_wp_done(gpu_wp *p, gpu_mreq *r, uint64_t now)
@@ -349,6 +359,7 @@ static void coal_take(gpu_wp *p, wp_coal *co)
     co->space = m->rec.space == PTX_SP_LOCAL ? GPU_MS_LOCAL : GPU_MS_GLOBAL;
     co->n = gpu_coalesce_lanes(m->rec.addr, m->active, m->bytes, p->l1c.line, co->line, co->bytes, co->lanes);
     m->lines_left = co->n;
+    p->lines_out += co->n;
     if (!co->n) { /* nothing to access (no lanes): done at once */
         finished(p, m);
         co->mop = NULL;
@@ -515,7 +526,10 @@ static gpu_l1res send(gpu_wp *p, uint32_t ti, uint64_t now)
     } else {
         /* a store is done with once its line is handed over */
         gpu_memop *m = q[0].mop;
-        if (m->lines_left && --m->lines_left == 0) finished(p, m);
+        if (m->lines_left) {
+            p->lines_out--;
+            if (--m->lines_left == 0) finished(p, m);
+        }
     }
     p->st->l1_accesses++;
     p->st->merges += t->n - 1u;
@@ -652,6 +666,7 @@ gpu_memop *gpu_wp_drop(gpu_wp *p)
     for (uint32_t i = 0; i < p->c.coalescers; i++) p->co[i].mop = NULL;
     memset(p->tag, 0, (size_t)p->c.queues * p->c.tags * sizeof *p->tag);
     p->used = 0;
+    p->lines_out = 0;
     for (uint32_t f = 0; f < p->nfl; f++) p->fl_n[f] = 0;
     p->nfl_free = 0;
     for (uint32_t f = p->nfl; f > 0; f--) p->fl_free[p->nfl_free++] = f - 1;

@@ -46,8 +46,16 @@
 **                           on the SM) with a request in an eligible tag, so
 **                           one warp's lines go together and the others wait
 **                           (less thrashing in a small L1); the oldest tag
-**                           when that warp has none;
-**         auto (WarpPool)   oldest at the start of each launch; at every
+**                           when that warp has none.  It also throttles
+**                           admission: the pool takes a new instruction
+**                           only while its instructions' lines not yet
+**                           delivered (stores: sent) are fewer than
+**                           cs_lines, so fewer warps' lines are live in
+**                           the L1D at once;
+**         auto (WarpPool)   oldest at the start of each launch; the first
+**                           quantum is a sampling period of `sample` cycles
+**                           (when shorter than a quantum), the next ones
+**                           `quantum` cycles; at every
 **                           quantum boundary (cycles from the launch's
 **                           start) the L1D miss rate of the quantum just
 **                           ended (misses / accesses, all kinds) picks the
@@ -119,6 +127,8 @@ typedef struct gpu_wpcfg {
     uint8_t policy;            /* gpu_wp_policy */
     uint64_t quantum;          /* auto: cycles per quantum */
     double miss_threshold;     /* auto: miss rate above which the next quantum is cache-sensitive */
+    uint64_t sample;           /* auto: the first quantum's length (0: quantum) */
+    uint32_t cs_lines;         /* cache-sensitive mode: admit while fewer lines are outstanding (0: no limit) */
     /* store acknowledgements (the LD/ST unit's, gpu/ldst.h; NULL: none): each store request
     ** goes to store_prep before the L1D takes it, and with the L1D's answer to store_sent */
     void (*store_prep)(void *arg, gpu_mreq *r, uint16_t warp);
@@ -148,7 +158,8 @@ void gpu_wp_free(gpu_wp *p);
 void gpu_wp_begin(gpu_wp *p, uint64_t now);
 
 /* Whether the instruction queue takes an instruction in cycle now (room,
-** and none taken yet in this cycle). */
+** none taken yet in this cycle, and in cache-sensitive mode fewer than
+** cs_lines lines outstanding). */
 bool gpu_wp_can_accept(const gpu_wp *p, uint64_t now);
 /* m (global or local, every active lane; addresses as the L1D sees them)
 ** enters the instruction queue; age orders its warp for the cache-sensitive

@@ -47,6 +47,9 @@ typedef struct rm_cfg {
     uint32_t alloc_unit;      /* a warp's registers are allocated in multiples of this */
     uint32_t block_threads;   /* the CTA size planned for when a kernel declares none
                                  (.reqntid / .maxntid) */
+    /* the cost model (regmutex.model, .mem_latency, .mshrs, .issue) */
+    bool model;
+    uint32_t mem_latency, mshrs, issue;
 } rm_cfg;
 void rm_cfg_from_opts(rm_cfg *c, const tp_opts *o);
 
@@ -54,7 +57,7 @@ void rm_cfg_from_opts(rm_cfg *c, const tp_opts *o);
 typedef struct rm_kernel {
     const char *name;
     bool on;                  /* RegMutex applies */
-    char why[160];            /* when off: why; when on: the choice in words */
+    char why[320];            /* when off: why; when on: the choice in words */
     uint32_t regs;            /* |Rt|: registers per thread charged without RegMutex */
     uint32_t reserve;         /* of them, not the code's own (the kernel reserve) */
     uint32_t own;             /* registers the lowered code uses */
@@ -70,6 +73,14 @@ typedef struct rm_kernel {
     double *weight;           /* per instruction: its estimated share of executions
                                  (8^loop depth, summing to 1 over the kernel) */
     uint32_t nacquire, nrelease;
+    /* the cost model (pass.c, "the model"): per warp alone, the weighted
+    ** cycles of one pass over the code and the SM cycles its instructions
+    ** occupy the busiest resource; the share of its time spent waiting for
+    ** global loads; their lines per warp instruction; from these the warps
+    ** that fill the SM's issue (w_sat) and those whose misses the MSHRs
+    ** hold in flight (w_mem) */
+    bool modelled;
+    double t_warp, c_warp, mem_wait, lines, w_sat, w_mem;
 } rm_kernel;
 
 typedef struct rm_report {

@@ -604,7 +604,7 @@ static int b_heartwall(th_ctx *c)
 
 static int b_lavamd(th_ctx *c)
 {
-    int nb = c->small ? 2 : 4, nbox = nb * nb * nb, np = nbox * 128;
+    int nb = c->small ? 2 : 7, nbox = nb * nb * nb, np = nbox * 128;
     float alpha = 0.5f;
     float *rv = th_host(c, (size_t)np * 16), *qv = th_host(c, np * 4);
     for (int i = 0; i < np; i++) {
@@ -730,12 +730,12 @@ static int b_montecarlo(th_ctx *c)
 
 static int b_spmv(th_ctx *c)
 {
-    int dim = c->small ? 8192 : 65536, maxlen = 24;
+    int dim = c->small ? 8192 : 327680, maxlen = 24;
     int *len = th_host(c, dim * 4), *perm = th_host(c, dim * 4);
     /* rows sorted by length, longest first (jagged diagonal storage) */
     for (int i = 0; i < dim; i++) len[i] = 2 + (int)((uint64_t)(dim - i) * (maxlen - 2) / dim) ;
     for (int i = 0; i < dim; i++) perm[i] = (int)(((uint64_t)i * 2654435761u) % (uint32_t)dim);
-    /* perm must be a permutation: use i -> (a i) mod dim with a odd and dim a power of two */
+    /* perm must be a permutation: i -> (a i) mod dim with a prime to dim (a is odd and not a multiple of 5) */
     int *ptr = th_host(c, maxlen * 4), nnz = 0;
     for (int k = 0; k < maxlen; k++) {
         ptr[k] = nnz;
@@ -838,7 +838,7 @@ static int b_srad(th_ctx *c)
 
 static int b_tpacf(th_ctx *c)
 {
-    int n = c->small ? 1024 : 4096;
+    int n = c->small ? 1024 : 6144;
     float *x = th_host(c, n * 4), *y = th_host(c, n * 4), *z = th_host(c, n * 4), binb[21];
     for (int i = 0; i < n; i++) {
         double u = 2 * rb_unit() - 1, ph = 6.283185307 * rb_unit(), s = sqrt(1 - u * u);

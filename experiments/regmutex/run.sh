@@ -111,6 +111,7 @@ wanted() { # PROGRAM VARIANT
         echo "2 $p rf128 gtx480 regs.physical=1"
         echo "2 $p rf64 gtx480-rf64k regs.physical=1"
         echo "2 $p rf64-rm gtx480-rf64k regmutex=1"
+        echo "2 $p unlimited gtx480 regs.physical=1 $UNLIMITED"
     done
 } >"$out/points.txt"
 
@@ -144,6 +145,7 @@ stats() {
     /^      "name": / { nk++; blk[nk] = 0; sect = "" }
     /^      "[a-z_.0-9]*": \{/ { sect = $1; gsub(/[":]/, "", sect) }
     /^      "block": \[/ { s = $0; sub(/.*"block": \[/, "", s); split(s, d, /[],]/); blk[nk] = int((d[1] * d[2] * d[3] + 31) / 32) }
+    /^      "grid": \[/ { s = $0; sub(/.*"grid": \[/, "", s); split(s, d, /[],]/); grid[nk] = d[1] * d[2] * d[3] }
     /^      "cycles": / { cyc[nk] = num($0); tot += cyc[nk] }
     /^      "ctas_per_sm": / { ctas[nk] = num($0) }
     sect == "regmutex" && /"sections": / { sec[nk] = num($0) }
@@ -152,12 +154,12 @@ stats() {
     END {
         m = 1
         for (i = 1; i <= nk; i++) if (cyc[i] > cyc[m]) m = i
-        printf "%d,%d,%d,%d,%d,%d\n", tot, ctas[m], blk[m], sec[m], acq, stall
+        printf "%d,%d,%d,%d,%d,%d,%d\n", tot, ctas[m], blk[m], sec[m], acq, stall, grid[m]
     }' "$1"
 }
 
 csv="$out/regmutex.csv"
-echo "experiment,program,variant,config,options,cycles,ctas_per_sm,warps_per_cta,occupancy,sections,acquires,stall_cycles,status" >"$csv"
+echo "experiment,program,variant,config,options,cycles,ctas_per_sm,warps_per_cta,occupancy,sections,acquires,stall_cycles,status,grid_ctas,waves" >"$csv"
 while read -r e p v cfg opts; do
     base="$out/points/$e-$p-$v"
     st=$(cat "$base.status" 2>/dev/null || echo missing)
@@ -165,45 +167,82 @@ while read -r e p v cfg opts; do
     if [ "$st" = ok ] && [ -f "$base.json" ]; then
         s=$(stats "$base.json")
         echo "$s" | awk -F, -v e="$e" -v p="$p" -v v="$v" -v c="$cfg" -v o="$opts" -v st="$st" \
-            '{ printf "%s,%s,%s,%s,\"%s\",%d,%d,%d,%.4f,%d,%d,%d,%s\n", e, p, v, c, o, $1, $2, $3, $2 * $3 / 48, $4, $5, $6, st }' >>"$csv"
+            '{ printf "%s,%s,%s,%s,\"%s\",%d,%d,%d,%.4f,%d,%d,%d,%s,%d,%.2f\n", e, p, v, c, o, $1, $2, $3, $2 * $3 / 48, $4, $5, $6, st, $7, $2 ? $7 / (15 * $2) : 0 }' >>"$csv"
     else
-        echo "$e,$p,$v,$cfg,\"$opts\",,,,,,,,$st" >>"$csv"
+        echo "$e,$p,$v,$cfg,\"$opts\",,,,,,,,$st,," >>"$csv"
     fi
 done <"$out/points.txt"
 
+# ---- the pass's decision per program ---------------------------------------------------
+# `tpsim regmutex` on the program's PTX with the experiment's register file:
+# applies when it marks any kernel; else the reason it gives for the first
+# register-limited kernel (or the first kernel's).
+TPSIM="$BUILD/bin/tpsim"
+decide() { # PROGRAM CONFIG
+    "$TPSIM" regmutex "$here/kernels/$1.ptx" --config "$2" 2>/dev/null | awk '
+        /^  regmutex: on:/ { on = 1 }
+        /^  regmutex: off:/ { w = $0; sub(/^  regmutex: off: /, "", w); gsub(/[",]/, ";", w)
+                              if (w !~ /do not limit/ && lim == "") lim = w; if (first == "") first = w }
+        END { if (on) print "yes,"; else printf "no,\"%s\"\n", lim != "" ? lim : first }'
+}
+echo "experiment,program,applies,why" >"$out/decisions.csv"
+for p in $EXP1; do echo "1,$p,$(decide "$p" gtx480)"; done >>"$out/decisions.csv"
+for p in $EXP2; do echo "2,$p,$(decide "$p" gtx480-rf64k)"; done >>"$out/decisions.csv"
+
 # ---- per-program tables and figures -----------------------------------------------------
 awk -F, -v OFS=, '
-    NR > 1 && $1 == 1 { cyc[$2, $3] = $6; occ[$2, $3] = $9; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
+    FNR == NR { if (FNR > 1) { ap[$1, $2] = $3; w = $0; sub(/^[^,]*,[^,]*,[^,]*,/, "", w); why[$1, $2] = w }; next }
+    FNR > 1 && $1 == 1 { cyc[$2, $3] = $6; occ[$2, $3] = $9; wav[$2, $3] = $15; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
     END {
-        print "program,cycles_baseline,cycles_regmutex,cycles_owf,cycles_unlimited,reduction_regmutex,reduction_owf,reduction_unlimited,occupancy_initial,occupancy_regmutex,cycles_rfv,reduction_rfv,occupancy_rfv"
+        print "program,cycles_baseline,cycles_regmutex,cycles_owf,cycles_unlimited,reduction_regmutex,reduction_owf,reduction_unlimited,occupancy_initial,occupancy_regmutex,cycles_rfv,reduction_rfv,occupancy_rfv,occupancy_unlimited,waves,applies,why"
         for (i = 1; i <= n; i++) {
             p = order[i]; b = cyc[p, "baseline"]
             r = b && cyc[p, "regmutex"] ? 1 - cyc[p, "regmutex"] / b : ""
             o = b && cyc[p, "owf"] ? 1 - cyc[p, "owf"] / b : ""
             u = b && cyc[p, "unlimited"] ? 1 - cyc[p, "unlimited"] / b : ""
             f = b && cyc[p, "rfv"] ? 1 - cyc[p, "rfv"] / b : ""
-            printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p, b, cyc[p, "regmutex"], cyc[p, "owf"], cyc[p, "unlimited"], r, o, u, occ[p, "baseline"], occ[p, "regmutex"], cyc[p, "rfv"], f, occ[p, "rfv"]
+            printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p, b, cyc[p, "regmutex"], cyc[p, "owf"], cyc[p, "unlimited"], r, o, u, occ[p, "baseline"], occ[p, "regmutex"], cyc[p, "rfv"], f, occ[p, "rfv"], occ[p, "unlimited"], wav[p, "baseline"], ap[1, p], why[1, p]
         }
-    }' "$csv" >"$out/exp1.csv"
+    }' "$out/decisions.csv" "$csv" >"$out/exp1.csv"
 awk -F, -v OFS=, '
-    NR > 1 && $1 == 2 { cyc[$2, $3] = $6; occ[$2, $3] = $9; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
+    FNR == NR { if (FNR > 1) { ap[$1, $2] = $3; w = $0; sub(/^[^,]*,[^,]*,[^,]*,/, "", w); why[$1, $2] = w }; next }
+    FNR > 1 && $1 == 2 { cyc[$2, $3] = $6; occ[$2, $3] = $9; wav[$2, $3] = $15; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
     END {
-        print "program,cycles_rf128,cycles_rf64,cycles_rf64_regmutex,increase_rf64,increase_rf64_regmutex,occupancy_rf128,occupancy_rf64,occupancy_rf64_regmutex"
+        print "program,cycles_rf128,cycles_rf64,cycles_rf64_regmutex,increase_rf64,increase_rf64_regmutex,occupancy_rf128,occupancy_rf64,occupancy_rf64_regmutex,cycles_unlimited,increase_unlimited,occupancy_unlimited,waves_rf128,applies,why"
         for (i = 1; i <= n; i++) {
             p = order[i]; b = cyc[p, "rf128"]
             a = b && cyc[p, "rf64"] ? cyc[p, "rf64"] / b - 1 : ""
             r = b && cyc[p, "rf64-rm"] ? cyc[p, "rf64-rm"] / b - 1 : ""
-            printf "%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p, b, cyc[p, "rf64"], cyc[p, "rf64-rm"], a, r, occ[p, "rf128"], occ[p, "rf64"], occ[p, "rf64-rm"]
+            u = b && cyc[p, "unlimited"] ? cyc[p, "unlimited"] / b - 1 : ""
+            printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p, b, cyc[p, "rf64"], cyc[p, "rf64-rm"], a, r, occ[p, "rf128"], occ[p, "rf64"], occ[p, "rf64-rm"], cyc[p, "unlimited"], u, occ[p, "unlimited"], wav[p, "rf128"], ap[2, p], why[2, p]
         }
-    }' "$csv" >"$out/exp2.csv"
+    }' "$out/decisions.csv" "$csv" >"$out/exp2.csv"
 
-# means (arithmetic, over the programs with results), printed and kept
-awk -F, 'NR > 1 { for (i = 6; i <= 12; i++) if ($i != "") { s[i] += $i; n[i]++ } }
-    END { printf "experiment 1: mean cycle reduction: RegMutex %.1f%%, OWF %.1f%%, unlimited register file %.1f%%, RFV %.1f%%\n",
-          100 * s[6] / (n[6] ? n[6] : 1), 100 * s[7] / (n[7] ? n[7] : 1), 100 * s[8] / (n[8] ? n[8] : 1), 100 * s[12] / (n[12] ? n[12] : 1) }' "$out/exp1.csv" | tee "$out/summary.txt"
-awk -F, 'NR > 1 { for (i = 5; i <= 6; i++) if ($i != "") { s[i] += $i; n[i]++ } }
-    END { printf "experiment 2: mean cycle increase with 64 KB: without RegMutex %.1f%%, with RegMutex %.1f%%\n",
-          100 * s[5] / (n[5] ? n[5] : 1), 100 * s[6] / (n[6] ? n[6] : 1) }' "$out/exp2.csv" | tee -a "$out/summary.txt"
+# means (arithmetic), printed and kept: over the programs where the pass
+# applies (the paper's averages), over all, and the others listed apart
+awk -F, '
+    NR > 1 { for (i = 6; i <= 12; i++) if ($i != "") { s[i] += $i; n[i]++; if ($16 == "yes") { sa[i] += $i; na[i]++ } }
+             if ($16 == "yes") { ap = ap " " $1; oa += $9; ob += $10; no++ } else { w = $17; gsub(/"/, "", w); off = off "  " $1 ": " w "\n" } }
+    function m(a, b, i) { return 100 * a[i] / (b[i] ? b[i] : 1) }
+    END {
+        printf "experiment 1: the pass applies to%s (%d of %d): mean cycle reduction RegMutex %.1f%%, unlimited register file %.1f%%, OWF %.1f%%, RFV %.1f%%; occupancy %.2f -> %.2f\n",
+            ap, no, NR - 1, m(sa, na, 6), m(sa, na, 8), m(sa, na, 7), m(sa, na, 12), oa / (no ? no : 1), ob / (no ? no : 1)
+        printf "experiment 1, all %d programs: mean cycle reduction RegMutex %.1f%%, OWF %.1f%%, unlimited register file %.1f%%, RFV %.1f%%\n",
+            NR - 1, m(s, n, 6), m(s, n, 7), m(s, n, 8), m(s, n, 12)
+        printf "experiment 1, the pass declines or gives up:\n%s", off
+    }' "$out/exp1.csv" | tee "$out/summary.txt"
+awk -F, '
+    NR > 1 { for (i = 5; i <= 6; i++) if ($i != "") { s[i] += $i; n[i]++; if ($14 == "yes") { sa[i] += $i; na[i]++ } }
+             if ($11 != "") { s[11] += $11; n[11]++; if ($14 == "yes") { sa[11] += $11; na[11]++ } }
+             if ($14 == "yes") { ap = ap " " $1; no++ } else { w = $15; gsub(/"/, "", w); off = off "  " $1 ": " w "\n" } }
+    function m(a, b, i) { return 100 * a[i] / (b[i] ? b[i] : 1) }
+    END {
+        printf "experiment 2: the pass applies to%s (%d of %d): mean cycle increase with 64 KB without RegMutex %.1f%%, with RegMutex %.1f%% (unlimited register file %.1f%%)\n",
+            ap, no, NR - 1, m(sa, na, 5), m(sa, na, 6), m(sa, na, 11)
+        printf "experiment 2, all %d programs: without RegMutex %.1f%%, with RegMutex %.1f%% (unlimited register file %.1f%%)\n",
+            NR - 1, m(s, n, 5), m(s, n, 6), m(s, n, 11)
+        printf "experiment 2, the pass declines or gives up:\n%s", off
+    }' "$out/exp2.csv" | tee -a "$out/summary.txt"
 
 if ! command -v gnuplot >/dev/null 2>&1; then
     echo "run.sh: gnuplot not found: no figures" >&2
@@ -228,17 +267,19 @@ set format y "%.0f%%"
 set output "$out/exp1-regmutex.png"
 set title "Experiment 1 (GTX 480, 128 KB registers per SM): RegMutex"
 set ylabel "execution cycle reduction (higher is better)"
-plot "$out/exp1.csv" using (100*column("reduction_regmutex")):xtic(1) title "cycle reduction" lc rgb "#4472c4", \
+plot "$out/exp1.csv" using (100*column("reduction_regmutex")):xtic(1) title "cycle reduction with RegMutex" lc rgb "#4472c4", \
+     "" using (100*column("reduction_unlimited")) title "unlimited register file (the bound)" lc rgb "#70ad47", \
      "" using 0:(column("occupancy_initial")) axes x1y2 with linespoints pt 7 lc rgb "#ed7d31" title "initial occupancy", \
-     "" using 0:(column("occupancy_regmutex")) axes x1y2 with linespoints pt 5 lc rgb "#70ad47" title "occupancy with RegMutex"
+     "" using 0:(column("occupancy_regmutex")) axes x1y2 with linespoints pt 5 lc rgb "#7030a0" title "occupancy with RegMutex"
 
 set output "$out/exp2-rf64.png"
 set title "Experiment 2 (GTX 480 with 64 KB registers per SM, against 128 KB)"
 set ylabel "execution cycle increase (lower is better)"
 plot "$out/exp2.csv" using (100*column("increase_rf64")):xtic(1) title "without RegMutex" lc rgb "#a5a5a5", \
      "" using (100*column("increase_rf64_regmutex")) title "with RegMutex" lc rgb "#4472c4", \
+     "" using (100*column("increase_unlimited")) title "unlimited register file (the bound)" lc rgb "#70ad47", \
      "" using 0:(column("occupancy_rf64")) axes x1y2 with linespoints pt 7 lc rgb "#ed7d31" title "initial occupancy (64 KB)", \
-     "" using 0:(column("occupancy_rf64_regmutex")) axes x1y2 with linespoints pt 5 lc rgb "#70ad47" title "occupancy with RegMutex"
+     "" using 0:(column("occupancy_rf64_regmutex")) axes x1y2 with linespoints pt 5 lc rgb "#7030a0" title "occupancy with RegMutex"
 
 unset y2tics
 unset y2label

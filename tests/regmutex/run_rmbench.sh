@@ -26,9 +26,13 @@ run() { # MODE CONFIG OPTIONS
     fi
 }
 run functional gtx480 ""
+# regmutex.model=0: RegMutex on every kernel its rule can help, also where
+# the cost model declines (these runs check results, not speed); once with
+# the model, as the experiments run it
+run functional gtx480 "regmutex=1 regmutex.model=0"
 run functional gtx480 "regmutex=1"
 run functional gtx480 "owf=1"
-run functional gtx480-rf64k "regmutex=1"
-run performance gtx480-rf64k "regmutex=1"
+run functional gtx480-rf64k "regmutex=1 regmutex.model=0"
+run performance gtx480-rf64k "regmutex=1 regmutex.model=0"
 run performance gtx480 "regs.policy=rfv"
 exit $status

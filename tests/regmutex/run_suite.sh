@@ -25,7 +25,9 @@ export BUILD
 here=$(dirname "$0")
 tests=$(cd "$here/.." && pwd)
 cfg=${1:-gtx480-rf64k}
-opts=${2:-regmutex=1}
+# regmutex.model=0: the mechanism on every kernel its rule can help, whether
+# or not the cost model expects a gain (these tests are about results)
+opts=${2:-regmutex=1 regmutex.model=0}
 only_mode=${3:-}
 
 suite() { # MODE SCRIPT

@@ -396,6 +396,83 @@ static void t905_policy_switch(void)
     TT_EQ_U(cq, 4);             /* every quantum up to 4000 */
 }
 
+/* 911: the sampling period (warppool.sample).  905's scenario with the
+** paper's 100,000-cycle quantum and a 1,000-cycle sampling period: the
+** first decision comes at 1000, from the sample's miss rate (one access, one
+** miss: cache-sensitive, Q before P), and the next boundary is 1000 +
+** 100,000, so nothing switches back by 4000 and no cache-sensitive quantum
+** has ended.  Without the sampling period (warppool.sample=0) the first
+** decision waits for 100,000: oldest throughout, P before Q. */
+static void t911_sampling_period(void)
+{
+    uint64_t second = 0, s999 = 9, s1000 = 9, send = 9, cq = 9;
+    quantum_run("warppool.quantum=100000 warppool.sample=1000 warppool.miss_threshold=0.5 l1d.mshrs=1", &second,
+                &s999, &s1000, &send, &cq);
+    TT_EQ_U(s999, 0);
+    TT_EQ_U(s1000, 1);
+    TT_EQ_U(second, ln(102));
+    TT_EQ_U(send, 1);
+    TT_EQ_U(cq, 0);
+    quantum_run("warppool.quantum=100000 warppool.sample=0 l1d.mshrs=1", &second, &s999, &s1000, &send, &cq);
+    TT_EQ_U(s1000, 0);
+    TT_EQ_U(second, ln(101));
+    TT_EQ_U(send, 0);
+    /* a sampling period as long as the quantum or longer changes nothing: 905's run */
+    quantum_run("warppool.quantum=1000 warppool.sample=5000 warppool.miss_threshold=0.5 l1d.mshrs=1", &second, &s999,
+                &s1000, &send, &cq);
+    TT_EQ_U(s1000, 1);
+    TT_EQ_U(send, 2);
+    TT_EQ_U(cq, 2);
+}
+
+/* 912: cache-sensitive mode throttles admission (warppool.cs_lines).  A
+** load of line A accepted at 0 is coalesced at 0 (one line outstanding) and
+** misses (accessed at 1, answered at 101, delivered and finished then:
+** memory latency 100); a second load, of B, is offered from cycle 1 on.
+** With cs_lines = 1 the pool refuses it while A's line is outstanding and
+** takes it at 102, the cycle after A's delivery; B then misses at 103 and
+** finishes at 203.  With cs_lines = 2, with policy oldest (no throttle) or
+** cs_lines = 0 it goes in at 1 and finishes at 102. */
+static void throttle_run(const char *opts, uint64_t *accepted, uint64_t *fin0, uint64_t *fin1)
+{
+    rig r;
+    *accepted = *fin0 = *fin1 = NEVER;
+    if (!rig_open(&r, opts)) return;
+    mkop(&r, 0, 0, EXEC_SI_LOAD);
+    lanes_to(&r, 0, 1, ln(30));
+    mkop(&r, 1, 1, EXEC_SI_LOAD);
+    lanes_to(&r, 1, 1, ln(31));
+    gpu_wp_accept(r.wp, &r.op[0], 0, 0);
+    tick(&r, 0);
+    for (uint64_t t = 1; t <= 400; t++) {
+        if (*accepted == NEVER && gpu_wp_can_accept(r.wp, t)) {
+            gpu_wp_accept(r.wp, &r.op[1], 1, t);
+            *accepted = t;
+        }
+        tick(&r, t);
+    }
+    *fin0 = r.fin[0];
+    *fin1 = r.fin[1];
+    rig_close(&r);
+}
+
+static void t912_cs_throttle(void)
+{
+    uint64_t acc, f0, f1;
+    throttle_run("warppool.policy=cache_sensitive warppool.cs_lines=1", &acc, &f0, &f1);
+    TT_EQ_U(f0, 101);
+    TT_EQ_U(acc, 102);
+    TT_EQ_U(f1, 203);
+    const char *open[] = {"warppool.policy=cache_sensitive warppool.cs_lines=2", "warppool.policy=oldest warppool.cs_lines=1",
+                          "warppool.policy=cache_sensitive warppool.cs_lines=0"};
+    for (int i = 0; i < 3; i++) {
+        throttle_run(open[i], &acc, &f0, &f1);
+        TT_EQ_U(acc, 1);
+        TT_EQ_U(f0, 101);
+        TT_EQ_U(f1, 102);
+    }
+}
+
 /* 906: thread mappings.  Warp 0: lanes 0-15 in line A, 16-31 in B; warp 1:
 ** lanes 0-15 in B, 16-31 in C.  Warp 0's requests go in at 10 (A) and 11
 ** (B); warp 1's load, accepted at 11, finds B's queue taken in cycle 11 (one
@@ -915,6 +992,8 @@ int main(void)
     TT_RUN(t903_fifth_merge_waits);
     TT_RUN(t904_queue_full);
     TT_RUN(t905_policy_switch);
+    TT_RUN(t911_sampling_period);
+    TT_RUN(t912_cs_throttle);
     TT_RUN(t906_thread_mapping);
     TT_RUN(t907_stores_atomics);
     TT_RUN(t908_inst_queue);

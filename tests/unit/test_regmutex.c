@@ -83,7 +83,12 @@ static void values(tp_sbuf *b, int first, int bar_at)
     }
 }
 
-static char *hot_ptx(int bar)
+/* hot_ptx(bar) with, when gather is set, a gather in the loop: each thread
+** loads an index (out[tid], coalesced) and then out[index] (a data-dependent
+** address, 32 lines per warp load to the pass's model) and adds it in. */
+static char *hot_ptx_g(int bar, bool gather);
+static char *hot_ptx(int bar) { return hot_ptx_g(bar, false); }
+static char *hot_ptx_g(int bar, bool gather)
 {
     tp_sbuf b;
     tp_sbuf_init(&b);
@@ -92,7 +97,12 @@ static char *hot_ptx(int bar)
                        " ld.param.u64 %%rd1, [out];\n cvta.to.global.u64 %%rd2, %%rd1;\n ld.param.u32 %%r5, [iters];\n"
                        " mov.u32 %%r1, %%tid.x;\n mov.u32 %%r2, %%ctaid.x;\n mov.u32 %%r3, %%ntid.x;\n"
                        " mad.lo.s32 %%r4, %%r2, %%r3, %%r1;\n cvt.rn.f32.u32 %%f1, %%r4;\n"
-                       " mov.f32 %%f2, 0f00000000;\n mov.u32 %%r6, 0;\nLOOP:\n");
+                       " mov.f32 %%f2, 0f00000000;\n mov.u32 %%r6, 0;\n");
+    if (gather) tp_sbuf_printf(&b, " mul.wide.u32 %%rd5, %%r4, 4;\n add.s64 %%rd6, %%rd2, %%rd5;\n");
+    tp_sbuf_printf(&b, "LOOP:\n");
+    if (gather)
+        tp_sbuf_printf(&b, " ld.global.u32 %%r7, [%%rd6];\n mul.wide.u32 %%rd7, %%r7, 4;\n add.s64 %%rd7, %%rd2, %%rd7;\n"
+                           " ld.global.f32 %%f119, [%%rd7];\n add.f32 %%f2, %%f2, %%f119;\n");
     values(&b, 10, bar == 2 ? 9 : -1);
     tree(&b, 10, 30, 50);
     if (bar == 1) tp_sbuf_printf(&b, " bar.sync 0;\n");
@@ -115,7 +125,7 @@ static const char *calls_ptx =
 
 static rm_cfg gtx480_cfg(void)
 {
-    rm_cfg c = {32768, 48, 8, 64, 256};
+    rm_cfg c = {32768, 48, 8, 64, 256, true, 292, 32, 2}; /* the model's defaults (regmutex/options.def) */
     return c;
 }
 
@@ -286,6 +296,56 @@ static void t_pass_gives_up(void)
         ptx_module_free(l);
         ptx_module_free(src);
     }
+}
+
+/* The cost model (pass.c "the cost model"): hot's loop is arithmetic, no
+** memory -- the model caps nothing and the pass applies; with a gather in
+** the loop (32 lines per warp load, a warp waiting for it most of its time)
+** 32 MSHRs keep about one warp's misses in flight, far below the 40 warps
+** resident without RegMutex, so the model predicts a loss and the pass
+** declines, saying why.  The same kernel without the model, or with MSHRs
+** enough for every warp's lines, gets RegMutex: the model alone declined. */
+static void t_pass_model(void)
+{
+    for (int gather = 0; gather <= 1; gather++)
+        for (int variant = 0; variant < 3; variant++) {
+            if (!gather && variant) continue;
+            ptx_module *src, *l;
+            char *text = hot_ptx_g(0, gather);
+            l = lowered(text, &src);
+            free(text);
+            if (!l) continue;
+            rm_cfg c = gtx480_cfg();
+            if (variant == 1) c.model = false;
+            if (variant == 2) c.mshrs = 4096;
+            rm_report rep;
+            TT_CHECK(rm_pass(l, &c, &rep, &err));
+            const rm_kernel *k = &rep.k[0];
+            TT_CHECK(k->modelled == c.model);
+            if (!gather) {
+                /* no global load in the loop: only the entry's and the final store's lines */
+                TT_CHECK(k->on);
+                TT_CHECK(k->w_mem > 48);
+            } else if (variant == 0) {
+                TT_CHECK(!k->on);
+                TT_CHECK(strstr(k->why, "the model predicts a loss: memory-bound") != NULL);
+                TT_CHECK(l->funcs[ptx_find_func(l, "hot")].rs == NULL);
+                /* the loads: out[tid] 1 line, out[index] 32, every iteration */
+                TT_CHECK(k->lines == 16.5);
+                TT_CHECK(k->mem_wait > 0.5);
+                TT_CHECK(k->w_mem < 4);
+                /* 3 CTAs of 256 threads fit its registers; 1 line + 32 lines per iteration: 16.5 on average */
+                TT_EQ_U(k->ctas_before, 3);
+                TT_CHECK(k->ctas_after == k->ctas_before);
+            } else {
+                TT_CHECK(k->on);
+                TT_CHECK(k->ctas_after > k->ctas_before);
+                check_regions(l, &l->funcs[ptx_find_func(l, "hot")], k);
+            }
+            rm_report_free(&rep);
+            ptx_module_free(l);
+            ptx_module_free(src);
+        }
 }
 
 /* ---- running it ----------------------------------------------------------------------- */
@@ -716,6 +776,7 @@ int main(void)
     TT_RUN(t_pass_regions);
     TT_RUN(t_pass_barriers);
     TT_RUN(t_pass_gives_up);
+    TT_RUN(t_pass_model);
     TT_RUN(t_runs_unchanged);
     TT_RUN(t_barrier_in_region);
     TT_RUN(t_owf);
