@@ -1,0 +1,176 @@
+/*
+** sample.c -- sampled timing inside a launch (sample.mode=cta or both;
+** docs/TIMING.md, "Sampled timing").
+**
+** A wave is ctas_per_sm x SMs CTAs: the CTAs the GPU holds at once.  The
+** launch runs in detail and the cycle at which each wave's worth of CTAs has
+** finished is noted (the first wave ends at the W-th finished CTA, the second
+** at the 2W-th ...).  The first wave's duration holds the ramp-up and is not
+** a sample; once the last sample.window waves' durations agree within
+** sample.tolerance percent ((max - min) / mean), the rate is stable.  Then,
+** in that cycle, the CTAs between the ones already started and the last
+** R = W + (remaining mod W) run functionally (exec_warp_run, resident sets of
+** W CTAs as functional mode runs them), as many as a whole number of waves;
+** the CTAs in flight stay where they are, and the detailed simulation goes on
+** with the last R CTAs, so that the kernel's end -- its last partial wave and
+** the drain -- is simulated, not guessed.  The skipped CTAs' time is
+** skipped / W x the window's mean wave duration, added to the kernel's cycles
+** (and to the GPU's clock); its 95% confidence interval is that count of
+** waves x t(window - 1) x the durations' standard deviation / sqrt(window).
+**
+** Not sampled: grids with fewer than window + 4 waves (nothing worth
+** skipping), cooperative grids (one wave), and kernels a register-sharing
+** policy marked (the SMs hand out their register sections; a functional CTA
+** could not get one).  Program results are exact either way: every CTA
+** executes, in an order functional mode could have chosen.
+*/
+#include "internal.h"
+#include <math.h>
+#include <stdlib.h>
+
+struct gpu_sampler {
+    uint64_t wave;             /* CTAs per wave */
+    uint32_t window;
+    double tol;                /* a fraction */
+    uint64_t next_mark;        /* ctas_done at the end of the next wave */
+    uint64_t last_t;           /* the cycle the last wave ended */
+    double *d;                 /* wave durations (the first wave's excluded) */
+    uint32_t nd, capd;
+    uint32_t nwaves;           /* waves ended so far */
+    bool done;                 /* projected already */
+    uint64_t skipped;          /* CTAs run functionally */
+    double proj, half;         /* projected cycles, their 95% half-width */
+};
+
+double gpu_sample_t95(uint32_t df)
+{
+    /* two-sided 95%: t_{0.975, df} (standard tables), 1.96 beyond 30 */
+    static const double t[31] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                                 2.201, 2.179,  2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080,
+                                 2.074, 2.069,  2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+    if (df == 0) return 0;
+    return df <= 30 ? t[df] : 1.96;
+}
+
+void gpu_sample_begin(gpu *g, gpu_launchctx *lx)
+{
+    lx->smp = NULL;
+    int64_t mode = tp_opt_i(&g->opts, OPT_SAMPLE_MODE);
+    if (mode != 2 && mode != 3) return; /* off|kernel|cta|both */
+    if (exec_grid_kernel(lx->grid)->rs) return;
+    uint64_t wave = (uint64_t)lx->ctas_per_sm * g->c.nsm;
+    uint32_t window = (uint32_t)tp_opt_i(&g->opts, OPT_SAMPLE_WINDOW);
+    if (!wave || lx->ctas < wave * (window + 4)) return;
+    struct gpu_sampler *s = tp_calloc(1, sizeof *s);
+    s->wave = wave;
+    s->window = window;
+    s->tol = tp_opt_f(&g->opts, OPT_SAMPLE_TOLERANCE) / 100.0;
+    s->next_mark = wave;
+    s->last_t = lx->start;
+    lx->smp = s;
+}
+
+/* Runs the next n CTAs of the grid functionally, W at a time resident, as
+** exec_launch_kernel does. */
+static void run_functional(gpu *g, gpu_launchctx *lx, uint64_t n)
+{
+    exec_grid *grid = lx->grid;
+    uint32_t nsm = g->c.nsm;
+    uint32_t quantum = (uint32_t)tp_opt_i(&g->opts, OPT_EXEC_QUANTUM);
+    uint64_t res = lx->smp->wave < n ? lx->smp->wave : n;
+    exec_cta **slot = tp_calloc(res, sizeof *slot);
+    uint64_t started = 0, active = 0;
+    while (exec_grid_status(grid) == EXEC_OK) {
+        for (uint64_t k = 0; k < res; k++)
+            if (!slot[k] && started < n) {
+                slot[k] = exec_cta_start(grid, (uint32_t)((lx->ctas_started + started) % nsm));
+                if (!slot[k]) break;
+                started++;
+                active++;
+            }
+        if (!active) break;
+        bool ran = false;
+        for (uint64_t k = 0; k < res && exec_grid_status(grid) == EXEC_OK; k++) {
+            exec_cta *c = slot[k];
+            if (!c) continue;
+            uint32_t nw = exec_cta_nwarps(c);
+            for (uint32_t i = 0; i < nw && exec_grid_status(grid) == EXEC_OK; i++)
+                if (exec_warp_run(exec_cta_warp(c, i), quantum)) ran = true;
+            if (exec_cta_done(c)) {
+                exec_cta_release(c);
+                slot[k] = NULL;
+                active--;
+            }
+        }
+        if (exec_grid_status(grid) != EXEC_OK) break;
+        exec_grid_watchdog(grid, !ran && active);
+    }
+    free(slot);
+    lx->ctas_started += started;
+    lx->ctas_done += started;
+    lx->smp->skipped = started;
+}
+
+void gpu_sample_ctas_done(gpu *g, gpu_launchctx *lx, uint64_t now)
+{
+    struct gpu_sampler *s = lx->smp;
+    if (!s || s->done) return;
+    bool ended = false;
+    while (lx->ctas_done >= s->next_mark) {
+        if (s->nwaves++ > 0) {
+            if (s->nd == s->capd) {
+                s->capd = s->capd ? s->capd * 2 : 16;
+                s->d = tp_realloc(s->d, s->capd * sizeof *s->d);
+            }
+            s->d[s->nd++] = (double)(now - s->last_t);
+        }
+        s->last_t = now;
+        s->next_mark += s->wave;
+        ended = true;
+    }
+    if (!ended || s->nd < s->window) return;
+    const double *w = s->d + s->nd - s->window;
+    double lo = w[0], hi = w[0], sum = 0;
+    for (uint32_t i = 0; i < s->window; i++) {
+        lo = w[i] < lo ? w[i] : lo;
+        hi = w[i] > hi ? w[i] : hi;
+        sum += w[i];
+    }
+    double mean = sum / s->window;
+    if (mean <= 0 || (hi - lo) / mean > s->tol) return;
+    /* stable: skip whole waves, keep the last R = W + (remaining mod W) CTAs in detail */
+    uint64_t left = lx->ctas - lx->ctas_started;
+    uint64_t keep = s->wave + left % s->wave;
+    if (left < keep + s->wave) return; /* less than a wave to skip: go on measuring */
+    s->done = true;
+    uint64_t skip = left - keep;
+    run_functional(g, lx, skip);
+    double var = 0;
+    for (uint32_t i = 0; i < s->window; i++) var += (w[i] - mean) * (w[i] - mean);
+    var /= s->window - 1;
+    double waves = (double)s->skipped / (double)s->wave;
+    s->proj = waves * mean;
+    s->half = waves * gpu_sample_t95(s->window - 1) * sqrt(var / s->window);
+}
+
+void gpu_sample_end(gpu *g, gpu_launchctx *lx, gpu_kstats *ks, bool failed)
+{
+    struct gpu_sampler *s = lx->smp;
+    lx->smp = NULL;
+    bool sampled = s && s->done && s->skipped && !failed;
+    ks->sample_kind = tp_strdup(sampled ? "cta" : "full");
+    ks->sample_functional_ctas = sampled ? s->skipped : 0;
+    ks->sample_detailed_ctas = lx->ctas_started - ks->sample_functional_ctas;
+    if (sampled) {
+        uint64_t p = (uint64_t)llround(s->proj);
+        ks->cycles += p;
+        g->cycle += p;
+        ks->sample_projected_cycles = p;
+        ks->sample_ci95_cycles = (uint64_t)llround(s->half);
+        ks->sample_samples = s->window;
+    }
+    if (s) free(s->d);
+    free(s);
+}
+
+void gpu_sample_advance(gpu *g, uint64_t cycles) { g->cycle += cycles; }
