@@ -158,7 +158,8 @@ unit: $(TRUN_BIN)
 # themselves; tests/hardware: the textbook kernels timed on a real RTX 2060,
 # tools/validate.sh --hardware), plain driver-API programs built like the
 # kernel runner.
-VALID_BIN := $(BUILD)/tests/polybench/polybench $(BUILD)/tests/ubench/ubench $(BUILD)/tests/hardware/hwbench
+VALID_BIN := $(BUILD)/tests/polybench/polybench $(BUILD)/tests/ubench/ubench $(BUILD)/tests/hardware/hwbench \
+	     $(BUILD)/tests/sample/sampwork
 $(VALID_BIN): $(BUILD)/tests/%: tests/%.c $(TH_DEP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")

@@ -27,6 +27,7 @@
 #include "internal.h"
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 
 struct gpu_sampler {
     uint64_t wave;             /* CTAs per wave */
@@ -37,6 +38,9 @@ struct gpu_sampler {
     double *d;                 /* wave durations (the first wave's excluded) */
     uint32_t nd, capd;
     uint32_t nwaves;           /* waves ended so far */
+    uint64_t seen;             /* ctas_done at the last call */
+    double x0, y0;             /* the first point after the first wave (ctas_done, cycle) */
+    double n, sx, sy, sxx, sxy;/* least squares of cycle on ctas_done since then, relative to it */
     bool done;                 /* projected already */
     uint64_t skipped;          /* CTAs run functionally */
     double proj, half;         /* projected cycles, their 95% half-width */
@@ -59,8 +63,8 @@ void gpu_sample_begin(gpu *g, gpu_launchctx *lx)
     if (mode != 2 && mode != 3) return; /* off|kernel|cta|both */
     if (exec_grid_kernel(lx->grid)->rs) return;
     uint64_t wave = (uint64_t)lx->ctas_per_sm * g->c.nsm;
-    uint32_t window = (uint32_t)tp_opt_i(&g->opts, OPT_SAMPLE_WINDOW);
-    if (!wave || lx->ctas < wave * (window + 4)) return;
+    uint32_t window = (uint32_t)tp_opt_i(&g->opts, OPT_SAMPLE_CTA_WINDOW);
+    if (!wave || lx->ctas < wave * (2 * window + 4)) return;
     struct gpu_sampler *s = tp_calloc(1, sizeof *s);
     s->wave = wave;
     s->window = window;
@@ -115,6 +119,19 @@ void gpu_sample_ctas_done(gpu *g, gpu_launchctx *lx, uint64_t now)
 {
     struct gpu_sampler *s = lx->smp;
     if (!s || s->done) return;
+    /* every CTA end after the first wave is a point (ctas_done, cycle) of the line
+    ** whose slope is the cycles per CTA */
+    for (uint64_t x = s->seen + 1; x <= lx->ctas_done; x++) {
+        if (x <= s->wave) continue;
+        if (s->n == 0) s->x0 = (double)x, s->y0 = (double)now;
+        double dx = (double)x - s->x0, dy = (double)now - s->y0;
+        s->n += 1;
+        s->sx += dx;
+        s->sy += dy;
+        s->sxx += dx * dx;
+        s->sxy += dx * dy;
+    }
+    s->seen = lx->ctas_done;
     bool ended = false;
     while (lx->ctas_done >= s->next_mark) {
         if (s->nwaves++ > 0) {
@@ -123,21 +140,23 @@ void gpu_sample_ctas_done(gpu *g, gpu_launchctx *lx, uint64_t now)
                 s->d = tp_realloc(s->d, s->capd * sizeof *s->d);
             }
             s->d[s->nd++] = (double)(now - s->last_t);
+            if (getenv("TPSIM_SAMPLE_DEBUG")) fprintf(stderr, "wave %u: %llu (started %llu done %llu)\n", s->nwaves, (unsigned long long)(now - s->last_t), (unsigned long long)lx->ctas_started, (unsigned long long)lx->ctas_done);
         }
         s->last_t = now;
         s->next_mark += s->wave;
         ended = true;
     }
-    if (!ended || s->nd < s->window) return;
-    const double *w = s->d + s->nd - s->window;
-    double lo = w[0], hi = w[0], sum = 0;
-    for (uint32_t i = 0; i < s->window; i++) {
-        lo = w[i] < lo ? w[i] : lo;
-        hi = w[i] > hi ? w[i] : hi;
-        sum += w[i];
-    }
-    double mean = sum / s->window;
-    if (mean <= 0 || (hi - lo) / mean > s->tol) return;
+    if (!ended || s->nd < 2 * s->window) return;
+    /* two blocks of window waves: the older and the newer; a wave's end
+    ** jitters by a few per cent, a block's mean is (end - start) / window */
+    uint32_t k = s->window, n2 = 2 * k;
+    const double *w = s->d + s->nd - n2;
+    double older = 0, newer = 0;
+    for (uint32_t i = 0; i < k; i++) older += w[i], newer += w[k + i];
+    older /= k;
+    newer /= k;
+    double mean = (older + newer) / 2;
+    if (mean <= 0 || fabs(newer - older) / mean > s->tol) return;
     /* stable: skip whole waves, keep the last R = W + (remaining mod W) CTAs in detail */
     uint64_t left = lx->ctas - lx->ctas_started;
     uint64_t keep = s->wave + left % s->wave;
@@ -146,11 +165,14 @@ void gpu_sample_ctas_done(gpu *g, gpu_launchctx *lx, uint64_t now)
     uint64_t skip = left - keep;
     run_functional(g, lx, skip);
     double var = 0;
-    for (uint32_t i = 0; i < s->window; i++) var += (w[i] - mean) * (w[i] - mean);
-    var /= s->window - 1;
+    for (uint32_t i = 0; i < n2; i++) var += (w[i] - mean) * (w[i] - mean);
+    var /= n2 - 1;
     double waves = (double)s->skipped / (double)s->wave;
-    s->proj = waves * mean;
-    s->half = waves * gpu_sample_t95(s->window - 1) * sqrt(var / s->window);
+    /* the slope: jitter of single ends averages out over every CTA since the first wave */
+    double sxx = s->sxx - s->sx * s->sx / s->n, sxy = s->sxy - s->sx * s->sy / s->n;
+    double per_cta = sxx > 0 ? sxy / sxx : mean / (double)s->wave;
+    s->proj = (double)s->skipped * per_cta;
+    s->half = waves * gpu_sample_t95(n2 - 1) * sqrt(var / n2);
 }
 
 void gpu_sample_end(gpu *g, gpu_launchctx *lx, gpu_kstats *ks, bool failed)
@@ -167,7 +189,7 @@ void gpu_sample_end(gpu *g, gpu_launchctx *lx, gpu_kstats *ks, bool failed)
         g->cycle += p;
         ks->sample_projected_cycles = p;
         ks->sample_ci95_cycles = (uint64_t)llround(s->half);
-        ks->sample_samples = s->window;
+        ks->sample_samples = 2 * s->window;
     }
     if (s) free(s->d);
     free(s);
