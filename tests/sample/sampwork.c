@@ -1,20 +1,20 @@
 /*
 ** sampwork.c -- workloads for sampled timing (sample.mode; docs/TIMING.md,
-** "Sampled timing"): PolyBench kernels of tests/polybench at sizes of one's
-** choosing, large enough for many CTA waves or many launches.  A plain C11
-** driver-API program, run by tests/sample/run_sample.sh (make test) and
-** tools/sample_check.sh (make bench: sampled vs full).
+** "Sampled timing"): the kernels of sampwork.cu (committed as sampwork.ptx)
+** at sizes of one's choosing, large enough for many CTA waves or many
+** launches.  A plain C11 driver-API program, run by tests/sample/run_sample.sh
+** (make test) and tools/sample_check.sh (make bench: sampled vs full).
 **
-**   sampwork [--ptx DIR] gemm N          C = a A B + b C, N x N floats, one launch
-**   sampwork [--ptx DIR] 2dconv N        a 3x3 convolution of an N x N image, one launch
-**   sampwork [--ptx DIR] fdtd2d N T      T time steps of the 2-D FDTD kernels (3 T launches)
-**   sampwork [--ptx DIR] gemmrep N R     R launches of the N x N gemm on the same buffers
+**   sampwork [--ptx DIR] mm N [R]     C = 1.5 A B + 0.5 C, N x N floats, R launches (default 1)
+**   sampwork [--ptx DIR] mmtiled N    C = A B with 16x16 shared-memory tiles (N a multiple of 16)
+**   sampwork [--ptx DIR] conv2d N     a 3x3 convolution of an N x N image
+**   sampwork [--ptx DIR] jacobi N T   T launches of a 5-point stencil, two buffers in turn
 **
-** DIR (default tests/polybench) holds the PTX.  The program prints one line,
-** "NAME: checksum XXXXXXXXXXXXXXXX", a 64-bit FNV-1a hash of every output
-** byte: sampling changes time, never values, so a sampled run must print the
-** same line as a full one (the scripts compare them).  Inputs are fixed
-** formulas, so every run of a size prints the same checksum.
+** DIR (default tests/sample) holds sampwork.ptx.  The program prints one
+** line, "NAME: checksum XXXXXXXXXXXXXXXX", a 64-bit FNV-1a hash of every
+** output byte: sampling changes time, never values, so a sampled run must
+** print the same line as a full one (the scripts compare them).  Inputs are
+** fixed formulas, so every run of a size prints the same checksum.
 */
 #include "harness.h"
 
@@ -32,91 +32,72 @@ static uint64_t sw_hash(uint64_t h, const void *p, size_t n)
 
 #define SW_H0 0xcbf29ce484222325ull
 
-static int sw_2d(th_ctx *c, CUfunction f, int n, void **args)
+static int sw_2d(th_ctx *c, CUfunction f, int n, unsigned bx, unsigned by, void **args)
 {
-    return th_launch(c, f, th_cdiv((unsigned)n, 32), th_cdiv((unsigned)n, 8), 1, 32, 8, 1, 0, args);
+    return th_launch(c, f, th_cdiv((unsigned)n, bx), th_cdiv((unsigned)n, by), 1, bx, by, 1, 0, args);
 }
 
-static int sw_gemm(th_ctx *c, int n, int reps, uint64_t *h)
+/* n x n floats of a fixed pattern (values in [0, 1) with few bits: sums stay exact enough to mean something) */
+static float *sw_matrix(th_ctx *c, int n, int salt)
 {
     size_t nn = (size_t)n * n;
-    float *A = th_host(c, nn * 4), *B = th_host(c, nn * 4), *C = th_host(c, nn * 4);
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            A[(size_t)i * n + j] = (float)((i * 7 + j * 3) % 17) / 17.0f;
-            B[(size_t)i * n + j] = (float)((i * 5 + j * 11) % 13) / 13.0f;
-            C[(size_t)i * n + j] = (float)((i + j) % 7) / 7.0f;
-        }
+    float *m = th_host(c, nn * 4);
+    for (size_t k = 0; k < nn; k++) m[k] = (float)((k * (size_t)(7 + salt) + (size_t)salt) % 31) / 32.0f;
+    return m;
+}
+
+/* mm (naive) reps times on the same buffers, or the tiled product once */
+static int sw_mm(th_ctx *c, int n, int reps, bool tiled, uint64_t *h)
+{
+    size_t bytes = (size_t)n * n * 4;
+    float *A = sw_matrix(c, n, 1), *B = sw_matrix(c, n, 2), *C = sw_matrix(c, n, 3);
     CUfunction k;
     CUdeviceptr dA, dB, dC;
-    TH_TRY(th_module(c, "gemm.ptx", NULL));
-    TH_TRY(th_func(c, c->mod, "_Z11gemm_kerneliiiffPfS_S_", &k));
-    TH_TRY(th_upload(c, A, nn * 4, &dA));
-    TH_TRY(th_upload(c, B, nn * 4, &dB));
-    TH_TRY(th_upload(c, C, nn * 4, &dC));
-    int ni = n, nj = n, nk = n;
-    float a = 1.5f, b = 0.5f;
-    void *args[] = {&ni, &nj, &nk, &a, &b, &dA, &dB, &dC};
-    for (int r = 0; r < reps; r++) TH_TRY(sw_2d(c, k, n, args));
-    TH_TRY(th_download(c, C, dC, nn * 4));
-    *h = sw_hash(SW_H0, C, nn * 4);
+    TH_TRY(th_func(c, c->mod, tiled ? "_Z8mm_tilediPKfS0_Pf" : "_Z8mm_naiveiffPKfS0_Pf", &k));
+    TH_TRY(th_upload(c, A, bytes, &dA));
+    TH_TRY(th_upload(c, B, bytes, &dB));
+    TH_TRY(th_upload(c, C, bytes, &dC));
+    float alpha = 1.5f, beta = 0.5f;
+    void *naive[] = {&n, &alpha, &beta, &dA, &dB, &dC};
+    void *tile[] = {&n, &dA, &dB, &dC};
+    for (int r = 0; r < reps; r++) TH_TRY(tiled ? sw_2d(c, k, n, 16, 16, tile) : sw_2d(c, k, n, 32, 8, naive));
+    TH_TRY(th_download(c, C, dC, bytes));
+    *h = sw_hash(SW_H0, C, bytes);
     return TH_OK;
 }
 
-static int sw_2dconv(th_ctx *c, int n, uint64_t *h)
+static int sw_conv2d(th_ctx *c, int n, uint64_t *h)
 {
-    size_t nn = (size_t)n * n;
-    float *A = th_host(c, nn * 4);
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) A[(size_t)i * n + j] = (float)((i * 37 + j * 101 + i * j) % 1021) / 1021.0f;
+    size_t bytes = (size_t)n * n * 4;
+    float *A = sw_matrix(c, n, 4);
     CUfunction k;
     CUdeviceptr dA, dB;
-    TH_TRY(th_module(c, "2dconv.ptx", NULL));
-    TH_TRY(th_func(c, c->mod, "_Z20convolution2D_kerneliiPfS_", &k));
-    TH_TRY(th_upload(c, A, nn * 4, &dA));
-    TH_TRY(th_upload(c, NULL, nn * 4, &dB));
-    int ni = n, nj = n;
-    void *args[] = {&ni, &nj, &dA, &dB};
-    TH_TRY(sw_2d(c, k, n, args));
-    TH_TRY(th_download(c, A, dB, nn * 4));
-    *h = sw_hash(SW_H0, A, nn * 4);
+    TH_TRY(th_func(c, c->mod, "_Z6conv2diPKfPf", &k));
+    TH_TRY(th_upload(c, A, bytes, &dA));
+    TH_TRY(th_upload(c, NULL, bytes, &dB));
+    void *args[] = {&n, &dA, &dB};
+    TH_TRY(sw_2d(c, k, n, 32, 8, args));
+    TH_TRY(th_download(c, A, dB, bytes));
+    *h = sw_hash(SW_H0, A, bytes);
     return TH_OK;
 }
 
-static int sw_fdtd2d(th_ctx *c, int n, int steps, uint64_t *h)
+/* steps launches of the stencil, ping-ponging two buffers */
+static int sw_jacobi(th_ctx *c, int n, int steps, uint64_t *h)
 {
-    size_t nn = (size_t)n * n;
-    float *fict = th_host(c, (size_t)steps * 4), *ex = th_host(c, nn * 4), *ey = th_host(c, nn * 4);
-    float *hz = th_host(c, nn * 4);
-    for (int t = 0; t < steps; t++) fict[t] = (float)t;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            ex[(size_t)i * n + j] = (float)i * (float)(j + 1) / (float)n;
-            ey[(size_t)i * n + j] = (float)(i - 1) * (float)(j + 2) / (float)n;
-            hz[(size_t)i * n + j] = (float)i * (float)(j + 3) / (float)n;
-        }
-    CUfunction k1, k2, k3;
-    CUdeviceptr df, dex, dey, dhz;
-    TH_TRY(th_module(c, "fdtd2d.ptx", NULL));
-    TH_TRY(th_func(c, c->mod, "_Z17fdtd_step1_kerneliiPfS_S_S_i", &k1));
-    TH_TRY(th_func(c, c->mod, "_Z17fdtd_step2_kerneliiPfS_S_i", &k2));
-    TH_TRY(th_func(c, c->mod, "_Z17fdtd_step3_kerneliiPfS_S_i", &k3));
-    TH_TRY(th_upload(c, fict, (size_t)steps * 4, &df));
-    TH_TRY(th_upload(c, ex, nn * 4, &dex));
-    TH_TRY(th_upload(c, ey, nn * 4, &dey));
-    TH_TRY(th_upload(c, hz, nn * 4, &dhz));
-    int nx = n, ny = n;
+    size_t bytes = (size_t)n * n * 4;
+    float *A = sw_matrix(c, n, 5);
+    CUfunction k;
+    CUdeviceptr d[2];
+    TH_TRY(th_func(c, c->mod, "_Z6jacobiiPKfPf", &k));
+    TH_TRY(th_upload(c, A, bytes, &d[0]));
+    TH_TRY(th_upload(c, A, bytes, &d[1]));
     for (int t = 0; t < steps; t++) {
-        void *args1[] = {&nx, &ny, &df, &dex, &dey, &dhz, &t};
-        void *args23[] = {&nx, &ny, &dex, &dey, &dhz, &t};
-        TH_TRY(sw_2d(c, k1, n, args1));
-        TH_TRY(sw_2d(c, k2, n, args23));
-        TH_TRY(sw_2d(c, k3, n, args23));
+        void *args[] = {&n, &d[t & 1], &d[!(t & 1)]};
+        TH_TRY(sw_2d(c, k, n, 32, 8, args));
     }
-    TH_TRY(th_download(c, ex, dex, nn * 4));
-    TH_TRY(th_download(c, ey, dey, nn * 4));
-    TH_TRY(th_download(c, hz, dhz, nn * 4));
-    *h = sw_hash(sw_hash(sw_hash(SW_H0, ex, nn * 4), ey, nn * 4), hz, nn * 4);
+    TH_TRY(th_download(c, A, d[steps & 1], bytes));
+    *h = sw_hash(SW_H0, A, bytes);
     return TH_OK;
 }
 
@@ -130,17 +111,18 @@ static int sw_num(const char *s, int lo, int hi)
 
 int main(int argc, char **argv)
 {
-    static const char usage[] = "sampwork [--ptx DIR] gemm N | 2dconv N | fdtd2d N T | gemmrep N R";
+    static const char usage[] = "sampwork [--ptx DIR] mm N [R] | mmtiled N | conv2d N | jacobi N T";
     th_args a;
-    if (th_args_parse(&a, argc, argv, TH_ARG_PTX, "tests/polybench", usage)) return 2;
+    if (th_args_parse(&a, argc, argv, TH_ARG_PTX, "tests/sample", usage)) return 2;
     if (a.nnames < 2) {
         fprintf(stderr, "usage: %s\n", usage);
         return 2;
     }
     const char *w = a.names[0];
     int n = sw_num(a.names[1], 8, 65536), m = a.nnames > 2 ? sw_num(a.names[2], 1, 1000000) : 1;
-    bool two = !strcmp(w, "fdtd2d") || !strcmp(w, "gemmrep");
-    if (n < 0 || m < 0 || a.nnames != (two ? 3 : 2)) {
+    bool two = !strcmp(w, "jacobi") || !strcmp(w, "mm");
+    if (n < 0 || m < 0 || a.nnames > (two ? 3 : 2) || (!strcmp(w, "jacobi") && a.nnames != 3) ||
+        (!strcmp(w, "mmtiled") && n % 16)) {
         fprintf(stderr, "usage: %s\n", usage);
         return 2;
     }
@@ -149,12 +131,13 @@ int main(int argc, char **argv)
     c.ptxdir = a.ptxdir;
     int rc = th_device(&c);
     if (rc == TH_OK) rc = th_open(&c);
+    if (rc == TH_OK) rc = th_module(&c, "sampwork.ptx", NULL);
     uint64_t h = 0;
     if (rc == TH_OK) {
-        if (!strcmp(w, "gemm")) rc = sw_gemm(&c, n, 1, &h);
-        else if (!strcmp(w, "gemmrep")) rc = sw_gemm(&c, n, m, &h);
-        else if (!strcmp(w, "2dconv")) rc = sw_2dconv(&c, n, &h);
-        else if (!strcmp(w, "fdtd2d")) rc = sw_fdtd2d(&c, n, m, &h);
+        if (!strcmp(w, "mm")) rc = sw_mm(&c, n, m, false, &h);
+        else if (!strcmp(w, "mmtiled")) rc = sw_mm(&c, n, 1, true, &h);
+        else if (!strcmp(w, "conv2d")) rc = sw_conv2d(&c, n, &h);
+        else if (!strcmp(w, "jacobi")) rc = sw_jacobi(&c, n, m, &h);
         else {
             fprintf(stderr, "sampwork: no workload '%s'\nusage: %s\n", w, usage);
             return 2;
