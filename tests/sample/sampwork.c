@@ -7,6 +7,8 @@
 **
 **   sampwork [--ptx DIR] mm N [R]     C = 1.5 A B + 0.5 C, N x N floats, R launches (default 1)
 **   sampwork [--ptx DIR] mmtiled N    C = A B with 16x16 shared-memory tiles (N a multiple of 16)
+**   sampwork [--ptx DIR] mmreg N      C = A B register-blocked, 4x4 a thread (N a multiple of 64;
+**                                     the same sums in the same order as mmtiled: the same checksum)
 **   sampwork [--ptx DIR] conv2d N     a 3x3 convolution of an N x N image
 **   sampwork [--ptx DIR] jacobi N T   T launches of a 5-point stencil, two buffers in turn
 **
@@ -46,21 +48,26 @@ static float *sw_matrix(th_ctx *c, int n, int salt)
     return m;
 }
 
-/* mm (naive) reps times on the same buffers, or the tiled product once */
-static int sw_mm(th_ctx *c, int n, int reps, bool tiled, uint64_t *h)
+/* mm (naive, kind 0) reps times on the same buffers, or the tiled (1) or register-blocked (2) product once */
+static int sw_mm(th_ctx *c, int n, int reps, int kind, uint64_t *h)
 {
     size_t bytes = (size_t)n * n * 4;
     float *A = sw_matrix(c, n, 1), *B = sw_matrix(c, n, 2), *C = sw_matrix(c, n, 3);
     CUfunction k;
     CUdeviceptr dA, dB, dC;
-    TH_TRY(th_func(c, c->mod, tiled ? "_Z8mm_tilediPKfS0_Pf" : "_Z8mm_naiveiffPKfS0_Pf", &k));
+    static const char *const names[] = {"_Z8mm_naiveiffPKfS0_Pf", "_Z8mm_tilediPKfS0_Pf", "_Z6mm_regiPKfS0_Pf"};
+    TH_TRY(th_func(c, c->mod, names[kind], &k));
     TH_TRY(th_upload(c, A, bytes, &dA));
     TH_TRY(th_upload(c, B, bytes, &dB));
     TH_TRY(th_upload(c, C, bytes, &dC));
     float alpha = 1.5f, beta = 0.5f;
     void *naive[] = {&n, &alpha, &beta, &dA, &dB, &dC};
     void *tile[] = {&n, &dA, &dB, &dC};
-    for (int r = 0; r < reps; r++) TH_TRY(tiled ? sw_2d(c, k, n, 16, 16, tile) : sw_2d(c, k, n, 32, 8, naive));
+    for (int r = 0; r < reps; r++) {
+        if (kind == 0) TH_TRY(sw_2d(c, k, n, 32, 8, naive));
+        else if (kind == 1) TH_TRY(sw_2d(c, k, n, 16, 16, tile));
+        else TH_TRY(th_launch(c, k, (unsigned)n / 64, (unsigned)n / 64, 1, 16, 16, 1, 0, tile));
+    }
     TH_TRY(th_download(c, C, dC, bytes));
     *h = sw_hash(SW_H0, C, bytes);
     return TH_OK;
@@ -111,7 +118,7 @@ static int sw_num(const char *s, int lo, int hi)
 
 int main(int argc, char **argv)
 {
-    static const char usage[] = "sampwork [--ptx DIR] mm N [R] | mmtiled N | conv2d N | jacobi N T";
+    static const char usage[] = "sampwork [--ptx DIR] mm N [R] | mmtiled N | mmreg N | conv2d N | jacobi N T";
     th_args a;
     if (th_args_parse(&a, argc, argv, TH_ARG_PTX, "tests/sample", usage)) return 2;
     if (a.nnames < 2) {
@@ -122,7 +129,7 @@ int main(int argc, char **argv)
     int n = sw_num(a.names[1], 8, 65536), m = a.nnames > 2 ? sw_num(a.names[2], 1, 1000000) : 1;
     bool two = !strcmp(w, "jacobi") || !strcmp(w, "mm");
     if (n < 0 || m < 0 || a.nnames > (two ? 3 : 2) || (!strcmp(w, "jacobi") && a.nnames != 3) ||
-        (!strcmp(w, "mmtiled") && n % 16)) {
+        (!strcmp(w, "mmtiled") && n % 16) || (!strcmp(w, "mmreg") && n % 64)) {
         fprintf(stderr, "usage: %s\n", usage);
         return 2;
     }
@@ -134,8 +141,9 @@ int main(int argc, char **argv)
     if (rc == TH_OK) rc = th_module(&c, "sampwork.ptx", NULL);
     uint64_t h = 0;
     if (rc == TH_OK) {
-        if (!strcmp(w, "mm")) rc = sw_mm(&c, n, m, false, &h);
-        else if (!strcmp(w, "mmtiled")) rc = sw_mm(&c, n, 1, true, &h);
+        if (!strcmp(w, "mm")) rc = sw_mm(&c, n, m, 0, &h);
+        else if (!strcmp(w, "mmtiled")) rc = sw_mm(&c, n, 1, 1, &h);
+        else if (!strcmp(w, "mmreg")) rc = sw_mm(&c, n, 1, 2, &h);
         else if (!strcmp(w, "conv2d")) rc = sw_conv2d(&c, n, &h);
         else if (!strcmp(w, "jacobi")) rc = sw_jacobi(&c, n, m, &h);
         else {
