@@ -2,23 +2,28 @@
 ** sample.c -- sampled timing inside a launch (sample.mode=cta or both;
 ** docs/TIMING.md, "Sampled timing").
 **
-** A wave is ctas_per_sm x SMs CTAs: the CTAs the GPU holds at once.  The
-** launch runs in detail and the cycle at which each wave's worth of CTAs has
-** finished is noted (the first wave ends at the W-th finished CTA, the second
-** at the 2W-th ...).  The first wave's duration holds the ramp-up and is not
-** a sample; once the last sample.window waves' durations agree within
-** sample.tolerance percent ((max - min) / mean), the rate is stable.  Then,
-** in that cycle, the CTAs between the ones already started and the last
-** R = W + (remaining mod W) run functionally (exec_warp_run, resident sets of
-** W CTAs as functional mode runs them), as many as a whole number of waves;
-** the CTAs in flight stay where they are, and the detailed simulation goes on
-** with the last R CTAs, so that the kernel's end -- its last partial wave and
-** the drain -- is simulated, not guessed.  The skipped CTAs' time is
-** skipped / W x the window's mean wave duration, added to the kernel's cycles
-** (and to the GPU's clock); its 95% confidence interval is that count of
-** waves x t(window - 1) x the durations' standard deviation / sqrt(window).
+** A wave is ctas_per_sm x SMs = W CTAs: the CTAs the GPU holds at once.
+** The launch runs in detail and the cycle at which each wave's worth of
+** CTAs has finished is noted (the first wave ends at the W-th finished CTA,
+** the second at the 2W-th ...).  The first wave holds the ramp-up and gives
+** no sample.  Once the mean duration of the last sample.cta_window waves and
+** that of the sample.cta_window before them agree within sample.tolerance
+** percent, the rate is stable.  Then, in that cycle, the CTAs after those
+** already started, but for the last R = W + (remaining mod W), run
+** functionally (exec_warp_run, W resident at a time, as functional mode runs
+** them) -- a whole number of waves; the CTAs in flight stay where they are,
+** and the detailed simulation goes on with the last R CTAs, so that the
+** kernel's end -- its last partial wave and the drain -- is simulated, not
+** guessed.  The skipped CTAs' time is their count x the cycles per CTA: the
+** least-squares slope of the cycle of every CTA end after the first wave
+** against its rank (single ends jitter by a few per cent of a wave; the
+** slope over hundreds of them does not).  It is added to the kernel's cycles
+** and to the GPU's clock.  Its 95% confidence interval: the skipped waves x
+** t(2 window - 1) x the standard deviation of the 2 x window durations /
+** sqrt(2 window) -- conservative, as the jitter of the ends inflates that
+** deviation.
 **
-** Not sampled: grids with fewer than window + 4 waves (nothing worth
+** Not sampled: grids of fewer than 2 x window + 4 waves (nothing worth
 ** skipping), cooperative grids (one wave), and kernels a register-sharing
 ** policy marked (the SMs hand out their register sections; a functional CTA
 ** could not get one).  Program results are exact either way: every CTA
@@ -27,11 +32,10 @@
 #include "internal.h"
 #include <math.h>
 #include <stdlib.h>
-#include <stdio.h>
 
 struct gpu_sampler {
     uint64_t wave;             /* CTAs per wave */
-    uint32_t window;
+    uint32_t window;           /* sample.cta_window */
     double tol;                /* a fraction */
     uint64_t next_mark;        /* ctas_done at the end of the next wave */
     uint64_t last_t;           /* the cycle the last wave ended */
@@ -140,7 +144,6 @@ void gpu_sample_ctas_done(gpu *g, gpu_launchctx *lx, uint64_t now)
                 s->d = tp_realloc(s->d, s->capd * sizeof *s->d);
             }
             s->d[s->nd++] = (double)(now - s->last_t);
-            if (getenv("TPSIM_SAMPLE_DEBUG")) fprintf(stderr, "wave %u: %llu (started %llu done %llu)\n", s->nwaves, (unsigned long long)(now - s->last_t), (unsigned long long)lx->ctas_started, (unsigned long long)lx->ctas_done);
         }
         s->last_t = now;
         s->next_mark += s->wave;
