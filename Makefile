@@ -158,7 +158,8 @@ unit: $(TRUN_BIN)
 # themselves; tests/hardware: the textbook kernels timed on a real RTX 2060,
 # tools/validate.sh --hardware), plain driver-API programs built like the
 # kernel runner.
-VALID_BIN := $(BUILD)/tests/polybench/polybench $(BUILD)/tests/ubench/ubench $(BUILD)/tests/hardware/hwbench
+VALID_BIN := $(BUILD)/tests/polybench/polybench $(BUILD)/tests/ubench/ubench $(BUILD)/tests/hardware/hwbench \
+	     $(BUILD)/tests/sample/sampwork
 $(VALID_BIN): $(BUILD)/tests/%: tests/%.c $(TH_DEP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
@@ -309,8 +310,10 @@ $(BUILD)/bench/bench: tests/bench/bench.c $(LIBCORE)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -I. -o $@ $< $(LIBCORE) $(LDSAN) $(LDLIBS)
 
-bench: all $(BUILD)/bench/bench
+bench: all $(BUILD)/bench/bench $(BUILD)/tests/sample/sampwork
 	@$(BUILD)/bench/bench tests/bench/bench.ptx
+	@echo; echo "sampled vs full (tools/sample_check.sh: sampled timing, docs/TIMING.md; GTX 480 model, CPU seconds)"
+	@BUILD=$(BUILD) sh tools/sample_check.sh
 
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))

@@ -725,6 +725,20 @@ void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result
 void api_stats_refused(const char *kernel, const uint32_t grid[3], const uint32_t block[3], uint32_t shared_dyn,
                        uint32_t regs, CUresult status, const char *status_name, const char *why);
 
+/* ---- sampled timing across launches (sample.c; sample.mode=kernel|both) ---------------------- */
+
+/* Whether this launch's group (kernel, grid, block, dynamic shared memory) is
+** stable: then it runs functionally and api_sample_projection gives its record. */
+bool api_sample_project(const api_func *f, const exec_launch *l);
+/* A detailed launch that succeeded: its cycles per warp instruction join its group's. */
+void api_sample_detailed(const api_func *f, const exec_launch *l, const exec_result *r, const gpu_kstats *ks);
+/* The record of a projected launch r (run functionally), the GPU's clock advanced by its cycles. */
+gpu_kstats *api_sample_projection(const api_func *f, const exec_launch *l, const exec_result *r);
+/* Every performance-mode launch record (sample.mode not off), for the summary's sampling lines. */
+void api_sample_note(const char *name, const gpu_kstats *ks);
+/* Those lines (nothing when sampling is off). */
+void api_sample_summary(tp_sbuf *b);
+
 /* ---- correctness checks (checks.c) ------------------------------------------------ */
 
 /* At cuInit: with a check on, prints the closing count per kind at exit. */

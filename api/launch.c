@@ -403,11 +403,17 @@ void api_kernel_run(api_ctx *c, api_kwork *k)
     }
     double t0 = api_now();
     exec_status st;
-    if (timed) {
+    /* sampled timing (sample.mode=kernel|both, api/sample.c): a stable group's launch runs functionally */
+    bool projected = timed && api_sample_project(f, &l);
+    if (projected) {
+        st = exec_launch_kernel(f->mod->em, f->kidx, &l, res);
+        if (st == EXEC_OK) perf = api_sample_projection(f, &l, res);
+    } else if (timed) {
         perf = tp_calloc(1, sizeof *perf);
         progress_state ps = {t0, t0, false};
         st = gpu_launch(api_gpu(), f->mod->em, (int)f->kidx, &l, res, perf, isatty(2) ? progress : NULL, &ps);
         if (ps.shown) fputs("\r\033[K", stderr);
+        if (st == EXEC_OK) api_sample_detailed(f, &l, res, perf);
     } else {
         st = exec_launch_kernel(f->mod->em, f->kidx, &l, res);
     }
@@ -421,6 +427,7 @@ void api_kernel_run(api_ctx *c, api_kwork *k)
     uint64_t cycles = perf ? perf->cycles + perf->launch_cycles : (res->warp_insns + sms - 1) / sms;
     api_lock();
     c->clock += cycles;
+    api_sample_note(f->pf->name, perf);
     api_stats_launch(f, &l, res, cycles, r, dt, perf);
     if (r) {
         const char *name = api_result_name(r);

@@ -300,6 +300,7 @@ static void summary_write(void)
         if (perf)
             tp_sbuf_printf(&b, "  (cycles at %.0f MHz; IPC = thread instructions per cycle, whole GPU)\n",
                            tp_opt_f(&api_g.opts, OPT_CLOCK_CORE_MHZ));
+        api_sample_summary(&b);
     }
     uint32_t nf;
     uint64_t unlisted;

@@ -3,7 +3,7 @@
 **   tpsim run [--config NAME|FILE] [--mode functional|performance]
 **             [--stats FILE] [--report FILE.html] [-o KEY=VALUE]... [--no-summary]
 **             [--check race|intrawarp|init|sync|all[,...]] [--error-exitcode N]
-**             -- PROGRAM [ARGS...]
+**             [--sample] -- PROGRAM [ARGS...]
 **
 ** The program runs as a child process with tpsim's libcuda.so.1 and
 ** libcudart.so.13 found first: LD_LIBRARY_PATH starts with the lib
@@ -38,6 +38,9 @@
 ** into the file TPSIM_CHECK_RESULT names (api/checks.c), a temporary file
 ** tpsim reads.
 **
+** --sample is -o sample.mode=both (sampled timing, docs/TIMING.md; a later
+** -o sample.mode=... wins) and, without --mode, performance mode.
+**
 ** Before starting the program tpsim checks what it can and says what to do:
 ** the configuration, every option and value (from --config, --mode, -o and
 ** the TPSIM_* environment) are read exactly as the program's libraries will
@@ -65,7 +68,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-enum { RUN_CONFIG = CLI_HELP + 1, RUN_MODE, RUN_STATS, RUN_REPORT, RUN_SET, RUN_NO_SUMMARY, RUN_CHECK, RUN_EXITCODE };
+enum { RUN_CONFIG = CLI_HELP + 1, RUN_MODE, RUN_STATS, RUN_REPORT, RUN_SET, RUN_NO_SUMMARY, RUN_CHECK, RUN_EXITCODE, RUN_SAMPLE };
 
 static const cli_opt run_opts[] = {
     {RUN_CONFIG, "--config", NULL, "NAME|FILE", "a built-in configuration (tpsim config --list) or a file"},
@@ -77,6 +80,8 @@ static const cli_opt run_opts[] = {
      "do not print the per-kernel summary at exit (failed CUDA calls are\nstill listed)"},
     {RUN_CHECK, "--check", NULL, "KIND[,KIND]", "correctness checks: race, intrawarp, init, sync, all (race,init,sync)"},
     {RUN_EXITCODE, "--error-exitcode", NULL, "N", "exit with N if a check found anything"},
+    {RUN_SAMPLE, "--sample", NULL, NULL,
+     "sampled timing: -o sample.mode=both, in performance mode unless --mode\nsays otherwise (docs/TIMING.md, Sampled timing)"},
 };
 
 static const cli_cmd run_cmd = {
@@ -284,6 +289,7 @@ static uint64_t check_result(const char *path)
 typedef struct run_args {
     const char *config, *mode, *stats, *report;
     bool quiet;
+    bool sample;           /* --sample: performance mode unless --mode says otherwise */
     long error_exitcode;   /* -1: not given */
     tp_sbuf opts;          /* the -o and --check settings, "key=value ..." */
     char **prog_argv;
@@ -310,6 +316,10 @@ static int parse_args(int argc, char **argv, run_args *a)
             tp_sbuf_printf(&a->opts, "%s%s", a->opts.len ? " " : "", v);
             break;
         case RUN_NO_SUMMARY: a->quiet = true; break;
+        case RUN_SAMPLE:
+            tp_sbuf_printf(&a->opts, "%ssample.mode=both", a->opts.len ? " " : "");
+            a->sample = true;
+            break;
         case RUN_CHECK:
             if (!add_checks(v, &a->opts)) return 2;
             break;
@@ -338,6 +348,7 @@ static bool apply_settings(const run_args *a)
 {
     if (a->config) setenv("TPSIM_CONFIG", a->config, 1);
     if (a->mode) setenv("TPSIM_MODE", a->mode, 1);
+    else if (a->sample) setenv("TPSIM_MODE", "performance", 1);
     if (a->opts.len) {
         const char *prev = getenv("TPSIM_OPTIONS");
         tp_sbuf all;

@@ -346,6 +346,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     lx.start = start;
     uint32_t nsm = g->c.nsm;
     for (uint32_t s = 0; s < nsm; s++) gpu_sm_begin(&g->sm[s], &lx, start);
+    gpu_sample_begin(g, &lx); /* sample.mode=cta|both: gpu/sample.c */
     counts cnt;
     count(g, &cnt, NULL);
     gpu_memstats ms0 = *gpu_memsys_stats(g->ms);
@@ -380,6 +381,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         if (fin) {
             lx.ctas_done += fin;
             if (lx.dispatch_next > now + 1) lx.dispatch_next = now + 1; /* a slot is free */
+            if (lx.smp) gpu_sample_ctas_done(g, &lx, now); /* may run CTAs functionally */
         }
         bool all_idle = lx.ctas_done == lx.ctas && gpu_memsys_idle(g->ms);
         for (uint32_t s = 0; s < nsm && all_idle; s++) all_idle = gpu_sm_idle(&g->sm[s]);
@@ -423,6 +425,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
 
     /* the kernel's statistics: what is set, the front ends' ends, the counters, the ratios */
     ks->cycles = now - start + 1;
+    gpu_sample_end(g, &lx, ks, failed); /* adds projected cycles, if any */
     ks->launch_cycles = g->c.launch_min_cycles > ks->cycles ? g->c.launch_min_cycles - ks->cycles : 0;
     if (ks->launch_cycles < g->c.launch_cycles) ks->launch_cycles = g->c.launch_cycles;
     g->cycle += ks->launch_cycles; /* the GPU's clock is the program's: the launch takes this time too */
@@ -481,6 +484,12 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     if (failed) abort_launch(g);
     exec_status st = r->status;
     exec_grid_close(grid, r);
+    if (ks->sample_functional_ctas) {
+        /* the SMs counted the detailed CTAs' instructions: the launch's are the grid's */
+        ks->warp_insns = r->warp_insns;
+        ks->thread_insns = r->thread_insns;
+        tp_stats_ratios_at(gpu_kstats_registry(), ks);
+    }
     if (st == EXEC_ERR_DEADLOCK && r->status == EXEC_OK) {
         r->status = st;
         snprintf(r->msg, sizeof r->msg, "kernel stopped: no warp can make progress");
@@ -491,6 +500,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
 void gpu_kstats_free(gpu_kstats *k)
 {
     free(k->occupancy_limit);
+    free(k->sample_kind);
     for (uint32_t i = 0; i < k->npcs; i++) free(k->pcs[i].text), free(k->pcs[i].src);
     free(k->pcs);
     free(k->intervals);

@@ -159,4 +159,13 @@ typedef void (*gpu_progress_fn)(void *arg, const char *kernel, uint64_t ctas_don
 exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, exec_result *r, gpu_kstats *ks,
                        gpu_progress_fn progress, void *arg);
 
+/* Sampled timing (sample.mode; gpu/sample.c, api/sample.c, docs/TIMING.md).
+** A launch that ran functionally with projected cycles takes time all the
+** same: the GPU's clock (DRAM refresh, the program's time) advances by
+** `cycles`; the memory system is idle between launches. */
+void gpu_sample_advance(gpu *g, uint64_t cycles);
+/* The two-sided 95% quantile of Student's t with df degrees of freedom
+** (0 for df = 0; 1.96 beyond 30). */
+double gpu_sample_t95(uint32_t df);
+
 #endif

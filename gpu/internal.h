@@ -296,6 +296,7 @@ struct gpu_launchctx {
     gpu_pcstat *pcdirect;      /* rows of the kernel's own pcs [pc_lo, pc_hi) */
     uint32_t pc_lo, pc_hi;
     bool fault;
+    struct gpu_sampler *smp;   /* sampled timing inside the launch (gpu/sample.c), or NULL */
 };
 
 struct gpu {
@@ -313,6 +314,14 @@ static inline gpu_pcstat *gpu_pcrow(gpu_launchctx *lx, uint32_t pc)
 {
     return pc - lx->pc_lo < lx->pc_hi - lx->pc_lo ? &lx->pcdirect[pc - lx->pc_lo] : gpu_pcrow_slow(lx, pc);
 }
+
+/* ---- sampled timing inside a launch (gpu/sample.c; sample.mode=cta|both) ---------------------
+** gpu_launch calls these at three points: begin after the SMs are ready, ctas_done after CTAs
+** finished in a cycle (lx->ctas_done counts them), end once ks->cycles holds the simulated
+** cycles (it adds the projected ones, to ks and to the GPU's clock, and fills sample.*). */
+void gpu_sample_begin(gpu *g, gpu_launchctx *lx);
+void gpu_sample_ctas_done(gpu *g, gpu_launchctx *lx, uint64_t now);
+void gpu_sample_end(gpu *g, gpu_launchctx *lx, gpu_kstats *ks, bool failed);
 
 /* ---- SM operations (gpu/sm.c, gpu/ldst.c, gpu/opcoll.c) ------------------------------------ */
 

@@ -1,0 +1,134 @@
+#!/bin/sh
+# run_sample.sh -- sampled timing (sample.mode; docs/TIMING.md, "Sampled
+# timing"), quick and deterministic: the decisions and statistics on two
+# small workloads of tests/sample/sampwork on the GTX 480 (15 SMs), and that
+# sampling never changes a program's output.  One "PASS sample_NAME" or
+# "FAIL sample_NAME: why" line per check.  tests/run.sh runs it; by hand:
+#
+#   BUILD=build sh tests/sample/run_sample.sh
+#
+# The long accuracy table (error and speed-up on large kernels) is
+# tools/sample_check.sh, in make bench.
+BUILD=${BUILD:-build}
+here=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$here" || exit 1
+tpsim="$BUILD/bin/tpsim"
+work="$BUILD/tests/sample/sampwork"
+for f in "$tpsim" "$work"; do
+    if [ ! -x "$f" ]; then
+        echo "FAIL sample: $f is not built (make all unit)"
+        exit 1
+    fi
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+unset TPSIM_MODE TPSIM_OPTIONS TPSIM_CONFIG TPSIM_STATS
+
+pass() { echo "PASS sample_$1"; }
+fail() { echo "FAIL sample_$1: $2"; }
+
+# sim NAME ARGS... -- CMD...: stdout NAME.out, stderr NAME.err, statistics NAME.json
+sim() {
+    name=$1
+    shift
+    "$tpsim" run --config gtx480 --stats "$tmp/$name.json" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+}
+# the "sample" objects of a statistics file, one a line, in launch order
+samples() { tr -d '\n ' <"$1" | grep -o '"sample":{[^}]*}'; }
+# the value of member KEY in the text on stdin (the first)
+member() { grep -o "\"$1\":[^,}]*" | head -n 1 | sed 's/.*://; s/"//g'; }
+# every launch's cycles
+cycles() { tr -d '\n ' <"$1" | grep -o '"kernels":.*' | grep -o '"mode":"performance","cycles":[0-9]*' | sed 's/.*://'; }
+
+# ---- inside a launch: conv2d 512 -----------------------------------------------------
+# 512 x 512 threads in blocks of 32 x 8: 1024 CTAs; 6 resident per SM (1536
+# threads / 256), so a wave is 6 x 15 = 90 CTAs and the grid 11.4 waves.  With
+# sample.cta_window=2 (12 waves would be needed with the default 4) the rate
+# is first judged at the end of wave 5 (1 warm-up + 2 x 2): conv2d's waves agree
+# there (an inspected run), so 450 CTAs are done and 540 started (every slot
+# full); of the 484 left, the last 90 + 484 mod 90 = 124 stay detailed and
+# 360 (4 whole waves) run functionally: 664 detailed CTAs.
+if sim ref --mode functional -- $work conv2d 512 && sim cfull --mode performance -- $work conv2d 512 &&
+    sim cta --sample -o sample.cta_window=2 -- $work conv2d 512; then
+    s=$(samples "$tmp/cta.json")
+    kind=$(echo "$s" | member kind) det=$(echo "$s" | member detailed_ctas) fun=$(echo "$s" | member functional_ctas)
+    nsamp=$(echo "$s" | member samples) proj=$(echo "$s" | member projected_cycles) ci=$(echo "$s" | member ci95_cycles)
+    if [ "$kind $det $fun $nsamp" = "cta 664 360 4" ] && [ "${proj:-0}" -gt 0 ] && [ "${ci:-0}" -gt 0 ]; then
+        pass cta_decisions
+    else
+        fail cta_decisions "sample.kind/detailed_ctas/functional_ctas/samples are '$kind $det $fun $nsamp' (projected $proj, ci $ci), expected 'cta 664 360 4' and both > 0"
+    fi
+    # full and sampled cycles: 35790 and 36526 in the inspected run (+2.1%: 4 waves are a small sample)
+    f=$(cycles "$tmp/cfull.json") c=$(cycles "$tmp/cta.json")
+    if [ -n "$f" ] && [ -n "$c" ] && [ $((c * 100)) -ge $((f * 95)) ] && [ $((c * 100)) -le $((f * 105)) ]; then
+        pass cta_cycles
+    else
+        fail cta_cycles "sampled cycles $c against full $f: more than 5% apart"
+    fi
+    if cmp -s "$tmp/ref.out" "$tmp/cta.out" && cmp -s "$tmp/ref.out" "$tmp/cfull.out"; then
+        pass cta_output
+    else
+        fail cta_output "the outputs differ: functional '$(cat "$tmp/ref.out")', full '$(cat "$tmp/cfull.out")', sampled '$(cat "$tmp/cta.out")'"
+    fi
+    if grep -q "_Z6conv2diPKfPf: 0 of 1 launches projected, 1 CTA-sampled; " "$tmp/cta.err" &&
+        grep -q "^tpsim: sampled timing (sample.mode=both)" "$tmp/cta.err"; then
+        pass cta_summary
+    else
+        fail cta_summary "no sampling line in the summary: $(tail -n 3 "$tmp/cta.err")"
+    fi
+else
+    fail cta "a run failed: $(cat "$tmp"/*.err | head -c 400)"
+fi
+
+# ---- across launches: 20 launches of jacobi 64 ---------------------------------------
+# 64 x 64 threads: 16 CTAs, one wave (no CTA sampling).  Every launch reads and
+# writes the same two 16 KB buffers, warm in the L2 from the copies, so every
+# launch takes the same cycles (916 in the full run): the first 3 (sample.window)
+# agree at once, the other 17 are projected at the window's mean, exactly.
+if sim jref --mode functional -- $work jacobi 64 20 && sim jfull --mode performance -- $work jacobi 64 20 &&
+    sim kern --mode performance -o sample.mode=kernel -- $work jacobi 64 20; then
+    kinds=$(samples "$tmp/kern.json" | grep -o '"kind":"[a-z]*"' | sed 's/.*://; s/"//g' | sort | uniq -c | tr -s ' ' | tr '\n' ',')
+    if [ "$kinds" = " 3 full, 17 kernel," ]; then
+        pass kernel_decisions
+    else
+        fail kernel_decisions "sample.kind counts are '$kinds', expected ' 3 full, 17 kernel,'"
+    fi
+    f=$(cycles "$tmp/jfull.json" | awk '{s += $1} END {print s}') c=$(cycles "$tmp/kern.json" | awk '{s += $1} END {print s}')
+    if [ "$f" = 18320 ] && [ "$c" = 18320 ]; then
+        pass kernel_cycles
+    else
+        fail kernel_cycles "cycles summed over the launches: full $f, sampled $c; both should be 18320 (20 x 916)"
+    fi
+    if cmp -s "$tmp/jref.out" "$tmp/kern.out" && cmp -s "$tmp/jref.out" "$tmp/jfull.out"; then
+        pass kernel_output
+    else
+        fail kernel_output "the outputs differ: functional '$(cat "$tmp/jref.out")', full '$(cat "$tmp/jfull.out")', sampled '$(cat "$tmp/kern.out")'"
+    fi
+    if grep -q "_Z6jacobiiPKfPf: 17 of 20 launches projected, 0 CTA-sampled; 85.0% of 18320 cycles projected" "$tmp/kern.err"; then
+        pass kernel_summary
+    else
+        fail kernel_summary "the summary's sampling line: $(tail -n 1 "$tmp/kern.err")"
+    fi
+    # off (the default): every launch full, no sampling line
+    if [ "$(samples "$tmp/jfull.json" | grep -c '"kind":"full"')" = 20 ] && ! grep -q "sampled timing" "$tmp/jfull.err"; then
+        pass off
+    else
+        fail off "without sample.mode a launch's sample.kind is not full, or the summary has a sampling line"
+    fi
+else
+    fail kernel "a run failed: $(cat "$tmp"/*.err | head -c 400)"
+fi
+
+# ---- the option ----------------------------------------------------------------------
+"$tpsim" run -o sample.mode=sometimes -- true >"$tmp/bad.out" 2>&1
+rc=$?
+if [ $rc = 2 ] && grep -q "sample.mode" "$tmp/bad.out"; then
+    pass bad_mode
+else
+    fail bad_mode "-o sample.mode=sometimes: exit $rc, '$(head -c 300 "$tmp/bad.out")'"
+fi
+if "$tpsim" config --list 2>/dev/null | grep -q "sample.mode"; then
+    pass listed
+else
+    fail listed "tpsim config --list does not list sample.mode"
+fi
