@@ -19,7 +19,9 @@
 ** warp instructions and cycles simulated per second, the child's peak
 ** resident memory.  The target (issue 7): at least one million warp
 ** instructions per second on one core, and under 100 MB for SAXPY over 2^20
-** elements.
+** elements; issue 22's: 2 million on the memory-bound kernels (saxpy;
+** atax_row, PolyBench's atax/gesummv/mvt walk: a thread per row of a
+** 4096-float row pitch) and none below 1 million.
 **
 ** Last, the tensor cores: the tiled WMMA GEMM (wmma_gemm, 640 x 768 x 512
 ** (120 blocks: one wave of 4 per SM), f16 in, f32 out) and wmma_peak (4
@@ -123,8 +125,9 @@ static uint16_t f16_of(int eighths)
 
 /* The device, the module and the kernels' buffers and parameters; full:
 ** the whole option table (performance mode) instead of exec's own; cfg: a
-** configuration to load over it (NULL: the table's defaults, the GTX 480). */
-static bool setup_open(setup *S, const char *path, bool full, const char *cfg)
+** configuration to load over it (NULL: the table's defaults, the GTX 480);
+** only: the one kernel that will run (NULL: all). */
+static bool setup_open(setup *S, const char *path, bool full, const char *cfg, const char *only)
 {
     size_t len;
     S->src = slurp(path, &len);
@@ -171,8 +174,11 @@ static bool setup_open(setup *S, const char *path, bool full, const char *cfg)
     put(&bs[4], &x, 8, 8); put(&bs[4], &w, 4, 4); put(&bs[4], &h, 4, 4); put(&bs[4], &maxit, 4, 4);
     /* atax_row: AR rows of AP floats (PolyBench's 4096 x 4096), the first AC
     ** columns read */
-    uint64_t xA = exec_mem_alloc(d, (size_t)AR * AP * 4, 256);
-    for (int r = 0; r < AR; r++) {
+    /* (64 MB: allocated only where atax_row runs, so that the other kernels'
+    ** peak memory in performance mode stays their own) */
+    bool want_atax = !only || strcmp(only, "atax_row") == 0;
+    uint64_t xA = want_atax ? exec_mem_alloc(d, (size_t)AR * AP * 4, 256) : 0;
+    for (int r = 0; want_atax && r < AR; r++) {
         float *row = exec_mem_host(d, xA + (uint64_t)r * AP * 4, AC * 4);
         for (int c = 0; c < AC; c++) row[c] = (float)((r + c) % 13) * 0.125f;
     }
@@ -208,7 +214,7 @@ static void launch_of(const bench *b, exec_launch *l)
 static int perf_one(const char *name, const char *path, const char *cfg)
 {
     setup S;
-    if (!setup_open(&S, path, true, cfg)) return 1;
+    if (!setup_open(&S, path, true, cfg, name)) return 1;
     for (int i = 0; i < NB; i++) {
         bench *b = &S.bs[i];
         if (strcmp(b->name, name) != 0) continue;
@@ -295,7 +301,7 @@ int main(int argc, char **argv)
     const char *path = argc > 1 ? argv[1] : "tests/bench/bench.ptx";
     bool checks = !(argc > 2 && strcmp(argv[2], "--no-checks") == 0);
     setup S;
-    if (!setup_open(&S, path, false, NULL)) return 1;
+    if (!setup_open(&S, path, false, NULL, NULL)) return 1;
     exec_mod *m = S.m;
     bench *bs = S.bs;
 
@@ -366,6 +372,9 @@ int main(int argc, char **argv)
     fflush(stdout);
     int status = 0;
     for (int i = 0; i < NB; i++) status |= child(argv[0], bs[i].name, path, NULL);
+    /* issue 22: GPGPU-Sim's speed beside ours, from ../shared/reference when it has it */
+    printf("GPGPU-Sim: no speed for these kernels in ../shared/reference (its CSV has cycles and\n"
+           "instruction counts of PolyBench kernels, no wall times); docs/PERFORMANCE.md says so\n");
     /* the tensor cores on the RTX 2060 model */
     printf("\ntensor cores, performance mode (RTX 2060 model: %s)\n", "configs/rtx2060.cfg");
     printf("%-9s %11s %10s %10s %9s %7s %9s %8s %12s %9s\n", "kernel", "MACs", "cycles", "MACs/c/SM", "peak",
