@@ -261,6 +261,9 @@ typedef struct gpu_sm {
     uint64_t l1_resfail_skipped; /* statistics: cycles a request the L1D refused waited without asking again */
     /* time */
     uint64_t wake;             /* the next cycle it must be ticked */
+    bool polls;                /* asleep in a wait an SM once polled every cycle (a refused memory
+                               ** instruction, a miss waiting for the injection queue): gpu.c's clock
+                               ** still stops at every cycle, as it did then */
     uint64_t last_tick;        /* the last cycle it was ticked */
     bool changed;              /* the tick changed state */
     uint32_t finished;         /* CTAs that finished in this tick */
@@ -345,7 +348,7 @@ void gpu_oc_issue(gpu_sm *sm, uint16_t warp, uint32_t pc, const exec_sinfo *si, 
 void gpu_oc_cycle(gpu_sm *sm, uint64_t now);
 gpu_ockind gpu_oc_kind_of(const gpu_cfg *c, const exec_sinfo *si, gpu_memop *mop);
 /* The earliest cycle a waiting collector can move (UINT64_MAX none). */
-uint64_t gpu_oc_next(const gpu_sm *sm, uint64_t now);
+uint64_t gpu_oc_next(const gpu_sm *sm, uint64_t now, bool *polls);
 
 /* Write-backs. */
 void gpu_wb_push(gpu_sm *sm, uint64_t cycle, uint16_t warp, const exec_sinfo *si, bool mem);
@@ -371,7 +374,13 @@ void gpu_ldst_cycle(gpu_sm *sm, uint64_t now);
 ** memory system (end of the cycle). */
 void gpu_ldst_replies(gpu_sm *sm, uint64_t now);
 void gpu_ldst_send(gpu_sm *sm, uint64_t now);
-uint64_t gpu_ldst_next(const gpu_sm *sm, uint64_t now);
+uint64_t gpu_ldst_next(const gpu_sm *sm, uint64_t now, bool *polls);
+/* The first cycle at or after now in which the SM can hand a waiting L1
+** miss to the memory system (UINT64_MAX: no miss waits, or no room). */
+uint64_t gpu_ldst_send_wake(const gpu_sm *sm, uint64_t now);
+/* The first cycle after now in which the LD/ST unit may take a memory
+** instruction it refused in cycle now (see gpu_ldst_frontend.accept_next). */
+uint64_t gpu_ldst_accept_next(const gpu_sm *sm, uint64_t now);
 bool gpu_ldst_idle(const gpu_sm *sm);
 /* k cycles were skipped: the unit's per-cycle counts of the last cycle repeat. */
 void gpu_ldst_account_skip(gpu_sm *sm, uint64_t k);

@@ -428,11 +428,17 @@ void gpu_l1_fill(gpu_l1 *c, gpu_mreq *reply, uint64_t now)
 
 void gpu_l1_invalidate(gpu_l1 *c) { mem_cache_invalidate_all(&c->tags); }
 
-uint64_t gpu_l1_next(const gpu_l1 *c)
+uint64_t gpu_l1_next_inside(const gpu_l1 *c)
 {
     uint64_t h = mem_queue_head_ready(&c->hits), f = mem_queue_head_ready(&c->fills);
-    uint64_t m = mem_queue_head_ready(&c->missq);
-    uint64_t n = h < f ? h : f;
+    return h < f ? h : f;
+}
+
+uint64_t gpu_l1_miss_ready(const gpu_l1 *c) { return mem_queue_head_ready(&c->missq); }
+
+uint64_t gpu_l1_next(const gpu_l1 *c)
+{
+    uint64_t n = gpu_l1_next_inside(c), m = gpu_l1_miss_ready(c);
     return m < n ? m : n;
 }
 

@@ -115,6 +115,10 @@ void gpu_l1_invalidate(gpu_l1 *c);
 /* Earliest cycle at which pop_done can return something or the miss queue's
 ** head is there (UINT64_MAX: none pending). */
 uint64_t gpu_l1_next(const gpu_l1 *c);
+/* The same without the miss queue: its own events (hits, fills). */
+uint64_t gpu_l1_next_inside(const gpu_l1 *c);
+/* When the miss queue's head is (or was) ready; UINT64_MAX when empty. */
+uint64_t gpu_l1_miss_ready(const gpu_l1 *c);
 bool gpu_l1_idle(const gpu_l1 *c);
 const gpu_l1stats *gpu_l1_stats(const gpu_l1 *c);
 

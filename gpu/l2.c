@@ -36,6 +36,10 @@ struct gpu_l2 {
     bool atom_blocked;        /* a performed atomic found `out` full in the last tick */
     bool stalled;             /* a reply found `out` full this tick */
     uint64_t t_min;           /* time after the last tick */
+    /* gpu_l2_next's answer, kept until the slice ticks or another unit
+    ** pushes into `in` or `fill` (their push counts tell): a cache, not state */
+    bool nx_ok;
+    uint64_t nx, nx_in, nx_fill;
     gpu_l2stats st;
 };
 
@@ -89,6 +93,7 @@ void gpu_l2_connect(gpu_l2 *s, mem_queue *out, mem_queue *fill)
 {
     s->out = out;
     s->fill = fill;
+    s->nx_ok = false;
 }
 
 mem_queue *gpu_l2_in(gpu_l2 *s) { return &s->in; }
@@ -377,6 +382,7 @@ void gpu_l2_tick(gpu_l2 *s, uint64_t c)
     }
     if (s->stalled) s->st.stall_cycles++;
     s->t_min = t + 1;
+    s->nx_ok = false;
 }
 
 static inline uint64_t head_time(const mem_queue *q, uint64_t t_min)
@@ -385,7 +391,7 @@ static inline uint64_t head_time(const mem_queue *q, uint64_t t_min)
     return h == UINT64_MAX ? h : h > t_min ? h : t_min;
 }
 
-uint64_t gpu_l2_next(const gpu_l2 *s)
+static uint64_t next_of(const gpu_l2 *s)
 {
     if (s->rel_n || s->lookup_blocked || s->atom_blocked) return s->t_min;
     uint64_t t = head_time(s->fill, s->t_min), u = head_time(&s->rop, s->t_min), v = head_time(&s->in, s->t_min);
@@ -393,6 +399,18 @@ uint64_t gpu_l2_next(const gpu_l2 *s)
     if (u < t) t = u;
     if (w < t) t = w;
     return v < t ? v : t;
+}
+
+uint64_t gpu_l2_next(const gpu_l2 *s)
+{
+    /* between ticks only pushes into in and fill (whose heads may change) move it */
+    if (s->nx_ok && s->in.pushes == s->nx_in && s->fill->pushes == s->nx_fill) return s->nx;
+    gpu_l2 *w = (gpu_l2 *)s;
+    w->nx = next_of(s);
+    w->nx_in = s->in.pushes;
+    w->nx_fill = s->fill->pushes;
+    w->nx_ok = true;
+    return w->nx;
 }
 
 bool gpu_l2_idle(const gpu_l2 *s)

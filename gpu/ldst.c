@@ -185,16 +185,41 @@ void gpu_ldst_send(gpu_sm *sm, uint64_t now)
     }
 }
 
-uint64_t gpu_ldst_next(const gpu_sm *sm, uint64_t now)
+uint64_t gpu_ldst_next(const gpu_sm *sm, uint64_t now, bool *polls)
 {
     const gpu_ldst *u = sm->ldst;
     uint64_t n = u->fe->kind->next(u->fe, now);
     if (n <= now + 1) return now + 1;
-    if (gpu_l1_peek_miss_at(u->l1d, now + 1) || gpu_l1_peek_miss_at(u->l1c, now + 1)) return now + 1;
-    uint64_t a = gpu_l1_next(u->l1d), b = gpu_l1_next(u->l1c);
+    /* a miss that finds the injection queue full waits for room there, which
+    ** only the memory system makes (gpu_ldst_send_wake); trying again every
+    ** cycle would change nothing */
+    bool room = gpu_memsys_can_accept(sm->lx->g->ms, sm->id, NULL);
+    if (gpu_l1_peek_miss_at(u->l1d, now + 1) || gpu_l1_peek_miss_at(u->l1c, now + 1)) {
+        if (room) return now + 1;
+        *polls = true;
+    }
+    uint64_t a = room ? gpu_l1_next(u->l1d) : gpu_l1_next_inside(u->l1d);
+    uint64_t b = room ? gpu_l1_next(u->l1c) : gpu_l1_next_inside(u->l1c);
     if (a < n) n = a;
     if (b < n) n = b;
     return n <= now ? now + 1 : n;
+}
+
+uint64_t gpu_ldst_accept_next(const gpu_sm *sm, uint64_t now)
+{
+    const gpu_ldst_fe *fe = sm->ldst->fe;
+    if (!fe->kind->accept_next) return now + 1;
+    uint64_t t = fe->kind->accept_next(fe, now);
+    return t <= now ? now + 1 : t;
+}
+
+uint64_t gpu_ldst_send_wake(const gpu_sm *sm, uint64_t now)
+{
+    const gpu_ldst *u = sm->ldst;
+    uint64_t a = gpu_l1_miss_ready(u->l1d), b = gpu_l1_miss_ready(u->l1c);
+    if (b < a) a = b;
+    if (a == UINT64_MAX || !gpu_memsys_can_accept(sm->lx->g->ms, sm->id, NULL)) return UINT64_MAX;
+    return a > now ? a : now;
 }
 
 bool gpu_ldst_idle(const gpu_sm *sm)
@@ -208,6 +233,8 @@ void gpu_ldst_account_skip(gpu_sm *sm, uint64_t k)
     gpu_ldst *u = sm->ldst;
     /* a stall in the last cycle ticked lasts (the SM sleeps only while nothing can move) */
     if (u->stall_at == sm->last_tick + 1) u->st.ldst_stall_cycles += k;
+    /* an instruction refused in the last cycle ticked was refused in each skipped one (accept_next) */
+    if (u->refused_at == sm->last_tick + 1) u->st.inst_queue_full += k;
     u->fe->kind->skip(u->fe, k);
 }
 

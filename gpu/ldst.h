@@ -85,6 +85,11 @@ struct gpu_ldst_frontend {
     /* the earliest cycle after now at which it may change state by itself, if
     ** tick(now) moved nothing (UINT64_MAX: it waits for done, unblock or accept) */
     uint64_t (*next)(const gpu_ldst_fe *fe, uint64_t now);
+    /* the earliest cycle after now at which accept may take an instruction,
+    ** if tick(now) moved nothing (UINT64_MAX: not before done, unblock or its
+    ** own next); the cycles between repeat the refusal of cycle now, which
+    ** skip must then count (NULL: now + 1, an offer every cycle) */
+    uint64_t (*accept_next)(const gpu_ldst_fe *fe, uint64_t now);
     bool (*idle)(const gpu_ldst_fe *fe);
     /* k cycles after the last tick were skipped: what it counts per cycle repeats */
     void (*skip)(gpu_ldst_fe *fe, uint64_t k);

@@ -367,6 +367,13 @@ static uint64_t fermi_next(const gpu_ldst_fe *fe, uint64_t now)
     return f->cur && !f->blocked ? now + 1 : UINT64_MAX;
 }
 
+static uint64_t fermi_accept_next(const gpu_ldst_fe *fe, uint64_t now)
+{
+    /* the instruction being sent leaves only in a tick that moves (its own next, or after done/unblock) */
+    const fermi *f = CF(fe);
+    return f->cur ? UINT64_MAX : f->free_at;
+}
+
 static bool fermi_idle(const gpu_ldst_fe *fe) { return !CF(fe)->cur; }
 
 static void fermi_skip(gpu_ldst_fe *fe, uint64_t k)
@@ -395,7 +402,7 @@ static void fermi_end(gpu_ldst_fe *fe, gpu_kstats *ks, uint64_t now) {}
 /* The Fermi path's operations, shared by the baseline and banked front ends. */
 #define FERMI_OPS                                                                                                      \
     .destroy = fermi_destroy, .begin = fermi_begin, .accept = fermi_accept, .tick = fermi_tick, .done = fermi_done, \
-    .unblock = fermi_unblock, .next = fermi_next, .idle = fermi_idle, .skip = fermi_skip, .abort = fermi_abort,     \
+    .unblock = fermi_unblock, .next = fermi_next, .accept_next = fermi_accept_next, .idle = fermi_idle, .skip = fermi_skip, .abort = fermi_abort,     \
     .end = fermi_end
 
 const gpu_ldst_frontend gpu_ldst_fe_baseline = {.name = "baseline", .chosen = NULL, .create = baseline_create, FERMI_OPS};

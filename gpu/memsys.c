@@ -35,6 +35,7 @@
 #include "dram.h"
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { D_ICNT, D_L2, D_DRAM, ND };
 
@@ -52,6 +53,8 @@ struct gpu_memsys {
     uint64_t t_now;           /* time of the core cycle last ticked */
     uint64_t line, l2_bytes;  /* L2 line and total size (gpu_memsys_warm) */
     uint32_t eject_rate;      /* replies an SM takes per core cycle (0: all) */
+    uint8_t *inj_new;         /* per SM: a request became its injection queue's head since the
+                              ** interconnect's wake was last computed (wake[D_ICNT] is stale) */
     uint64_t *pop_at;         /* per SM: core cycle + 1 of its last pop */
     uint32_t *pop_n;          /* ... and the replies it took in that cycle */
     gpu_memstats st;
@@ -164,6 +167,7 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
         gpu_l2_connect(m->l2[s], gpu_icnt_reply_in(m->icnt, s), gpu_dram_ret(m->dram[s / m->nsub], s % m->nsub));
     for (int d = 0; d < ND; d++) m->wake[d] = UINT64_MAX;
     m->eject_rate = OPT(OPT_ICNT_EJECT_RATE);
+    m->inj_new = tp_calloc(m->nsm, sizeof *m->inj_new);
     m->pop_at = tp_calloc(m->nsm, sizeof *m->pop_at);
     m->pop_n = tp_calloc(m->nsm, sizeof *m->pop_n);
     return m;
@@ -178,6 +182,7 @@ void gpu_memsys_free(gpu_memsys *m)
     free(m->l2);
     free(m->dram);
     free(m->pop_at);
+    free(m->inj_new);
     free(m->pop_n);
     free(m);
 }
@@ -192,6 +197,9 @@ void gpu_memsys_accept(gpu_memsys *m, gpu_mreq *r, uint64_t now)
 {
     r->t_sent = now;
     r->is_reply = 0;
+    /* the interconnect's wake depends on its inputs' heads only (not on what
+    ** is behind them, nor on room in its outputs): a new head may move it */
+    if (mem_queue_empty(gpu_icnt_inject(m->icnt, r->sm))) m->inj_new[r->sm] = 1;
     gpu_icnt_accept(m->icnt, r, now * m->pc + 1);
 }
 
@@ -232,6 +240,16 @@ static uint64_t domain_wake(const gpu_memsys *m, int d)
         if (t < w) w = t;
     }
     return w;
+}
+
+/* Whether wake[D_ICNT] may be stale: only a new head in an injection queue
+** moves it between the domain runs that recompute it (the interconnect's
+** own, the slices' that push replies into it). */
+static bool icnt_stale(const gpu_memsys *m)
+{
+    for (uint32_t s = 0; s < m->nsm; s++)
+        if (m->inj_new[s]) return true;
+    return false;
 }
 
 /* The first edge of domain d at or after time w, not before its next unrun edge. */
@@ -306,7 +324,10 @@ void gpu_memsys_tick(gpu_memsys *m, uint64_t now)
     TP_ASSERT(T >= m->t_now);
     m->t_now = T;
     m->st.dram_cycles = T / m->p[D_DRAM] * m->nch;
-    m->wake[D_ICNT] = domain_wake(m, D_ICNT);   /* the SMs may have pushed since */
+    if (icnt_stale(m)) {   /* the SMs pushed new heads since */
+        m->wake[D_ICNT] = domain_wake(m, D_ICNT);
+        memset(m->inj_new, 0, m->nsm);
+    }
     bool ran = false;
     for (;;) {
         int best = -1;
@@ -334,7 +355,7 @@ uint64_t gpu_memsys_next(const gpu_memsys *m)
 {
     uint64_t best = UINT64_MAX;
     for (int d = 0; d < ND; d++) {
-        uint64_t w = d == D_ICNT ? domain_wake(m, d) : m->wake[d];
+        uint64_t w = d == D_ICNT && icnt_stale(m) ? domain_wake(m, d) : m->wake[d];
         if (w == UINT64_MAX) continue;
         uint64_t t = edge_at(m, d, w) * m->p[d];
         if (t < best) best = t;

@@ -70,6 +70,20 @@ extern "C" __global__ void mandel(int *out, int w, int h, int maxit)
     out[y * w + x] = it;
 }
 
+// Memory-bound, uncoalesced: PolyBench's atax/gesummv/mvt walk, a thread per
+// row of a matrix with a 4096-float row pitch (their real size), so the 32
+// lanes of a warp touch 32 rows 16 KB apart at every step: y[i] = sum over
+// the first cols columns of A[i][j] * x[j].
+#define ATAX_PITCH 4096
+extern "C" __global__ void atax_row(const float *A, const float *x, float *y, int rows, int cols)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= rows) return;
+    float s = 0;
+    for (int j = 0; j < cols; j++) s += A[(size_t)i * ATAX_PITCH + j] * x[j];
+    y[i] = s;
+}
+
 // Tensor cores: a tiled WMMA GEMM, C = A * B (f16 in, f32 out), 64 x 64 tiles
 // per block of 4 warps (each 2 x 2 m16n16k16 accumulators), A and B staged
 // in shared memory 32 columns / rows at a time: the kernel of
