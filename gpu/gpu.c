@@ -18,9 +18,11 @@
 ** drained (stores included); cycles counts from the first cycle to that one.
 */
 #include "internal.h"
+#include "par.h"
 #include "../base/map.h"
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
 
 gpu *gpu_new(const tp_opts *o)
 {
@@ -31,14 +33,17 @@ gpu *gpu_new(const tp_opts *o)
     g->ms = gpu_memsys_new(&g->opts, g->c.nsm, &g->pool);
     g->sm = tp_calloc(g->c.nsm, sizeof *g->sm);
     for (uint32_t s = 0; s < g->c.nsm; s++) gpu_sm_init(&g->sm[s], g, s);
+    g->due = tp_calloc(g->c.nsm ? g->c.nsm : 1, sizeof *g->due);
     return g;
 }
 
 void gpu_free(gpu *g)
 {
     if (!g) return;
+    gpu_par_free(g->par);
     for (uint32_t s = 0; s < g->c.nsm; s++) gpu_sm_free(&g->sm[s]);
     free(g->sm);
+    free(g->due);
     gpu_memsys_free(g->ms);
     gpu_mreq_pool_free(&g->pool);
     tp_opts_free(&g->opts);
@@ -254,6 +259,8 @@ static void abort_launch(gpu *g)
             sc->last = sc->last_pos = sc->last_act = -1;
         }
         sm->nctas = sm->nwarps_live = 0;
+        sm->nrel = 0; /* exec_grid_close gives every resident CTA's slot back */
+        sm->pc_skip = 0;
         sm->nwb = 0;
         gpu_ldst_abort(sm);
     }
@@ -264,8 +271,8 @@ static void abort_launch(gpu *g)
             gpu_sm *sm = &g->sm[s];
             gpu_mreq *r;
             while ((r = gpu_memsys_pop(g->ms, s, g->cycle))) gpu_l1_fill(r->src ? sm->l1c : sm->l1d, r, g->cycle);
-            while ((r = gpu_l1_pop_done(sm->l1d, g->cycle))) gpu_mreq_put(&g->pool, r);
-            while ((r = gpu_l1_pop_done(sm->l1c, g->cycle))) gpu_mreq_put(&g->pool, r);
+            while ((r = gpu_l1_pop_done(sm->l1d, g->cycle))) gpu_mreq_put(sm->pool, r);
+            while ((r = gpu_l1_pop_done(sm->l1c, g->cycle))) gpu_mreq_put(sm->pool, r);
             gpu_ldst_send(sm, g->cycle);
             if (!gpu_l1_idle(sm->l1d) || !gpu_l1_idle(sm->l1c)) busy = true;
         }
@@ -273,6 +280,118 @@ static void abort_launch(gpu *g)
         gpu_memsys_tick(g->ms, g->cycle);
         g->cycle++;
     }
+}
+
+/* ---- parallel SMs (sim.threads; docs/TIMING.md, "Parallel SMs") ------------------------------- */
+
+/* Cycles with fewer SMs due run on the launch's thread (a fork and join costs more). */
+enum { PAR_MIN_SMS = 4 };
+
+/* A cycle of the SMs in g->due[0, n): thread t of nt takes a contiguous share. */
+typedef struct par_cycle {
+    gpu *g;
+    uint64_t now;
+    uint32_t n, nt;
+} par_cycle;
+
+static void par_front(void *arg, uint32_t t)
+{
+    const par_cycle *c = arg;
+    for (uint32_t i = c->n * t / c->nt, hi = c->n * (t + 1) / c->nt; i < hi; i++)
+        gpu_sm_tick_front(&c->g->sm[c->g->due[i]], c->now, true);
+}
+
+static void par_back(void *arg, uint32_t t)
+{
+    const par_cycle *c = arg;
+    for (uint32_t i = c->n * t / c->nt, hi = c->n * (t + 1) / c->nt; i < hi; i++)
+        gpu_sm_tick_back(&c->g->sm[c->g->due[i]], c->now);
+}
+
+/* Ticks the SMs due at now in index order (the launch loop's own way). */
+static uint32_t tick_serial(gpu *g, uint64_t now)
+{
+    uint32_t fin = 0;
+    for (uint32_t s = 0; s < g->c.nsm; s++)
+        if (g->sm[s].wake <= now) fin += gpu_sm_tick(&g->sm[s], now);
+    return fin;
+}
+
+/* Ticks the SMs due at now as gpu_sm_tick in index order would: the parts
+** that touch only an SM's own state on the team, the issue stages (every
+** exec_warp_step, the shared counters) here in SM order.  Returns the CTAs
+** that finished. */
+static uint32_t tick_parallel(gpu *g, uint64_t now)
+{
+    uint32_t n = 0, fin = 0;
+    for (uint32_t s = 0; s < g->c.nsm; s++)
+        if (g->sm[s].wake <= now) g->due[n++] = s;
+    if (n < (g->c.sim_adapt ? PAR_MIN_SMS : 2)) { /* too little to share: the same parts, in turn, here */
+        for (uint32_t i = 0; i < n; i++) fin += gpu_sm_tick(&g->sm[g->due[i]], now);
+        return fin;
+    }
+    par_cycle c = {g, now, n, gpu_par_threads(g->par)};
+    gpu_par_run(g->par, par_front, &c);
+    for (uint32_t i = 0; i < n; i++) gpu_sm_tick_issue(&g->sm[g->due[i]], now);
+    gpu_par_run(g->par, par_back, &c);
+    for (uint32_t i = 0; i < n; i++) fin += g->sm[g->due[i]].finished;
+    return fin;
+}
+
+/* With a pool per SM, requests one side makes and the other frees (stores
+** the memory system performs, ...) pile up on one side: each cycle an SM's
+** pool keeps between POOL_LO and POOL_HI free requests, the memory system's
+** pool taking the rest and giving the shortfall while it has some. */
+enum { POOL_LO = 256, POOL_HI = 1024 };
+
+static void pools_rebalance(gpu *g)
+{
+    for (uint32_t s = 0; s < g->c.nsm; s++) {
+        gpu_mreq_pool *p = g->sm[s].pool;
+        if (p->nfree > POOL_HI) gpu_mreq_pool_move(p, &g->pool, (uint32_t)(p->nfree - POOL_LO));
+        else if (p->nfree < POOL_LO / 4 && g->pool.nfree) gpu_mreq_pool_move(&g->pool, p, POOL_LO - (uint32_t)p->nfree);
+    }
+}
+
+/* Whether the team pays: the host's time per loop step is measured over
+** windows of CTL_STEPS steps, on the team and on the launch's thread alone;
+** the faster way runs CTL_KEEP windows, then both are measured again.  (A
+** host with more threads than cores can make every fork and join wait for
+** a time slice.)  Both ways give the same cycles and statistics, so this
+** choice, the one thing here that depends on the host, changes only the
+** time a launch takes. */
+enum { CTL_STEPS = 2048, CTL_KEEP = 16 };
+
+typedef struct par_ctl {
+    bool on;                   /* this window runs on the team */
+    uint32_t steps, window;    /* steps in this window; windows since the last measurement */
+    double t0, t_par, t_one;   /* its start; the measured seconds per window (< 0: not yet) */
+} par_ctl;
+
+static double host_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* After a loop step: the next window's way when this one is over. */
+static void par_ctl_step(par_ctl *c)
+{
+    if (++c->steps < CTL_STEPS) return;
+    double t = host_seconds();
+    if (c->t_par < 0 || c->t_one < 0) {
+        /* measuring: the team's window first, then the thread's */
+        if (c->on) c->t_par = t - c->t0;
+        else c->t_one = t - c->t0;
+        c->on = c->t_par < 0;
+        if (c->t_par >= 0 && c->t_one >= 0) c->on = c->t_par < c->t_one, c->window = 0;
+    } else if (++c->window == CTL_KEEP) {
+        c->t_par = c->t_one = -1; /* measure again */
+        c->on = true;
+    }
+    c->steps = 0;
+    c->t0 = t;
 }
 
 static void interval_row(gpu *g, gpu_launchctx *lx, uint64_t now, const gpu_memstats *ms0, gpu_interval *prev)
@@ -363,6 +482,12 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     ** half a second into a kernel even when a cycle is slow to simulate */
     uint64_t next_check = start + 65536, next_progress = start + 1024;
 
+    /* parallel SMs: the team (made once), unless exec.its (its warps' next
+    ** instruction may settle thread groups: the whole cycle stays in order) */
+    bool par = g->c.sim_threads > 1 && nsm > 1 && !tp_opt_i(&g->opts, OPT_EXEC_ITS);
+    if (par && !g->par) g->par = gpu_par_new(g->c.sim_threads < nsm ? g->c.sim_threads : nsm);
+    par = par && g->par;
+    par_ctl ctl = {true, 0, 0, par ? host_seconds() : 0, -1, -1};
     lx.dispatch_rr = nsm - 1; /* SM 0 first */
     lx.dispatch_next = now;
     bool first_wave = true;
@@ -373,9 +498,15 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
             first_wave = false;
         }
         uint32_t fin = 0;
-        for (uint32_t s = 0; s < nsm; s++)
-            if (g->sm[s].wake <= now) fin += gpu_sm_tick(&g->sm[s], now);
+        if (par) {
+            fin = ctl.on || !g->c.sim_adapt ? tick_parallel(g, now) : tick_serial(g, now);
+            par_ctl_step(&ctl);
+        } else {
+            for (uint32_t s = 0; s < nsm; s++)
+                if (g->sm[s].wake <= now) fin += gpu_sm_tick(&g->sm[s], now);
+        }
         gpu_memsys_tick(g->ms, now);
+        if (g->c.sim_threads > 1) pools_rebalance(g);
         if (lx.fault || exec_grid_status(grid) != EXEC_OK) break;
         if (fin) {
             lx.ctas_done += fin;
