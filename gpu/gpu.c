@@ -284,8 +284,9 @@ static void abort_launch(gpu *g)
 
 /* ---- parallel SMs (sim.threads; docs/TIMING.md, "Parallel SMs") ------------------------------- */
 
-/* Cycles with fewer SMs due run on the launch's thread (a fork and join costs more). */
-enum { PAR_MIN_SMS = 4 };
+/* sim.share; with auto, cycles with fewer SMs due run on the launch's thread
+** (a fork and join costs more). */
+enum { SHARE_AUTO, SHARE_ALWAYS, SHARE_INLINE, PAR_MIN_SMS = 4 };
 
 /* A cycle of the SMs in g->due[0, n): thread t of nt takes a contiguous share. */
 typedef struct par_cycle {
@@ -326,14 +327,16 @@ static uint32_t tick_parallel(gpu *g, uint64_t now)
     uint32_t n = 0, fin = 0;
     for (uint32_t s = 0; s < g->c.nsm; s++)
         if (g->sm[s].wake <= now) g->due[n++] = s;
-    if (n < (g->c.sim_adapt ? PAR_MIN_SMS : 2)) { /* too little to share: the same parts, in turn, here */
+    if (n < (g->c.sim_share == SHARE_AUTO ? PAR_MIN_SMS : 2)) { /* too little to share: the same parts, in turn, here */
         for (uint32_t i = 0; i < n; i++) fin += gpu_sm_tick(&g->sm[g->due[i]], now);
         return fin;
     }
-    par_cycle c = {g, now, n, gpu_par_threads(g->par)};
-    gpu_par_run(g->par, par_front, &c);
+    par_cycle c = {g, now, n, g->par ? gpu_par_threads(g->par) : TP_MIN(g->c.sim_threads, g->c.nsm)};
+    if (g->par) gpu_par_run(g->par, par_front, &c);
+    else for (uint32_t t = 0; t < c.nt; t++) par_front(&c, t); /* sim.share=inline */
     for (uint32_t i = 0; i < n; i++) gpu_sm_tick_issue(&g->sm[g->due[i]], now);
-    gpu_par_run(g->par, par_back, &c);
+    if (g->par) gpu_par_run(g->par, par_back, &c);
+    else for (uint32_t t = 0; t < c.nt; t++) par_back(&c, t);
     for (uint32_t i = 0; i < n; i++) fin += g->sm[g->due[i]].finished;
     return fin;
 }
@@ -485,8 +488,9 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     /* parallel SMs: the team (made once), unless exec.its (its warps' next
     ** instruction may settle thread groups: the whole cycle stays in order) */
     bool par = g->c.sim_threads > 1 && nsm > 1 && !tp_opt_i(&g->opts, OPT_EXEC_ITS);
-    if (par && !g->par) g->par = gpu_par_new(g->c.sim_threads < nsm ? g->c.sim_threads : nsm);
-    par = par && g->par;
+    bool inl = g->c.sim_share == SHARE_INLINE;
+    if (par && !inl && !g->par) g->par = gpu_par_new(g->c.sim_threads < nsm ? g->c.sim_threads : nsm);
+    par = par && (g->par || inl);
     par_ctl ctl = {true, 0, 0, par ? host_seconds() : 0, -1, -1};
     lx.dispatch_rr = nsm - 1; /* SM 0 first */
     lx.dispatch_next = now;
@@ -499,7 +503,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         }
         uint32_t fin = 0;
         if (par) {
-            fin = ctl.on || !g->c.sim_adapt ? tick_parallel(g, now) : tick_serial(g, now);
+            fin = ctl.on || g->c.sim_share != SHARE_AUTO ? tick_parallel(g, now) : tick_serial(g, now);
             par_ctl_step(&ctl);
         } else {
             for (uint32_t s = 0; s < nsm; s++)

@@ -33,11 +33,11 @@
 **
 ** And parallel SMs (issue 22): compute-bound, divergent, shared-memory and
 ** memory-bound kernels in performance mode with sim.threads=1, with 2
-** threads sharing every cycle (sim.adapt=0) and with 2 threads choosing
-** (sim.adapt=1), each in a child process: the cycles (which must be the
+** threads sharing every cycle (sim.share=always) and with 2 threads choosing
+** (sim.share=auto), each in a child process: the cycles (which must be the
 ** same), the seconds and the speed-ups, with the host's load average (the
 ** targets: 1.7x on 2 cores compute-bound, 1.5x memory-bound).
-** BENCH_THREADS and BENCH_ADAPT set the two options of a --perf run.
+** BENCH_THREADS and BENCH_SHARE set the two options of a --perf run.
 */
 #include "exec/exec.h"
 #include "exec/options.h"
@@ -205,10 +205,10 @@ static int perf_one(const char *name, const char *path, const char *cfg)
 {
     setup S;
     if (!setup_open(&S, path, true, cfg)) return 1;
-    const char *threads = getenv("BENCH_THREADS"), *adapt = getenv("BENCH_ADAPT"); /* the parallel-SM table's runs */
+    const char *threads = getenv("BENCH_THREADS"), *share = getenv("BENCH_SHARE"); /* the parallel-SM table's runs */
     tp_err e;
     if (threads && !tp_opts_set(&S.o, "sim.threads", threads, TP_SRC_OVERRIDE, &e)) return 1;
-    if (adapt && !tp_opts_set(&S.o, "sim.adapt", adapt, TP_SRC_OVERRIDE, &e)) return 1;
+    if (share && !tp_opts_set(&S.o, "sim.share", share, TP_SRC_OVERRIDE, &e)) return 1;
     for (int i = 0; i < NB; i++) {
         bench *b = &S.bs[i];
         if (strcmp(b->name, name) != 0) continue;
@@ -283,20 +283,20 @@ static int child(const char *self, const char *name, const char *path, const cha
 }
 
 /* A row of the parallel-SM table: the kernel with sim.threads=1, with 2
-** threads sharing every cycle (sim.adapt=0) and with 2 threads as they
-** choose (sim.adapt=1); the cycles must be the same (docs/TIMING.md). */
+** threads sharing every cycle (sim.share=always) and with 2 threads as they
+** choose (sim.share=auto); the cycles must be the same (docs/TIMING.md). */
 static int par_row(const char *self, const char *name, const char *path)
 {
-    static const char *const runs[3][2] = {{"1", "1"}, {"2", "0"}, {"2", "1"}};
+    static const char *const runs[3][2] = {{"1", "auto"}, {"2", "always"}, {"2", "auto"}};
     double sec[3];
     unsigned long long cyc[3];
     for (int i = 0; i < 3; i++) {
         char line[2048];
         setenv("BENCH_THREADS", runs[i][0], 1);
-        setenv("BENCH_ADAPT", runs[i][1], 1);
+        setenv("BENCH_SHARE", runs[i][1], 1);
         int bad = child_line(self, name, path, NULL, line, sizeof line);
         unsetenv("BENCH_THREADS");
-        unsetenv("BENCH_ADAPT");
+        unsetenv("BENCH_SHARE");
         unsigned long long wi;
         if (bad || sscanf(line, "%*s %llu %llu %lf", &wi, &cyc[i], &sec[i]) != 3) {
             printf("%-9s failed %s\n", name, line);

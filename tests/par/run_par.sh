@@ -1,15 +1,24 @@
 #!/bin/sh
 # run_par.sh -- parallel SMs (sim.threads, docs/TIMING.md "Parallel SMs")
-# give the same statistics as one thread.  The kernel suite (tests/kernels:
-# the shared run, the tests that run alone -- the faults among them -- and
-# the sm_80 ones as a compute 8.0 device) and the PolyBench kernels
-# (tests/polybench, the sizes make test runs) run in performance mode with
-# sim.threads=1 and 2 (TPSIM_THREADS), and with sim.adapt=0 so that every
-# cycle with two SMs or more is shared among the threads, whatever the
-# host's load; each pair of statistics files (TPSIM_STATS) must be the same
-# byte for byte but for the option sim.threads and the "host" line (wall
-# seconds, peak memory).  One line per comparison: "PASS par_NAME" or
-# "FAIL par_NAME: ...".  By hand:
+# give the same statistics as one thread.  Each comparison runs a program in
+# performance mode with TPSIM_THREADS=1 and with 2 and requires the two
+# statistics files (TPSIM_STATS) to be the same byte for byte, but for the
+# options sim.threads and sim.share and the "host" line (wall seconds, peak
+# memory), and the programs' outputs to be the same.
+#
+#   - the whole kernel suite (tests/kernels: the shared run, the tests that
+#     run alone -- the faults among them --, the sm_80 ones as a compute 8.0
+#     device) and the PolyBench kernels (tests/polybench, make test's
+#     sizes) with sim.share=inline: every cycle in which two SMs or more
+#     tick runs in the parallel order (every SM's first part, the issue
+#     stages in SM order, every SM's last part), the threads' shares in turn
+#     on one thread -- cheap on a loaded host, and the order is what the
+#     results depend on;
+#   - then a few of them on real threads (sim.share=always: every such
+#     cycle forks and joins), and the kernel suite with the default
+#     sim.share=auto.
+#
+# One line per comparison: "PASS par_NAME" or "FAIL par_NAME: ...".  By hand:
 #
 #   BUILD=build sh tests/par/run_par.sh
 BUILD=${BUILD:-build}
@@ -29,48 +38,58 @@ trap 'rm -rf "$tmp"' EXIT
 to=""
 command -v timeout >/dev/null 2>&1 && to="timeout $limit"
 
-# same NAME THREADS1OUT THREADS2OUT: compares two runs' statistics
+# same NAME: compares the runs $tmp/NAME.1 and $tmp/NAME.2
 same() {
-    for f in "$2" "$3"; do
+    for t in 1 2; do
+        f="$tmp/$1.$t"
         if [ ! -s "$f.json" ]; then
-            echo "FAIL par_$1: no statistics file from $(basename "$f") ($(head -c 200 "$f.err" | tr '\n' ' '))"
+            echo "FAIL par_$1: no statistics file with $t thread(s) ($(head -c 200 "$f.err" | tr '\n' ' '))"
             return
         fi
-        grep -v -e '"sim\.threads":' -e '^  "host":' "$f.json" >"$f.norm"
+        grep -v -e '"sim\.threads":' -e '"sim\.share":' -e '^  "host":' "$f.json" >"$f.norm"
     done
-    if ! cmp -s "$2.out" "$3.out"; then
-        echo "FAIL par_$1: the programs' outputs differ with 1 and 2 threads: $(diff "$2.out" "$3.out" | grep -E '^[<>]' | head -n 2 | tr '\n' ' ')"
-    elif cmp -s "$2.norm" "$3.norm"; then
-        echo "PASS par_$1 ($(grep -c '"cycles":' "$2.norm") launches)"
+    if ! cmp -s "$tmp/$1.1.out" "$tmp/$1.2.out"; then
+        echo "FAIL par_$1: the program's output differs with 1 and 2 threads: $(diff "$tmp/$1.1.out" "$tmp/$1.2.out" | grep -E '^[<>]' | head -n 2 | tr '\n' ' ')"
+    elif cmp -s "$tmp/$1.1.norm" "$tmp/$1.2.norm"; then
+        echo "PASS par_$1 ($(grep -c '"cycles":' "$tmp/$1.1.norm") launches)"
     else
-        echo "FAIL par_$1: statistics differ with 1 and 2 threads: $(diff "$2.norm" "$3.norm" | grep -E '^[<>]' | head -n 2 | tr '\n' ' ')"
+        echo "FAIL par_$1: statistics differ with 1 and 2 threads: $(diff "$tmp/$1.1.norm" "$tmp/$1.2.norm" | grep -E '^[<>]' | head -n 2 | tr '\n' ' ')"
     fi
 }
 
-# pair NAME COMMAND...: the command with 1 and with 2 threads, compared
+# pair NAME SHARE COMMAND...: the command with 1 thread and with 2 (sim.share=SHARE), compared
 pair() {
-    name=$1
-    shift
+    name=$1 share=$2
+    shift 2
     for t in 1 2; do
         TPSIM_MODE=performance TPSIM_THREADS=$t TPSIM_STATS="$tmp/$name.$t.json" \
-            TPSIM_OPTIONS="${TPSIM_OPTIONS:-} sim.adapt=0" $to "$@" >"$tmp/$name.$t.out" 2>"$tmp/$name.$t.err"
+            TPSIM_OPTIONS="${TPSIM_OPTIONS:-} sim.share=$share" $to "$@" >"$tmp/$name.$t.out" 2>"$tmp/$name.$t.err"
     done
-    same "$name" "$tmp/$name.1" "$tmp/$name.2"
+    same "$name"
 }
 
 "$krun" --list >"$tmp/list" || { echo "FAIL par: $krun --list failed"; exit 1; }
-pair kernels "$krun" "$kdir"
+
+# the whole suites, in the parallel order
+pair kernels inline "$krun" "$kdir"
 while read -r name kind; do
     case "$kind" in
-    isolate | stdout) pair "kernels_$name" "$krun" "$kdir" --only "$name" ;;
+    isolate | stdout) pair "kernels_$name" inline "$krun" "$kdir" --only "$name" ;;
     esac
 done <"$tmp/list"
-# the sm_80 tests as a compute 8.0 device (run_kernels.sh does the same)
-for name in half_sm80 redux_sm80; do
+for name in half_sm80 redux_sm80; do # as a compute 8.0 device (run_kernels.sh does the same)
     (
         TPSIM_OPTIONS="${TPSIM_OPTIONS:-} device.cc=8.0"
         export TPSIM_OPTIONS
-        pair "kernels_$name" "$krun" "$kdir" --only "$name"
+        pair "kernels_$name" inline "$krun" "$kdir" --only "$name"
     )
 done
-pair polybench "$prun" --ptx tests/polybench $("$prun" --list)
+# shellcheck disable=SC2046
+pair polybench inline "$prun" --ptx tests/polybench $("$prun" --list)
+
+# on two threads
+for name in matmul_tiled atomics_global lockfree big_grid err_oob; do
+    grep -q "^$name\b" "$tmp/list" && pair "threads_$name" always "$krun" "$kdir" --only "$name"
+done
+pair threads_polybench always "$prun" --ptx tests/polybench gemm atax
+pair threads_kernels_auto auto "$krun" "$kdir"
