@@ -356,19 +356,25 @@ static void pools_rebalance(gpu *g)
     }
 }
 
-/* Whether the team pays: the host's time per loop step is measured over
-** windows of CTL_STEPS steps, on the team and on the launch's thread alone;
-** the faster way runs CTL_KEEP windows, then both are measured again.  (A
-** host with more threads than cores can make every fork and join wait for
-** a time slice.)  Both ways give the same cycles and statistics, so this
+/* Whether the team pays (sim.share=auto): the host time of a window of
+** CTL_STEPS loop steps is measured on the launch's thread alone, then on the
+** team; the team's window ends early once it has taken longer than the
+** other.  The faster way runs the next `keep` windows (CTL_KEEP, doubled
+** after each loss of the team up to CTL_KEEP_MAX, so that a loaded host
+** pays little for asking again), then both are measured again.  (A host
+** with more busy threads than cores makes every fork and join wait for a
+** time slice.)  Both ways give the same cycles and statistics, so this
 ** choice, the one thing here that depends on the host, changes only the
 ** time a launch takes. */
-enum { CTL_STEPS = 2048, CTL_KEEP = 16 };
+enum { CTL_STEPS = 2048, CTL_CHECK = 64, CTL_KEEP = 16, CTL_KEEP_MAX = 4096 };
+
+typedef enum { CTL_ONE, CTL_TEAM, CTL_RUN } ctl_phase;
 
 typedef struct par_ctl {
+    ctl_phase phase;           /* measuring one thread, measuring the team, running the choice */
     bool on;                   /* this window runs on the team */
-    uint32_t steps, window;    /* steps in this window; windows since the last measurement */
-    double t0, t_par, t_one;   /* its start; the measured seconds per window (< 0: not yet) */
+    uint32_t steps, window, keep;
+    double t0, t_one;          /* the window's start; one thread's window (seconds) */
 } par_ctl;
 
 static double host_seconds(void)
@@ -378,20 +384,49 @@ static double host_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static void par_ctl_init(par_ctl *c)
+{
+    memset(c, 0, sizeof *c);
+    c->phase = CTL_ONE;
+    c->keep = CTL_KEEP;
+    c->t0 = host_seconds();
+}
+
 /* After a loop step: the next window's way when this one is over. */
 static void par_ctl_step(par_ctl *c)
 {
-    if (++c->steps < CTL_STEPS) return;
+    ++c->steps;
+    if (c->phase == CTL_TEAM && c->steps % CTL_CHECK == 0 && c->steps < CTL_STEPS) {
+        double t = host_seconds();
+        if (t - c->t0 > c->t_one) { /* already slower: one thread it is */
+            c->on = false;
+            c->phase = CTL_RUN;
+            c->window = 0;
+            c->keep = TP_MIN(2 * c->keep, CTL_KEEP_MAX);
+            c->steps = 0;
+            c->t0 = t;
+        }
+        return;
+    }
+    if (c->steps < CTL_STEPS) return;
     double t = host_seconds();
-    if (c->t_par < 0 || c->t_one < 0) {
-        /* measuring: the team's window first, then the thread's */
-        if (c->on) c->t_par = t - c->t0;
-        else c->t_one = t - c->t0;
-        c->on = c->t_par < 0;
-        if (c->t_par >= 0 && c->t_one >= 0) c->on = c->t_par < c->t_one, c->window = 0;
-    } else if (++c->window == CTL_KEEP) {
-        c->t_par = c->t_one = -1; /* measure again */
+    switch (c->phase) {
+    case CTL_ONE:
+        c->t_one = t - c->t0;
+        c->phase = CTL_TEAM;
         c->on = true;
+        break;
+    case CTL_TEAM: /* it was not slower */
+        c->phase = CTL_RUN;
+        c->window = 0;
+        c->keep = CTL_KEEP;
+        break;
+    case CTL_RUN:
+        if (++c->window == c->keep) {
+            c->phase = CTL_ONE;
+            c->on = false;
+        }
+        break;
     }
     c->steps = 0;
     c->t0 = t;
@@ -491,7 +526,8 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     bool inl = g->c.sim_share == SHARE_INLINE;
     if (par && !inl && !g->par) g->par = gpu_par_new(g->c.sim_threads < nsm ? g->c.sim_threads : nsm);
     par = par && (g->par || inl);
-    par_ctl ctl = {true, 0, 0, par ? host_seconds() : 0, -1, -1};
+    par_ctl ctl;
+    if (par) par_ctl_init(&ctl);
     lx.dispatch_rr = nsm - 1; /* SM 0 first */
     lx.dispatch_next = now;
     bool first_wave = true;

@@ -14,9 +14,9 @@
 #     stages in SM order, every SM's last part), the threads' shares in turn
 #     on one thread -- cheap on a loaded host, and the order is what the
 #     results depend on;
-#   - then a few of them on real threads (sim.share=always: every such
-#     cycle forks and joins), and the kernel suite with the default
-#     sim.share=auto.
+#   - the tests that run alone, three kernels and two PolyBench kernels on
+#     two real threads: sim.share=always (every such cycle forks and joins)
+#     and, for the kernels, the default sim.share=auto.
 #
 # One line per comparison: "PASS par_NAME" or "FAIL par_NAME: ...".  By hand:
 #
@@ -38,43 +38,53 @@ trap 'rm -rf "$tmp"' EXIT
 to=""
 command -v timeout >/dev/null 2>&1 && to="timeout $limit"
 
-# same NAME: compares the runs $tmp/NAME.1 and $tmp/NAME.2
+# same NAME T2: compares the runs $tmp/NAME.1 and $tmp/NAME.T2
 same() {
-    for t in 1 2; do
+    for t in 1 "$2"; do
         f="$tmp/$1.$t"
         if [ ! -s "$f.json" ]; then
-            echo "FAIL par_$1: no statistics file with $t thread(s) ($(head -c 200 "$f.err" | tr '\n' ' '))"
+            echo "FAIL par_$1: no statistics file from run $t ($(head -c 200 "$f.err" | tr '\n' ' '))"
             return
         fi
         grep -v -e '"sim\.threads":' -e '"sim\.share":' -e '^  "host":' "$f.json" >"$f.norm"
     done
-    if ! cmp -s "$tmp/$1.1.out" "$tmp/$1.2.out"; then
-        echo "FAIL par_$1: the program's output differs with 1 and 2 threads: $(diff "$tmp/$1.1.out" "$tmp/$1.2.out" | grep -E '^[<>]' | head -n 2 | tr '\n' ' ')"
-    elif cmp -s "$tmp/$1.1.norm" "$tmp/$1.2.norm"; then
-        echo "PASS par_$1 ($(grep -c '"cycles":' "$tmp/$1.1.norm") launches)"
+    a="$tmp/$1.1" b="$tmp/$1.$2"
+    if ! cmp -s "$a.out" "$b.out"; then
+        echo "FAIL par_$1 ($2): the program's output differs with 1 and 2 threads: $(diff "$a.out" "$b.out" | grep -E '^[<>]' | head -n 2 | tr '\n' ' ')"
+    elif cmp -s "$a.norm" "$b.norm"; then
+        echo "PASS par_$1 ($2: $(grep -c '"cycles":' "$a.norm") launches)"
     else
-        echo "FAIL par_$1: statistics differ with 1 and 2 threads: $(diff "$tmp/$1.1.norm" "$tmp/$1.2.norm" | grep -E '^[<>]' | head -n 2 | tr '\n' ' ')"
+        echo "FAIL par_$1 ($2): statistics differ with 1 and 2 threads: $(diff "$a.norm" "$b.norm" | grep -E '^[<>]' | head -n 2 | tr '\n' ' ')"
     fi
 }
 
-# pair NAME SHARE COMMAND...: the command with 1 thread and with 2 (sim.share=SHARE), compared
+# run NAME TAG THREADS SHARE COMMAND...: one run, into $tmp/NAME.TAG.*
+run() {
+    name=$1 tag=$2 threads=$3 share=$4
+    shift 4
+    TPSIM_MODE=performance TPSIM_THREADS=$threads TPSIM_STATS="$tmp/$name.$tag.json" \
+        TPSIM_OPTIONS="${TPSIM_OPTIONS:-} sim.share=$share" $to "$@" >"$tmp/$name.$tag.out" 2>"$tmp/$name.$tag.err"
+}
+
+# pair NAME "SHARE..." COMMAND...: the command with 1 thread, then with 2
+# under each sim.share, each compared with the first
 pair() {
-    name=$1 share=$2
+    name=$1 shares=$2
     shift 2
-    for t in 1 2; do
-        TPSIM_MODE=performance TPSIM_THREADS=$t TPSIM_STATS="$tmp/$name.$t.json" \
-            TPSIM_OPTIONS="${TPSIM_OPTIONS:-} sim.share=$share" $to "$@" >"$tmp/$name.$t.out" 2>"$tmp/$name.$t.err"
+    run "$name" 1 1 auto "$@"
+    for sh in $shares; do
+        run "$name" "$sh" 2 "$sh" "$@"
+        same "$name" "$sh"
     done
-    same "$name"
 }
 
 "$krun" --list >"$tmp/list" || { echo "FAIL par: $krun --list failed"; exit 1; }
 
-# the whole suites, in the parallel order
+# the whole suites in the parallel order; some kernels on two threads too
 pair kernels inline "$krun" "$kdir"
 while read -r name kind; do
     case "$kind" in
-    isolate | stdout) pair "kernels_$name" inline "$krun" "$kdir" --only "$name" ;;
+    isolate | stdout) pair "kernels_$name" "inline always" "$krun" "$kdir" --only "$name" ;;
     esac
 done <"$tmp/list"
 for name in half_sm80 redux_sm80; do # as a compute 8.0 device (run_kernels.sh does the same)
@@ -86,10 +96,7 @@ for name in half_sm80 redux_sm80; do # as a compute 8.0 device (run_kernels.sh d
 done
 # shellcheck disable=SC2046
 pair polybench inline "$prun" --ptx tests/polybench $("$prun" --list)
-
-# on two threads
-for name in matmul_tiled atomics_global lockfree big_grid err_oob; do
-    grep -q "^$name\b" "$tmp/list" && pair "threads_$name" always "$krun" "$kdir" --only "$name"
+for name in matmul_tiled big_grid atomics_shared; do
+    pair "kernels_$name" "always auto" "$krun" "$kdir" --only "$name"
 done
-pair threads_polybench always "$prun" --ptx tests/polybench gemm atax
-pair threads_kernels_auto auto "$krun" "$kdir"
+pair polybench_gemm_atax always "$prun" --ptx tests/polybench gemm atax
