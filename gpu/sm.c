@@ -673,7 +673,7 @@ void gpu_sm_account_skip(gpu_sm *sm, uint64_t now) { account_skip(sm, now, true)
 ** (exec_warp_step, exec_cta_release) or touches what the SMs share (the
 ** kernel's counters and per-pc rows); the other two touch the SM, its
 ** caches, its request pool and its own ports of the memory system. */
-void gpu_sm_tick_front(gpu_sm *sm, uint64_t now, bool defer_pcs)
+static inline void tick_front(gpu_sm *sm, uint64_t now, bool defer_pcs)
 {
     account_skip(sm, now, !defer_pcs);
     sm->finished = 0;
@@ -689,7 +689,7 @@ void gpu_sm_tick_front(gpu_sm *sm, uint64_t now, bool defer_pcs)
     gpu_ldst_cycle(sm, now);
 }
 
-void gpu_sm_tick_issue(gpu_sm *sm, uint64_t now)
+static inline void tick_issue(gpu_sm *sm, uint64_t now)
 {
     if (sm->pc_skip) {
         account_skip_pcs(sm, sm->pc_skip);
@@ -700,7 +700,7 @@ void gpu_sm_tick_issue(gpu_sm *sm, uint64_t now)
     issue_stage(sm, now);
 }
 
-uint32_t gpu_sm_tick_back(gpu_sm *sm, uint64_t now)
+static inline uint32_t tick_back(gpu_sm *sm, uint64_t now)
 {
     fetch_stage(sm, now);
     gpu_ldst_send(sm, now);
@@ -729,10 +729,14 @@ uint32_t gpu_sm_tick_back(gpu_sm *sm, uint64_t now)
 
 uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now)
 {
-    gpu_sm_tick_front(sm, now, false);
-    gpu_sm_tick_issue(sm, now);
-    return gpu_sm_tick_back(sm, now);
+    tick_front(sm, now, false);
+    tick_issue(sm, now);
+    return tick_back(sm, now);
 }
+
+void gpu_sm_tick_front(gpu_sm *sm, uint64_t now, bool defer_pcs) { tick_front(sm, now, defer_pcs); }
+void gpu_sm_tick_issue(gpu_sm *sm, uint64_t now) { tick_issue(sm, now); }
+uint32_t gpu_sm_tick_back(gpu_sm *sm, uint64_t now) { return tick_back(sm, now); }
 
 bool gpu_sm_idle(const gpu_sm *sm)
 {
