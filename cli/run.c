@@ -1,6 +1,6 @@
 /* run.c -- `tpsim run`: runs an unmodified CUDA program on the simulator.
 **
-**   tpsim run [--config NAME|FILE] [--mode functional|performance]
+**   tpsim run [--config NAME|FILE] [--mode functional|performance] [-j N]
 **             [--stats FILE] [--report FILE.html] [-o KEY=VALUE]... [--no-summary]
 **             [--check race|intrawarp|init|sync|all[,...]] [--error-exitcode N]
 **             [--sample] -- PROGRAM [ARGS...]
@@ -9,7 +9,7 @@
 ** libcudart.so.13 found first: LD_LIBRARY_PATH starts with the lib
 ** directory next to the tpsim binary (<bindir>/../lib).  The settings reach
 ** the libraries through the environment (TPSIM_CONFIG, TPSIM_MODE,
-** TPSIM_STATS, TPSIM_OPTIONS="key=value ..." from the -o options, after any
+** TPSIM_THREADS from -j, TPSIM_STATS, TPSIM_OPTIONS="key=value ..." from the -o options, after any
 ** TPSIM_OPTIONS already set, so that -o wins).  The program keeps tpsim's
 ** stdin, stdout and stderr; tpsim exits with its status (128 + the signal
 ** number if a signal ended it).  At the end tpsim prints on stderr the
@@ -68,11 +68,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-enum { RUN_CONFIG = CLI_HELP + 1, RUN_MODE, RUN_STATS, RUN_REPORT, RUN_SET, RUN_NO_SUMMARY, RUN_CHECK, RUN_EXITCODE, RUN_SAMPLE };
+enum { RUN_CONFIG = CLI_HELP + 1, RUN_MODE, RUN_THREADS, RUN_STATS, RUN_REPORT, RUN_SET, RUN_NO_SUMMARY, RUN_CHECK, RUN_EXITCODE, RUN_SAMPLE };
 
 static const cli_opt run_opts[] = {
     {RUN_CONFIG, "--config", NULL, "NAME|FILE", "a built-in configuration (tpsim config --list) or a file"},
     {RUN_MODE, "--mode", NULL, "MODE", "functional (default) or performance"},
+    {RUN_THREADS, "--threads", "-j", "N", "performance mode: tick the SMs on N host threads (sim.threads;\nthe same cycles and statistics as one)"},
     {RUN_STATS, "--stats", NULL, "FILE", "write the statistics (JSON) to FILE"},
     {RUN_REPORT, "--report", NULL, "FILE.html", "write a self-contained HTML report of the statistics to FILE.html\n(tpsim report, docs/REPORT.md)"},
     {RUN_SET, "-o", NULL, "KEY=VALUE", "set an option (repeatable), e.g. -o device.num_sms=30"},
@@ -287,7 +288,7 @@ static uint64_t check_result(const char *path)
 
 /* What the command line asked for. */
 typedef struct run_args {
-    const char *config, *mode, *stats, *report;
+    const char *config, *mode, *threads, *stats, *report;
     bool quiet;
     bool sample;           /* --sample: performance mode unless --mode says otherwise */
     long error_exitcode;   /* -1: not given */
@@ -308,6 +309,12 @@ static int parse_args(int argc, char **argv, run_args *a)
         case CLI_EXIT: return it.status ? it.status : -1;
         case RUN_CONFIG: a->config = v; break;
         case RUN_MODE: a->mode = v; break;
+        case RUN_THREADS: {
+            long n = strtol(v, &end, 10);
+            if (*end || end == v || n < 1 || n > 64) return cli_error(&run_cmd, "-j takes a number of threads from 1 to 64, not '%s'", v);
+            a->threads = v;
+            break;
+        }
         case RUN_STATS: a->stats = v; break;
         case RUN_REPORT: a->report = v; break;
         case RUN_SET:
@@ -340,7 +347,7 @@ static int parse_args(int argc, char **argv, run_args *a)
 }
 
 /* Puts the settings where the program's libraries read them (TPSIM_CONFIG,
-** TPSIM_MODE, TPSIM_OPTIONS after any already set, so that -o wins), then
+** TPSIM_MODE, TPSIM_THREADS, TPSIM_OPTIONS after any already set, so that -o wins), then
 ** reads them back exactly as those libraries will (gpu_opts_from_env): a
 ** bad configuration, option or value stops the run here, before anything is
 ** started, instead of failing every CUDA call of a program that runs anyway. */
@@ -349,6 +356,7 @@ static bool apply_settings(const run_args *a)
     if (a->config) setenv("TPSIM_CONFIG", a->config, 1);
     if (a->mode) setenv("TPSIM_MODE", a->mode, 1);
     else if (a->sample) setenv("TPSIM_MODE", "performance", 1);
+    if (a->threads) setenv("TPSIM_THREADS", a->threads, 1);
     if (a->opts.len) {
         const char *prev = getenv("TPSIM_OPTIONS");
         tp_sbuf all;

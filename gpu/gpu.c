@@ -18,9 +18,11 @@
 ** drained (stores included); cycles counts from the first cycle to that one.
 */
 #include "internal.h"
+#include "par.h"
 #include "../base/map.h"
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
 
 gpu *gpu_new(const tp_opts *o)
 {
@@ -31,14 +33,17 @@ gpu *gpu_new(const tp_opts *o)
     g->ms = gpu_memsys_new(&g->opts, g->c.nsm, &g->pool);
     g->sm = tp_calloc(g->c.nsm, sizeof *g->sm);
     for (uint32_t s = 0; s < g->c.nsm; s++) gpu_sm_init(&g->sm[s], g, s);
+    g->due = tp_calloc(g->c.nsm ? g->c.nsm : 1, sizeof *g->due);
     return g;
 }
 
 void gpu_free(gpu *g)
 {
     if (!g) return;
+    gpu_par_free(g->par);
     for (uint32_t s = 0; s < g->c.nsm; s++) gpu_sm_free(&g->sm[s]);
     free(g->sm);
+    free(g->due);
     gpu_memsys_free(g->ms);
     gpu_mreq_pool_free(&g->pool);
     tp_opts_free(&g->opts);
@@ -254,6 +259,8 @@ static void abort_launch(gpu *g)
             sc->last = sc->last_pos = sc->last_act = -1;
         }
         sm->nctas = sm->nwarps_live = 0;
+        sm->nrel = 0; /* exec_grid_close gives every resident CTA's slot back */
+        sm->pc_skip = 0;
         sm->nwb = 0;
         gpu_ldst_abort(sm);
     }
@@ -264,8 +271,8 @@ static void abort_launch(gpu *g)
             gpu_sm *sm = &g->sm[s];
             gpu_mreq *r;
             while ((r = gpu_memsys_pop(g->ms, s, g->cycle))) gpu_l1_fill(r->src ? sm->l1c : sm->l1d, r, g->cycle);
-            while ((r = gpu_l1_pop_done(sm->l1d, g->cycle))) gpu_mreq_put(&g->pool, r);
-            while ((r = gpu_l1_pop_done(sm->l1c, g->cycle))) gpu_mreq_put(&g->pool, r);
+            while ((r = gpu_l1_pop_done(sm->l1d, g->cycle))) gpu_mreq_put(sm->pool, r);
+            while ((r = gpu_l1_pop_done(sm->l1c, g->cycle))) gpu_mreq_put(sm->pool, r);
             gpu_ldst_send(sm, g->cycle);
             if (!gpu_l1_idle(sm->l1d) || !gpu_l1_idle(sm->l1c)) busy = true;
         }
@@ -273,6 +280,156 @@ static void abort_launch(gpu *g)
         gpu_memsys_tick(g->ms, g->cycle);
         g->cycle++;
     }
+}
+
+/* ---- parallel SMs (sim.threads; docs/TIMING.md, "Parallel SMs") ------------------------------- */
+
+/* sim.share; with auto, cycles with fewer SMs due run on the launch's thread
+** (a fork and join costs more). */
+enum { SHARE_AUTO, SHARE_ALWAYS, SHARE_INLINE, PAR_MIN_SMS = 4 };
+
+/* A cycle of the SMs in g->due[0, n): thread t of nt takes a contiguous share. */
+typedef struct par_cycle {
+    gpu *g;
+    uint64_t now;
+    uint32_t n, nt;
+} par_cycle;
+
+static void par_front(void *arg, uint32_t t)
+{
+    const par_cycle *c = arg;
+    for (uint32_t i = c->n * t / c->nt, hi = c->n * (t + 1) / c->nt; i < hi; i++)
+        gpu_sm_tick_front(&c->g->sm[c->g->due[i]], c->now, true);
+}
+
+static void par_back(void *arg, uint32_t t)
+{
+    const par_cycle *c = arg;
+    for (uint32_t i = c->n * t / c->nt, hi = c->n * (t + 1) / c->nt; i < hi; i++)
+        gpu_sm_tick_back(&c->g->sm[c->g->due[i]], c->now);
+}
+
+/* Ticks the SMs due at now in index order (the launch loop's own way). */
+static uint32_t tick_serial(gpu *g, uint64_t now)
+{
+    uint32_t fin = 0;
+    for (uint32_t s = 0; s < g->c.nsm; s++)
+        if (g->sm[s].wake <= now) fin += gpu_sm_tick(&g->sm[s], now);
+    return fin;
+}
+
+/* Ticks the SMs due at now as gpu_sm_tick in index order would: the parts
+** that touch only an SM's own state on the team, the issue stages (every
+** exec_warp_step, the shared counters) here in SM order.  Returns the CTAs
+** that finished. */
+static uint32_t tick_parallel(gpu *g, uint64_t now)
+{
+    uint32_t n = 0, fin = 0;
+    for (uint32_t s = 0; s < g->c.nsm; s++)
+        if (g->sm[s].wake <= now) g->due[n++] = s;
+    if (n < (g->c.sim_share == SHARE_AUTO ? PAR_MIN_SMS : 2)) { /* too little to share: the same parts, in turn, here */
+        for (uint32_t i = 0; i < n; i++) fin += gpu_sm_tick(&g->sm[g->due[i]], now);
+        return fin;
+    }
+    par_cycle c = {g, now, n, g->par ? gpu_par_threads(g->par) : TP_MIN(g->c.sim_threads, g->c.nsm)};
+    if (g->par) gpu_par_run(g->par, par_front, &c);
+    else for (uint32_t t = 0; t < c.nt; t++) par_front(&c, t); /* sim.share=inline */
+    for (uint32_t i = 0; i < n; i++) gpu_sm_tick_issue(&g->sm[g->due[i]], now);
+    if (g->par) gpu_par_run(g->par, par_back, &c);
+    else for (uint32_t t = 0; t < c.nt; t++) par_back(&c, t);
+    for (uint32_t i = 0; i < n; i++) fin += g->sm[g->due[i]].finished;
+    return fin;
+}
+
+/* With a pool per SM, requests one side makes and the other frees (stores
+** the memory system performs, ...) pile up on one side: each cycle an SM's
+** pool keeps between POOL_LO and POOL_HI free requests, the memory system's
+** pool taking the rest and giving the shortfall while it has some. */
+enum { POOL_LO = 256, POOL_HI = 1024 };
+
+static void pools_rebalance(gpu *g)
+{
+    for (uint32_t s = 0; s < g->c.nsm; s++) {
+        gpu_mreq_pool *p = g->sm[s].pool;
+        if (p->nfree > POOL_HI) gpu_mreq_pool_move(p, &g->pool, (uint32_t)(p->nfree - POOL_LO));
+        else if (p->nfree < POOL_LO / 4 && g->pool.nfree) gpu_mreq_pool_move(&g->pool, p, POOL_LO - (uint32_t)p->nfree);
+    }
+}
+
+/* Whether the team pays (sim.share=auto): the host time of a window of
+** CTL_STEPS loop steps is measured on the launch's thread alone, then on the
+** team; the team's window ends early once it has taken longer than the
+** other.  The faster way runs the next `keep` windows (CTL_KEEP, doubled
+** after each loss of the team up to CTL_KEEP_MAX, so that a loaded host
+** pays little for asking again), then both are measured again.  (A host
+** with more busy threads than cores makes every fork and join wait for a
+** time slice.)  Both ways give the same cycles and statistics, so this
+** choice, the one thing here that depends on the host, changes only the
+** time a launch takes. */
+enum { CTL_STEPS = 2048, CTL_CHECK = 64, CTL_KEEP = 16, CTL_KEEP_MAX = 4096 };
+
+typedef enum { CTL_ONE, CTL_TEAM, CTL_RUN } ctl_phase;
+
+typedef struct par_ctl {
+    ctl_phase phase;           /* measuring one thread, measuring the team, running the choice */
+    bool on;                   /* this window runs on the team */
+    uint32_t steps, window, keep;
+    double t0, t_one;          /* the window's start; one thread's window (seconds) */
+} par_ctl;
+
+static double host_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void par_ctl_init(par_ctl *c)
+{
+    memset(c, 0, sizeof *c);
+    c->phase = CTL_ONE;
+    c->keep = CTL_KEEP;
+    c->t0 = host_seconds();
+}
+
+/* After a loop step: the next window's way when this one is over. */
+static void par_ctl_step(par_ctl *c)
+{
+    ++c->steps;
+    if (c->phase == CTL_TEAM && c->steps % CTL_CHECK == 0 && c->steps < CTL_STEPS) {
+        double t = host_seconds();
+        if (t - c->t0 > c->t_one) { /* already slower: one thread it is */
+            c->on = false;
+            c->phase = CTL_RUN;
+            c->window = 0;
+            c->keep = TP_MIN(2 * c->keep, CTL_KEEP_MAX);
+            c->steps = 0;
+            c->t0 = t;
+        }
+        return;
+    }
+    if (c->steps < CTL_STEPS) return;
+    double t = host_seconds();
+    switch (c->phase) {
+    case CTL_ONE:
+        c->t_one = t - c->t0;
+        c->phase = CTL_TEAM;
+        c->on = true;
+        break;
+    case CTL_TEAM: /* it was not slower */
+        c->phase = CTL_RUN;
+        c->window = 0;
+        c->keep = CTL_KEEP;
+        break;
+    case CTL_RUN:
+        if (++c->window == c->keep) {
+            c->phase = CTL_ONE;
+            c->on = false;
+        }
+        break;
+    }
+    c->steps = 0;
+    c->t0 = t;
 }
 
 static void interval_row(gpu *g, gpu_launchctx *lx, uint64_t now, const gpu_memstats *ms0, gpu_interval *prev)
@@ -364,6 +521,14 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     ** half a second into a kernel even when a cycle is slow to simulate */
     uint64_t next_check = start + 65536, next_progress = start + 1024;
 
+    /* parallel SMs: the team (made once), unless exec.its (its warps' next
+    ** instruction may settle thread groups: the whole cycle stays in order) */
+    bool par = g->c.sim_threads > 1 && nsm > 1 && !tp_opt_i(&g->opts, OPT_EXEC_ITS);
+    bool inl = g->c.sim_share == SHARE_INLINE;
+    if (par && !inl && !g->par) g->par = gpu_par_new(g->c.sim_threads < nsm ? g->c.sim_threads : nsm);
+    par = par && (g->par || inl);
+    par_ctl ctl;
+    if (par) par_ctl_init(&ctl);
     lx.dispatch_rr = nsm - 1; /* SM 0 first */
     lx.dispatch_next = now;
     bool first_wave = true;
@@ -374,9 +539,15 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
             first_wave = false;
         }
         uint32_t fin = 0;
-        for (uint32_t s = 0; s < nsm; s++)
-            if (g->sm[s].wake <= now) fin += gpu_sm_tick(&g->sm[s], now);
+        if (par) {
+            fin = ctl.on || g->c.sim_share != SHARE_AUTO ? tick_parallel(g, now) : tick_serial(g, now);
+            par_ctl_step(&ctl);
+        } else {
+            for (uint32_t s = 0; s < nsm; s++)
+                if (g->sm[s].wake <= now) fin += gpu_sm_tick(&g->sm[s], now);
+        }
         gpu_memsys_tick(g->ms, now);
+        if (g->c.sim_threads > 1) pools_rebalance(g);
         if (lx.fault || exec_grid_status(grid) != EXEC_OK) break;
         if (fin) {
             lx.ctas_done += fin;

@@ -277,6 +277,13 @@ typedef struct gpu_sm {
     uint64_t busy_first, busy_last; /* the launch's first cycle + 1 with a CTA here; the last cycle it became empty */
     uint64_t shared_accesses, shared_conflict_cycles, mem_requests, l1c_accesses, l1c_misses;
     uint64_t ack_wait_cycles;  /* cycles finished warps waited for store acknowledgements */
+    /* the parts of a cycle (gpu_sm_tick_front, _issue, _back) */
+    uint64_t starts;           /* the next cycle a CTA launched with cta.latency starts (UINT64_MAX none) */
+    exec_cta **rel;            /* CTAs finished in this tick whose exec slots go back before its issue stage */
+    uint32_t nrel;
+    uint64_t pc_skip;          /* skipped cycles whose stats.pc rows the issue stage adds (parallel SMs) */
+    gpu_mreq_pool *pool;       /* where its caches and LD/ST unit take requests: own_pool with parallel SMs */
+    gpu_mreq_pool own_pool;
 } gpu_sm;
 
 /* ---- the launch ------------------------------------------------------------------------------ */
@@ -307,8 +314,11 @@ struct gpu {
     tp_opts opts;
     gpu_sm *sm;
     gpu_memsys *ms;
-    gpu_mreq_pool pool;
+    gpu_mreq_pool pool;        /* the memory system's requests (and the SMs' with one thread) */
     uint64_t cycle;            /* core cycles since the GPU was made */
+    /* parallel SMs (sim.threads > 1; gpu.c, docs/TIMING.md) */
+    struct gpu_par *par;       /* the thread team, made at the first launch that uses it */
+    uint32_t *due;             /* scratch: the SMs ticked in a cycle */
 };
 
 /* The stats.pc row of a pc (gpu.c). */
@@ -336,8 +346,17 @@ bool gpu_sm_can_take_cta(const gpu_sm *sm);
 void gpu_sm_take_cta(gpu_sm *sm, exec_cta *ec, uint64_t now);
 /* A store request of warp slot warp was acknowledged at cycle now (ldst.store_ack). */
 void gpu_sm_store_acked(gpu_sm *sm, uint16_t warp, uint64_t now);
-/* One cycle.  Returns the number of CTAs that finished in it. */
+/* One cycle.  Returns the number of CTAs that finished in it.  It is
+** gpu_sm_tick_front (replies, write-backs, operand collectors, LD/ST unit;
+** defer_pcs: leave the skipped cycles' stats.pc rows to the issue stage),
+** gpu_sm_tick_issue (the issue stage: every exec_warp_step, and the finished
+** CTAs' exec_cta_release) and gpu_sm_tick_back (fetch, misses to the memory
+** system, the next wake; returns the finished CTAs), which gpu.c also runs
+** apart for parallel SMs. */
 uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now);
+void gpu_sm_tick_front(gpu_sm *sm, uint64_t now, bool defer_pcs);
+void gpu_sm_tick_issue(gpu_sm *sm, uint64_t now);
+uint32_t gpu_sm_tick_back(gpu_sm *sm, uint64_t now);
 bool gpu_sm_idle(const gpu_sm *sm);
 /* Accounts the cycles (last_tick, now) that were skipped with nothing happening. */
 void gpu_sm_account_skip(gpu_sm *sm, uint64_t now);

@@ -60,7 +60,7 @@ void gpu_ldst_init(gpu_sm *sm, gpu *g)
     u->c = sm->c;
     u->l1d = sm->l1d;
     u->l1c = sm->l1c;
-    u->pool = &g->pool;
+    u->pool = sm->pool;
     sm->ldst = u;
     u->fe = sm->c->ldst->create(u, &g->opts);
     TP_ASSERT(u->fe->kind == sm->c->ldst && u->fe->u == u);

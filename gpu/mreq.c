@@ -24,6 +24,7 @@ static void refill(gpu_mreq_pool *p)
         c[i].next = p->free;
         p->free = &c[i];
     }
+    p->nfree += CHUNK;
 }
 
 gpu_mreq *gpu_mreq_get(gpu_mreq_pool *p)
@@ -31,6 +32,7 @@ gpu_mreq *gpu_mreq_get(gpu_mreq_pool *p)
     if (TP_UNLIKELY(!p->free)) refill(p);
     gpu_mreq *r = p->free;
     p->free = r->next;
+    p->nfree--;
     memset(r, 0, sizeof *r);
     p->live++;
     return r;
@@ -38,8 +40,24 @@ gpu_mreq *gpu_mreq_get(gpu_mreq_pool *p)
 
 void gpu_mreq_put(gpu_mreq_pool *p, gpu_mreq *r)
 {
-    TP_ASSERT(p->live > 0);
     r->next = p->free;
     p->free = r;
-    p->live--;
+    p->nfree++;
+    p->live--; /* may go below zero: a request can come back to another pool (parallel SMs) */
+}
+
+uint32_t gpu_mreq_pool_move(gpu_mreq_pool *from, gpu_mreq_pool *to, uint32_t n)
+{
+    uint32_t k = 0;
+    for (; k < n && from->free; k++) {
+        gpu_mreq *r = from->free;
+        from->free = r->next;
+        r->next = to->free;
+        to->free = r;
+    }
+    from->nfree -= k;
+    to->nfree += k;
+    from->live += k;
+    to->live -= k;
+    return k;
 }

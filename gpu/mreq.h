@@ -91,7 +91,9 @@ typedef struct gpu_mreq_pool {
     gpu_mreq *free;
     void **chunks;
     uint32_t nchunks;
-    uint64_t live;          /* requests handed out and not returned */
+    uint64_t nfree;         /* requests on the free list */
+    int64_t live;           /* requests handed out less those returned (to this pool: with
+                               several pools, gpu_sm.pool, a pool's own count can go negative) */
 } gpu_mreq_pool;
 
 void gpu_mreq_pool_init(gpu_mreq_pool *p);
@@ -99,5 +101,8 @@ void gpu_mreq_pool_free(gpu_mreq_pool *p);
 /* A zeroed request. */
 gpu_mreq *gpu_mreq_get(gpu_mreq_pool *p);
 void gpu_mreq_put(gpu_mreq_pool *p, gpu_mreq *r);
+/* Moves up to n free requests of `from` to `to`; returns how many.  Both
+** pools must be freed together (a pool frees the chunks it made). */
+uint32_t gpu_mreq_pool_move(gpu_mreq_pool *from, gpu_mreq_pool *to, uint32_t n);
 
 #endif

@@ -3,6 +3,7 @@
 #include "internal.h"
 #include "../base/builtin.h"
 #include <pthread.h>
+#include <stdlib.h>
 
 /* ldst.frontend: "auto", then the front ends of gpu/ldst.def in its order
 ** (gpu_ldst_frontend_of reads the index so), each with its doc. */
@@ -55,5 +56,8 @@ void gpu_opts_init(tp_opts *o) { tp_opts_init(o, gpu_optdefs(), GPU_OPT_COUNT, t
 bool gpu_opts_from_env(tp_opts *o, tp_err *e)
 {
     gpu_opts_init(o);
-    return exec_opts_apply_env(o, e);
+    if (!exec_opts_apply_env(o, e)) return false;
+    /* TPSIM_THREADS=N is sim.threads=N (tpsim run -j N sets it) */
+    const char *threads = getenv("TPSIM_THREADS");
+    return !threads || !*threads || tp_opts_set(o, "sim.threads", threads, TP_SRC_OVERRIDE, e);
 }

@@ -110,8 +110,13 @@ void gpu_sm_init(gpu_sm *sm, gpu *g, uint32_t id)
     sm->fetch_want = tp_calloc((c->max_warps + 63) / 64, sizeof *sm->fetch_want);
     sm->slot_reason = tp_calloc(c->nsched, 1);
     sm->slot_pc = tp_calloc(c->nsched, sizeof *sm->slot_pc);
-    sm->l1d = gpu_l1_new(&c->l1d, &g->pool);
-    sm->l1c = gpu_l1_new(&c->l1c, &g->pool);
+    sm->rel = tp_calloc(c->max_ctas, sizeof *sm->rel);
+    /* with parallel SMs each SM's caches and LD/ST unit take requests from a
+    ** pool of its own (gpu.c moves the memory system's spare ones back) */
+    gpu_mreq_pool_init(&sm->own_pool);
+    sm->pool = c->sim_threads > 1 ? &sm->own_pool : &g->pool;
+    sm->l1d = gpu_l1_new(&c->l1d, sm->pool);
+    sm->l1c = gpu_l1_new(&c->l1c, sm->pool);
     gpu_ldst_init(sm, g);
 }
 
@@ -138,11 +143,15 @@ void gpu_sm_free(gpu_sm *sm)
     gpu_l1_free(sm->l1d);
     gpu_l1_free(sm->l1c);
     gpu_ldst_free(sm);
+    free(sm->rel);
+    gpu_mreq_pool_free(&sm->own_pool);
 }
 
 void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now)
 {
     sm->lx = lx;
+    sm->nrel = 0;
+    sm->pc_skip = 0;
     gpu_l1_invalidate(sm->l1d);
     gpu_l1_invalidate(sm->l1c);
     memset(sm->issue, 0, sizeof sm->issue);
@@ -303,7 +312,9 @@ static void warp_finish(gpu_sm *sm, uint16_t slot)
     gpu_ctaslot *ct = &sm->ctas[w->cta];
     if (--ct->live == 0) {
         rs_cta_done(&sm->rs, w->cta);
-        exec_cta_release(ct->ec);
+        /* exec's slot goes back just before this tick's issue stage (gpu_sm_tick_issue):
+        ** with parallel SMs (sim.threads) only that stage calls exec_cta_release */
+        sm->rel[sm->nrel++] = ct->ec;
         ct->ec = NULL;
         sm->nctas--;
         sm->finished++;
@@ -630,14 +641,23 @@ static void fetch_stage(gpu_sm *sm, uint64_t now)
 
 /* ---- the cycle ------------------------------------------------------------------------------------- */
 
-void gpu_sm_account_skip(gpu_sm *sm, uint64_t now)
+/* The skipped cycles' stall cycles per pc (stats.pc): the launch's rows are
+** shared by the SMs, so with parallel SMs only the issue stage adds to them. */
+static void account_skip_pcs(gpu_sm *sm, uint64_t k)
+{
+    for (uint32_t s = 0; s < sm->c->nsched; s++)
+        if (sm->slot_pc[s] != UINT32_MAX && sm->slot_reason[s] != GPU_ST_ISSUED)
+            gpu_pcrow(sm->lx, sm->slot_pc[s])->stall[sm->slot_reason[s]] += k;
+}
+
+static inline void account_skip(gpu_sm *sm, uint64_t now, bool pcs)
 {
     if (now <= sm->last_tick + 1) return;
     uint64_t k = now - sm->last_tick - 1;
-    for (uint32_t s = 0; s < sm->c->nsched; s++) {
-        sm->issue[sm->slot_reason[s]] += k;
-        if (sm->c->stats_pc && sm->slot_pc[s] != UINT32_MAX && sm->slot_reason[s] != GPU_ST_ISSUED)
-            gpu_pcrow(sm->lx, sm->slot_pc[s])->stall[sm->slot_reason[s]] += k;
+    for (uint32_t s = 0; s < sm->c->nsched; s++) sm->issue[sm->slot_reason[s]] += k;
+    if (sm->c->stats_pc) {
+        if (pcs) account_skip_pcs(sm, k);
+        else sm->pc_skip += k; /* slot_pc and slot_reason stay as they are until the issue stage */
     }
     sm->resident_warp_cycles += k * sm->nwarps_live;
     rs_account(&sm->rs, k);
@@ -645,12 +665,21 @@ void gpu_sm_account_skip(gpu_sm *sm, uint64_t now)
     sm->last_tick = now - 1;
 }
 
-uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now)
+void gpu_sm_account_skip(gpu_sm *sm, uint64_t now) { account_skip(sm, now, true); }
+
+/* A cycle is three parts (gpu_sm_tick runs them in turn; with parallel SMs
+** gpu.c runs the first and the last of every SM on several threads and the
+** issue stages on one, in SM order: docs/TIMING.md, "Parallel SMs").  Only
+** the issue stage calls exec/ for anything but the SM's own warps' state
+** (exec_warp_step, exec_cta_release) or touches what the SMs share (the
+** kernel's counters and per-pc rows); the other two touch the SM, its
+** caches, its request pool and its own ports of the memory system. */
+static inline void tick_front(gpu_sm *sm, uint64_t now, bool defer_pcs)
 {
-    gpu_sm_account_skip(sm, now);
+    account_skip(sm, now, !defer_pcs);
     sm->finished = 0;
     sm->changed = false;
-    uint64_t starts = sm->npending ? cta_starts(sm, now) : UINT64_MAX;
+    sm->starts = sm->npending ? cta_starts(sm, now) : UINT64_MAX;
     rs_tick(&sm->rs);
     gpu_ldst_replies(sm, now);
     while (sm->nwb && sm->wb[0].cycle <= now) {
@@ -659,7 +688,21 @@ uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now)
     }
     gpu_oc_cycle(sm, now);
     gpu_ldst_cycle(sm, now);
+}
+
+static inline void tick_issue(gpu_sm *sm, uint64_t now)
+{
+    if (sm->pc_skip) {
+        account_skip_pcs(sm, sm->pc_skip);
+        sm->pc_skip = 0;
+    }
+    for (uint32_t i = 0; i < sm->nrel; i++) exec_cta_release(sm->rel[i]);
+    sm->nrel = 0;
     issue_stage(sm, now);
+}
+
+static inline uint32_t tick_back(gpu_sm *sm, uint64_t now)
+{
     fetch_stage(sm, now);
     gpu_ldst_send(sm, now);
     sm->resident_warp_cycles += sm->nwarps_live;
@@ -670,7 +713,7 @@ uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now)
     if (sm->changed) {
         sm->wake = now + 1;
     } else {
-        uint64_t next = starts;
+        uint64_t next = sm->starts;
         if (sm->nwb && sm->wb[0].cycle < next) next = sm->wb[0].cycle;
         bool polls = false;
         uint64_t t = gpu_oc_next(sm, now, &polls);
@@ -687,6 +730,17 @@ uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now)
     }
     return sm->finished;
 }
+
+uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now)
+{
+    tick_front(sm, now, false);
+    tick_issue(sm, now);
+    return tick_back(sm, now);
+}
+
+void gpu_sm_tick_front(gpu_sm *sm, uint64_t now, bool defer_pcs) { tick_front(sm, now, defer_pcs); }
+void gpu_sm_tick_issue(gpu_sm *sm, uint64_t now) { tick_issue(sm, now); }
+uint32_t gpu_sm_tick_back(gpu_sm *sm, uint64_t now) { return tick_back(sm, now); }
 
 bool gpu_sm_idle(const gpu_sm *sm)
 {

@@ -32,6 +32,14 @@
 ** multiply-accumulates per cycle per SM beside the configured peak
 ** (sm.tensor_units x tensor.macs_f16f32) and what that is in TFLOPS at
 ** clock.core_mhz (docs/TENSOR.md relates the two).
+**
+** And parallel SMs (issue 22): compute-bound, divergent, shared-memory and
+** memory-bound kernels in performance mode with sim.threads=1, with 2
+** threads sharing every cycle (sim.share=always) and with 2 threads choosing
+** (sim.share=auto), each in a child process: the cycles (which must be the
+** same), the seconds and the speed-ups, with the host's load average (the
+** targets: 1.7x on 2 cores compute-bound, 1.5x memory-bound).
+** BENCH_THREADS and BENCH_SHARE set the two options of a --perf run.
 */
 #include "exec/exec.h"
 #include "exec/options.h"
@@ -215,6 +223,10 @@ static int perf_one(const char *name, const char *path, const char *cfg)
 {
     setup S;
     if (!setup_open(&S, path, true, cfg, name)) return 1;
+    const char *threads = getenv("BENCH_THREADS"), *share = getenv("BENCH_SHARE"); /* the parallel-SM table's runs */
+    tp_err e;
+    if (threads && !tp_opts_set(&S.o, "sim.threads", threads, TP_SRC_OVERRIDE, &e)) return 1;
+    if (share && !tp_opts_set(&S.o, "sim.share", share, TP_SRC_OVERRIDE, &e)) return 1;
     for (int i = 0; i < NB; i++) {
         bench *b = &S.bs[i];
         if (strcmp(b->name, name) != 0) continue;
@@ -263,9 +275,9 @@ static int perf_one(const char *name, const char *path, const char *cfg)
 }
 
 /* Runs this program again (--perf NAME PTX [CFG]) in a child process and
-** prints its line (which ends with the child's own peak memory); 1 on
-** failure. */
-static int child(const char *self, const char *name, const char *path, const char *cfg)
+** leaves its line (which ends with the child's own peak memory) in line; 1
+** on failure. */
+static int child_line(const char *self, const char *name, const char *path, const char *cfg, char *line, size_t n)
 {
     int fds[2];
     if (pipe(fds) != 0) return 1;
@@ -278,21 +290,54 @@ static int child(const char *self, const char *name, const char *path, const cha
         _exit(127);
     }
     close(fds[1]);
-    char line[2048];
     ssize_t got = 0, k;
-    while (got < (ssize_t)sizeof line - 1 && (k = read(fds[0], line + got, sizeof line - 1 - (size_t)got)) > 0)
-        got += k;
+    while (got < (ssize_t)n - 1 && (k = read(fds[0], line + got, n - 1 - (size_t)got)) > 0) got += k;
     close(fds[0]);
     int wst = 0;
     waitpid(pid, &wst, 0);
     line[got > 0 ? got : 0] = 0;
-    if (!WIFEXITED(wst) || WEXITSTATUS(wst) != 0) {
+    return !WIFEXITED(wst) || WEXITSTATUS(wst) != 0;
+}
+
+/* The same, printing the line. */
+static int child(const char *self, const char *name, const char *path, const char *cfg)
+{
+    char line[2048];
+    if (child_line(self, name, path, cfg, line, sizeof line)) {
         printf("%-9s failed %s\n", name, line);
         return 1;
     }
     printf("%s\n", line);
     fflush(stdout);
     return 0;
+}
+
+/* A row of the parallel-SM table: the kernel with sim.threads=1, with 2
+** threads sharing every cycle (sim.share=always) and with 2 threads as they
+** choose (sim.share=auto); the cycles must be the same (docs/TIMING.md). */
+static int par_row(const char *self, const char *name, const char *path)
+{
+    static const char *const runs[3][2] = {{"1", "auto"}, {"2", "always"}, {"2", "auto"}};
+    double sec[3];
+    unsigned long long cyc[3];
+    for (int i = 0; i < 3; i++) {
+        char line[2048];
+        setenv("BENCH_THREADS", runs[i][0], 1);
+        setenv("BENCH_SHARE", runs[i][1], 1);
+        int bad = child_line(self, name, path, NULL, line, sizeof line);
+        unsetenv("BENCH_THREADS");
+        unsetenv("BENCH_SHARE");
+        unsigned long long wi;
+        if (bad || sscanf(line, "%*s %llu %llu %lf", &wi, &cyc[i], &sec[i]) != 3) {
+            printf("%-9s failed %s\n", name, line);
+            return 1;
+        }
+    }
+    bool same = cyc[0] == cyc[1] && cyc[0] == cyc[2];
+    printf("%-9s %10llu %5s %8.3f %8.3f %7.2fx %8.3f %7.2fx\n", name, cyc[0], same ? "same" : "DIFF", sec[0], sec[1],
+           sec[0] / sec[1], sec[2], sec[0] / sec[2]);
+    fflush(stdout);
+    return !same;
 }
 
 int main(int argc, char **argv)
@@ -382,6 +427,17 @@ int main(int argc, char **argv)
     fflush(stdout);
     status |= child(argv[0], "wmma_gemm", path, "rtx2060");
     status |= child(argv[0], "wmma_peak", path, "rtx2060");
+    /* parallel SMs: 1 against 2 host threads, with the host's load beside them */
+    double load = 0;
+    FILE *la = fopen("/proc/loadavg", "r");
+    if (!la || fscanf(la, "%lf", &load) != 1) load = -1;
+    if (la) fclose(la);
+    printf("\nparallel SMs, performance mode (GTX 480 model): 1 vs 2 threads (sim.threads; load average %.2f on %ld cores)\n",
+           load, sysconf(_SC_NPROCESSORS_ONLN));
+    printf("%-9s %10s %5s %8s %8s %8s %8s %8s\n", "kernel", "cycles", "1 = 2", "1 thr s", "2 thr s", "speedup",
+           "2 adapt", "speedup");
+    static const char *const par_kernels[] = {"fma_loop", "int_hash", "mandel", "matmul", "saxpy"};
+    for (size_t i = 0; i < sizeof par_kernels / sizeof *par_kernels; i++) status |= par_row(argv[0], par_kernels[i], path);
     exec_mod_unload(m);
     exec_dev_destroy(S.d);
     tp_opts_free(&S.o);

@@ -45,7 +45,7 @@ static bool load(tp_opts *o, const char *name)
 /* Every key outside the functional model's (mode, exec.*, check.*) and the
 ** library's (stream.*) and the register mechanisms' switches (regs.*,
 ** regmutex*, owf*, rfv.*: the compiler side and what a study turns on, not the
-** hardware) comes from the file. */
+** hardware) and the simulator's own (sim.*: host threads) comes from the file. */
 static void t_rtx2060_complete(void)
 {
     tp_opts o;
@@ -54,7 +54,7 @@ static void t_rtx2060_complete(void)
         const char *n = o.defs[i].name;
         if (strcmp(n, "mode") == 0 || strncmp(n, "exec.", 5) == 0 || strncmp(n, "check.", 6) == 0 ||
             strncmp(n, "stream.", 7) == 0 || strncmp(n, "regs.", 5) == 0 || strncmp(n, "regmutex", 8) == 0 ||
-            strncmp(n, "owf", 3) == 0 || strncmp(n, "rfv.", 4) == 0)
+            strncmp(n, "owf", 3) == 0 || strncmp(n, "rfv.", 4) == 0 || strncmp(n, "sim.", 4) == 0)
             continue;
         tt_nchecks++;
         if (o.v[i].src != TP_SRC_FILE) tt_fail_msg(__FILE__, __LINE__, "rtx2060 does not set %s", n);

@@ -1,0 +1,28 @@
+/*
+** par.h -- a small team of host threads for the parallel SM ticks of a
+** performance-mode launch (sim.threads; gpu/gpu.c).  Module prefix: gpu_par_.
+**
+** gpu_par_run(p, fn, arg) runs fn(arg, t) for every t in [0, n): t = 0 on
+** the calling thread, the others on the team's n - 1 workers, and returns
+** when all have returned (a fork and a join).  Workers wait for the next run
+** by spinning a little (a cycle's parts take microseconds) and then sleep on
+** a condition variable, so a loaded host loses nothing to spinning threads.
+** What fn writes before it returns is visible to the caller after the run,
+** and what the caller wrote before the run is visible to fn.
+*/
+#ifndef GPU_PAR_H
+#define GPU_PAR_H
+
+#include "../base/tp.h"
+
+typedef struct gpu_par gpu_par;
+typedef void (*gpu_par_fn)(void *arg, uint32_t t);
+
+/* A team of n threads (the caller and n - 1 workers); NULL when the workers
+** cannot be started (the caller then runs alone). */
+gpu_par *gpu_par_new(uint32_t n);
+void gpu_par_free(gpu_par *p);
+uint32_t gpu_par_threads(const gpu_par *p);
+void gpu_par_run(gpu_par *p, gpu_par_fn fn, void *arg);
+
+#endif
