@@ -10,8 +10,8 @@
 ** there and may be re-emitted in place):
 **   1. schedule: each block list-scheduled (sched.c) with the widest window
 **      that keeps its pressure (PTX_LIVE_ALLOC view, plus the kernel
-**      reserve) within the cap (block_cap: 64 for a block where no store
-**      holds a later load back, 44 otherwise; program order when none does); a one-block
+**      reserve) within the cap (block_cap: 64 for a block that stores
+**      nothing, 44 otherwise; program order when none does); a one-block
 **      loop ptxas would unroll (loop_trips) makes the count cover its
 **      unrolled copies (ptx_loop_pressure, ptx_func.ra_unroll);
 **   2. constants: the rows the ALLOC view re-creates (live.c: kernel
@@ -32,12 +32,11 @@
 #include <stdlib.h>
 
 enum {
-    LW_SCHED_CAP = 44,  /* the schedule keeps a block where a store holds a later load back
-                           (block_cap) within this many registers
+    LW_SCHED_CAP = 44,  /* the schedule keeps a block that stores within this many registers
                            (reserve included): of 32, 40, 44 and 48 the cap that puts tpsim
                            nearest ptxas on the suites' kernels without the repository's
                            getting worse (docs/REGISTERS.md) */
-    LW_LOAD_CAP = 64,   /* ... other blocks (block_cap) */
+    LW_LOAD_CAP = 64,   /* ... of a block that does not store (block_cap) */
     LW_RESERVED = PTX_RA_RESERVED, /* what a kernel's count adds to its values */
     LW_MAX_ROUNDS = 64, /* spill rounds before giving up on fitting */
     LW_UNROLL_CAP = 64, /* an unrolled loop's schedule keeps its pressure (reserve included) within this */
@@ -347,29 +346,13 @@ static int loop_trips(const ptx_module *m, const ptx_func *f, uint32_t b)
 }
 
 /* The pressure a block's schedule may reach (reserve included): ptxas
-** hoists the loads of a block up to LW_LOAD_CAP (sm_75 keeps its full 32
-** warps up to 64 registers a thread) where no store holds a load back --
-** it stores nothing, or no load follows a store (or atomic) that may alias
-** it (same space; generic accesses alias every space, read-only loads none:
-** a tile copied from global to shared memory) -- and schedules others
-** within LW_SCHED_CAP. */
+** hoists the loads of a block that stores nothing up to LW_LOAD_CAP (sm_75
+** keeps its full 32 warps up to 64 registers), others to LW_SCHED_CAP. */
 static uint32_t block_cap(const ptx_module *m, const ptx_block *bl, uint32_t limit)
 {
-    enum { SH = 1, OTHER = 2, ANY = 3 };
-    uint32_t stored = 0; /* spaces stored to so far: SH shared, OTHER the rest */
-    bool held = false;
-    for (uint32_t pc = bl->start; pc < bl->end && !held; pc++) {
-        const ptx_insn *in = &m->insns[pc];
-        uint32_t fl = ptx_ops[in->op].flags;
-        bool ro = in->op == PTX_OP_LDU || in->op == PTX_OP_TEX || in->op == PTX_OP_TLD4 ||
-                  (in->m.flags & PTX_MF_NC) || in->m.space == PTX_SP_CONST || in->m.space == PTX_SP_PARAM ||
-                  in->m.space == PTX_SP_PARAM_ENTRY;
-        uint32_t sp = in->m.space == PTX_SP_GENERIC ? ANY
-                      : in->m.space == PTX_SP_SHARED || in->m.space == PTX_SP_SHARED_CLUSTER ? SH : OTHER;
-        if ((fl & PTX_F_LOAD) && !(fl & (PTX_F_STORE | PTX_F_ATOMIC)) && !ro && (stored & sp)) held = true;
-        if (fl & (PTX_F_STORE | PTX_F_ATOMIC)) stored |= (fl & PTX_F_ATOMIC) ? ANY : sp;
-    }
-    uint32_t cap = held ? LW_SCHED_CAP : LW_LOAD_CAP;
+    uint32_t cap = LW_LOAD_CAP;
+    for (uint32_t pc = bl->start; pc < bl->end; pc++)
+        if (ptx_ops[m->insns[pc].op].flags & (PTX_F_STORE | PTX_F_ATOMIC)) cap = LW_SCHED_CAP;
     return limit < cap ? limit : cap;
 }
 
