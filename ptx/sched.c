@@ -9,7 +9,12 @@
 ** latencies (sm_75 as the scheduler sees it): 6 (ALU, ld.param), 12
 ** (conversions involving floats), 20 (SFU), 24 (shared/constant loads, warp
 ** shuffles and votes, FP64), 40 (division, remainder), 200 (global, local,
-** generic and texture loads, atomics).
+** generic and texture loads, atomics).  A short instruction (under
+** PTX_SCHED_LONG) is released just in time: not before the earliest cycle
+** its first reader could start (with unlimited issue) less its latency and
+** PTX_SCHED_SLACK, so it does not hold its result across a wait it does not
+** shorten (an address computed in the shadow of a load that must wait for
+** a store).
 **
 ** Dependences (an instruction never moves above one it depends on):
 **   registers   read after write (the producer's latency), write after read
@@ -25,7 +30,8 @@
 **   warp        warp-synchronous instructions (shfl, vote, match, redux,
 **               .sync forms) stay in order;
 **   fences      nothing moves across barriers, fences, atomics, calls,
-**               returns, exits, branches, tpsim's pseudo instructions, SYNC
+**               returns, exits, branches, instructions ptxas expands with a
+**               branch (ptx_expand_temps), tpsim's pseudo instructions, SYNC
 **               unit instructions (nanosleep ...), memory accesses with
 **               ordering semantics (volatile, relaxed, acquire, release),
 **               reads of %clock/%clock64/%globaltimer, or the block's last
