@@ -103,4 +103,9 @@ enum { PTX_RA_RESERVED = 5 };
 ** v is given it is f's view, already built. */
 bool ptx_ra_color(ptx_module *m, ptx_func *f, uint32_t *own, tp_err *e);
 
+/* Registers ptxas's expansion of in needs beyond its operands and result
+** (FP64 division, square root, reciprocal; 64-bit integer division and
+** remainder), 0 for an instruction it does not expand (regalloc.c). */
+uint32_t ptx_expand_temps(const ptx_insn *in);
+
 #endif

@@ -524,6 +524,9 @@ typedef struct ptx_func {
     uint32_t ra_own;        /* registers the allocation uses (highest + 1) */
     uint32_t ra_unroll;     /* registers the loops ptxas unrolls need unrolled (ptx_lower; 0: none):
                                the count is at least this plus the reserve */
+    uint32_t ra_expand;     /* the most units live at an instruction ptxas expands (FP64 division,
+                               square root, reciprocal; 64-bit integer division) plus the
+                               expansion's temporaries: the count is at least this plus the reserve */
     uint32_t ra_ncalls;     /* call sites: ra_calls[2k] its pc, ra_calls[2k+1] units live across it */
     uint32_t *ra_calls;
     /* Lowered code only (ptx_lower). */

@@ -62,6 +62,7 @@ typedef struct ra_graph {
     uint32_t *aoff, *adj; /* adjacency CSR */
     uint8_t *used;        /* per row: occupies a register */
     uint32_t max_live;
+    uint32_t expand; /* the most units live at an expanded instruction plus its temporaries */
     TP_VEC(ra_call) calls;
 } ra_graph;
 
@@ -83,6 +84,27 @@ static void clique(ra_graph *g, const ptx_rview *v, const uint64_t *set)
         for (uint32_t j = i + 1; j < m.n; j++) edge(g, m.a[i], m.a[j]);
     }
     tp_vec_free(&m);
+}
+
+/* Registers of ptxas's own expansion of in beyond its operands and result
+** (sm_75), 0 for an instruction it does not expand into a sequence with
+** temporaries.  Measured with ptxas -v on a kernel keeping K = 0, 8 and 20
+** floats live across one instruction, against the same kernel with
+** add.rn.f64 in its place: the difference does not depend on K for these
+** (div.rn.f64 +15, sqrt.rn.f64 +10, rcp.rn.f64 +5, div.u64 +9, rem.s64
+** +11).  FP32 IEEE division/square root/reciprocal and 32-bit integer
+** division grow with K (a slow path ptxas calls): not modelled. */
+uint32_t ptx_expand_temps(const ptx_insn *in)
+{
+    switch (in->op) {
+    case PTX_OP_DIV:
+        if (in->type == PTX_T_F64) return (in->m.flags & PTX_MF_APPROX) ? 0 : 15;
+        return ptx_type_size((ptx_type)in->type) == 8 ? 9 : 0;
+    case PTX_OP_REM: return ptx_type_size((ptx_type)in->type) == 8 ? 11 : 0;
+    case PTX_OP_SQRT: return in->type == PTX_T_F64 ? 10 : 0;
+    case PTX_OP_RCP: return in->type == PTX_T_F64 ? 5 : 0;
+    default: return 0;
+    }
 }
 
 static void build_graph(const ptx_rview *v, ra_graph *g)
@@ -126,6 +148,11 @@ static void build_graph(const ptx_rview *v, ra_graph *g)
                 for (uint32_t k = j + 1; k < p1; k++) edge(g, p, v->rows[k]);
             }
             if (in > g->max_live) g->max_live = in;
+            uint32_t x = ptx_expand_temps(&m->insns[pc]);
+            if (x && v->reach[b]) {
+                x += in > across ? in : across;
+                if (x > g->expand) g->expand = x;
+            }
         }
     }
     for (uint32_t b = 0; b < v->nb; b++)
@@ -314,6 +341,7 @@ bool ptx_ra_color(ptx_module *m, ptx_func *f, uint32_t *own, tp_err *e)
         if (f->regs[r].cont && r > 0) f->ra_map[r] = f->ra_map[r - 1] >= 0 ? f->ra_map[r - 1] + 2 : -1;
     }
     f->ra_max_live = g.max_live;
+    f->ra_expand = g.expand;
     f->ra_own = *own;
     f->ra_ncalls = g.calls.n;
     f->ra_calls = g.calls.n ? tp_arena_alloc(&m->arena, 2 * g.calls.n * sizeof *f->ra_calls) : NULL;
@@ -372,6 +400,7 @@ static bool alloc_func(ptx_module *m, uint32_t fi, uint8_t *state, uint32_t *har
         return false;
     }
     uint32_t body = f->ra_unroll > own ? f->ra_unroll : own; /* unrolled loops (lower.c) */
+    if (f->ra_expand > body) body = f->ra_expand;           /* ptxas's expansions' temporaries */
     uint32_t hard = body + (f->is_entry ? RA_RESERVED : 0);
     bool ok = true;
     for (uint32_t k = 0; k < f->ra_ncalls && ok; k++) {

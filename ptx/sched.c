@@ -9,7 +9,12 @@
 ** latencies (sm_75 as the scheduler sees it): 6 (ALU, ld.param), 12
 ** (conversions involving floats), 20 (SFU), 24 (shared/constant loads, warp
 ** shuffles and votes, FP64), 40 (division, remainder), 200 (global, local,
-** generic and texture loads, atomics).
+** generic and texture loads, atomics).  A short instruction (under
+** PTX_SCHED_LONG) is released just in time: not before the earliest cycle
+** its first reader could start (with unlimited issue) less its latency and
+** PTX_SCHED_SLACK, so it does not hold its result across a wait it does not
+** shorten (an address computed in the shadow of a load that must wait for
+** a store).
 **
 ** Dependences (an instruction never moves above one it depends on):
 **   registers   read after write (the producer's latency), write after read
@@ -25,7 +30,8 @@
 **   warp        warp-synchronous instructions (shfl, vote, match, redux,
 **               .sync forms) stay in order;
 **   fences      nothing moves across barriers, fences, atomics, calls,
-**               returns, exits, branches, tpsim's pseudo instructions, SYNC
+**               returns, exits, branches, instructions ptxas expands with a
+**               branch (ptx_expand_temps), tpsim's pseudo instructions, SYNC
 **               unit instructions (nanosleep ...), memory accesses with
 **               ordering semantics (volatile, relaxed, acquire, release),
 **               reads of %clock/%clock64/%globaltimer, or the block's last
@@ -101,6 +107,7 @@ static bool is_fence(const ptx_module *m, const ptx_insn *in)
         in->op == PTX_OP_PMEVENT)
         return true;
     if ((oi->flags & (PTX_F_LOAD | PTX_F_STORE)) && in->m.sem != PTX_SEM_NONE && in->m.sem != PTX_SEM_WEAK) return true;
+    if (ptx_expand_temps(in)) return true; /* ptxas expands it into a sequence with a branch */
     return reads_clock(m, in);
 }
 
@@ -143,6 +150,8 @@ typedef struct sch_use { uint32_t j, next; } sch_use;
 enum {
     PTX_SCHED_MAXOCC = PTX_MAX_OPND * 256 + 8,
     PTX_SCHED_LONG = 12, /* ready instructions of at least this latency issue first */
+    PTX_SCHED_SLACK = 6, /* a short instruction is released this many cycles before it is due
+                            (one ALU latency: of 0, 6 and 24 nearest ptxas on the suites) */
 };
 
 struct ptx_sched {
@@ -151,7 +160,7 @@ struct ptx_sched {
                                                           the reads since it (a list in u) */
     TP_VEC(sch_edge) e;
     TP_VEC(sch_use) u;
-    uint32_t *npred, *eoff, *earliest, *order, *pcs; /* per instruction of the sequence scheduled */
+    uint32_t *npred, *eoff, *earliest, *rel, *order, *pcs; /* per instruction of the sequence scheduled */
     uint8_t *done;
     uint32_t cap;              /* room of the per-instruction arrays */
     uint32_t tag;              /* per call: which rdef/ruse/pdef/puse entries are this schedule's */
@@ -168,6 +177,7 @@ static void sched_room(ptx_sched *S, uint32_t n)
     S->npred = tp_realloc(S->npred, (n + 1) * sizeof(uint32_t));
     S->eoff = tp_realloc(S->eoff, (n + 2) * sizeof(uint32_t));
     S->earliest = tp_realloc(S->earliest, (n + 1) * sizeof(uint32_t));
+    S->rel = tp_realloc(S->rel, (n + 1) * sizeof(uint32_t));
     S->order = tp_realloc(S->order, (n + 1) * sizeof(uint32_t));
     S->pcs = tp_realloc(S->pcs, (n + 1) * sizeof(uint32_t));
     S->done = tp_realloc(S->done, n + 1);
@@ -205,6 +215,7 @@ void ptx_sched_free(ptx_sched *S)
     free(S->npred);
     free(S->eoff);
     free(S->earliest);
+    free(S->rel);
     free(S->order);
     free(S->pcs);
     free(S->done);
@@ -359,7 +370,7 @@ static void sched_seq(ptx_sched *S, uint32_t nb, uint32_t window, bool rename)
 #undef READ
     /* out-edges as CSR */
     for (uint32_t j = 0; j <= nb; j++) S->eoff[j] = 0;
-    for (uint32_t j = 0; j < nb; j++) S->npred[j] = S->earliest[j] = 0;
+    for (uint32_t j = 0; j < nb; j++) S->npred[j] = 0;
     for (uint32_t k = 0; k < S->e.n; k++) {
         S->eoff[S->e.a[k].from + 1]++;
         S->npred[S->e.a[k].to]++;
@@ -372,8 +383,29 @@ static void sched_seq(ptx_sched *S, uint32_t nb, uint32_t window, bool rename)
     /* the list schedule; only instructions within `window` of the first
     ** unscheduled one (program order) may go */
     S->pend.n = S->avail.n = S->avail_long.n = 0;
+    /* just in time: a short instruction whose results are first read by
+    ** instructions that cannot start before cycle T (their earliest start
+    ** with unlimited issue; edges run forward in the sequence) is not
+    ** released before T - its latency - PTX_SCHED_SLACK */
+    uint32_t *rel = S->rel;
+    for (uint32_t j = 0; j < nb; j++) S->earliest[j] = 0;
     for (uint32_t j = 0; j < nb; j++)
-        if (!S->npred[j]) heap_push(&S->pend, j);
+        for (uint32_t k = S->eoff[j]; k < S->eoff[j + 1]; k++) {
+            uint32_t t = sorted[k].to, at = S->earliest[j] + sorted[k].lat;
+            if (at > S->earliest[t]) S->earliest[t] = at;
+        }
+    for (uint32_t j = 0; j < nb; j++) {
+        const ptx_insn *in = &m->insns[pcs[j]];
+        uint32_t lj = latency(in), due = UINT32_MAX;
+        rel[j] = 0;
+        if (lj >= S->long_lat || (ptx_ops[in->op].flags & (PTX_F_LOAD | PTX_F_STORE | PTX_F_ATOMIC))) continue;
+        for (uint32_t k = S->eoff[j]; k < S->eoff[j + 1]; k++) /* reads of its results */
+            if (sorted[k].lat == lj && S->earliest[sorted[k].to] < due) due = S->earliest[sorted[k].to];
+        if (due != UINT32_MAX && due > lj + PTX_SCHED_SLACK) rel[j] = due - lj - PTX_SCHED_SLACK;
+    }
+    for (uint32_t j = 0; j < nb; j++) S->earliest[j] = rel[j];
+    for (uint32_t j = 0; j < nb; j++)
+        if (!S->npred[j]) heap_push(&S->pend, ((uint64_t)rel[j] << 32) | j);
     for (uint32_t j = 0; j < nb; j++) S->done[j] = 0;
     uint64_t cycle = 0;
     uint32_t lo = 0;

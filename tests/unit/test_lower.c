@@ -140,6 +140,95 @@ static void t_schedule_keeps_dependences(void)
     ptx_module_free(m);
 }
 
+/* Just in time: the address of a load that must wait for an earlier store
+** is computed when that load can start, not in the first idle cycle.
+** Earliest starts (unlimited issue): rd1 0, ld r1 6, add r2 206, mul r5
+** 212, st 218, ld r3 219 (after the store: same space).  add rd2's only
+** reader is ld r3, due at 219: released at 219 - 6 - PTX_SCHED_SLACK (6) =
+** 207, after add r2 (206) and before mul r5 (212).  Released at once it
+** would go at cycle 7, right after ld r1, and hold its pair across the
+** 200-cycle wait. */
+static const char *late_address =
+    HEAD ".func (.param .b32 rv) f(.param .b64 p)\n{\n"
+    " .reg .b32 %r<8>;\n .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [p];\n"         /* 0 */
+    " ld.global.u32 %r1, [%rd1];\n"      /* 1 */
+    " add.s32 %r2, %r1, 1;\n"            /* 2 */
+    " mul.lo.s32 %r5, %r2, 3;\n"         /* 3 */
+    " st.global.u32 [%rd1], %r5;\n"      /* 4 */
+    " add.s64 %rd2, %rd1, 8;\n"          /* 5: the next load's address */
+    " ld.global.u32 %r3, [%rd2];\n"      /* 6: after the store */
+    " add.s32 %r4, %r3, 1;\n"
+    " st.param.b32 [rv], %r4;\n"
+    " ret;\n}\n";
+
+static void t_schedule_just_in_time(void)
+{
+    ptx_module *m = parse(late_address);
+    if (!m) return;
+    ptx_module *l = lower(m, 0);
+    TT_CHECK(l != NULL);
+    if (!l) return;
+    ptx_func *g = func(l, "f");
+    TT_EQ_I(pos_of(l, g, "%r1"), 1);
+    TT_EQ_I(pos_of(l, g, "%r2"), 2);
+    TT_EQ_I(pos_of(l, g, "%rd2"), 3);
+    TT_EQ_I(pos_of(l, g, "%r5"), 4);
+    TT_EQ_I(pos_of(l, g, "%r3"), 6);
+    TT_CHECK(ptx_regalloc_check(l, g, &err));
+    ptx_module_free(l);
+    ptx_module_free(m);
+}
+
+/* FP64 division: ptxas expands it into a sequence with a branch (nothing
+** moves across it) and 15 temporaries of its own (measured: ptx/regalloc.c
+** ptx_expand_temps).  Live into the div: rd1, fd1, fd2 = 6 units; so the
+** count is at least 6 + 15 = 21 (a .func: no reserve), far above the 6 the
+** values alone need.  The third load stays after the div. */
+static const char *fp64_div =
+    HEAD ".func (.param .b64 rv) f(.param .b64 p)\n{\n"
+    " .reg .b64 %rd<4>;\n .reg .f64 %fd<8>;\n"
+    " ld.param.u64 %rd1, [p];\n"         /* 0 */
+    " ld.global.f64 %fd1, [%rd1];\n"     /* 1 */
+    " ld.global.f64 %fd2, [%rd1+8];\n"   /* 2 */
+    " div.rn.f64 %fd3, %fd1, %fd2;\n"    /* 3 */
+    " ld.global.f64 %fd4, [%rd1+16];\n"  /* 4: would go before 3 without the expansion's branch */
+    " add.f64 %fd5, %fd3, %fd4;\n"
+    " st.param.f64 [rv], %fd5;\n"
+    " ret;\n}\n";
+
+static void t_expansion_temporaries(void)
+{
+    ptx_module *m = parse(fp64_div);
+    if (!m) return;
+    ptx_module *l = lower(m, 0);
+    TT_CHECK(l != NULL);
+    if (!l) return;
+    ptx_func *g = func(l, "f");
+    TT_EQ_I(pos_of(l, g, "%fd3"), 3);
+    TT_EQ_I(pos_of(l, g, "%fd4"), 4);
+    TT_EQ_U(g->ra_expand, 21);
+    TT_EQ_U(g->ra_regs, 21);
+    TT_CHECK(g->ra_own <= 8);
+    TT_CHECK(ptx_regalloc_check(l, g, &err));
+    ptx_module_free(l);
+    /* the approximate division is one instruction: no temporaries */
+    char *t = tp_malloc(strlen(fp64_div) + 8);
+    strcpy(t, fp64_div);
+    memcpy(strstr(t, "div.rn.f64"), "add.f64   ", 10);
+    ptx_module *m2 = parse(t);
+    ptx_module *l2 = m2 ? lower(m2, 0) : NULL;
+    TT_CHECK(l2 != NULL);
+    if (l2) {
+        TT_EQ_U(func(l2, "f")->ra_expand, 0);
+        TT_CHECK(func(l2, "f")->ra_regs < 21);
+        ptx_module_free(l2);
+    }
+    if (m2) ptx_module_free(m2);
+    free(t);
+    ptx_module_free(m);
+}
+
 /* ---- constants ---------------------------------------------------------------- */
 
 static const char *consts =
@@ -337,6 +426,8 @@ int main(void)
 {
     TT_RUN(t_schedule_hoists_loads);
     TT_RUN(t_schedule_keeps_dependences);
+    TT_RUN(t_schedule_just_in_time);
+    TT_RUN(t_expansion_temporaries);
     TT_RUN(t_constant_copies);
     TT_RUN(t_spills_fit);
     TT_RUN(t_physical_runs);
