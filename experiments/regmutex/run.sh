@@ -234,7 +234,10 @@ TPSIM="$BUILD/bin/tpsim"
 decide() { # PROGRAM CONFIG
     ptx="$here/kernels/$1.ptx"
     [ -n "$suites" ] && ptx="$work/$1/prog.ptx"
-    [ -f "$ptx" ] || { echo "no,\"not built\""; return; }
+    if [ ! -f "$ptx" ]; then # a suite's program that was skipped: the reason (commas and quotes out, for the CSV)
+        echo "no,\"skipped: $(tr -d '"' <"$work/$1/skip" 2>/dev/null | tr ',' ';' || echo not built)\""
+        return
+    fi
     "$TPSIM" regmutex "$ptx" --config "$2" 2>/dev/null | awk '
         /^  regmutex: on:/ { on = 1 }
         /^  regmutex: off:/ { w = $0; sub(/^  regmutex: off: /, "", w); gsub(/[",]/, ";", w)
