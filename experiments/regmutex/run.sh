@@ -3,7 +3,7 @@
 # paper's studies, in one command, with tpsim's own kernels of the paper's
 # applications (experiments/regmutex/kernels, host side rmbench.c).
 #
-#   sh experiments/regmutex/run.sh [-j N] [--out DIR] [--only NAME,...] [--variant V,...]
+#   sh experiments/regmutex/run.sh [-j N] [--out DIR] [--only NAME,...] [--variant V,...] [--suites SRC]
 #
 # --only runs the points of those programs again, --variant those of those
 # variants (both: their intersection); the tables and figures are made from

@@ -6,7 +6,7 @@
 # report.py: the kernels' classes, a summary CSV, the figures of the paper's
 # slides 20-22 and the Markdown table of docs/EXPERIMENTS.md.
 #
-#   sh experiments/warppool/run.sh [-j N] [--build DIR] [--out DIR] [--results DIR]
+#   sh experiments/warppool/run.sh [-j N] [--build DIR] [--out DIR] [--results DIR] [--suites SRC]
 #
 # -j N points at a time (default 1: the machines this is developed on are
 # shared); --out the sweep's cache and work files (default
