@@ -3,7 +3,7 @@
 # paper's studies, in one command, with tpsim's own kernels of the paper's
 # applications (experiments/regmutex/kernels, host side rmbench.c).
 #
-#   sh experiments/regmutex/run.sh [-j N] [--out DIR] [--only NAME,...] [--variant V,...]
+#   sh experiments/regmutex/run.sh [-j N] [--out DIR] [--only NAME,...] [--variant V,...] [--suites SRC]
 #
 # --only runs the points of those programs again, --variant those of those
 # variants (both: their intersection); the tables and figures are made from
@@ -39,7 +39,15 @@
 # with RegMutex), DIR/exp2-rf64.png (cycle increase with a 64 KB register
 # file, without and with RegMutex, and occupancy), DIR/exp1-compare.png
 # (cycle reduction of OWF, RFV, RegMutex and the unlimited register file).
-# Default DIR: experiments/regmutex/results.  Needs a built tree (make all
+# Default DIR: experiments/regmutex/results.
+#
+# --suites SRC runs the public suites' own programs instead (experiments/suites.md:
+# SRC/rodinia, SRC/parboil, SRC/cuda-samples, SRC/polybench), built by
+# experiments/suites/suites.sh into $BUILD/suites/regmutex and run with `tpsim run`
+# (the same variants; the program's own output check, where it has one,
+# decides ok or failed; a program that cannot be built or has no input is
+# `skipped`, with the reason in its log).  Default DIR then:
+# experiments/regmutex/results-suites.  Needs a built tree (make all
 # unit: build/bin/tpsim, build/experiments/regmutex/rmbench) and gnuplot for
 # the figures.  BUILD picks another build directory.
 #
@@ -50,6 +58,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 BUILD=${BUILD:-build}
 case "$BUILD" in /*) ;; *) BUILD="$root/$BUILD" ;; esac
+work="$BUILD/suites/regmutex" # --suites: the builds and generated inputs (not in the repository)
 RMBENCH="$BUILD/experiments/regmutex/rmbench"
 # one point: runs rmbench, leaves points/EXP-PROG-VARIANT.{json,log,status}
 point() {
@@ -58,6 +67,24 @@ point() {
     opts="$*"
     [ "$opts" = "-" ] && opts=""
     base="$out/points/$e-$p-$v"
+    if [ -n "$suites" ]; then
+        # the suite's program, built in $work/$p (experiments/suites/suites.sh)
+        if [ -f "$work/$p/skip" ]; then
+            cp "$work/$p/skip" "$base.log"
+            echo skipped >"$base.status"
+        else
+            set --
+            for o in $opts $(sh "$SUITES" opts "$p"); do set -- "$@" -o "$o"; done
+            if (cd "$work/$p" && "$BUILD/bin/tpsim" run --mode performance --config "$cfg" --stats "$base.json" "$@" \
+                -- $(sh "$SUITES" args "$p")) >"$base.log" 2>&1 && sh "$SUITES" verify "$p" "$work" "$base.log"; then
+                echo ok >"$base.status"
+            else
+                echo failed >"$base.status"
+            fi
+        fi
+        echo "  $e $p $v: $(cat "$base.status")"
+        return 0
+    fi
     if (cd "$root" && TPSIM_MODE=performance TPSIM_CONFIG="$cfg" TPSIM_OPTIONS="$opts" TPSIM_STATS="$base.json" \
         "$RMBENCH" --ptx "$here/kernels" "$p") >"$base.log" 2>&1; then
         echo ok >"$base.status"
@@ -67,9 +94,13 @@ point() {
     echo "  $e $p $v: $(cat "$base.status")"
 }
 
-if [ "$1" = "--point" ]; then # internal: run.sh --point OUT EXP PROG VARIANT CONFIG OPTIONS...
+SUITES="$root/experiments/suites/suites.sh"
+suites=""
+if [ "$1" = "--point" ]; then # internal: run.sh --point OUT SUITES EXP PROG VARIANT CONFIG OPTIONS...
     out=$2
-    shift 2
+    suites=$3
+    [ "$suites" = "-" ] && suites=""
+    shift 3
     point "$@"
     exit 0
 fi
@@ -83,10 +114,19 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --variant) variants=$2; shift 2 ;;
-    *) echo "usage: run.sh [-j N] [--out DIR] [--only NAME,...] [--variant V,...]" >&2; exit 2 ;;
+    --suites) [ $# -ge 2 ] || { echo "run.sh: --suites needs a directory (experiments/suites.md)" >&2; exit 2; }
+        suites=$2; shift 2 ;;
+    *) echo "usage: run.sh [-j N] [--out DIR] [--only NAME,...] [--variant V,...] [--suites DIR]" >&2; exit 2 ;;
     esac
 done
-[ -x "$RMBENCH" ] || { echo "run.sh: $RMBENCH is not built (make all unit)" >&2; exit 1; }
+if [ -n "$suites" ]; then
+    sh "$SUITES" check "$suites" rodinia parboil cuda-samples || exit 2
+    suites=$(cd "$suites" && pwd)
+    [ "$out" = "$here/results" ] && out="$here/results-suites"
+    [ -x "$BUILD/bin/tpsim" ] || { echo "run.sh: $BUILD/bin/tpsim is not built (make all)" >&2; exit 1; }
+else
+    [ -x "$RMBENCH" ] || { echo "run.sh: $RMBENCH is not built (make all unit)" >&2; exit 1; }
+fi
 mkdir -p "$out/points"
 
 EXP1="bfs cp cutcp dwt2d hotspot md mriq radixsort particlefilter sad"
@@ -95,7 +135,7 @@ UNLIMITED="device.regs_per_sm=1048576 device.regs_per_block=1048576"
 
 wanted() { # PROGRAM VARIANT
     { [ -z "$only" ] || case ",$only," in *",$1,"*) true ;; *) false ;; esac; } &&
-        { [ -z "$variants" ] || case ",$variants," in *",$2,"*) true ;; *) false ;; esac; }
+        { [ -z "$variants" ] || [ -z "$2" ] || case ",$variants," in *",$2,"*) true ;; *) false ;; esac; }
 }
 
 # the points: experiment program variant config options
@@ -115,6 +155,19 @@ wanted() { # PROGRAM VARIANT
     done
 } >"$out/points.txt"
 
+# the suites' programs: built once into $work/NAME (a program that cannot
+# be built or has no input gets its reason in $work/NAME/skip)
+if [ -n "$suites" ]; then
+    mkdir -p "$work"
+    for p in $EXP1 $EXP2; do
+        wanted "$p" "" || continue
+        rm -f "$work/$p/skip"
+        r=$(sh "$SUITES" build "$suites" "$work" "$p")
+        echo "run.sh: build $p: $r"
+        [ "$r" = ok ] || { mkdir -p "$work/$p"; echo "${r#skip: }" >"$work/$p/skip"; }
+    done
+fi
+
 # the points to run now (--only, --variant: those; the CSV keeps every result there is)
 while read -r e p v cfg opts; do
     wanted "$p" "$v" && echo "$e $p $v $cfg $opts"
@@ -123,7 +176,7 @@ n=$(wc -l <"$out/torun.txt")
 echo "run.sh: $n points, $jobs at a time"
 if [ "$jobs" -gt 1 ]; then
     # each point through this script (sh has no exported functions)
-    BUILD="$BUILD" xargs -P "$jobs" -L 1 sh "$here/run.sh" --point "$out" <"$out/torun.txt" || true
+    BUILD="$BUILD" xargs -P "$jobs" -L 1 sh "$here/run.sh" --point "$out" "${suites:--}" <"$out/torun.txt" || true
 else
     while read -r e p v cfg opts; do
         point "$e" "$p" "$v" "$cfg" $opts
@@ -179,7 +232,13 @@ done <"$out/points.txt"
 # register-limited kernel (or the first kernel's).
 TPSIM="$BUILD/bin/tpsim"
 decide() { # PROGRAM CONFIG
-    "$TPSIM" regmutex "$here/kernels/$1.ptx" --config "$2" 2>/dev/null | awk '
+    ptx="$here/kernels/$1.ptx"
+    [ -n "$suites" ] && ptx="$work/$1/prog.ptx"
+    if [ ! -f "$ptx" ]; then # a suite's program that was skipped: the reason (commas and quotes out, for the CSV)
+        echo "no,\"skipped: $(tr -d '"' <"$work/$1/skip" 2>/dev/null | tr ',' ';' || echo not built)\""
+        return
+    fi
+    "$TPSIM" regmutex "$ptx" --config "$2" 2>/dev/null | awk '
         /^  regmutex: on:/ { on = 1 }
         /^  regmutex: off:/ { w = $0; sub(/^  regmutex: off: /, "", w); gsub(/[",]/, ";", w)
                               if (w !~ /do not limit/ && lim == "") lim = w; if (first == "") first = w }

@@ -6,7 +6,7 @@
 # report.py: the kernels' classes, a summary CSV, the figures of the paper's
 # slides 20-22 and the Markdown table of docs/EXPERIMENTS.md.
 #
-#   sh experiments/warppool/run.sh [-j N] [--build DIR] [--out DIR] [--results DIR]
+#   sh experiments/warppool/run.sh [-j N] [--build DIR] [--out DIR] [--results DIR] [--suites SRC]
 #
 # -j N points at a time (default 1: the machines this is developed on are
 # shared); --out the sweep's cache and work files (default
@@ -14,24 +14,88 @@
 # change); --results the CSVs and figures (default experiments/warppool/results).
 # Needs `make unit` (the runner, build/experiments/warppool/wpbench), python3
 # (standard library) and gnuplot for the figures.
+#
+# --suites SRC runs the public suites' own programs instead (experiments/suites.md:
+# SRC/rodinia, SRC/parboil, SRC/polybench), built by experiments/suites/suites.sh
+# into BUILD/suites/warppool and run with `tpsim run` under each front end; every bar
+# is the named kernel of its program (experiments/suites/wp_csv.py sums that
+# kernel's launches); results (default experiments/warppool/results-suites): the
+# same CSVs and figures.  A point is ok when tpsim and the program's own output
+# check pass; a program that cannot be built or has no input is `skipped`.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+SUITES=$root/experiments/suites/suites.sh
+# --suites, one point (xargs): run.sh --suite-point BUILD WORK POINTS NAME FRONTEND OPTIONS...
+if [ "${1:-}" = "--suite-point" ]; then
+    b=$2 w=$3 pts=$4 n=$5 fe=$6
+    shift 6
+    base=$pts/$n-$fe
+    # two bars of one program (the same build and run): the first's run serves both
+    case $n in atax_1) first=atax_2 ;; corr_4) first=corr_3 ;; *) first="" ;; esac
+    if [ -f "$w/$n/skip" ]; then
+        cp "$w/$n/skip" "$base.log"; echo skipped >"$base.status"
+    elif [ -n "$first" ] && [ "$(cat "$pts/$first-$fe.status" 2>/dev/null)" = ok ] &&
+        [ "$(cat "$w/$n/build.cmd")" = "$(cat "$w/$first/build.cmd")" ]; then
+        for x in json log status; do cp "$pts/$first-$fe.$x" "$base.$x"; done
+    else
+        o=""
+        for x in "$@" $(sh "$SUITES" opts "$n"); do o="$o -o $x"; done
+        # shellcheck disable=SC2086
+        if (cd "$w/$n" && "$b/bin/tpsim" run --mode performance --config gtx480-l1-32k --stats "$base.json" $o \
+            -- $(sh "$SUITES" args "$n")) >"$base.log" 2>&1 && sh "$SUITES" verify "$n" "$w" "$base.log"; then
+            echo ok >"$base.status"
+        else
+            echo failed >"$base.status"
+        fi
+    fi
+    echo "  $n $fe: $(cat "$base.status")"
+    exit 0
+fi
 build=$root/build
 out=$root/build/warppool-sweep
 results=$here/results
 jobs=1
+suites=""
 while [ $# -gt 0 ]; do
     case $1 in
+    --suites) [ $# -ge 2 ] || { echo "run.sh: --suites needs a directory (experiments/suites.md)" >&2; exit 2; }
+        suites=$2; shift 2 ;;
     -j) jobs=$2; shift 2 ;;
     -j*) jobs=${1#-j}; shift ;;
     --build) build=$(cd "$2" && pwd); shift 2 ;;
     --out) out=$2; shift 2 ;;
     --results) results=$2; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1 (run.sh --help)" >&2; exit 2 ;;
     esac
 done
+if [ -n "$suites" ]; then
+    sh "$SUITES" check "$suites" rodinia parboil polybench || exit 2
+    suites=$(cd "$suites" && pwd)
+    [ "$results" = "$here/results" ] && results=$here/results-suites
+    [ -x "$build/bin/tpsim" ] || { echo "run.sh: $build/bin/tpsim is not built (make all)" >&2; exit 2; }
+    work=$build/suites/warppool
+    mkdir -p "$work" "$results/points"
+    sh "$SUITES" wplist >"$work/list"
+    while read -r n _; do
+        rm -f "$work/$n/skip"
+        r=$(sh "$SUITES" build "$suites" "$work" "$n")
+        echo "run.sh: build $n: $r"
+        [ "$r" = ok ] || { mkdir -p "$work/$n"; echo "${r#skip: }" >"$work/$n/skip"; }
+    done <"$work/list"
+    # the front ends, as warppool.sweep's axis
+    while read -r n _; do
+        echo "$n baseline l1d.banks=1 warppool=0 mrpb=0 l1d.size=32k"
+        echo "$n banked l1d.banks=8 warppool=0 mrpb=0 l1d.size=32k"
+        echo "$n warppool l1d.banks=1 warppool=1 mrpb=0 l1d.size=32k"
+        echo "$n mrpb l1d.banks=1 warppool=0 mrpb=1 l1d.size=32k"
+        echo "$n l1_128k l1d.banks=1 warppool=0 mrpb=0 l1d.size=128k"
+    done <"$work/list" | xargs -P "$jobs" -L 1 sh "$here/run.sh" --suite-point "$build" "$work" "$results/points"
+    python3 "$root/experiments/suites/wp_csv.py" "$results/points" "$work/list" "$results/warppool.csv"
+    python3 "$here/report.py" --csv "$results/warppool.csv" --results "$results" --list "$(cat "$work/list")"
+    exit $?
+fi
 [ -x "$build/experiments/warppool/wpbench" ] || { echo "run.sh: $build/experiments/warppool/wpbench is not built (make unit)" >&2; exit 2; }
 mkdir -p "$results"
 "$build/bin/tpsim" sweep "$here/warppool.sweep" -j "$jobs" --out "$out" --results "$results" --quiet

@@ -1,0 +1,216 @@
+#!/bin/sh
+# suites.sh -- builds and describes the public suites' own programs for the
+# experiments' `--suites DIR` runs (experiments/suites.md pins the suites).
+# The suites' code stays in DIR, outside the repository; the builds and the
+# generated inputs go to OUT (a results folder's build/).
+#
+#   sh experiments/suites/suites.sh check DIR SUITE...   DIR has these suites (else a clear error, exit 2)
+#   sh experiments/suites/suites.sh build DIR OUT NAME   builds program NAME into OUT/NAME/ (its run
+#                                                        directory, with its inputs); prints "ok" or
+#                                                        "skip: reason"; exit 0 either way
+#   sh experiments/suites/suites.sh args NAME            the program and arguments to run in OUT/NAME
+#   sh experiments/suites/suites.sh verify NAME OUT LOG  exit 0 when the program's own output check
+#                                                        (or ours, experiments/suites.md) passes
+#   sh experiments/suites/suites.sh list                 every NAME with its suite and note
+#
+# DIR holds one checkout per suite: DIR/rodinia (Rodinia 3.x, e.g.
+# github.com/yuhc/gpu-rodinia), DIR/parboil (github.com/yuhc/gpu-parboil),
+# DIR/polybench (github.com/sgrauerg/polybenchGpu), DIR/cuda-samples
+# (github.com/NVIDIA/cuda-samples).  Every source is compiled unmodified by
+#   nvcc -cudart shared -arch=sm_75 -O2 -w -include experiments/suites/compat/suite_compat.h
+# (CUDA 13's removals, our own shim) plus the program's -I and -D flags (the
+# PolyBench sizes: experiments/suites.md).  NVCC picks nvcc (default: PATH,
+# then /usr/local/cuda/bin/nvcc).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+COMPAT=$here/compat
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+
+die() { echo "suites.sh: $*" >&2; exit 2; }
+
+# suite of a program, its source directory (relative to DIR) and a note
+info() {
+    case $1 in
+    gaussian) echo "rodinia cuda/gaussian" ;;
+    lavamd) echo "rodinia cuda/lavaMD" ;;
+    particlefilter) echo "rodinia cuda/particlefilter" ;;
+    srad) echo "rodinia cuda/srad/srad_v2" ;;
+    hotspot) echo "rodinia cuda/hotspot" ;;
+    bfs) echo "rodinia cuda/bfs" ;;
+    sc) echo "rodinia cuda/streamcluster" ;;
+    pf_1) echo "rodinia cuda/particlefilter" ;;
+    2mm_1) echo "polybench CUDA/2MM" ;;
+    3mm_1) echo "polybench CUDA/3MM" ;;
+    gemm) echo "polybench CUDA/GEMM" ;;
+    syrk) echo "polybench CUDA/SYRK" ;;
+    syr2k) echo "polybench CUDA/SYR2K" ;;
+    atax_1 | atax_2) echo "polybench CUDA/ATAX" ;;
+    bicg) echo "polybench CUDA/BICG" ;;
+    mvt_1) echo "polybench CUDA/MVT" ;;
+    gesummv_2) echo "polybench CUDA/GESUMMV" ;;
+    corr_3 | corr_4) echo "polybench CUDA/CORR" ;;
+    *) return 1 ;;
+    esac
+}
+# the programs whose data sets are missing and cannot be generated, or not yet built here:
+# name suite reason (experiments/suites.md)
+skipped() {
+    case $1 in
+    heartwall) echo "rodinia: reads an AVI video (test.avi), which is not in the repository and not generated here" ;;
+    md) echo "SHOC: no mirror of SHOC here" ;;
+    cp) echo "ISPASS 2009/Parboil: CP not built yet" ;;
+    cutcp | mriq | sad | spmv | tpacf | mri-g_3 | lbm) echo "parboil: needs its dataset (datasets/ is not in the repository); generator not written yet" ;;
+    dwt2d) echo "rodinia: needs a BMP image; generator not written yet" ;;
+    mergesort) echo "cuda-samples mergeSort: sorts 4,194,304 keys (fixed in main.cpp): more than 5 minutes per run here" ;;
+    radixsort) echo "cuda-samples radixSortThrust: not built yet" ;;
+    montecarlo) echo "cuda-samples MonteCarloMultiGPU: 262,144 paths per option, fixed in the program: too long to simulate here" ;;
+    kmeans_1) echo "rodinia kmeans: its kernels read texture references (t_features), which CUDA 12 removed and a force-included header cannot give back without editing the source" ;;
+    *) return 1 ;;
+    esac
+}
+
+# PolyBench problem sizes (the headers' defaults are too long to simulate
+# here): -D flags; the launch shapes (DIM_THREAD_BLOCK_*) are the suite's.
+# -DSUITE_PB_N=... also stops the header from defining its own sizes.
+pbsize() {
+    case $1 in
+    2mm_1) echo "-DSUITE_PB_N=1 -DNI=256 -DNJ=256 -DNK=256 -DNL=256" ;;
+    3mm_1) echo "-DSUITE_PB_N=1 -DNI=256 -DNJ=256 -DNK=256 -DNL=256 -DNM=256" ;;
+    gemm) echo "-DSUITE_PB_N=1 -DNI=256 -DNJ=256 -DNK=256" ;;
+    syrk | syr2k) echo "-DSUITE_PB_N=1 -DNI=256 -DNJ=64" ;;
+    atax_1 | atax_2 | bicg) echo "-DSUITE_PB_N=1 -DNX=1024 -DNY=1024" ;; # the host code needs NX = NY
+    mvt_1 | gesummv_2) echo "-DSUITE_PB_N=1024" ;;
+    corr_3 | corr_4) echo "-DSUITE_PB_N=256 -DM=256" ;;
+    esac
+}
+
+# options a program needs beyond the variant's (tpsim run -o)
+opts() {
+    case $1 in
+    srad) echo "exec.oob=warn" ;; # srad_cuda_1 reads the row above the first (unused): zeros, as a GPU reads whatever is there
+    esac
+}
+
+args() {
+    case $1 in
+    gaussian) echo "./prog -s 256 -q" ;;
+    lavamd) echo "./prog -boxes1d 4" ;;
+    particlefilter | pf_1) echo "./prog -x 128 -y 128 -z 10 -np 1000" ;;
+    srad) echo "./prog 512 512 0 127 0 127 0.5 2" ;;
+    hotspot) echo "./prog 512 2 2 temp_512 power_512 output.out" ;;
+    bfs) echo "./prog graph65536.txt" ;;
+    sc) echo "./prog 10 20 32 4096 4096 1000 none output.txt 1" ;;
+    *) echo "./prog" ;; # PolyBench: no arguments
+    esac
+}
+
+build() { # DIR OUT NAME
+    d=$1 o=$2 n=$3
+    i=$(info "$n") || { echo "skip: $(skipped "$n" || echo "unknown program")"; return 0; }
+    set -- $i
+    s=$1 src=$d/$1/$2
+    [ -d "$src" ] || { echo "skip: $src is missing"; return 0; }
+    [ -x "$NVCC" ] || { echo "skip: nvcc not found ($NVCC)"; return 0; }
+    w=$o/$n
+    mkdir -p "$w"
+    nv="$NVCC -cudart shared -arch=sm_75 -O2 -w -include $COMPAT/suite_compat.h -I$COMPAT"
+    case $n in
+    gaussian) set -- "$src/gaussian.cu"; k=$src/gaussian.cu ;;
+    lavamd) set -- "$src/main.c" "$src/kernel/kernel_gpu_cuda_wrapper.cu" "$src/util/num/num.c" \
+        "$src/util/timer/timer.c" "$src/util/device/device.cu"
+        k=$src/kernel/kernel_gpu_cuda_wrapper.cu ;;
+    particlefilter | pf_1) set -- -use_fast_math "$src/ex_particle_CUDA_float_seq.cu"; k=$2 ;;
+    srad) set -- "$src/srad.cu"; k=$1 ;;
+    hotspot) set -- "$src/hotspot.cu"; k=$1
+        [ -f "$w/temp_512" ] || python3 "$here/gen_inputs.py" hotspot 512 "$w" ;;
+    sc) set -- "$src/streamcluster_cuda_cpu.cpp" "$src/streamcluster_cuda.cu" "$src/streamcluster_header.cu"; k=$src/streamcluster_cuda.cu ;;
+    bfs) set -- "$src/bfs.cu"; k=$1
+        [ -f "$w/graph65536.txt" ] || python3 "$here/gen_inputs.py" bfs 65536 3 "$w" ;;
+    mergesort) set -- -DSUITE_COMPAT_KEEP_PROPS -I"$d/cuda-samples/Common" "$src/main.cpp" "$src/mergeSort.cu" "$src/bitonic.cu" \
+        "$src/mergeSort_host.cpp" "$src/mergeSort_validate.cpp"
+        k=$src/mergeSort.cu ;;
+    *) # PolyBench
+        set -- -I"$d/polybench/common" $(pbsize "$n") "$src"/*.cu; k=$(ls "$src"/*.cu | head -1) ;;
+    esac
+    # built before with the same command: kept
+    if [ -x "$w/prog" ] && [ -f "$w/prog.ptx" ] && [ "$(cat "$w/build.cmd" 2>/dev/null)" = "$nv -I$src $* -o prog" ]; then
+        echo ok
+        return 0
+    fi
+    rm -f "$w/prog" "$w/prog.ptx"
+    echo "$nv -I$src $* -o prog" >"$w/build.cmd"
+    # the program, and the PTX of its kernels' file (for `tpsim regmutex`)
+    flags=$(for a in "$@"; do case $a in -*) printf ' %s' "$a" ;; esac; done)
+    if (cd "$w" && $nv -I"$src" "$@" -o prog && $nv -I"$src" $flags -ptx "$k" -o prog.ptx) >"$w/build.log" 2>&1; then
+        echo ok
+    else
+        echo "skip: build failed: $(grep -m1 error "$w/build.log" | cut -c1-160)"
+    fi
+}
+
+verify() { # NAME OUT LOG
+    n=$1 w=$2/$1 log=$3
+    case $n in
+    mergesort) grep -q "Test passed\|PASSED" "$log" && ! grep -q "FAILED\|failed" "$log" ;;
+    bfs) cmp -s "$w/result.txt" "$w/graph65536.expected" ;;
+    2mm_1 | 3mm_1 | gemm | syrk | syr2k | atax_1 | atax_2 | bicg | mvt_1 | gesummv_2 | corr_3 | corr_4)
+        # PolyBench compares the GPU's results with its CPU version's
+        grep -q "Non-Matching CPU-GPU Outputs Beyond Error Threshold of [0-9.]* Percent: 0\$" "$log" &&
+            ! grep "Non-Matching" "$log" | grep -qv ": 0\$" ;;
+    *) return 0 ;; # no check of its own (experiments/suites.md)
+    esac
+}
+
+check() { # DIR SUITE...
+    d=$1
+    shift
+    [ -n "$d" ] || die "--suites needs a directory (experiments/suites.md)"
+    [ -d "$d" ] || die "--suites $d: no such directory (it should hold the suites' checkouts: $*; experiments/suites.md)"
+    for s in "$@"; do
+        case $s in
+        rodinia) t=cuda/gaussian ;;
+        parboil) t=benchmarks ;;
+        polybench) t=CUDA/GEMM ;;
+        cuda-samples) t=Samples/0_Introduction/mergeSort ;;
+        *) die "unknown suite $s" ;;
+        esac
+        [ -e "$d/$s/$t" ] || die "--suites $d: no $s checkout there ($d/$s/$t is missing; experiments/suites.md says where to get it)"
+    done
+}
+
+# WarpPool's bars from the suites: NAME, the kernel (a part of its mangled
+# name), the suite, the paper's class (as experiments/warppool/wpbench --list)
+wplist() {
+    cat <<'LIST'
+syr2k      syr2k_kernel       polybench  memory-divergent
+pf_1       likelihood_kernel  rodinia    memory-divergent
+syrk       syrk_kernel        polybench  memory-divergent
+mri-g_3    gridding           parboil    memory-divergent
+spmv       spmv_jds           parboil    memory-divergent
+sc         kernel_compute_cost rodinia    memory-divergent
+3mm_1      mm3_kernel1        polybench  bandwidth-limited
+gemm       gemm_kernel        polybench  bandwidth-limited
+2mm_1      mm2_kernel1        polybench  bandwidth-limited
+corr_3     reduce_kernel      polybench  bandwidth-limited
+atax_2     atax_kernel2       polybench  bandwidth-limited
+atax_1     atax_kernel1       polybench  bandwidth-limited
+kmeans_1   invert_mapping     rodinia    bandwidth-limited
+corr_4     corr_kernel        polybench  cache-limited
+mvt_1      mvt_kernel1        polybench  cache-limited
+bicg       bicg_kernel2       polybench  cache-limited
+gesummv_2  gesummv_kernel     polybench  cache-limited
+lbm        performStreamCollide parboil  cache-limited
+LIST
+}
+
+case ${1:-} in
+wplist) wplist ;;
+check) shift; check "$@" ;;
+build) [ $# -eq 4 ] || die "usage: suites.sh build DIR OUT NAME"; build "$2" "$3" "$4" ;;
+args) args "$2" ;;
+opts) opts "$2" ;;
+verify) verify "$2" "$3" "$4" ;;
+info) info "$2" ;;
+skipped) skipped "$2" ;;
+*) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 2 ;;
+esac
