@@ -41,6 +41,8 @@ struct gpu_dram {
     mem_queue *ret;
     dent *e;
     dbank *b;
+    uint64_t *occ;            /* bit k: bank k has requests (scan visits only those) */
+    uint32_t nocc;            /* words of occ */
     uint64_t *ccdl_ok, *rrdl_ok, *wtrl_ok;   /* per bank group */
     uint32_t free_head, n, rr;
     uint32_t bc;              /* data-bus cycles of one burst: ceil(burst / data_rate) */
@@ -132,6 +134,8 @@ gpu_dram *gpu_dram_new(const gpu_dramcfg *cfg, const gpu_addrmap *map, gpu_mreq_
     d->e = tp_calloc(c->queue, sizeof *d->e);
     for (uint32_t i = 0; i < c->queue; i++) d->e[i].next = i + 1 < c->queue ? i + 1 : NONE;
     d->b = tp_calloc(c->banks, sizeof *d->b);
+    d->nocc = (c->banks + 63) / 64;
+    d->occ = tp_calloc(d->nocc, sizeof *d->occ);
     for (uint32_t i = 0; i < c->banks; i++) d->b[i].head = d->b[i].tail = d->b[i].cand = NONE;
     d->ccdl_ok = tp_calloc(c->bank_groups, sizeof *d->ccdl_ok);
     d->rrdl_ok = tp_calloc(c->bank_groups, sizeof *d->rrdl_ok);
@@ -155,6 +159,7 @@ void gpu_dram_free(gpu_dram *d)
     free(d->in);
     free(d->e);
     free(d->b);
+    free(d->occ);
     free(d->ccdl_ok);
     free(d->rrdl_ok);
     free(d->wtrl_ok);
@@ -331,6 +336,7 @@ void gpu_dram_accept(gpu_dram *d, gpu_mreq *r, uint64_t cycle)
     else d->e[b->tail].next = i;
     b->tail = i;
     b->n++;
+    d->occ[q->bank / 64] |= 1ull << (q->bank % 64);
     b->cand = NONE;
     d->n++;
     if (cycle < d->cmd_wake) d->cmd_wake = cycle;
@@ -413,9 +419,10 @@ static uint64_t scan(const gpu_dram *d, uint64_t c, uint32_t *best, int *best_cm
             wake = d->ref_due;
         }
     }
-    for (uint32_t k = 0; k < d->cfg.banks; k++) {
+    for (uint32_t w = 0; w < d->nocc; w++)
+    for (uint64_t bits = d->occ[w]; bits; bits &= bits - 1) {   /* the banks with requests, in order */
+        uint32_t k = w * 64 + (uint32_t)__builtin_ctzll(bits);
         const dbank *b = &d->b[k];
-        if (!b->n) continue;
         if ((ref_all || k == ref_bank) && !b->partial) continue;   /* waits for the refresh */
         uint32_t i = candidate(d, b);
         const dent *q = &d->e[i];
@@ -450,7 +457,7 @@ static void unlink_entry(gpu_dram *d, uint32_t i)
     if (prev == NONE) b->head = q->next;
     else d->e[prev].next = q->next;
     if (b->tail == i) b->tail = prev;
-    b->n--;
+    if (!--b->n) d->occ[q->bank / 64] &= ~(1ull << (q->bank % 64));
     d->n--;
     q->r = NULL;
     q->next = d->free_head;

@@ -191,6 +191,11 @@ uint64_t gpu_icnt_next(const gpu_icnt *n)
     return xbar_next(n, &n->rep, xbar_next(n, &n->req, UINT64_MAX));
 }
 
+uint64_t gpu_icnt_next_dir(const gpu_icnt *n, bool reply)
+{
+    return xbar_next(n, reply ? &n->rep : &n->req, UINT64_MAX);
+}
+
 bool gpu_icnt_idle(const gpu_icnt *n)
 {
     for (uint32_t i = 0; i < n->req.nin; i++)

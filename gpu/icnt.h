@@ -67,6 +67,12 @@ uint32_t gpu_icnt_flits(const gpu_icnt *n, const gpu_mreq *r, bool reply);
 void gpu_icnt_tick(gpu_icnt *n, uint64_t cycle);
 /* The earliest time (time base) at which a tick can move a packet. */
 uint64_t gpu_icnt_next(const gpu_icnt *n);
+/* The same for one crossbar (reply: the slices' to the SMs; else the SMs'
+** to the slices): gpu_icnt_next is the smaller of the two.  The request
+** crossbar's changes only with its inputs' heads and its own tick, the reply
+** crossbar's only with what the slices push and its own tick, so a caller
+** may keep each and recompute only the one that can have moved. */
+uint64_t gpu_icnt_next_dir(const gpu_icnt *n, bool reply);
 /* No packet in an input queue (ejection queues are the SMs' to empty). */
 bool gpu_icnt_idle(const gpu_icnt *n);
 const gpu_icntstats *gpu_icnt_stats(const gpu_icnt *n);

@@ -53,11 +53,12 @@ struct gpu_memsys {
     uint64_t t_now;           /* time of the core cycle last ticked */
     uint64_t line, l2_bytes;  /* L2 line and total size (gpu_memsys_warm) */
     uint32_t eject_rate;      /* replies an SM takes per core cycle (0: all) */
-    uint8_t *inj_new;         /* per SM: a request became its injection queue's head since the
-                              ** interconnect's wake was last computed (wake[D_ICNT] is stale) */
+    bool inj_new;             /* a request became the head of an SM's injection queue since the
+                              ** request crossbar's wake was last computed (wreq is stale) */
+    uint64_t wreq, wrep;      /* the request and reply crossbars' wakes: wake[D_ICNT] is the smaller */
     uint64_t *pop_at;         /* per SM: core cycle + 1 of its last pop */
     uint32_t *pop_n;          /* ... and the replies it took in that cycle */
-    gpu_memstats st;
+    gpu_memstats st;          /* gathered from the units when asked for (gpu_memsys_stats) */
 };
 
 static uint64_t gcd(uint64_t a, uint64_t b)
@@ -166,8 +167,8 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
     for (uint32_t s = 0; s < m->nslice; s++)
         gpu_l2_connect(m->l2[s], gpu_icnt_reply_in(m->icnt, s), gpu_dram_ret(m->dram[s / m->nsub], s % m->nsub));
     for (int d = 0; d < ND; d++) m->wake[d] = UINT64_MAX;
+    m->wreq = m->wrep = UINT64_MAX;
     m->eject_rate = OPT(OPT_ICNT_EJECT_RATE);
-    m->inj_new = tp_calloc(m->nsm, sizeof *m->inj_new);
     m->pop_at = tp_calloc(m->nsm, sizeof *m->pop_at);
     m->pop_n = tp_calloc(m->nsm, sizeof *m->pop_n);
     return m;
@@ -182,7 +183,6 @@ void gpu_memsys_free(gpu_memsys *m)
     free(m->l2);
     free(m->dram);
     free(m->pop_at);
-    free(m->inj_new);
     free(m->pop_n);
     free(m);
 }
@@ -199,7 +199,7 @@ void gpu_memsys_accept(gpu_memsys *m, gpu_mreq *r, uint64_t now)
     r->is_reply = 0;
     /* the interconnect's wake depends on its inputs' heads only (not on what
     ** is behind them, nor on room in its outputs): a new head may move it */
-    if (mem_queue_empty(gpu_icnt_inject(m->icnt, r->sm))) m->inj_new[r->sm] = 1;
+    if (mem_queue_empty(gpu_icnt_inject(m->icnt, r->sm))) m->inj_new = true;
     gpu_icnt_accept(m->icnt, r, now * m->pc + 1);
 }
 
@@ -223,7 +223,8 @@ bool gpu_memsys_has_reply(const gpu_memsys *m, uint32_t sm, uint64_t now)
     return mem_queue_peek(gpu_icnt_eject(m->icnt, sm), now * m->pc) != NULL;
 }
 
-/* The earliest time at which a unit of domain d can change state. */
+/* The earliest time at which a unit of domain d can change state (the
+** interconnect: see icnt_wake). */
 static uint64_t domain_wake(const gpu_memsys *m, int d)
 {
     uint64_t w = UINT64_MAX;
@@ -245,11 +246,17 @@ static uint64_t domain_wake(const gpu_memsys *m, int d)
 /* Whether wake[D_ICNT] may be stale: only a new head in an injection queue
 ** moves it between the domain runs that recompute it (the interconnect's
 ** own, the slices' that push replies into it). */
-static bool icnt_stale(const gpu_memsys *m)
+static bool icnt_stale(const gpu_memsys *m) { return m->inj_new; }
+
+/* The interconnect's wake, recomputing the request crossbar's (req) and the
+** reply crossbar's (rep) part: the request crossbar's moves only with its
+** inputs' heads (inj_new) and its tick, the reply crossbar's only with the
+** slices' pushes and its tick (gpu_icnt_next_dir). */
+static uint64_t icnt_wake(gpu_memsys *m, bool req, bool rep)
 {
-    for (uint32_t s = 0; s < m->nsm; s++)
-        if (m->inj_new[s]) return true;
-    return false;
+    if (req) m->wreq = gpu_icnt_next_dir(m->icnt, false);
+    if (rep) m->wrep = gpu_icnt_next_dir(m->icnt, true);
+    return m->wreq < m->wrep ? m->wreq : m->wrep;
 }
 
 /* The first edge of domain d at or after time w, not before its next unrun edge. */
@@ -323,12 +330,10 @@ void gpu_memsys_tick(gpu_memsys *m, uint64_t now)
     uint64_t T = now * m->pc;
     TP_ASSERT(T >= m->t_now);
     m->t_now = T;
-    m->st.dram_cycles = T / m->p[D_DRAM] * m->nch;
     if (icnt_stale(m)) {   /* the SMs pushed new heads since */
-        m->wake[D_ICNT] = domain_wake(m, D_ICNT);
-        memset(m->inj_new, 0, m->nsm);
+        m->wake[D_ICNT] = icnt_wake(m, true, false);
+        m->inj_new = false;
     }
-    bool ran = false;
     for (;;) {
         int best = -1;
         uint64_t bt = UINT64_MAX, be = 0;
@@ -345,17 +350,20 @@ void gpu_memsys_tick(gpu_memsys *m, uint64_t now)
         run_domain(m, best, be);
         m->k[best] = be + 1;
         for (int d = 0; d < ND; d++)
-            if (feeds[best] >> d & 1) m->wake[d] = domain_wake(m, d);
-        ran = true;
+            if (feeds[best] >> d & 1)
+                m->wake[d] = d == D_ICNT ? icnt_wake(m, best == D_ICNT, true) : domain_wake(m, d);
     }
-    if (ran) refresh_stats(m);
 }
 
 uint64_t gpu_memsys_next(const gpu_memsys *m)
 {
     uint64_t best = UINT64_MAX;
     for (int d = 0; d < ND; d++) {
-        uint64_t w = d == D_ICNT && icnt_stale(m) ? domain_wake(m, d) : m->wake[d];
+        uint64_t w = m->wake[d];
+        if (d == D_ICNT && icnt_stale(m)) {
+            uint64_t q = gpu_icnt_next_dir(m->icnt, false);
+            w = q < m->wrep ? q : m->wrep;
+        }
         if (w == UINT64_MAX) continue;
         uint64_t t = edge_at(m, d, w) * m->p[d];
         if (t < best) best = t;
@@ -381,7 +389,15 @@ bool gpu_memsys_idle(const gpu_memsys *m)
     return true;
 }
 
-const gpu_memstats *gpu_memsys_stats(const gpu_memsys *m) { return &m->st; }
+/* The counters live in the units; they are summed here, when asked for, not
+** in every cycle (the result is the same: the units count, this adds up). */
+const gpu_memstats *gpu_memsys_stats(const gpu_memsys *m)
+{
+    gpu_memsys *w = (gpu_memsys *)m;   /* a cache of the units' counters */
+    w->st.dram_cycles = m->t_now / m->p[D_DRAM] * m->nch;
+    refresh_stats(w);
+    return &m->st;
+}
 
 uint32_t gpu_memsys_slice_of(const gpu_memsys *m, uint64_t addr) { return gpu_addrmap_slice(&m->map, addr); }
 

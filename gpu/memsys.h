@@ -58,6 +58,8 @@ void gpu_memsys_tick(gpu_memsys *m, uint64_t now);
 ** a new request (UINT64_MAX: nothing in flight). */
 uint64_t gpu_memsys_next(const gpu_memsys *m);
 bool gpu_memsys_idle(const gpu_memsys *m);
+/* The counters as of the last tick, summed over the units at this call
+** (not kept current afterwards: call again for later values). */
 const gpu_memstats *gpu_memsys_stats(const gpu_memsys *m);
 
 /* A host-to-device copy of [addr, addr + bytes) passed through the L2

@@ -2,12 +2,26 @@
 #include "mshr.h"
 #include <stdlib.h>
 
+/* The hash table: open addressing with linear probing over a power of two
+** of at least twice the entries; a slot holds entry index + 1 (0: empty).
+** A line address is in it at most once (the owners allocate only after a
+** find that failed); should one be allocated twice, `dup` turns the table
+** off and find scans the entries in index order, as it always did. */
+static inline uint32_t home(const mem_mshr *m, uint64_t addr)
+{
+    return (uint32_t)((addr * 0x9e3779b97f4a7c15ull) >> 32) & m->hmask;
+}
+
 void mem_mshr_init(mem_mshr *m, uint32_t entries, uint32_t merge)
 {
     memset(m, 0, sizeof *m);
     m->entries = entries ? entries : 1;
     m->merge = merge ? merge : 1;
     m->e = tp_calloc(m->entries, sizeof *m->e);
+    uint32_t h = 4;
+    while (h < 2 * m->entries) h *= 2;
+    m->hmask = h - 1;
+    m->slot = tp_calloc(h, sizeof *m->slot);
     m->items = tp_calloc((size_t)m->entries * m->merge, sizeof *m->items);
     m->words = tp_calloc((size_t)m->entries * m->merge, sizeof *m->words);
 }
@@ -15,9 +29,11 @@ void mem_mshr_init(mem_mshr *m, uint32_t entries, uint32_t merge)
 void mem_mshr_free(mem_mshr *m)
 {
     free(m->e);
+    free(m->slot);
     free(m->items);
     free(m->words);
     m->e = NULL;
+    m->slot = NULL;
     m->items = NULL;
     m->words = NULL;
 }
@@ -25,9 +41,16 @@ void mem_mshr_free(mem_mshr *m)
 int32_t mem_mshr_find(const mem_mshr *m, uint64_t addr)
 {
     if (!m->used) return -1;
-    for (uint32_t i = 0; i < m->entries; i++)
-        if (m->e[i].valid && m->e[i].addr == addr) return (int32_t)i;
-    return -1;
+    if (m->dup) {
+        for (uint32_t i = 0; i < m->entries; i++)
+            if (m->e[i].valid && m->e[i].addr == addr) return (int32_t)i;
+        return -1;
+    }
+    for (uint32_t h = home(m, addr);; h = (h + 1) & m->hmask) {
+        uint32_t s = m->slot[h];
+        if (!s) return -1;
+        if (m->e[s - 1].addr == addr) return (int32_t)(s - 1);
+    }
 }
 
 uint32_t mem_mshr_alloc(mem_mshr *m, uint64_t addr)
@@ -36,6 +59,12 @@ uint32_t mem_mshr_alloc(mem_mshr *m, uint64_t addr)
     for (uint32_t i = 0; i < m->entries; i++) {
         mem_mshr_entry *e = &m->e[i];
         if (e->valid) continue;
+        if (!m->dup) {
+            uint32_t h = home(m, addr);
+            for (; m->slot[h]; h = (h + 1) & m->hmask)
+                if (m->e[m->slot[h] - 1].addr == addr) m->dup = true;
+            m->slot[h] = i + 1;
+        }
         e->valid = true;
         e->addr = addr;
         e->first = e->n = 0;
@@ -52,6 +81,21 @@ void mem_mshr_release(mem_mshr *m, uint32_t i)
     TP_ASSERT(m->e[i].valid);
     m->e[i].valid = false;
     m->used--;
+    if (m->dup) return;
+    /* remove its slot, moving later slots of the run back so that every
+    ** key stays reachable from its home without an empty slot between */
+    uint32_t h = home(m, m->e[i].addr);
+    while (m->slot[h] != i + 1) h = (h + 1) & m->hmask;
+    for (uint32_t j = (h + 1) & m->hmask;; j = (j + 1) & m->hmask) {
+        uint32_t s = m->slot[j];
+        if (!s) break;
+        uint32_t k = home(m, m->e[s - 1].addr);
+        /* s may move to h if its home is not in (h, j] (cyclically) */
+        if (h <= j ? (k > h && k <= j) : (k > h || k <= j)) continue;
+        m->slot[h] = s;
+        h = j;
+    }
+    m->slot[h] = 0;
 }
 
 void *mem_mshr_take_at(mem_mshr *m, uint32_t i, uint32_t k)

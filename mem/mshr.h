@@ -20,7 +20,7 @@
 ** (whether the fill must allocate or dirty the line, and for a sectored
 ** cache the sectors asked for below, arrived and still to come), and each
 ** waiting request a word (a sectored cache: the sectors it waits for).
-** find is a linear search: tables are small (tens of entries).
+** find looks the line up in a small hash table of the valid entries.
 */
 #ifndef MEM_MSHR_H
 #define MEM_MSHR_H
@@ -40,6 +40,9 @@ typedef struct mem_mshr_entry {
 typedef struct mem_mshr {
     uint32_t entries, merge, used;
     mem_mshr_entry *e;
+    uint32_t *slot;       /* a hash table of the valid entries by line address (mshr.c) */
+    uint32_t hmask;       /* its size - 1 */
+    bool dup;             /* a line was allocated twice: find scans the entries instead */
     void **items;         /* entries * merge */
     uint32_t *words;      /* entries * merge: each item's word */
 } mem_mshr;

@@ -185,6 +185,55 @@ static void t302_mshr(void)
     mem_mshr_free(&m);
 }
 
+/* 302b: find through the hash table (mem/mshr.c) agrees with the plain
+** definition -- the valid entry holding the line, else -1 -- under churn:
+** 40000 steps of a fixed LCG over tables of 1 to 40 entries and 3x as many
+** distinct lines (so runs of the linear probe collide and wrap, and
+** releases move later slots back).  Then a line allocated twice (no owner
+** does so) turns the table off: find returns the lower index, as a scan. */
+static void t302b_mshr_hash(void)
+{
+    for (uint32_t n = 1; n <= 40; n += 3) {
+        mem_mshr m;
+        mem_mshr_init(&m, n, 2);
+        uint64_t line[40];
+        bool used[40] = {false};
+        uint32_t x = 12345u + n, bad = 0;
+        for (int step = 0; step < 40000; step++) {
+            x = x * 1103515245u + 12345u;
+            uint64_t a = (uint64_t)((x >> 8) % (3 * n + 1)) * 128;
+            int32_t want = -1;
+            for (uint32_t i = 0; i < n && want < 0; i++)
+                if (used[i] && line[i] == a) want = (int32_t)i;
+            bad += mem_mshr_find(&m, a) != want;
+            if (want < 0 && !mem_mshr_full(&m) && (x >> 4 & 1)) {
+                uint32_t i = mem_mshr_alloc(&m, a);
+                used[i] = true;
+                line[i] = a;
+            } else if (m.used && (x >> 5 & 1)) {
+                uint32_t i = (x >> 12) % n;
+                while (!used[i]) i = (i + 1) % n;
+                mem_mshr_release(&m, i);
+                used[i] = false;
+            }
+        }
+        TT_EQ_U(bad, 0);
+        TT_CHECK(!m.dup);
+        mem_mshr_free(&m);
+    }
+    mem_mshr m;
+    mem_mshr_init(&m, 4, 1);
+    TT_EQ_U(mem_mshr_alloc(&m, 512), 0);
+    TT_EQ_U(mem_mshr_alloc(&m, 640), 1);
+    TT_EQ_U(mem_mshr_alloc(&m, 512), 2);
+    TT_CHECK(m.dup);
+    TT_EQ_I(mem_mshr_find(&m, 512), 0);
+    mem_mshr_release(&m, 0);
+    TT_EQ_I(mem_mshr_find(&m, 512), 2);
+    TT_EQ_I(mem_mshr_find(&m, 640), 1);
+    mem_mshr_free(&m);
+}
+
 /* 303: the set indexes of mem/cache.h on the GTX 480 L1D's geometry (32
 ** sets of 128-byte lines).  Linear: set = line number mod 32, so lines
 ** 4096 and 8192 bytes apart all fall in set 0.  xor: the line number's
@@ -805,6 +854,7 @@ int main(void)
     TT_RUN(t300_queue);
     TT_RUN(t301_cache_lru);
     TT_RUN(t302_mshr);
+    TT_RUN(t302b_mshr_hash);
     TT_RUN(t303_cache_index);
     TT_RUN(t401_hit_latency);
     TT_RUN(t402_miss_and_merge);

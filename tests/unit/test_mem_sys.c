@@ -119,8 +119,10 @@ static void t801_l2_miss_then_hit(void)
     TT_EQ_U(s->icnt_flits, 5);
     TT_EQ_U(gpu_memsys_next(g.m), UINT64_MAX);
     TT_EQ_U(round_trip(&g, mk(&g, GPU_MR_LOAD, 3, BASE + 64, 2), 100000, 10000), 100000 + 135);
+    s = gpu_memsys_stats(g.m);   /* summed when asked for */
     TT_EQ_U(s->l2_hits, 1);
     TT_EQ_U(round_trip(&g, mk(&g, GPU_MR_LOAD, 14, BASE, 3), 1000000000, 10000), 1000000000 + 135);
+    s = gpu_memsys_stats(g.m);
     /* DRAM cycles elapsed by core cycle 10^9 + 135, over 6 channels */
     TT_EQ_U(s->dram_cycles, (1000000135ull * 33 / 25) * 6);
     rig_close(&g);
