@@ -38,7 +38,7 @@ case "$prog" in /*) ;; *) [ -f "$prog" ] || prog="$here/$prog" ;; esac
 [ -f "$prog" ] || { echo "run.sh: no program $prog" >&2; exit 2; }
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 [ -x "$NVCC" ] || { echo "run.sh: nvcc not found (set NVCC)" >&2; exit 2; }
-tpsim="$root/$BUILD/bin/tpsim"
+case "$BUILD" in /*) tpsim="$BUILD/bin/tpsim" ;; *) tpsim="$root/$BUILD/bin/tpsim" ;; esac
 [ -x "$tpsim" ] || { echo "run.sh: $tpsim is not built (make)" >&2; exit 2; }
 if [ -n "$gs" ]; then
     gs=$(cd "$gs" && pwd)
@@ -58,7 +58,8 @@ for k in $ctas; do
     "$tpsim" run --config gtx480 --mode performance --no-summary --stats "$work/t$k.json" \
         -o device.max_ctas_per_sm="$k" -o device.regs_per_sm=65536 -- "$work/$name" "$@" >"$work/t$k.out" 2>&1 ||
         { echo "run.sh: tpsim failed at $k CTAs: $(tail -n 3 "$work/t$k.out")" >&2; exit 1; }
-    c=$(tr -d ' \n' <"$work/t$k.json" | grep -o '"cycles":[0-9]*' | cut -d: -f2 | awk '{ s += $1 } END { print s }')
+    # the program's cycles: the statistics' totals (the sum of its launches' cycles)
+    c=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["totals"]["cycles"])' "$work/t$k.json")
     echo "$name,$k,tpsim,$c" >>"$csv"
     if [ -n "$gs" ]; then
         d="$work/g$k"
