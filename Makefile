@@ -170,7 +170,7 @@ unit: $(VALID_BIN)
 # 18 benchmarks' inputs, launches and CPU checks; built like the validation
 # runners, run by experiments/regmutex/run.sh and tests/regmutex/.
 RMBENCH := $(BUILD)/experiments/regmutex/rmbench
-$(RMBENCH): experiments/regmutex/rmbench.c $(TH_DEP)
+$(RMBENCH): experiments/regmutex/rmbench.c experiments/common/hotspot_ref.h $(TH_DEP)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(TH_LINK)

@@ -22,6 +22,7 @@
 ** count within a stated slack.
 */
 #include "harness.h"
+#include "../common/hotspot_ref.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -281,25 +282,12 @@ static int b_hotspot(th_ctx *c)
         src = dst;
         dst = t;
     }
-    /* reference: the plain stencil, neighbours clamped at the borders */
-    double *a = th_host(c, sz * 8), *b = th_host(c, sz * 8);
-    for (size_t i = 0; i < sz; i++) a[i] = temp[i];
-    double sdc = (double)step / Cap;
-    for (int it = 0; it < iters * launches; it++) {
-        for (int y = 0; y < n; y++)
-            for (int x = 0; x < n; x++) {
-                int N = y > 0 ? y - 1 : 0, S = y < n - 1 ? y + 1 : n - 1, W = x > 0 ? x - 1 : 0, E = x < n - 1 ? x + 1 : n - 1;
-                double t = a[(size_t)y * n + x];
-                b[(size_t)y * n + x] = t + sdc * (power[(size_t)y * n + x] + (a[(size_t)S * n + x] + a[(size_t)N * n + x] - 2 * t) / Ry +
-                                                  (a[(size_t)y * n + E] + a[(size_t)y * n + W] - 2 * t) / Rx + (80.0 - t) / Rz);
-            }
-        double *t = a;
-        a = b;
-        b = t;
-    }
+    /* reference: the plain stencil, neighbours clamped at the borders (experiments/common) */
+    const double *ref = hotspot_ref(temp, power, n, iters * launches, Cap, Rx, Ry, Rz, step, th_host(c, sz * 8),
+                                    th_host(c, sz * 8));
     float *got = th_host(c, sz * 4);
     TH_TRY(th_download(c, got, src, sz * 4));
-    return rb_check(c, "temperature", got, a, sz, 1e-5, 0.0);
+    return rb_check(c, "temperature", got, ref, sz, 1e-5, 0.0);
 }
 
 /* ---- md ---------------------------------------------------------------------------- */

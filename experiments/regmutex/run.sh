@@ -69,19 +69,8 @@ point() {
     base="$out/points/$e-$p-$v"
     if [ -n "$suites" ]; then
         # the suite's program, built in $work/$p (experiments/suites/suites.sh)
-        if [ -f "$work/$p/skip" ]; then
-            cp "$work/$p/skip" "$base.log"
-            echo skipped >"$base.status"
-        else
-            set --
-            for o in $opts $(sh "$SUITES" opts "$p"); do set -- "$@" -o "$o"; done
-            if (cd "$work/$p" && "$BUILD/bin/tpsim" run --mode performance --config "$cfg" --stats "$base.json" "$@" \
-                -- $(sh "$SUITES" args "$p")) >"$base.log" 2>&1 && sh "$SUITES" verify "$p" "$work" "$base.log"; then
-                echo ok >"$base.status"
-            else
-                echo failed >"$base.status"
-            fi
-        fi
+        # shellcheck disable=SC2086
+        sh "$SUITES" point "$BUILD/bin/tpsim" "$cfg" "$work" "$p" "$base" $opts
         echo "  $e $p $v: $(cat "$base.status")"
         return 0
     fi

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <vector>
 #include "../regmutex/kernels/hotspot.cu"
+#include "../common/hotspot_ref.h"
 
 static float unit(unsigned *s)
 {
@@ -55,19 +56,10 @@ int main(int argc, char **argv)
         return 1;
     }
     cudaMemcpy(got.data(), dt[launches & 1], sz * 4, cudaMemcpyDeviceToHost);
-    // the plain stencil, neighbours clamped at the borders
-    std::vector<double> a(temp.begin(), temp.end()), b(sz);
-    double sdc = (double)step / Cap;
-    for (int it = 0; it < iters * launches; it++) {
-        for (int y = 0; y < n; y++)
-            for (int x = 0; x < n; x++) {
-                int N = y > 0 ? y - 1 : 0, S = y < n - 1 ? y + 1 : n - 1, W = x > 0 ? x - 1 : 0, E = x < n - 1 ? x + 1 : n - 1;
-                double t = a[(size_t)y * n + x];
-                b[(size_t)y * n + x] = t + sdc * (power[(size_t)y * n + x] + (a[(size_t)S * n + x] + a[(size_t)N * n + x] - 2 * t) / Ry +
-                                                  (a[(size_t)y * n + E] + a[(size_t)y * n + W] - 2 * t) / Rx + (80.0 - t) / Rz);
-            }
-        a.swap(b);
-    }
+    // the plain stencil, neighbours clamped at the borders (experiments/common, as rmbench's)
+    std::vector<double> wa(sz), wb(sz);
+    const double *a = hotspot_ref(temp.data(), power.data(), n, iters * launches, Cap, Rx, Ry, Rz, step, wa.data(),
+                                  wb.data());
     size_t bad = 0;
     for (size_t i = 0; i < sz; i++)
         if (fabs(got[i] - a[i]) > 1e-3 * fabs(a[i])) bad++;

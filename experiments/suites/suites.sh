@@ -11,6 +11,13 @@
 #   sh experiments/suites/suites.sh args NAME            the program and arguments to run in OUT/NAME
 #   sh experiments/suites/suites.sh verify NAME OUT LOG  exit 0 when the program's own output check
 #                                                        (or ours, experiments/suites.md) passes
+#   sh experiments/suites/suites.sh point TPSIM CFG OUT NAME BASE [OPT...]
+#                                                        one point: runs OUT/NAME's program on TPSIM
+#                                                        (tpsim run --mode performance --config CFG,
+#                                                        -o OPT and NAME's own opts), checks it as
+#                                                        verify; writes BASE.json, BASE.log and
+#                                                        BASE.status: ok, failed, or skipped (the
+#                                                        reason from OUT/NAME/skip in BASE.log); exit 0
 #   sh experiments/suites/suites.sh list                 every NAME with its suite and note
 #
 # DIR holds one checkout per suite: DIR/rodinia (Rodinia 3.x, e.g.
@@ -161,6 +168,31 @@ verify() { # NAME OUT LOG
     esac
 }
 
+# one point of an experiment (experiments/regmutex/run.sh, experiments/warppool/run.sh)
+point() { # TPSIM CFG OUT NAME BASE [OPT...]
+    # own names: verify() sets n, w and log; relative paths from here (the run cds)
+    p_tp=$1 p_cfg=$2 p_out=$3 p_n=$4 p_base=$5
+    shift 5
+    case $p_tp in /*) ;; */*) p_tp=$PWD/$p_tp ;; esac
+    case $p_base in /*) ;; *) p_base=$PWD/$p_base ;; esac
+    if [ -f "$p_out/$p_n/skip" ]; then
+        cp "$p_out/$p_n/skip" "$p_base.log"
+        echo skipped >"$p_base.status"
+        return 0
+    fi
+    # the caller's options and the program's own, each after -o
+    p_k=$#
+    for x in "$@" $(opts "$p_n"); do set -- "$@" -o "$x"; done
+    shift "$p_k"
+    # shellcheck disable=SC2046
+    if (cd "$p_out/$p_n" && "$p_tp" run --mode performance --config "$p_cfg" --stats "$p_base.json" "$@" \
+        -- $(args "$p_n")) >"$p_base.log" 2>&1 && verify "$p_n" "$p_out" "$p_base.log"; then
+        echo ok >"$p_base.status"
+    else
+        echo failed >"$p_base.status"
+    fi
+}
+
 check() { # DIR SUITE...
     d=$1
     shift
@@ -210,7 +242,8 @@ build) [ $# -eq 4 ] || die "usage: suites.sh build DIR OUT NAME"; build "$2" "$3
 args) args "$2" ;;
 opts) opts "$2" ;;
 verify) verify "$2" "$3" "$4" ;;
+point) [ $# -ge 6 ] || die "usage: suites.sh point TPSIM CFG OUT NAME BASE [OPT...]"; shift; point "$@" ;;
 info) info "$2" ;;
 skipped) skipped "$2" ;;
-*) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 2 ;;
+*) sed -n '2,32s/^# \{0,1\}//p' "$0"; exit 2 ;;
 esac

@@ -33,21 +33,11 @@ if [ "${1:-}" = "--suite-point" ]; then
     base=$pts/$n-$fe
     # two bars of one program (the same build and run): the first's run serves both
     case $n in atax_1) first=atax_2 ;; corr_4) first=corr_3 ;; *) first="" ;; esac
-    if [ -f "$w/$n/skip" ]; then
-        cp "$w/$n/skip" "$base.log"; echo skipped >"$base.status"
-    elif [ -n "$first" ] && [ "$(cat "$pts/$first-$fe.status" 2>/dev/null)" = ok ] &&
+    if [ ! -f "$w/$n/skip" ] && [ -n "$first" ] && [ "$(cat "$pts/$first-$fe.status" 2>/dev/null)" = ok ] &&
         [ "$(cat "$w/$n/build.cmd")" = "$(cat "$w/$first/build.cmd")" ]; then
         for x in json log status; do cp "$pts/$first-$fe.$x" "$base.$x"; done
-    else
-        o=""
-        for x in "$@" $(sh "$SUITES" opts "$n"); do o="$o -o $x"; done
-        # shellcheck disable=SC2086
-        if (cd "$w/$n" && "$b/bin/tpsim" run --mode performance --config gtx480-l1-32k --stats "$base.json" $o \
-            -- $(sh "$SUITES" args "$n")) >"$base.log" 2>&1 && sh "$SUITES" verify "$n" "$w" "$base.log"; then
-            echo ok >"$base.status"
-        else
-            echo failed >"$base.status"
-        fi
+    else # the run, or skipped (experiments/suites/suites.sh point)
+        sh "$SUITES" point "$b/bin/tpsim" gtx480-l1-32k "$w" "$n" "$base" "$@"
     fi
     echo "  $n $fe: $(cat "$base.status")"
     exit 0
