@@ -274,7 +274,7 @@ void gpu_wb_push(gpu_sm *sm, uint64_t cycle, uint16_t warp, const exec_sinfo *si
         sm->capwb = sm->capwb ? sm->capwb * 2 : 64;
         sm->wb = tp_realloc(sm->wb, sm->capwb * sizeof *sm->wb);
     }
-    gpu_wb e = {cycle, sm->wb_seq++, warp, mem, si};
+    gpu_wb e = {cycle + sm->c->wb_lat, sm->wb_seq++, warp, mem, si};
     uint32_t i = sm->nwb++;
     while (i > 0) {
         uint32_t p = (i - 1) / 2;

@@ -21,6 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 BUILD=${BUILD:-build}
 tools=${GPGPUSIM_TOOLS:-$root/../shared/gpgpusim}
+. "$here/sims.sh"
 gs="" ctas="1 2 3 6" out="$here/results"
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -42,7 +43,7 @@ case "$BUILD" in /*) tpsim="$BUILD/bin/tpsim" ;; *) tpsim="$root/$BUILD/bin/tpsi
 [ -x "$tpsim" ] || { echo "run.sh: $tpsim is not built (make)" >&2; exit 2; }
 if [ -n "$gs" ]; then
     gs=$(cd "$gs" && pwd)
-    [ -n "$(find "$gs/lib" -name "libcudart.so*" 2>/dev/null | head -n 1)" ] || { echo "run.sh: $gs has no built libcudart.so (build it: $tools/build.sh $gs)" >&2; exit 2; }
+    side_check_gpgpusim "$gs"
 fi
 mkdir -p "$out"
 work=$(mktemp -d)
@@ -55,19 +56,12 @@ csv="$out/side.csv"
 grep -v "^$name," "$csv" >"$work/csv" || true
 mv "$work/csv" "$csv"
 for k in $ctas; do
-    "$tpsim" run --config gtx480 --mode performance --no-summary --stats "$work/t$k.json" \
-        -o device.max_ctas_per_sm="$k" -o device.regs_per_sm=65536 -- "$work/$name" "$@" >"$work/t$k.out" 2>&1 ||
-        { echo "run.sh: tpsim failed at $k CTAs: $(tail -n 3 "$work/t$k.out")" >&2; exit 1; }
-    # the program's cycles: the statistics' totals (the sum of its launches' cycles)
-    c=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["totals"]["cycles"])' "$work/t$k.json")
+    c=$(side_tpsim "$tpsim" "$k" "t$k" "$work/$name" "$@" | awk '{ s += $1 } END { print s }')
+    [ -n "$c" ] || exit 1
     echo "$name,$k,tpsim,$c" >>"$csv"
     if [ -n "$gs" ]; then
-        d="$work/g$k"
-        bash "$tools/prep-gtx480.sh" "$gs" "$d" 0 >/dev/null
-        printf '%s\n' "-gpgpu_shader_cta $k" "-gpgpu_shader_registers 65536" >>"$d/gpgpusim.config"
-        (cd "$d" && bash -c ". '$tools/env.sh' '$gs' && exec '$work/$name' \"\$@\"" - "$@" >"$d/log" 2>&1) ||
-            { echo "run.sh: GPGPU-Sim failed at $k CTAs: $(tail -n 3 "$d/log")" >&2; exit 1; }
-        c=$(grep '^gpu_sim_cycle' "$d/log" | awk '{ s += $3 } END { print s }')
+        c=$(side_gpgpusim "$gs" "$k" "g$k" "$work/$name" "$@" | awk '{ s += $1 } END { print s }')
+        [ -n "$c" ] || exit 1
         echo "$name,$k,gpgpusim,$c" >>"$csv"
     fi
 done

@@ -7,7 +7,8 @@
 # this test (an earlier run.sh also added the statistics' total to the
 # launches and reported twice the cycles).  tpsim only (GPGPU-Sim is not
 # built in CI); the hotspot grid is 48 x 48 so that it takes seconds.
-# Needs nvcc (SKIP without it).  PASS/FAIL/SKIP lines.
+# Also experiments/side/ubench.sh's shared-load chase at two write-back
+# latencies.  Needs nvcc (SKIP without it).  PASS/FAIL/SKIP lines.
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 BUILD=${BUILD:-build}
@@ -51,4 +52,21 @@ done
 # the table: a row per limit, the gain over the first limit
 grep -q "^1 " "$tmp/table" && grep -q "^2 " "$tmp/table" || fail table "no row per limit: $(cat "$tmp/table")"
 [ $status -eq 0 ] && echo "PASS side_cycles"
+
+# ubench.sh (tpsim only): the shared-load chase costs 8 x (shmem.latency 26
+# + the collection cycle + sm.wb_latency) a loop iteration (the loop's own
+# three instructions issue while the chain waits): 216 at 0, 256 at 5
+ub() {
+    BUILD="$BUILD" NVCC="$NVCC" TPSIM_OPTIONS="$1" sh "$root/experiments/side/ubench.sh" --out "$tmp/ub" shld 2>"$tmp/uberr" |
+        awk '$1 == "shld" { print $2 }'
+}
+for x in "sm.wb_latency=0 216.00" "sm.wb_latency=5 256.00"; do
+    got=$(ub "${x% *}")
+    if [ "$got" = "${x#* }" ]; then
+        echo "PASS side_ubench_${x% *}"
+    else
+        echo "FAIL side_ubench_${x% *}: shld costs '$got' cycles a loop iteration, expected ${x#* } ($(tail -n 1 "$tmp/uberr"))"
+        status=1
+    fi
+done
 exit $status

@@ -82,6 +82,22 @@ static void t_dependent_chain(void)
     TT_EQ_U(clock_delta(&r, "chain", NULL, &ks), 96);
     gpu_kstats_free(&ks);
     gpu_rig_close(&r);
+    /* sm.wb_latency=5 (GPGPU-Sim's GTX 480 pipeline): every write-back 5
+    ** cycles after the result, so each add's result is ready 4 + 5 cycles
+    ** after dispatch, as with lat.int_add=9 above: the mov writes back at
+    ** t0 - 5 + 1 + 4 + 5 = t0 + 5, then 9 intervals of 1 + 4 + 5 = 10 and
+    ** the clock read: t1 - t0 = 5 + 9 * 10 + 1 = 96 */
+    if (!gpu_rig_open(&r, chain_ptx, "sm.wb_latency=5", "sm.ptx")) return;
+    TT_EQ_U(clock_delta(&r, "chain", NULL, &ks), 96);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+    /* independent adds wait only for the mov's %r1 (ready at t0 + 5, as
+    ** above, where without sm.wb_latency they issue from t0 + 1), then issue
+    ** in consecutive cycles: t1 - t0 = 5 + 9 + 1 = 15 */
+    if (!gpu_rig_open(&r, chain_ptx, "sm.wb_latency=5", "sm.ptx")) return;
+    TT_EQ_U(clock_delta(&r, "indep", NULL, &ks), 15);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
 }
 
 static void t_independent(void)

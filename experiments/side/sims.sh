@@ -1,0 +1,43 @@
+# sims.sh -- sourced by experiments/side/run.sh and ubench.sh: one CUDA
+# binary run on each simulator at a given CTAs-per-SM limit (the register
+# file large enough in both that registers never limit).  Each function
+# prints the cycles of every launch of the run, one per line, in launch
+# order, and returns non-zero (with the run's last lines on stderr) when
+# the program fails.  Needs: $root (the repository), $work (a scratch
+# folder), $tools (../shared/gpgpusim).
+
+# side_tpsim TPSIM K TAG BIN [ARGS...]: build/bin/tpsim run --config gtx480
+# --mode performance -o device.max_ctas_per_sm=K; the statistics file's
+# kernels' `cycles` (its "totals" is their sum, not another launch)
+side_tpsim() {
+    _t=$1 _k=$2 _tag=$3
+    shift 3
+    "$_t" run --config gtx480 --mode performance --no-summary --stats "$work/$_tag.json" \
+        -o device.max_ctas_per_sm="$_k" -o device.regs_per_sm=65536 -- "$@" >"$work/$_tag.out" 2>&1 ||
+        { echo "tpsim failed at $_k CTAs: $(tail -n 3 "$work/$_tag.out")" >&2; return 1; }
+    python3 -c '
+import json, sys
+for k in json.load(open(sys.argv[1]))["kernels"]:
+    print(k["cycles"])' "$work/$_tag.json"
+}
+
+# side_gpgpusim SRC K TAG BIN [ARGS...]: GPGPU-Sim 4.2's SM2_GTX480
+# configuration (prep-gtx480.sh) with -gpgpu_shader_cta K
+# -gpgpu_shader_registers 65536, run from $work/TAG; each launch's
+# gpu_sim_cycle
+side_gpgpusim() {
+    _g=$1 _k=$2 _d=$work/$3
+    shift 3
+    rm -rf "$_d"
+    bash "$tools/prep-gtx480.sh" "$_g" "$_d" 0 >/dev/null || return 1
+    printf '%s\n' "-gpgpu_shader_cta $_k" "-gpgpu_shader_registers 65536" >>"$_d/gpgpusim.config"
+    (cd "$_d" && bash -c ". '$tools/env.sh' '$_g' && exec \"\$@\"" - "$@" >"$_d/log" 2>&1) ||
+        { echo "GPGPU-Sim failed at $_k CTAs: $(tail -n 3 "$_d/log")" >&2; return 1; }
+    awk '/^gpu_sim_cycle/ { print $3 }' "$_d/log"
+}
+
+# side_check_gpgpusim SRC: SRC is a built GPGPU-Sim tree (else exit 2)
+side_check_gpgpusim() {
+    [ -n "$(find "$1/lib" -name "libcudart.so*" 2>/dev/null | head -n 1)" ] ||
+        { echo "$0: $1 has no built libcudart.so (build it: $tools/build.sh $1)" >&2; exit 2; }
+}
