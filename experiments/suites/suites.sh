@@ -49,6 +49,7 @@ info() {
     mvt_1) echo "polybench CUDA/MVT" ;;
     gesummv_2) echo "polybench CUDA/GESUMMV" ;;
     corr_3 | corr_4) echo "polybench CUDA/CORR" ;;
+    spmv) echo "parboil benchmarks/spmv/src/cuda" ;;
     *) return 1 ;;
     esac
 }
@@ -59,7 +60,7 @@ skipped() {
     heartwall) echo "rodinia: reads an AVI video (test.avi), which is not in the repository and not generated here" ;;
     md) echo "SHOC: no mirror of SHOC here" ;;
     cp) echo "ISPASS 2009/Parboil: CP not built yet" ;;
-    cutcp | mriq | sad | spmv | tpacf | mri-g_3 | lbm) echo "parboil: needs its dataset (datasets/ is not in the repository); generator not written yet" ;;
+    cutcp | mriq | sad | tpacf | mri-g_3 | lbm) echo "parboil: needs its dataset (datasets/ is not in the repository); generator not written yet" ;;
     dwt2d) echo "rodinia: needs a BMP image; generator not written yet" ;;
     mergesort) echo "cuda-samples mergeSort: sorts 4,194,304 keys (fixed in main.cpp): more than 5 minutes per run here" ;;
     radixsort) echo "cuda-samples radixSortThrust: not built yet" ;;
@@ -84,6 +85,14 @@ pbsize() {
     esac
 }
 
+# Parboil's programs: its common library (argument parsing, timers) as its
+# Makefiles link it (common/src/parboil_cuda.c), and its header
+pbcommon() {
+    echo "-I$d/parboil/common/include $d/parboil/common/src/parboil_cuda.c"
+}
+# the generated inputs' sizes (experiments/suites.md)
+SPMV_N=32768
+
 # options a program needs beyond the variant's (tpsim run -o)
 opts() {
     case $1 in
@@ -100,6 +109,7 @@ args() {
     hotspot) echo "./prog 512 2 2 temp_512 power_512 output.out" ;;
     bfs) echo "./prog graph65536.txt" ;;
     sc) echo "./prog 10 20 32 4096 4096 1000 none output.txt 1" ;;
+    spmv) echo "./prog -i spmv$SPMV_N.mtx,spmv$SPMV_N.vec -o spmv.out" ;;
     *) echo "./prog" ;; # PolyBench: no arguments
     esac
 }
@@ -126,6 +136,10 @@ build() { # DIR OUT NAME
     sc) set -- "$src/streamcluster_cuda_cpu.cpp" "$src/streamcluster_cuda.cu" "$src/streamcluster_header.cu"; k=$src/streamcluster_cuda.cu ;;
     bfs) set -- "$src/bfs.cu"; k=$1
         [ -f "$w/graph65536.txt" ] || python3 "$here/gen_inputs.py" bfs 65536 3 "$w" ;;
+    spmv) set -- $(pbcommon) -I"$src/../../common_src/convert-dataset" --use_fast_math "$src/main.cu" "$src/file.cc" \
+        "$src/gpu_info.cc" "$src/../../common_src/convert-dataset/convert_dataset.c" \
+        "$src/../../common_src/convert-dataset/mmio.c"; k=$src/main.cu
+        [ -f "$w/spmv$SPMV_N.expected" ] || python3 "$here/gen_inputs.py" spmv $SPMV_N "$w" ;;
     mergesort) set -- -DSUITE_COMPAT_KEEP_PROPS -I"$d/cuda-samples/Common" "$src/main.cpp" "$src/mergeSort.cu" "$src/bitonic.cu" \
         "$src/mergeSort_host.cpp" "$src/mergeSort_validate.cpp"
         k=$src/mergeSort.cu ;;
@@ -153,6 +167,7 @@ verify() { # NAME OUT LOG
     case $n in
     mergesort) grep -q "Test passed\|PASSED" "$log" && ! grep -q "FAILED\|failed" "$log" ;;
     bfs) cmp -s "$w/result.txt" "$w/graph65536.expected" ;;
+    spmv) python3 "$here/gen_inputs.py" compare "$w/spmv.out" "$w/spmv$SPMV_N.expected" 1e-4 ;;
     2mm_1 | 3mm_1 | gemm | syrk | syr2k | atax_1 | atax_2 | bicg | mvt_1 | gesummv_2 | corr_3 | corr_4)
         # PolyBench compares the GPU's results with its CPU version's
         grep -q "Non-Matching CPU-GPU Outputs Beyond Error Threshold of [0-9.]* Percent: 0\$" "$log" &&

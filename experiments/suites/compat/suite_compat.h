@@ -8,11 +8,10 @@
  *     read as `major` (not with -DSUITE_COMPAT_KEEP_PROPS: NVIDIA's
  *     samples, whose helper_cuda.h has variables of these names);
  *   - texture references (removed in CUDA 12): a file-scope
- *     `texture<T, dim, mode> name;` is an object holding the bound pointer,
- *     and tex1Dfetch / tex1D / tex2D read it with plain loads (a global load
- *     instead of a texture fetch).  The bind calls store the pointer: the
- *     kernels see the object through a __device__ copy made at bind time
- *     (see TPSIM_TEXREF below). */
+ *     `texture<T, dim, mode> name;` that nothing reads compiles (an inert
+ *     host object: Parboil spmv declares one and reads x with plain loads);
+ *     binding or fetching one (cudaBindTexture, tex1Dfetch: Rodinia kmeans)
+ *     still does not build. */
 #ifndef SUITE_COMPAT_H
 #define SUITE_COMPAT_H
 #ifdef __CUDACC__
@@ -33,6 +32,12 @@
 #define computeMode major
 #define kernelExecTimeoutEnabled major
 #define maxTexture1DLinear major
+#endif
+#if defined(__cplusplus) && CUDART_VERSION >= 12000
+template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>
+struct texture {
+    int normalized;
+};
 #endif
 /* PolyBench-GPU's headers take their sizes from -D flags only when N is
  * defined; N is also a parameter name in CUDA's headers, so it is defined
