@@ -20,13 +20,21 @@ Our own generators; no suite data is copied.
                                  spmv mirrors it): diagonal 4-5, 1-19 entries per
                                  row left of it (80% within 256 columns), values
                                  -1..1; DIR/spmvN.vec: N floats 0-1 (raw, as its
-                                 input_vec reads); DIR/spmvN.expected: A x in
-                                 spmv's output format (uint32 N, N floats)
-  gen_inputs.py compare OUT EXP TOL   exit 0 when OUT and EXP (uint32 count, then
-                                 floats: Parboil's outputs) hold the same values
-                                 within TOL times EXP's largest magnitude
+                                 input_vec reads); DIR/spmvN.expected: A x (for
+                                 compare)
+  gen_inputs.py mriq X K DIR     DIR/mriqX_K.bin in Parboil mri-q's binary format
+                                 (int32 K, X; float32 kx ky kz [K], x y z [X], phiR
+                                 phiI [K]): X points of a cube grid in [-0.5,0.5)^3,
+                                 K random k-space samples in [-16,16)^3, phi -1..1;
+                                 DIR/mriqX_K.expected: Qr and Qi of every 61st point
+                                 (for compare)
+  gen_inputs.py compare OUT EXP TOL   exit 0 when OUT (a Parboil output: uint32
+                                 count, then floats) holds EXP's values ("index
+                                 value" lines) within TOL times their largest
+                                 magnitude
 """
 import collections
+import math
 import os
 import random
 import struct
@@ -119,31 +127,76 @@ def spmv(n, d):
     with open(os.path.join(d, "spmv%d.vec" % n), "wb") as f:
         f.write(struct.pack("<%df" % n, *x))
     y = [sum(v * x[c] for c, v in rows[r].items()) for r in range(n)]
-    with open(os.path.join(d, "spmv%d.expected" % n), "wb") as f:
-        f.write(struct.pack("<I%df" % n, n, *y))
+    expected(os.path.join(d, "spmv%d.expected" % n), enumerate(y))
 
 
-def compare(out, expected, tol):
-    """Both files: uint32 count, then that many little-endian floats (Parboil
-    spmv's and mri-q's outputs); equal within a relative tolerance of tol
-    (of the largest magnitude) per value."""
-    def load(p):
-        b = open(p, "rb").read()
-        if len(b) < 4:
-            raise ValueError("%s: too short" % p)
-        m = struct.unpack_from("<I", b)[0]
-        if len(b) != 4 + 4 * m:
-            raise ValueError("%s: %d values announced, %d bytes" % (p, m, len(b)))
-        return struct.unpack_from("<%df" % m, b, 4)
-    a, e = load(out), load(expected)
-    if len(a) != len(e):
-        sys.stderr.write("compare: %d values, expected %d\n" % (len(a), len(e)))
+def expected(path, pairs):
+    """The values a program should write, for `compare`: "index value" lines."""
+    with open(path, "w") as f:
+        for i, v in pairs:
+            f.write("%d %.9g\n" % (i, v))
+
+
+def mriq(nx, nk, d):
+    """Parboil mri-q's input (its inputData): int32 numK, int32 numX, then
+    float32 arrays kx, ky, kz (numK), x, y, z (numX), phiR, phiI (numK).
+    X: the points of a cube grid in [-0.5, 0.5)^3 (numX = side^3 when a
+    cube, else the first numX of the smallest cube holding them); K: a
+    random 3-D trajectory in [-16, 16)^3; phi: -1..1.  Also the expected
+    output (outputData: uint32 numX, Qr[numX], Qi[numX]) of every 61st X."""
+    rnd = random.Random(21)
+    f32 = lambda v: struct.unpack("<f", struct.pack("<f", v))[0]
+    side = 1
+    while side ** 3 < nx:
+        side += 1
+    pts = [(i % side, (i // side) % side, i // (side * side)) for i in range(nx)]
+    x = [f32(p[0] / side - 0.5) for p in pts]
+    y = [f32(p[1] / side - 0.5) for p in pts]
+    z = [f32(p[2] / side - 0.5) for p in pts]
+    kx = [f32(rnd.uniform(-16.0, 16.0)) for _ in range(nk)]
+    ky = [f32(rnd.uniform(-16.0, 16.0)) for _ in range(nk)]
+    kz = [f32(rnd.uniform(-16.0, 16.0)) for _ in range(nk)]
+    pr = [f32(rnd.uniform(-1.0, 1.0)) for _ in range(nk)]
+    pi = [f32(rnd.uniform(-1.0, 1.0)) for _ in range(nk)]
+    with open(os.path.join(d, "mriq%d_%d.bin" % (nx, nk)), "wb") as f:
+        f.write(struct.pack("<ii", nk, nx))
+        for a in (kx, ky, kz, x, y, z, pr, pi):
+            f.write(struct.pack("<%df" % len(a), *a))
+    mag = [pr[k] * pr[k] + pi[k] * pi[k] for k in range(nk)]
+    qr, qi = [], []
+    for i in range(0, nx, 61):
+        sr = si = 0.0
+        for k in range(nk):
+            a = 2.0 * math.pi * (kx[k] * x[i] + ky[k] * y[i] + kz[k] * z[i])
+            sr += mag[k] * math.cos(a)
+            si += mag[k] * math.sin(a)
+        qr.append((i, sr))
+        qi.append((nx + i, si))
+    expected(os.path.join(d, "mriq%d_%d.expected" % (nx, nk)), qr + qi)
+
+
+def compare(out, exp, tol):
+    """OUT: uint32 count, then little-endian floats (Parboil's outputs: count
+    values, or a multiple of count: mri-q writes Qr and Qi); EXP: "index
+    value" lines (`expected`).  Each listed value within tol times the largest
+    listed magnitude."""
+    b = open(out, "rb").read()
+    if len(b) < 4 or (len(b) - 4) % 4:
+        sys.stderr.write("compare: %s: not a count and floats\n" % out)
         return 1
-    scale = max([abs(v) for v in e] + [1e-30])
-    bad = [i for i in range(len(e)) if not abs(a[i] - e[i]) <= tol * scale]
+    m = struct.unpack_from("<I", b)[0]
+    nv = (len(b) - 4) // 4
+    if m == 0 or nv % m:
+        sys.stderr.write("compare: %s: %d values, count %d\n" % (out, nv, m))
+        return 1
+    a = struct.unpack_from("<%df" % nv, b, 4)
+    e = [(int(i), float(v)) for i, v in (ln.split() for ln in open(exp))]
+    scale = max([abs(v) for _, v in e] + [1e-30])
+    bad = [(i, v) for i, v in e if i >= nv or not abs(a[i] - v) <= tol * scale]
     if bad:
-        i = bad[0]
-        sys.stderr.write("compare: %d of %d values differ (first: [%d] %g, expected %g)\n" % (len(bad), len(e), i, a[i], e[i]))
+        i, v = bad[0]
+        sys.stderr.write("compare: %d of %d values differ (first: [%d] %s, expected %g)\n"
+                         % (len(bad), len(e), i, a[i] if i < nv else "missing", v))
         return 1
     return 0
 
@@ -157,6 +210,8 @@ def main(a):
         kmeans(int(a[1]), int(a[2]), a[3])
     elif len(a) == 3 and a[0] == "spmv":
         spmv(int(a[1]), a[2])
+    elif len(a) == 4 and a[0] == "mriq":
+        mriq(int(a[1]), int(a[2]), a[3])
     elif len(a) == 4 and a[0] == "compare":
         return compare(a[1], a[2], float(a[3]))
     else:

@@ -50,6 +50,7 @@ info() {
     gesummv_2) echo "polybench CUDA/GESUMMV" ;;
     corr_3 | corr_4) echo "polybench CUDA/CORR" ;;
     spmv) echo "parboil benchmarks/spmv/src/cuda" ;;
+    mriq) echo "parboil benchmarks/mri-q/src/cuda" ;;
     *) return 1 ;;
     esac
 }
@@ -60,7 +61,7 @@ skipped() {
     heartwall) echo "rodinia: reads an AVI video (test.avi), which is not in the repository and not generated here" ;;
     md) echo "SHOC: no mirror of SHOC here" ;;
     cp) echo "ISPASS 2009/Parboil: CP not built yet" ;;
-    cutcp | mriq | sad | tpacf | mri-g_3 | lbm) echo "parboil: needs its dataset (datasets/ is not in the repository); generator not written yet" ;;
+    cutcp | sad | tpacf | mri-g_3 | lbm) echo "parboil: needs its dataset (datasets/ is not in the repository); generator not written yet" ;;
     dwt2d) echo "rodinia: needs a BMP image; generator not written yet" ;;
     mergesort) echo "cuda-samples mergeSort: sorts 4,194,304 keys (fixed in main.cpp): more than 5 minutes per run here" ;;
     radixsort) echo "cuda-samples radixSortThrust: not built yet" ;;
@@ -92,6 +93,7 @@ pbcommon() {
 }
 # the generated inputs' sizes (experiments/suites.md)
 SPMV_N=32768
+MRIQ=65536_2048 # X points, K samples
 
 # options a program needs beyond the variant's (tpsim run -o)
 opts() {
@@ -110,6 +112,7 @@ args() {
     bfs) echo "./prog graph65536.txt" ;;
     sc) echo "./prog 10 20 32 4096 4096 1000 none output.txt 1" ;;
     spmv) echo "./prog -i spmv$SPMV_N.mtx,spmv$SPMV_N.vec -o spmv.out" ;;
+    mriq) echo "./prog -i mriq$MRIQ.bin -o mriq.out" ;;
     *) echo "./prog" ;; # PolyBench: no arguments
     esac
 }
@@ -140,6 +143,8 @@ build() { # DIR OUT NAME
         "$src/gpu_info.cc" "$src/../../common_src/convert-dataset/convert_dataset.c" \
         "$src/../../common_src/convert-dataset/mmio.c"; k=$src/main.cu
         [ -f "$w/spmv$SPMV_N.expected" ] || python3 "$here/gen_inputs.py" spmv $SPMV_N "$w" ;;
+    mriq) set -- $(pbcommon) --use_fast_math "$src/main.cu" "$src/file.cc"; k=$src/main.cu
+        [ -f "$w/mriq$MRIQ.expected" ] || python3 "$here/gen_inputs.py" mriq $(echo $MRIQ | tr _ ' ') "$w" ;;
     mergesort) set -- -DSUITE_COMPAT_KEEP_PROPS -I"$d/cuda-samples/Common" "$src/main.cpp" "$src/mergeSort.cu" "$src/bitonic.cu" \
         "$src/mergeSort_host.cpp" "$src/mergeSort_validate.cpp"
         k=$src/mergeSort.cu ;;
@@ -168,6 +173,7 @@ verify() { # NAME OUT LOG
     mergesort) grep -q "Test passed\|PASSED" "$log" && ! grep -q "FAILED\|failed" "$log" ;;
     bfs) cmp -s "$w/result.txt" "$w/graph65536.expected" ;;
     spmv) python3 "$here/gen_inputs.py" compare "$w/spmv.out" "$w/spmv$SPMV_N.expected" 1e-4 ;;
+    mriq) python3 "$here/gen_inputs.py" compare "$w/mriq.out" "$w/mriq$MRIQ.expected" 1e-3 ;;
     2mm_1 | 3mm_1 | gemm | syrk | syr2k | atax_1 | atax_2 | bicg | mvt_1 | gesummv_2 | corr_3 | corr_4)
         # PolyBench compares the GPU's results with its CPU version's
         grep -q "Non-Matching CPU-GPU Outputs Beyond Error Threshold of [0-9.]* Percent: 0\$" "$log" &&
