@@ -28,6 +28,17 @@ Our own generators; no suite data is copied.
                                  K random k-space samples in [-16,16)^3, phi -1..1;
                                  DIR/mriqX_K.expected: Qr and Qi of every 61st point
                                  (for compare)
+  gen_inputs.py tpacf P S DIR    DIR/tpacf_data.txt, DIR/tpacf_rand1.txt ... randS.txt:
+                                 P points each, "ra dec" in degrees (Parboil tpacf's
+                                 readdatafile), in a 60 x 60 degree patch, one point
+                                 per 0.5-degree cell (every pair in the histogram's
+                                 1-10,000 arcmin range); data clustered around 12
+                                 centres, random sets uniform; DIR/tpacf.expected:
+                                 the data's own histogram and every pair count
+  gen_inputs.py tpacf-check OUT EXP   exit 0 when tpacf's output OUT has EXP's pair
+                                 totals (within 0.01%: the kernel's shared-memory
+                                 race loses a few) and data histogram (each bin
+                                 within 1% + 2)
   gen_inputs.py compare OUT EXP TOL   exit 0 when OUT (a Parboil output: uint32
                                  count, then floats) holds EXP's values ("index
                                  value" lines) within TOL times their largest
@@ -175,6 +186,93 @@ def mriq(nx, nk, d):
     expected(os.path.join(d, "mriq%d_%d.expected" % (nx, nk)), qr + qi)
 
 
+def tpacf(npts, nsets, d):
+    """Parboil tpacf's inputs (its readdatafile: "ra dec" in degrees, one
+    point a line): DIR/tpacf_data.txt and DIR/tpacf_rand1.txt ...
+    tpacf_rand<nsets>.txt, npts points each in a 60 x 60 degree patch (RA
+    0-60, Dec -30-30), each point in its own 0.5-degree cell (so no two are
+    closer than 6 arcmin and none farther than 10,000, the histogram's range:
+    every pair is counted); the data points clustered around 12 centres,
+    the random ones uniform.  DIR/tpacf.expected: "dd BIN COUNT" (the data's
+    own histogram, from the kernel's bin bounds in double precision) and
+    "total dd|dr|rr COUNT" (every pair)."""
+    rnd = random.Random(21)
+    cells = 120  # 0.5-degree cells per side
+
+    def points(clustered):
+        used = set()
+        centres = [(rnd.randrange(cells), rnd.randrange(cells)) for _ in range(12)]
+        out = []
+        while len(out) < npts:
+            if clustered:
+                cx, cy = centres[rnd.randrange(len(centres))]
+                c = (min(cells - 1, max(0, int(rnd.gauss(cx, 4)))), min(cells - 1, max(0, int(rnd.gauss(cy, 4)))))
+            else:
+                c = (rnd.randrange(cells), rnd.randrange(cells))
+            if c in used:
+                continue
+            used.add(c)
+            out.append((round(0.5 * c[0] + 0.05 + 0.4 * rnd.random(), 5),
+                        round(-30.0 + 0.5 * c[1] + 0.05 + 0.4 * rnd.random(), 5)))
+        return out
+    sets = [points(True)] + [points(False) for _ in range(nsets)]
+    for i, pts in enumerate(sets):
+        name = "tpacf_data.txt" if i == 0 else "tpacf_rand%d.txt" % i
+        with open(os.path.join(d, name), "w") as f:
+            for ra, dec in pts:
+                f.write("%.5f %.5f\n" % (ra, dec))
+    # the data's own pairs, binned as the kernel bins them (model.h's 20 bins,
+    # 5 per decade from 1 to 10,000 arcmin, bounds the cosines of the angles)
+    binb = [math.cos(10.0 ** (k / 5.0) / 60.0 * math.pi / 180.0) for k in range(21)]
+    xyz = []
+    for ra, dec in sets[0]:
+        r, dd = math.radians(ra), math.radians(dec)
+        xyz.append((math.cos(r) * math.cos(dd), math.sin(r) * math.cos(dd), math.sin(dd)))
+    hist = [0] * 20
+    for a in range(npts):
+        xa, ya, za = xyz[a]
+        for b in range(a + 1, npts):
+            xb, yb, zb = xyz[b]
+            dist = xa * xb + ya * yb + za * zb
+            for k in range(20):
+                if binb[k + 1] <= dist < binb[k]:
+                    hist[k] += 1
+                    break
+    with open(os.path.join(d, "tpacf.expected"), "w") as f:
+        for k, c in enumerate(hist):
+            f.write("dd %d %d\n" % (k, c))
+        f.write("total dd %d\ntotal dr %d\ntotal rr %d\n"
+                % (npts * (npts - 1) // 2, nsets * npts * npts, nsets * npts * (npts - 1) // 2))
+
+
+def tpacf_check(out, exp):
+    """tpacf's output (per bin three lines: dd, dr, rr) against
+    tpacf.expected: the totals within 0.01% and each dd bin within 1% + 2.
+    Pairs within a float's rounding of a bin bound may fall either side; and
+    the kernel overwrites its shared data_s for the next 256 points with no
+    barrier after the last reads of the previous ones (a read-write race,
+    `tpsim run --check race`), so a warp that runs ahead can make a slower
+    one pair a point with a half-written one, whose dot product then falls
+    outside the histogram: a few pairs in ten million go missing, as many
+    as the warps' timing decides."""
+    v = [int(x) for x in open(out).read().split()]
+    if len(v) != 60:
+        sys.stderr.write("tpacf-check: %s: %d values, expected 60\n" % (out, len(v)))
+        return 1
+    got = {"dd": v[0::3], "dr": v[1::3], "rr": v[2::3]}
+    bad = 0
+    for ln in open(exp):
+        w = ln.split()
+        if w[0] == "total":
+            if abs(sum(got[w[1]]) - int(w[2])) > int(w[2]) // 10000:
+                sys.stderr.write("tpacf-check: %s pairs %d, expected %s\n" % (w[1], sum(got[w[1]]), w[2]))
+                bad += 1
+        elif abs(got["dd"][int(w[1])] - int(w[2])) > 2 + int(w[2]) // 100:
+            sys.stderr.write("tpacf-check: dd bin %s: %d, expected %s\n" % (w[1], got["dd"][int(w[1])], w[2]))
+            bad += 1
+    return 1 if bad else 0
+
+
 def compare(out, exp, tol):
     """OUT: uint32 count, then little-endian floats (Parboil's outputs: count
     values, or a multiple of count: mri-q writes Qr and Qi); EXP: "index
@@ -212,6 +310,10 @@ def main(a):
         spmv(int(a[1]), a[2])
     elif len(a) == 4 and a[0] == "mriq":
         mriq(int(a[1]), int(a[2]), a[3])
+    elif len(a) == 4 and a[0] == "tpacf":
+        tpacf(int(a[1]), int(a[2]), a[3])
+    elif len(a) == 3 and a[0] == "tpacf-check":
+        return tpacf_check(a[1], a[2])
     elif len(a) == 4 and a[0] == "compare":
         return compare(a[1], a[2], float(a[3]))
     else:
