@@ -39,10 +39,16 @@ Our own generators; no suite data is copied.
                                  totals (within 0.01%: the kernel's shared-memory
                                  race loses a few) and data histogram (each bin
                                  within 1% + 2)
-  gen_inputs.py compare OUT EXP TOL   exit 0 when OUT (a Parboil output: uint32
-                                 count, then floats) holds EXP's values ("index
-                                 value" lines) within TOL times their largest
-                                 magnitude
+  gen_inputs.py cutcp S DIR      DIR/watboxS.pqr: a box of S A a side (corners at 0
+                                 and S exactly) of randomly oriented TIP3P-like
+                                 waters on a jittered ~3.1 A grid, in the PQR format
+                                 Parboil cutcp reads; DIR/watboxS.expected: the
+                                 potential at every 11th point of its output's two
+                                 lattice planes (for compare, skip 4)
+  gen_inputs.py compare OUT EXP TOL [SKIP]   exit 0 when OUT (a Parboil output:
+                                 SKIP bytes, uint32 count, then floats) holds EXP's
+                                 values ("index value" lines) within TOL times
+                                 their largest magnitude
 """
 import collections
 import math
@@ -186,6 +192,74 @@ def mriq(nx, nk, d):
     expected(os.path.join(d, "mriq%d_%d.expected" % (nx, nk)), qr + qi)
 
 
+def cutcp(side, d):
+    """Parboil cutcp's input (its read_atom_file: PQR "ATOM serial name
+    residue resSeq x y z charge radius" lines): DIR/watboxS.pqr, a box of
+    TIP3P-like waters (O -0.834, H +0.417; O-H 0.9572 A, H-O-H 104.52
+    degrees), randomly oriented on a jittered grid of about 3.1 A (S/3.1
+    rounded intervals a side: about the density
+    of water), from (0,0,0) to (S,S,S) exactly (two waters' oxygens sit on
+    those corners, so the lattice is 2S+3 points a side at cutcp's 0.5 A
+    spacing and 0.5 A padding).  DIR/watboxS.expected: for `compare` with
+    a 4-byte skip (cutcp's output: float sum of |potential|, uint32 nx*ny,
+    then the first and last z plane), the potential of every 11th point of
+    both planes, from cutcp's formula (q/r (1 - r^2/12^2)^2 within the 12 A
+    cutoff; zero within 1 A of an atom), leaving out points whose nearest
+    atom is within 0.02 A of that 1 A."""
+    rnd = random.Random(21)
+    f32 = lambda v: struct.unpack("<f", struct.pack("<f", v))[0]
+    atoms = []
+    n = int(round(side / 3.1)) + 1
+    step = side / (n - 1) if n > 1 else 0.0
+    bond, half = 0.9572, math.radians(104.52) / 2
+    for k in range(n):
+        for j in range(n):
+            for i in range(n):
+                corner = (i, j, k) in ((0, 0, 0), (n - 1, n - 1, n - 1))
+                o = [c * step + (0.0 if corner else rnd.uniform(-0.4, 0.4)) for c in (i, j, k)]
+                o = [min(side, max(0.0, v)) for v in o]
+                # a random orientation: unit vectors u (bisector) and v (in-plane, normal to u)
+                while True:
+                    u = [rnd.gauss(0, 1) for _ in range(3)]
+                    w = [rnd.gauss(0, 1) for _ in range(3)]
+                    nu = math.sqrt(sum(a * a for a in u))
+                    if nu > 1e-3:
+                        break
+                u = [a / nu for a in u]
+                dot = sum(a * b for a, b in zip(u, w))
+                v = [b - dot * a for a, b in zip(u, w)]
+                nv = math.sqrt(sum(a * a for a in v)) or 1.0
+                v = [a / nv for a in v]
+                mol = [("OH2", o, -0.834)]
+                for sgn, name in ((1, "H1"), (-1, "H2")):
+                    h = [o[t] + bond * (math.cos(half) * u[t] + sgn * math.sin(half) * v[t]) for t in range(3)]
+                    h = [min(side, max(0.0, a)) for a in h]  # stay inside the box
+                    mol.append((name, h, 0.417))
+                atoms.extend((nm, [round(c, 3) for c in pos], q) for nm, pos, q in mol)
+    with open(os.path.join(d, "watbox%d.pqr" % side), "w") as f:
+        f.write("REMARK gen_inputs.py cutcp %d (tpsim): %d atoms\n" % (side, len(atoms)))
+        for a, (nm, (x, y, z), q) in enumerate(atoms):
+            f.write("ATOM  %5d %-4s TIP3 %5d %9.3f %9.3f %9.3f %7.4f %6.4f\n"
+                    % (a + 1, nm, a // 3 + 1, x, y, z, q, 1.7682 if nm == "OH2" else 0.2245))
+    # the lattice: lo = -0.5 (the extent starts at 0), 2S+3 points a side
+    nx = 2 * side + 3
+    pos = [(f32(x), f32(y), f32(z), f32(q)) for _, (x, y, z), q in atoms]
+    exp = []
+    for plane, zi in ((0, 0), (1, nx - 1)):
+        for idx in range(0, nx * nx, 11):
+            px, py, pz = -0.5 + 0.5 * (idx % nx), -0.5 + 0.5 * (idx // nx), -0.5 + 0.5 * zi
+            e, near = 0.0, 1e9
+            for x, y, z, q in pos:
+                r2 = (x - px) ** 2 + (y - py) ** 2 + (z - pz) ** 2
+                if r2 < 144.0:
+                    near = min(near, r2)
+                    e += q / math.sqrt(r2) * (1.0 - r2 / 144.0) ** 2
+            if 0.98 ** 2 <= near <= 1.02 ** 2:
+                continue
+            exp.append((plane * nx * nx + idx, 0.0 if near < 1.0 else e))
+    expected(os.path.join(d, "watbox%d.expected" % side), exp)
+
+
 def tpacf(npts, nsets, d):
     """Parboil tpacf's inputs (its readdatafile: "ra dec" in degrees, one
     point a line): DIR/tpacf_data.txt and DIR/tpacf_rand1.txt ...
@@ -273,12 +347,12 @@ def tpacf_check(out, exp):
     return 1 if bad else 0
 
 
-def compare(out, exp, tol):
+def compare(out, exp, tol, skip=0):
     """OUT: uint32 count, then little-endian floats (Parboil's outputs: count
     values, or a multiple of count: mri-q writes Qr and Qi); EXP: "index
     value" lines (`expected`).  Each listed value within tol times the largest
-    listed magnitude."""
-    b = open(out, "rb").read()
+    listed magnitude.  skip: bytes before the count (cutcp: 4)."""
+    b = open(out, "rb").read()[skip:]
     if len(b) < 4 or (len(b) - 4) % 4:
         sys.stderr.write("compare: %s: not a count and floats\n" % out)
         return 1
@@ -314,8 +388,10 @@ def main(a):
         tpacf(int(a[1]), int(a[2]), a[3])
     elif len(a) == 3 and a[0] == "tpacf-check":
         return tpacf_check(a[1], a[2])
-    elif len(a) == 4 and a[0] == "compare":
-        return compare(a[1], a[2], float(a[3]))
+    elif len(a) == 3 and a[0] == "cutcp":
+        cutcp(int(a[1]), a[2])
+    elif len(a) in (4, 5) and a[0] == "compare":
+        return compare(a[1], a[2], float(a[3]), int(a[4]) if len(a) == 5 else 0)
     else:
         sys.stderr.write(__doc__)
         return 2

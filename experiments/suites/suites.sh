@@ -52,6 +52,7 @@ info() {
     spmv) echo "parboil benchmarks/spmv/src/cuda" ;;
     mriq) echo "parboil benchmarks/mri-q/src/cuda" ;;
     tpacf) echo "parboil benchmarks/tpacf/src/cuda" ;;
+    cutcp) echo "parboil benchmarks/cutcp/src/cuda" ;;
     *) return 1 ;;
     esac
 }
@@ -62,7 +63,7 @@ skipped() {
     heartwall) echo "rodinia: reads an AVI video (test.avi), which is not in the repository and not generated here" ;;
     md) echo "SHOC: no mirror of SHOC here" ;;
     cp) echo "ISPASS 2009/Parboil: CP not built yet" ;;
-    cutcp | sad | mri-g_3 | lbm) echo "parboil: needs its dataset (datasets/ is not in the repository); generator not written yet" ;;
+    sad | mri-g_3 | lbm) echo "parboil: needs its dataset (datasets/ is not in the repository); generator not written yet" ;;
     dwt2d) echo "rodinia: needs a BMP image; generator not written yet" ;;
     mergesort) echo "cuda-samples mergeSort: sorts 4,194,304 keys (fixed in main.cpp): more than 5 minutes per run here" ;;
     radixsort) echo "cuda-samples radixSortThrust: not built yet" ;;
@@ -96,6 +97,7 @@ pbcommon() {
 SPMV_N=32768
 MRIQ=65536_2048 # X points, K samples
 TPACF_P=487 TPACF_S=100 # points per set, random sets
+CUTCP_S=32 # the water box's side (A)
 
 # options a program needs beyond the variant's (tpsim run -o)
 opts() {
@@ -115,6 +117,7 @@ args() {
     sc) echo "./prog 10 20 32 4096 4096 1000 none output.txt 1" ;;
     spmv) echo "./prog -i spmv$SPMV_N.mtx,spmv$SPMV_N.vec -o spmv.out" ;;
     mriq) echo "./prog -i mriq$MRIQ.bin -o mriq.out" ;;
+    cutcp) echo "./prog -i watbox$CUTCP_S.pqr -o cutcp.out" ;;
     tpacf) echo "./prog -i tpacf_data.txt$(seq -f ',tpacf_rand%g.txt' -s '' $TPACF_S) -o tpacf.out -- -n $TPACF_S -p $TPACF_P" ;;
     *) echo "./prog" ;; # PolyBench: no arguments
     esac
@@ -150,6 +153,9 @@ build() { # DIR OUT NAME
         [ -f "$w/mriq$MRIQ.expected" ] || python3 "$here/gen_inputs.py" mriq $(echo $MRIQ | tr _ ' ') "$w" ;;
     tpacf) set -- $(pbcommon) "$src/main.cu" "$src/args.cc" "$src/model_io.cc"; k=$src/main.cu
         [ -f "$w/tpacf.expected" ] || python3 "$here/gen_inputs.py" tpacf $TPACF_P $TPACF_S "$w" ;;
+    cutcp) set -- $(pbcommon) "$src/main.c" "$src/readatom.c" "$src/output.c" "$src/excl.c" "$src/cutcpu.c" \
+        "$src/cutoff6overlap.cu"; k=$src/cutoff6overlap.cu
+        [ -f "$w/watbox$CUTCP_S.expected" ] || python3 "$here/gen_inputs.py" cutcp $CUTCP_S "$w" ;;
     mergesort) set -- -DSUITE_COMPAT_KEEP_PROPS -I"$d/cuda-samples/Common" "$src/main.cpp" "$src/mergeSort.cu" "$src/bitonic.cu" \
         "$src/mergeSort_host.cpp" "$src/mergeSort_validate.cpp"
         k=$src/mergeSort.cu ;;
@@ -179,6 +185,7 @@ verify() { # NAME OUT LOG
     bfs) cmp -s "$w/result.txt" "$w/graph65536.expected" ;;
     spmv) python3 "$here/gen_inputs.py" compare "$w/spmv.out" "$w/spmv$SPMV_N.expected" 1e-4 ;;
     mriq) python3 "$here/gen_inputs.py" compare "$w/mriq.out" "$w/mriq$MRIQ.expected" 1e-3 ;;
+    cutcp) python3 "$here/gen_inputs.py" compare "$w/cutcp.out" "$w/watbox$CUTCP_S.expected" 1e-3 4 ;;
     tpacf) python3 "$here/gen_inputs.py" tpacf-check "$w/tpacf.out" "$w/tpacf.expected" ;;
     2mm_1 | 3mm_1 | gemm | syrk | syr2k | atax_1 | atax_2 | bicg | mvt_1 | gesummv_2 | corr_3 | corr_4)
         # PolyBench compares the GPU's results with its CPU version's
