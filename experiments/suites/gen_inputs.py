@@ -45,6 +45,12 @@ Our own generators; no suite data is copied.
                                  Parboil cutcp reads; DIR/watboxS.expected: the
                                  potential at every 11th point of its output's two
                                  lattice planes (for compare, skip 4)
+  gen_inputs.py lbm DIR          DIR/lbm.of: an obstacle file for Parboil lbm's fixed
+                                 120 x 120 x 150 grid ('.' fluid, '#' solid, a row
+                                 a line): a sphere of radius 20 and 12 random boxes
+  gen_inputs.py lbm-check OUT LOG   exit 0 when lbm's velocity file OUT is complete
+                                 and finite and LOG's two grid statistics agree
+                                 (cell counts; mass within 1%)
   gen_inputs.py compare OUT EXP TOL [SKIP]   exit 0 when OUT (a Parboil output:
                                  SKIP bytes, uint32 count, then floats) holds EXP's
                                  values ("index value" lines) within TOL times
@@ -260,6 +266,54 @@ def cutcp(side, d):
     expected(os.path.join(d, "watbox%d.expected" % side), exp)
 
 
+def lbm(d, sx=120, sy=120, sz=150):
+    """Parboil lbm's obstacle file (its LBM_loadObstacleFile: per z slice,
+    per y row, SIZE_X characters, '.' fluid and anything else an obstacle,
+    then a newline; a newline after each slice) for its fixed 120 x 120 x 150
+    grid (layout_config.h): DIR/lbm.of, a lid-driven cavity holding a sphere
+    of radius 20 cells and 12 random boxes of 4-16 cells a side."""
+    rnd = random.Random(21)
+    boxes = []
+    for _ in range(12):
+        w = [rnd.randint(4, 16) for _ in range(3)]
+        o = [rnd.randrange(2, n - 2 - a) for n, a in zip((sx, sy, sz), w)]
+        boxes.append((o, w))
+    cx, cy, cz = sx / 2.0, sy / 2.0, sz / 3.0
+    with open(os.path.join(d, "lbm.of"), "w") as f:
+        for z in range(sz):
+            for y in range(sy):
+                row = []
+                for x in range(sx):
+                    solid = (x - cx) ** 2 + (y - cy) ** 2 + (z - cz) ** 2 < 400.0 or any(
+                        o[0] <= x < o[0] + w[0] and o[1] <= y < o[1] + w[1] and o[2] <= z < o[2] + w[2]
+                        for o, w in boxes)
+                    row.append("#" if solid else ".")
+                f.write("".join(row) + "\n")
+            f.write("\n")
+
+
+def lbm_check(out, log):
+    """lbm's result (3 floats, the velocity, per cell of the 120 x 120 x 150
+    grid) and log: the file complete, no NaN or infinity in it, and the two
+    grid statistics (before and after) with the same obstacle and fluid cell
+    counts and masses within 1%."""
+    b = open(out, "rb").read()
+    n = 3 * 120 * 120 * 150
+    if len(b) != 4 * n:
+        sys.stderr.write("lbm-check: %s: %d bytes, expected %d\n" % (out, len(b), 4 * n))
+        return 1
+    if any(math.isnan(v) or math.isinf(v) for v in struct.unpack("<%df" % n, b)):
+        sys.stderr.write("lbm-check: %s: NaN or infinite velocities\n" % out)
+        return 1
+    t = open(log, errors="replace").read()
+    cells = [ln.split() for ln in t.splitlines() if "nObstacleCells:" in ln]
+    mass = [float(ln.split("mass:")[1].split()[0]) for ln in t.splitlines() if "mass:" in ln]
+    if len(cells) != 2 or len(mass) != 2 or cells[0] != cells[1] or not abs(mass[1] - mass[0]) <= 0.01 * abs(mass[0]):
+        sys.stderr.write("lbm-check: %s: the grid statistics do not match (%s, %s)\n" % (log, cells, mass))
+        return 1
+    return 0
+
+
 def tpacf(npts, nsets, d):
     """Parboil tpacf's inputs (its readdatafile: "ra dec" in degrees, one
     point a line): DIR/tpacf_data.txt and DIR/tpacf_rand1.txt ...
@@ -388,6 +442,10 @@ def main(a):
         tpacf(int(a[1]), int(a[2]), a[3])
     elif len(a) == 3 and a[0] == "tpacf-check":
         return tpacf_check(a[1], a[2])
+    elif len(a) == 2 and a[0] == "lbm":
+        lbm(a[1])
+    elif len(a) == 3 and a[0] == "lbm-check":
+        return lbm_check(a[1], a[2])
     elif len(a) == 3 and a[0] == "cutcp":
         cutcp(int(a[1]), a[2])
     elif len(a) in (4, 5) and a[0] == "compare":
