@@ -45,6 +45,11 @@ Our own generators; no suite data is copied.
                                  Parboil cutcp reads; DIR/watboxS.expected: the
                                  potential at every 11th point of its output's two
                                  lattice planes (for compare, skip 4)
+  gen_inputs.py mrig N G DIR     DIR/mrig.uks (Parboil mri-gridding's parameter text:
+                                 a G^3 grid, oversampling 2, kernel width 4, LUT)
+                                 and DIR/mrig.uks.data: N samples (float32 real,
+                                 imag, kX, kY, kZ, sdc) of a 3-D radial trajectory
+                                 (random directions, radii uniform in [0, kmax=1])
   gen_inputs.py lbm DIR          DIR/lbm.of: an obstacle file for Parboil lbm's fixed
                                  120 x 120 x 150 grid ('.' fluid, '#' solid, a row
                                  a line): a sphere of radius 20 and 12 random boxes
@@ -314,6 +319,37 @@ def lbm_check(out, log):
     return 0
 
 
+def mrig(nsamples, size, d):
+    """Parboil mri-gridding's inputs: DIR/mrig.uks, its parameter text (its
+    setParameters: numsamples, kmax, the acquisition, reconstruction and
+    gridding matrix sizes, oversampling, kernel width, LUT), here a
+    size^3 grid, oversampling 2, kernel width 4, its CPU version with the
+    look-up table (much faster; the GPU computes the kernel either way, and
+    the check compares sample counts); DIR/mrig.uks.data:
+    nsamples ReconstructionSample records (float32 real, imag, kX, kY, kZ,
+    sdc), k-space samples of a 3-D radial trajectory (random directions,
+    radii uniform in [0, kmax], so denser at the centre) with kmax 1."""
+    rnd = random.Random(21)
+    half = size // 2
+    with open(os.path.join(d, "mrig.uks"), "w") as f:
+        f.write("aquisition.numsamples=%d\n" % nsamples)
+        f.write("aquisition.kmax=1.0 1.0 1.0\n")
+        f.write("aquisition.matrixSize=%d %d %d\n" % (half, half, half))
+        f.write("reconstruction.matrixSize=%d %d %d\n" % (half, half, half))
+        f.write("gridding.matrixSize=%d %d %d\n" % (size, size, size))
+        f.write("gridding.oversampling=2.0\nkernel.width=4.0\nkernel.useLUT=1\n")
+    with open(os.path.join(d, "mrig.uks.data"), "wb") as f:
+        for _ in range(nsamples):
+            while True:
+                v = [rnd.gauss(0, 1) for _ in range(3)]
+                n = math.sqrt(sum(a * a for a in v))
+                if n > 1e-6:
+                    break
+            r = rnd.random()
+            k = [r * a / n for a in v]
+            f.write(struct.pack("<6f", rnd.uniform(-1, 1), rnd.uniform(-1, 1), k[0], k[1], k[2], 1.0))
+
+
 def tpacf(npts, nsets, d):
     """Parboil tpacf's inputs (its readdatafile: "ra dec" in degrees, one
     point a line): DIR/tpacf_data.txt and DIR/tpacf_rand1.txt ...
@@ -442,6 +478,8 @@ def main(a):
         tpacf(int(a[1]), int(a[2]), a[3])
     elif len(a) == 3 and a[0] == "tpacf-check":
         return tpacf_check(a[1], a[2])
+    elif len(a) == 4 and a[0] == "mrig":
+        mrig(int(a[1]), int(a[2]), a[3])
     elif len(a) == 2 and a[0] == "lbm":
         lbm(a[1])
     elif len(a) == 3 and a[0] == "lbm-check":
