@@ -45,6 +45,13 @@ Our own generators; no suite data is copied.
                                  Parboil cutcp reads; DIR/watboxS.expected: the
                                  potential at every 11th point of its output's two
                                  lattice planes (for compare, skip 4)
+  gen_inputs.py sad W H DIR      DIR/sad_ref.bin, DIR/sad_cur.bin: two W x H frames in
+                                 Parboil sad's format (uint16 W, H, int16 pixels): a
+                                 smooth random 8-bit picture and the same moved by
+                                 (3,-2), each with noise; DIR/sad.expected: the 16x16
+                                 SADs of every search position of 3 macroblocks in
+                                 each row sad writes
+  gen_inputs.py sad-check OUT EXP   exit 0 when sad's output OUT holds EXP's SADs
   gen_inputs.py mrig N G DIR     DIR/mrig.uks (Parboil mri-gridding's parameter text:
                                  a G^3 grid, oversampling 2, kernel width 4, LUT)
                                  and DIR/mrig.uks.data: N samples (float32 real,
@@ -350,6 +357,71 @@ def mrig(nsamples, size, d):
             f.write(struct.pack("<6f", rnd.uniform(-1, 1), rnd.uniform(-1, 1), k[0], k[1], k[2], 1.0))
 
 
+def sad(w, h, d):
+    """Parboil sad's inputs (its load_image: uint16 width, height, then
+    width*height int16 pixels, little-endian): DIR/sad_ref.bin, a smooth
+    random 8-bit picture (a sum of 24 Gaussian blobs and a gradient, plus
+    noise of +-8), and DIR/sad_cur.bin, that picture moved by (3, -2) pixels
+    with fresh noise.  DIR/sad.expected: "index value" lines, the 16x16
+    SADs (block type 1) of every search position of the first, middle and
+    last macroblock of each macroblock row sad writes (rows 0, 1, H/2-1,
+    H/2, H-2, H-1), as indices into the uint16 values after its output's
+    8-byte header; the reference read clamped at the edges, as its texture."""
+    rnd = random.Random(21)
+    blobs = [(rnd.uniform(0, w), rnd.uniform(0, h), rnd.uniform(6, 40), rnd.uniform(-90, 90)) for _ in range(24)]
+    gx, gy = rnd.uniform(-0.3, 0.3), rnd.uniform(-0.3, 0.3)
+    mvx, mvy = 3, -2
+
+    def base(x, y):
+        v = 128 + gx * (x - w / 2) + gy * (y - h / 2)
+        for bx, by, r, a in blobs:
+            v += a * math.exp(-((x - bx) ** 2 + (y - by) ** 2) / (2 * r * r))
+        return v
+    clip = lambda v: max(0, min(255, int(round(v))))
+    ref = [clip(base(x, y) + rnd.uniform(-8, 8)) for y in range(h) for x in range(w)]
+    cur = [clip(base(x + mvx, y + mvy) + rnd.uniform(-8, 8)) for y in range(h) for x in range(w)]
+    for name, img in (("sad_ref.bin", ref), ("sad_cur.bin", cur)):
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(struct.pack("<HH%dh" % (w * h), w, h, *img))
+    mbw, mbh = w // 16, h // 16
+    rows = [0, 1, mbh // 2 - 1, mbh // 2, mbh - 2, mbh - 1]
+    exp = []
+    for ri, row in enumerate(rows):
+        for col in sorted({0, mbw // 2, mbw - 1}):
+            first = (ri * mbw + col) * 41 * 1089  # 41 SAD vectors a macroblock, type 1 first
+            x0, y0 = 16 * col, 16 * row
+            for pos in range(1089):
+                dx, dy = pos % 33 - 16, pos // 33 - 16
+                t = 0
+                for j in range(16):
+                    ry = min(h - 1, max(0, y0 + dy + j))
+                    rrow = ry * w
+                    crow = (y0 + j) * w
+                    for i in range(16):
+                        t += abs(ref[rrow + min(w - 1, max(0, x0 + dx + i))] - cur[crow + x0 + i])
+                exp.append((first + pos, t))
+    expected(os.path.join(d, "sad.expected"), exp)
+
+
+def sad_check(out, exp):
+    """sad's output (uint32 count, uint32 0, then uint16 SADs) holds
+    sad.expected's values exactly."""
+    b = open(out, "rb").read()
+    if len(b) < 8 or len(b) % 2:
+        sys.stderr.write("sad-check: %s: too short\n" % out)
+        return 1
+    nv = (len(b) - 8) // 2
+    a = struct.unpack_from("<%dH" % nv, b, 8)
+    bad = [(int(i), int(v)) for i, v in (ln.split() for ln in open(exp))
+           if int(i) >= nv or a[int(i)] != int(v)]
+    if bad:
+        i, v = bad[0]
+        sys.stderr.write("sad-check: %d values differ (first: [%d] %s, expected %d)\n"
+                         % (len(bad), i, a[i] if i < nv else "missing", v))
+        return 1
+    return 0
+
+
 def tpacf(npts, nsets, d):
     """Parboil tpacf's inputs (its readdatafile: "ra dec" in degrees, one
     point a line): DIR/tpacf_data.txt and DIR/tpacf_rand1.txt ...
@@ -478,6 +550,10 @@ def main(a):
         tpacf(int(a[1]), int(a[2]), a[3])
     elif len(a) == 3 and a[0] == "tpacf-check":
         return tpacf_check(a[1], a[2])
+    elif len(a) == 4 and a[0] == "sad":
+        sad(int(a[1]), int(a[2]), a[3])
+    elif len(a) == 3 and a[0] == "sad-check":
+        return sad_check(a[1], a[2])
     elif len(a) == 4 and a[0] == "mrig":
         mrig(int(a[1]), int(a[2]), a[3])
     elif len(a) == 2 and a[0] == "lbm":

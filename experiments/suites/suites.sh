@@ -55,6 +55,7 @@ info() {
     cutcp) echo "parboil benchmarks/cutcp/src/cuda" ;;
     lbm) echo "parboil benchmarks/lbm/src/cuda" ;;
     mri-g_3) echo "parboil benchmarks/mri-gridding/src/cuda" ;;
+    sad) echo "parboil benchmarks/sad/src/cuda" ;;
     *) return 1 ;;
     esac
 }
@@ -65,7 +66,6 @@ skipped() {
     heartwall) echo "rodinia: reads an AVI video (test.avi), which is not in the repository and not generated here" ;;
     md) echo "SHOC: no mirror of SHOC here" ;;
     cp) echo "ISPASS 2009/Parboil: CP not built yet" ;;
-    sad) echo "parboil: needs its dataset (datasets/ is not in the repository); generator not written yet" ;;
     dwt2d) echo "rodinia: needs a BMP image; generator not written yet" ;;
     mergesort) echo "cuda-samples mergeSort: sorts 4,194,304 keys (fixed in main.cpp): more than 5 minutes per run here" ;;
     radixsort) echo "cuda-samples radixSortThrust: not built yet" ;;
@@ -100,6 +100,7 @@ SPMV_N=32768
 MRIQ=65536_2048 # X points, K samples
 TPACF_P=487 TPACF_S=100 # points per set, random sets
 CUTCP_S=32 # the water box's side (A)
+SAD_WH="352 288" # frame size (CIF)
 MRIG="100000 64" # samples, grid points a side
 LBM_STEPS=2 # time steps (the grid is fixed: 120 x 120 x 150)
 
@@ -122,6 +123,7 @@ args() {
     spmv) echo "./prog -i spmv$SPMV_N.mtx,spmv$SPMV_N.vec -o spmv.out" ;;
     mriq) echo "./prog -i mriq$MRIQ.bin -o mriq.out" ;;
     mri-g_3) echo "./prog -i mrig.uks -o mrig.out" ;;
+    sad) echo "./prog -i sad_ref.bin,sad_cur.bin -o sad.out" ;;
     lbm) echo "./prog -i lbm.of -o lbm.out $LBM_STEPS" ;;
     cutcp) echo "./prog -i watbox$CUTCP_S.pqr -o cutcp.out" ;;
     tpacf) echo "./prog -i tpacf_data.txt$(seq -f ',tpacf_rand%g.txt' -s '' $TPACF_S) -o tpacf.out -- -n $TPACF_S -p $TPACF_P" ;;
@@ -167,6 +169,9 @@ build() { # DIR OUT NAME
     mri-g_3) set -- $(pbcommon) "$src/main.cu" "$src/CUDA_interface.cu" "$src/CPU_kernels.c" "$src/scanLargeArray.cu" \
         "$src/sort.cu"; k=$src/CUDA_interface.cu
         [ -f "$w/mrig.uks.data" ] || python3 "$here/gen_inputs.py" mrig $MRIG "$w" ;;
+    sad) set -- $(pbcommon) "$src/main.cu" "$src/file.c" "$src/image.c" "$src/sad4.cu" "$src/largerBlocks.cu"
+        k=$src/sad4.cu
+        [ -f "$w/sad.expected" ] || python3 "$here/gen_inputs.py" sad $SAD_WH "$w" ;;
     mergesort) set -- -DSUITE_COMPAT_KEEP_PROPS -I"$d/cuda-samples/Common" "$src/main.cpp" "$src/mergeSort.cu" "$src/bitonic.cu" \
         "$src/mergeSort_host.cpp" "$src/mergeSort_validate.cpp"
         k=$src/mergeSort.cu ;;
@@ -199,6 +204,7 @@ verify() { # NAME OUT LOG
     cutcp) python3 "$here/gen_inputs.py" compare "$w/cutcp.out" "$w/watbox$CUTCP_S.expected" 1e-3 4 ;;
     mri-g_3) # its own check: 1 when the GPU's sample densities equal its CPU version's
         [ "$(od -An -tu4 -N4 "$w/mrig.out" 2>/dev/null | tr -d ' ')" = 1 ] ;;
+    sad) python3 "$here/gen_inputs.py" sad-check "$w/sad.out" "$w/sad.expected" ;;
     lbm) python3 "$here/gen_inputs.py" lbm-check "$w/lbm.out" "$log" ;;
     tpacf) python3 "$here/gen_inputs.py" tpacf-check "$w/tpacf.out" "$w/tpacf.expected" ;;
     2mm_1 | 3mm_1 | gemm | syrk | syr2k | atax_1 | atax_2 | bicg | mvt_1 | gesummv_2 | corr_3 | corr_4)

@@ -7,11 +7,18 @@
  *   - cudaDeviceProp fields gone in CUDA 13 (printed by host code only):
  *     read as `major` (not with -DSUITE_COMPAT_KEEP_PROPS: NVIDIA's
  *     samples, whose helper_cuda.h has variables of these names);
- *   - texture references (removed in CUDA 12): a file-scope
- *     `texture<T, dim, mode> name;` that nothing reads compiles (an inert
- *     host object: Parboil spmv declares one and reads x with plain loads);
- *     binding or fetching one (cudaBindTexture, tex1Dfetch: Rodinia kmeans)
- *     still does not build. */
+ *   - texture references (removed in CUDA 12), rebuilt on texture objects
+ *     (which tpsim models): a file-scope `texture<T, dim, mode> name;` is a
+ *     host object with the reference's fields (channelDesc, addressMode,
+ *     filterMode, normalized: clamp, point, unnormalized by default);
+ *     cudaBindTextureToArray / cudaBindTexture create a texture object from
+ *     them and store it in a __device__ variable kept per texture type
+ *     (tpsim_texobj<that type>, one per file: below); tex2D / tex1Dfetch(name, ...) are macros
+ *     that fetch through that object (`decltype(name)` names the type
+ *     without using the host object in device code).  So two references
+ *     of the same type in one program would share one binding: the
+ *     suites' programs built here have one each (Parboil sad's `ref`;
+ *     Parboil spmv declares one it never reads). */
 #ifndef SUITE_COMPAT_H
 #define SUITE_COMPAT_H
 #ifdef __CUDACC__
@@ -19,6 +26,7 @@
 #endif
 #ifdef __cplusplus
 #include <malloc.h>
+#include <string.h>
 #include <sys/time.h>
 #endif
 #ifdef __CUDACC__
@@ -34,10 +42,90 @@
 #define maxTexture1DLinear major
 #endif
 #if defined(__cplusplus) && CUDART_VERSION >= 12000
+/* The texture object a reference of type Tex is bound to: one per
+ * translation unit (each .cu file is its own device module), so a
+ * reference remembers the setter of the file that declares it (a default
+ * argument, evaluated there), and binding it from another file (Parboil
+ * sad binds in main.cu what sad4.cu's kernel reads) reaches the right one. */
+typedef cudaError_t (*tpsim_texset_t)(cudaTextureObject_t);
+namespace {
+template <class Tex> __device__ cudaTextureObject_t tpsim_texobj;
+template <class Tex> cudaError_t tpsim_texset(cudaTextureObject_t o)
+{
+    return cudaMemcpyToSymbol(tpsim_texobj<Tex>, &o, sizeof o);
+}
+}
 template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>
 struct texture {
     int normalized;
+    enum cudaTextureFilterMode filterMode;
+    enum cudaTextureAddressMode addressMode[3];
+    struct cudaChannelFormatDesc channelDesc;
+    tpsim_texset_t tpsim_set;
+    texture(tpsim_texset_t set = &tpsim_texset<texture<T, dim, mode> >)
+        : normalized(0), filterMode(cudaFilterModePoint), channelDesc(cudaCreateChannelDesc<T>()), tpsim_set(set)
+    {
+        addressMode[0] = addressMode[1] = addressMode[2] = cudaAddressModeClamp;
+    }
 };
+template <class Tex> struct tpsim_texelt;
+template <class T, int dim, enum cudaTextureReadMode mode>
+struct tpsim_texelt<texture<T, dim, mode> > {
+    typedef T type;
+};
+template <class T, int dim, enum cudaTextureReadMode mode>
+static cudaError_t tpsim_texbind(const texture<T, dim, mode> &t, const struct cudaResourceDesc *res)
+{
+    struct cudaTextureDesc td;
+    cudaTextureObject_t o;
+    cudaError_t e;
+    memset(&td, 0, sizeof td);
+    td.addressMode[0] = t.addressMode[0];
+    td.addressMode[1] = t.addressMode[1];
+    td.addressMode[2] = t.addressMode[2];
+    td.filterMode = t.filterMode;
+    td.readMode = mode;
+    td.normalizedCoords = t.normalized;
+    if ((e = cudaCreateTextureObject(&o, res, &td, NULL)) != cudaSuccess)
+        return e;
+    return t.tpsim_set(o);
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static cudaError_t cudaBindTextureToArray(const texture<T, dim, mode> &t, cudaArray_const_t a)
+{
+    struct cudaResourceDesc r;
+    memset(&r, 0, sizeof r);
+    r.resType = cudaResourceTypeArray;
+    r.res.array.array = (cudaArray_t)a;
+    return tpsim_texbind(t, &r);
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static cudaError_t cudaBindTexture(size_t *offset, const texture<T, dim, mode> &t, const void *p,
+                                   size_t size = ~(size_t)0)
+{
+    struct cudaResourceDesc r;
+    if (offset)
+        *offset = 0;
+    memset(&r, 0, sizeof r);
+    r.resType = cudaResourceTypeLinear;
+    r.res.linear.devPtr = (void *)p;
+    r.res.linear.desc = t.channelDesc;
+    r.res.linear.sizeInBytes = size;
+    return tpsim_texbind(t, &r);
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static cudaError_t cudaBindTexture(size_t *offset, const texture<T, dim, mode> &t, const void *p,
+                                   const struct cudaChannelFormatDesc *, size_t size = ~(size_t)0)
+{
+    return cudaBindTexture(offset, t, p, size);
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static cudaError_t cudaUnbindTexture(const texture<T, dim, mode> &)
+{
+    return cudaSuccess;
+}
+#define tex2D(t, x, y) tex2D<typename tpsim_texelt<decltype(t)>::type>(tpsim_texobj<decltype(t)>, (x), (y))
+#define tex1Dfetch(t, i) tex1Dfetch<typename tpsim_texelt<decltype(t)>::type>(tpsim_texobj<decltype(t)>, (i))
 #endif
 /* PolyBench-GPU's headers take their sizes from -D flags only when N is
  * defined; N is also a parameter name in CUDA's headers, so it is defined
