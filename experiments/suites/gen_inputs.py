@@ -412,8 +412,12 @@ def sad_check(out, exp):
         return 1
     nv = (len(b) - 8) // 2
     a = struct.unpack_from("<%dH" % nv, b, 8)
-    bad = [(int(i), int(v)) for i, v in (ln.split() for ln in open(exp))
-           if int(i) >= nv or a[int(i)] != int(v)]
+    try:
+        e = [(int(i), int(v)) for i, v in (ln.split() for ln in open(exp))]
+    except (ValueError, UnicodeDecodeError):
+        sys.stderr.write("sad-check: %s: not \"index value\" lines\n" % exp)
+        return 1
+    bad = [(i, v) for i, v in e if i >= nv or a[i] != v]
     if bad:
         i, v = bad[0]
         sys.stderr.write("sad-check: %d values differ (first: [%d] %s, expected %d)\n"
@@ -524,7 +528,11 @@ def compare(out, exp, tol, skip=0):
         sys.stderr.write("compare: %s: %d values, count %d\n" % (out, nv, m))
         return 1
     a = struct.unpack_from("<%df" % nv, b, 4)
-    e = [(int(i), float(v)) for i, v in (ln.split() for ln in open(exp))]
+    try:
+        e = [(int(i), float(v)) for i, v in (ln.split() for ln in open(exp))]
+    except (ValueError, UnicodeDecodeError):
+        sys.stderr.write("compare: %s: not \"index value\" lines\n" % exp)
+        return 1
     scale = max([abs(v) for _, v in e] + [1e-30])
     bad = [(i, v) for i, v in e if i >= nv or not abs(a[i] - v) <= tol * scale]
     if bad:

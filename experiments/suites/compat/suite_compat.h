@@ -15,10 +15,11 @@
  *     them and store it in a __device__ variable kept per texture type
  *     (tpsim_texobj<that type>, one per file: below); tex2D / tex1Dfetch(name, ...) are macros
  *     that fetch through that object (`decltype(name)` names the type
- *     without using the host object in device code).  So two references
- *     of the same type in one program would share one binding: the
- *     suites' programs built here have one each (Parboil sad's `ref`;
- *     Parboil spmv declares one it never reads). */
+ *     without using the host object in device code).  Two references of
+ *     one type in one file would share one binding, so binding either
+ *     fails (cudaErrorNotSupported, with a message): Rodinia kmeans has
+ *     three float ones; Parboil sad has one (`ref`), and Parboil spmv
+ *     declares one it never binds. */
 #ifndef SUITE_COMPAT_H
 #define SUITE_COMPAT_H
 #ifdef __CUDACC__
@@ -26,6 +27,7 @@
 #endif
 #ifdef __cplusplus
 #include <malloc.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
 #endif
@@ -54,6 +56,7 @@ template <class Tex> cudaError_t tpsim_texset(cudaTextureObject_t o)
 {
     return cudaMemcpyToSymbol(tpsim_texobj<Tex>, &o, sizeof o);
 }
+template <class Tex> int tpsim_texcount; /* references of type Tex declared in this file */
 }
 template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>
 struct texture {
@@ -62,10 +65,14 @@ struct texture {
     enum cudaTextureAddressMode addressMode[3];
     struct cudaChannelFormatDesc channelDesc;
     tpsim_texset_t tpsim_set;
-    texture(tpsim_texset_t set = &tpsim_texset<texture<T, dim, mode> >)
-        : normalized(0), filterMode(cudaFilterModePoint), channelDesc(cudaCreateChannelDesc<T>()), tpsim_set(set)
+    const int *tpsim_count;
+    texture(tpsim_texset_t set = &tpsim_texset<texture<T, dim, mode> >,
+            int *count = &tpsim_texcount<texture<T, dim, mode> >)
+        : normalized(0), filterMode(cudaFilterModePoint), channelDesc(cudaCreateChannelDesc<T>()), tpsim_set(set),
+          tpsim_count(count)
     {
         addressMode[0] = addressMode[1] = addressMode[2] = cudaAddressModeClamp;
+        ++*count;
     }
 };
 template <class Tex> struct tpsim_texelt;
@@ -79,6 +86,11 @@ static cudaError_t tpsim_texbind(const texture<T, dim, mode> &t, const struct cu
     struct cudaTextureDesc td;
     cudaTextureObject_t o;
     cudaError_t e;
+    if (*t.tpsim_count > 1) { /* they would share one binding: refuse */
+        fprintf(stderr, "suite_compat.h: %d texture references of one type in one file: not supported\n",
+                *t.tpsim_count);
+        return cudaErrorNotSupported;
+    }
     memset(&td, 0, sizeof td);
     td.addressMode[0] = t.addressMode[0];
     td.addressMode[1] = t.addressMode[1];
