@@ -179,12 +179,14 @@ build() { # DIR OUT NAME
         set -- -I"$d/polybench/common" $(pbsize "$n") "$src"/*.cu; k=$(ls "$src"/*.cu | head -1) ;;
     esac
     # built before with the same command: kept
-    if [ -x "$w/prog" ] && [ -f "$w/prog.ptx" ] && [ "$(cat "$w/build.cmd" 2>/dev/null)" = "$nv -I$src $* -o prog" ]; then
+    # (with the shim's checksum: a changed suite_compat.h rebuilds)
+    cmd="$nv -I$src $* -o prog # suite_compat.h $(cksum <"$COMPAT/suite_compat.h" | cut -d' ' -f1)"
+    if [ -x "$w/prog" ] && [ -f "$w/prog.ptx" ] && [ "$(cat "$w/build.cmd" 2>/dev/null)" = "$cmd" ]; then
         echo ok
         return 0
     fi
     rm -f "$w/prog" "$w/prog.ptx"
-    echo "$nv -I$src $* -o prog" >"$w/build.cmd"
+    echo "$cmd" >"$w/build.cmd"
     # the program, and the PTX of its kernels' file (for `tpsim regmutex`)
     flags=$(for a in "$@"; do case $a in -*) printf ' %s' "$a" ;; esac; done)
     if (cd "$w" && $nv -I"$src" "$@" -o prog && $nv -I"$src" $flags -ptx "$k" -o prog.ptx) >"$w/build.log" 2>&1; then
