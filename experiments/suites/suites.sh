@@ -56,6 +56,13 @@ info() {
     mvt_1) echo "polybench CUDA/MVT" ;;
     gesummv_2) echo "polybench CUDA/GESUMMV" ;;
     corr_3 | corr_4) echo "polybench CUDA/CORR" ;;
+    spmv) echo "parboil benchmarks/spmv/src/cuda" ;;
+    mriq) echo "parboil benchmarks/mri-q/src/cuda" ;;
+    tpacf) echo "parboil benchmarks/tpacf/src/cuda" ;;
+    cutcp) echo "parboil benchmarks/cutcp/src/cuda" ;;
+    lbm) echo "parboil benchmarks/lbm/src/cuda" ;;
+    mri-g_3) echo "parboil benchmarks/mri-gridding/src/cuda" ;;
+    sad) echo "parboil benchmarks/sad/src/cuda" ;;
     *) return 1 ;;
     esac
 }
@@ -66,12 +73,11 @@ skipped() {
     heartwall) echo "rodinia: reads an AVI video (test.avi), which is not in the repository and not generated here" ;;
     md) echo "SHOC: no mirror of SHOC here" ;;
     cp) echo "ISPASS 2009/Parboil: CP not built yet" ;;
-    cutcp | mriq | sad | spmv | tpacf | mri-g_3 | lbm) echo "parboil: needs its dataset (datasets/ is not in the repository); generator not written yet" ;;
     dwt2d) echo "rodinia: needs a BMP image; generator not written yet" ;;
     mergesort) echo "cuda-samples mergeSort: sorts 4,194,304 keys (fixed in main.cpp): more than 5 minutes per run here" ;;
     radixsort) echo "cuda-samples radixSortThrust: not built yet" ;;
     montecarlo) echo "cuda-samples MonteCarloMultiGPU: 262,144 paths per option, fixed in the program: too long to simulate here" ;;
-    kmeans_1) echo "rodinia kmeans: its kernels read texture references (t_features), which CUDA 12 removed and a force-included header cannot give back without editing the source" ;;
+    kmeans_1) echo "rodinia kmeans: its kernels read three texture references of one type (t_features, t_features_flipped, t_clusters; CUDA 12 removed texture references), and suite_compat.h's stand-in keeps one binding per type and file" ;;
     *) return 1 ;;
     esac
 }
@@ -91,6 +97,20 @@ pbsize() {
     esac
 }
 
+# Parboil's programs: its common library (argument parsing, timers) as its
+# Makefiles link it (common/src/parboil_cuda.c), and its header
+pbcommon() {
+    echo "-I$d/parboil/common/include $d/parboil/common/src/parboil_cuda.c"
+}
+# the generated inputs' sizes (experiments/suites.md)
+SPMV_N=32768
+MRIQ=65536_2048 # X points, K samples
+TPACF_P=487 TPACF_S=100 # points per set, random sets
+CUTCP_S=32 # the water box's side (A)
+SAD_WH="352 288" # frame size (CIF)
+MRIG="100000 64" # samples, grid points a side
+LBM_STEPS=2 # time steps (the grid is fixed: 120 x 120 x 150)
+
 # options a program needs beyond the variant's (tpsim run -o)
 opts() {
     case $1 in
@@ -107,6 +127,13 @@ args() {
     hotspot) echo "./prog 512 2 2 temp_512 power_512 output.out" ;;
     bfs) echo "./prog graph65536.txt" ;;
     sc) echo "./prog 10 20 32 4096 4096 1000 none output.txt 1" ;;
+    spmv) echo "./prog -i spmv$SPMV_N.mtx,spmv$SPMV_N.vec -o spmv.out" ;;
+    mriq) echo "./prog -i mriq$MRIQ.bin -o mriq.out" ;;
+    mri-g_3) echo "./prog -i mrig.uks -o mrig.out" ;;
+    sad) echo "./prog -i sad_ref.bin,sad_cur.bin -o sad.out" ;;
+    lbm) echo "./prog -i lbm.of -o lbm.out $LBM_STEPS" ;;
+    cutcp) echo "./prog -i watbox$CUTCP_S.pqr -o cutcp.out" ;;
+    tpacf) echo "./prog -i tpacf_data.txt$(seq -f ',tpacf_rand%g.txt' -s '' $TPACF_S) -o tpacf.out -- -n $TPACF_S -p $TPACF_P" ;;
     *) echo "./prog" ;; # PolyBench: no arguments
     esac
 }
@@ -133,6 +160,25 @@ build() { # DIR OUT NAME
     sc) set -- "$src/streamcluster_cuda_cpu.cpp" "$src/streamcluster_cuda.cu" "$src/streamcluster_header.cu"; k=$src/streamcluster_cuda.cu ;;
     bfs) set -- "$src/bfs.cu"; k=$1
         [ -f "$w/graph65536.txt" ] || python3 "$here/gen_inputs.py" bfs 65536 3 "$w" ;;
+    spmv) set -- $(pbcommon) -I"$src/../../common_src/convert-dataset" --use_fast_math "$src/main.cu" "$src/file.cc" \
+        "$src/gpu_info.cc" "$src/../../common_src/convert-dataset/convert_dataset.c" \
+        "$src/../../common_src/convert-dataset/mmio.c"; k=$src/main.cu
+        [ -f "$w/spmv$SPMV_N.expected" ] || python3 "$here/gen_inputs.py" spmv $SPMV_N "$w" ;;
+    mriq) set -- $(pbcommon) --use_fast_math "$src/main.cu" "$src/file.cc"; k=$src/main.cu
+        [ -f "$w/mriq$MRIQ.expected" ] || python3 "$here/gen_inputs.py" mriq $(echo $MRIQ | tr _ ' ') "$w" ;;
+    tpacf) set -- $(pbcommon) "$src/main.cu" "$src/args.cc" "$src/model_io.cc"; k=$src/main.cu
+        [ -f "$w/tpacf.expected" ] || python3 "$here/gen_inputs.py" tpacf $TPACF_P $TPACF_S "$w" ;;
+    cutcp) set -- $(pbcommon) "$src/main.c" "$src/readatom.c" "$src/output.c" "$src/excl.c" "$src/cutcpu.c" \
+        "$src/cutoff6overlap.cu"; k=$src/cutoff6overlap.cu
+        [ -f "$w/watbox$CUTCP_S.expected" ] || python3 "$here/gen_inputs.py" cutcp $CUTCP_S "$w" ;;
+    lbm) set -- $(pbcommon) "$src/main.cc" "$src/lbm.cu"; k=$src/lbm.cu
+        [ -f "$w/lbm.of" ] || python3 "$here/gen_inputs.py" lbm "$w" ;;
+    mri-g_3) set -- $(pbcommon) "$src/main.cu" "$src/CUDA_interface.cu" "$src/CPU_kernels.c" "$src/scanLargeArray.cu" \
+        "$src/sort.cu"; k=$src/CUDA_interface.cu
+        [ -f "$w/mrig.uks.data" ] || python3 "$here/gen_inputs.py" mrig $MRIG "$w" ;;
+    sad) set -- $(pbcommon) "$src/main.cu" "$src/file.c" "$src/image.c" "$src/sad4.cu" "$src/largerBlocks.cu"
+        k=$src/sad4.cu
+        [ -f "$w/sad.expected" ] || python3 "$here/gen_inputs.py" sad $SAD_WH "$w" ;;
     mergesort) set -- -DSUITE_COMPAT_KEEP_PROPS -I"$d/cuda-samples/Common" "$src/main.cpp" "$src/mergeSort.cu" "$src/bitonic.cu" \
         "$src/mergeSort_host.cpp" "$src/mergeSort_validate.cpp"
         k=$src/mergeSort.cu ;;
@@ -140,12 +186,14 @@ build() { # DIR OUT NAME
         set -- -I"$d/polybench/common" $(pbsize "$n") "$src"/*.cu; k=$(ls "$src"/*.cu | head -1) ;;
     esac
     # built before with the same command: kept
-    if [ -x "$w/prog" ] && [ -f "$w/prog.ptx" ] && [ "$(cat "$w/build.cmd" 2>/dev/null)" = "$nv -I$src $* -o prog" ]; then
+    # (with the shim's checksum: a changed suite_compat.h rebuilds)
+    cmd="$nv -I$src $* -o prog # suite_compat.h $(cksum <"$COMPAT/suite_compat.h" | cut -d' ' -f1)"
+    if [ -x "$w/prog" ] && [ -f "$w/prog.ptx" ] && [ "$(cat "$w/build.cmd" 2>/dev/null)" = "$cmd" ]; then
         echo ok
         return 0
     fi
     rm -f "$w/prog" "$w/prog.ptx"
-    echo "$nv -I$src $* -o prog" >"$w/build.cmd"
+    echo "$cmd" >"$w/build.cmd"
     # the program, and the PTX of its kernels' file (for `tpsim regmutex`)
     flags=$(for a in "$@"; do case $a in -*) printf ' %s' "$a" ;; esac; done)
     if (cd "$w" && $nv -I"$src" "$@" -o prog && $nv -I"$src" $flags -ptx "$k" -o prog.ptx) >"$w/build.log" 2>&1; then
@@ -160,6 +208,14 @@ verify() { # NAME OUT LOG
     case $n in
     mergesort) grep -q "Test passed\|PASSED" "$log" && ! grep -q "FAILED\|failed" "$log" ;;
     bfs) cmp -s "$w/result.txt" "$w/graph65536.expected" ;;
+    spmv) python3 "$here/gen_inputs.py" compare "$w/spmv.out" "$w/spmv$SPMV_N.expected" 1e-4 ;;
+    mriq) python3 "$here/gen_inputs.py" compare "$w/mriq.out" "$w/mriq$MRIQ.expected" 1e-3 ;;
+    cutcp) python3 "$here/gen_inputs.py" compare "$w/cutcp.out" "$w/watbox$CUTCP_S.expected" 1e-3 4 ;;
+    mri-g_3) # its own check: 1 when the GPU's sample densities equal its CPU version's
+        [ "$(od -An -tu4 -N4 "$w/mrig.out" 2>/dev/null | tr -d ' ')" = 1 ] ;;
+    sad) python3 "$here/gen_inputs.py" sad-check "$w/sad.out" "$w/sad.expected" ;;
+    lbm) python3 "$here/gen_inputs.py" lbm-check "$w/lbm.out" "$log" ;;
+    tpacf) python3 "$here/gen_inputs.py" tpacf-check "$w/tpacf.out" "$w/tpacf.expected" ;;
     2mm_1 | 3mm_1 | gemm | syrk | syr2k | atax_1 | atax_2 | bicg | mvt_1 | gesummv_2 | corr_3 | corr_4)
         # PolyBench compares the GPU's results with its CPU version's
         grep -q "Non-Matching CPU-GPU Outputs Beyond Error Threshold of [0-9.]* Percent: 0\$" "$log" &&

@@ -7,12 +7,19 @@
  *   - cudaDeviceProp fields gone in CUDA 13 (printed by host code only):
  *     read as `major` (not with -DSUITE_COMPAT_KEEP_PROPS: NVIDIA's
  *     samples, whose helper_cuda.h has variables of these names);
- *   - texture references (removed in CUDA 12): a file-scope
- *     `texture<T, dim, mode> name;` is an object holding the bound pointer,
- *     and tex1Dfetch / tex1D / tex2D read it with plain loads (a global load
- *     instead of a texture fetch).  The bind calls store the pointer: the
- *     kernels see the object through a __device__ copy made at bind time
- *     (see TPSIM_TEXREF below). */
+ *   - texture references (removed in CUDA 12), rebuilt on texture objects
+ *     (which tpsim models): a file-scope `texture<T, dim, mode> name;` is a
+ *     host object with the reference's fields (channelDesc, addressMode,
+ *     filterMode, normalized: clamp, point, unnormalized by default);
+ *     cudaBindTextureToArray / cudaBindTexture create a texture object from
+ *     them and store it in a __device__ variable kept per texture type
+ *     (tpsim_texobj<that type>, one per file: below); tex2D / tex1Dfetch(name, ...) are macros
+ *     that fetch through that object (`decltype(name)` names the type
+ *     without using the host object in device code).  Two references of
+ *     one type in one file would share one binding, so binding either
+ *     fails (cudaErrorNotSupported, with a message): Rodinia kmeans has
+ *     three float ones; Parboil sad has one (`ref`), and Parboil spmv
+ *     declares one it never binds. */
 #ifndef SUITE_COMPAT_H
 #define SUITE_COMPAT_H
 #ifdef __CUDACC__
@@ -20,6 +27,8 @@
 #endif
 #ifdef __cplusplus
 #include <malloc.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/time.h>
 #endif
 #ifdef __CUDACC__
@@ -33,6 +42,102 @@
 #define computeMode major
 #define kernelExecTimeoutEnabled major
 #define maxTexture1DLinear major
+#endif
+#if defined(__cplusplus) && CUDART_VERSION >= 12000
+/* The texture object a reference of type Tex is bound to: one per
+ * translation unit (each .cu file is its own device module), so a
+ * reference remembers the setter of the file that declares it (a default
+ * argument, evaluated there), and binding it from another file (Parboil
+ * sad binds in main.cu what sad4.cu's kernel reads) reaches the right one. */
+typedef cudaError_t (*tpsim_texset_t)(cudaTextureObject_t);
+namespace {
+template <class Tex> __device__ cudaTextureObject_t tpsim_texobj;
+template <class Tex> cudaError_t tpsim_texset(cudaTextureObject_t o)
+{
+    return cudaMemcpyToSymbol(tpsim_texobj<Tex>, &o, sizeof o);
+}
+template <class Tex> int tpsim_texcount; /* references of type Tex declared in this file */
+}
+template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>
+struct texture {
+    int normalized;
+    enum cudaTextureFilterMode filterMode;
+    enum cudaTextureAddressMode addressMode[3];
+    struct cudaChannelFormatDesc channelDesc;
+    tpsim_texset_t tpsim_set;
+    const int *tpsim_count;
+    texture(tpsim_texset_t set = &tpsim_texset<texture<T, dim, mode> >,
+            int *count = &tpsim_texcount<texture<T, dim, mode> >)
+        : normalized(0), filterMode(cudaFilterModePoint), channelDesc(cudaCreateChannelDesc<T>()), tpsim_set(set),
+          tpsim_count(count)
+    {
+        addressMode[0] = addressMode[1] = addressMode[2] = cudaAddressModeClamp;
+        ++*count;
+    }
+};
+template <class Tex> struct tpsim_texelt;
+template <class T, int dim, enum cudaTextureReadMode mode>
+struct tpsim_texelt<texture<T, dim, mode> > {
+    typedef T type;
+};
+template <class T, int dim, enum cudaTextureReadMode mode>
+static cudaError_t tpsim_texbind(const texture<T, dim, mode> &t, const struct cudaResourceDesc *res)
+{
+    struct cudaTextureDesc td;
+    cudaTextureObject_t o;
+    cudaError_t e;
+    if (*t.tpsim_count > 1) { /* they would share one binding: refuse */
+        fprintf(stderr, "suite_compat.h: %d texture references of one type in one file: not supported\n",
+                *t.tpsim_count);
+        return cudaErrorNotSupported;
+    }
+    memset(&td, 0, sizeof td);
+    td.addressMode[0] = t.addressMode[0];
+    td.addressMode[1] = t.addressMode[1];
+    td.addressMode[2] = t.addressMode[2];
+    td.filterMode = t.filterMode;
+    td.readMode = mode;
+    td.normalizedCoords = t.normalized;
+    if ((e = cudaCreateTextureObject(&o, res, &td, NULL)) != cudaSuccess)
+        return e;
+    return t.tpsim_set(o);
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static cudaError_t cudaBindTextureToArray(const texture<T, dim, mode> &t, cudaArray_const_t a)
+{
+    struct cudaResourceDesc r;
+    memset(&r, 0, sizeof r);
+    r.resType = cudaResourceTypeArray;
+    r.res.array.array = (cudaArray_t)a;
+    return tpsim_texbind(t, &r);
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static cudaError_t cudaBindTexture(size_t *offset, const texture<T, dim, mode> &t, const void *p,
+                                   size_t size = ~(size_t)0)
+{
+    struct cudaResourceDesc r;
+    if (offset)
+        *offset = 0;
+    memset(&r, 0, sizeof r);
+    r.resType = cudaResourceTypeLinear;
+    r.res.linear.devPtr = (void *)p;
+    r.res.linear.desc = t.channelDesc;
+    r.res.linear.sizeInBytes = size;
+    return tpsim_texbind(t, &r);
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static cudaError_t cudaBindTexture(size_t *offset, const texture<T, dim, mode> &t, const void *p,
+                                   const struct cudaChannelFormatDesc *, size_t size = ~(size_t)0)
+{
+    return cudaBindTexture(offset, t, p, size);
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static cudaError_t cudaUnbindTexture(const texture<T, dim, mode> &)
+{
+    return cudaSuccess;
+}
+#define tex2D(t, x, y) tex2D<typename tpsim_texelt<decltype(t)>::type>(tpsim_texobj<decltype(t)>, (x), (y))
+#define tex1Dfetch(t, i) tex1Dfetch<typename tpsim_texelt<decltype(t)>::type>(tpsim_texobj<decltype(t)>, (i))
 #endif
 /* PolyBench-GPU's headers take their sizes from -D flags only when N is
  * defined; N is also a parameter name in CUDA's headers, so it is defined
