@@ -4,6 +4,12 @@
 ** independent instructions, and exec_rig.h's rig with the timing model, on
 ** the option tables' defaults plus "key=value ..." overrides, and a launch
 ** through it.
+**
+** One default is changed for them: sm.wb_latency = 0 (the table's, the GTX
+** 480's, is 5).  The golden numbers are each unit's own arithmetic from its
+** configured latencies (gpu/internal.h's conventions: a dependent chain
+** issues every L + 1 cycles); the stage sm.wb_latency adds to every
+** write-back is timed by t_dependent_chain (test_gpu_sm.c), which sets it.
 */
 #ifndef TESTS_UNIT_GPU_RIG_H
 #define TESTS_UNIT_GPU_RIG_H
@@ -20,10 +26,19 @@ typedef exec_rig gpu_rig;
 
 /* Loads ptx (named `name` in messages) with options opts (NULL: none) and
 ** the code pass `pass` (NULL: none) on a device with the timing model. */
+/* the table's defaults with sm.wb_latency = 0 (above) */
+static inline void gpu_rig_opts_init(tp_opts *o)
+{
+    tp_err e;
+    tp_err_clear(&e);
+    gpu_opts_init(o);
+    if (!tp_opts_set_list(o, "sm.wb_latency=0", TP_SRC_OVERRIDE, &e)) printf("    options: %s\n", e.msg);
+}
+
 static inline bool gpu_rig_open_pass(gpu_rig *r, const char *ptx, const char *opts, const char *name,
                                      exec_code_pass pass)
 {
-    if (!exec_rig_open_with(r, gpu_opts_init, ptx, opts, name, pass)) return false;
+    if (!exec_rig_open_with(r, gpu_rig_opts_init, ptx, opts, name, pass)) return false;
     r->g = gpu_new(&r->o);
     return true;
 }
