@@ -100,6 +100,7 @@ int main(int argc, char **argv)
     size_t outn = (strcmp(t, "cta") == 0 || strcmp(t, "ctast") == 0) ? (size_t)n * 32 : 256;
     cudaMalloc(&d_out, outn * sizeof(int));
     cudaMemset(d_out, 0, outn * sizeof(int));
+    void **d_p = NULL; // l1ld, l2ld: the pointer chain
     long long want = -1; // the value every thread must write (when one)
     int threads = 32;
     if (strcmp(t, "add") == 0) {
@@ -115,7 +116,6 @@ int main(int argc, char **argv)
         // l1ld: 16 pointers in one 128-byte line; l2ld: 512 lines of 128 bytes (64 KB)
         int lines = t[1] == '1' ? 1 : 512, per = t[1] == '1' ? 16 : 1, m = lines * per;
         size_t bytes = (size_t)lines * 128;
-        void **d_p;
         cudaMalloc(&d_p, bytes);
         void **h = (void **)calloc(bytes / 8, 8);
         for (int i = 0; i < m; i++) {
@@ -162,5 +162,8 @@ int main(int argc, char **argv)
         for (int i = 0; i < threads; i++) bad += h[i] != want;
     }
     printf("side_ubench: %s %d %s\n", t, n, bad ? "WRONG" : "ok");
+    free(h);
+    if (d_p) cudaFree(d_p);
+    cudaFree(d_out);
     return bad ? 1 : 0;
 }
