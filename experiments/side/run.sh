@@ -37,17 +37,7 @@ prog=${1:-hotspot_side.cu}
 [ $# -gt 0 ] && shift
 case "$prog" in /*) ;; *) [ -f "$prog" ] || prog="$here/$prog" ;; esac
 [ -f "$prog" ] || { echo "run.sh: no program $prog" >&2; exit 2; }
-NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-[ -x "$NVCC" ] || { echo "run.sh: nvcc not found (set NVCC)" >&2; exit 2; }
-case "$BUILD" in /*) tpsim="$BUILD/bin/tpsim" ;; *) tpsim="$root/$BUILD/bin/tpsim" ;; esac
-[ -x "$tpsim" ] || { echo "run.sh: $tpsim is not built (make)" >&2; exit 2; }
-if [ -n "$gs" ]; then
-    gs=$(cd "$gs" && pwd)
-    side_check_gpgpusim "$gs"
-fi
-mkdir -p "$out"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+side_setup run.sh
 name=$(basename "$prog" .cu)
 "$NVCC" -cudart shared -no-compress -arch=sm_75 -O3 -o "$work/$name" "$prog"
 csv="$out/side.csv"

@@ -41,3 +41,22 @@ side_check_gpgpusim() {
     [ -n "$(find "$1/lib" -name "libcudart.so*" 2>/dev/null | head -n 1)" ] ||
         { echo "$0: $1 has no built libcudart.so (build it: $tools/build.sh $1)" >&2; exit 2; }
 }
+
+# side_setup NAME: the common start of run.sh and ubench.sh (NAME: the
+# script's name in messages): sets NVCC and tpsim (from BUILD), checks them
+# and $gs (a GPGPU-Sim tree, when given: made absolute), makes $out and a
+# scratch folder $work that is removed at exit
+side_setup() {
+    NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+    [ -x "$NVCC" ] || { echo "$1: nvcc not found (set NVCC)" >&2; exit 2; }
+    case "$BUILD" in /*) tpsim="$BUILD/bin/tpsim" ;; *) tpsim="$root/$BUILD/bin/tpsim" ;; esac
+    [ -x "$tpsim" ] || { echo "$1: $tpsim is not built (make)" >&2; exit 2; }
+    if [ -n "$gs" ]; then
+        [ -d "$gs" ] || { echo "$1: no GPGPU-Sim tree at $gs" >&2; exit 2; }
+        gs=$(cd "$gs" && pwd)
+        side_check_gpgpusim "$gs"
+    fi
+    mkdir -p "$out"
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+}

@@ -35,17 +35,7 @@ tests=${*:-add fma max shld l1ld l2ld bar cta ctast}
 for t in $tests; do
     case $t in add|fma|max|shld|l1ld|l2ld|bar|cta|ctast) ;; *) echo "ubench.sh: unknown test $t" >&2; exit 2 ;; esac
 done
-NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-[ -x "$NVCC" ] || { echo "ubench.sh: nvcc not found (set NVCC)" >&2; exit 2; }
-case "$BUILD" in /*) tpsim="$BUILD/bin/tpsim" ;; *) tpsim="$root/$BUILD/bin/tpsim" ;; esac
-[ -x "$tpsim" ] || { echo "ubench.sh: $tpsim is not built (make)" >&2; exit 2; }
-if [ -n "$gs" ]; then
-    gs=$(cd "$gs" && pwd)
-    side_check_gpgpusim "$gs"
-fi
-mkdir -p "$out"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+side_setup ubench.sh
 "$NVCC" -cudart shared -no-compress -arch=sm_75 -O3 -o "$work/side_ubench" "$here/side_ubench.cu"
 csv="$out/ubench.csv"
 echo "test,simulator,size,cycles" >"$csv"
