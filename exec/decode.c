@@ -74,6 +74,7 @@ static void sinfo_class(const ptx_insn *in, const exec_dinsn *d, exec_sinfo *si)
         case PTX_OP_MAD: case PTX_OP_MAD24: case PTX_OP_MADC: case PTX_OP_FMA:
         case PTX_OP_DP4A: case PTX_OP_DP2A: lc = EXEC_L_MAD; break;
         case PTX_OP_DIV: case PTX_OP_REM: lc = EXEC_L_DIV; break;
+        case PTX_OP_MIN: case PTX_OP_MAX: lc = EXEC_L_MAX; break;
         default: lc = EXEC_L_ADD; break;
         }
         break;

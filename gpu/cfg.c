@@ -4,9 +4,10 @@
 ** each kind of work (exec_unit, exec_lclass) to a pipeline with its latency
 ** and initiation interval:
 **
-**   INT  add/mul/mad/div   lat.int_*, ii.int_*   on the INT pipes, or SP when sm.int_units = 0
-**   FP   add/mul/mad/div   lat.fp_*,  ii.fp_*    SP
-**   DP   add/mul/mad/div   lat.dp_*,  ii.dp_*    DP pipes, or SP when sm.dp_units = 0
+**   INT  add/mul/mad/div/max   lat.int_*, ii.int_*   on the INT pipes, or SP when sm.int_units = 0
+**   FP   add/mul/mad/div/max   lat.fp_*,  ii.fp_*    SP
+**   DP   add/mul/mad/div/max   lat.dp_*,  ii.dp_*    DP pipes, or SP when sm.dp_units = 0
+**        (min/max: *_max, or the add class's numbers where *_max is 0)
 **   SFU                    lat.sfu,   ii.sfu     SFU
 **   CTRL, SYNC             lat.branch, 1         SP
 **   MEM, TEX               the LD/ST unit (gpu/ldst.c)
@@ -65,6 +66,15 @@ void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
         set(c, EXEC_U_INT, lcs[k], ip, opt_u(o, il[k]), opt_u(o, ii_[k]));
         set(c, EXEC_U_FP, lcs[k], GPU_P_SP, opt_u(o, fl[k]), opt_u(o, fi[k]));
         set(c, EXEC_U_DP, lcs[k], dp, opt_u(o, dl[k]), opt_u(o, di[k]));
+    }
+    /* min/max: their own latency where the configuration gives one, else the add class's */
+    static const int mu[3] = {EXEC_U_INT, EXEC_U_FP, EXEC_U_DP};
+    static const int ml[3] = {OPT_LAT_INT_MAX, OPT_LAT_FP_MAX, OPT_LAT_DP_MAX};
+    static const int mi[3] = {OPT_II_INT_MAX, OPT_II_FP_MAX, OPT_II_DP_MAX};
+    for (int k = 0; k < 3; k++) {
+        uint32_t lat = opt_u(o, ml[k]), ii = opt_u(o, mi[k]);
+        set(c, mu[k], EXEC_L_MAX, (gpu_pipe)c->pipe_of[mu[k]][EXEC_L_ADD],
+            lat ? lat : c->lat[mu[k]][EXEC_L_ADD], ii ? ii : c->ii[mu[k]][EXEC_L_ADD]);
     }
     for (int l = 0; l < EXEC_L_COUNT; l++) {
         set(c, EXEC_U_SFU, l, GPU_P_SFU, opt_u(o, OPT_LAT_SFU), opt_u(o, OPT_II_SFU));

@@ -6,7 +6,7 @@
 ** instruction buffer (sm.ibuffer entries) with consecutive instructions from
 ** its next pc (exec_warp_next), ready after sm.fetch_latency cycles.  Fetch
 ** stops after an instruction that may change the pc (branches, calls,
-** returns, exits, barriers) until it has issued, because tpsim does not
+** returns, exits; not barriers, whose successor is the next pc) until it has issued, because tpsim does not
 ** predict branches; an entry whose pc turns out not to be the warp's next
 ** (the SIMT stack reconverged elsewhere) is dropped with the rest of the
 ** buffer when the warp tries to issue it.
@@ -369,9 +369,13 @@ void gpu_sm_store_acked(gpu_sm *sm, uint16_t slot, uint64_t now)
 
 /* ---- issue ---------------------------------------------------------------------------------- */
 
+/* Only instructions that may change the pc stop fetch: a barrier, fence or
+** nanosleep holds its warp at issue but its successor is the next pc, which
+** is fetched while the warp waits (GPGPU-Sim 4.2 keeps it in the buffer
+** too: experiments/side/ubench.sh bar). */
 static bool stops_fetch(const exec_sinfo *si)
 {
-    return (si->flags & (EXEC_SI_BRANCH | EXEC_SI_BARRIER)) || si->unit == EXEC_U_CTRL || si->unit == EXEC_U_SYNC;
+    return (si->flags & EXEC_SI_BRANCH) || si->unit == EXEC_U_CTRL;
 }
 
 /* Warp slot w as the register-sharing policy sees it. */

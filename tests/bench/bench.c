@@ -243,17 +243,6 @@ static int perf_one(const char *name, const char *path, const char *cfg)
             printf("%-9s failed: %s", b->name, r.msg);
             return 1;
         }
-        if (cfg) {
-            double nsm = (double)tp_opt_i(&S.o, OPT_DEVICE_NUM_SMS), mhz = tp_opt_f(&S.o, OPT_CLOCK_CORE_MHZ);
-            double peak = (double)tp_opt_i(&S.o, OPT_SM_TENSOR_UNITS) * tp_opt_f(&S.o, OPT_TENSOR_MACS_F16F32);
-            double per_sm = (double)ks.tensor_macs / (double)ks.cycles / nsm;
-            printf("%-9s %11llu %10llu %10.1f %9.0f %6.1f%% %9.2f %8.3f %12.0f", b->name,
-                   (unsigned long long)ks.tensor_macs, (unsigned long long)ks.cycles, per_sm, peak,
-                   peak > 0 ? 100.0 * per_sm / peak : 0, 2.0 * per_sm * nsm * mhz * 1e6 / 1e12, t,
-                   (double)ks.warp_insns / t);
-            printf(" %9.1f", peak_mb());
-            return 0;
-        }
         const char *sp = getenv("BENCH_STATS");
         if (sp && *sp) {
             /* every statistic of the launch as JSON, for byte comparisons
@@ -265,6 +254,17 @@ static int perf_one(const char *name, const char *path, const char *cfg)
             if (f) fputs(tp_sbuf_str(&sb), f);
             if (f) fclose(f);
             tp_sbuf_free(&sb);
+        }
+        if (cfg) {
+            double nsm = (double)tp_opt_i(&S.o, OPT_DEVICE_NUM_SMS), mhz = tp_opt_f(&S.o, OPT_CLOCK_CORE_MHZ);
+            double peak = (double)tp_opt_i(&S.o, OPT_SM_TENSOR_UNITS) * tp_opt_f(&S.o, OPT_TENSOR_MACS_F16F32);
+            double per_sm = (double)ks.tensor_macs / (double)ks.cycles / nsm;
+            printf("%-9s %11llu %10llu %10.1f %9.0f %6.1f%% %9.2f %8.3f %12.0f", b->name,
+                   (unsigned long long)ks.tensor_macs, (unsigned long long)ks.cycles, per_sm, peak,
+                   peak > 0 ? 100.0 * per_sm / peak : 0, 2.0 * per_sm * nsm * mhz * 1e6 / 1e12, t,
+                   (double)ks.warp_insns / t);
+            printf(" %9.1f", peak_mb());
+            return 0;
         }
         printf("%-9s %12llu %10llu %8.3f %13.0f %12.0f", b->name, (unsigned long long)ks.warp_insns,
                (unsigned long long)ks.cycles, t, (double)ks.warp_insns / t, (double)ks.cycles / t);

@@ -11,6 +11,7 @@
 #ifndef TESTS_UNIT_EXEC_RIG_H
 #define TESTS_UNIT_EXEC_RIG_H
 
+#include "tests/unit/tt.h"
 #include "exec/exec.h"
 #include "exec/options.h"
 #include "regmutex/policy.h"
@@ -90,13 +91,14 @@ static inline bool exec_rig_open_with(exec_rig *r, void (*init)(tp_opts *), cons
     tp_err_clear(&e);
     memset(r, 0, sizeof *r);
     init(&r->o);
+    /* a rig that does not open fails its test (which then returns early) */
     if (opts && !tp_opts_set_list(&r->o, opts, TP_SRC_OVERRIDE, &e)) {
-        printf("    options: %s\n", e.msg);
+        tt_fail_msg(__FILE__, __LINE__, "rig options: %s", e.msg);
         return false;
     }
     r->dev = exec_dev_create(&r->o, stdout, &e);
     if (!r->dev) {
-        printf("    device: %s\n", e.msg);
+        tt_fail_msg(__FILE__, __LINE__, "rig device: %s", e.msg);
         return false;
     }
     if (pass) {
@@ -105,6 +107,7 @@ static inline bool exec_rig_open_with(exec_rig *r, void (*init)(tp_opts *), cons
         exec_dev_set_regshare(r->dev, rs_exec_hooks());
     }
     r->m = exec_rig_load(r->dev, ptx, name);
+    if (!r->m) tt_fail_msg(__FILE__, __LINE__, "rig: %s did not load", name);
     return r->m != NULL;
 }
 

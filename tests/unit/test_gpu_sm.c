@@ -100,6 +100,113 @@ static void t_dependent_chain(void)
     gpu_rig_close(&r);
 }
 
+/* min/max: a latency class of their own (lat.int_max 13, ii.int_max 2: the
+** table's defaults, GPGPU-Sim's GTX 480 "MAX" class), 10 dependent or
+** independent max.s32, timed as chain_ptx times its adds. */
+static const char *max_ptx = HDR
+    ".visible .entry maxc(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, 7;\n"
+    FILL
+    "  mov.u64 %rd2, %clock64;\n"
+    "  max.s32 %r1, %r1, 1;\n  max.s32 %r1, %r1, 2;\n  max.s32 %r1, %r1, 3;\n  max.s32 %r1, %r1, 4;\n"
+    "  max.s32 %r1, %r1, 5;\n  max.s32 %r1, %r1, 6;\n  max.s32 %r1, %r1, 7;\n  max.s32 %r1, %r1, 8;\n"
+    "  max.s32 %r1, %r1, 9;\n  max.s32 %r1, %r1, 10;\n"
+    "  mov.u64 %rd3, %clock64;\n"
+    "  sub.s64 %rd4, %rd3, %rd2;\n"
+    "  st.global.u64 [%rd1], %rd4;\n"
+    "  st.global.u32 [%rd1+8], %r1;\n"
+    "  ret;\n"
+    "}\n"
+    ".visible .entry maxi(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, 7;\n"
+    FILL
+    "  mov.u64 %rd2, %clock64;\n"
+    "  max.s32 %r2, %r1, 1;\n  max.s32 %r3, %r1, 1;\n  max.s32 %r4, %r1, 1;\n  max.s32 %r5, %r1, 1;\n"
+    "  max.s32 %r6, %r1, 1;\n  max.s32 %r7, %r1, 1;\n  max.s32 %r8, %r1, 1;\n  max.s32 %r9, %r1, 1;\n"
+    "  max.s32 %r10, %r1, 1;\n  max.s32 %r11, %r1, 1;\n"
+    "  mov.u64 %rd3, %clock64;\n"
+    "  sub.s64 %rd4, %rd3, %rd2;\n"
+    "  st.global.u64 [%rd1], %rd4;\n"
+    "  ret;\n"
+    "}\n";
+
+static void t_max_class(void)
+{
+    gpu_rig r;
+    gpu_kstats ks;
+    if (!gpu_rig_open(&r, max_ptx, NULL, "sm.ptx")) return;
+    /* as t_dependent_chain with lat.int_max = 13: the first max issues at
+    ** t0 + 1, each next one 13 + 1 later, the clock read one cycle after the
+    ** last: t1 - t0 = 1 + 9 * 14 + 1 = 128; */
+    TT_EQ_U(clock_delta(&r, "maxc", NULL, &ks), 128);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+    /* lat.int_max = 0: the add class's latency, as t_dependent_chain: 47 */
+    if (!gpu_rig_open(&r, max_ptx, "lat.int_max=0 ii.int_max=0", "sm.ptx")) return;
+    TT_EQ_U(clock_delta(&r, "maxc", NULL, &ks), 47);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+    /* independent: they issue one a cycle, as the adds of t_independent
+    ** (the collectors take them; the two SP pipes, each taking one every
+    ** ii.int_max = 2 cycles, keep up together): 11 */
+    if (!gpu_rig_open(&r, max_ptx, NULL, "sm.ptx")) return;
+    TT_EQ_U(clock_delta(&r, "maxi", NULL, &ks), 11);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+}
+
+/* A barrier does not stop fetch: the instruction after it is buffered while
+** the warp waits, so when the barrier opens the warps issue it back to back
+** instead of waiting, one after the other, for fetch (sm.fetch_width 1).
+** Two warps, each: clock, six bar.sync, clock; out[w] = its second clock,
+** out[4 + w] its first. */
+static const char *bar_ptx = HDR
+    ".visible .entry bar2(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<12>; .reg .b64 %rd<10>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  shr.u32 %r1, %r1, 5;\n"
+    "  mul.wide.u32 %rd5, %r1, 8;\n"
+    "  add.s64 %rd6, %rd1, %rd5;\n"
+    "  mov.u64 %rd2, %clock64;\n"
+    "  bar.sync 0;\n  bar.sync 0;\n  bar.sync 0;\n  bar.sync 0;\n  bar.sync 0;\n  bar.sync 0;\n"
+    "  mov.u64 %rd3, %clock64;\n"
+    "  st.global.u64 [%rd6], %rd3;\n"
+    "  st.global.u64 [%rd6+32], %rd2;\n"
+    "  ret;\n"
+    "}\n";
+
+static void t_barrier_fetch(void)
+{
+    gpu_rig r;
+    gpu_kstats ks;
+    if (!gpu_rig_open(&r, bar_ptx, NULL, "sm.ptx")) return;
+    uint64_t out = exec_mem_alloc(r.dev, 64, 256);
+    TT_EQ_I(gpu_rig_launch(&r, "bar2", 1, 64, &out, 8, &ks, NULL), EXEC_OK);
+    const uint64_t *o = (const uint64_t *)exec_mem_host(r.dev, out, 64);
+    /* warp 0 reads the clock at t0, warp 1 (on the other scheduler) at t0 + 1,
+    ** a fetch later; warp 0's first bar.sync issues at t0 + 1 and waits, warp
+    ** 1's at t0 + 2 opens it.  Each fetch (one warp a cycle) brings a warp two
+    ** instructions, so both issue a barrier every cycle: the other five at
+    ** t0 + 3 .. t0 + 7, the clocks at t0 + 8.  (Had a barrier stopped fetch
+    ** until it issued, each fetch would bring one: a barrier per warp every
+    ** other cycle, clocks at t0 + 13 and t0 + 14.) */
+    TT_EQ_U(o[5] - o[4], 1);
+    TT_EQ_U(o[0] - o[4], 8);
+    TT_EQ_U(o[1] - o[4], 8);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+}
+
 static void t_independent(void)
 {
     gpu_rig r;
@@ -380,6 +487,8 @@ int main(void)
 {
     TT_RUN(t_dependent_chain);
     TT_RUN(t_independent);
+    TT_RUN(t_max_class);
+    TT_RUN(t_barrier_fetch);
     TT_RUN(t_gto_vs_lrr);
     TT_RUN(t_simd_efficiency);
     TT_RUN(t_cta_limit);
