@@ -7,7 +7,8 @@
 #
 # --only runs the points of those programs again, --variant those of those
 # variants (both: their intersection); the tables and figures are made from
-# every point whose results are in DIR.
+# every point whose results are in DIR (DIR/points, or for a point never run
+# there, its row of DIR/regmutex.csv: a fresh checkout's committed results).
 # Experiment 1 (the paper's slides 16 and 18): BFS CP CUTCP DWT2D HOTSPOT MD
 # MRI-Q RadixSort ParticleFilter SAD on the GTX 480 (128 KB of registers per
 # SM), each as
@@ -201,6 +202,11 @@ stats() {
 }
 
 csv="$out/regmutex.csv"
+# a point that has no files in points/ (a fresh checkout's committed results,
+# run again only in part with --only/--variant) keeps its row of the CSV there
+old="$out/regmutex.csv.old"
+rm -f "$old"
+[ -f "$csv" ] && cp "$csv" "$old"
 echo "experiment,program,variant,config,options,cycles,ctas_per_sm,warps_per_cta,occupancy,sections,acquires,stall_cycles,status,grid_ctas,waves" >"$csv"
 while read -r e p v cfg opts; do
     base="$out/points/$e-$p-$v"
@@ -210,10 +216,13 @@ while read -r e p v cfg opts; do
         s=$(stats "$base.json")
         echo "$s" | awk -F, -v e="$e" -v p="$p" -v v="$v" -v c="$cfg" -v o="$opts" -v st="$st" \
             '{ printf "%s,%s,%s,%s,\"%s\",%d,%d,%d,%.4f,%d,%d,%d,%s,%d,%.2f\n", e, p, v, c, o, $1, $2, $3, $2 * $3 / 48, $4, $5, $6, st, $7, $2 ? $7 / (15 * $2) : 0 }' >>"$csv"
+    elif [ "$st" = missing ] && [ -f "$old" ] && grep -q "^$e,$p,$v,$cfg,\"$opts\",.*,ok," "$old"; then
+        grep "^$e,$p,$v,$cfg,\"$opts\",.*,ok," "$old" | head -n 1 >>"$csv"
     else
         echo "$e,$p,$v,$cfg,\"$opts\",,,,,,,,$st,," >>"$csv"
     fi
 done <"$out/points.txt"
+rm -f "$old"
 
 # ---- the pass's decision per program ---------------------------------------------------
 # `tpsim regmutex` on the program's PTX with the experiment's register file:
