@@ -42,15 +42,15 @@ static inline exec_dev *exec_rig_dev(const char *opts)
     return d;
 }
 
-/* ptx loaded as the module `name` (in messages); NULL, with the reason
-** printed, when it does not load. */
+/* ptx loaded as the module `name` (in messages); NULL when it does not
+** load, which fails the running test with the reason. */
 static inline exec_mod *exec_rig_load(exec_dev *d, const char *ptx, const char *name)
 {
     tp_err e;
     tp_err_clear(&e);
     exec_status st;
     exec_mod *m = exec_mod_load(d, ptx, strlen(ptx), name, &st, &e);
-    if (!m) printf("    load failed: %s\n", e.msg);
+    if (!m) tt_fail_msg(__FILE__, __LINE__, "%s did not load: %s", name, e.msg); /* its test returns early: a failure */
     return m;
 }
 
@@ -106,8 +106,7 @@ static inline bool exec_rig_open_with(exec_rig *r, void (*init)(tp_opts *), cons
         exec_dev_set_pass(r->dev, pass, NULL);
         exec_dev_set_regshare(r->dev, rs_exec_hooks());
     }
-    r->m = exec_rig_load(r->dev, ptx, name);
-    if (!r->m) tt_fail_msg(__FILE__, __LINE__, "rig: %s did not load", name);
+    r->m = exec_rig_load(r->dev, ptx, name); /* a module that does not load fails the test there */
     return r->m != NULL;
 }
 

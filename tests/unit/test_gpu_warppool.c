@@ -63,7 +63,7 @@ static bool rig_open(rig *r, const char *opts)
     bool ok = tp_opts_set_list(&o, "warppool=1", TP_SRC_OVERRIDE, &e) &&
               (!opts || tp_opts_set_list(&o, opts, TP_SRC_OVERRIDE, &e));
     if (!ok) {
-        printf("bad options: %s\n", e.msg);
+        tt_fail_msg(__FILE__, __LINE__, "bad options: %s", e.msg); /* the test returns early: a failure */
         tp_opts_free(&o);
         return false;
     }
