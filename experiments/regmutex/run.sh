@@ -216,8 +216,9 @@ while read -r e p v cfg opts; do
         s=$(stats "$base.json")
         echo "$s" | awk -F, -v e="$e" -v p="$p" -v v="$v" -v c="$cfg" -v o="$opts" -v st="$st" \
             '{ printf "%s,%s,%s,%s,\"%s\",%d,%d,%d,%.4f,%d,%d,%d,%s,%d,%.2f\n", e, p, v, c, o, $1, $2, $3, $2 * $3 / 48, $4, $5, $6, st, $7, $2 ? $7 / (15 * $2) : 0 }' >>"$csv"
-    elif [ "$st" = missing ] && [ -f "$old" ] && grep -q "^$e,$p,$v,$cfg,\"$opts\",.*,ok," "$old"; then
-        grep "^$e,$p,$v,$cfg,\"$opts\",.*,ok," "$old" | head -n 1 >>"$csv"
+    elif [ "$st" = missing ] && [ -f "$old" ] &&
+        row=$(grep -m 1 "^$e,$p,$v,$cfg,\"$opts\",.*,ok," "$old"); then
+        echo "$row" >>"$csv"
     else
         echo "$e,$p,$v,$cfg,\"$opts\",,,,,,,,$st,," >>"$csv"
     fi

@@ -19,40 +19,38 @@
 #include "tests/unit/gpu_rig.h"
 #include <stdlib.h>
 
-/* out[0] = clock after - clock before, around 10 dependent integer adds. */
-static const char *chain_ptx = HDR
-    ".visible .entry chain(.param .u64 out)\n"
-    "{\n"
-    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n"
-    "  ld.param.u64 %rd1, [out];\n"
-    "  mov.u32 %r1, 7;\n"
-    FILL
-    "  mov.u64 %rd2, %clock64;\n"
-    "  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n"
-    "  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n"
-    "  add.s32 %r1, %r1, 1;\n  add.s32 %r1, %r1, 1;\n"
-    "  mov.u64 %rd3, %clock64;\n"
-    "  sub.s64 %rd4, %rd3, %rd2;\n"
-    "  st.global.u64 [%rd1], %rd4;\n"
-    "  st.global.u32 [%rd1+8], %r1;\n"
-    "  ret;\n"
+/* A kernel `name` that writes out[0] = clock after - clock before around
+** `body`, then does `tail`; %r1 = 7 is ready before the first clock read
+** (four fillers between). */
+#define TIMED_KERNEL(name, body, tail)                                         \
+    ".visible .entry " name "(.param .u64 out)\n"                             \
+    "{\n"                                                                     \
+    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n"                                 \
+    "  ld.param.u64 %rd1, [out];\n"                                           \
+    "  mov.u32 %r1, 7;\n" FILL                                                \
+    "  mov.u64 %rd2, %clock64;\n" body                                        \
+    "  mov.u64 %rd3, %clock64;\n"                                             \
+    "  sub.s64 %rd4, %rd3, %rd2;\n"                                           \
+    "  st.global.u64 [%rd1], %rd4;\n" tail                                    \
+    "  ret;\n"                                                                \
     "}\n"
-    /* the same adds, independent of each other */
-    ".visible .entry indep(.param .u64 out)\n"
-    "{\n"
-    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n"
-    "  ld.param.u64 %rd1, [out];\n"
-    "  mov.u32 %r1, 7;\n"
-    FILL
-    "  mov.u64 %rd2, %clock64;\n"
-    "  add.s32 %r2, %r1, 1;\n  add.s32 %r3, %r1, 1;\n  add.s32 %r4, %r1, 1;\n  add.s32 %r5, %r1, 1;\n"
-    "  add.s32 %r6, %r1, 1;\n  add.s32 %r7, %r1, 1;\n  add.s32 %r8, %r1, 1;\n  add.s32 %r9, %r1, 1;\n"
-    "  add.s32 %r10, %r1, 1;\n  add.s32 %r11, %r1, 1;\n"
-    "  mov.u64 %rd3, %clock64;\n"
-    "  sub.s64 %rd4, %rd3, %rd2;\n"
-    "  st.global.u64 [%rd1], %rd4;\n"
-    "  ret;\n"
-    "}\n";
+/* ten instructions `op d, a, 1`: each on the last one's %r1, or all on %r1 */
+#define DEP10(op)                                                              \
+    "  " op " %r1, %r1, 1;\n  " op " %r1, %r1, 1;\n  " op " %r1, %r1, 1;\n"      \
+    "  " op " %r1, %r1, 1;\n  " op " %r1, %r1, 1;\n  " op " %r1, %r1, 1;\n"      \
+    "  " op " %r1, %r1, 1;\n  " op " %r1, %r1, 1;\n  " op " %r1, %r1, 1;\n"      \
+    "  " op " %r1, %r1, 1;\n"
+#define INDEP10(op)                                                            \
+    "  " op " %r2, %r1, 1;\n  " op " %r3, %r1, 1;\n  " op " %r4, %r1, 1;\n"      \
+    "  " op " %r5, %r1, 1;\n  " op " %r6, %r1, 1;\n  " op " %r7, %r1, 1;\n"      \
+    "  " op " %r8, %r1, 1;\n  " op " %r9, %r1, 1;\n  " op " %r10, %r1, 1;\n"     \
+    "  " op " %r11, %r1, 1;\n"
+
+/* out[0] = clock after - clock before, around 10 dependent integer adds
+** (chain) or the same adds independent of each other (indep). */
+static const char *chain_ptx = HDR
+    TIMED_KERNEL("chain", DEP10("add.s32"), "  st.global.u32 [%rd1+8], %r1;\n")
+    TIMED_KERNEL("indep", INDEP10("add.s32"), "");
 
 static uint64_t clock_delta(gpu_rig *r, const char *k, const char *opts_unused, gpu_kstats *ks)
 {
@@ -104,37 +102,8 @@ static void t_dependent_chain(void)
 ** table's defaults, GPGPU-Sim's GTX 480 "MAX" class), 10 dependent or
 ** independent max.s32, timed as chain_ptx times its adds. */
 static const char *max_ptx = HDR
-    ".visible .entry maxc(.param .u64 out)\n"
-    "{\n"
-    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n"
-    "  ld.param.u64 %rd1, [out];\n"
-    "  mov.u32 %r1, 7;\n"
-    FILL
-    "  mov.u64 %rd2, %clock64;\n"
-    "  max.s32 %r1, %r1, 1;\n  max.s32 %r1, %r1, 2;\n  max.s32 %r1, %r1, 3;\n  max.s32 %r1, %r1, 4;\n"
-    "  max.s32 %r1, %r1, 5;\n  max.s32 %r1, %r1, 6;\n  max.s32 %r1, %r1, 7;\n  max.s32 %r1, %r1, 8;\n"
-    "  max.s32 %r1, %r1, 9;\n  max.s32 %r1, %r1, 10;\n"
-    "  mov.u64 %rd3, %clock64;\n"
-    "  sub.s64 %rd4, %rd3, %rd2;\n"
-    "  st.global.u64 [%rd1], %rd4;\n"
-    "  st.global.u32 [%rd1+8], %r1;\n"
-    "  ret;\n"
-    "}\n"
-    ".visible .entry maxi(.param .u64 out)\n"
-    "{\n"
-    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n"
-    "  ld.param.u64 %rd1, [out];\n"
-    "  mov.u32 %r1, 7;\n"
-    FILL
-    "  mov.u64 %rd2, %clock64;\n"
-    "  max.s32 %r2, %r1, 1;\n  max.s32 %r3, %r1, 1;\n  max.s32 %r4, %r1, 1;\n  max.s32 %r5, %r1, 1;\n"
-    "  max.s32 %r6, %r1, 1;\n  max.s32 %r7, %r1, 1;\n  max.s32 %r8, %r1, 1;\n  max.s32 %r9, %r1, 1;\n"
-    "  max.s32 %r10, %r1, 1;\n  max.s32 %r11, %r1, 1;\n"
-    "  mov.u64 %rd3, %clock64;\n"
-    "  sub.s64 %rd4, %rd3, %rd2;\n"
-    "  st.global.u64 [%rd1], %rd4;\n"
-    "  ret;\n"
-    "}\n";
+    TIMED_KERNEL("maxc", DEP10("max.s32"), "  st.global.u32 [%rd1+8], %r1;\n")
+    TIMED_KERNEL("maxi", INDEP10("max.s32"), "");
 
 static void t_max_class(void)
 {
