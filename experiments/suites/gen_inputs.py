@@ -63,6 +63,15 @@ Our own generators; no suite data is copied.
   gen_inputs.py lbm-check OUT LOG   exit 0 when lbm's velocity file OUT is complete
                                  and finite and LOG's two grid statistics agree
                                  (cell counts; mass within 1%)
+  gen_inputs.py dwt2d W H DIR    DIR/rgbW.bmp: a W x H 24-bit BMP (BITMAPINFOHEADER, bottom-up
+                                 rows): smooth colour gradients and waves plus noise.
+                                 Rodinia dwt2d reads the file's first W*H*3 bytes raw
+                                 (header included) as its three 8-bit components
+  gen_inputs.py cp-check OUT REF   exit 0 when ISPASS CP's output OUT matches its
+                                 suite's reference REF (output/short/ref.txt) by the
+                                 suite's own rules: the first line equal, the
+                                 checksum within 0.5%, every value of the 17 rows
+                                 within 0.005 or 0.5%
   gen_inputs.py compare OUT EXP TOL [SKIP]   exit 0 when OUT (a Parboil output:
                                  SKIP bytes, uint32 count, then floats) holds EXP's
                                  values ("index value" lines) within TOL times
@@ -513,6 +522,65 @@ def tpacf_check(out, exp):
     return 1 if bad else 0
 
 
+def dwt2d(w, h, d):
+    """A W x H 24-bit BMP, as Rodinia dwt2d's data sets (rgb.bmp, 192.bmp):
+    14-byte file header, 40-byte BITMAPINFOHEADER, rows bottom-up, each
+    padded to 4 bytes; each channel a gradient plus two waves plus noise of
+    +-6.  dwt2d itself does not parse the header: it reads W*H*3 bytes from
+    the file's start as three planes of 8-bit samples (its getImg)."""
+    rnd = random.Random(21)
+    ch = [(rnd.uniform(40, 90), rnd.uniform(-0.1, 0.1), rnd.uniform(-0.1, 0.1),
+           rnd.uniform(20, 60), rnd.uniform(8, 60), rnd.uniform(8, 60)) for _ in range(3)]
+    sx = [[math.sin(x / c[4]) for x in range(w)] for c in ch]
+    sy = [[math.cos(y / c[5]) for y in range(h)] for c in ch]
+    pad = (4 - (3 * w) % 4) % 4
+    rows = bytearray()
+    for y in range(h - 1, -1, -1):
+        for x in range(w):
+            for k in (2, 1, 0):  # BGR
+                c = ch[k]
+                v = 128 + c[1] * (x - w / 2) + c[2] * (y - h / 2) + c[3] * sx[k][x] * sy[k][y] + rnd.randint(-6, 6)
+                rows.append(max(0, min(255, int(v))))
+        rows.extend(b"\0" * pad)
+    hdr = struct.pack("<2sIHHI", b"BM", 54 + len(rows), 0, 0, 54)
+    info = struct.pack("<IiiHHIIiiII", 40, w, h, 1, 24, 0, len(rows), 2835, 2835, 0, 0)
+    with open(os.path.join(d, "rgb%d.bmp" % w), "wb") as f:
+        f.write(hdr + info + rows)
+
+
+def cp_check(out, ref):
+    """ISPASS CP's output against the suite's reference output, by the rules
+    its benchmark description states: first line (sizes, atom count) equal;
+    the checksum (second line) within 0.5%; then 17 rows whose values each
+    agree within 0.005 absolute or 0.5% relative."""
+    try:
+        with open(out) as f:
+            o = f.read().split("\n")
+        with open(ref) as f:
+            r = f.read().split("\n")
+    except OSError as e:
+        sys.stderr.write("cp-check: %s\n" % e)
+        return 1
+    if len(o) < 19 or len(r) < 19 or o[0].split() != r[0].split():
+        sys.stderr.write("cp-check: %s: header or row count differs from %s\n" % (out, ref))
+        return 1
+    co, cr = float(o[1]), float(r[1])
+    if abs(co - cr) > 0.005 * abs(cr):
+        sys.stderr.write("cp-check: checksum %g, reference %g\n" % (co, cr))
+        return 1
+    for row in range(2, 19):
+        vo = [float(x) for x in o[row].split()]
+        vr = [float(x) for x in r[row].split()]
+        if len(vo) != len(vr):
+            sys.stderr.write("cp-check: row %d has %d values, reference %d\n" % (row - 2, len(vo), len(vr)))
+            return 1
+        for i, (a, b) in enumerate(zip(vo, vr)):
+            if not (abs(a - b) < 0.005 or abs(a - b) < 0.005 * abs(b)):
+                sys.stderr.write("cp-check: row %d value %d: %g, reference %g\n" % (row - 2, i, a, b))
+                return 1
+    return 0
+
+
 def compare(out, exp, tol, skip=0):
     """OUT: uint32 count, then little-endian floats (Parboil's outputs: count
     values, or a multiple of count: mri-q writes Qr and Qi); EXP: "index
@@ -568,6 +636,10 @@ def main(a):
         lbm(a[1])
     elif len(a) == 3 and a[0] == "lbm-check":
         return lbm_check(a[1], a[2])
+    elif len(a) == 4 and a[0] == "dwt2d":
+        dwt2d(int(a[1]), int(a[2]), a[3])
+    elif len(a) == 3 and a[0] == "cp-check":
+        return cp_check(a[1], a[2])
     elif len(a) == 3 and a[0] == "cutcp":
         cutcp(int(a[1]), a[2])
     elif len(a) in (4, 5) and a[0] == "compare":

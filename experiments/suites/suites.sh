@@ -44,6 +44,8 @@ info() {
     srad) echo "rodinia cuda/srad/srad_v2" ;;
     hotspot) echo "rodinia cuda/hotspot" ;;
     bfs) echo "rodinia cuda/bfs" ;;
+    dwt2d) echo "rodinia cuda/dwt2d" ;;
+    cp) echo "ispass CP/benchmarks/cp/src/cuda_short" ;;
     sc) echo "rodinia cuda/streamcluster" ;;
     pf_1) echo "rodinia cuda/particlefilter" ;;
     2mm_1) echo "polybench CUDA/2MM" ;;
@@ -72,8 +74,6 @@ skipped() {
     case $1 in
     heartwall) echo "rodinia: reads an AVI video (test.avi), which is not in the repository and not generated here" ;;
     md) echo "SHOC: no mirror of SHOC here" ;;
-    cp) echo "ISPASS 2009/Parboil: CP not built yet" ;;
-    dwt2d) echo "rodinia: needs a BMP image; generator not written yet" ;;
     mergesort) echo "cuda-samples mergeSort: sorts 4,194,304 keys (fixed in main.cpp): more than 5 minutes per run here" ;;
     radixsort) echo "cuda-samples radixSortThrust: not built yet" ;;
     montecarlo) echo "cuda-samples MonteCarloMultiGPU: 262,144 paths per option, fixed in the program: too long to simulate here" ;;
@@ -110,6 +110,7 @@ CUTCP_S=32 # the water box's side (A)
 SAD_WH="352 288" # frame size (CIF)
 MRIG="100000 64" # samples, grid points a side
 LBM_STEPS=2 # time steps (the grid is fixed: 120 x 120 x 150)
+DWT2D_N=1024 # image side (Rodinia's run.sh: rgb.bmp -d 1024x1024)
 
 # options a program needs beyond the variant's (tpsim run -o)
 opts() {
@@ -126,6 +127,8 @@ args() {
     srad) echo "./prog 512 512 0 127 0 127 0.5 2" ;;
     hotspot) echo "./prog 512 2 2 temp_512 power_512 output.out" ;;
     bfs) echo "./prog graph65536.txt" ;;
+    cp) echo "./prog -o cp.out" ;; # its sizes and atoms are fixed in the program (cuenergy.h)
+    dwt2d) echo "./prog rgb$DWT2D_N.bmp -d ${DWT2D_N}x$DWT2D_N -f -5 -l 3" ;; # read from ../../data/dwt2d/ (its getImg)
     sc) echo "./prog 10 20 32 4096 4096 1000 none output.txt 1" ;;
     spmv) echo "./prog -i spmv$SPMV_N.mtx,spmv$SPMV_N.vec -o spmv.out" ;;
     mriq) echo "./prog -i mriq$MRIQ.bin -o mriq.out" ;;
@@ -160,6 +163,15 @@ build() { # DIR OUT NAME
     sc) set -- "$src/streamcluster_cuda_cpu.cpp" "$src/streamcluster_cuda.cu" "$src/streamcluster_header.cu"; k=$src/streamcluster_cuda.cu ;;
     bfs) set -- "$src/bfs.cu"; k=$1
         [ -f "$w/graph65536.txt" ] || python3 "$here/gen_inputs.py" bfs 65536 3 "$w" ;;
+    dwt2d) set -- "$src/main.cu" "$src/dwt.cu" "$src/components.cu" "$src/dwt_cuda/fdwt53.cu" "$src/dwt_cuda/fdwt97.cu" \
+        "$src/dwt_cuda/common.cu" "$src/dwt_cuda/rdwt97.cu" "$src/dwt_cuda/rdwt53.cu"; k=$src/dwt_cuda/fdwt53.cu
+        # getImg prefixes its file name with ../../data/dwt2d/ (from the run directory OUT/dwt2d)
+        mkdir -p "$o/../data/dwt2d"
+        [ -f "$o/../data/dwt2d/rgb$DWT2D_N.bmp" ] || python3 "$here/gen_inputs.py" dwt2d $DWT2D_N $DWT2D_N "$o/../data/dwt2d" ;;
+    cp) # ISPASS 2009's build of CP (build/cuda_short): Parboil's old common library of its own
+        set -- -I"$d/ispass/CP/common/include" "$d/ispass/CP/common/src/parboil.c" "$src/main.cu" \
+            "$src/cuenergy_pre8_coalesce.cu"; k=$src/cuenergy_pre8_coalesce.cu
+        cp "$src/../../output/short/ref.txt" "$w/cp.ref" ;;
     spmv) set -- $(pbcommon) -I"$src/../../common_src/convert-dataset" --use_fast_math "$src/main.cu" "$src/file.cc" \
         "$src/gpu_info.cc" "$src/../../common_src/convert-dataset/convert_dataset.c" \
         "$src/../../common_src/convert-dataset/mmio.c"; k=$src/main.cu
@@ -208,6 +220,7 @@ verify() { # NAME OUT LOG
     case $n in
     mergesort) grep -q "Test passed\|PASSED" "$log" && ! grep -q "FAILED\|failed" "$log" ;;
     bfs) cmp -s "$w/result.txt" "$w/graph65536.expected" ;;
+    cp) python3 "$here/gen_inputs.py" cp-check "$w/cp.out" "$w/cp.ref" ;; # the suite's reference output
     spmv) python3 "$here/gen_inputs.py" compare "$w/spmv.out" "$w/spmv$SPMV_N.expected" 1e-4 ;;
     mriq) python3 "$here/gen_inputs.py" compare "$w/mriq.out" "$w/mriq$MRIQ.expected" 1e-3 ;;
     cutcp) python3 "$here/gen_inputs.py" compare "$w/cutcp.out" "$w/watbox$CUTCP_S.expected" 1e-3 4 ;;
@@ -259,6 +272,7 @@ check() { # DIR SUITE...
         rodinia) t=cuda/gaussian ;;
         parboil) t=benchmarks ;;
         polybench) t=CUDA/GEMM ;;
+        ispass) t=CP/benchmarks/cp ;;
         cuda-samples) t=Samples/0_Introduction/mergeSort ;;
         *) die "unknown suite $s" ;;
         esac
