@@ -21,6 +21,8 @@
 //   cta      N CTAs of 32 threads that each add one number    unit: a CTA (turnover)
 //   ctast    as cta, and each thread stores its number         unit: a CTA whose warp
 //            must wait for its store's acknowledgement before it ends
+//   ctae     N CTAs of 32 threads of an empty kernel (PTX: ret) unit: a CTA; cta - ctae
+//            is what cta's parameter loads, compare and branch add to a CTA
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -88,10 +90,12 @@ __global__ void k_cta(int *out, int store)
     if (store) out[blockIdx.x * 32 + threadIdx.x] = v;
 }
 
+__global__ void k_empty() {}
+
 int main(int argc, char **argv)
 {
     if (argc != 3 || atoi(argv[2]) < 1) {
-        fprintf(stderr, "usage: side_ubench add|fma|max|shld|l1ld|l2ld|bar|cta|ctast N>=1\n");
+        fprintf(stderr, "usage: side_ubench add|fma|max|shld|l1ld|l2ld|bar|cta|ctast|ctae N>=1\n");
         return 2;
     }
     const char *t = argv[1];
@@ -132,6 +136,9 @@ int main(int argc, char **argv)
         want = n;
     } else if (strcmp(t, "cta") == 0 || strcmp(t, "ctast") == 0) {
         k_cta<<<n, 32>>>(d_out, t[3] == 's');
+        threads = 0;
+    } else if (strcmp(t, "ctae") == 0) {
+        k_empty<<<n, 32>>>();
         threads = 0;
     } else {
         fprintf(stderr, "side_ubench: unknown test %s\n", t);

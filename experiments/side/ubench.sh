@@ -8,11 +8,11 @@
 #
 #   sh experiments/side/ubench.sh [--gpgpusim SRC] [--out DIR] [TEST...]
 #
-# Tests (default all): add fma max shld l1ld l2ld bar cta ctast
+# Tests (default all): add fma max shld l1ld l2ld bar cta ctast ctae
 # (side_ubench.cu's header says what each does).  The unit of a chain test
 # is one iteration of its loop: 8 dependent instructions and the loop's
 # own 3 (counter, compare, branch); of bar, 8 barriers and the loop; of
-# cta and ctast, one CTA on each of the 15 SMs.  Writes DIR/ubench.csv
+# cta, ctast and ctae, one CTA on each of the 15 SMs.  Writes DIR/ubench.csv
 # (test, simulator, size, cycles; default experiments/side/results) and
 # prints the cycles per unit of each simulator and their ratio.
 set -eu
@@ -31,9 +31,9 @@ while [ $# -gt 0 ]; do
         *) break ;;
     esac
 done
-tests=${*:-add fma max shld l1ld l2ld bar cta ctast}
+tests=${*:-add fma max shld l1ld l2ld bar cta ctast ctae}
 for t in $tests; do
-    case $t in add|fma|max|shld|l1ld|l2ld|bar|cta|ctast) ;; *) echo "ubench.sh: unknown test $t" >&2; exit 2 ;; esac
+    case $t in add|fma|max|shld|l1ld|l2ld|bar|cta|ctast|ctae) ;; *) echo "ubench.sh: unknown test $t" >&2; exit 2 ;; esac
 done
 side_setup ubench.sh
 "$NVCC" -cudart shared -no-compress -arch=sm_75 -O3 -o "$work/side_ubench" "$here/side_ubench.cu"
@@ -43,7 +43,7 @@ echo "test,simulator,size,cycles" >"$csv"
 sizes() {
     case $1 in
         l2ld) echo "128 192 64" ;;    # laps 2 and 3 of the 512 lines: L2 hits in both
-        cta|ctast) echo "150 300 10" ;;  # 10 more CTAs on each of the 15 SMs
+        cta|ctast|ctae) echo "150 300 10" ;;  # 10 more CTAs on each of the 15 SMs
         *) echo "64 128 64" ;;
     esac
 }

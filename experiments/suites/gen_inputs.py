@@ -67,6 +67,18 @@ Our own generators; no suite data is copied.
                                  rows): smooth colour gradients and waves plus noise.
                                  Rodinia dwt2d reads the file's first W*H*3 bytes raw
                                  (header included) as its three 8-bit components
+  gen_inputs.py heartwall W H F DIR   DIR/heartwallF.avi: an uncompressed AVI (RIFF, one
+                                 video stream '00db' of F frames of W x H 8-bit samples,
+                                 an idx1 index), as Rodinia heartwall's avilib reads
+                                 test.avi: a textured elliptical heart wall around the
+                                 suite's tracking points, beating (its radii scaled
+                                 by 1 + 0.04 sin), on a dark noisy background
+  gen_inputs.py heartwall-check RESULT F N   exit 0 when heartwall's result.txt (built with
+                                 -DOUTPUT) holds N frames of an F-frame video (above)
+                                 whose tracked points follow
+                                 the generated video's beat: each within 3 pixels of
+                                 its frame-0 position scaled about the texture's
+                                 centre by 1 + 0.04 sin(2 pi f / F)
   gen_inputs.py cp-check OUT REF   exit 0 when ISPASS CP's output OUT matches its
                                  suite's reference REF (output/short/ref.txt) by the
                                  suite's own rules: the first line equal, the
@@ -548,6 +560,105 @@ def dwt2d(w, h, d):
         f.write(hdr + info + rows)
 
 
+def heartwall(w, h, nframes, d):
+    """An uncompressed AVI in the layout Rodinia heartwall's avilib parses:
+    RIFF 'AVI ' holding LIST 'hdrl' (avih; LIST 'strl' with a 'vids' strh
+    and a BITMAPINFOHEADER strf of 8 bits per pixel), LIST 'movi' (one
+    '00db' chunk of W*H bytes per frame, rows bottom-up as the program
+    expects: it flips them) and an idx1 index (offsets from the 'movi'
+    fourcc, key frames).  The picture: the wall between two ellipses
+    around the suite's hard-coded endocardial and epicardial points (their
+    centres and radii, from heartwall's main.cu: endo rows 269-486, cols
+    235-411; epi rows 252-543, cols 155-457), filled with a speckle texture
+    fixed to the wall, so that the template matching has features to
+    follow; the radii beat by 1 + 0.04 sin(2 pi f / F); background dark
+    with noise."""
+    rnd = random.Random(21)
+    tex = [rnd.randint(0, 90) for _ in range(64 * 64)]
+    ec_r, ec_c, ea_r, ea_c = 377.5, 323.0, 112.0, 92.0     # endo ellipse (inner edge)
+    pc_r, pc_c, pa_r, pa_c = 397.5, 306.0, 150.0, 155.0    # epi ellipse (outer edge)
+    frames = []
+    for f in range(nframes):
+        k = 1.0 + 0.04 * math.sin(2 * math.pi * f / nframes)
+        buf = bytearray(w * h)
+        for y in range(h):  # y: image row from the top; stored bottom-up
+            o = (h - 1 - y) * w
+            dy_e = (y - ec_r) / (ea_r * k)
+            dy_p = (y - pc_r) / (pa_r * k)
+            ty = int((y - pc_r) / k) & 63
+            for x in range(w):
+                de = dy_e * dy_e + ((x - ec_c) / (ea_c * k)) ** 2
+                dp = dy_p * dy_p + ((x - pc_c) / (pa_c * k)) ** 2
+                v = rnd.randint(0, 24)
+                if de > 1.0 and dp < 1.0:
+                    v += 110 + tex[(ty << 6) | (int((x - pc_c) / k) & 63)]
+                elif de <= 1.0:
+                    v += 40
+                buf[o + x] = min(255, v)
+        frames.append(bytes(buf))
+
+    def chunk(tag, data):
+        return tag + struct.pack("<I", len(data)) + data + (b"\0" if len(data) % 2 else b"")
+
+    def lst(kind, body):
+        return b"LIST" + struct.pack("<I", 4 + len(body)) + kind + body
+    usec = 40000  # 25 frames a second
+    avih = struct.pack("<IIIIIIIIII4I", usec, w * h * 25, 0, 0x10, nframes, 0, 1, w * h, w, h, 0, 0, 0, 0)
+    strh = b"vids" + b"DIB " + struct.pack("<IHHIIIIIIIIhhhh", 0, 0, 0, 0, 1, 25, 0, nframes, w * h, 0xFFFFFFFF, 0,
+                                          0, 0, w, h)
+    palette = b"".join(struct.pack("<BBBB", i, i, i, 0) for i in range(256))
+    strf = struct.pack("<IiiHHIIiiII", 40, w, h, 1, 8, 0, w * h, 0, 0, 256, 0) + palette
+    hdrl = lst(b"hdrl", chunk(b"avih", avih) + lst(b"strl", chunk(b"strh", strh) + chunk(b"strf", strf)))
+    movi_body = b""
+    idx = b""
+    for fr in frames:
+        idx += b"00db" + struct.pack("<III", 0x10, 4 + len(movi_body), len(fr))
+        movi_body += chunk(b"00db", fr)
+    body = b"AVI " + hdrl + lst(b"movi", movi_body) + chunk(b"idx1", idx)
+    with open(os.path.join(d, "heartwall%d.avi" % nframes), "wb") as f:
+        f.write(b"RIFF" + struct.pack("<I", len(body)) + body)
+
+
+def heartwall_check(result, nframes, nproc):
+    """heartwall's result.txt: per frame "---Frame f---", then "--endo--"
+    and "--epi--", each a line of rows and a line of columns.  The video
+    (heartwall above) scales its wall texture about the epicardial centre
+    (397.5, 306) by k(f) = 1 + 0.04 sin(2 pi f / F), so a tracked point at
+    frame f should sit at centre + (its frame-0 position - centre) * k(f)."""
+    try:
+        lines = open(result).read().split("\n")
+    except OSError as e:
+        sys.stderr.write("heartwall-check: %s\n" % e)
+        return 1
+    frames = {}
+    cur = None
+    i = 0
+    while i < len(lines):
+        t = lines[i].strip()
+        if t.startswith("---Frame "):
+            cur = int(t[9:].rstrip("-"))
+            frames[cur] = []
+        elif t in ("--endo--", "--epi--") and cur is not None and i + 2 < len(lines):
+            rows = [int(x) for x in lines[i + 1].split()]
+            cols = [int(x) for x in lines[i + 2].split()]
+            frames[cur] += list(zip(rows, cols))
+            i += 2
+        i += 1
+    if sorted(frames) != list(range(nproc)) or any(len(frames[f]) != 51 for f in frames):
+        sys.stderr.write("heartwall-check: %s: expected frames 0-%d of 51 points each\n" % (result, nproc - 1))
+        return 1
+    cr, cc = 397.5, 306.0
+    for f in range(nproc):
+        k = 1.0 + 0.04 * math.sin(2 * math.pi * f / nframes)
+        for j, ((r0, c0), (r, c)) in enumerate(zip(frames[0], frames[f])):
+            er, ec = cr + (r0 - cr) * k, cc + (c0 - cc) * k
+            if abs(r - er) > 3 or abs(c - ec) > 3:
+                sys.stderr.write("heartwall-check: frame %d point %d at (%d, %d), expected (%.1f, %.1f)\n"
+                                 % (f, j, r, c, er, ec))
+                return 1
+    return 0
+
+
 def cp_check(out, ref):
     """ISPASS CP's output against the suite's reference output, by the rules
     its benchmark description states: first line (sizes, atom count) equal;
@@ -638,6 +749,10 @@ def main(a):
         return lbm_check(a[1], a[2])
     elif len(a) == 4 and a[0] == "dwt2d":
         dwt2d(int(a[1]), int(a[2]), a[3])
+    elif len(a) == 5 and a[0] == "heartwall":
+        heartwall(int(a[1]), int(a[2]), int(a[3]), a[4])
+    elif len(a) == 4 and a[0] == "heartwall-check":
+        return heartwall_check(a[1], int(a[2]), int(a[3]))
     elif len(a) == 3 and a[0] == "cp-check":
         return cp_check(a[1], a[2])
     elif len(a) == 3 and a[0] == "cutcp":

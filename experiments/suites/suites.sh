@@ -46,6 +46,9 @@ info() {
     bfs) echo "rodinia cuda/bfs" ;;
     dwt2d) echo "rodinia cuda/dwt2d" ;;
     cp) echo "ispass CP/benchmarks/cp/src/cuda_short" ;;
+    md) echo "shoc src/cuda/level1/md" ;;
+    heartwall) echo "rodinia cuda/heartwall" ;;
+    radixsort) echo "cuda-samples Samples/2_Concepts_and_Techniques/radixSortThrust" ;;
     sc) echo "rodinia cuda/streamcluster" ;;
     pf_1) echo "rodinia cuda/particlefilter" ;;
     2mm_1) echo "polybench CUDA/2MM" ;;
@@ -72,10 +75,7 @@ info() {
 # name suite reason (experiments/suites.md)
 skipped() {
     case $1 in
-    heartwall) echo "rodinia: reads an AVI video (test.avi), which is not in the repository and not generated here" ;;
-    md) echo "SHOC: no mirror of SHOC here" ;;
     mergesort) echo "cuda-samples mergeSort: sorts 4,194,304 keys (fixed in main.cpp): more than 5 minutes per run here" ;;
-    radixsort) echo "cuda-samples radixSortThrust: not built yet" ;;
     montecarlo) echo "cuda-samples MonteCarloMultiGPU: 262,144 paths per option, fixed in the program: too long to simulate here" ;;
     kmeans_1) echo "rodinia kmeans: its kernels read three texture references of one type (t_features, t_features_flipped, t_clusters; CUDA 12 removed texture references), and suite_compat.h's stand-in keeps one binding per type and file" ;;
     *) return 1 ;;
@@ -111,6 +111,9 @@ SAD_WH="352 288" # frame size (CIF)
 MRIG="100000 64" # samples, grid points a side
 LBM_STEPS=2 # time steps (the grid is fixed: 120 x 120 x 150)
 DWT2D_N=1024 # image side (Rodinia's run.sh: rgb.bmp -d 1024x1024)
+HW_FRAMES=2 # frames heartwall tracks (its run line: 20; frame 0 only sets up, each later one is ~300 M warp instructions)
+HW_VIDEO=20 # frames in the generated video (one beat)
+MD_SIZE=4 # SHOC's problem size class 4: 73,728 atoms, 288 CTAs (class 1, its default: 48 CTAs, under one wave)
 
 # options a program needs beyond the variant's (tpsim run -o)
 opts() {
@@ -127,6 +130,9 @@ args() {
     srad) echo "./prog 512 512 0 127 0 127 0.5 2" ;;
     hotspot) echo "./prog 512 2 2 temp_512 power_512 output.out" ;;
     bfs) echo "./prog graph65536.txt" ;;
+    radixsort) echo "./prog -iterations=1" ;; # its 1,048,576 keys and values, one sort (its default: 100)
+    heartwall) echo "./prog heartwall$HW_VIDEO.avi $HW_FRAMES" ;;
+    md) echo "./prog --passes 1 --size $MD_SIZE" ;; # one timed pass (SHOC's default: 10)
     cp) echo "./prog -o cp.out" ;; # its sizes and atoms are fixed in the program (cuenergy.h)
     dwt2d) echo "./prog rgb$DWT2D_N.bmp -d ${DWT2D_N}x$DWT2D_N -f -5 -l 3" ;; # read from ../../data/dwt2d/ (its getImg)
     sc) echo "./prog 10 20 32 4096 4096 1000 none output.txt 1" ;;
@@ -172,6 +178,19 @@ build() { # DIR OUT NAME
         set -- -I"$d/ispass/CP/common/include" "$d/ispass/CP/common/src/parboil.c" "$src/main.cu" \
             "$src/cuenergy_pre8_coalesce.cu"; k=$src/cuenergy_pre8_coalesce.cu
         cp "$src/../../output/short/ref.txt" "$w/cp.ref" ;;
+    radixsort) # fixed_clock.c: the same keys every run (the sample seeds them with clock())
+        set -- -DSUITE_COMPAT_KEEP_PROPS -I"$d/cuda-samples/Common" "$src/radixSortThrust.cu" "$COMPAT/fixed_clock.c"
+        k=$src/radixSortThrust.cu ;;
+    heartwall) # -DOUTPUT as its Makefile's OUTPUT=Y: result.txt, the tracked points of every frame
+        set -- -I"$src/AVI" -DOUTPUT "$src/main.cu" "$src/AVI/avilib.c" "$src/AVI/avimod.c"; k=$src/main.cu
+        [ -f "$w/heartwall$HW_VIDEO.avi" ] || python3 "$here/gen_inputs.py" heartwall 609 590 $HW_VIDEO "$w" ;;
+    md) # SHOC's driver (src/cuda/common/main.cpp) and option and result classes; every file as CUDA
+        # (--x=cu: main.cpp prints cudaDeviceProp fields the shim maps only for CUDA); -lcuda for the
+        # shim's clamped texture bind (suite_compat.h)
+        set -- -I"$d/shoc/src/common" -I"$d/shoc/src/cuda/common" -DSUITE_COMPAT_CLAMP_BIND \
+            -L"$(dirname "$NVCC")/../lib64/stubs" -lcuda --x=cu "$src/MD.cu" "$d/shoc/src/cuda/common/main.cpp" \
+            "$d/shoc/src/common/Option.cpp" "$d/shoc/src/common/OptionParser.cpp" \
+            "$d/shoc/src/common/ResultDatabase.cpp" "$d/shoc/src/common/InvalidArgValue.cpp"; k=$src/MD.cu ;;
     spmv) set -- $(pbcommon) -I"$src/../../common_src/convert-dataset" --use_fast_math "$src/main.cu" "$src/file.cc" \
         "$src/gpu_info.cc" "$src/../../common_src/convert-dataset/convert_dataset.c" \
         "$src/../../common_src/convert-dataset/mmio.c"; k=$src/main.cu
@@ -218,8 +237,12 @@ build() { # DIR OUT NAME
 verify() { # NAME OUT LOG
     n=$1 w=$2/$1 log=$3
     case $n in
+    radixsort) grep -q "^Test passed" "$log" && ! grep -q "Test failed\|FAILED" "$log" ;;
     mergesort) grep -q "Test passed\|PASSED" "$log" && ! grep -q "FAILED\|failed" "$log" ;;
     bfs) cmp -s "$w/result.txt" "$w/graph65536.expected" ;;
+    heartwall) python3 "$here/gen_inputs.py" heartwall-check "$w/result.txt" $HW_VIDEO $HW_FRAMES ;;
+    md) # its own check, once for the single- and once for the double-precision kernel
+        [ "$(grep -c "^Test Passed" "$log")" = 2 ] && ! grep -q "Test Failed\|Test FAILED" "$log" ;;
     cp) python3 "$here/gen_inputs.py" cp-check "$w/cp.out" "$w/cp.ref" ;; # the suite's reference output
     spmv) python3 "$here/gen_inputs.py" compare "$w/spmv.out" "$w/spmv$SPMV_N.expected" 1e-4 ;;
     mriq) python3 "$here/gen_inputs.py" compare "$w/mriq.out" "$w/mriq$MRIQ.expected" 1e-3 ;;
@@ -273,6 +296,7 @@ check() { # DIR SUITE...
         parboil) t=benchmarks ;;
         polybench) t=CUDA/GEMM ;;
         ispass) t=CP/benchmarks/cp ;;
+        shoc) t=src/cuda/level1/md ;;
         cuda-samples) t=Samples/0_Introduction/mergeSort ;;
         *) die "unknown suite $s" ;;
         esac

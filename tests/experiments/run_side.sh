@@ -55,17 +55,24 @@ grep -q "^1 " "$tmp/table" && grep -q "^2 " "$tmp/table" || fail table "no row p
 
 # ubench.sh (tpsim only): the shared-load chase costs 8 x (shmem.latency 26
 # + the collection cycle + sm.wb_latency) a loop iteration (the loop's own
-# three instructions issue while the chain waits): 216 at 0, 256 at 5
-ub() {
-    BUILD="$BUILD" NVCC="$NVCC" TPSIM_OPTIONS="$1" sh "$root/experiments/side/ubench.sh" --out "$tmp/ub" shld 2>"$tmp/uberr" |
-        awk '$1 == "shld" { print $2 }'
+# three instructions issue while the chain waits): 216 at 0, 256 at 5.
+# An empty CTA (ctae, one per SM at a time) costs 3 + lat.branch +
+# sm.wb_latency: its launch, the next cycle's fetch, the fetch latency 1,
+# then its `ret`: the collection cycle, the branch latency, the write-back;
+# the next CTA launches in the cycle the slot frees (12 on gtx480, 9 with
+# GPGPU-Sim's branch latency 1: docs/EXPERIMENTS.md, Component tests)
+ub() { # OPTIONS TEST
+    BUILD="$BUILD" NVCC="$NVCC" TPSIM_OPTIONS="$1" sh "$root/experiments/side/ubench.sh" --out "$tmp/ub" "$2" 2>"$tmp/uberr" |
+        awk -v t="$2" '$1 == t { print $2 }'
 }
-for x in "sm.wb_latency=0 216.00" "sm.wb_latency=5 256.00"; do
-    got=$(ub "${x% *}")
-    if [ "$got" = "${x#* }" ]; then
-        echo "PASS side_ubench_${x% *}"
+for x in "shld:sm.wb_latency=0:216.00" "shld:sm.wb_latency=5:256.00" "ctae::12.00" "ctae:lat.branch=1:9.00" \
+    "ctae:lat.branch=2 sm.wb_latency=3:8.00"; do
+    t=${x%%:*} r=${x#*:} o=${r%:*} want=${r##*:}
+    got=$(ub "$o" "$t")
+    if [ "$got" = "$want" ]; then
+        echo "PASS side_ubench_${t}_$(echo "${o:-default}" | tr ' =' '_-')"
     else
-        echo "FAIL side_ubench_${x% *}: shld costs '$got' cycles a loop iteration, expected ${x#* } ($(tail -n 1 "$tmp/uberr"))"
+        echo "FAIL side_ubench_${t}_$(echo "${o:-default}" | tr ' =' '_-'): $t costs '$got' cycles a unit, expected $want ($(tail -n 1 "$tmp/uberr"))"
         status=1
     fi
 done

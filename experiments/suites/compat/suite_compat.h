@@ -19,7 +19,9 @@
  *     one type in one file would share one binding, so binding either
  *     fails (cudaErrorNotSupported, with a message): Rodinia kmeans has
  *     three float ones; Parboil sad has one (`ref`), and Parboil spmv
- *     declares one it never binds. */
+ *     declares one it never binds;
+ *   - SUITE_COMPAT_CLAMP_BIND: below (SHOC's MD).
+ * fixed_clock.c, linked into radixSortThrust only, is the other shim. */
 #ifndef SUITE_COMPAT_H
 #define SUITE_COMPAT_H
 #ifdef __CUDACC__
@@ -130,6 +132,36 @@ static cudaError_t cudaBindTexture(size_t *offset, const texture<T, dim, mode> &
                                    const struct cudaChannelFormatDesc *, size_t size = ~(size_t)0)
 {
     return cudaBindTexture(offset, t, p, size);
+}
+/* the legacy API's form with a channel description (SHOC's MD binds a
+ * double4 array to an int4 reference with an int4 description).  The
+ * legacy bind did not check the size against the allocation, and MD's
+ * float test binds nAtom double4s over its array of nAtom float4s (read
+ * only in the double test); tpsim's texture objects refuse a range past
+ * the allocation, so with -DSUITE_COMPAT_CLAMP_BIND (and -lcuda) the size
+ * is clamped to the allocation's end. */
+#ifdef SUITE_COMPAT_CLAMP_BIND
+#include <cuda.h>
+#endif
+template <class T, int dim, enum cudaTextureReadMode mode>
+static cudaError_t cudaBindTexture(size_t *offset, const texture<T, dim, mode> &t, const void *p,
+                                   const struct cudaChannelFormatDesc &desc, size_t size = ~(size_t)0)
+{
+    struct cudaResourceDesc r;
+#ifdef SUITE_COMPAT_CLAMP_BIND
+    CUdeviceptr base;
+    size_t len;
+    if (cuMemGetAddressRange(&base, &len, (CUdeviceptr)p) == CUDA_SUCCESS && size > base + len - (CUdeviceptr)p)
+        size = base + len - (CUdeviceptr)p;
+#endif
+    if (offset)
+        *offset = 0;
+    memset(&r, 0, sizeof r);
+    r.resType = cudaResourceTypeLinear;
+    r.res.linear.devPtr = (void *)p;
+    r.res.linear.desc = desc;
+    r.res.linear.sizeInBytes = size;
+    return tpsim_texbind(t, &r);
 }
 template <class T, int dim, enum cudaTextureReadMode mode>
 static cudaError_t cudaUnbindTexture(const texture<T, dim, mode> &)
