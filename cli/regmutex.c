@@ -303,7 +303,8 @@ int cli_regmutex(int argc, char **argv)
     memset(&lo, 0, sizeof lo);
     lo.max_regs = (uint32_t)tp_opt_i(&o, OPT_DEVICE_MAX_REGS_PER_THREAD);
     lo.force_max = (uint32_t)tp_opt_i(&o, OPT_REGS_MAX);
-    lo.regs_per_sm = (uint32_t)tp_opt_i(&o, OPT_DEVICE_REGS_PER_SM);
+    lo.regs_per_sm = (uint32_t)tp_opt_i(&o, OPT_REGS_BOUNDS_FILE); /* as exec_mod_load */
+    if (!lo.regs_per_sm) lo.regs_per_sm = (uint32_t)tp_opt_i(&o, OPT_DEVICE_REGS_PER_SM);
     lo.alloc_unit = (uint32_t)tp_opt_i(&o, OPT_DEVICE_REG_ALLOC_UNIT);
     lo.no_schedule = !tp_opt_i(&o, OPT_REGS_SCHEDULE);
     ptx_module *low = ptx_lower(m, &lo, &e);

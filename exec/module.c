@@ -175,7 +175,8 @@ exec_mod *exec_mod_load(exec_dev *d, const char *ptx, size_t len, const char *na
     memset(&lo, 0, sizeof lo);
     lo.max_regs = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_MAX_REGS_PER_THREAD);
     lo.force_max = (uint32_t)tp_opt_i(&d->opts, OPT_REGS_MAX);
-    lo.regs_per_sm = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_REGS_PER_SM);
+    lo.regs_per_sm = (uint32_t)tp_opt_i(&d->opts, OPT_REGS_BOUNDS_FILE);
+    if (!lo.regs_per_sm) lo.regs_per_sm = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_REGS_PER_SM);
     lo.alloc_unit = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_REG_ALLOC_UNIT);
     lo.no_schedule = !tp_opt_i(&d->opts, OPT_REGS_SCHEDULE);
     ptx_module *low = ptx_lower(m->ptx, &lo, e);

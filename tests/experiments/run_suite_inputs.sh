@@ -4,7 +4,8 @@
 # without nvcc or a suite checkout.  Each generator writes the same bytes
 # twice (fixed seeds) and files of the sizes its program's reader expects
 # (the counts below follow from the formats in gen_inputs.py's docstring);
-# each check (compare, tpacf-check, sad-check, lbm-check) accepts an output
+# each check (compare, tpacf-check, sad-check, lbm-check, heartwall-check,
+# cp-check) accepts an output
 # made from its expected values and rejects one with a value changed.
 # One line per case: PASS suite_inputs_NAME or FAIL suite_inputs_NAME: why.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -133,6 +134,46 @@ if gen2 lbm lbm; then
     printf 'x' >"$tmp/short"
     if python3 "$gen" lbm-check "$tmp/short" "$tmp/short" 2>/dev/null; then fail lbm_check_rejects "a 1-byte result passed"; else pass lbm_check_rejects; fi
 fi
+# dwt2d: a 16 x 8 BMP: 54 header bytes, 8 rows of 48 bytes (no padding)
+if gen2 dwt2d dwt2d 16 8; then
+    want_size dwt2d_bmp "$tmp/dwt2d/a/rgb16.bmp" $((54 + 8 * 48))
+    if [ "$(head -c 2 "$tmp/dwt2d/a/rgb16.bmp")" = BM ]; then pass dwt2d_magic; else fail dwt2d_magic "no BM signature"; fi
+fi
+# heartwall: a 20 x 10 AVI of 3 frames; RIFF's size is the file's less 8; 3 '00db' chunks of 200
+# bytes (and 3 index entries naming them); the check accepts points that follow the beat
+# and rejects one moved by 5 pixels
+if gen2 heartwall heartwall 20 10 3; then
+    f=$tmp/heartwall/a/heartwall3.avi
+    python3 - "$f" >"$tmp/hwinfo" <<'EOF2'
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+print(b[:4] == b"RIFF" and b[8:12] == b"AVI " and struct.unpack("<I", b[4:8])[0] == len(b) - 8,
+      b.count(b"00db" + struct.pack("<I", 200)), b.count(b"00db" + struct.pack("<I", 0x10)))
+EOF2
+    if [ "$(cat "$tmp/hwinfo")" = "True 3 3" ]; then pass heartwall_avi; else fail heartwall_avi "RIFF ok, frames, index: $(cat "$tmp/hwinfo")"; fi
+    python3 - "$tmp/hwgood" "$tmp/hwbad" <<'EOF2'
+import math, sys
+pts = [(300 + 3 * k, 250 + 4 * k) for k in range(51)]
+def write(path, bump):
+    with open(path, "w") as f:
+        for fr in range(4):
+            k = 1 + 0.04 * math.sin(2 * math.pi * fr / 20)
+            q = [(round(397.5 + (r - 397.5) * k), round(306 + (c - 306) * k)) for r, c in pts]
+            if bump and fr == 2:
+                q[7] = (q[7][0] + 5, q[7][1])
+            f.write("---Frame %d---\n--endo--\n" % fr)
+            f.write("\t".join(str(r) for r, _ in q[:20]) + "\n" + "\t".join(str(c) for _, c in q[:20]) + "\n")
+            f.write("--epi--\n" + "\t".join(str(r) for r, _ in q[20:]) + "\n" + "\t".join(str(c) for _, c in q[20:]) + "\n")
+write(sys.argv[1], False)
+write(sys.argv[2], True)
+EOF2
+    accept_reject heartwall_check "python3 $gen heartwall-check $tmp/hwgood 20 4" "python3 $gen heartwall-check $tmp/hwbad 20 4"
+fi
+# cp-check: a reference against itself; one value of its first row moved by 1
+printf '256 256 1 200\n8.029e+04\n' >"$tmp/cpref"
+for r in $(seq 17); do printf -- '-0.5 0.25 1.5\n' >>"$tmp/cpref"; done
+sed '3s/^-0.5/0.5/' "$tmp/cpref" >"$tmp/cpbad"
+accept_reject cp_check "python3 $gen cp-check $tmp/cpref $tmp/cpref" "python3 $gen cp-check $tmp/cpbad $tmp/cpref"
 # an expected file that is not "index value" lines: a clear error, not a traceback
 printf '\200\001' >"$tmp/binexp"
 python3 -c 'import struct, sys; open(sys.argv[1], "wb").write(struct.pack("<If", 1, 0.5))' "$tmp/one"

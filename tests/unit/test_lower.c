@@ -377,6 +377,34 @@ static void t_physical_runs(void)
     TT_CHECK(local[2] > 0 && local[3] == local[2] && local[0] == 0);
 }
 
+/* Launch bounds cap a kernel's registers by the register file they divide:
+** .maxntid 512 with .minnctapersm 4 is 64 warps, on the GTX 480's 32768
+** registers 512 a warp, 16 a thread, so sum12 (19) spills to fit 16.  A file
+** raised only so that registers never limit occupancy (device.regs_per_sm
+** 1M) lifts the cap to the device's 63 unless regs.bounds_file keeps the
+** real file's 32768: then the code is the same as on the real file. */
+static void t_bounds_file(void)
+{
+    char ptx[4096];
+    const char *brace = strchr(sum12, '{');
+    snprintf(ptx, sizeof ptx, "%.*s .maxntid 512, 1, 1\n .minnctapersm 4\n%s", (int)(brace - sum12), sum12, brace);
+    const uint32_t want = (uint32_t)((16777216ull - 1) / 3);
+    const char *cases[] = {"regs.physical=1", "regs.physical=1 device.regs_per_sm=1048576",
+                           "regs.physical=1 device.regs_per_sm=1048576 regs.bounds_file=32768"};
+    uint32_t regs[3] = {0, 0, 0}, local[3] = {0, 0, 0};
+    for (int c = 0; c < 3; c++) {
+        exec_rig r;
+        if (!exec_rig_open(&r, ptx, cases[c], "t.ptx", NULL)) continue;
+        TT_EQ_U(run_sum12(&r, &regs[c], &local[c]), want);
+        exec_rig_close(&r);
+    }
+    TT_CHECK(regs[0] <= 16 && local[0] > 0);
+    TT_EQ_U(regs[1], 19);
+    TT_EQ_U(local[1], 0);
+    TT_EQ_U(regs[2], regs[0]);
+    TT_EQ_U(local[2], local[0]);
+}
+
 /* Injected faults: a pass that gives a live 32-bit row the register of
 ** another row live at the same time, or the high half of a live 64-bit
 ** row's pair.  Either must change the result. */
@@ -431,6 +459,7 @@ int main(void)
     TT_RUN(t_constant_copies);
     TT_RUN(t_spills_fit);
     TT_RUN(t_physical_runs);
+    TT_RUN(t_bounds_file);
     TT_RUN(t_allocation_faults_change_results);
     return tt_done();
 }
