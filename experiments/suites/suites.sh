@@ -23,7 +23,9 @@
 # DIR holds one checkout per suite: DIR/rodinia (Rodinia 3.x, e.g.
 # github.com/yuhc/gpu-rodinia), DIR/parboil (github.com/yuhc/gpu-parboil),
 # DIR/polybench (github.com/sgrauerg/polybenchGpu), DIR/cuda-samples
-# (github.com/NVIDIA/cuda-samples).  Every source is compiled unmodified by
+# (github.com/NVIDIA/cuda-samples), and optionally DIR/ispass
+# (github.com/gpgpu-sim/ispass2009-benchmarks: CP) and DIR/shoc
+# (github.com/vetter/shoc: MD).  Every source is compiled unmodified by
 #   nvcc -cudart shared -arch=sm_75 -O2 -w -include experiments/suites/compat/suite_compat.h
 # (CUDA 13's removals, our own shim) plus the program's -I and -D flags (the
 # PolyBench sizes: experiments/suites.md).  NVCC picks nvcc (default: PATH,
