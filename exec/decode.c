@@ -75,6 +75,7 @@ static void sinfo_class(const ptx_insn *in, const exec_dinsn *d, exec_sinfo *si)
         case PTX_OP_DP4A: case PTX_OP_DP2A: lc = EXEC_L_MAD; break;
         case PTX_OP_DIV: case PTX_OP_REM: lc = EXEC_L_DIV; break;
         case PTX_OP_MIN: case PTX_OP_MAX: lc = EXEC_L_MAX; break;
+        case PTX_OP_CVT: lc = any_f64(in) ? EXEC_L_CVT64 : EXEC_L_ADD; break;
         default: lc = EXEC_L_ADD; break;
         }
         break;

@@ -404,6 +404,7 @@ typedef enum exec_lclass {
     EXEC_L_MEM,
     EXEC_L_CTRL,
     EXEC_L_MAX,    /* min and max: their own class (GPGPU-Sim's "MAX"; lat.*_max) */
+    EXEC_L_CVT64,  /* cvt to or from an f64 (lat.dp_cvt) */
     /* EXEC_U_TENSOR: what the multiply-accumulates are (ptx_tclass order) */
     EXEC_L_TC_F16,     /* f16 inputs, f16 accumulation */
     EXEC_L_TC_F16F32,  /* f16 or bf16 inputs, f32 accumulation */

@@ -76,6 +76,12 @@ void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
         set(c, mu[k], EXEC_L_MAX, (gpu_pipe)c->pipe_of[mu[k]][EXEC_L_ADD],
             lat ? lat : c->lat[mu[k]][EXEC_L_ADD], ii ? ii : c->ii[mu[k]][EXEC_L_ADD]);
     }
+    /* conversions to or from f64: their own latency where the configuration gives one, else FP64 add's */
+    {
+        uint32_t lat = opt_u(o, OPT_LAT_DP_CVT), ii = opt_u(o, OPT_II_DP_CVT);
+        set(c, EXEC_U_DP, EXEC_L_CVT64, (gpu_pipe)c->pipe_of[EXEC_U_DP][EXEC_L_ADD],
+            lat ? lat : c->lat[EXEC_U_DP][EXEC_L_ADD], ii ? ii : c->ii[EXEC_U_DP][EXEC_L_ADD]);
+    }
     for (int l = 0; l < EXEC_L_COUNT; l++) {
         set(c, EXEC_U_SFU, l, GPU_P_SFU, opt_u(o, OPT_LAT_SFU), opt_u(o, OPT_II_SFU));
         set(c, EXEC_U_CTRL, l, GPU_P_SP, opt_u(o, OPT_LAT_BRANCH), 1);

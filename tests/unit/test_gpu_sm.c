@@ -132,6 +132,34 @@ static void t_max_class(void)
     gpu_rig_close(&r);
 }
 
+/* Conversions to or from f64: a class of their own (lat.dp_cvt, ii.dp_cvt:
+** the table's default 1 and 1, GPGPU-Sim's GTX 480; 0 times them as FP64
+** adds: lat.dp_add 8).  Ten
+** dependent conversions, s32 -> f64 -> s32 ..., on %r1 and %rd5 (a .b64
+** register holds the f64), timed as chain_ptx times its adds. */
+#define CVT2 "  cvt.rn.f64.s32 %rd5, %r1;\n  cvt.rzi.s32.f64 %r1, %rd5;\n"
+static const char *cvt_ptx = HDR
+    TIMED_KERNEL("cvtc", CVT2 CVT2 CVT2 CVT2 CVT2, "  st.global.u32 [%rd1+8], %r1;\n");
+
+static void t_cvt64_class(void)
+{
+    gpu_rig r;
+    gpu_kstats ks;
+    /* lat.dp_cvt = 0, the FP64 add class: the first conversion issues at
+    ** t0 + 1, each next one lat.dp_add + 1 = 9 later, the clock read one
+    ** cycle after the last: t1 - t0 = 1 + 9 * 9 + 1 = 83 */
+    if (!gpu_rig_open(&r, cvt_ptx, "lat.dp_cvt=0 ii.dp_cvt=0", "sm.ptx")) return;
+    TT_EQ_U(clock_delta(&r, "cvtc", NULL, &ks), 83);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+    /* the default, lat.dp_cvt = 1 (GPGPU-Sim's GTX 480: a 1-cycle ALU op):
+    ** 1 + 9 * 2 + 1 = 20 */
+    if (!gpu_rig_open(&r, cvt_ptx, NULL, "sm.ptx")) return;
+    TT_EQ_U(clock_delta(&r, "cvtc", NULL, &ks), 20);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+}
+
 /* A barrier does not stop fetch: the instruction after it is buffered while
 ** the warp waits, so when the barrier opens the warps issue it back to back
 ** instead of waiting, one after the other, for fetch (sm.fetch_width 1).
@@ -457,6 +485,7 @@ int main(void)
     TT_RUN(t_dependent_chain);
     TT_RUN(t_independent);
     TT_RUN(t_max_class);
+    TT_RUN(t_cvt64_class);
     TT_RUN(t_barrier_fetch);
     TT_RUN(t_gto_vs_lrr);
     TT_RUN(t_simd_efficiency);
