@@ -300,13 +300,7 @@ int cli_regmutex(int argc, char **argv)
         return 1;
     }
     ptx_lower_opts lo;
-    memset(&lo, 0, sizeof lo);
-    lo.max_regs = (uint32_t)tp_opt_i(&o, OPT_DEVICE_MAX_REGS_PER_THREAD);
-    lo.force_max = (uint32_t)tp_opt_i(&o, OPT_REGS_MAX);
-    lo.regs_per_sm = (uint32_t)tp_opt_i(&o, OPT_REGS_BOUNDS_FILE); /* as exec_mod_load */
-    if (!lo.regs_per_sm) lo.regs_per_sm = (uint32_t)tp_opt_i(&o, OPT_DEVICE_REGS_PER_SM);
-    lo.alloc_unit = (uint32_t)tp_opt_i(&o, OPT_DEVICE_REG_ALLOC_UNIT);
-    lo.no_schedule = !tp_opt_i(&o, OPT_REGS_SCHEDULE);
+    exec_lower_opts(&o, &lo); /* as exec_mod_load */
     ptx_module *low = ptx_lower(m, &lo, &e);
     rm_report rep;
     memset(&rep, 0, sizeof rep);

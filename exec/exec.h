@@ -104,6 +104,10 @@ bool exec_mem_unregister(exec_dev *d, uint64_t addr);
 ** reason in e and *status set (EXEC_ERR_INVALID_PTX, EXEC_ERR_NO_BINARY, ...). */
 exec_mod *exec_mod_load(exec_dev *d, const char *ptx, size_t len, const char *name,
                         exec_status *status, tp_err *e);
+/* The lowering options (registers per thread, regs.max, the register file
+** launch bounds divide -- regs.bounds_file, else device.regs_per_sm --, the
+** allocation unit, regs.schedule) that exec_mod_load lowers every module with. */
+void exec_lower_opts(const tp_opts *o, ptx_lower_opts *lo);
 void exec_mod_unload(exec_mod *m);
 const ptx_module *exec_mod_ptx(const exec_mod *m);
 exec_dev *exec_mod_dev(const exec_mod *m);

@@ -136,6 +136,17 @@ static bool place_vars(exec_mod *m, exec_status *st, tp_err *e)
     return true;
 }
 
+void exec_lower_opts(const tp_opts *o, ptx_lower_opts *lo)
+{
+    memset(lo, 0, sizeof *lo);
+    lo->max_regs = (uint32_t)tp_opt_i(o, OPT_DEVICE_MAX_REGS_PER_THREAD);
+    lo->force_max = (uint32_t)tp_opt_i(o, OPT_REGS_MAX);
+    lo->regs_per_sm = (uint32_t)tp_opt_i(o, OPT_REGS_BOUNDS_FILE);
+    if (!lo->regs_per_sm) lo->regs_per_sm = (uint32_t)tp_opt_i(o, OPT_DEVICE_REGS_PER_SM);
+    lo->alloc_unit = (uint32_t)tp_opt_i(o, OPT_DEVICE_REG_ALLOC_UNIT);
+    lo->no_schedule = !tp_opt_i(o, OPT_REGS_SCHEDULE);
+}
+
 exec_mod *exec_mod_load(exec_dev *d, const char *ptx, size_t len, const char *name,
                         exec_status *status, tp_err *e)
 {
@@ -172,13 +183,7 @@ exec_mod *exec_mod_load(exec_dev *d, const char *ptx, size_t len, const char *na
     ** regs.physical=1, or exec.code=scheduled in performance mode, it is
     ** also the code that runs. */
     ptx_lower_opts lo;
-    memset(&lo, 0, sizeof lo);
-    lo.max_regs = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_MAX_REGS_PER_THREAD);
-    lo.force_max = (uint32_t)tp_opt_i(&d->opts, OPT_REGS_MAX);
-    lo.regs_per_sm = (uint32_t)tp_opt_i(&d->opts, OPT_REGS_BOUNDS_FILE);
-    if (!lo.regs_per_sm) lo.regs_per_sm = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_REGS_PER_SM);
-    lo.alloc_unit = (uint32_t)tp_opt_i(&d->opts, OPT_DEVICE_REG_ALLOC_UNIT);
-    lo.no_schedule = !tp_opt_i(&d->opts, OPT_REGS_SCHEDULE);
+    exec_lower_opts(&d->opts, &lo);
     ptx_module *low = ptx_lower(m->ptx, &lo, e);
     if (!low) {
         *status = EXEC_ERR_INVALID_PTX;
