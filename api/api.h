@@ -559,7 +559,7 @@ void api_dev_attributes_to_exec(void);
 CUresult api_launch_check(const api_func *f, const uint32_t grid[3], const uint32_t block[3], uint32_t shared);
 /* After a grid that ended with r: runs (r == 0) or drops the grids it
 ** launched, depth first, tail launches last; returns r or a child's sticky error. */
-CUresult api_cdp_children(api_ctx *c, CUresult r);
+CUresult api_cdp_children(api_ctx *c, CUresult r, uint32_t pending);
 /* Is this fatbinary (its PTX for the device, or NULL) the CUDA device runtime
 ** (libcudadevrt), whose entry points tpsim provides itself? */
 bool api_cdp_is_devrt(const void *fatbin, size_t size, const char *ptx);

@@ -49,7 +49,7 @@ static api_func *func_of(api_ctx *c, exec_mod *m, int k)
     return NULL;
 }
 
-static CUresult run_child(api_ctx *c, const exec_cdp_launch *q)
+static CUresult run_child(api_ctx *c, const exec_cdp_launch *q, uint32_t pending)
 {
     api_func *f = func_of(c, q->m, q->kernel);
     if (!f) return CUDA_SUCCESS;   /* the module is gone */
@@ -69,6 +69,7 @@ static CUresult run_child(api_ctx *c, const exec_cdp_launch *q)
     l.params = exec_mem_host(api_g.dev, q->params, q->params_bytes ? q->params_bytes : 1);
     l.params_bytes = q->params_bytes;
     l.depth = q->depth;
+    l.cdp_pending = pending;
     if (!l.params) return CUDA_ERROR_ILLEGAL_ADDRESS;
     /* run and record it as launch.c does a host launch */
     exec_result *res = tp_calloc(1, sizeof *res);
@@ -95,26 +96,32 @@ static CUresult run_child(api_ctx *c, const exec_cdp_launch *q)
         if (sticky) c->sticky = r;
     }
     free(res);
-    return api_cdp_children(c, r);   /* its own launches, depth first */
+    return api_cdp_children(c, r, pending);   /* its own launches, depth first */
 }
 
-CUresult api_cdp_children(api_ctx *c, CUresult r)
+/* Runs the launches of the grid that just finished; pending: the device
+** launches outside it not yet complete (exec_launch.cdp_pending: it, if it
+** was one, and its ancestors' still to run).  Each child starts with those
+** plus its siblings not yet complete, itself included. */
+CUresult api_cdp_children(api_ctx *c, CUresult r, uint32_t pending)
 {
     exec_cdp_launch *q;
     uint32_t n = exec_cdp_take(api_g.dev, &q);
     if (!n) return r;
     bool ok = !r;
+    uint32_t done = 0;
     for (int tail = 0; tail < 2; tail++)
         for (uint32_t i = 0; i < n; i++) {
             if ((q[i].kind == EXEC_CDP_TAIL) != (tail == 1)) continue;
             if (ok) {
-                CUresult cr = run_child(c, &q[i]);
+                CUresult cr = run_child(c, &q[i], pending + (n - done));
                 if (cr && c->sticky) {
                     ok = false;      /* the context is poisoned: the rest never run */
                     r = c->sticky;
                 }
             }
             exec_mem_free(api_g.dev, q[i].params);
+            done++;
         }
     free(q);
     return r;

@@ -356,6 +356,10 @@ static CUresult set_limit(CUlimit limit, size_t value)
     case CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH: break;
     case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT:   /* the device's exec.cdp_pending_launches */
         if (value == 0 || value > (size_t)exec_optdefs[OPT_EXEC_CDP_PENDING].max) return CUDA_ERROR_INVALID_VALUE;
+        /* a real GPU's driver raises smaller values to 32 (an H200 with CUDA
+        ** 13 reads back 32 after 1, 16 or 31, and 33 after 33:
+        ** tools/device/probe_api.cu) */
+        if (value < 32) value = 32;
         api_drain(NULL);   /* for the kernels issued after this call, not those before */
         api_dev_lock();
         api_dev_set_opt("exec.cdp_pending_launches", value);

@@ -94,12 +94,23 @@ static void edge_add(api_gnode *from, api_gnode *to)
     ptr_push(&from->outs, &from->nouts, &from->capouts, to);
 }
 
-bool api_gnode_reaches(const api_gnode *from, const api_gnode *to)
+/* Whether to depends on from, directly or not: a walk up to's dependencies
+** that visits each node once (a graph may hold a cycle: the program may add
+** one, as CUDA lets it, and only instantiation refuses it). */
+static bool reaches(const api_gnode *from, api_gnode *to, uint64_t walk)
 {
     if (from == to) return true;
+    if (to->visit == walk) return false;
+    to->visit = walk;
     for (uint32_t i = 0; i < to->ndeps; i++)
-        if (api_gnode_reaches(from, to->deps[i])) return true;
+        if (reaches(from, to->deps[i], walk)) return true;
     return false;
+}
+
+bool api_gnode_reaches(const api_gnode *from, const api_gnode *to)
+{
+    static uint64_t walks;   /* under the API lock */
+    return reaches(from, (api_gnode *)to, ++walks);
 }
 
 CUresult api_graph_arg(CUgraph h, api_graph **g)
@@ -770,10 +781,6 @@ static CUresult edit_deps(CUgraph h, const CUgraphNode *from, const CUgraphNode 
         }
         if (!add && !has_edge(from[i], to[i])) {
             api_why("edge %zu does not exist", i);
-            return CUDA_ERROR_INVALID_VALUE;
-        }
-        if (add && api_gnode_reaches(to[i], from[i])) {
-            api_why("edge %zu would make a cycle", i);
             return CUDA_ERROR_INVALID_VALUE;
         }
     }

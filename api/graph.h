@@ -34,6 +34,7 @@ struct CUgraphNode_st {
     uint64_t mem_bytes;
     CUdeviceptr free_ptr;  /* MEM_FREE */
     api_gnode *clone_of;   /* set while cloning */
+    uint64_t visit;        /* api_gnode_reaches' mark: the walk that last saw it */
 };
 
 /* The parameters of a node type that has them (kernel, memcpy, memset,

@@ -128,9 +128,13 @@ static void gexec_push(api_gexec *gx, uint32_t *cap, const gitem *it)
     gx->items[gx->n++] = *it;
 }
 
-/* Appends g's nodes in topological order (children inlined). */
-static void flatten(api_gexec *gx, uint32_t *cap, const api_graph *g)
+/* Appends g's nodes in topological order (children inlined); false when g
+** or a child graph holds a cycle (cuGraphAddDependencies accepts one, as
+** CUDA's does: a real GPU's runtime refuses it here, at instantiation, with
+** cudaErrorInvalidValue; docs/VALIDATION.md, "On a real GPU"). */
+static bool flatten(api_gexec *gx, uint32_t *cap, const api_graph *g)
 {
+    bool ok = true;
     uint32_t n = g->n;
     uint32_t *left = tp_malloc((n + 1) * sizeof *left);
     bool *placed = tp_calloc(n + 1, sizeof *placed);
@@ -142,14 +146,17 @@ static void flatten(api_gexec *gx, uint32_t *cap, const api_graph *g)
                 pick = i;
                 break;
             }
-        if (pick == n) break;   /* a cycle: cannot happen (edges are checked) */
+        if (pick == n) {        /* the nodes left wait on each other: a cycle */
+            ok = false;
+            break;
+        }
         placed[pick] = true;
         const api_gnode *nd = g->nodes[pick];
         for (uint32_t j = 0; j < nd->nouts; j++)
             for (uint32_t i = 0; i < n; i++)
                 if (g->nodes[i] == nd->outs[j]) left[i]--;
         if (nd->type == CU_GRAPH_NODE_TYPE_GRAPH) {
-            flatten(gx, cap, nd->child);
+            if (!flatten(gx, cap, nd->child)) ok = false;
             continue;
         }
         gitem it;
@@ -166,6 +173,7 @@ static void flatten(api_gexec *gx, uint32_t *cap, const api_graph *g)
     }
     free(left);
     free(placed);
+    return ok;
 }
 
 static void items_free(gitem *items, uint32_t n)
@@ -228,7 +236,12 @@ static CUresult instantiate(CUgraphExec *out, CUgraph h, cuuint64_t flags, CUDA_
     gx->refs = 1;
     gx->flags = flags;
     uint32_t cap = 0;
-    flatten(gx, &cap, g);
+    if (!flatten(gx, &cap, g)) {
+        api_why("the graph's dependencies make a cycle");
+        items_free(gx->items, gx->n);
+        free(gx);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
     gexec_hold_mems(gx);
     for (uint32_t i = 0; i < gx->nmems; i++) gx->mems[i]->gexec = gx;
     api_handle_add(gx, API_K_GEXEC);
@@ -558,10 +571,13 @@ static CUresult exec_update(CUgraphExec h, CUgraph hg, CUgraphExecUpdateResultIn
     api_gexec tmp;
     memset(&tmp, 0, sizeof tmp);
     uint32_t cap = 0;
-    flatten(&tmp, &cap, g);
+    bool acyclic = flatten(&tmp, &cap, g);
     CUgraphExecUpdateResult res = CU_GRAPH_EXEC_UPDATE_SUCCESS;
     const api_gnode *bad = NULL;
-    if (tmp.n != gx->n) {
+    if (!acyclic) {
+        res = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
+        api_why("the graph's dependencies make a cycle");
+    } else if (tmp.n != gx->n) {
         res = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
         api_why("the graph has %u node%s, the executable graph %u", tmp.n, tmp.n == 1 ? "" : "s", gx->n);
     }

@@ -450,7 +450,7 @@ void api_kernel_run(api_ctx *c, api_kwork *k)
     api_lock();
     CUresult before = c->sticky;
     api_dev_lock();
-    api_cdp_children(c, r);
+    api_cdp_children(c, r, 0);
     api_dev_unlock();
     if (!before && c->sticky) {
         /* a device-launched grid's sticky error: seen at the next wait, like the parent's */

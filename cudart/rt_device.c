@@ -268,7 +268,11 @@ cudaError_t cudaDeviceSynchronize(void)
 
 /* Frees every allocation, module, stream and event of the primary context
 ** and clears its sticky error; the registered modules load again at their
-** next use. */
+** next use.  The calling thread's last error stays (on a real GPU,
+** cudaGetLastError after the reset still returns the fault once).  Unlike
+** a real GPU, the device is usable again: an H200 answers every call after a
+** sticky error's reset with cudaErrorDevicesUnavailable (CUDA's documentation
+** asks for a new process); tpsim lets programs that recover this way run. */
 cudaError_t cudaDeviceReset(void)
 {
     cudaError_t e = rt_ctx(NULL, false);
@@ -278,7 +282,6 @@ cudaError_t cudaDeviceReset(void)
     rt_g.sticky = cudaSuccess;
     rt_modules_reset();
     rt_unlock();
-    cudaGetLastError();
     return rt_ret(rt_err(r));
 }
 

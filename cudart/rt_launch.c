@@ -6,7 +6,9 @@
 ** stub __cudaPopCallConfiguration, __cudaGetKernel (once) and
 ** __cudaLaunchKernel with the addresses of the arguments.  The launch is
 ** checked the way the runtime checks it -- a block or grid beyond the
-** device's limits is cudaErrorInvalidConfiguration, recorded as the last
+** device's limits, or an empty one, is cudaErrorInvalidValue (what NVIDIA's
+** libcudart.so.13 returns on a real GPU for each case of tests/cuda/badlaunch.cu;
+** older runtimes said cudaErrorInvalidConfiguration), recorded as the last
 ** error since the stub ignores the return value -- and then runs to its end
 ** in the driver, which checks what the kernel itself allows (registers:
 ** cudaErrorLaunchOutOfResources).
@@ -79,23 +81,23 @@ static cudaError_t check_config(CUfunction fn, dim3 g, dim3 b)
     if (!b.x || !b.y || !b.z || !g.x || !g.y || !g.z) {
         rt_why("grid (%u, %u, %u), block (%u, %u, %u): every dimension must be at least 1", g.x, g.y, g.z, b.x, b.y,
                b.z);
-        return cudaErrorInvalidConfiguration;
+        return cudaErrorInvalidValue;
     }
     const unsigned bd[3] = {b.x, b.y, b.z}, gd[3] = {g.x, g.y, g.z};
     for (int i = 0; i < 3; i++) {
         if (bd[i] > (unsigned)lim_block[i]) {
             rt_why("block dimension %c of %u exceeds the device's %d", "xyz"[i], bd[i], lim_block[i]);
-            return cudaErrorInvalidConfiguration;
+            return cudaErrorInvalidValue;
         }
         if (gd[i] > (unsigned)lim_grid[i]) {
             rt_why("grid dimension %c of %u exceeds the device's %d", "xyz"[i], gd[i], lim_grid[i]);
-            return cudaErrorInvalidConfiguration;
+            return cudaErrorInvalidValue;
         }
     }
     if (threads > (uint64_t)lim_threads) {
         rt_why("block (%u, %u, %u) has %llu threads, the device allows %d per block", b.x, b.y, b.z,
                (unsigned long long)threads, lim_threads);
-        return cudaErrorInvalidConfiguration;
+        return cudaErrorInvalidValue;
     }
     /* what the kernel itself allows (its registers, .maxntid) the driver
     ** checks: too many registers is cudaErrorLaunchOutOfResources */

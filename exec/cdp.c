@@ -212,7 +212,7 @@ static uint64_t get_buffer(exec_warp *w, struct exec_cdp *c, int k, uint64_t byt
         *err = CDP_MAX_DEPTH;
         return 0;
     }
-    if ((uint64_t)c->nq + c->nb >= (uint64_t)tp_opt_i(o, OPT_EXEC_CDP_PENDING)) {
+    if ((uint64_t)g->l.cdp_pending + c->nq + c->nb >= (uint64_t)tp_opt_i(o, OPT_EXEC_CDP_PENDING)) {
         *err = CDP_PENDING_COUNT;
         return 0;
     }

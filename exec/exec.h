@@ -189,6 +189,12 @@ typedef struct exec_launch {
     /* Dynamic parallelism: 0 for a launch from the host, the parent's + 1
     ** for a device launch (exec.cdp_max_depth bounds it). */
     uint32_t depth;
+    /* Device launches not yet complete outside this grid's own when it runs
+    ** (this grid if it is one, its incomplete ancestors, their launches
+    ** still to run): they count against exec.cdp_pending_launches with the
+    ** grid's own, as on a real GPU, where a chain of device launches fails
+    ** at the pending-launch limit (2048 deep by default on an H200). */
+    uint32_t cdp_pending;
 } exec_launch;
 
 /* ---- dynamic parallelism (exec/cdp.c) ----------------------------------------

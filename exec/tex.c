@@ -9,7 +9,9 @@
 **     coordinates are first multiplied by the size),
 **   - linear: xB = x - 0.5, i = floor(xB), alpha = frac(xB) kept as a 9-bit
 **     fixed-point value with 8 fractional bits; tex(x) = (1-alpha) T[i] +
-**     alpha T[i+1] (bilinear in 2D, trilinear in 3D),
+**     alpha T[i+1]; in 2D and 3D the footprint's weights are themselves
+**     rounded to 1/256 so that they sum to 1 (measured on a real GPU:
+**     sample()),
 **   - address modes on out-of-range texel indices: clamp to the edge, wrap and
 **     mirror (normalized coordinates), border (the border colour),
 **   - integer channels read as normalized floats when asked:
@@ -203,21 +205,32 @@ static void sample(const exec_texdesc *t, double x, double y, double z, float ou
     }
     double ub = u - 0.5, vb = v - 0.5, wb = w - 0.5;
     int64_t i = (int64_t)floor(ub), j = (int64_t)floor(vb), k = (int64_t)floor(wb);
-    /* 9-bit fixed-point weights, 8 fractional bits */
-    float a = (float)(round((ub - floor(ub)) * 256.0) / 256.0);
-    float b = t->dims > 1 ? (float)(round((vb - floor(vb)) * 256.0) / 256.0) : 0.0f;
-    float g = t->dims > 2 ? (float)(round((wb - floor(wb)) * 256.0) / 256.0) : 0.0f;
+    /* 9-bit fixed-point weights, 8 fractional bits: A, B, G in 1/256 steps.
+    ** The footprint's weights are integers of 1/256 too, summing to 1: each
+    ** z slice (weight gz: 256 - G and G in 3D, 256 in 1D and 2D) splits its gz
+    ** as Ax = [A gz / 256], By = [B gz / 256], W11 = [A B gz / 65536] (the far
+    ** corner), W10 = Ax - W11, W01 = By - W11, W00 = gz - Ax - By + W11, [ ]
+    ** rounding half up.  Measured with an impulse texel on an H200
+    ** (tools/device/probe_api.cu; docs/VALIDATION.md, "On a real GPU"): every
+    ** one of 37,249 points of a 2-D grid and 117,649 of a 3-D one, where the
+    ** plain products (1-a)(1-b)... miss 36% and 18% of them. */
+    int A = (int)round((ub - floor(ub)) * 256.0);
+    int B = t->dims > 1 ? (int)round((vb - floor(vb)) * 256.0) : 0;
+    int G = t->dims > 2 ? (int)round((wb - floor(wb)) * 256.0) : 0;
     float acc[4] = {0, 0, 0, 0};
     int nj = t->dims > 1 ? 2 : 1, nk = t->dims > 2 ? 2 : 1;
-    for (int dk = 0; dk < nk; dk++)
+    for (int dk = 0; dk < nk; dk++) {
+        int64_t gz = t->dims > 2 ? (dk ? G : 256 - G) : 256;
+        int64_t ax = (A * gz + 128) >> 8, by = (B * gz + 128) >> 8, w11 = ((int64_t)A * B * gz + 32768) >> 16;
+        int64_t W[2][2] = {{gz - ax - by + w11, ax - w11}, {by - w11, w11}}; /* [dj][di] */
         for (int dj = 0; dj < nj; dj++)
             for (int di = 0; di < 2; di++) {
-                float wgt = (di ? a : 1 - a) * (t->dims > 1 ? (dj ? b : 1 - b) : 1.0f) *
-                            (t->dims > 2 ? (dk ? g : 1 - g) : 1.0f);
+                float wgt = (float)W[dj][di] / 256.0f;
                 float tv[4];
                 texel_f(t, i + di, t->dims > 1 ? j + dj : 0, t->dims > 2 ? k + dk : 0, tv);
                 for (int c = 0; c < 4; c++) acc[c] += wgt * tv[c];
             }
+    }
     for (int c = 0; c < 4; c++) out[c] = acc[c];
 }
 
@@ -408,7 +421,10 @@ static void h_tex(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_
             if (fcoord) c[j] = exec_u2f((uint32_t)r[l]);
             else ic[j] = (int32_t)r[l];
         }
-        int64_t slice = array ? (int32_t)coord_row(w, co, 0)[l] : 0;
+        /* The layer index is unsigned: a negative one is past the last layer
+        ** and clamps to it (an H200 reads layer L-1 for -1 .. -100000:
+        ** docs/VALIDATION.md, "On a real GPU"). */
+        int64_t slice = array ? (int64_t)(uint32_t)coord_row(w, co, 0)[l] : 0;
         unsigned snd = nd;       /* dimensions of the slice sampled */
         double cube_scale = 0;   /* texels per unit of a cube direction */
         if (cube) {

@@ -46,6 +46,13 @@ int main()
     cudaEvent_t ev;
     CK(cudaEventCreate(&ev));
 
+    // Load inc's module first: CUDA loads modules lazily, at a kernel's first
+    // launch, and on a real GPU that launch waits for the stream's running
+    // host function (an H200 hung in the launch below without this).
+    inc<<<1, 32>>>(d, 0);
+    CK_LAUNCH();
+    CK(cudaDeviceSynchronize());
+
     // work held back by a host function: pending until the host lets it go
     CK(cudaLaunchHostFunc(s, wait_gate, NULL));
     inc<<<n / 256, 256, 0, s>>>(d, n);

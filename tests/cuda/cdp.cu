@@ -15,10 +15,12 @@
 //     (the shape of NVIDIA's cdpSimpleQuicksort) sorts;
 //   - a device launch with an impossible block returns
 //     cudaErrorInvalidConfiguration, which cudaGetLastError reports (once);
-//   - nesting deeper than the device allows fails with
-//     cudaErrorLaunchMaxDepthExceeded (24 levels on current GPUs);
-//   - more pending launches than cudaLimitDevRuntimePendingLaunchCount fail
-//     with cudaErrorLaunchPendingCountExceeded.
+//   - nesting deeper than the device allows, if it has a limit, fails with
+//     cudaErrorLaunchMaxDepthExceeded (the guide's 24 levels are not
+//     enforced by CUDA 13: an H200 ran a chain of 5000 -- tools/device/);
+//   - more pending launches than cudaLimitDevRuntimePendingLaunchCount may
+//     fail with cudaErrorLaunchPendingCountExceeded, and a limit set below
+//     32 reads back as 32 (an H200, again).
 // The program prints how deep the recursion went and how many of the
 // pending launches were accepted; run_cuda.sh checks tpsim's numbers.
 #include "check.h"
@@ -286,15 +288,22 @@ int main()
         CK(cudaMemcpy(he.data(), err, max * sizeof(int), cudaMemcpyDeviceToHost));
         int deepest = 0;
         while (deepest < max && hs[deepest] == deepest + 1) deepest++;
-        // levels 0 .. deepest-1 ran; the last of them could not launch
-        EXPECT(deepest >= 2 && deepest <= 25, "recursion ran %d levels", deepest);
-        for (int k = 0; k + 1 < deepest; k++)
-            EXPECT(he[k] == 0, "level %d: launch error %d", k, he[k]);
-        EXPECT(deepest < max && he[deepest - 1] == cudaErrorLaunchMaxDepthExceeded,
-               "level %d: error %d, expected cudaErrorLaunchMaxDepthExceeded", deepest - 1, he[deepest - 1]);
-        for (int k = deepest; k < max; k++) EXPECT(hs[k] == 0, "level %d ran past the limit", k);
-        printf("depth: %d levels ran, the launch from level %d failed with cudaErrorLaunchMaxDepthExceeded\n", deepest,
-               deepest - 1);
+        // Either every level ran (no limit met: an H200 with CUDA 13 ran a
+        // chain 200 deep), or levels 0 .. deepest-1 ran and the last of them
+        // could not launch (tpsim at a smaller exec.cdp_max_depth).
+        if (deepest == max) {
+            for (int k = 0; k + 1 < max; k++) EXPECT(he[k] == 0, "level %d: launch error %d", k, he[k]);
+            printf("depth: %d levels ran, no launch failed\n", deepest);
+        } else {
+            EXPECT(deepest >= 2, "recursion ran %d levels", deepest);
+            for (int k = 0; k + 1 < deepest; k++)
+                EXPECT(he[k] == 0, "level %d: launch error %d", k, he[k]);
+            EXPECT(he[deepest - 1] == cudaErrorLaunchMaxDepthExceeded,
+                   "level %d: error %d, expected cudaErrorLaunchMaxDepthExceeded", deepest - 1, he[deepest - 1]);
+            for (int k = deepest; k < max; k++) EXPECT(hs[k] == 0, "level %d ran past the limit", k);
+            printf("depth: %d levels ran, the launch from level %d failed with cudaErrorLaunchMaxDepthExceeded\n",
+                   deepest, deepest - 1);
+        }
         CK(cudaFree(seen));
         CK(cudaFree(err));
     }
@@ -323,7 +332,8 @@ int main()
         CK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, limit));
         size_t now;
         CK(cudaDeviceGetLimit(&now, cudaLimitDevRuntimePendingLaunchCount));
-        EXPECT(now == (size_t)limit, "cudaLimitDevRuntimePendingLaunchCount reads %zu after setting %d", now, limit);
+        // a limit below 32 reads back as 32 (a real GPU's driver: an H200)
+        EXPECT(now == 32, "cudaLimitDevRuntimePendingLaunchCount reads %zu after setting %d", now, limit);
         int *hits, *errs;
         CK(cudaMalloc(&hits, n * sizeof(int)));
         CK(cudaMalloc(&errs, n * sizeof(int)));
@@ -340,8 +350,8 @@ int main()
             EXPECT(hh[i] == (hr[i] == 0 ? 1 : 0), "launch %d: error %d but ran %d", i, hr[i], hh[i]);
             accepted += hr[i] == 0;
         }
-        EXPECT(accepted >= limit, "only %d of %d launches accepted with a limit of %d", accepted, n, limit);
-        printf("pending: %d of %d launches accepted with a limit of %d\n", accepted, n, limit);
+        EXPECT(accepted >= (int)now, "only %d of %d launches accepted with a limit of %zu", accepted, n, now);
+        printf("pending: %d of %d launches accepted with a limit of %zu\n", accepted, n, now);
         CK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, old));
         CK(cudaFree(a));
         CK(cudaFree(err));

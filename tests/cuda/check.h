@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <cuda_runtime.h>
 
 // CK(call): a runtime call that must succeed; otherwise the program reports
@@ -29,6 +30,16 @@ inline const char *ck_name = "program";  // set by ck_start
 inline int ck_failures;                   // failed EXPECTs
 
 static inline void ck_start(const char *name) { ck_name = name; }
+
+// ck_simulated(): true under tpsim (its device names begin "tpsim"), false on
+// a real GPU.  For the few checks of what tpsim promises beyond CUDA (an
+// order CUDA leaves open, an error it reports where a GPU deadlocks); each
+// use says what a real GPU does instead.
+static inline bool ck_simulated(void) {
+    cudaDeviceProp p;
+    if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) return false;
+    return strncmp(p.name, "tpsim", 5) == 0;
+}
 
 // EXPECT(cond, fmt, ...): a result check; the first 10 failures are printed.
 #define EXPECT(cond, ...)                                                     \

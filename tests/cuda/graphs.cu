@@ -98,9 +98,15 @@ int main()
     count = 4;
     CK(cudaGraphNodeGetDependencies(C, deps, NULL, &count));
     EXPECT(count == 2 && deps[0] == A && deps[1] == B, "C's dependencies");
-    // a cycle is refused
-    EXPECT(cudaGraphAddDependencies(g, &H, &A, NULL, 1) == cudaErrorInvalidValue, "cycle accepted");
-    cudaGetLastError();
+    // a cycle: accepted by cudaGraphAddDependencies, refused by
+    // cudaGraphInstantiate (what CUDA 13 does on a real GPU, an H200)
+    CK(cudaGraphAddDependencies(g, &H, &A, NULL, 1));
+    {
+        cudaGraphExec_t cyc;
+        EXPECT(cudaGraphInstantiate(&cyc, g, 0) == cudaErrorInvalidValue, "a graph with a cycle was instantiated");
+        cudaGetLastError();
+    }
+    CK(cudaGraphRemoveDependencies(g, &H, &A, NULL, 1));
     CK(cudaGraphDebugDotPrint(g, "graphs.dot", 0));
     FILE *dot = fopen("graphs.dot", "r");
     char buf[4096] = {0};
@@ -207,7 +213,11 @@ int main()
     EXPECT(ms_el > 0, "elapsed %g ms between the wait and the record", ms_el);
     size_t used = 1;
     CK(cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrUsedMemCurrent, &used));
-    EXPECT(used == 0, "graph memory in use after its free node: %zu", used);
+    // tpsim counts the bytes of live graph allocations: none after the free
+    // node.  A real GPU counts the physical memory it keeps for graphs until
+    // cudaDeviceGraphMemTrim (an H200: 32 MiB for this 4 KB allocation, from
+    // the first launch, still after cudaGraphExecDestroy, 0 after a trim).
+    if (ck_simulated()) EXPECT(used == 0, "graph memory in use after its free node: %zu", used);
     CK(cudaGraphExecDestroy(xm));
     CK(cudaGraphDestroy(gm));
 

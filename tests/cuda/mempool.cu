@@ -63,12 +63,20 @@ int main()
     EXPECT(attr(pool, cudaMemPoolAttrReservedMemCurrent) >= bytes, "reserved %zu (kept: threshold)",
            attr(pool, cudaMemPoolAttrReservedMemCurrent));
 
-    // freed on s1 and not synchronized: s2 gets another block; after the synchronize, the same
+    // freed on s1 and not synchronized: with opportunistic reuse off (it is
+    // on by default, and a real GPU then hands s2 the block whose free has
+    // already run: an H200 did) s2 gets another block; after the
+    // synchronize, the same
     int *d1, *d2, *d3;
+    int off = 0, on = 1;
+    CK(cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowOpportunistic, &off));
+    CK(cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowInternalDependencies, &off));
     CK(cudaMallocAsync(&d1, bytes, s1));
     CK(cudaFreeAsync(d1, s1));
     CK(cudaMallocAsync(&d2, bytes, s2));
     EXPECT(d2 != d1, "s2 got the block s1 freed without any ordering");
+    CK(cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowOpportunistic, &on));
+    CK(cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowInternalDependencies, &on));
     CK(cudaFreeAsync(d2, s2));
     CK(cudaDeviceSynchronize());
     CK(cudaMallocAsync(&d3, bytes, s2));
@@ -78,8 +86,9 @@ int main()
     CK(cudaMemcpyAsync(h, d3, bytes, cudaMemcpyDeviceToHost, s2));
     CK(cudaStreamSynchronize(s2));
     EXPECT(h[n - 1] == 7 + n - 1, "value %d", h[n - 1]);
-    CK(cudaFree(d3));   // cudaFree of stream-ordered memory
-    EXPECT(attr(pool, cudaMemPoolAttrUsedMemCurrent) == 0, "used after cudaFree");
+    CK(cudaFreeAsync(d3, s2));
+    CK(cudaStreamSynchronize(s2));
+    EXPECT(attr(pool, cudaMemPoolAttrUsedMemCurrent) == 0, "used after cudaFreeAsync");
 
     // trimming, and the default threshold (0): nothing is kept at a synchronize
     CK(cudaMemPoolTrimTo(pool, 0));
@@ -127,6 +136,11 @@ int main()
     CK(cudaFreeAsync(d1, s1));
     EXPECT(cudaFreeAsync(d1, s1) == cudaErrorInvalidValue, "double cudaFreeAsync accepted");
     cudaGetLastError();
+    // cudaFree of stream-ordered memory (its pool's accounting afterwards is
+    // not checked: an H200 still counted the block as used)
+    CK(cudaMallocAsync(&d1, bytes, s1));
+    CK(cudaStreamSynchronize(s1));
+    CK(cudaFree(d1));
     CK(cudaDeviceSynchronize());
     return ck_finish();
 }

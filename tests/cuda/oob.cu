@@ -43,11 +43,16 @@ int main() {
     printf("after the bad launch: cudaGetLastError = %s, cudaDeviceSynchronize = %s\n",
            cudaGetErrorName(at_launch), cudaGetErrorName(at_sync));
     cudaError_t first = at_launch != cudaSuccess ? at_launch : at_sync;
-    EXPECT(at_launch == cudaSuccess || at_launch == cudaErrorIllegalAddress,
+    // tpsim reports cudaErrorIllegalAddress; a real GPU may name the fault
+    // by the window the address falls in (an H200 reported
+    // cudaErrorInvalidAddressSpace for this one, and cudaErrorIllegalAddress
+    // for a store to address 0x10: lifecycle.cu)
+    const cudaError_t want = !ck_simulated() && first == cudaErrorInvalidAddressSpace ? first : cudaErrorIllegalAddress;
+    EXPECT(at_launch == cudaSuccess || at_launch == want,
            "the launch check returned %s", cudaGetErrorName(at_launch));
-    EXPECT(first == cudaErrorIllegalAddress, "first error %s, expected cudaErrorIllegalAddress",
+    EXPECT(first == want, "first error %s, expected cudaErrorIllegalAddress",
            cudaGetErrorName(first));
-    EXPECT(at_sync == cudaErrorIllegalAddress, "cudaDeviceSynchronize returned %s (the error is sticky)",
+    EXPECT(at_sync == want, "cudaDeviceSynchronize returned %s (the error is sticky)",
            cudaGetErrorName(at_sync));
     EXPECT(strcmp(cudaGetErrorName(cudaErrorIllegalAddress), "cudaErrorIllegalAddress") == 0,
            "cudaGetErrorName(700) = %s", cudaGetErrorName(cudaErrorIllegalAddress));
@@ -56,9 +61,9 @@ int main() {
 
     // Sticky: the context is unusable now; calls report the same error.
     cudaError_t later = cudaMemcpy(h_a, d_a, sizeof h_a, cudaMemcpyDeviceToHost);
-    EXPECT(later == cudaErrorIllegalAddress, "cudaMemcpy after the fault returned %s", cudaGetErrorName(later));
+    EXPECT(later == want, "cudaMemcpy after the fault returned %s", cudaGetErrorName(later));
     later = cudaDeviceSynchronize();
-    EXPECT(later == cudaErrorIllegalAddress, "a second cudaDeviceSynchronize returned %s",
+    EXPECT(later == want, "a second cudaDeviceSynchronize returned %s",
            cudaGetErrorName(later));
     if (first == cudaErrorIllegalAddress)
         printf("got the expected error: %s (%s)\n", cudaGetErrorName(first), cudaGetErrorString(first));

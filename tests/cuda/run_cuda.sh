@@ -70,6 +70,7 @@ sassonly        -gencode=arch=compute_75,code=sm_75  sassonly.cu
 static_cudart   -cudart+static  badlaunch.cu
 templates_nocompress  -no-compress  templates.cu
 devprintf_nocompress  -Xfatbin=-compress=false  devprintf.cu
+texprobe        -rdc=true+-lcudadevrt  ../../tools/device/probe_api.cu
 EOF
 }
 
@@ -234,6 +235,34 @@ check() {
         fi
         return
         ;;
+    texprobe)
+        # tools/device/probe_api.cu beside what it printed on an H200
+        # (tools/device/results/): every linear-filter impulse value (1-D,
+        # 2-D, 3-D, 2,595 lines), the layer clamping, the pending-launch
+        # limit's floor, and a 3000-deep chain of device launches stopping
+        # where the pending-launch limit stops it there.
+        ref="$here/../../tools/device/results/h200-2026-12-04"
+        if [ "$rc" -ne 0 ] || [ "$(tail -n 1 "$o")" != "probe done" ]; then
+            echo "FAIL cuda_$n: exit status $rc ($(tail_of "$o" "$e"))"
+            return
+        fi
+        gzip -dc "$ref/api.txt.gz" | grep -E '^probe tex\.' >"$out/$n.want"
+        grep -E '^probe tex\.' "$o" >"$out/$n.got"
+        if ! cmp -s "$out/$n.want" "$out/$n.got"; then
+            first=$(diff "$out/$n.want" "$out/$n.got" | grep -E '^[<>]' | head -n 2 | cut -c1-160 | tr '\n' ' ')
+            echo "FAIL cuda_$n: texture sampling differs from the H200's (< H200, > tpsim): $first"
+            return
+        fi
+        for want in "$(grep '^probe cdp.pending' "$ref/api-default-pending.txt")" \
+            "probe cdp.depth chain 3000 pending_limit default $(sed -n 's/^probe cdp.depth //p' "$ref/api-default-pending.txt")"; do
+            if ! grep -qxF -- "$want" "$o"; then
+                echo "FAIL cuda_$n: no line '$want' (the H200's) in the output ($(grep '^probe cdp' "$o" | tr '\n' ' '))"
+                return
+            fi
+        done
+        echo "PASS cuda_$n"
+        return
+        ;;
     esac
     last=$(tail -n 1 "$o" 2>/dev/null)
     if [ "$rc" -ne 0 ] || [ "$last" != "$base: PASS" ]; then
@@ -301,11 +330,11 @@ check() {
         ;;
     cdp*)
         # tpsim's limits: exec.cdp_max_depth levels of device launches below
-        # the host's grid (24 by default), exactly the pending-launch limit.
-        levels=25
-        [ "$n" = cdp_depth4 ] && levels=5
-        for want in "depth: $levels levels ran, the launch from level $((levels - 1)) failed with cudaErrorLaunchMaxDepthExceeded" \
-            "pending: 16 of 40 launches accepted with a limit of 16" "child 42"; do
+        # the host's grid (5000 by default: the program's 40 all run),
+        # exactly the pending-launch limit (16 asked, 32 read back).
+        depth="depth: 40 levels ran, no launch failed"
+        [ "$n" = cdp_depth4 ] && depth="depth: 5 levels ran, the launch from level 4 failed with cudaErrorLaunchMaxDepthExceeded"
+        for want in "$depth" "pending: 32 of 40 launches accepted with a limit of 32" "child 42"; do
             if ! grep -qxF -- "$want" "$o"; then
                 echo "FAIL cuda_$n: no line '$want' in the output ($(tail_of "$o" "$e"))"
                 return

@@ -5,8 +5,8 @@
 // cudaMallocMipmappedArray/cudaGetMipmappedArrayLevel.
 //
 // References come from the Programming Guide's rules: a layered texture is
-// a stack of independent 1D/2D textures, the layer index clamped to the
-// layers there are; a cubemap direction (x, y, z) selects the face of its
+// a stack of independent 1D/2D textures, the layer index (unsigned: a
+// negative one is past the end) clamped to the layers there are; a cubemap direction (x, y, z) selects the face of its
 // largest component and the face coordinates (s/m + 1)/2, (t/m + 1)/2 from
 // the guide's table; a mipmap level l has extents max(1, n >> l) and the
 // level of detail is clamp(lod + bias, minLevel, maxLevel); with linear
@@ -129,9 +129,13 @@ static float sample2(const float *s, int w, int h, float x, float y, bool linear
     if (!linear) return s[clampi((int)floorf(y), 0, h - 1) * w + clampi((int)floorf(x), 0, w - 1)];
     float xb = x - 0.5f, yb = y - 0.5f;
     int i = (int)floorf(xb), j = (int)floorf(yb);
-    float a = xb - floorf(xb), b = yb - floorf(yb);
-    auto T = [&](int xx, int yy) { return s[clampi(yy, 0, h - 1) * w + clampi(xx, 0, w - 1)]; };
-    return (1 - a) * (1 - b) * T(i, j) + a * (1 - b) * T(i + 1, j) + (1 - a) * b * T(i, j + 1) + a * b * T(i + 1, j + 1);
+    // the weights in 1/256 steps (the coordinates here are multiples of
+    // 1/64 texel: exact), the four corners' rounded to 1/256 so that they sum
+    // to 1, as a real GPU does (texture.cu's blend2)
+    int A = (int)((xb - floorf(xb)) * 256), B = (int)((yb - floorf(yb)) * 256), W11 = (A * B + 128) >> 8;
+    auto T = [&](int xx, int yy) { return (double)s[clampi(yy, 0, h - 1) * w + clampi(xx, 0, w - 1)]; };
+    return (float)(((256 - A - B + W11) * T(i, j) + (A - W11) * T(i + 1, j) + (B - W11) * T(i, j + 1) +
+                    W11 * T(i + 1, j + 1)) / 256);
 }
 
 static void compare(const char *what, const std::vector<float> &got, const std::vector<float> &want, double tol)
@@ -188,7 +192,7 @@ int main()
         rd.resType = cudaResourceTypeArray;
         rd.res.array.array = arr;
         std::vector<float4> q;
-        for (int l = -1; l <= L; l++)  // layers -1 and L are clamped
+        for (int l = -1; l <= L; l++)  // layers -1 and L are clamped (to L-1 both)
             for (int ky = -64; ky <= (h + 1) * 64; ky += 37)
                 for (int kx = -64; kx <= (w + 1) * 64; kx += 41)
                     q.push_back(make_float4(kx / 64.0f, ky / 64.0f, (float)l, 0));
@@ -199,7 +203,9 @@ int main()
                 if (!lin || (v.x < w && v.y < h)) qq.push_back(v);
             std::vector<float> got = run(k_tex2d_layered, t, qq), want;
             for (float4 v : qq) {
-                int l = clampi((int)v.z, 0, L - 1);
+                // the layer index is unsigned: a negative one clamps to the
+                // last layer (an H200 reads layer L-1 for -1)
+                int l = v.z < 0 ? L - 1 : clampi((int)v.z, 0, L - 1);
                 want.push_back(sample2(&host[l * w * h], w, h, v.x, v.y, lin));
             }
             compare(lin ? "tex2DLayered, linear, clamp" : "tex2DLayered, point, clamp (layer clamped)", got, want,

@@ -13,7 +13,8 @@
 // appendix: point sampling returns T[floor(x)]; linear filtering returns
 // (1-a)T[i] + a T[i+1] with xB = x - 0.5, i = floor(xB), a = frac(xB), and
 // in 2D the bilinear blend of four texels, where a (and b in y) are held in
-// 9-bit fixed point with 8 fractional bits.  Normalized coordinates are
+// 9-bit fixed point with 8 fractional bits and the four weights are rounded
+// to 1/256 as well (measured on a real GPU: blend2).  Normalized coordinates are
 // multiplied by the size first; wrap replaces x by frac(x); clamp and wrap
 // are applied to texel indices.  Most coordinates are multiples of 1/256
 // of a texel, so the weights are exact; for the others the result must lie
@@ -120,23 +121,30 @@ static float point2(const Tex2 &T, float x, float y, bool norm, Addr a) {
     return T.at((int)floorf(x), (int)floorf(y), a);
 }
 
-// Bilinear blend with weights a, b (already in 1/256 steps).
-static double blend2(const Tex2 &T, int i, int j, double a, double b, Addr m) {
-    return (1 - a) * (1 - b) * T.at(i, j, m) + a * (1 - b) * T.at(i + 1, j, m) + (1 - a) * b * T.at(i, j + 1, m) +
-           a * b * T.at(i + 1, j + 1, m);
+// Bilinear blend with weights A/256, B/256.  The four weights are integers
+// of 1/256 as well, rounded so that they sum to 1: the far corner's
+// W11 = (A*B + 128) >> 8, the others A - W11, B - W11, 256 - A - B + W11.
+// (The guide gives only the 1-D weight's 8 fractional bits; this rule is
+// measured: tools/device/probe_api.cu's impulse on an H200 matches it at
+// every point, the plain products (1-a)(1-b)... miss a third of them.)
+static double blend2(const Tex2 &T, int i, int j, int A, int B, Addr m) {
+    int W11 = (A * B + 128) >> 8;
+    return ((256 - A - B + W11) * (double)T.at(i, j, m) + (A - W11) * (double)T.at(i + 1, j, m) +
+            (B - W11) * (double)T.at(i, j + 1, m) + W11 * (double)T.at(i + 1, j + 1, m)) /
+           256;
 }
 
-// The range of results the guide's formula allows: [lo, hi] over the
-// weights rounded down or up to 1/256 (equal when they are exact).
+// The range of results the rule allows: [lo, hi] over the 1-D weights
+// rounded down or up to 1/256 (equal when they are exact).
 static void linear2(const Tex2 &T, float x, float y, bool norm, Addr m, double *lo, double *hi) {
     float xb = texel_coord(x, T.w, norm, m) - 0.5f, yb = texel_coord(y, T.h, norm, m) - 0.5f;
     float fx = floorf(xb), fy = floorf(yb);
     double ax = ((double)xb - fx) * 256, ay = ((double)yb - fy) * 256;
-    double as[2] = {floor(ax) / 256, ceil(ax) / 256}, bs[2] = {floor(ay) / 256, ceil(ay) / 256};
+    int as[2] = {(int)floor(ax), (int)ceil(ax)}, bs[2] = {(int)floor(ay), (int)ceil(ay)};
     *lo = INFINITY;
     *hi = -INFINITY;
-    for (double a : as)
-        for (double b : bs) {
+    for (int a : as)
+        for (int b : bs) {
             double v = blend2(T, (int)fx, (int)fy, a, b, m);
             *lo = std::min(*lo, v);
             *hi = std::max(*hi, v);

@@ -193,12 +193,12 @@ if [ -x "$T/t_rt" ]; then
     # the failed calls, each with its reason: a block of 1 x 1 x 65 threads
     # (the limit in z is 64), a grid of 0 blocks, an unimplemented call
     has run_failures_header "$tmp/run_rt.err" " CUDA calls returned an error:"
-    has run_failure_launch "$tmp/run_rt.err" "  cudaLaunchKernel (kernel scale): cudaErrorInvalidConfiguration, 1 time"
+    has run_failure_launch "$tmp/run_rt.err" "  cudaLaunchKernel (kernel scale): cudaErrorInvalidValue, 1 time"
     has run_failure_reason_z "$tmp/run_rt.err" "      block dimension z of 65 exceeds the device's 64"
     has run_failure_reason_grid "$tmp/run_rt.err" "      grid (0, 1, 1), block (32, 1, 1): every dimension must be at least 1"
     has run_failure_stub "$tmp/run_rt.err" "  cudaGraphicsUnregisterResource: cudaErrorNotSupported, "
     has run_failure_refused_listed "$tmp/rt.json" '      "reason": "block dimension z of 65 exceeds the device'"'"'s 64",'
-    has run_failure_listed "$tmp/rt.json" '{"api": "cudaLaunchKernel", "error": "cudaErrorInvalidConfiguration", "kernel": "scale", "caller": null, "reason": "block dimension z of 65 exceeds the device'"'"'s 64", "count": 1}' 
+    has run_failure_listed "$tmp/rt.json" '{"api": "cudaLaunchKernel", "error": "cudaErrorInvalidValue", "kernel": "scale", "caller": null, "reason": "block dimension z of 65 exceeds the device'"'"'s 64", "count": 1}' 
     grep -qE "^ +1 +[0-9]+ +[0-9]+  bad \(1 failed\)$" "$tmp/run_rt.err" && pass run_summary_failed ||
         fail run_summary_failed "$(grep -E ' bad' "$tmp/run_rt.err")"
     has run_stats_file "$tmp/rt.json" '"name": "scale"'

@@ -277,10 +277,10 @@ static void rt_launch(void)
     CK(cudaGetLastError(), cudaErrorInvalidDeviceFunction);
     OK(cudaGetLastError());
     const dim3 blocks[4] = {{0, 1, 1}, {2048, 1, 1}, {1, 1, 65}, {32, 33, 1}};
-    for (int i = 0; i < 4; i++) CK(cudaLaunchKernel(&stub_scale, d3(1, 1, 1), blocks[i], args, 0, NULL), cudaErrorInvalidConfiguration);
-    CK(cudaLaunchKernel(&stub_scale, d3(1, 65536, 1), d3(32, 1, 1), args, 0, NULL), cudaErrorInvalidConfiguration);
-    CK(cudaLaunchKernel(&stub_scale, d3(0, 1, 1), d3(32, 1, 1), args, 0, NULL), cudaErrorInvalidConfiguration);
-    CK(cudaGetLastError(), cudaErrorInvalidConfiguration);
+    for (int i = 0; i < 4; i++) CK(cudaLaunchKernel(&stub_scale, d3(1, 1, 1), blocks[i], args, 0, NULL), cudaErrorInvalidValue);
+    CK(cudaLaunchKernel(&stub_scale, d3(1, 65536, 1), d3(32, 1, 1), args, 0, NULL), cudaErrorInvalidValue);
+    CK(cudaLaunchKernel(&stub_scale, d3(0, 1, 1), d3(32, 1, 1), args, 0, NULL), cudaErrorInvalidValue);
+    CK(cudaGetLastError(), cudaErrorInvalidValue);
     OK(cudaDeviceSynchronize());
     /* the launch configuration API */
     cudaLaunchAttribute attr;
@@ -621,6 +621,7 @@ static void rt_sticky(void)
     void *args[] = {&d, &n};
     CK(cudaLaunchKernel(&stub_scale, d3(1, 1, 1), d3(32, 1, 1), args, 0, NULL), cudaErrorIllegalAddress);
     OK(cudaDeviceReset());
+    CK(cudaGetLastError(), cudaErrorIllegalAddress);   /* the reset leaves it, as on a GPU */
     OK(cudaGetLastError());
     OK(cudaMalloc((void **)&d, 64));
     OK(cudaMemset(d, 0, 64));

@@ -24,6 +24,17 @@ static const char *tex_ptx = HDR
     "  add.s64 %rd6, %rd4, %rd5; st.global.f32 [%rd6], %f3;\n"
     "  ret;\n"
     "}\n"
+    ".visible .entry tex3f(.param .u64 t, .param .u64 xs, .param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<4>; .reg .f32 %f<12>; .reg .b64 %rd<10>;\n"
+    "  ld.param.u64 %rd1, [t]; ld.param.u64 %rd2, [xs]; ld.param.u64 %rd4, [out];\n"
+    "  mov.u32 %r1, %tid.x; mul.wide.u32 %rd5, %r1, 12;\n"
+    "  add.s64 %rd6, %rd2, %rd5; ld.global.f32 %f1, [%rd6]; ld.global.f32 %f2, [%rd6+4]; ld.global.f32 %f3, [%rd6+8];\n"
+    "  mov.f32 %f4, 0f00000000;\n"
+    "  tex.3d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f1, %f2, %f3, %f4}];\n"
+    "  mul.wide.u32 %rd5, %r1, 4; add.s64 %rd6, %rd4, %rd5; st.global.f32 [%rd6], %f5;\n"
+    "  ret;\n"
+    "}\n"
     ".visible .entry tex1f(.param .u64 t, .param .u64 xs, .param .u64 out)\n"
     "{\n"
     "  .reg .b32 %r<4>; .reg .f32 %f<8>; .reg .b64 %rd<10>;\n"
@@ -306,6 +317,78 @@ static void t_mipmaps(void)
     TT_CHECK(exec_tex_destroy(dev, ta));
 }
 
+/* The four bilinear weights are integers of 1/256 that sum to 1: the far
+** corner's W11 = (A*B + 128) >> 8 with A, B the 1-D weights in 1/256, the
+** others A - W11, B - W11, 256 - A - B + W11 (measured on an H200 with an
+** impulse texel: tools/device/probe_api.cu, docs/VALIDATION.md).  An impulse
+** at (3,3) of an 8x8 texture, sampled where the plain products would give
+** half a step: the rule rounds the far corner up and takes the rest from
+** the near ones. */
+static void t_bilinear_weights(void)
+{
+    float tex[64] = {0};
+    tex[3 * 8 + 3] = 1.0f;
+    uint64_t data = upload(tex, sizeof tex);
+    exec_texdesc d = {data, 2, 8, 8, 1, 32, 1, 32, EXEC_TEX_FLOAT, false, false, true,
+                      {EXEC_TEX_CLAMP, EXEC_TEX_CLAMP, EXEC_TEX_CLAMP}, {0, 0, 0, 0}};
+    uint64_t t = exec_tex_create(dev, &d, false);
+    TT_CHECK(t != 0);
+    /* (2.625, 2.515625): A = 32, B = 4, texel 3 is the far corner (i+1, j+1):
+    **   W11 = (128 + 128) >> 8 = 1 (products: 0.5).
+    ** (4.375, 2.515625): A = 224, texel 3 is (i, j+1): W01 = B - W11 = 4 - 4 = 0
+    **   (products: 3.5).
+    ** (2.625, 3.515625): A = 32, B = 4, texel 3 is (i+1, j): W10 = A - W11 = 31
+    **   (products: 31.5).
+    ** (3.5, 3.5): the texel itself, weight 256. */
+    float xs[4] = {2.625f, 4.375f, 2.625f, 3.5f}, ys[4] = {2.515625f, 2.515625f, 3.515625f, 3.5f};
+    uint64_t dx = upload(xs, 16), dy = upload(ys, 16), out = exec_mem_alloc(dev, 16, 256);
+    exec_result r;
+    uint64_t p[4] = {t, dx, dy, out};
+    TT_EQ_I(launch("tex2f", 4, p, 4, &r), EXEC_OK);
+    TT_CHECK(f32(out, 0) == 1.0f / 256);
+    TT_CHECK(f32(out, 1) == 0.0f);
+    TT_CHECK(f32(out, 2) == 31.0f / 256);
+    TT_CHECK(f32(out, 3) == 1.0f);
+    TT_CHECK(exec_tex_destroy(dev, t));
+}
+
+/* 3D: each z slice (weight gz = 256 - G or G) splits gz by the 2D rule
+** scaled to it: Ax = [A gz/256], By = [B gz/256], W11 = [A B gz/65536],
+** W10 = Ax - W11, W01 = By - W11, W00 = gz - Ax - By + W11 ([ ]: half up;
+** measured on an H200 as the 2D rule was).  An impulse at (3,3,3) of an
+** 8x8x8 texture at A = 128, B = 16, G = 16 (every product a tie), texel 3
+** as each of the eight corners in turn: the weights 113, 112, 7, 8 (near z)
+** and 8, 7, 0, 1 (far z), where rounding each product half up gives 113,
+** 113, 8, 8, 8, 8, 1, 1 (total 260). */
+static void t_trilinear_weights(void)
+{
+    static float tex[512];
+    tex[(3 * 8 + 3) * 8 + 3] = 1.0f;
+    uint64_t data = upload(tex, sizeof tex);
+    exec_texdesc d = {data, 3, 8, 8, 8, 32, 1, 32, EXEC_TEX_FLOAT, false, false, true,
+                      {EXEC_TEX_CLAMP, EXEC_TEX_CLAMP, EXEC_TEX_CLAMP}, {0, 0, 0, 0}};
+    uint64_t t = exec_tex_create(dev, &d, false);
+    TT_CHECK(t != 0);
+    /* A = 128: x = i + 1.0; B = G = 16: y, z = j + 0.5625.  Texel 3 is the
+    ** near corner when i (j, k) = 3, the far one when 2. */
+    float q[8][3];
+    int want[8];
+    for (int c = 0; c < 8; c++) {
+        int di = c & 1, dj = (c >> 1) & 1, dk = c >> 2;
+        q[c][0] = (float)(3 - di) + 1.0f;
+        q[c][1] = (float)(3 - dj) + 0.5625f;
+        q[c][2] = (float)(3 - dk) + 0.5625f;
+        static const int w[2][2][2] = {{{113, 112}, {7, 8}}, {{8, 7}, {0, 1}}}; /* [dk][dj][di] */
+        want[c] = w[dk][dj][di];
+    }
+    uint64_t dq = upload(q, sizeof q), out = exec_mem_alloc(dev, 32, 256);
+    exec_result r;
+    uint64_t p[3] = {t, dq, out};
+    TT_EQ_I(launch("tex3f", 8, p, 3, &r), EXEC_OK);
+    for (int c = 0; c < 8; c++) TT_EQ_I((int)(f32(out, c) * 256.0f + 0.5f), want[c]);
+    TT_CHECK(exec_tex_destroy(dev, t));
+}
+
 int main(void)
 {
     dev = exec_rig_dev(NULL);
@@ -315,6 +398,8 @@ int main(void)
         return 1;
     }
     TT_RUN(t_point_and_linear_2d);
+    TT_RUN(t_bilinear_weights);
+    TT_RUN(t_trilinear_weights);
     TT_RUN(t_normalized_and_wrap);
     TT_RUN(t_fetch_and_query);
     TT_RUN(t_gather);
