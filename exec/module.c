@@ -170,6 +170,7 @@ exec_mod *exec_mod_load(exec_dev *d, const char *ptx, size_t len, const char *na
         mod_free(m);
         return NULL;
     }
+    if (tp_opt_i(&d->opts, OPT_EXEC_CONTRACT)) ptx_contract(m->ptx);
     if (m->ptx->address_size != 64) {
         *status = EXEC_ERR_INVALID_PTX;
         tp_err_set(e, 1, "%s: .address_size %u is not supported (only 64)", m->name, m->ptx->address_size);

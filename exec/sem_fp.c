@@ -9,6 +9,8 @@
 ** num.h.  tests/unit/test_exec_fp.c checks that the fast forms agree with
 ** num.h bit for bit.
 */
+#define S32 0x80000000u
+#define S64 0x8000000000000000ull
 #include "internal.h"
 #include <math.h>
 
@@ -58,7 +60,9 @@ static void h_fma_f32(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uin
     (void)d;
     uint64_t *r = DST(0);
     const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
-    EXEC_LANES(m, r[l] = canon32(fmaf(exec_u2f((uint32_t)a[l]), exec_u2f((uint32_t)b[l]), exec_u2f((uint32_t)c[l]))));
+    uint32_t na = in->m.flags & PTX_MF_FMA_NEGA ? S32 : 0, nc = in->m.flags & PTX_MF_FMA_NEGC ? S32 : 0;
+    EXEC_LANES(m, r[l] = canon32(fmaf(exec_u2f((uint32_t)a[l] ^ na), exec_u2f((uint32_t)b[l]),
+                                      exec_u2f((uint32_t)c[l] ^ nc))));
 }
 
 static void h_fma_f64(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
@@ -66,7 +70,8 @@ static void h_fma_f64(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uin
     (void)d;
     uint64_t *r = DST(0);
     const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
-    EXEC_LANES(m, r[l] = nan64(fma(exec_u2d(a[l]), exec_u2d(b[l]), exec_u2d(c[l])), a[l], b[l], c[l], 3));
+    uint64_t na = in->m.flags & PTX_MF_FMA_NEGA ? S64 : 0, nc = in->m.flags & PTX_MF_FMA_NEGC ? S64 : 0;
+    EXEC_LANES(m, r[l] = nan64(fma(exec_u2d(a[l] ^ na), exec_u2d(b[l]), exec_u2d(c[l] ^ nc)), a[l] ^ na, b[l], c[l] ^ nc, 3));
 }
 
 /* ---- general f32 / f64 through num.h -------------------------------------------- */
@@ -95,7 +100,8 @@ static void h_fma_f32_n(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, u
     const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
     int rnd = in->m.rnd;
     unsigned fl = d->flags;
-    EXEC_LANES(m, r[l] = num_fma_f32((uint32_t)a[l], (uint32_t)b[l], (uint32_t)c[l], rnd, fl));
+    uint32_t na = in->m.flags & PTX_MF_FMA_NEGA ? S32 : 0, nc = in->m.flags & PTX_MF_FMA_NEGC ? S32 : 0;
+    EXEC_LANES(m, r[l] = num_fma_f32((uint32_t)a[l] ^ na, (uint32_t)b[l], (uint32_t)c[l] ^ nc, rnd, fl));
 }
 
 static void h_fma_f64_n(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
@@ -104,7 +110,8 @@ static void h_fma_f64_n(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, u
     const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
     int rnd = in->m.rnd;
     unsigned fl = d->flags;
-    EXEC_LANES(m, r[l] = num_fma_f64(a[l], b[l], c[l], rnd, fl));
+    uint64_t na = in->m.flags & PTX_MF_FMA_NEGA ? S64 : 0, nc = in->m.flags & PTX_MF_FMA_NEGC ? S64 : 0;
+    EXEC_LANES(m, r[l] = num_fma_f64(a[l] ^ na, b[l], c[l] ^ nc, rnd, fl));
 }
 
 /* Unary f32 ops: rcp, sqrt (with rounding), and the approximate functions. */

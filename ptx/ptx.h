@@ -203,6 +203,8 @@ enum {
     PTX_MF_P = 1u << 23,       /* sust.p */
     PTX_MF_SHIFTED = 1u << 24, /* prmt etc.: reserved */
     PTX_MF_UNIFIED = 1u << 25, /* .level/unified hints */
+    PTX_MF_FMA_NEGC = 1u << 26, /* fma made by ptx_contract from a*b - c: c negated */
+    PTX_MF_FMA_NEGA = 1u << 27, /* ... from c - a*b: a negated */
 };
 
 typedef struct ptx_mods {
@@ -716,6 +718,10 @@ typedef struct ptx_lower_opts {
     bool no_schedule;       /* keep program order */
 } ptx_lower_opts;
 ptx_module *ptx_lower(const ptx_module *m, const ptx_lower_opts *o, tp_err *e);
+
+/* ptxas's contraction of a mul feeding an add/sub (f32, f64; no rounding
+** modifiers) into one fma (contract.c).  Returns the pairs contracted. */
+unsigned ptx_contract(ptx_module *m);
 
 /* Colors f's rows again (PTX_LIVE_ALLOC view) with an upper bound per row
 ** (registers [ra_map, ra_map + units) below bound[row]; UINT32_MAX: none,

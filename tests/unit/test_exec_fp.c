@@ -199,6 +199,58 @@ static void t_cvt_fast_paths(void)
     TT_EQ_I(bad, 0);
 }
 
+/* exec.contract=1 (ptx/contract.c, as ptxas -fmad=true): a mul.f32 feeding
+** add/sub.f32, none with a rounding modifier, is one fma even across blocks
+** (the product computed before a branch, the sums after it); .rn on either
+** keeps them apart, as does a product register written twice.  With
+** a = b = 1 + 2^-12 and c = 1: a*b = 1 + 2^-11 + 2^-24 exactly, a tie that
+** rounds to 1 + 2^-11, so the separate a*b - c is 2^-11 and the fused one
+** 2^-11 + 2^-24; c - a*b likewise -(2^-11 + 2^-24) fused; a*b + c fused is
+** 2 + 2^-11 + 2^-24, which f32 rounds to 2 + 2^-11 either way. */
+static const char *contract_ptx = HDR
+    ".visible .entry k(.param .u64 out, .param .f32 a, .param .f32 c, .param .u32 n)\n"
+    "{\n"
+    "  .reg .pred %p<2>; .reg .b32 %r<4>; .reg .f32 %f<12>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out]; ld.param.f32 %f1, [a]; ld.param.f32 %f2, [c]; ld.param.u32 %r1, [n];\n"
+    "  mul.f32 %f3, %f1, %f1;\n"
+    "  mul.rn.f32 %f9, %f1, %f1;\n"
+    "  setp.eq.u32 %p1, %r1, 0;\n"
+    "  @%p1 bra DONE;\n"
+    "  sub.f32 %f4, %f3, %f2;\n"
+    "  sub.f32 %f5, %f2, %f3;\n"
+    "  add.f32 %f6, %f3, %f2;\n"
+    "  sub.rn.f32 %f7, %f3, %f2;\n"
+    "  sub.f32 %f8, %f9, %f2;\n"
+    "  st.global.f32 [%rd1], %f4; st.global.f32 [%rd1+4], %f5; st.global.f32 [%rd1+8], %f6;\n"
+    "  st.global.f32 [%rd1+12], %f7; st.global.f32 [%rd1+16], %f8;\n"
+    "DONE:\n"
+    "  ret;\n"
+    "}\n";
+
+static void t_contract(void)
+{
+    const float a = 1.0f + 0x1p-12f, c = 1.0f;
+    const float fused = 0x1p-11f + 0x1p-24f, plain = 0x1p-11f;
+    for (int on = 0; on < 2; on++) {
+        exec_dev *d = exec_rig_dev(on ? "exec.contract=1" : NULL);
+        exec_mod *m = exec_rig_load(d, contract_ptx, "contract.ptx");
+        if (!m) return;
+        uint64_t out = exec_mem_alloc(d, 32, 256);
+        struct { uint64_t out; float a, c; uint32_t n; } pr = {out, a, c, 1};
+        exec_result r;
+        TT_EQ_I(exec_rig_launch(m, "k", 1, 1, &pr, sizeof pr, &r), EXEC_OK);
+        float got[5];
+        memcpy(got, exec_mem_host(d, out, sizeof got), sizeof got);
+        TT_CHECK(got[0] == (on ? fused : plain));   /* a*b - c */
+        TT_CHECK(got[1] == (on ? -fused : -plain)); /* c - a*b */
+        TT_CHECK(got[2] == 2.0f + 0x1p-11f);        /* a*b + c: the same either way */
+        TT_CHECK(got[3] == plain);                  /* sub.rn: never contracted */
+        TT_CHECK(got[4] == plain);                  /* mul.rn: never contracted */
+        exec_mod_unload(m);
+        exec_dev_destroy(d);
+    }
+}
+
 int main(void)
 {
     dev = exec_rig_dev(NULL);
@@ -210,6 +262,7 @@ int main(void)
     TT_RUN(t_f32_fast_paths);
     TT_RUN(t_f64_fast_paths);
     TT_RUN(t_cvt_fast_paths);
+    TT_RUN(t_contract);
     exec_mod_unload(mod);
     exec_dev_destroy(dev);
     return tt_done();
