@@ -5,7 +5,8 @@
 ** in every 8-byte slot, the address of a 4 KiB buffer that initcheck tracks
 ** (half of it written), so that pointer parameters reach memory; inputs
 ** whose size is even run with every correctness check on (check.*), so that
-** racecheck, initcheck and synccheck meet the same shapes.  Texture handle
+** racecheck, initcheck and synccheck meet the same shapes; half of them are
+** loaded with exec.contract=1 (ptx/contract.c).  Texture handle
 ** 1 and surface handle 2 are live (layered, cubemap, mipmapped). */
 #include "exec/exec.h"
 #include "exec/options.h"
@@ -48,6 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     static const char *const names[] = {"check.race", "check.race_intrawarp", "check.init", "check.sync"};
     for (int k = 0; k < 4; k++) exec_dev_set_opt(dev, names[k], size % 2 ? "0" : "1", &e);
+    exec_dev_set_opt(dev, "exec.contract", size % 4 < 2 ? "1" : "0", &e); /* ptx/contract.c on half */
     tp_err_clear(&e);
     exec_status st;
     exec_mod *m = exec_mod_load(dev, (const char *)data, size, "fuzz.ptx", &st, &e);
