@@ -225,6 +225,42 @@ static const char *contract_ptx = HDR
     "  st.global.f32 [%rd1+12], %f7; st.global.f32 [%rd1+16], %f8;\n"
     "DONE:\n"
     "  ret;\n"
+    "}\n"
+    /* k2: the multiply's operand is written between it and the sub (a
+    ** loop-carried register updated in place): contracting would read the new
+    ** value, so the pair stays apart: out = (a*a) - c, then a becomes a + c */
+    ".visible .entry k2(.param .u64 out, .param .f32 a, .param .f32 c, .param .u32 n)\n"
+    "{\n"
+    "  .reg .f32 %f<8>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out]; ld.param.f32 %f1, [a]; ld.param.f32 %f2, [c];\n"
+    "  mul.f32 %f3, %f1, %f1;\n"
+    "  add.f32 %f1, %f1, %f2;\n"
+    "  sub.f32 %f4, %f3, %f2;\n"
+    "  st.global.f32 [%rd1], %f4; st.global.f32 [%rd1+4], %f1;\n"
+    "  ret;\n"
+    "}\n"
+    /* k3: the operand is written once, but inside a loop: the multiply runs
+    ** in iteration 1 only (x = 1 + 2^-12), the sub after the loop, when x is
+    ** 1 + 3 * 2^-12; contracting would use the later x, so the pair stays
+    ** apart: out = x1*x1 - c, rounded twice, 2^-11 */
+    ".visible .entry k3(.param .u64 out, .param .f32 a, .param .f32 c, .param .u32 n)\n"
+    "{\n"
+    "  .reg .pred %p<3>; .reg .b32 %r<4>; .reg .f32 %f<8>; .reg .b64 %rd<2>;\n"
+    "  ld.param.u64 %rd1, [out]; ld.param.f32 %f2, [c];\n"
+    "  mov.u32 %r1, 0;\n"
+    "LOOP:\n"
+    "  cvt.rn.f32.u32 %f4, %r1;\n"
+    "  fma.rn.f32 %f5, %f4, 0f39800000, 0f3F800000;\n"
+    "  setp.ne.u32 %p1, %r1, 1;\n"
+    "  @%p1 bra SKIP;\n"
+    "  mul.f32 %f3, %f5, %f5;\n"
+    "SKIP:\n"
+    "  add.u32 %r1, %r1, 1;\n"
+    "  setp.lt.u32 %p2, %r1, 4;\n"
+    "  @%p2 bra LOOP;\n"
+    "  sub.f32 %f6, %f3, %f2;\n"
+    "  st.global.f32 [%rd1], %f6;\n"
+    "  ret;\n"
     "}\n";
 
 static void t_contract(void)
@@ -246,6 +282,13 @@ static void t_contract(void)
         TT_CHECK(got[2] == 2.0f + 0x1p-11f);        /* a*b + c: the same either way */
         TT_CHECK(got[3] == plain);                  /* sub.rn: never contracted */
         TT_CHECK(got[4] == plain);                  /* mul.rn: never contracted */
+        TT_EQ_I(exec_rig_launch(m, "k2", 1, 1, &pr, sizeof pr, &r), EXEC_OK);
+        memcpy(got, exec_mem_host(d, out, 8), 8);
+        TT_CHECK(got[0] == plain);                  /* the operand changed in between: apart */
+        TT_CHECK(got[1] == a + c);
+        TT_EQ_I(exec_rig_launch(m, "k3", 1, 1, &pr, sizeof pr, &r), EXEC_OK);
+        memcpy(got, exec_mem_host(d, out, 4), 4);
+        TT_CHECK(got[0] == plain);                  /* written once, but in a loop: apart */
         exec_mod_unload(m);
         exec_dev_destroy(d);
     }
