@@ -299,6 +299,7 @@ int cli_regmutex(int argc, char **argv)
         tp_opts_free(&o);
         return 1;
     }
+    if (tp_opt_i(&o, OPT_EXEC_CONTRACT)) ptx_contract(m); /* as exec_mod_load */
     ptx_lower_opts lo;
     exec_lower_opts(&o, &lo); /* as exec_mod_load */
     ptx_module *low = ptx_lower(m, &lo, &e);
