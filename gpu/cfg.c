@@ -51,7 +51,7 @@ void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
     c->oc[GPU_OC_MEM] = c->oc_mem;
 
     gpu_pipe ip = c->pipes[GPU_P_INT] ? GPU_P_INT : GPU_P_SP;
-    gpu_pipe dp = c->pipes[GPU_P_DP] ? GPU_P_DP : GPU_P_SP;
+    gpu_pipe dp = c->pipes[GPU_P_DP] ? GPU_P_DP : tp_opt_i(o, OPT_SM_DP_PIPE) == 1 ? GPU_P_SFU : GPU_P_SP;
     static const int lcs[4] = {EXEC_L_ADD, EXEC_L_MUL, EXEC_L_MAD, EXEC_L_DIV};
     static const int il[4] = {OPT_LAT_INT_ADD, OPT_LAT_INT_MUL, OPT_LAT_INT_MAD, OPT_LAT_INT_DIV};
     static const int ii_[4] = {OPT_II_INT_ADD, OPT_II_INT_MUL, OPT_II_INT_MAD, OPT_II_INT_DIV};
@@ -76,10 +76,12 @@ void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
         set(c, mu[k], EXEC_L_MAX, (gpu_pipe)c->pipe_of[mu[k]][EXEC_L_ADD],
             lat ? lat : c->lat[mu[k]][EXEC_L_ADD], ii ? ii : c->ii[mu[k]][EXEC_L_ADD]);
     }
-    /* conversions to or from f64: their own latency where the configuration gives one, else FP64 add's */
+    /* conversions to or from f64: their own latency where the configuration gives one, else FP64 add's;
+    ** on the FP64 pipe, or the SP pipe when there is none (with sm.dp_pipe=sfu too: GPGPU-Sim's cvt
+    ** is an ALU operation) */
     {
         uint32_t lat = opt_u(o, OPT_LAT_DP_CVT), ii = opt_u(o, OPT_II_DP_CVT);
-        set(c, EXEC_U_DP, EXEC_L_CVT64, (gpu_pipe)c->pipe_of[EXEC_U_DP][EXEC_L_ADD],
+        set(c, EXEC_U_DP, EXEC_L_CVT64, c->pipes[GPU_P_DP] ? GPU_P_DP : GPU_P_SP,
             lat ? lat : c->lat[EXEC_U_DP][EXEC_L_ADD], ii ? ii : c->ii[EXEC_U_DP][EXEC_L_ADD]);
     }
     for (int l = 0; l < EXEC_L_COUNT; l++) {

@@ -160,6 +160,49 @@ static void t_cvt64_class(void)
     gpu_rig_close(&r);
 }
 
+/* Where FP64 runs without FP64 pipes (sm.dp_units = 0): on the two SP pipes
+** (sm.dp_pipe = sp, Fermi's CUDA cores) or on the one SFU (sfu, GPGPU-Sim
+** 4.2's -gpgpu_num_dp_units 0).  Six independent add.f64 (lat.dp_add 8,
+** ii.dp_add 8), then an FP32 add and one that depends on it (lat.fp_add 4):
+** the adds issue one a cycle into the operand collectors either way (t0 + 1
+** .. t0 + 7); what differs is when the FP32 add gets a pipe. */
+static const char *dp_ptx = HDR
+    ".visible .entry dpx(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<40>; .reg .b64 %rd<8>; .reg .f64 %fd<10>; .reg .f32 %f<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.f64 %fd1, 0d3FF0000000000000;\n  mov.f32 %f1, 0f3F800000;\n" FILL
+    "  mov.u64 %rd2, %clock64;\n"
+    "  add.f64 %fd2, %fd1, %fd1;\n  add.f64 %fd3, %fd1, %fd1;\n  add.f64 %fd4, %fd1, %fd1;\n"
+    "  add.f64 %fd5, %fd1, %fd1;\n  add.f64 %fd6, %fd1, %fd1;\n  add.f64 %fd7, %fd1, %fd1;\n"
+    "  add.f32 %f2, %f1, %f1;\n"
+    "  add.f32 %f3, %f2, %f2;\n"
+    "  mov.u64 %rd3, %clock64;\n"
+    "  sub.s64 %rd4, %rd3, %rd2;\n"
+    "  st.global.u64 [%rd1], %rd4;\n"
+    "  ret;\n"
+    "}\n";
+
+static void t_dp_pipe(void)
+{
+    gpu_rig r;
+    gpu_kstats ks;
+    /* sp: the FP64 adds take the SP pipes in turn, each pipe one every 8
+    ** cycles: at t0 + 1, 2, 9, 10, 17, 18; the FP32 add gets pipe A at t0 + 25
+    ** (8 after its last), its dependant issues lat.fp_add + 1 = 5 later
+    ** (t0 + 30), the clock at t0 + 31 */
+    if (!gpu_rig_open(&r, dp_ptx, NULL, "sm.ptx")) return;
+    TT_EQ_U(clock_delta(&r, "dpx", NULL, &ks), 31);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+    /* sfu: the FP64 adds queue for the SFU; the FP32 add takes an SP pipe as
+    ** it issues (t0 + 7), its dependant at t0 + 12, the clock at t0 + 13 */
+    if (!gpu_rig_open(&r, dp_ptx, "sm.dp_pipe=sfu", "sm.ptx")) return;
+    TT_EQ_U(clock_delta(&r, "dpx", NULL, &ks), 13);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+}
+
 /* A barrier does not stop fetch: the instruction after it is buffered while
 ** the warp waits, so when the barrier opens the warps issue it back to back
 ** instead of waiting, one after the other, for fetch (sm.fetch_width 1).
@@ -486,6 +529,7 @@ int main(void)
     TT_RUN(t_independent);
     TT_RUN(t_max_class);
     TT_RUN(t_cvt64_class);
+    TT_RUN(t_dp_pipe);
     TT_RUN(t_barrier_fetch);
     TT_RUN(t_gto_vs_lrr);
     TT_RUN(t_simd_efficiency);
