@@ -62,8 +62,11 @@ void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
     /* Defaults for every pair, then the classes that mean something. */
     for (int u = 0; u < EXEC_U_COUNT; u++)
         for (int l = 0; l < EXEC_L_COUNT; l++) set(c, u, l, GPU_P_SP, opt_u(o, OPT_LAT_INT_ADD), 1);
+    /* integer mul/mad on the SFU (GPGPU-Sim 3.2.2) when there are no integer pipes */
+    gpu_pipe mp = c->pipes[GPU_P_INT] ? GPU_P_INT : tp_opt_i(o, OPT_SM_IMUL_PIPE) == 1 ? GPU_P_SFU : GPU_P_SP;
     for (int k = 0; k < 4; k++) {
-        set(c, EXEC_U_INT, lcs[k], ip, opt_u(o, il[k]), opt_u(o, ii_[k]));
+        set(c, EXEC_U_INT, lcs[k], lcs[k] == EXEC_L_MUL || lcs[k] == EXEC_L_MAD ? mp : ip, opt_u(o, il[k]),
+            opt_u(o, ii_[k]));
         set(c, EXEC_U_FP, lcs[k], GPU_P_SP, opt_u(o, fl[k]), opt_u(o, fi[k]));
         set(c, EXEC_U_DP, lcs[k], dp, opt_u(o, dl[k]), opt_u(o, di[k]));
     }

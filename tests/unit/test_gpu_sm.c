@@ -203,6 +203,47 @@ static void t_dp_pipe(void)
     gpu_rig_close(&r);
 }
 
+/* Where integer multiplies run without integer pipes (sm.int_units = 0): the
+** SP pipes (sm.imul_pipe = sp) or the SFU (sfu: GPGPU-Sim 3.2.2).  Six
+** independent mul.lo.s32 (lat.int_mul 4, ii.int_mul 2), then an ex2 (the SFU,
+** lat.sfu 20) and an add that depends on it. */
+static const char *imul_ptx = HDR
+    ".visible .entry imx(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<40>; .reg .b64 %rd<8>; .reg .f32 %f<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, 7;\n  mov.f32 %f1, 0f3F800000;\n" FILL
+    "  mov.u64 %rd2, %clock64;\n"
+    "  mul.lo.s32 %r2, %r1, 3;\n  mul.lo.s32 %r3, %r1, 3;\n  mul.lo.s32 %r4, %r1, 3;\n"
+    "  mul.lo.s32 %r5, %r1, 3;\n  mul.lo.s32 %r6, %r1, 3;\n  mul.lo.s32 %r7, %r1, 3;\n"
+    "  ex2.approx.f32 %f2, %f1;\n"
+    "  add.f32 %f3, %f2, %f2;\n"
+    "  mov.u64 %rd3, %clock64;\n"
+    "  sub.s64 %rd4, %rd3, %rd2;\n"
+    "  st.global.u64 [%rd1], %rd4;\n"
+    "  ret;\n"
+    "}\n";
+
+static void t_imul_pipe(void)
+{
+    gpu_rig r;
+    gpu_kstats ks;
+    /* sp: the multiplies take the SP pipes; the ex2, issued at t0 + 7, finds
+    ** the SFU free, its result lat.sfu + 1 = 21 later: the add issues at
+    ** t0 + 28, the clock at t0 + 29 */
+    if (!gpu_rig_open(&r, imul_ptx, NULL, "sm.ptx")) return;
+    TT_EQ_U(clock_delta(&r, "imx", NULL, &ks), 29);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+    /* sfu: the multiplies take the SFU one every 2 cycles (t0 + 1, 3, .., 11);
+    ** the ex2 gets it at t0 + 13, the add issues at t0 + 34, the clock at
+    ** t0 + 35 */
+    if (!gpu_rig_open(&r, imul_ptx, "sm.imul_pipe=sfu", "sm.ptx")) return;
+    TT_EQ_U(clock_delta(&r, "imx", NULL, &ks), 35);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+}
+
 /* A barrier does not stop fetch: the instruction after it is buffered while
 ** the warp waits, so when the barrier opens the warps issue it back to back
 ** instead of waiting, one after the other, for fetch (sm.fetch_width 1).
@@ -530,6 +571,7 @@ int main(void)
     TT_RUN(t_max_class);
     TT_RUN(t_cvt64_class);
     TT_RUN(t_dp_pipe);
+    TT_RUN(t_imul_pipe);
     TT_RUN(t_barrier_fetch);
     TT_RUN(t_gto_vs_lrr);
     TT_RUN(t_simd_efficiency);
