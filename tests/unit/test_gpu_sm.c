@@ -21,13 +21,15 @@
 
 /* A kernel `name` that writes out[0] = clock after - clock before around
 ** `body`, then does `tail`; %r1 = 7 is ready before the first clock read
-** (four fillers between). */
-#define TIMED_KERNEL(name, body, tail)                                         \
+** (four fillers between), and so is what `setup` computes (TIMED_KERNEL_S;
+** %f and %fd registers are declared for it). */
+#define TIMED_KERNEL(name, body, tail) TIMED_KERNEL_S(name, "", body, tail)
+#define TIMED_KERNEL_S(name, setup, body, tail)                                \
     ".visible .entry " name "(.param .u64 out)\n"                             \
     "{\n"                                                                     \
-    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n"                                 \
+    "  .reg .b32 %r<40>; .reg .b64 %rd<8>; .reg .f32 %f<8>; .reg .f64 %fd<10>;\n" \
     "  ld.param.u64 %rd1, [out];\n"                                           \
-    "  mov.u32 %r1, 7;\n" FILL                                                \
+    "  mov.u32 %r1, 7;\n" setup FILL                                          \
     "  mov.u64 %rd2, %clock64;\n" body                                        \
     "  mov.u64 %rd3, %clock64;\n"                                             \
     "  sub.s64 %rd4, %rd3, %rd2;\n"                                           \
@@ -58,6 +60,19 @@ static uint64_t clock_delta(gpu_rig *r, const char *k, const char *opts_unused, 
     uint64_t out = exec_mem_alloc(r->dev, 64, 256);
     TT_EQ_I(gpu_rig_launch(r, k, 1, 32, &out, 8, ks, NULL), EXEC_OK);
     return *(uint64_t *)exec_mem_host(r->dev, out, 8);
+}
+
+/* clock_delta of kernel k of ptx on a rig of its own with opts (NULL: the
+** table's defaults); UINT64_MAX when the rig does not open (a failure). */
+static uint64_t timed_once(const char *ptx, const char *k, const char *opts)
+{
+    gpu_rig r;
+    gpu_kstats ks;
+    if (!gpu_rig_open(&r, ptx, opts, "sm.ptx")) return UINT64_MAX;
+    uint64_t t = clock_delta(&r, k, NULL, &ks);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+    return t;
 }
 
 static void t_dependent_chain(void)
@@ -167,40 +182,22 @@ static void t_cvt64_class(void)
 ** the adds issue one a cycle into the operand collectors either way (t0 + 1
 ** .. t0 + 7); what differs is when the FP32 add gets a pipe. */
 static const char *dp_ptx = HDR
-    ".visible .entry dpx(.param .u64 out)\n"
-    "{\n"
-    "  .reg .b32 %r<40>; .reg .b64 %rd<8>; .reg .f64 %fd<10>; .reg .f32 %f<4>;\n"
-    "  ld.param.u64 %rd1, [out];\n"
-    "  mov.f64 %fd1, 0d3FF0000000000000;\n  mov.f32 %f1, 0f3F800000;\n" FILL
-    "  mov.u64 %rd2, %clock64;\n"
-    "  add.f64 %fd2, %fd1, %fd1;\n  add.f64 %fd3, %fd1, %fd1;\n  add.f64 %fd4, %fd1, %fd1;\n"
-    "  add.f64 %fd5, %fd1, %fd1;\n  add.f64 %fd6, %fd1, %fd1;\n  add.f64 %fd7, %fd1, %fd1;\n"
-    "  add.f32 %f2, %f1, %f1;\n"
-    "  add.f32 %f3, %f2, %f2;\n"
-    "  mov.u64 %rd3, %clock64;\n"
-    "  sub.s64 %rd4, %rd3, %rd2;\n"
-    "  st.global.u64 [%rd1], %rd4;\n"
-    "  ret;\n"
-    "}\n";
+    TIMED_KERNEL_S("dpx", "  mov.f64 %fd1, 0d3FF0000000000000;\n  mov.f32 %f1, 0f3F800000;\n",
+                   "  add.f64 %fd2, %fd1, %fd1;\n  add.f64 %fd3, %fd1, %fd1;\n  add.f64 %fd4, %fd1, %fd1;\n"
+                   "  add.f64 %fd5, %fd1, %fd1;\n  add.f64 %fd6, %fd1, %fd1;\n  add.f64 %fd7, %fd1, %fd1;\n"
+                   "  add.f32 %f2, %f1, %f1;\n  add.f32 %f3, %f2, %f2;\n",
+                   "");
 
 static void t_dp_pipe(void)
 {
-    gpu_rig r;
-    gpu_kstats ks;
     /* sp: the FP64 adds take the SP pipes in turn, each pipe one every 8
     ** cycles: at t0 + 1, 2, 9, 10, 17, 18; the FP32 add gets pipe A at t0 + 25
     ** (8 after its last), its dependant issues lat.fp_add + 1 = 5 later
     ** (t0 + 30), the clock at t0 + 31 */
-    if (!gpu_rig_open(&r, dp_ptx, NULL, "sm.ptx")) return;
-    TT_EQ_U(clock_delta(&r, "dpx", NULL, &ks), 31);
-    gpu_kstats_free(&ks);
-    gpu_rig_close(&r);
+    TT_EQ_U(timed_once(dp_ptx, "dpx", NULL), 31);
     /* sfu: the FP64 adds queue for the SFU; the FP32 add takes an SP pipe as
     ** it issues (t0 + 7), its dependant at t0 + 12, the clock at t0 + 13 */
-    if (!gpu_rig_open(&r, dp_ptx, "sm.dp_pipe=sfu", "sm.ptx")) return;
-    TT_EQ_U(clock_delta(&r, "dpx", NULL, &ks), 13);
-    gpu_kstats_free(&ks);
-    gpu_rig_close(&r);
+    TT_EQ_U(timed_once(dp_ptx, "dpx", "sm.dp_pipe=sfu"), 13);
 }
 
 /* Where integer multiplies run without integer pipes (sm.int_units = 0): the
@@ -208,40 +205,22 @@ static void t_dp_pipe(void)
 ** independent mul.lo.s32 (lat.int_mul 4, ii.int_mul 2), then an ex2 (the SFU,
 ** lat.sfu 20) and an add that depends on it. */
 static const char *imul_ptx = HDR
-    ".visible .entry imx(.param .u64 out)\n"
-    "{\n"
-    "  .reg .b32 %r<40>; .reg .b64 %rd<8>; .reg .f32 %f<4>;\n"
-    "  ld.param.u64 %rd1, [out];\n"
-    "  mov.u32 %r1, 7;\n  mov.f32 %f1, 0f3F800000;\n" FILL
-    "  mov.u64 %rd2, %clock64;\n"
-    "  mul.lo.s32 %r2, %r1, 3;\n  mul.lo.s32 %r3, %r1, 3;\n  mul.lo.s32 %r4, %r1, 3;\n"
-    "  mul.lo.s32 %r5, %r1, 3;\n  mul.lo.s32 %r6, %r1, 3;\n  mul.lo.s32 %r7, %r1, 3;\n"
-    "  ex2.approx.f32 %f2, %f1;\n"
-    "  add.f32 %f3, %f2, %f2;\n"
-    "  mov.u64 %rd3, %clock64;\n"
-    "  sub.s64 %rd4, %rd3, %rd2;\n"
-    "  st.global.u64 [%rd1], %rd4;\n"
-    "  ret;\n"
-    "}\n";
+    TIMED_KERNEL_S("imx", "  mov.f32 %f1, 0f3F800000;\n",
+                   "  mul.lo.s32 %r2, %r1, 3;\n  mul.lo.s32 %r3, %r1, 3;\n  mul.lo.s32 %r4, %r1, 3;\n"
+                   "  mul.lo.s32 %r5, %r1, 3;\n  mul.lo.s32 %r6, %r1, 3;\n  mul.lo.s32 %r7, %r1, 3;\n"
+                   "  ex2.approx.f32 %f2, %f1;\n  add.f32 %f3, %f2, %f2;\n",
+                   "");
 
 static void t_imul_pipe(void)
 {
-    gpu_rig r;
-    gpu_kstats ks;
     /* sp: the multiplies take the SP pipes; the ex2, issued at t0 + 7, finds
     ** the SFU free, its result lat.sfu + 1 = 21 later: the add issues at
     ** t0 + 28, the clock at t0 + 29 */
-    if (!gpu_rig_open(&r, imul_ptx, NULL, "sm.ptx")) return;
-    TT_EQ_U(clock_delta(&r, "imx", NULL, &ks), 29);
-    gpu_kstats_free(&ks);
-    gpu_rig_close(&r);
+    TT_EQ_U(timed_once(imul_ptx, "imx", NULL), 29);
     /* sfu: the multiplies take the SFU one every 2 cycles (t0 + 1, 3, .., 11);
     ** the ex2 gets it at t0 + 13, the add issues at t0 + 34, the clock at
     ** t0 + 35 */
-    if (!gpu_rig_open(&r, imul_ptx, "sm.imul_pipe=sfu", "sm.ptx")) return;
-    TT_EQ_U(clock_delta(&r, "imx", NULL, &ks), 35);
-    gpu_kstats_free(&ks);
-    gpu_rig_close(&r);
+    TT_EQ_U(timed_once(imul_ptx, "imx", "sm.imul_pipe=sfu"), 35);
 }
 
 /* A barrier does not stop fetch: the instruction after it is buffered while
