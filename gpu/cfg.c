@@ -70,6 +70,12 @@ void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
         set(c, EXEC_U_FP, lcs[k], GPU_P_SP, opt_u(o, fl[k]), opt_u(o, fi[k]));
         set(c, EXEC_U_DP, lcs[k], dp, opt_u(o, dl[k]), opt_u(o, di[k]));
     }
+    /* divisions and remainders on the SFU (GPGPU-Sim's SFU_OP), with their class's latency and interval */
+    if (tp_opt_i(o, OPT_SM_DIV_PIPE) == 1) {
+        c->pipe_of[EXEC_U_INT][EXEC_L_DIV] = GPU_P_SFU;
+        c->pipe_of[EXEC_U_FP][EXEC_L_DIV] = GPU_P_SFU;
+        c->pipe_of[EXEC_U_DP][EXEC_L_DIV] = GPU_P_SFU;
+    }
     /* min/max: their own latency where the configuration gives one, else the add class's */
     static const int mu[3] = {EXEC_U_INT, EXEC_U_FP, EXEC_U_DP};
     static const int ml[3] = {OPT_LAT_INT_MAX, OPT_LAT_FP_MAX, OPT_LAT_DP_MAX};

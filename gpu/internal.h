@@ -106,6 +106,7 @@ void gpu_sb_release(gpu_sb *sb, const exec_sinfo *si);
 typedef struct gpu_ibent {
     uint32_t pc;
     uint8_t ock;               /* the collector kind it needs (gpu_ockind) */
+    uint8_t spill;             /* it may take an SFU collector when no SP one is free (gpu_oc_spills) */
     const exec_sinfo *si;
     uint64_t ready;            /* cycle it can issue (fetch latency) */
 } gpu_ibent;
@@ -273,6 +274,7 @@ typedef struct gpu_sm {
     rs_sm rs;
     /* statistics */
     uint64_t issue[GPU_ST_COUNT];
+    uint64_t mul_on_sfu;       /* multiplies that took the SFU (sm.fmul_pipe=sp_sfu) */
     uint64_t resident_warp_cycles;
     uint64_t busy_first, busy_last; /* the launch's first cycle + 1 with a CTA here; the last cycle it became empty */
     uint64_t shared_accesses, shared_conflict_cycles, mem_requests, l1c_accesses, l1c_misses;
@@ -366,6 +368,9 @@ bool gpu_oc_free(const gpu_sm *sm, gpu_ockind k);
 void gpu_oc_issue(gpu_sm *sm, uint16_t warp, uint32_t pc, const exec_sinfo *si, gpu_memop *mop, uint64_t now);
 void gpu_oc_cycle(gpu_sm *sm, uint64_t now);
 gpu_ockind gpu_oc_kind_of(const gpu_cfg *c, const exec_sinfo *si, gpu_memop *mop);
+/* Whether si, an SP-collector instruction, may take an SFU collector when
+** every SP one is taken (sm.fmul_pipe=sp_sfu: FP32/FP64 multiplies). */
+bool gpu_oc_spills(const gpu_cfg *c, const exec_sinfo *si);
 /* The earliest cycle a waiting collector can move (UINT64_MAX none). */
 uint64_t gpu_oc_next(const gpu_sm *sm, uint64_t now, bool *polls);
 

@@ -52,10 +52,22 @@ bool gpu_oc_free(const gpu_sm *sm, gpu_ockind k)
     return sm->oc_free[k] != 0;
 }
 
+/* GPGPU-Sim 3.2.2 made FP32 and FP64 multiplies ALU_SFU_OP: its scheduler
+** issues one to the SP pipe when the SP issue register has room and to the
+** SFU otherwise.  Here: to an SFU collector (and the SFU pipe, with the
+** multiply's own latency and interval) when every SP collector is taken. */
+bool gpu_oc_spills(const gpu_cfg *c, const exec_sinfo *si)
+{
+    return c->fmul_pipe == 1 && (si->unit == EXEC_U_FP || si->unit == EXEC_U_DP) && si->lclass == EXEC_L_MUL &&
+           c->pipe_of[si->unit][EXEC_L_MUL] == GPU_P_SP;
+}
+
 void gpu_oc_issue(gpu_sm *sm, uint16_t warp, uint32_t pc, const exec_sinfo *si, gpu_memop *mop, uint64_t now)
 {
     const gpu_cfg *c = sm->c;
     gpu_ockind k = gpu_oc_kind_of(c, si, mop);
+    bool spill = k == GPU_OC_SP && !sm->oc_free[k] && gpu_oc_spills(c, si);
+    if (spill) k = GPU_OC_SFU;
     uint32_t f = oc_first(c, k);
     gpu_cu *cu = NULL;
     for (uint32_t i = f; i < f + c->oc[k]; i++)
@@ -89,6 +101,10 @@ void gpu_oc_issue(gpu_sm *sm, uint16_t warp, uint32_t pc, const exec_sinfo *si, 
     cu->pipe = c->pipe_of[u][lc];
     cu->lat = c->lat[u][lc];
     cu->ii = c->ii[u][lc];
+    if (spill) {
+        cu->pipe = GPU_P_SFU;
+        sm->mul_on_sfu++;
+    }
     if (u == EXEC_U_TENSOR) {
         cu->ii = gpu_tensor_ii(c, si);
         cu->lat += cu->ii;

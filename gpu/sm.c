@@ -407,7 +407,8 @@ static gpu_stall can_issue(gpu_sm *sm, gpu_warp *w, uint64_t now)
     default: break;
     }
     gpu_ockind k = gpu_is_mem(si) ? GPU_OC_MEM : gpu_oc_kind_of(sm->c, si, NULL);
-    if (!gpu_oc_free(sm, k)) return GPU_ST_BUSY_UNIT;
+    if (!gpu_oc_free(sm, k) && !(k == GPU_OC_SP && gpu_oc_free(sm, GPU_OC_SFU) && gpu_oc_spills(sm->c, si)))
+        return GPU_ST_BUSY_UNIT;
     /* a sub-core dispatches one tensor instruction at a time: the next waits at issue */
     if (si->unit == EXEC_U_TENSOR && sm->tensor_waiting[w->sched]) return GPU_ST_BUSY_UNIT;
     return GPU_ST_ISSUED;
@@ -514,7 +515,8 @@ static uint32_t try_warp(gpu_sm *sm, uint16_t slot, uint64_t now)
     uint32_t issued = 0;
     /* the cheap reasons first: a warp behind the first candidate is only
     ** asked whether it can go, never why not */
-    if (w->blk || !w->nib || w->ib[0].ready > now || !sm->oc_free[w->ib[0].ock]) return 0;
+    if (w->blk || !w->nib || w->ib[0].ready > now) return 0;
+    if (!sm->oc_free[w->ib[0].ock] && !(w->ib[0].spill && sm->oc_free[GPU_OC_SFU])) return 0;
     while (issued < sm->c->issue_width && w->state == GPU_W_ACTIVE && can_issue(sm, w, now) == GPU_ST_ISSUED) {
         if (!issue(sm, slot, now)) break;
         issued++;
@@ -551,6 +553,8 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
             uint32_t kinds = 0;
             for (int k = 0; k < GPU_OC_COUNT; k++)
                 if (sm->oc_free[k]) kinds |= 1u << k;
+            /* multiplies that may take the SFU are SP candidates (try_warp sorts them out) */
+            if (c->fmul_pipe && sm->oc_free[GPU_OC_SFU]) kinds |= 1u << GPU_OC_SP;
             if (!issued && kinds) {
                 if (c->policy == GPU_SCHED_TWO_LEVEL) {
                     for (uint32_t i = 1; i < n && !issued; i++) {
@@ -626,7 +630,8 @@ static void fetch_stage(gpu_sm *sm, uint64_t now)
                     const exec_sinfo *si = exec_mod_sinfo(sm->lx->m, pc);
                     if (!si) break;
                     uint8_t ock = (uint8_t)(gpu_is_mem(si) ? GPU_OC_MEM : gpu_oc_kind_of(c, si, NULL));
-                    w->ib[w->nib++] = (gpu_ibent){pc, ock, si, now + c->fetch_lat};
+                    uint8_t spill = ock == GPU_OC_SP && gpu_oc_spills(c, si);
+                    w->ib[w->nib++] = (gpu_ibent){pc, ock, spill, si, now + c->fetch_lat};
                     blk_set(sm, w, 0);
                     if (stops_fetch(si)) {
                         w->fetch_stop = 1;

@@ -223,6 +223,66 @@ static void t_imul_pipe(void)
     TT_EQ_U(timed_once(imul_ptx, "imx", "sm.imul_pipe=sfu"), 35);
 }
 
+/* Where FP32 multiplies run when the SP collectors are all taken: they wait
+** for one (sm.fmul_pipe = sp) or take an SFU collector and the SFU pipe
+** with their own latency and interval (sp_sfu: GPGPU-Sim 3.2.2's
+** ALU_SFU_OP).  Eight independent add.f64 (on the SP pipes: lat.dp_add 8,
+** ii.dp_add 8) fill the six SP collectors, then two dependent mul.f32
+** (lat.fp_mul 4). */
+static const char *fmul_ptx = HDR
+    TIMED_KERNEL_S("fmx", "  mov.f64 %fd1, 0d3FF0000000000000;\n  mov.f32 %f1, 0f3F800000;\n",
+                   "  add.f64 %fd2, %fd1, %fd1;\n  add.f64 %fd3, %fd1, %fd1;\n  add.f64 %fd4, %fd1, %fd1;\n"
+                   "  add.f64 %fd5, %fd1, %fd1;\n  add.f64 %fd6, %fd1, %fd1;\n  add.f64 %fd7, %fd1, %fd1;\n"
+                   "  add.f64 %fd8, %fd1, %fd1;\n  add.f64 %fd9, %fd1, %fd1;\n"
+                   "  mul.f32 %f2, %f1, %f1;\n  mul.f32 %f3, %f2, %f2;\n",
+                   "  st.global.f32 [%rd1+8], %f3;\n");
+
+static void t_fmul_pipe(void)
+{
+    gpu_rig r;
+    gpu_kstats ks;
+    /* The adds issue at t0 + 1 .. 8 (add k dispatches at t0 + k + 1 while a
+    ** pipe is free, then each pipe every 8 cycles: adds 3 .. 8 at t0 + 10,
+    ** 11, 18, 19, 26, 27), so at t0 + 9 adds 3 .. 8 hold the six collectors.
+    ** sp: the first multiply waits for a collector, then for a pipe behind
+    ** the older adds: pipe A at t0 + 34; it writes back at t0 + 38, the second
+    ** multiply issues then, the clock at t0 + 39 */
+    if (!gpu_rig_open(&r, fmul_ptx, NULL, "sm.ptx")) return;
+    TT_EQ_U(clock_delta(&r, "fmx", NULL, &ks), 39);
+    TT_EQ_U(ks.mul_on_sfu, 0);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+    /* sp_sfu: the first multiply takes an SFU collector at t0 + 9 and the SFU
+    ** at t0 + 10, writes back at t0 + 14; the second issues then to an SP
+    ** collector (adds 3 and 4 freed two), the clock at t0 + 15 */
+    if (!gpu_rig_open(&r, fmul_ptx, "sm.fmul_pipe=sp_sfu", "sm.ptx")) return;
+    TT_EQ_U(clock_delta(&r, "fmx", NULL, &ks), 15);
+    TT_EQ_U(ks.mul_on_sfu, 1);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+}
+
+/* Where divisions run: on their unit's pipes (sm.div_pipe = sp: the two SP
+** pipes) or on the one SFU (sfu: GPGPU-Sim's SFU_OP), with their class's
+** latency and interval either way (lat.fp_div 39, ii.fp_div 4).  Three
+** independent div.rn.f32, then an add that depends on the third. */
+static const char *div_ptx = HDR
+    TIMED_KERNEL_S("dvx", "  mov.f32 %f1, 0f3F800000;\n",
+                   "  div.rn.f32 %f2, %f1, %f1;\n  div.rn.f32 %f3, %f1, %f1;\n  div.rn.f32 %f4, %f1, %f1;\n"
+                   "  add.f32 %f5, %f4, %f4;\n",
+                   "  st.global.f32 [%rd1+8], %f5;\n");
+
+static void t_div_pipe(void)
+{
+    /* sp: the divisions issue at t0 + 1, 2, 3 and dispatch at t0 + 2 (pipe
+    ** A), t0 + 3 (B), t0 + 6 (A again, 4 after the first); the third writes
+    ** back at t0 + 45, the add issues then, the clock at t0 + 46 */
+    TT_EQ_U(timed_once(div_ptx, "dvx", NULL), 46);
+    /* sfu: the SFU takes them at t0 + 2, 6, 10: the add at t0 + 49, the clock
+    ** at t0 + 50 */
+    TT_EQ_U(timed_once(div_ptx, "dvx", "sm.div_pipe=sfu"), 50);
+}
+
 /* A barrier does not stop fetch: the instruction after it is buffered while
 ** the warp waits, so when the barrier opens the warps issue it back to back
 ** instead of waiting, one after the other, for fetch (sm.fetch_width 1).
@@ -551,6 +611,8 @@ int main(void)
     TT_RUN(t_cvt64_class);
     TT_RUN(t_dp_pipe);
     TT_RUN(t_imul_pipe);
+    TT_RUN(t_fmul_pipe);
+    TT_RUN(t_div_pipe);
     TT_RUN(t_barrier_fetch);
     TT_RUN(t_gto_vs_lrr);
     TT_RUN(t_simd_efficiency);
