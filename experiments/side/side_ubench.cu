@@ -18,6 +18,8 @@
 //   l2ld     one warp: N x 8 dependent ld.global.u64 over 64 KB at a 128-byte stride,
 //            more lines than the L1 holds (L1 misses, L2 hits after the first lap)
 //   bar      256 threads: N x 8 bar.sync                      unit: a barrier
+//   div      256 threads: N x 8 independent div.rn.f32         unit: a loop of
+//            the 8 warps' 64 divisions (their throughput: the pipes they run on)
 //   cta      N CTAs of 32 threads that each add one number    unit: a CTA (turnover)
 //   ctast    as cta, and each thread stores its number         unit: a CTA whose warp
 //            must wait for its store's acknowledgement before it ends
@@ -92,10 +94,24 @@ __global__ void k_cta(int *out, int store)
 
 __global__ void k_empty() {}
 
+// eight independent divisions a warp per iteration (each its own register)
+__global__ void k_div(float *out, int n)
+{
+    float a = threadIdx.x + 1, b = 2.0f, r[8];
+    for (int i = 0; i < n; i++)
+        asm volatile("div.rn.f32 %0, %8, %9;\n\tdiv.rn.f32 %1, %8, %9;\n\t"
+                     "div.rn.f32 %2, %8, %9;\n\tdiv.rn.f32 %3, %8, %9;\n\t"
+                     "div.rn.f32 %4, %8, %9;\n\tdiv.rn.f32 %5, %8, %9;\n\t"
+                     "div.rn.f32 %6, %8, %9;\n\tdiv.rn.f32 %7, %8, %9;\n\t"
+                     : "=f"(r[0]), "=f"(r[1]), "=f"(r[2]), "=f"(r[3]), "=f"(r[4]), "=f"(r[5]), "=f"(r[6]), "=f"(r[7])
+                     : "f"(a), "f"(b));
+    out[threadIdx.x] = r[0] + r[1] + r[2] + r[3] + r[4] + r[5] + r[6] + r[7];
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3 || atoi(argv[2]) < 1) {
-        fprintf(stderr, "usage: side_ubench add|fma|max|shld|l1ld|l2ld|bar|cta|ctast|ctae N>=1\n");
+        fprintf(stderr, "usage: side_ubench add|fma|max|shld|l1ld|l2ld|bar|div|cta|ctast|ctae N>=1\n");
         return 2;
     }
     const char *t = argv[1];
@@ -134,6 +150,9 @@ int main(int argc, char **argv)
         k_bar<<<1, 256>>>(d_out, n);
         threads = 256;
         want = n;
+    } else if (strcmp(t, "div") == 0) {
+        k_div<<<1, 256>>>((float *)d_out, n);
+        threads = 256;
     } else if (strcmp(t, "cta") == 0 || strcmp(t, "ctast") == 0) {
         k_cta<<<n, 32>>>(d_out, t[3] == 's');
         threads = 0;
@@ -162,6 +181,8 @@ int main(int argc, char **argv)
             for (int j = 0; j < 8 * n; j++) x = fmaf(x, 1.0f, 0.5f);
             bad += ((float *)h)[i] != x;
         }
+    } else if (strcmp(t, "div") == 0) {
+        for (int i = 0; i < 256; i++) bad += ((float *)h)[i] != 4.0f * (i + 1); // (i + 1) / 2, eight times
     } else if (strcmp(t, "ctast") == 0) {
         for (int b = 0; b < n; b++)
             for (int i = 0; i < 32; i++) bad += h[b * 32 + i] != b + i;

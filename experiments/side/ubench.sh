@@ -8,10 +8,11 @@
 #
 #   sh experiments/side/ubench.sh [--gpgpusim SRC] [--out DIR] [TEST...]
 #
-# Tests (default all): add fma max shld l1ld l2ld bar cta ctast ctae
+# Tests (default all): add fma max shld l1ld l2ld bar div cta ctast ctae
 # (side_ubench.cu's header says what each does).  The unit of a chain test
 # is one iteration of its loop: 8 dependent instructions and the loop's
 # own 3 (counter, compare, branch); of bar, 8 barriers and the loop; of
+# div, the 8 warps' 64 independent divisions and their loops; of
 # cta, ctast and ctae, one CTA on each of the 15 SMs.  Writes DIR/ubench.csv
 # (test, simulator, size, cycles; default experiments/side/results) and
 # prints the cycles per unit of each simulator and their ratio.
@@ -26,14 +27,14 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --gpgpusim) gs=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
         -*) echo "ubench.sh: unknown option $1" >&2; exit 2 ;;
         *) break ;;
     esac
 done
-tests=${*:-add fma max shld l1ld l2ld bar cta ctast ctae}
+tests=${*:-add fma max shld l1ld l2ld bar div cta ctast ctae}
 for t in $tests; do
-    case $t in add|fma|max|shld|l1ld|l2ld|bar|cta|ctast|ctae) ;; *) echo "ubench.sh: unknown test $t" >&2; exit 2 ;; esac
+    case $t in add|fma|max|shld|l1ld|l2ld|bar|div|cta|ctast|ctae) ;; *) echo "ubench.sh: unknown test $t" >&2; exit 2 ;; esac
 done
 side_setup ubench.sh
 "$NVCC" -cudart shared -no-compress -arch=sm_75 -O3 -o "$work/side_ubench" "$here/side_ubench.cu"
