@@ -8,7 +8,7 @@
 # launches and reported twice the cycles).  tpsim only (GPGPU-Sim is not
 # built in CI); the hotspot grid is 48 x 48 so that it takes seconds.
 # Also experiments/side/ubench.sh's shared-load chase at two write-back
-# latencies.  Needs nvcc (SKIP without it).  PASS/FAIL/SKIP lines.
+# latencies, its empty CTA and its divisions on the SFU.  Needs nvcc (SKIP without it).  PASS/FAIL/SKIP lines.
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 BUILD=${BUILD:-build}
@@ -60,13 +60,17 @@ grep -q "^1 " "$tmp/table" && grep -q "^2 " "$tmp/table" || fail table "no row p
 # sm.wb_latency: its launch, the next cycle's fetch, the fetch latency 1,
 # then its `ret`: the collection cycle, the branch latency, the write-back;
 # the next CTA launches in the cycle the slot frees (12 on gtx480, 9 with
-# GPGPU-Sim's branch latency 1: docs/EXPERIMENTS.md, Component tests)
+# GPGPU-Sim's branch latency 1: docs/EXPERIMENTS.md, Component tests).
+# The divisions of `div` on the SFU (sm.div_pipe=sfu, GPGPU-Sim's placement):
+# the eight warps' 64 independent div.rn.f32 of a loop iteration through the
+# one SFU pipe, one every ii.fp_div cycles (the loops' own instructions take
+# the SP pipes meanwhile): 64 x 4 = 256, and 512 with ii.fp_div = 8
 ub() { # OPTIONS TEST
     BUILD="$BUILD" NVCC="$NVCC" TPSIM_OPTIONS="$1" sh "$root/experiments/side/ubench.sh" --out "$tmp/ub" "$2" 2>"$tmp/uberr" |
         awk -v t="$2" '$1 == t { print $2 }'
 }
 for x in "shld:sm.wb_latency=0:216.00" "shld:sm.wb_latency=5:256.00" "ctae::12.00" "ctae:lat.branch=1:9.00" \
-    "ctae:lat.branch=2 sm.wb_latency=3:8.00"; do
+    "ctae:lat.branch=2 sm.wb_latency=3:8.00" "div:sm.div_pipe=sfu:256.00" "div:sm.div_pipe=sfu ii.fp_div=8:512.00"; do
     t=${x%%:*} r=${x#*:} o=${r%:*} want=${r##*:}
     got=$(ub "$o" "$t")
     if [ "$got" = "$want" ]; then
