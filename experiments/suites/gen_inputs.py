@@ -15,6 +15,11 @@ Our own generators; no suite data is copied.
                                  depth of every node, as bfs writes result.txt
   gen_inputs.py kmeans N F DIR   DIR/kmeansN.txt: N lines "id f1 ... fF" (Rodinia
                                  kmeans' text input), features 0-1 in 5 clusters
+                                 (point i in cluster i mod 5)
+  gen_inputs.py kmeans-check LOG IN   exit 0 when the 5 centroids kmeans -o printed
+                                 in LOG are the means of IN's 5 generated clusters,
+                                 one each, every coordinate within 0.01 (it prints
+                                 two decimals)
   gen_inputs.py spmv N DIR       DIR/spmvN.mtx: a symmetric N x N matrix, its lower
                                  triangle in Matrix Market coordinate form (Parboil
                                  spmv mirrors it): diagonal 4-5, 1-19 entries per
@@ -146,6 +151,34 @@ def kmeans(n, nf, d):
         for i in range(n):
             c = centres[i % 5]
             f.write("%d %s\n" % (i + 1, " ".join("%.4f" % min(1.0, max(0.0, x + rnd.gauss(0, 0.05))) for x in c)))
+
+
+def kmeans_check(log, inp):
+    pts = [[float(x) for x in ln.split()[1:]] for ln in open(inp) if ln.strip()]
+    nf = len(pts[0])
+    means = [[0.0] * nf for _ in range(5)]
+    for i, p in enumerate(pts):
+        for j in range(nf):
+            means[i % 5][j] += p[j]
+    for m, c in zip(means, [sum(1 for i in range(len(pts)) if i % 5 == k) for k in range(5)]):
+        for j in range(nf):
+            m[j] /= c
+    cents = []
+    for ln in open(log, errors="replace"):
+        f = ln.split(":")
+        if len(f) == 2 and f[0].strip().isdigit() and len(f[1].split()) == nf:
+            cents.append([float(x) for x in f[1].split()])
+    if len(cents) != 5:
+        sys.stderr.write("kmeans-check: %s: %d centroids of %d features, expected 5\n" % (log, len(cents), nf))
+        return 1
+    left = list(range(5))
+    for c in cents:
+        hit = [k for k in left if max(abs(a - b) for a, b in zip(c, means[k])) <= 0.01]
+        if not hit:
+            sys.stderr.write("kmeans-check: a centroid is no cluster's mean: %s\n" % " ".join("%.2f" % x for x in c))
+            return 1
+        left.remove(hit[0])
+    return 0
 
 
 def spmv(n, d):
@@ -729,6 +762,8 @@ def main(a):
         bfs(int(a[1]), int(a[2]), a[3])
     elif len(a) == 4 and a[0] == "kmeans":
         kmeans(int(a[1]), int(a[2]), a[3])
+    elif len(a) == 3 and a[0] == "kmeans-check":
+        return kmeans_check(a[1], a[2])
     elif len(a) == 3 and a[0] == "spmv":
         spmv(int(a[1]), a[2])
     elif len(a) == 4 and a[0] == "mriq":

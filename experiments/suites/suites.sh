@@ -70,6 +70,7 @@ info() {
     lbm) echo "parboil benchmarks/lbm/src/cuda" ;;
     mri-g_3) echo "parboil benchmarks/mri-gridding/src/cuda" ;;
     sad) echo "parboil benchmarks/sad/src/cuda" ;;
+    kmeans_1) echo "rodinia cuda/kmeans" ;;
     *) return 1 ;;
     esac
 }
@@ -79,7 +80,6 @@ skipped() {
     case $1 in
     mergesort) echo "cuda-samples mergeSort: sorts 4,194,304 keys (fixed in main.cpp): more than 5 minutes per run here" ;;
     montecarlo) echo "cuda-samples MonteCarloMultiGPU: 262,144 paths per option, fixed in the program: too long to simulate here" ;;
-    kmeans_1) echo "rodinia kmeans: its kernels read three texture references of one type (t_features, t_features_flipped, t_clusters; CUDA 12 removed texture references), and suite_compat.h's stand-in keeps one binding per type and file" ;;
     *) return 1 ;;
     esac
 }
@@ -116,6 +116,7 @@ DWT2D_N=1024 # image side (Rodinia's run.sh: rgb.bmp -d 1024x1024)
 HW_FRAMES=2 # frames heartwall tracks (its run line: 20; frame 0 only sets up, each later one is ~300 M warp instructions)
 HW_VIDEO=20 # frames in the generated video (one beat)
 MD_SIZE=4 # SHOC's problem size class 4: 73,728 atoms, 288 CTAs (class 1, its default: 48 CTAs, under one wave)
+KMEANS_N=15360 # points of 34 features (kdd_cup's count), 60 CTAs of 256 (the rewrite's size)
 
 # options a program needs beyond the variant's (tpsim run -o)
 opts() {
@@ -138,6 +139,7 @@ args() {
     cp) echo "./prog -o cp.out" ;; # its sizes and atoms are fixed in the program (cuenergy.h)
     dwt2d) echo "./prog rgb$DWT2D_N.bmp -d ${DWT2D_N}x$DWT2D_N -f -5 -l 3" ;; # read from ../../data/dwt2d/ (its getImg)
     sc) echo "./prog 10 20 32 4096 4096 1000 none output.txt 1" ;;
+    kmeans_1) echo "./prog -o -i kmeans$KMEANS_N.txt" ;; # -o: print the centroids (verify)
     spmv) echo "./prog -i spmv$SPMV_N.mtx,spmv$SPMV_N.vec -o spmv.out" ;;
     mriq) echo "./prog -i mriq$MRIQ.bin -o mriq.out" ;;
     mri-g_3) echo "./prog -i mrig.uks -o mrig.out" ;;
@@ -212,6 +214,12 @@ build() { # DIR OUT NAME
     sad) set -- $(pbcommon) "$src/main.cu" "$src/file.c" "$src/image.c" "$src/sad4.cu" "$src/largerBlocks.cu"
         k=$src/sad4.cu
         [ -f "$w/sad.expected" ] || python3 "$here/gen_inputs.py" sad $SAD_WH "$w" ;;
+    kmeans_1) # three float texture references in one file: the shim's managed ones; OpenMP as its
+        # Makefile builds the C parts; -lcuda for the shim's symbol-by-name copy (suite_compat.h)
+        set -- -DSUITE_COMPAT_MANAGED_TEX -Xcompiler -fopenmp -lgomp -L"$(dirname "$NVCC")/../lib64/stubs" -lcuda \
+            "$src/cluster.c" "$src/getopt.c" "$src/kmeans.c" "$src/kmeans_clustering.c" "$src/kmeans_cuda.cu" \
+            "$src/rmse.c"; k=$src/kmeans_cuda.cu
+        [ -f "$w/kmeans$KMEANS_N.txt" ] || python3 "$here/gen_inputs.py" kmeans $KMEANS_N 34 "$w" ;;
     mergesort) set -- -DSUITE_COMPAT_KEEP_PROPS -I"$d/cuda-samples/Common" "$src/main.cpp" "$src/mergeSort.cu" "$src/bitonic.cu" \
         "$src/mergeSort_host.cpp" "$src/mergeSort_validate.cpp"
         k=$src/mergeSort.cu ;;
@@ -252,6 +260,7 @@ verify() { # NAME OUT LOG
     mri-g_3) # its own check: 1 when the GPU's sample densities equal its CPU version's
         [ "$(od -An -tu4 -N4 "$w/mrig.out" 2>/dev/null | tr -d ' ')" = 1 ] ;;
     sad) python3 "$here/gen_inputs.py" sad-check "$w/sad.out" "$w/sad.expected" ;;
+    kmeans_1) python3 "$here/gen_inputs.py" kmeans-check "$log" "$w/kmeans$KMEANS_N.txt" ;;
     lbm) python3 "$here/gen_inputs.py" lbm-check "$w/lbm.out" "$log" ;;
     tpacf) python3 "$here/gen_inputs.py" tpacf-check "$w/tpacf.out" "$w/tpacf.expected" ;;
     mvt_1 | atax_1 | atax_2)

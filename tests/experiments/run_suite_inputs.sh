@@ -5,7 +5,7 @@
 # twice (fixed seeds) and files of the sizes its program's reader expects
 # (the counts below follow from the formats in gen_inputs.py's docstring);
 # each check (compare, tpacf-check, sad-check, lbm-check, heartwall-check,
-# cp-check) accepts an output
+# cp-check, kmeans-check) accepts an output
 # made from its expected values and rejects one with a value changed.
 # One line per case: PASS suite_inputs_NAME or FAIL suite_inputs_NAME: why.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -168,6 +168,26 @@ write(sys.argv[1], False)
 write(sys.argv[2], True)
 EOF2
     accept_reject heartwall_check "python3 $gen heartwall-check $tmp/hwgood 20 4" "python3 $gen heartwall-check $tmp/hwbad 20 4"
+fi
+# kmeans: 50 points of 4 features, one line each; a log with the 5 clusters' means printed
+# as kmeans -o prints them (two decimals, in another order) passes kmeans-check, one with a
+# coordinate moved by 0.05 does not
+if gen2 kmeans kmeans 50 4; then
+    d=$tmp/kmeans/a
+    n=$(awk 'NF == 5' "$d/kmeans50.txt" | wc -l | tr -d ' ')
+    if [ "$n" = 50 ]; then pass kmeans_lines; else fail kmeans_lines "$n lines of an id and 4 features, expected 50"; fi
+    python3 - "$d/kmeans50.txt" "$tmp/kmgood" "$tmp/kmbad" <<'EOF2'
+import sys
+pts = [[float(x) for x in ln.split()[1:]] for ln in open(sys.argv[1])]
+means = [[sum(p[j] for i, p in enumerate(pts) if i % 5 == k) / 10 for j in range(4)] for k in range(5)]
+for path, bump in ((sys.argv[2], 0.0), (sys.argv[3], 0.05)):
+    with open(path, "w") as f:
+        f.write("iterated 2 times\n")
+        for r, k in enumerate((3, 0, 4, 1, 2)):
+            f.write("%d: %s\n\n" % (r, " ".join("%.2f" % (x + (bump if r == 2 and j == 1 else 0)) for j, x in enumerate(means[k]))))
+EOF2
+    accept_reject kmeans_check "python3 $gen kmeans-check $tmp/kmgood $d/kmeans50.txt" \
+        "python3 $gen kmeans-check $tmp/kmbad $d/kmeans50.txt"
 fi
 # cp-check: a reference against itself; one value of its first row moved by 1
 printf '256 256 1 200\n8.029e+04\n' >"$tmp/cpref"

@@ -17,9 +17,11 @@
  *     that fetch through that object (`decltype(name)` names the type
  *     without using the host object in device code).  Two references of
  *     one type in one file would share one binding, so binding either
- *     fails (cudaErrorNotSupported, with a message): Rodinia kmeans has
- *     three float ones; Parboil sad has one (`ref`), and Parboil spmv
- *     declares one it never binds;
+ *     fails (cudaErrorNotSupported, with a message); Parboil sad has one
+ *     (`ref`), and Parboil spmv declares one it never binds.  With
+ *     -DSUITE_COMPAT_MANAGED_TEX (Rodinia kmeans: three float ones, and a
+ *     symbol copied by its name) each reference is a __managed__ object of
+ *     its own instead (below);
  *   - SUITE_COMPAT_CLAMP_BIND: below (SHOC's MD).
  * fixed_clock.c, linked into radixSortThrust only, is the other shim. */
 #ifndef SUITE_COMPAT_H
@@ -45,7 +47,98 @@
 #define kernelExecTimeoutEnabled major
 #define maxTexture1DLinear major
 #endif
-#if defined(__cplusplus) && CUDART_VERSION >= 12000
+#if defined(__cplusplus) && CUDART_VERSION >= 12000 && defined(SUITE_COMPAT_MANAGED_TEX)
+/* -DSUITE_COMPAT_MANAGED_TEX (Rodinia kmeans: three float references in one
+ * file, declared and bound in that file): each `texture<T, dim, mode> name;`
+ * becomes a __managed__ object of its own, which host code fills (the
+ * reference's fields, and the bind stores the texture object in it) and
+ * device code reads (tex1Dfetch / tex2D fetch through its object), so any
+ * number of references of one type are bound apart.  A managed variable is
+ * one per file, so a reference must be declared in the file that binds it. */
+#include <cuda.h>
+template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>
+struct tpsim_mtexture {
+    int normalized = 0;
+    enum cudaTextureFilterMode filterMode = cudaFilterModePoint;
+    enum cudaTextureAddressMode addressMode[3] = {cudaAddressModeClamp, cudaAddressModeClamp, cudaAddressModeClamp};
+    struct cudaChannelFormatDesc channelDesc = {0, 0, 0, 0, cudaChannelFormatKindNone};
+    cudaTextureObject_t tpsim_obj = 0;
+};
+#define texture __managed__ tpsim_mtexture
+template <class T, int dim, enum cudaTextureReadMode mode>
+static cudaError_t cudaBindTexture(size_t *offset, tpsim_mtexture<T, dim, mode> *t, const void *p,
+                                   const struct cudaChannelFormatDesc *desc, size_t size = ~(size_t)0)
+{
+    struct cudaResourceDesc r;
+    struct cudaTextureDesc td;
+    cudaTextureObject_t o;
+    cudaError_t e;
+    if (offset)
+        *offset = 0;
+    memset(&r, 0, sizeof r);
+    r.resType = cudaResourceTypeLinear;
+    r.res.linear.devPtr = (void *)p;
+    r.res.linear.desc = desc ? *desc : cudaCreateChannelDesc<T>();
+    r.res.linear.sizeInBytes = size;
+    memset(&td, 0, sizeof td);
+    for (int k = 0; k < 3; k++)
+        td.addressMode[k] = t->addressMode[k];
+    td.filterMode = t->filterMode;
+    td.readMode = mode;
+    td.normalizedCoords = t->normalized;
+    if ((e = cudaCreateTextureObject(&o, &r, &td, NULL)) != cudaSuccess)
+        return e;
+    t->tpsim_obj = o;
+    return cudaSuccess;
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static cudaError_t cudaBindTexture(size_t *offset, tpsim_mtexture<T, dim, mode> &t, const void *p,
+                                   size_t size = ~(size_t)0)
+{
+    return cudaBindTexture(offset, &t, p, (const struct cudaChannelFormatDesc *)0, size);
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static cudaError_t cudaUnbindTexture(tpsim_mtexture<T, dim, mode> *t)
+{
+    cudaError_t e = t->tpsim_obj ? cudaDestroyTextureObject(t->tpsim_obj) : cudaSuccess;
+    t->tpsim_obj = 0;
+    return e;
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static cudaError_t cudaUnbindTexture(tpsim_mtexture<T, dim, mode> &t)
+{
+    return cudaUnbindTexture(&t);
+}
+template <class Tex> struct tpsim_melt;
+template <class T, int dim, enum cudaTextureReadMode mode>
+struct tpsim_melt<tpsim_mtexture<T, dim, mode> > {
+    typedef T type;
+};
+template <class Tex> struct tpsim_melt<Tex &> : tpsim_melt<Tex> {
+};
+/* decltype((t)): a managed variable may not be decltype's bare name */
+#define tex1Dfetch(t, i) tex1Dfetch<typename tpsim_melt<decltype((t))>::type>((t).tpsim_obj, (i))
+#define tex2D(t, x, y) tex2D<typename tpsim_melt<decltype((t))>::type>((t).tpsim_obj, (x), (y))
+/* The string form of cudaMemcpyToSymbol (a symbol by its name, gone since
+ * CUDA 5: kmeans copies its __constant__ cluster centres so): the variable
+ * is found by name in this file's module, which a kernel of this file
+ * names (cudaGetFuncBySymbol, cuFuncGetModule, cuModuleGetGlobal). */
+static __global__ void tpsim_compat_anchor(void) {}
+static cudaError_t cudaMemcpyToSymbol(const char *name, const void *src, size_t count, size_t offset = 0,
+                                      enum cudaMemcpyKind kind = cudaMemcpyHostToDevice)
+{
+    cudaFunction_t f;
+    CUmodule m;
+    CUdeviceptr p;
+    size_t n;
+    if (cudaGetFuncBySymbol(&f, (const void *)tpsim_compat_anchor) != cudaSuccess ||
+        cuFuncGetModule(&m, (CUfunction)f) != CUDA_SUCCESS || cuModuleGetGlobal(&p, &n, m, name) != CUDA_SUCCESS)
+        return cudaErrorInvalidSymbol;
+    if (offset > n || count > n - offset)
+        return cudaErrorInvalidValue;
+    return cudaMemcpy((void *)(p + offset), src, count, kind);
+}
+#elif defined(__cplusplus) && CUDART_VERSION >= 12000
 /* The texture object a reference of type Tex is bound to: one per
  * translation unit (each .cu file is its own device module), so a
  * reference remembers the setter of the file that declares it (a default
