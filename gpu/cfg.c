@@ -64,17 +64,14 @@ void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
         for (int l = 0; l < EXEC_L_COUNT; l++) set(c, u, l, GPU_P_SP, opt_u(o, OPT_LAT_INT_ADD), 1);
     /* integer mul/mad on the SFU (GPGPU-Sim 3.2.2) when there are no integer pipes */
     gpu_pipe mp = c->pipes[GPU_P_INT] ? GPU_P_INT : tp_opt_i(o, OPT_SM_IMUL_PIPE) == 1 ? GPU_P_SFU : GPU_P_SP;
+    /* divisions and remainders of every unit on the SFU (GPGPU-Sim's SFU_OP), with their class's latency and interval */
+    bool div_sfu = tp_opt_i(o, OPT_SM_DIV_PIPE) == 1;
     for (int k = 0; k < 4; k++) {
-        set(c, EXEC_U_INT, lcs[k], lcs[k] == EXEC_L_MUL || lcs[k] == EXEC_L_MAD ? mp : ip, opt_u(o, il[k]),
-            opt_u(o, ii_[k]));
-        set(c, EXEC_U_FP, lcs[k], GPU_P_SP, opt_u(o, fl[k]), opt_u(o, fi[k]));
-        set(c, EXEC_U_DP, lcs[k], dp, opt_u(o, dl[k]), opt_u(o, di[k]));
-    }
-    /* divisions and remainders on the SFU (GPGPU-Sim's SFU_OP), with their class's latency and interval */
-    if (tp_opt_i(o, OPT_SM_DIV_PIPE) == 1) {
-        c->pipe_of[EXEC_U_INT][EXEC_L_DIV] = GPU_P_SFU;
-        c->pipe_of[EXEC_U_FP][EXEC_L_DIV] = GPU_P_SFU;
-        c->pipe_of[EXEC_U_DP][EXEC_L_DIV] = GPU_P_SFU;
+        bool sfu = div_sfu && lcs[k] == EXEC_L_DIV;
+        set(c, EXEC_U_INT, lcs[k], sfu ? GPU_P_SFU : lcs[k] == EXEC_L_MUL || lcs[k] == EXEC_L_MAD ? mp : ip,
+            opt_u(o, il[k]), opt_u(o, ii_[k]));
+        set(c, EXEC_U_FP, lcs[k], sfu ? GPU_P_SFU : GPU_P_SP, opt_u(o, fl[k]), opt_u(o, fi[k]));
+        set(c, EXEC_U_DP, lcs[k], sfu ? GPU_P_SFU : dp, opt_u(o, dl[k]), opt_u(o, di[k]));
     }
     /* min/max: their own latency where the configuration gives one, else the add class's */
     static const int mu[3] = {EXEC_U_INT, EXEC_U_FP, EXEC_U_DP};

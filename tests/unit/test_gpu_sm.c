@@ -64,15 +64,21 @@ static uint64_t clock_delta(gpu_rig *r, const char *k, const char *opts_unused, 
 
 /* clock_delta of kernel k of ptx on a rig of its own with opts (NULL: the
 ** table's defaults); UINT64_MAX when the rig does not open (a failure). */
-static uint64_t timed_once(const char *ptx, const char *k, const char *opts)
+static uint64_t timed_once_mul(const char *ptx, const char *k, const char *opts, uint64_t *mul_on_sfu)
 {
     gpu_rig r;
     gpu_kstats ks;
     if (!gpu_rig_open(&r, ptx, opts, "sm.ptx")) return UINT64_MAX;
     uint64_t t = clock_delta(&r, k, NULL, &ks);
+    if (mul_on_sfu) *mul_on_sfu = ks.mul_on_sfu;
     gpu_kstats_free(&ks);
     gpu_rig_close(&r);
     return t;
+}
+
+static uint64_t timed_once(const char *ptx, const char *k, const char *opts)
+{
+    return timed_once_mul(ptx, k, opts, NULL);
 }
 
 static void t_dependent_chain(void)
@@ -181,12 +187,13 @@ static void t_cvt64_class(void)
 ** ii.dp_add 8), then an FP32 add and one that depends on it (lat.fp_add 4):
 ** the adds issue one a cycle into the operand collectors either way (t0 + 1
 ** .. t0 + 7); what differs is when the FP32 add gets a pipe. */
+/* %fd1 = 1.0, %f1 = 1.0f; six independent add.f64 into %fd2 .. %fd7 */
+#define SET_F64_F32 "  mov.f64 %fd1, 0d3FF0000000000000;\n  mov.f32 %f1, 0f3F800000;\n"
+#define ADD_F64_6                                                                                              \
+    "  add.f64 %fd2, %fd1, %fd1;\n  add.f64 %fd3, %fd1, %fd1;\n  add.f64 %fd4, %fd1, %fd1;\n"                     \
+    "  add.f64 %fd5, %fd1, %fd1;\n  add.f64 %fd6, %fd1, %fd1;\n  add.f64 %fd7, %fd1, %fd1;\n"
 static const char *dp_ptx = HDR
-    TIMED_KERNEL_S("dpx", "  mov.f64 %fd1, 0d3FF0000000000000;\n  mov.f32 %f1, 0f3F800000;\n",
-                   "  add.f64 %fd2, %fd1, %fd1;\n  add.f64 %fd3, %fd1, %fd1;\n  add.f64 %fd4, %fd1, %fd1;\n"
-                   "  add.f64 %fd5, %fd1, %fd1;\n  add.f64 %fd6, %fd1, %fd1;\n  add.f64 %fd7, %fd1, %fd1;\n"
-                   "  add.f32 %f2, %f1, %f1;\n  add.f32 %f3, %f2, %f2;\n",
-                   "");
+    TIMED_KERNEL_S("dpx", SET_F64_F32, ADD_F64_6 "  add.f32 %f2, %f1, %f1;\n  add.f32 %f3, %f2, %f2;\n", "");
 
 static void t_dp_pipe(void)
 {
@@ -230,36 +237,27 @@ static void t_imul_pipe(void)
 ** ii.dp_add 8) fill the six SP collectors, then two dependent mul.f32
 ** (lat.fp_mul 4). */
 static const char *fmul_ptx = HDR
-    TIMED_KERNEL_S("fmx", "  mov.f64 %fd1, 0d3FF0000000000000;\n  mov.f32 %f1, 0f3F800000;\n",
-                   "  add.f64 %fd2, %fd1, %fd1;\n  add.f64 %fd3, %fd1, %fd1;\n  add.f64 %fd4, %fd1, %fd1;\n"
-                   "  add.f64 %fd5, %fd1, %fd1;\n  add.f64 %fd6, %fd1, %fd1;\n  add.f64 %fd7, %fd1, %fd1;\n"
-                   "  add.f64 %fd8, %fd1, %fd1;\n  add.f64 %fd9, %fd1, %fd1;\n"
-                   "  mul.f32 %f2, %f1, %f1;\n  mul.f32 %f3, %f2, %f2;\n",
+    TIMED_KERNEL_S("fmx", SET_F64_F32,
+                   ADD_F64_6 "  add.f64 %fd8, %fd1, %fd1;\n  add.f64 %fd9, %fd1, %fd1;\n"
+                             "  mul.f32 %f2, %f1, %f1;\n  mul.f32 %f3, %f2, %f2;\n",
                    "  st.global.f32 [%rd1+8], %f3;\n");
 
 static void t_fmul_pipe(void)
 {
-    gpu_rig r;
-    gpu_kstats ks;
+    uint64_t n = UINT64_MAX;
     /* The adds issue at t0 + 1 .. 8 (add k dispatches at t0 + k + 1 while a
     ** pipe is free, then each pipe every 8 cycles: adds 3 .. 8 at t0 + 10,
     ** 11, 18, 19, 26, 27), so at t0 + 9 adds 3 .. 8 hold the six collectors.
     ** sp: the first multiply waits for a collector, then for a pipe behind
     ** the older adds: pipe A at t0 + 34; it writes back at t0 + 38, the second
     ** multiply issues then, the clock at t0 + 39 */
-    if (!gpu_rig_open(&r, fmul_ptx, NULL, "sm.ptx")) return;
-    TT_EQ_U(clock_delta(&r, "fmx", NULL, &ks), 39);
-    TT_EQ_U(ks.mul_on_sfu, 0);
-    gpu_kstats_free(&ks);
-    gpu_rig_close(&r);
+    TT_EQ_U(timed_once_mul(fmul_ptx, "fmx", NULL, &n), 39);
+    TT_EQ_U(n, 0);
     /* sp_sfu: the first multiply takes an SFU collector at t0 + 9 and the SFU
     ** at t0 + 10, writes back at t0 + 14; the second issues then to an SP
     ** collector (adds 3 and 4 freed two), the clock at t0 + 15 */
-    if (!gpu_rig_open(&r, fmul_ptx, "sm.fmul_pipe=sp_sfu", "sm.ptx")) return;
-    TT_EQ_U(clock_delta(&r, "fmx", NULL, &ks), 15);
-    TT_EQ_U(ks.mul_on_sfu, 1);
-    gpu_kstats_free(&ks);
-    gpu_rig_close(&r);
+    TT_EQ_U(timed_once_mul(fmul_ptx, "fmx", "sm.fmul_pipe=sp_sfu", &n), 15);
+    TT_EQ_U(n, 1);
 }
 
 /* Where divisions run: on their unit's pipes (sm.div_pipe = sp: the two SP

@@ -47,6 +47,34 @@
 #define kernelExecTimeoutEnabled major
 #define maxTexture1DLinear major
 #endif
+#if defined(__cplusplus) && CUDART_VERSION >= 12000
+/* What both kinds of texture reference below share: a texture object made
+ * from a reference's fields over a resource, and the resource of a linear
+ * bind (size bytes at p, elements described by desc). */
+template <class Ref>
+static cudaError_t tpsim_texmake(const Ref &t, enum cudaTextureReadMode mode, const struct cudaResourceDesc *res,
+                                 cudaTextureObject_t *o)
+{
+    struct cudaTextureDesc td;
+    memset(&td, 0, sizeof td);
+    for (int k = 0; k < 3; k++)
+        td.addressMode[k] = t.addressMode[k];
+    td.filterMode = t.filterMode;
+    td.readMode = mode;
+    td.normalizedCoords = t.normalized;
+    return cudaCreateTextureObject(o, res, &td, NULL);
+}
+static inline struct cudaResourceDesc tpsim_linear(const void *p, struct cudaChannelFormatDesc desc, size_t size)
+{
+    struct cudaResourceDesc r;
+    memset(&r, 0, sizeof r);
+    r.resType = cudaResourceTypeLinear;
+    r.res.linear.devPtr = (void *)p;
+    r.res.linear.desc = desc;
+    r.res.linear.sizeInBytes = size;
+    return r;
+}
+#endif
 #if defined(__cplusplus) && CUDART_VERSION >= 12000 && defined(SUITE_COMPAT_MANAGED_TEX)
 /* -DSUITE_COMPAT_MANAGED_TEX (Rodinia kmeans: three float references in one
  * file, declared and bound in that file): each `texture<T, dim, mode> name;`
@@ -69,24 +97,12 @@ template <class T, int dim, enum cudaTextureReadMode mode>
 static cudaError_t cudaBindTexture(size_t *offset, tpsim_mtexture<T, dim, mode> *t, const void *p,
                                    const struct cudaChannelFormatDesc *desc, size_t size = ~(size_t)0)
 {
-    struct cudaResourceDesc r;
-    struct cudaTextureDesc td;
+    struct cudaResourceDesc r = tpsim_linear(p, desc ? *desc : cudaCreateChannelDesc<T>(), size);
     cudaTextureObject_t o;
     cudaError_t e;
     if (offset)
         *offset = 0;
-    memset(&r, 0, sizeof r);
-    r.resType = cudaResourceTypeLinear;
-    r.res.linear.devPtr = (void *)p;
-    r.res.linear.desc = desc ? *desc : cudaCreateChannelDesc<T>();
-    r.res.linear.sizeInBytes = size;
-    memset(&td, 0, sizeof td);
-    for (int k = 0; k < 3; k++)
-        td.addressMode[k] = t->addressMode[k];
-    td.filterMode = t->filterMode;
-    td.readMode = mode;
-    td.normalizedCoords = t->normalized;
-    if ((e = cudaCreateTextureObject(&o, &r, &td, NULL)) != cudaSuccess)
+    if ((e = tpsim_texmake(*t, mode, &r, &o)) != cudaSuccess)
         return e;
     t->tpsim_obj = o;
     return cudaSuccess;
@@ -178,7 +194,6 @@ struct tpsim_texelt<texture<T, dim, mode> > {
 template <class T, int dim, enum cudaTextureReadMode mode>
 static cudaError_t tpsim_texbind(const texture<T, dim, mode> &t, const struct cudaResourceDesc *res)
 {
-    struct cudaTextureDesc td;
     cudaTextureObject_t o;
     cudaError_t e;
     if (*t.tpsim_count > 1) { /* they would share one binding: refuse */
@@ -186,14 +201,7 @@ static cudaError_t tpsim_texbind(const texture<T, dim, mode> &t, const struct cu
                 *t.tpsim_count);
         return cudaErrorNotSupported;
     }
-    memset(&td, 0, sizeof td);
-    td.addressMode[0] = t.addressMode[0];
-    td.addressMode[1] = t.addressMode[1];
-    td.addressMode[2] = t.addressMode[2];
-    td.filterMode = t.filterMode;
-    td.readMode = mode;
-    td.normalizedCoords = t.normalized;
-    if ((e = cudaCreateTextureObject(&o, res, &td, NULL)) != cudaSuccess)
+    if ((e = tpsim_texmake(t, mode, res, &o)) != cudaSuccess)
         return e;
     return t.tpsim_set(o);
 }
@@ -210,14 +218,9 @@ template <class T, int dim, enum cudaTextureReadMode mode>
 static cudaError_t cudaBindTexture(size_t *offset, const texture<T, dim, mode> &t, const void *p,
                                    size_t size = ~(size_t)0)
 {
-    struct cudaResourceDesc r;
+    struct cudaResourceDesc r = tpsim_linear(p, t.channelDesc, size);
     if (offset)
         *offset = 0;
-    memset(&r, 0, sizeof r);
-    r.resType = cudaResourceTypeLinear;
-    r.res.linear.devPtr = (void *)p;
-    r.res.linear.desc = t.channelDesc;
-    r.res.linear.sizeInBytes = size;
     return tpsim_texbind(t, &r);
 }
 template <class T, int dim, enum cudaTextureReadMode mode>
@@ -249,11 +252,7 @@ static cudaError_t cudaBindTexture(size_t *offset, const texture<T, dim, mode> &
 #endif
     if (offset)
         *offset = 0;
-    memset(&r, 0, sizeof r);
-    r.resType = cudaResourceTypeLinear;
-    r.res.linear.devPtr = (void *)p;
-    r.res.linear.desc = desc;
-    r.res.linear.sizeInBytes = size;
+    r = tpsim_linear(p, desc, size);
     return tpsim_texbind(t, &r);
 }
 template <class T, int dim, enum cudaTextureReadMode mode>
