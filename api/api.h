@@ -360,6 +360,7 @@ typedef struct api_launch_rec {
     char *name;
     uint32_t grid[3], block[3];
     uint32_t shared_dyn, regs;
+    uint32_t regs_model, regs_cubin_sm; /* the model's count; the cubin regs came from (0: regs is the model's) */
     uint64_t launches;     /* 1: the summary's launches column sums it (stats.c) */
     uint64_t warp_insns, thread_insns, cycles;
     CUresult status;

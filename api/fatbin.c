@@ -62,13 +62,16 @@ typedef struct entry {
     uint64_t psize, csize, usize;
 } entry;
 
-/* The PTX of entry e, decompressed; NULL if it does not decode. */
-static char *entry_ptx(const entry *e, size_t *len)
+/* Entry e's payload, decompressed when it is compressed, with a NUL after
+** it (*n bytes before the NUL); NULL if it does not decode. */
+static uint8_t *entry_bytes(const entry *e, size_t *n)
 {
     if (!(e->flags & (FLAG_LZ4 | FLAG_ZSTD))) {
-        size_t n = strnlen((const char *)e->payload, e->psize);
-        *len = n;
-        return tp_strndup((const char *)e->payload, n);
+        uint8_t *out = tp_malloc(e->psize + 1);
+        memcpy(out, e->payload, e->psize);
+        out[e->psize] = 0;
+        *n = e->psize;
+        return out;
     }
     uint64_t csize = e->csize ? e->csize : e->psize;
     if (csize > e->psize || e->usize == 0 || e->usize > MAX_PTX_BYTES) return NULL;
@@ -80,8 +83,58 @@ static char *entry_ptx(const entry *e, size_t *len)
         return NULL;
     }
     out[e->usize] = 0;
-    *len = strnlen((char *)out, e->usize);
-    return (char *)out;
+    *n = e->usize;
+    return out;
+}
+
+/* The PTX of entry e (text to its first NUL), decompressed; NULL if it does
+** not decode. */
+static char *entry_ptx(const entry *e, size_t *len)
+{
+    size_t n;
+    char *t = (char *)entry_bytes(e, &n);
+    if (t) *len = strnlen(t, n);
+    return t;
+}
+
+/* The entry at byte *off of a fatbinary whose entries end at end: 1 (*e
+** filled, *off moved past it), 0 at the end (what is left is padding), -1
+** when it runs past the end. */
+static int next_entry(const uint8_t *fb, uint64_t end, uint64_t *off, entry *e)
+{
+    if (*off >= end || end - *off < 16) return 0;
+    const uint8_t *h = fb + *off;
+    memset(e, 0, sizeof *e);
+    e->kind = rd16(h);
+    uint32_t ehs = rd32(h + 4);
+    e->psize = rd64(h + 8);
+    if (ehs < 16 || ehs > end - *off || e->psize > end - *off - ehs) return -1;
+    e->csize = ehs >= 20 ? rd32(h + 16) : 0;
+    e->sm = ehs >= 32 ? rd32(h + 28) : 0;
+    e->flags = ehs >= 48 ? rd64(h + 40) : 0;
+    e->usize = ehs >= 64 ? rd64(h + 56) : 0;
+    e->payload = h + ehs;
+    *off += ehs + e->psize;
+    return 1;
+}
+
+/* The fatbinary of image and the end of its entries (from its header), or
+** NULL when its header is damaged. */
+static const uint8_t *fatbin_bounds(const void *image, size_t size, uint64_t *hs, uint64_t *end)
+{
+    const uint8_t *fb = unwrap(image);
+    if (!fb) return NULL;
+    uint16_t hsize = rd16(fb + 6);
+    uint64_t total = rd64(fb + 8);
+    /* a wrapped fatbinary lies elsewhere: its size is unknown */
+    uint64_t lim = (const void *)fb == image ? size : SIZE_MAX;
+    if (hsize < 16 || hsize > lim || total > lim - hsize) {
+        *end = (uint64_t)hsize + total;
+        return NULL;
+    }
+    *hs = hsize;
+    *end = hsize + total;
+    return fb;
 }
 
 static char *why_fmt(const char *fmt, ...) TP_PRINTF(1, 2);
@@ -106,43 +159,30 @@ char *api_fatbin_ptx(const void *image, size_t size, unsigned cc, size_t *len, u
         *why = tp_strdup("not a fatbinary (too short)");
         return NULL;
     }
-    const uint8_t *fb = unwrap(image);
-    if (!fb) {
+    if (!unwrap(image)) {
         *err = API_FATBIN_NOT_FATBIN;
         *why = tp_strdup("not a fatbinary");
         return NULL;
     }
-    uint16_t hsize = rd16(fb + 6);
-    uint64_t total = rd64(fb + 8);
-    /* a wrapped fatbinary lies elsewhere: its size is unknown */
-    uint64_t end = (const void *)fb == image ? size : SIZE_MAX;
-    if (hsize < 16 || hsize > end || total > end - hsize) {
+    uint64_t off = 0, end = 0;
+    const uint8_t *fb = fatbin_bounds(image, size, &off, &end);
+    if (!fb) {
         *err = API_FATBIN_CORRUPT;
-        *why = why_fmt("the fatbinary is truncated or corrupt (its header claims %llu bytes)",
-                       (unsigned long long)hsize + total);
+        *why = why_fmt("the fatbinary is truncated or corrupt (its header claims %llu bytes)", (unsigned long long)end);
         return NULL;
     }
-    end = hsize + total;
     entry best = {0};
     unsigned lowest_ptx = ~0u, sass_sm = 0, nptx = 0;
-    for (uint64_t off = hsize; off < end;) {
-        const uint8_t *h = fb + off;
-        if (end - off < 16) break;   /* padding */
-        entry e = {0};
-        e.kind = rd16(h);
-        uint32_t ehs = rd32(h + 4);
-        e.psize = rd64(h + 8);
-        if (ehs < 16 || ehs > end - off || e.psize > end - off - ehs) {
+    for (;;) {
+        uint64_t at = off;
+        entry e;
+        int k = next_entry(fb, end, &off, &e);
+        if (k == 0) break;
+        if (k < 0) {
             *err = API_FATBIN_CORRUPT;
-            *why = why_fmt("the fatbinary is corrupt: the entry at byte %llu runs past its end",
-                           (unsigned long long)off);
+            *why = why_fmt("the fatbinary is corrupt: the entry at byte %llu runs past its end", (unsigned long long)at);
             return NULL;
         }
-        e.csize = ehs >= 20 ? rd32(h + 16) : 0;
-        e.sm = ehs >= 32 ? rd32(h + 28) : 0;
-        e.flags = ehs >= 48 ? rd64(h + 40) : 0;
-        e.usize = ehs >= 64 ? rd64(h + 56) : 0;
-        e.payload = h + ehs;
         if (e.kind == KIND_PTX) {
             nptx++;
             if (e.sm < lowest_ptx) lowest_ptx = e.sm;
@@ -150,7 +190,6 @@ char *api_fatbin_ptx(const void *image, size_t size, unsigned cc, size_t *len, u
         } else if (e.kind == KIND_ELF) {
             if (e.sm > sass_sm) sass_sm = e.sm;
         }
-        off += ehs + e.psize;
     }
     if (best.payload) {
         char *ptx = entry_ptx(&best, len);
@@ -180,4 +219,84 @@ char *api_fatbin_ptx(const void *image, size_t size, unsigned cc, size_t *len, u
         *why = tp_strdup("the fatbinary holds no PTX");
     }
     return NULL;
+}
+
+/* ---- cubins: the register counts ptxas wrote ---------------------------------- */
+
+/* ELF64 header and section header fields (the System V gABI) */
+#define ELF_SHOFF 0x28
+#define ELF_SHENTSIZE 0x3a
+#define ELF_SHNUM 0x3c
+#define ELF_SHSTRNDX 0x3e
+#define SH_NAME 0
+#define SH_OFFSET 24
+#define SH_SIZE 32
+#define SH_INFO 44
+#define SH_BYTES 64
+
+void api_cubin_regs_free(api_cubin_regs *r)
+{
+    for (uint32_t i = 0; i < r->n; i++) free(r->fn[i].name);
+    free(r->fn);
+    r->fn = NULL;
+    r->n = 0;
+}
+
+bool api_cubin_read(const uint8_t *elf, size_t size, api_cubin_regs *out)
+{
+    out->n = 0;
+    out->fn = NULL;
+    /* 64-bit (class 2), little-endian (data 1) */
+    if (size < 64 || memcmp(elf, "\x7f" "ELF", 4) != 0 || elf[4] != 2 || elf[5] != 1) return false;
+    uint64_t shoff = rd64(elf + ELF_SHOFF);
+    uint16_t shentsize = rd16(elf + ELF_SHENTSIZE), shnum = rd16(elf + ELF_SHNUM), shstrndx = rd16(elf + ELF_SHSTRNDX);
+    if (shentsize < SH_BYTES || shoff > size || shnum > (size - shoff) / shentsize || shstrndx >= shnum) return false;
+    const uint8_t *strsh = elf + shoff + (uint64_t)shstrndx * shentsize;
+    uint64_t stroff = rd64(strsh + SH_OFFSET), strsize = rd64(strsh + SH_SIZE);
+    if (stroff > size || strsize > size - stroff) return false;
+    const char *strs = (const char *)elf + stroff;
+    uint32_t cap = 0;
+    for (uint16_t i = 0; i < shnum; i++) {
+        const uint8_t *sh = elf + shoff + (uint64_t)i * shentsize;
+        uint32_t nm = rd32(sh + SH_NAME);
+        if (nm >= strsize) continue;
+        size_t len = strnlen(strs + nm, strsize - nm);
+        if (nm + len >= strsize || len <= 6 || memcmp(strs + nm, ".text.", 6) != 0) continue;   /* unterminated, or not code */
+        if (out->n == cap) {
+            cap = cap ? 2 * cap : 8;
+            out->fn = tp_realloc(out->fn, cap * sizeof *out->fn);
+        }
+        out->fn[out->n].name = tp_strndup(strs + nm + 6, len - 6);
+        out->fn[out->n].regs = rd32(sh + SH_INFO) >> 24;
+        out->n++;
+    }
+    return true;
+}
+
+bool api_fatbin_cubin_regs(const void *image, size_t size, unsigned cc, api_cubin_regs *out)
+{
+    memset(out, 0, sizeof *out);
+    if (size < 16) return false;
+    uint64_t off = 0, end = 0;
+    const uint8_t *fb = fatbin_bounds(image, size, &off, &end);
+    if (!fb) return false;
+    entry best = {0}, e;
+    while (next_entry(fb, end, &off, &e) > 0)
+        if (e.kind == KIND_ELF && e.sm / 10 == cc / 10 && e.sm <= cc && (!best.payload || e.sm > best.sm)) best = e;
+    if (!best.payload) return false;
+    size_t n = 0;
+    uint8_t *elf = entry_bytes(&best, &n);
+    if (!elf) return false;
+    bool ok = api_cubin_read(elf, n, out);
+    free(elf);
+    if (!ok) return false;
+    out->sm = best.sm;
+    return true;
+}
+
+uint32_t api_cubin_regs_of(const api_cubin_regs *r, const char *name)
+{
+    for (uint32_t i = 0; i < r->n; i++)
+        if (strcmp(r->fn[i].name, name) == 0) return r->fn[i].regs;
+    return 0;
 }

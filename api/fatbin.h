@@ -26,8 +26,15 @@
 **               every object linked into the program.
 **
 ** Of several PTX entries the highest target not above the device's compute
-** capability is used; cubins are recognised only to explain that tpsim
-** needs PTX.
+** capability is used.  tpsim runs PTX, never a cubin's machine code; from a
+** cubin the device could run it takes the register count ptxas gave each
+** kernel (api_fatbin_cubin_regs), which is what the card would use.
+**
+**   cubin       an ELF64 little-endian relocatable image; each function's
+**               code is a section `.text.NAME` whose sh_info holds, in its
+**               top byte, the registers per thread ptxas allocated (the low
+**               24 bits: the function's symbol index).  Read off nvcc 13's
+**               outputs (`readelf -S` beside `ptxas -v`: docs/FATBIN.md).
 */
 #ifndef API_FATBIN_H
 #define API_FATBIN_H
@@ -58,6 +65,32 @@ bool api_fatbin_is(const void *image);
 ** malloc'ed explanation that says what to do in *why. */
 char *api_fatbin_ptx(const void *image, size_t size, unsigned cc, size_t *len, unsigned *sm, char **why,
                      api_fatbin_err *err);
+
+/* The register counts of one cubin: each function's name and count. */
+typedef struct api_cubin_regs {
+    unsigned sm;            /* the cubin's target (sm_XY as XY); 0: none found */
+    uint32_t n;
+    struct api_cubin_fn {
+        char *name;         /* the function's (mangled) name */
+        uint32_t regs;      /* registers per thread, as `ptxas -v` reports them */
+    } *fn;
+} api_cubin_regs;
+
+/* Reads the `.text.NAME` sections of an ELF cubin of size bytes into out
+** (out->sm is left as it is).  False for anything that is not a well-formed
+** little-endian ELF64 image; out is then empty.  Never reads outside
+** [elf, elf + size). */
+bool api_cubin_read(const uint8_t *elf, size_t size, api_cubin_regs *out);
+
+/* The register counts of the fatbinary's cubin that a device of compute
+** capability cc would run, as the driver chooses: the highest target of
+** cc's major version not above cc (binary compatibility).  False (out
+** empty) when there is none or it does not decode; a damaged cubin is
+** ignored, never an error: tpsim does not need it. */
+bool api_fatbin_cubin_regs(const void *image, size_t size, unsigned cc, api_cubin_regs *out);
+void api_cubin_regs_free(api_cubin_regs *r);
+/* The count for function name, or 0 when the cubin has no such function. */
+uint32_t api_cubin_regs_of(const api_cubin_regs *r, const char *name);
 
 /* Decoders of the two compressed payload formats, over the system's liblz4
 ** (LZ4_decompress_safe) and libzstd.  Each writes exactly out_size bytes or

@@ -157,8 +157,10 @@ static api_func *func_new(api_mod *m, int kidx)
     return f;
 }
 
-/* Loads PTX text of len bytes into context c. */
-static CUresult load_ptx(api_ctx *c, const char *ptx, size_t len, const char *name, jit_opts *j, api_mod **out)
+/* Loads PTX text of len bytes into context c; cub (NULL: none) holds the
+** register counts of the program's cubin for the device (regs.cubin). */
+static CUresult load_ptx(api_ctx *c, const char *ptx, size_t len, const char *name, jit_opts *j,
+                         const api_cubin_regs *cub, api_mod **out)
 {
     double t0 = api_now();
     tp_err e;
@@ -178,6 +180,14 @@ static CUresult load_ptx(api_ctx *c, const char *ptx, size_t len, const char *na
     m->ctx = c;
     m->em = em;
     m->pm = exec_mod_ptx(em);
+    /* ptxas's counts where the program carries a cubin the device could run:
+    ** the card would run that code, with those registers */
+    uint32_t from_cubin = 0;
+    for (uint32_t i = 0; cub && i < m->pm->nfuncs; i++) {
+        const ptx_func *pf = &m->pm->funcs[i];
+        uint32_t regs = pf->is_entry && !pf->is_decl ? api_cubin_regs_of(cub, pf->name) : 0;
+        if (regs && exec_kernel_set_regs(em, (int)i, regs, cub->sm)) from_cubin++;
+    }
     /* the module's variables join the index copies are checked against */
     for (uint32_t i = 0; i < m->pm->nvars; i++) {
         uint64_t a, n;
@@ -196,8 +206,10 @@ static CUresult load_ptx(api_ctx *c, const char *ptx, size_t len, const char *na
     c->mods = m;
     api_handle_add(m, API_K_MOD);
     char info[256];
-    snprintf(info, sizeof info, "tpsim: loaded %s: PTX ISA %u.%u, sm_%u, %u kernel%s", name,
-             m->pm->version_major, m->pm->version_minor, m->pm->target_sm, m->nfuncs, m->nfuncs == 1 ? "" : "s");
+    int at = snprintf(info, sizeof info, "tpsim: loaded %s: PTX ISA %u.%u, sm_%u, %u kernel%s", name,
+                      m->pm->version_major, m->pm->version_minor, m->pm->target_sm, m->nfuncs, m->nfuncs == 1 ? "" : "s");
+    if (from_cubin && at > 0 && (size_t)at < sizeof info)
+        snprintf(info + at, sizeof info - (size_t)at, "; register counts of %u from its sm_%u cubin", from_cubin, cub->sm);
     jit_log(j, false, info);
     jit_log(j, true, "");
     *out = m;
@@ -216,7 +228,7 @@ static CUresult load_image(api_ctx *c, const void *image, size_t size, const cha
 {
     char msg[512];
     switch (image_kind(image)) {
-    case IMG_PTX: return load_ptx(c, image, strlen(image), name, j, out);
+    case IMG_PTX: return load_ptx(c, image, strlen(image), name, j, NULL, out);
     case IMG_FATBIN: {
         size_t len = 0;
         char *why = NULL;
@@ -228,7 +240,10 @@ static CUresult load_image(api_ctx *c, const void *image, size_t size, const cha
             free(why);
             return load_fail(j, fatbin_result(fe), msg);
         }
-        CUresult r = load_ptx(c, ptx, len, name, j, out);
+        api_cubin_regs cub;
+        bool have = api_opt(OPT_REGS_CUBIN) && api_fatbin_cubin_regs(image, size, exec_dev_cc(api_g.dev), &cub);
+        CUresult r = load_ptx(c, ptx, len, name, j, have ? &cub : NULL, out);
+        if (have) api_cubin_regs_free(&cub);
         free(ptx);
         return r;
     }
@@ -298,7 +313,7 @@ static CUresult load_file(api_ctx *c, const char *path, jit_opts *j, api_mod **o
         return load_fail(j, CUDA_ERROR_INVALID_IMAGE, msg);
     }
     /* PTX text ends at the first NUL, as cuModuleLoadData's does */
-    r = image_kind(data) == IMG_PTX ? load_ptx(c, data, strlen(data), path, j, out) : load_image(c, data, len, path, j, out);
+    r = image_kind(data) == IMG_PTX ? load_ptx(c, data, strlen(data), path, j, NULL, out) : load_image(c, data, len, path, j, out);
     free(data);
     return r;
 }
@@ -785,7 +800,7 @@ static CUresult link_add(CUlinkState s, CUjitInputType type, const void *data, s
     jit_opts both = s->jit;
     if (j.error) both.error = j.error, both.error_size = j.error_size, both.error_size_idx = j.error_size_idx,
                  both.values = j.values;
-    if ((r = load_ptx(s->ctx, buf, len, name, &both, &m))) {
+    if ((r = load_ptx(s->ctx, buf, len, name, &both, NULL, &m))) {
         free(buf);
         return r;
     }
@@ -839,7 +854,7 @@ static CUresult link_complete(CUlinkState s, void **out, size_t *size)
             }
             /* the linked module must load as one */
             api_mod *m;
-            CUresult r2 = load_ptx(s->ctx, ptx, strlen(ptx), "cuLinkComplete", &s->jit, &m);
+            CUresult r2 = load_ptx(s->ctx, ptx, strlen(ptx), "cuLinkComplete", &s->jit, NULL, &m);
             if (r2) {
                 free(ptx);
                 return r2;

@@ -74,6 +74,10 @@ static void registries(void)
          .doc = "bytes of dynamic shared memory"},
         {.name = "regs_per_thread", .kind = TP_STAT_U32, .unit = TP_UNIT_REGISTERS, .rule = TP_RULE_PROP, .off = R(regs),
          .doc = "registers per thread (occupancy)"},
+        {.name = "regs_cubin_sm", .kind = TP_STAT_U32, .unit = TP_UNIT_NONE, .rule = TP_RULE_PROP, .off = R(regs_cubin_sm),
+         .doc = "regs_per_thread is ptxas's count from the program's cubin for sm_XY (as XY: regs.cubin); 0: tpsim's model"},
+        {.name = "regs_model", .kind = TP_STAT_U32, .unit = TP_UNIT_REGISTERS, .rule = TP_RULE_PROP, .off = R(regs_model),
+         .doc = "tpsim's own count for the kernel (docs/REGISTERS.md), whichever regs_per_thread is"},
         {.name = "warp_instructions", .kind = TP_STAT_U64, .unit = TP_UNIT_WARP_INSTS, .rule = TP_RULE_ADD,
          .off = R(warp_insns), .col = {"warp insts", 15, 0, 0}, .doc = "warp instructions executed"},
         {.name = "thread_instructions", .kind = TP_STAT_U64, .unit = TP_UNIT_THREAD_INSTS, .rule = TP_RULE_ADD,
@@ -227,6 +231,8 @@ void api_stats_launch(const api_func *f, const exec_launch *l, const exec_result
     memcpy(k.block, l->block, sizeof k.block);
     k.shared_dyn = l->shared_dyn;
     k.regs = r->regs_per_thread ? r->regs_per_thread : f->attr.regs;
+    k.regs_model = f->attr.regs_model;
+    k.regs_cubin_sm = f->attr.regs_cubin_sm;
     k.warp_insns = r->warp_insns;
     k.thread_insns = r->thread_insns;
     k.cycles = cycles;

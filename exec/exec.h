@@ -126,9 +126,18 @@ typedef struct exec_kattr {
     uint32_t max_threads;   /* largest CTA this kernel can be launched with */
     uint32_t param_bytes;
     uint32_t ptx_version;   /* major*10 + minor */
-    uint32_t binary_version;/* target sm */
+    uint32_t binary_version;/* target sm: the PTX's, or the cubin's whose register count regs is */
+    uint32_t regs_model;    /* the model's count (ptx_func.ra_regs: docs/REGISTERS.md), whatever regs is */
+    uint32_t regs_cubin_sm; /* regs is ptxas's count from the program's cubin for sm_XY (as XY); 0: the model's */
 } exec_kattr;
 void exec_kernel_attrs(exec_mod *m, int kernel, exec_kattr *a);
+/* Makes regs (registers per thread) the kernel's count, as ptxas wrote it in
+** the program's cubin for sm_XY (sm = XY; regs.cubin: the caller, api/,
+** reads the cubin): occupancy, the attributes and the timing model then see
+** it instead of the model's count.  The code that runs is the same.  Under
+** register sharing (regs.policy) the policy's own allocation still decides
+** the charge.  False for a kernel index out of range or regs 0. */
+bool exec_kernel_set_regs(exec_mod *m, int kernel, uint32_t regs, unsigned sm);
 
 /* ---- texture and surface objects --------------------------------------------
 ** A texture or surface object is a 64-bit handle a kernel receives as a

@@ -126,6 +126,8 @@ typedef struct exec_fninfo {
     uint32_t rows;            /* frame rows: the function's registers + scratch rows */
     uint32_t preds;
     uint32_t frame_bytes;     /* local frame */
+    uint32_t bin_regs;        /* registers per thread from the program's cubin (exec_kernel_set_regs); 0: the model's */
+    uint32_t bin_sm;          /* that cubin's target */
 } exec_fninfo;
 
 /* Running physical registers (phys.c, regs.physical=1): per pc, the

@@ -372,6 +372,8 @@ void exec_kernel_attrs(exec_mod *m, int kernel, exec_kattr *a)
     exec_kinfo *ki = exec_kernel_info(m, (uint32_t)kernel);
     a->regs = exec_kernel_regs(m, (uint32_t)kernel);
     a->regs_code = a->regs;
+    a->regs_model = f->ra_regs;
+    if (!f->rs && m->fninfo[kernel].bin_regs) a->regs_cubin_sm = m->fninfo[kernel].bin_sm;
     if (f->rs) {
         /* the code names base and extended (or shared) registers alike: what
         ** ptxas would report; only the CTA's charge is the base set */
@@ -410,7 +412,15 @@ void exec_kernel_attrs(exec_mod *m, int kernel, exec_kattr *a)
     a->max_threads = maxt;
     a->param_bytes = f->param_bytes;
     a->ptx_version = m->ptx->version_major * 10 + m->ptx->version_minor;
-    a->binary_version = m->ptx->target_sm;
+    a->binary_version = a->regs_cubin_sm ? a->regs_cubin_sm : m->ptx->target_sm;
+}
+
+bool exec_kernel_set_regs(exec_mod *m, int kernel, uint32_t regs, unsigned sm)
+{
+    if (kernel < 0 || (uint32_t)kernel >= m->ptx->nfuncs || !regs) return false;
+    m->fninfo[kernel].bin_regs = regs;
+    m->fninfo[kernel].bin_sm = sm;
+    return true;
 }
 
 /* Registers per thread the kernel is charged: the count of its lowered code
@@ -421,6 +431,7 @@ uint32_t exec_kernel_regs(exec_mod *m, uint32_t kidx)
 {
     const ptx_func *f = &m->ptx->funcs[kidx];
     if (f->rs) return f->rs->base_regs; /* register sharing: the base set (the rest is apart, exec_occupancy) */
+    if (m->fninfo[kidx].bin_regs) return m->fninfo[kidx].bin_regs; /* ptxas's, from the program's cubin */
     if (f->ra_regs) return f->ra_regs;
     uint32_t words = 0;
     for (uint32_t r = 0; r < f->nrows; r++) {

@@ -4,7 +4,8 @@
 ** decode to the same text; of several PTX targets the highest one not above
 ** the device's is chosen; a cubin-only fatbinary and damaged ones are
 ** refused with the reason; the LZ4 decoder on hand-made and liblz4-made
-** blocks.
+** blocks; the register counts of the cubin a device would run (ptxas's,
+** regs.cubin) and the ELF reader on damaged images.
 **   t_fatbin DIR   (the directory of the .fatbin files)
 */
 #include "../../api/fatbin.h"
@@ -163,6 +164,123 @@ static void fatbin_refused(void)
     free(b);
 }
 
+/* The register counts of the cubin a device would run (regs.cubin): the
+** numbers are ptxas's own (`ptxas -v` in regen.sh: r_wide 54, r_small 8;
+** k.cu's two kernels 10 each for sm_75 and sm_86), read from each
+** function's `.text.NAME` section, plain and zstd-compressed alike; only a
+** cubin of the device's major version not above it counts. */
+static void fatbin_cubin_regs(void)
+{
+    static const char *const names[] = {"k_regs.fatbin", "k_regs_z.fatbin"};
+    for (unsigned i = 0; i < TP_ARRAY_LEN(names); i++) {
+        size_t n = 0;
+        uint8_t *b = slurp(names[i], &n);
+        TT_CHECK(b != NULL);
+        if (!b) continue;
+        api_cubin_regs r;
+        TT_CHECK(api_fatbin_cubin_regs(b, n, 75, &r));
+        TT_EQ_U(r.sm, 75);
+        TT_EQ_U(r.n, 2);
+        TT_EQ_U(api_cubin_regs_of(&r, "r_wide"), 54);
+        TT_EQ_U(api_cubin_regs_of(&r, "r_small"), 8);
+        TT_EQ_U(api_cubin_regs_of(&r, "r_none"), 0);
+        api_cubin_regs_free(&r);
+        /* sm_75 code runs on 7.x from 7.5 (not 7.0), never on 8.x */
+        TT_CHECK(api_fatbin_cubin_regs(b, n, 79, &r));
+        api_cubin_regs_free(&r);
+        TT_CHECK(!api_fatbin_cubin_regs(b, n, 70, &r));
+        TT_CHECK(!api_fatbin_cubin_regs(b, n, 80, &r));
+        TT_EQ_U(r.n, 0);
+        /* the PTX beside it is still what runs */
+        unsigned sm;
+        api_fatbin_err e;
+        char *why = NULL;
+        char *p = ptx_of(names[i], 75, &sm, &e, &why);
+        TT_CHECK(p && strstr(p, ".visible .entry r_wide("));
+        free(p);
+        free(b);
+    }
+    /* k_multi: an sm_86 cubin for 8.6 to 8.9; k_sass: sm_75 only; k_zstd: PTX only */
+    static const struct { const char *f; unsigned cc, sm; } want[] = {
+        {"k_multi.fatbin", 86, 86}, {"k_multi.fatbin", 89, 86}, {"k_multi.fatbin", 80, 0}, {"k_multi.fatbin", 90, 0},
+        {"k_sass.fatbin", 75, 75},  {"k_zstd.fatbin", 75, 0}};
+    for (unsigned i = 0; i < TP_ARRAY_LEN(want); i++) {
+        size_t n = 0;
+        uint8_t *b = slurp(want[i].f, &n);
+        TT_CHECK(b != NULL);
+        if (!b) continue;
+        api_cubin_regs r;
+        TT_EQ_I(api_fatbin_cubin_regs(b, n, want[i].cc, &r), want[i].sm != 0);
+        TT_EQ_U(r.sm, want[i].sm);
+        if (want[i].sm) {
+            TT_EQ_U(api_cubin_regs_of(&r, "k_saxpy"), 10);
+            TT_EQ_U(api_cubin_regs_of(&r, "k_sum"), 10);
+        }
+        api_cubin_regs_free(&r);
+        free(b);
+    }
+}
+
+/* The ELF reader on damaged images: nothing read outside the bytes given,
+** no function from a malformed one. */
+static void cubin_damaged(void)
+{
+    size_t n = 0;
+    uint8_t *b = slurp("k_sass.fatbin", &n);
+    TT_CHECK(b != NULL);
+    if (!b) return;
+    uint8_t *elf = memmem(b, n, "\x7f" "ELF", 4);
+    TT_CHECK(elf != NULL);
+    if (!elf) {
+        free(b);
+        return;
+    }
+    size_t en = n - (size_t)(elf - b);
+    api_cubin_regs r;
+    TT_CHECK(api_cubin_read(elf, en, &r));
+    TT_EQ_U(api_cubin_regs_of(&r, "k_sum"), 10);
+    api_cubin_regs_free(&r);
+    /* cut before its section table (at the end of nvcc's cubins) */
+    uint64_t shoff;
+    memcpy(&shoff, elf + 0x28, 8);
+    TT_CHECK(shoff > 64 && shoff < en);
+    TT_CHECK(!api_cubin_read(elf, (size_t)shoff + 10, &r));
+    TT_EQ_U(r.n, 0);
+    TT_CHECK(!api_cubin_read(elf, 40, &r));
+    /* a 32-bit or big-endian image, another magic */
+    uint8_t *c = malloc(en);
+    memcpy(c, elf, en);
+    c[4] = 1;
+    TT_CHECK(!api_cubin_read(c, en, &r));
+    c[4] = 2, c[5] = 2;
+    TT_CHECK(!api_cubin_read(c, en, &r));
+    c[5] = 1, c[1] = 'X';
+    TT_CHECK(!api_cubin_read(c, en, &r));
+    /* the section-name table's index past the table; its size past the end */
+    memcpy(c, elf, en);
+    uint16_t shnum;
+    memcpy(&shnum, c + 0x3c, 2);
+    memcpy(c + 0x3e, &shnum, 2);
+    TT_CHECK(!api_cubin_read(c, en, &r));
+    memcpy(c, elf, en);
+    uint16_t stri;
+    memcpy(&stri, c + 0x3e, 2);
+    uint64_t huge = (uint64_t)en;
+    memcpy(c + shoff + (uint64_t)stri * 64 + 32, &huge, 8);
+    TT_CHECK(!api_cubin_read(c, en, &r));
+    /* every name out of range: read, no function */
+    memcpy(c, elf, en);
+    for (uint16_t i = 0; i < shnum; i++) {
+        uint32_t far = 0xfffffff0u;
+        memcpy(c + shoff + (uint64_t)i * 64, &far, 4);
+    }
+    TT_CHECK(api_cubin_read(c, en, &r));
+    TT_EQ_U(r.n, 0);
+    api_cubin_regs_free(&r);
+    free(c);
+    free(b);
+}
+
 /* The LZ4 decoder (liblz4 underneath): blocks made by liblz4's compressor
 ** come back exactly; hand-made blocks (token: literals << 4 | match - 4,
 ** literals, little-endian offset) check the size rule and the refusals. */
@@ -204,5 +322,7 @@ int main(int argc, char **argv)
     TT_RUN(fatbin_choice);
     TT_RUN(fatbin_refused);
     TT_RUN(fatbin_lz4);
+    TT_RUN(fatbin_cubin_regs);
+    TT_RUN(cubin_damaged);
     return tt_done();
 }

@@ -1,6 +1,8 @@
 /* fuzz_fatbin.c -- libFuzzer target for the fatbinary reader (api/fatbin.c)
 ** and its LZ4 decoder: any bytes are a fatbinary whose PTX comes out
 ** NUL-terminated and of the length reported, or are refused with a reason;
+** the cubin register reader (api_fatbin_cubin_regs, and api_cubin_read on
+** the bytes as an ELF image) finds a compatible target's names or nothing;
 ** never a crash or a read outside the input.  The first byte picks the
 ** device's compute capability.  (Wrappers are not fuzzed: a wrapper holds
 ** a pointer, which only a registering program supplies.) */
@@ -28,6 +30,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     }
     free(why);
+    api_cubin_regs cr;
+    if (api_fatbin_cubin_regs(img, size, cc, &cr)) {
+        if (cr.sm / 10 != cc / 10 || cr.sm > cc) abort();
+        for (uint32_t i = 0; i < cr.n; i++)
+            if (!cr.fn[i].name || cr.fn[i].regs > 255) abort();
+    } else if (cr.n || cr.fn) {
+        abort();
+    }
+    api_cubin_regs_free(&cr);
+    if (api_cubin_read(img, size, &cr))
+        for (uint32_t i = 0; i < cr.n; i++) (void)strlen(cr.fn[i].name);
+    api_cubin_regs_free(&cr);
     /* the LZ4 decoder alone: the output size from the first two bytes */
     if (size >= 2) {
         size_t out_size = (size_t)img[0] | (size_t)img[1] << 8;
