@@ -422,6 +422,11 @@ bool exec_decode_module(exec_mod *m, tp_err *e);
 ** theirs; set *why when it is theirs but unsupported. */
 exec_fn exec_pick_alu(const ptx_insn *in, exec_dinsn *d, const char **why);
 exec_fn exec_pick_fp(const ptx_insn *in, exec_dinsn *d, const char **why);
+/* on: modules loaded from now on take the portable fast f32/f64 handlers
+** (SSE2; fmaf/fma through libm) even on a host with AVX2 and FMA3, whose
+** own handlers they otherwise get (sem_fp.c; for the tests, which check
+** both). */
+void exec_fp_portable(bool on);
 exec_fn exec_pick_mem(const ptx_module *pm, const ptx_func *f, const ptx_insn *in, exec_dinsn *d, const char **why);
 exec_fn exec_pick_ctrl(const ptx_module *pm, const ptx_insn *in, exec_dinsn *d, const char **why);
 exec_fn exec_pick_warp(const ptx_insn *in, exec_dinsn *d, const char **why);

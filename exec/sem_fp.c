@@ -30,17 +30,62 @@ static inline uint64_t nan64(double r, uint64_t a, uint64_t b, uint64_t c, int n
 
 /* ---- fast f32 / f64 ------------------------------------------------------------- */
 
-#define F32BIN(name, op)                                                                \
-    static void name(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m) \
-    {                                                                                   \
-        (void)d;                                                                        \
-        uint64_t *r = DST(0);                                                           \
-        const uint64_t *a = SRC(1), *b = SRC(2);                                        \
-        EXEC_LANES(m, r[l] = canon32(exec_u2f((uint32_t)a[l]) op exec_u2f((uint32_t)b[l]))); \
+/* A full warp's f32 results go through a local array (the destination may
+** be a source register) in a loop the compiler can vectorise: the NaN
+** fix-up as a select, not a branch. */
+static inline uint64_t canon32_sel(float r)
+{
+    uint32_t u = exec_f2u(r);
+    return r != r ? 0x7fffffffu : u;
+}
+#define F32_RESULTS(m, expr)                                                        \
+    do {                                                                            \
+        if ((m) == EXEC_FULL) {                                                     \
+            uint64_t t_[32];                                                        \
+            for (int l = 0; l < 32; l++) t_[l] = canon32_sel(expr);                 \
+            memcpy(r, t_, sizeof t_);                                               \
+        } else {                                                                    \
+            EXEC_LANES(m, r[l] = canon32(expr));                                    \
+        }                                                                           \
+    } while (0)
+
+/* Each f32 fast handler twice where the host allows: as compiled for any
+** x86-64 (SSE2; fmaf a libm call per lane), and for AVX2 with FMA3 (eight
+** lanes an instruction, fmaf one vfmadd).  Both are exact IEEE single
+** arithmetic: the same bits (tests/unit/test_exec_fp.c runs both). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define EXEC_HOST_VEC 1
+#define HOST_VEC __attribute__((target("avx2,fma")))
+#endif
+
+#define F32BIN_BODY(op)                                                             \
+    (void)d;                                                                        \
+    uint64_t *r = DST(0);                                                           \
+    const uint64_t *a = SRC(1), *b = SRC(2);                                        \
+    F32_RESULTS(m, exec_u2f((uint32_t)a[l]) op exec_u2f((uint32_t)b[l]))
+#define FMA_F32_BODY                                                                                    \
+    (void)d;                                                                                            \
+    uint64_t *r = DST(0);                                                                               \
+    const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);                                               \
+    uint32_t na = in->m.flags & PTX_MF_FMA_NEGA ? S32 : 0, nc = in->m.flags & PTX_MF_FMA_NEGC ? S32 : 0; \
+    F32_RESULTS(m, fmaf(exec_u2f((uint32_t)a[l] ^ na), exec_u2f((uint32_t)b[l]), exec_u2f((uint32_t)c[l] ^ nc)))
+
+#define F32_HANDLER(name, ...)                                                                         \
+    static void name(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m) { __VA_ARGS__; }
+#ifdef EXEC_HOST_VEC
+#define F32_HANDLERS(name, ...)                                                                        \
+    F32_HANDLER(name, __VA_ARGS__)                                                                     \
+    HOST_VEC static void name##_vec(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m) \
+    {                                                                                                  \
+        __VA_ARGS__;                                                                                   \
     }
-F32BIN(h_add_f32, +)
-F32BIN(h_sub_f32, -)
-F32BIN(h_mul_f32, *)
+#else
+#define F32_HANDLERS(name, ...) F32_HANDLER(name, __VA_ARGS__)
+#endif
+F32_HANDLERS(h_add_f32, F32BIN_BODY(+))
+F32_HANDLERS(h_sub_f32, F32BIN_BODY(-))
+F32_HANDLERS(h_mul_f32, F32BIN_BODY(*))
+F32_HANDLERS(h_fma_f32, FMA_F32_BODY)
 
 #define F64BIN(name, op)                                                                \
     static void name(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m) \
@@ -55,24 +100,27 @@ F64BIN(h_sub_f64, -)
 F64BIN(h_mul_f64, *)
 F64BIN(h_div_f64, /)
 
-static void h_fma_f32(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
-{
-    (void)d;
-    uint64_t *r = DST(0);
-    const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
-    uint32_t na = in->m.flags & PTX_MF_FMA_NEGA ? S32 : 0, nc = in->m.flags & PTX_MF_FMA_NEGC ? S32 : 0;
-    EXEC_LANES(m, r[l] = canon32(fmaf(exec_u2f((uint32_t)a[l] ^ na), exec_u2f((uint32_t)b[l]),
-                                      exec_u2f((uint32_t)c[l] ^ nc))));
-}
+/* f64's fused multiply-add: C's fma, one rounding, as compiled for any x86-64
+** (a libm call per lane) and for FMA3 hosts (one vfmadd). */
+#define FMA_F64_BODY                                                                                    \
+    (void)d;                                                                                            \
+    uint64_t *r = DST(0);                                                                               \
+    const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);                                               \
+    uint64_t na = in->m.flags & PTX_MF_FMA_NEGA ? S64 : 0, nc = in->m.flags & PTX_MF_FMA_NEGC ? S64 : 0; \
+    EXEC_LANES(m, r[l] = nan64(fma(exec_u2d(a[l] ^ na), exec_u2d(b[l]), exec_u2d(c[l] ^ nc)), a[l] ^ na, b[l], \
+                               c[l] ^ nc, 3))
+static void h_fma_f64(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m) { FMA_F64_BODY; }
 
-static void h_fma_f64(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
-{
-    (void)d;
-    uint64_t *r = DST(0);
-    const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
-    uint64_t na = in->m.flags & PTX_MF_FMA_NEGA ? S64 : 0, nc = in->m.flags & PTX_MF_FMA_NEGC ? S64 : 0;
-    EXEC_LANES(m, r[l] = nan64(fma(exec_u2d(a[l] ^ na), exec_u2d(b[l]), exec_u2d(c[l] ^ nc)), a[l] ^ na, b[l], c[l] ^ nc, 3));
-}
+static bool portable_fp;
+void exec_fp_portable(bool on) { portable_fp = on; }
+#ifdef EXEC_HOST_VEC
+HOST_VEC static void h_fma_f64_vec(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m) { FMA_F64_BODY; }
+/* The host's handler: the AVX2/FMA3 one when the processor has both. */
+static bool host_vec(void) { return !portable_fp && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
+#define HOST_FN(name) (host_vec() ? name##_vec : name)
+#else
+#define HOST_FN(name) name
+#endif
 
 /* ---- general f32 / f64 through num.h -------------------------------------------- */
 
@@ -270,11 +318,11 @@ exec_fn exec_pick_fp(const ptx_insn *in, exec_dinsn *d, const char **why)
     }
     if (t == PTX_T_F32) {
         switch (op) {
-        case PTX_OP_ADD: return plain ? h_add_f32 : h_add_f32_n;
-        case PTX_OP_SUB: return plain ? h_sub_f32 : h_sub_f32_n;
-        case PTX_OP_MUL: return plain ? h_mul_f32 : h_mul_f32_n;
+        case PTX_OP_ADD: return plain ? HOST_FN(h_add_f32) : h_add_f32_n;
+        case PTX_OP_SUB: return plain ? HOST_FN(h_sub_f32) : h_sub_f32_n;
+        case PTX_OP_MUL: return plain ? HOST_FN(h_mul_f32) : h_mul_f32_n;
         case PTX_OP_FMA:
-        case PTX_OP_MAD: return plain ? h_fma_f32 : h_fma_f32_n;
+        case PTX_OP_MAD: return plain ? HOST_FN(h_fma_f32) : h_fma_f32_n;
         case PTX_OP_DIV: return h_div_f32_n;
         case PTX_OP_RCP: case PTX_OP_SQRT: case PTX_OP_RSQRT: case PTX_OP_SIN: case PTX_OP_COS:
         case PTX_OP_LG2: case PTX_OP_EX2: case PTX_OP_TANH: case PTX_OP_ABS: case PTX_OP_NEG:
@@ -292,7 +340,7 @@ exec_fn exec_pick_fp(const ptx_insn *in, exec_dinsn *d, const char **why)
         case PTX_OP_SUB: return plain ? h_sub_f64 : h_sub_f64_n;
         case PTX_OP_MUL: return plain ? h_mul_f64 : h_mul_f64_n;
         case PTX_OP_FMA:
-        case PTX_OP_MAD: return plain ? h_fma_f64 : h_fma_f64_n;
+        case PTX_OP_MAD: return plain ? HOST_FN(h_fma_f64) : h_fma_f64_n;
         case PTX_OP_DIV: return plain && !(fl & NUM_APPROX) ? h_div_f64 : h_div_f64_n;
         case PTX_OP_RCP: case PTX_OP_SQRT: case PTX_OP_RSQRT: case PTX_OP_ABS: case PTX_OP_NEG:
             return h_un_f64;

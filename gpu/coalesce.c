@@ -104,24 +104,32 @@ void gpu_coalesce_info(const uint64_t *addr, uint32_t active, uint32_t size, uin
 
 uint32_t gpu_bank_conflicts(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t banks)
 {
-    uint64_t words[32 * 4];
-    uint32_t nw = 0, per = size > 4 ? size / 4 : 1;
-    for (uint32_t m = active; m; m &= m - 1) {
-        int l = __builtin_ctz(m);
-        for (uint32_t k = 0; k < per; k++) {
-            uint64_t w = addr[l] / 4 + k;
-            uint32_t i = 0;
-            while (i < nw && words[i] != w) i++;
-            if (i == nw) words[nw++] = w;
-        }
-    }
+    /* each distinct word once: an open-addressed set of up to 32 x 8 words
+    ** (32 bytes a lane, the widest access) in 512 slots, so the count is
+    ** linear in the words instead of quadratic (a warp's 16-byte access is
+    ** 128 words) */
+    enum { SLOTS = 512 };
+    uint64_t set[SLOTS];
+    uint8_t used[SLOTS];
+    memset(used, 0, sizeof used);
+    uint32_t per = size > 4 ? size / 4 : 1;
+    if (per > 8) per = 8;
     uint32_t worst = 1;
     uint32_t count[1024];
     uint32_t nb = banks > 1024 ? 1024 : (banks ? banks : 1);
     memset(count, 0, nb * sizeof *count);
-    for (uint32_t i = 0; i < nw; i++) {
-        uint32_t b = (uint32_t)(words[i] % nb);
-        if (++count[b] > worst) worst = count[b];
+    for (uint32_t m = active; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        for (uint32_t k = 0; k < per; k++) {
+            uint64_t w = addr[l] / 4 + k;
+            uint32_t h = (uint32_t)((w * 0x9e3779b97f4a7c15ull) >> 55);
+            while (used[h] && set[h] != w) h = (h + 1) % SLOTS;
+            if (used[h]) continue;   /* a word already counted */
+            used[h] = 1;
+            set[h] = w;
+            uint32_t b = (uint32_t)(w % nb);
+            if (++count[b] > worst) worst = count[b];
+        }
     }
     return worst;
 }

@@ -1,6 +1,7 @@
 /*
 ** test_exec_fp.c -- the functional model's inline floating-point fast paths
-** (round-to-nearest f32/f64 add, sub, mul, fma, f64 div, cvt fast paths) must
+** (round-to-nearest f32/f64 add, sub, mul, fma -- the handlers compiled for
+** AVX2/FMA3 hosts and the portable ones --, f64 div, cvt fast paths) must
 ** give exactly the bits of exec/num.h, which tests/unit/test_num_*.c check
 ** against independent references.  Inputs: special values (zeros, infinities,
 ** NaNs with payloads, subnormals, extremes) crossed with each other, plus
@@ -9,6 +10,7 @@
 #include "tests/unit/tt.h"
 #include "tests/unit/exec_rig.h"
 #include "exec/num.h"
+#include "exec/internal.h"
 #include <stdlib.h>
 
 /* out[i*K + k] = op_k(a[i], b[i], c[i]) for each op k. */
@@ -294,6 +296,10 @@ static void t_contract(void)
     }
 }
 
+/* The same checks on the portable handlers (exec_fp_portable, main). */
+static void t_f32_portable(void) { t_f32_fast_paths(); }
+static void t_f64_portable(void) { t_f64_fast_paths(); }
+
 int main(void)
 {
     dev = exec_rig_dev(NULL);
@@ -307,6 +313,18 @@ int main(void)
     TT_RUN(t_cvt_fast_paths);
     TT_RUN(t_contract);
     exec_mod_unload(mod);
+    /* once more with the portable handlers (on an AVX2/FMA3 host the runs
+    ** above took the ones compiled for it: exec/sem_fp.c) */
+    exec_fp_portable(true);
+    mod = exec_rig_load(dev, fp_ptx, "fp.ptx");
+    if (!mod) {
+        printf("FAIL setup: fp.ptx (portable handlers)\n");
+        return 1;
+    }
+    TT_RUN(t_f32_portable);
+    TT_RUN(t_f64_portable);
+    exec_mod_unload(mod);
+    exec_fp_portable(false);
     exec_dev_destroy(dev);
     return tt_done();
 }
