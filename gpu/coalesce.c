@@ -102,6 +102,35 @@ void gpu_coalesce_info(const uint64_t *addr, uint32_t active, uint32_t size, uin
     }
 }
 
+/* The bank of word w among nb (a mask when nb is a power of two: no division). */
+static inline uint32_t bank_of(uint64_t w, uint32_t nb)
+{
+    return (uint32_t)(nb & (nb - 1) ? w % nb : w & (nb - 1));
+}
+
+/* The common case first: no bank holds two different words (consecutive
+** words, a broadcast, lanes sharing words): 1.  False when some bank does
+** (the full count is then needed) or there are more than 64 banks. */
+static bool one_word_per_bank(const uint64_t *addr, uint32_t active, uint32_t per, uint32_t nb)
+{
+    if (nb > 64) return false;
+    uint64_t seen = 0, word[64];
+    for (uint32_t m = active; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        for (uint32_t k = 0; k < per; k++) {
+            uint64_t w = addr[l] / 4 + k;
+            uint32_t b = bank_of(w, nb);
+            if (!(seen >> b & 1)) {
+                seen |= 1ull << b;
+                word[b] = w;
+            } else if (word[b] != w) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 uint32_t gpu_bank_conflicts(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t banks)
 {
     /* each distinct word once: an open-addressed set of up to 32 x 8 words
@@ -109,14 +138,15 @@ uint32_t gpu_bank_conflicts(const uint64_t *addr, uint32_t active, uint32_t size
     ** linear in the words instead of quadratic (a warp's 16-byte access is
     ** 128 words) */
     enum { SLOTS = 512 };
+    uint32_t per = size > 4 ? size / 4 : 1;
+    if (per > 8) per = 8;
+    uint32_t nb = banks > 1024 ? 1024 : (banks ? banks : 1);
+    if (one_word_per_bank(addr, active, per, nb)) return 1;
     uint64_t set[SLOTS];
     uint8_t used[SLOTS];
     memset(used, 0, sizeof used);
-    uint32_t per = size > 4 ? size / 4 : 1;
-    if (per > 8) per = 8;
     uint32_t worst = 1;
     uint32_t count[1024];
-    uint32_t nb = banks > 1024 ? 1024 : (banks ? banks : 1);
     memset(count, 0, nb * sizeof *count);
     for (uint32_t m = active; m; m &= m - 1) {
         int l = __builtin_ctz(m);
@@ -127,7 +157,7 @@ uint32_t gpu_bank_conflicts(const uint64_t *addr, uint32_t active, uint32_t size
             if (used[h]) continue;   /* a word already counted */
             used[h] = 1;
             set[h] = w;
-            uint32_t b = (uint32_t)(w % nb);
+            uint32_t b = bank_of(w, nb);
             if (++count[b] > worst) worst = count[b];
         }
     }
