@@ -209,12 +209,58 @@ static inline uint8_t *lane_ptr(exec_warp *w, int l, int space, uint64_t a, unsi
 {
     exec_grid *g = w->g;
     if (!(a & (size - 1))) {
-        if (space == PTX_SP_GLOBAL && a >= g->cache_lo && a < g->cache_hi && size <= g->cache_hi - a)
+        if ((space == PTX_SP_GLOBAL || space == PTX_SP_CONST) && a >= g->cache_lo && a < g->cache_hi &&
+            size <= g->cache_hi - a)
             return (uint8_t *)(uintptr_t)a;
         if (space == PTX_SP_SHARED && a < w->cta->shsize && size <= w->cta->shsize - a)
             return w->cta->shmem + a;
+        /* a kernel's parameters (ld.param: every thread's first loads) */
+        if (space == PTX_SP_PARAM && !write && a < g->params_bytes && size <= g->params_bytes - a)
+            return g->params + a;
     }
     return exec_lane_ptr(w, l, space, a, size, write);
+}
+
+/* Whether every active lane's access of size bytes is aligned and in one of
+** lane_ptr's fast cases (global or constant memory in one allocation -- the
+** first active lane's, which becomes the one last hit --, shared memory,
+** kernel parameters); then lane l's host pointer is *off + addr[l].  One
+** tight pass, the bounds read once.  False when any lane needs
+** exec_lane_ptr's full rules (another allocation, a generic or local
+** address, a fault): the caller then goes lane by lane, as before, so
+** faults keep their order. */
+static bool lane_ptrs_fast(exec_warp *w, int space, uint32_t m, const uint64_t *addr, unsigned size, bool write,
+                           uintptr_t *off)
+{
+    exec_grid *g = w->g;
+    uint64_t lo, hi;
+    if (space == PTX_SP_GLOBAL || space == PTX_SP_CONST) {
+        /* the allocation of the first lane's address, found as exec_lane_ptr
+        ** would find it (a kernel reading two arrays alternates) */
+        uint64_t a0 = m ? addr[__builtin_ctz(m)] : 0;
+        if (m && !(a0 >= g->cache_lo && a0 < g->cache_hi)) {
+            const exec_alloc *al = exec_mem_lookup(g->dev, a0, size);
+            if (!al) return false;
+            g->cache_lo = al->base;
+            g->cache_hi = al->base + al->size;
+        }
+        lo = g->cache_lo, hi = g->cache_hi, *off = 0;
+    } else if (space == PTX_SP_SHARED) {
+        lo = 0, hi = w->cta->shsize, *off = (uintptr_t)w->cta->shmem;
+    } else if (space == PTX_SP_PARAM && !write) {
+        lo = 0, hi = g->params_bytes, *off = (uintptr_t)g->params;
+    } else {
+        return false;
+    }
+    if (hi < size || hi - size < lo) return false;
+    /* in range: addr - lo <= hi - size - lo (unsigned: below lo wraps high) */
+    uint64_t span = hi - size - lo, align = size - 1, bad = 0;
+    if (m == EXEC_FULL) {
+        for (int l = 0; l < 32; l++) bad |= (addr[l] & align) | (uint64_t)(addr[l] - lo > span);
+    } else {
+        EXEC_LANES(m, bad |= (addr[l] & align) | (uint64_t)(addr[l] - lo > span));
+    }
+    return !bad;
 }
 
 /* For exec_warp_step's record: each active lane's address in the space it
@@ -350,6 +396,20 @@ static void h_ld(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t
     }
     if (vec == 1) {
         uint64_t *r = exec_dst(w, dst);
+        uintptr_t off;
+        if (lane_ptrs_fast(w, space, m, addr, esz, false, &off)) {
+#define LP(l) ((const uint8_t *)(off + (uintptr_t)addr[l]))
+            switch (esz) {
+            case 4:
+                if (sext) EXEC_LANES(m, { int32_t v; memcpy(&v, LP(l), 4); r[l] = (uint64_t)(int64_t)v; });
+                else EXEC_LANES(m, { uint32_t v; memcpy(&v, LP(l), 4); r[l] = v; });
+                break;
+            case 8: EXEC_LANES(m, memcpy(&r[l], LP(l), 8)); break;
+            default: EXEC_LANES(m, r[l] = load_bytes(LP(l), esz, sext)); break;
+            }
+#undef LP
+            return;
+        }
         EXEC_LANES(m, {
             uint8_t *p = lane_ptr(w, l, space, addr[l], esz, false);
             if (!p) return;
@@ -400,6 +460,25 @@ static void h_st(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t
         rows[k] = e->kind == PTX_OK_SINK ? NULL : exec_src(w, e);
     }
     unsigned total = esz * vec;
+    uintptr_t off;
+    if (vec == 1 && rows[0] && (esz == 4 || esz == 8) && lane_ptrs_fast(w, space, m, addr, esz, true, &off)) {
+        const uint64_t *v = rows[0];
+#define LP(l) ((uint8_t *)(off + (uintptr_t)addr[l]))
+        if (esz == 4)
+            EXEC_LANES(m, {
+                uint32_t x = (uint32_t)v[l];
+                if (!changed && memcmp(LP(l), &x, 4)) changed = true;
+                memcpy(LP(l), &x, 4);
+            });
+        else
+            EXEC_LANES(m, {
+                if (!changed && memcmp(LP(l), &v[l], 8)) changed = true;
+                memcpy(LP(l), &v[l], 8);
+            });
+#undef LP
+        if (changed) exec_progress(w);
+        return;
+    }
     EXEC_LANES(m, {
         uint8_t *p = lane_ptr(w, l, space, addr[l], total > 16 ? 16 : total, true);
         if (!p) return;
