@@ -229,6 +229,26 @@ static inline uint8_t *lane_ptr(exec_warp *w, int l, int space, uint64_t a, unsi
 ** exec_lane_ptr's full rules (another allocation, a generic or local
 ** address, a fault): the caller then goes lane by lane, as before, so
 ** faults keep their order. */
+/* Nonzero when some lane of a full warp is misaligned (addr & align) or out
+** of [lo, lo + span]; the same loop compiled for AVX2 hosts, where it
+** vectorises (64-bit compares), and for any x86-64. */
+#define BAD_LANES_BODY                                                                     \
+    uint64_t bad = 0;                                                                      \
+    for (int l = 0; l < 32; l++) bad |= (addr[l] & align) | (uint64_t)(addr[l] - lo > span); \
+    return bad
+static uint64_t bad_lanes(const uint64_t *addr, uint64_t lo, uint64_t span, uint64_t align) { BAD_LANES_BODY; }
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("avx2"))) static uint64_t bad_lanes_avx2(const uint64_t *addr, uint64_t lo, uint64_t span,
+                                                                uint64_t align)
+{
+    BAD_LANES_BODY;
+}
+#define BAD_LANES(a, lo, span, align) \
+    (__builtin_cpu_supports("avx2") ? bad_lanes_avx2(a, lo, span, align) : bad_lanes(a, lo, span, align))
+#else
+#define BAD_LANES(a, lo, span, align) bad_lanes(a, lo, span, align)
+#endif
+
 static bool lane_ptrs_fast(exec_warp *w, int space, uint32_t m, const uint64_t *addr, unsigned size, bool write,
                            uintptr_t *off)
 {
@@ -256,7 +276,7 @@ static bool lane_ptrs_fast(exec_warp *w, int space, uint32_t m, const uint64_t *
     /* in range: addr - lo <= hi - size - lo (unsigned: below lo wraps high) */
     uint64_t span = hi - size - lo, align = size - 1, bad = 0;
     if (m == EXEC_FULL) {
-        for (int l = 0; l < 32; l++) bad |= (addr[l] & align) | (uint64_t)(addr[l] - lo > span);
+        bad = BAD_LANES(addr, lo, span, align);
     } else {
         EXEC_LANES(m, bad |= (addr[l] & align) | (uint64_t)(addr[l] - lo > span));
     }
