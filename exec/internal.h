@@ -422,11 +422,23 @@ bool exec_decode_module(exec_mod *m, tp_err *e);
 ** theirs; set *why when it is theirs but unsupported. */
 exec_fn exec_pick_alu(const ptx_insn *in, exec_dinsn *d, const char **why);
 exec_fn exec_pick_fp(const ptx_insn *in, exec_dinsn *d, const char **why);
-/* on: modules loaded from now on take the portable fast f32/f64 handlers
-** (SSE2; fmaf/fma through libm) even on a host with AVX2 and FMA3, whose
-** own handlers they otherwise get (sem_fp.c; for the tests, which check
-** both). */
-void exec_fp_portable(bool on);
+/* Hot loops compiled twice on x86-64 (sem_fp.c, sem_mem.c): for any
+** x86-64 (SSE2), and with EXEC_VEC_TARGET for hosts with AVX2 and FMA3,
+** where they vectorise; exec_host_vec() says which one to take.  The two
+** give the same bits.  exec_host_portable(true) makes every later choice
+** the portable one, even on an AVX2 host (for the tests, which check both;
+** sem_fp.c picks its handlers when a module is loaded, sem_mem.c at each
+** access). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define EXEC_HOST_VEC 1
+#define EXEC_VEC_TARGET __attribute__((target("avx2,fma")))
+extern bool exec_portable;
+static inline bool exec_host_vec(void)
+{
+    return !exec_portable && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+#endif
+void exec_host_portable(bool on);
 exec_fn exec_pick_mem(const ptx_module *pm, const ptx_func *f, const ptx_insn *in, exec_dinsn *d, const char **why);
 exec_fn exec_pick_ctrl(const ptx_module *pm, const ptx_insn *in, exec_dinsn *d, const char **why);
 exec_fn exec_pick_warp(const ptx_insn *in, exec_dinsn *d, const char **why);

@@ -49,14 +49,11 @@ static inline uint64_t canon32_sel(float r)
         }                                                                           \
     } while (0)
 
-/* Each f32 fast handler twice where the host allows: as compiled for any
-** x86-64 (SSE2; fmaf a libm call per lane), and for AVX2 with FMA3 (eight
-** lanes an instruction, fmaf one vfmadd).  Both are exact IEEE single
-** arithmetic: the same bits (tests/unit/test_exec_fp.c runs both). */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define EXEC_HOST_VEC 1
-#define HOST_VEC __attribute__((target("avx2,fma")))
-#endif
+/* Each f32 fast handler twice where the host allows (EXEC_HOST_VEC): as
+** compiled for any x86-64 (SSE2; fmaf a libm call per lane), and for AVX2
+** with FMA3 (eight lanes an instruction, fmaf one vfmadd).  Both are exact
+** IEEE single arithmetic: the same bits (tests/unit/test_exec_fp.c runs
+** both). */
 
 #define F32BIN_BODY(op)                                                             \
     (void)d;                                                                        \
@@ -75,7 +72,7 @@ static inline uint64_t canon32_sel(float r)
 #ifdef EXEC_HOST_VEC
 #define F32_HANDLERS(name, ...)                                                                        \
     F32_HANDLER(name, __VA_ARGS__)                                                                     \
-    HOST_VEC static void name##_vec(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m) \
+    EXEC_VEC_TARGET static void name##_vec(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m) \
     {                                                                                                  \
         __VA_ARGS__;                                                                                   \
     }
@@ -111,14 +108,17 @@ F64BIN(h_div_f64, /)
                                c[l] ^ nc, 3))
 static void h_fma_f64(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m) { FMA_F64_BODY; }
 
-static bool portable_fp;
-void exec_fp_portable(bool on) { portable_fp = on; }
 #ifdef EXEC_HOST_VEC
-HOST_VEC static void h_fma_f64_vec(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m) { FMA_F64_BODY; }
+bool exec_portable;
+void exec_host_portable(bool on) { exec_portable = on; }
+EXEC_VEC_TARGET static void h_fma_f64_vec(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    FMA_F64_BODY;
+}
 /* The host's handler: the AVX2/FMA3 one when the processor has both. */
-static bool host_vec(void) { return !portable_fp && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
-#define HOST_FN(name) (host_vec() ? name##_vec : name)
+#define HOST_FN(name) (exec_host_vec() ? name##_vec : name)
 #else
+void exec_host_portable(bool on) { (void)on; }
 #define HOST_FN(name) name
 #endif
 

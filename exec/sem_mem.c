@@ -205,73 +205,72 @@ uint8_t *exec_lane_ptr(exec_warp *w, int lane, int space, uint64_t addr, unsigne
     }
 }
 
-static inline uint8_t *lane_ptr(exec_warp *w, int l, int space, uint64_t a, unsigned size, bool write)
+/* The fast cases of an access in space: global or constant memory in the
+** allocation last hit, the CTA's shared memory, the kernel's parameters
+** (read only): [*lo, *hi) is the window, a host pointer is *off + address.
+** False for every other space (exec_lane_ptr's full rules). */
+static inline bool fast_window(exec_warp *w, int space, bool write, uint64_t *lo, uint64_t *hi, uintptr_t *off)
 {
     exec_grid *g = w->g;
-    if (!(a & (size - 1))) {
-        if ((space == PTX_SP_GLOBAL || space == PTX_SP_CONST) && a >= g->cache_lo && a < g->cache_hi &&
-            size <= g->cache_hi - a)
-            return (uint8_t *)(uintptr_t)a;
-        if (space == PTX_SP_SHARED && a < w->cta->shsize && size <= w->cta->shsize - a)
-            return w->cta->shmem + a;
-        /* a kernel's parameters (ld.param: every thread's first loads) */
-        if (space == PTX_SP_PARAM && !write && a < g->params_bytes && size <= g->params_bytes - a)
-            return g->params + a;
-    }
+    if (space == PTX_SP_GLOBAL || space == PTX_SP_CONST) *lo = g->cache_lo, *hi = g->cache_hi, *off = 0;
+    else if (space == PTX_SP_SHARED) *lo = 0, *hi = w->cta->shsize, *off = (uintptr_t)w->cta->shmem;
+    else if (space == PTX_SP_PARAM && !write) *lo = 0, *hi = g->params_bytes, *off = (uintptr_t)g->params;
+    else return false;
+    return true;
+}
+
+static inline uint8_t *lane_ptr(exec_warp *w, int l, int space, uint64_t a, unsigned size, bool write)
+{
+    uint64_t lo, hi;
+    uintptr_t off;
+    if (!(a & (size - 1)) && fast_window(w, space, write, &lo, &hi, &off) && a >= lo && a < hi && size <= hi - a)
+        return (uint8_t *)(off + (uintptr_t)a);
     return exec_lane_ptr(w, l, space, a, size, write);
 }
 
-/* Whether every active lane's access of size bytes is aligned and in one of
-** lane_ptr's fast cases (global or constant memory in one allocation -- the
-** first active lane's, which becomes the one last hit --, shared memory,
-** kernel parameters); then lane l's host pointer is *off + addr[l].  One
-** tight pass, the bounds read once.  False when any lane needs
-** exec_lane_ptr's full rules (another allocation, a generic or local
-** address, a fault): the caller then goes lane by lane, as before, so
-** faults keep their order. */
 /* Nonzero when some lane of a full warp is misaligned (addr & align) or out
 ** of [lo, lo + span]; the same loop compiled for AVX2 hosts, where it
-** vectorises (64-bit compares), and for any x86-64. */
+** vectorises (64-bit compares), and for any x86-64 (EXEC_HOST_VEC). */
 #define BAD_LANES_BODY                                                                     \
     uint64_t bad = 0;                                                                      \
     for (int l = 0; l < 32; l++) bad |= (addr[l] & align) | (uint64_t)(addr[l] - lo > span); \
     return bad
 static uint64_t bad_lanes(const uint64_t *addr, uint64_t lo, uint64_t span, uint64_t align) { BAD_LANES_BODY; }
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-__attribute__((target("avx2"))) static uint64_t bad_lanes_avx2(const uint64_t *addr, uint64_t lo, uint64_t span,
-                                                                uint64_t align)
+#ifdef EXEC_HOST_VEC
+EXEC_VEC_TARGET static uint64_t bad_lanes_vec(const uint64_t *addr, uint64_t lo, uint64_t span, uint64_t align)
 {
     BAD_LANES_BODY;
 }
 #define BAD_LANES(a, lo, span, align) \
-    (__builtin_cpu_supports("avx2") ? bad_lanes_avx2(a, lo, span, align) : bad_lanes(a, lo, span, align))
+    (exec_host_vec() ? bad_lanes_vec(a, lo, span, align) : bad_lanes(a, lo, span, align))
 #else
 #define BAD_LANES(a, lo, span, align) bad_lanes(a, lo, span, align)
 #endif
 
+/* Whether every active lane's access of size bytes is aligned and in one of
+** lane_ptr's fast cases, global and constant memory in one allocation (the
+** first active lane's, which becomes the one last hit); then lane l's host
+** pointer is *off + addr[l].  One tight pass, the bounds read once.  False
+** when any lane needs exec_lane_ptr's full rules (another allocation, a
+** generic or local address, a fault): the caller then goes lane by lane,
+** as before, so faults keep their order. */
 static bool lane_ptrs_fast(exec_warp *w, int space, uint32_t m, const uint64_t *addr, unsigned size, bool write,
                            uintptr_t *off)
 {
     exec_grid *g = w->g;
-    uint64_t lo, hi;
-    if (space == PTX_SP_GLOBAL || space == PTX_SP_CONST) {
+    if ((space == PTX_SP_GLOBAL || space == PTX_SP_CONST) && m) {
         /* the allocation of the first lane's address, found as exec_lane_ptr
         ** would find it (a kernel reading two arrays alternates) */
-        uint64_t a0 = m ? addr[__builtin_ctz(m)] : 0;
-        if (m && !(a0 >= g->cache_lo && a0 < g->cache_hi)) {
+        uint64_t a0 = addr[__builtin_ctz(m)];
+        if (!(a0 >= g->cache_lo && a0 < g->cache_hi)) {
             const exec_alloc *al = exec_mem_lookup(g->dev, a0, size);
             if (!al) return false;
             g->cache_lo = al->base;
             g->cache_hi = al->base + al->size;
         }
-        lo = g->cache_lo, hi = g->cache_hi, *off = 0;
-    } else if (space == PTX_SP_SHARED) {
-        lo = 0, hi = w->cta->shsize, *off = (uintptr_t)w->cta->shmem;
-    } else if (space == PTX_SP_PARAM && !write) {
-        lo = 0, hi = g->params_bytes, *off = (uintptr_t)g->params;
-    } else {
-        return false;
     }
+    uint64_t lo, hi;
+    if (!fast_window(w, space, write, &lo, &hi, off)) return false;
     if (hi < size || hi - size < lo) return false;
     /* in range: addr - lo <= hi - size - lo (unsigned: below lo wraps high) */
     uint64_t span = hi - size - lo, align = size - 1, bad = 0;

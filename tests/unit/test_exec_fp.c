@@ -296,7 +296,7 @@ static void t_contract(void)
     }
 }
 
-/* The same checks on the portable handlers (exec_fp_portable, main). */
+/* The same checks on the portable handlers (exec_host_portable, main). */
 static void t_f32_portable(void) { t_f32_fast_paths(); }
 static void t_f64_portable(void) { t_f64_fast_paths(); }
 
@@ -315,7 +315,7 @@ int main(void)
     exec_mod_unload(mod);
     /* once more with the portable handlers (on an AVX2/FMA3 host the runs
     ** above took the ones compiled for it: exec/sem_fp.c) */
-    exec_fp_portable(true);
+    exec_host_portable(true);
     mod = exec_rig_load(dev, fp_ptx, "fp.ptx");
     if (!mod) {
         printf("FAIL setup: fp.ptx (portable handlers)\n");
@@ -324,7 +324,7 @@ int main(void)
     TT_RUN(t_f32_portable);
     TT_RUN(t_f64_portable);
     exec_mod_unload(mod);
-    exec_fp_portable(false);
+    exec_host_portable(false);
     exec_dev_destroy(dev);
     return tt_done();
 }
