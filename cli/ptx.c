@@ -1,5 +1,5 @@
 /*
-** ptx.c -- `tpsim ptx [--dump] [--lowered] [--time] [--max-regs N] FILE.ptx`:
+** ptx.c -- `tpsim ptx [--dump] [--live] [--lowered] [--time] [--max-regs N] FILE.ptx`:
 ** parse a PTX module, lower and allocate its registers (ptx_lower) and
 ** describe it.
 **
@@ -44,7 +44,10 @@
 ** - instructions: PTX instructions in the body (the synthetic exit not counted).
 ** - directives: only when the function has performance directives.
 ** --dump adds every instruction with its pc, block starts ("B3:") and the
-** reconvergence pc of branches; --lowered describes (and dumps) the lowered
+** reconvergence pc of branches; --live dumps with, after each pc, the 32-bit
+** registers live into the instruction (PTX_LIVE_ALLOC: what the allocator
+** must keep; docs/REGISTERS.md) and ends each function with the most and
+** the registers live there; --lowered describes (and dumps) the lowered
 ** code instead of the parsed one; --time prints the parse and allocation
 ** times on stderr.
 ** A parse error prints "file:line:col: message" on stderr and exits 1.
@@ -132,10 +135,24 @@ static void print_params(const char *what, const ptx_param *p, uint32_t n, uint3
         printf("    %s: size %u, align %u, offset %u\n", p[i].name, p[i].size, p[i].align, p[i].offset);
 }
 
-static void dump_body(const ptx_module *m, const ptx_func *f)
+/* The rows of set (a live-in bitset of lv) by name, after "what". */
+static void print_rows(const ptx_func *f, const ptx_live *lv, const uint64_t *set, const char *what)
+{
+    printf("  %s:", what);
+    for (uint32_t r = 0; r < lv->nrows; r++)
+        if ((set[r >> 6] >> (r & 63)) & 1) printf(" %s", f->regs[r].name);
+    printf("\n");
+}
+
+static void dump_body(const ptx_module *m, const ptx_func *f, bool live)
 {
     tp_sbuf sb;
     tp_sbuf_init(&sb);
+    ptx_live lv;
+    memset(&lv, 0, sizeof lv);
+    tp_err e;
+    tp_err_clear(&e);
+    if (live && !ptx_liveness(m, f, PTX_LIVE_ALLOC, &lv, &e)) live = false;
     uint32_t b = 0;
     for (uint32_t pc = f->start; pc < f->end; pc++) {
         if (b < f->nblocks && f->blocks[b].start == pc) {
@@ -150,16 +167,22 @@ static void dump_body(const ptx_module *m, const ptx_func *f)
         tp_sbuf_reset(&sb);
         const ptx_insn *in = &m->insns[pc];
         ptx_insn_print(m, f, in, &sb);
-        printf("    %6u  %s", pc, tp_sbuf_str(&sb));
+        if (live) printf("    %6u %3u  %s", pc, lv.units[pc - f->start], tp_sbuf_str(&sb));
+        else printf("    %6u  %s", pc, tp_sbuf_str(&sb));
         if (in->op == PTX_OP_BRA || in->op == PTX_OP_BRX || in->op == PTX_OP_RET ||
             in->op == PTX_OP_EXIT || in->op == PTX_OP_TRAP)
             printf("    // rpc %u", in->rpc);
         printf("\n");
     }
+    if (live) {
+        printf("  most live: %u units at pc %u\n", lv.max_units, lv.max_pc);
+        print_rows(f, &lv, lv.in + (size_t)(lv.max_pc - f->start) * lv.words, "live into it");
+        ptx_live_free(&lv);
+    }
     tp_sbuf_free(&sb);
 }
 
-static void describe(const ptx_module *m, uint32_t fi, bool dump)
+static void describe(const ptx_module *m, uint32_t fi, bool dump, bool live)
 {
     const ptx_func *f = &m->funcs[fi];
     if (f->is_decl) {
@@ -205,13 +228,14 @@ static void describe(const ptx_module *m, uint32_t fi, bool dump)
     if (f->noreturn_attr) tp_sbuf_puts(&d, " noreturn");
     if (d.len) printf("  directives:%s\n", tp_sbuf_str(&d));
     tp_sbuf_free(&d);
-    if (dump) dump_body(m, f);
+    if (dump || live) dump_body(m, f, live);
 }
 
-enum { PTX_DUMP = CLI_HELP + 1, PTX_TIME, PTX_LOWERED, PTX_MAX_REGS };
+enum { PTX_DUMP = CLI_HELP + 1, PTX_TIME, PTX_LOWERED, PTX_MAX_REGS, PTX_LIVE };
 
 static const cli_opt ptx_opts[] = {
     {PTX_DUMP, "--dump", NULL, NULL, "every instruction with its pc, block starts and branches' reconvergence pc"},
+    {PTX_LIVE, "--live", NULL, NULL, "dump with the 32-bit registers live into each instruction (allocator's view), and the most"},
     {PTX_LOWERED, "--lowered", NULL, NULL, "describe (and dump) the lowered code instead of the parsed one"},
     {PTX_TIME, "--time", NULL, NULL, "print the parse and allocation times on stderr"},
     {PTX_MAX_REGS, "--max-regs", NULL, "N", "registers per thread at most, 1 to 255 (default 255)"},
@@ -219,7 +243,7 @@ static const cli_opt ptx_opts[] = {
 
 static const cli_cmd ptx_cmd = {
     "tpsim ptx",
-    "usage: tpsim ptx [--dump] [--lowered] [--time] [--max-regs N] FILE.ptx\n",
+    "usage: tpsim ptx [--dump] [--live] [--lowered] [--time] [--max-regs N] FILE.ptx\n",
     "parses a PTX module, lowers it, allocates its registers and describes each function\n",
     CLI_OPTS(ptx_opts),
     CLI_TERSE,
@@ -227,7 +251,7 @@ static const cli_cmd ptx_cmd = {
 
 int cli_ptx(int argc, char **argv)
 {
-    bool dump = false, timing = false, lowered = false;
+    bool dump = false, timing = false, lowered = false, live = false;
     const char *path = NULL;
     long max_regs = 255;
     cli_args it;
@@ -239,6 +263,7 @@ int cli_ptx(int argc, char **argv)
         case PTX_DUMP: dump = true; break;
         case PTX_TIME: timing = true; break;
         case PTX_LOWERED: lowered = true; break;
+        case PTX_LIVE: live = true; break;
         case PTX_MAX_REGS:
             max_regs = strtol(it.val, &end, 10);
             if (*end || max_regs < 1 || max_regs > 255) return cli_usage_error(&ptx_cmd);
@@ -306,7 +331,7 @@ int cli_ptx(int argc, char **argv)
         for (uint32_t i = 0; i < m->nfuncs; i++) {
             const ptx_func *f = &m->funcs[i];
             int kind = f->is_decl ? 2 : f->is_entry ? 0 : 1;
-            if (kind == pass) describe(shown, i, dump);
+            if (kind == pass) describe(shown, i, dump, live);
         }
     ptx_module_free(low);
     ptx_module_free(m);

@@ -53,6 +53,18 @@ if [ -n "$k" ] && [ -n "$f" ] && [ "$k" -lt "$f" ]; then echo "PASS cli_ptx_orde
 expect directives "$tmp/dump" "  directives: maxntid 128,1,1"
 expect dump "$tmp/dump" "        21  bra.uni LOOP;    // rpc 7"
 
+# --live: the 32-bit registers live into each instruction, allocator's view
+# (docs/REGISTERS.md): the kernel parameter and its global address are
+# re-created where used, so nothing is live before %r1; %r1 and %r2 feed the
+# mul, %r2 and %r3 the add; at the store %r4 and the 64-bit address (a point
+# use: two units) -- three units, the most
+"$TPSIM" ptx --live "$dir/live.sm_75.ptx" >"$tmp/live" 2>&1
+expect live_none "$tmp/live" "         2   0  mov.u32 %r1, %tid.x;"
+expect live_mul "$tmp/live" "         4   2  mul.lo.u32 %r3, %r1, %r2;"
+expect live_store "$tmp/live" "         6   3  st.global.u32 [%rd2], %r4;"
+expect live_most "$tmp/live" "  most live: 3 units at pc 6"
+expect live_rows "$tmp/live" "  live into it: %r4 %rd2"
+
 # a bad file: file:line:col on stderr, exit 1
 printf '.version 9.0\n.target sm_75\n.address_size 64\n.entry k()\n{\n  add.u32 %%r1, %%r2, 1;\n}\n' >"$tmp/bad.ptx"
 "$TPSIM" ptx "$tmp/bad.ptx" >"$tmp/out2" 2>"$tmp/err2"
