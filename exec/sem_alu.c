@@ -11,6 +11,9 @@
 ** instruction's width first.
 */
 #include "internal.h"
+#ifdef EXEC_HOST_VEC
+#include <immintrin.h>
+#endif
 
 #define DST(k) exec_dst(w, &in->o[k])
 #define SRC(k) exec_src(w, &in->o[k])
@@ -44,6 +47,39 @@ static void h_add32(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint3
     const uint64_t *a = SRC(1), *b = SRC(2);
     EXEC_LANES(m, r[l] = (uint32_t)(a[l] + b[l]));
 }
+
+#ifdef EXEC_HOST_VEC
+/* The adds of address arithmetic and loop counters, also for AVX2 hosts
+** (four lanes an instruction where SSE2 takes two).  Rows are whole: r is
+** a or b, or apart from both, so each step loads before it stores. */
+EXEC_VEC_TARGET static void h_add_vec(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    if (m != EXEC_FULL) {
+        h_add(w, in, d, m);
+        return;
+    }
+    uint64_t *r = DST(0);
+    const uint64_t *a = SRC(1), *b = SRC(2);
+    for (int l = 0; l < 32; l += 4)
+        _mm256_storeu_si256((__m256i *)(r + l), _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(a + l)),
+                                                                 _mm256_loadu_si256((const __m256i *)(b + l))));
+}
+EXEC_VEC_TARGET static void h_add32_vec(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    if (m != EXEC_FULL) {
+        h_add32(w, in, d, m);
+        return;
+    }
+    uint64_t *r = DST(0);
+    const uint64_t *a = SRC(1), *b = SRC(2);
+    const __m256i low = _mm256_set1_epi64x(0xffffffffll);
+    for (int l = 0; l < 32; l += 4)
+        _mm256_storeu_si256((__m256i *)(r + l),
+                            _mm256_and_si256(_mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(a + l)),
+                                                              _mm256_loadu_si256((const __m256i *)(b + l))),
+                                             low));
+}
+#endif
 
 static void h_mad_lo(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
 {
@@ -180,6 +216,46 @@ static void h_mul_wide(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, ui
     if (sgn) EXEC_LANES(m, r[l] = (uint64_t)(sx(a[l], bits) * sx(b[l], bits)) + (c ? c[l] : 0));
     else EXEC_LANES(m, r[l] = zx(a[l], bits) * zx(b[l], bits) + (c ? c[l] : 0));
 }
+
+/* mul.wide.s32 / .u32 (no mad): the usual index scaling, width fixed. */
+static void h_mul_wide_s32(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    (void)d;
+    uint64_t *r = DST(0);
+    const uint64_t *a = SRC(1), *b = SRC(2);
+    EXEC_LANES(m, r[l] = (uint64_t)((int64_t)(int32_t)a[l] * (int64_t)(int32_t)b[l]));
+}
+
+static void h_mul_wide_u32(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    (void)d;
+    uint64_t *r = DST(0);
+    const uint64_t *a = SRC(1), *b = SRC(2);
+    EXEC_LANES(m, r[l] = (uint64_t)(uint32_t)a[l] * (uint32_t)b[l]);
+}
+
+#ifdef EXEC_HOST_VEC
+/* ... for AVX2 hosts: a full warp four lanes a step (vpmuldq / vpmuludq
+** multiply the low words of 64-bit lanes into 64 bits). */
+#define MUL_WIDE_VEC(name, mul, T)                                                                    \
+    EXEC_VEC_TARGET static void name##_vec(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m) \
+    {                                                                                                 \
+        if (m != EXEC_FULL) {                                                                         \
+            name(w, in, d, m);                                                                        \
+            return;                                                                                   \
+        }                                                                                             \
+        uint64_t *r = DST(0);                                                                         \
+        const uint64_t *a = SRC(1), *b = SRC(2);                                                      \
+        for (int l = 0; l < 32; l += 4)                                                               \
+            _mm256_storeu_si256((__m256i *)(r + l), mul(_mm256_loadu_si256((const __m256i *)(a + l)), \
+                                                        _mm256_loadu_si256((const __m256i *)(b + l)))); \
+    }
+MUL_WIDE_VEC(h_mul_wide_s32, _mm256_mul_epi32, int32_t)
+MUL_WIDE_VEC(h_mul_wide_u32, _mm256_mul_epu32, uint32_t)
+#define HOST_FN(name) (exec_host_vec() ? name##_vec : name)
+#else
+#define HOST_FN(name) name
+#endif
 
 static void h_mul24(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
 {
@@ -532,6 +608,75 @@ static void h_slct(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32
     }
 }
 
+/* 32 bytes of 0 or 1 as a 32-bit mask, byte l -> bit l: the multiply
+** gathers eight bytes' low bits into the top byte. */
+static inline uint32_t pack_bits(const uint8_t *t)
+{
+    uint32_t res = 0;
+    for (int k = 0; k < 4; k++) {
+        uint64_t x;
+        memcpy(&x, t + 8 * k, 8);
+        res |= (uint32_t)((x * 0x0102040810204080ull) >> 56) << (8 * k);
+    }
+    return res;
+}
+
+/* t[l] = the comparison c of 32-bit lanes a[l], b[l] (signed or not), 0 or
+** 1, for a full warp; compiled also for AVX2 hosts (exec_host_vec). */
+#define CMP32_BODY                                                                        \
+    do {                                                                                  \
+        if (sgn && (c == PTX_CMP_LT || c == PTX_CMP_LE || c == PTX_CMP_GT || c == PTX_CMP_GE)) { \
+            switch (c) {                                                                  \
+            case PTX_CMP_LT: CMP32(int32_t, <); break;                                   \
+            case PTX_CMP_LE: CMP32(int32_t, <=); break;                                  \
+            case PTX_CMP_GT: CMP32(int32_t, >); break;                                   \
+            default: CMP32(int32_t, >=); break;                                          \
+            }                                                                             \
+            break;                                                                        \
+        }                                                                                 \
+        switch (c) {                                                                      \
+        case PTX_CMP_EQ: CMP32(uint32_t, ==); break;                                     \
+        case PTX_CMP_NE: CMP32(uint32_t, !=); break;                                     \
+        case PTX_CMP_LT: case PTX_CMP_LO: CMP32(uint32_t, <); break;                     \
+        case PTX_CMP_LE: case PTX_CMP_LS: CMP32(uint32_t, <=); break;                    \
+        case PTX_CMP_GT: case PTX_CMP_HI: CMP32(uint32_t, >); break;                     \
+        case PTX_CMP_GE: case PTX_CMP_HS: CMP32(uint32_t, >=); break;                    \
+        default: memset(t, 0, 32); break;                                                 \
+        }                                                                                 \
+    } while (0)
+#define CMP32(T, op) for (int l = 0; l < 32; l++) t[l] = (T)a[l] op (T)b[l]
+static void cmp32_full(const uint64_t *a, const uint64_t *b, int c, bool sgn, uint8_t *t) { CMP32_BODY; }
+#ifdef EXEC_HOST_VEC
+/* The same as a mask, with AVX2: eight lanes' low words a step; unsigned
+** order is signed order with the sign bits flipped. */
+EXEC_VEC_TARGET static uint32_t cmp32_full_vec(const uint64_t *a, const uint64_t *b, int c, bool sgn)
+{
+    const __m256i lows = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    const __m256i flip = _mm256_set1_epi32(sgn ? 0 : (int)0x80000000u);
+    uint32_t lt = 0, eq = 0;
+    for (int k = 0; k < 4; k++) {
+        __m256i a0 = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(a + 8 * k)), lows);
+        __m256i a1 = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(a + 8 * k + 4)), lows);
+        __m256i b0 = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(b + 8 * k)), lows);
+        __m256i b1 = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(b + 8 * k + 4)), lows);
+        __m256i av = _mm256_xor_si256(_mm256_permute2x128_si256(a0, a1, 0x20), flip);
+        __m256i bv = _mm256_xor_si256(_mm256_permute2x128_si256(b0, b1, 0x20), flip);
+        lt |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(bv, av))) << (8 * k);
+        eq |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(av, bv))) << (8 * k);
+    }
+    switch (c) {
+    case PTX_CMP_EQ: return eq;
+    case PTX_CMP_NE: return ~eq;
+    case PTX_CMP_LT: case PTX_CMP_LO: return lt;
+    case PTX_CMP_LE: case PTX_CMP_LS: return lt | eq;
+    case PTX_CMP_GT: case PTX_CMP_HI: return ~(lt | eq);
+    case PTX_CMP_GE: case PTX_CMP_HS: return ~lt;
+    default: return 0;
+    }
+}
+#endif
+#undef CMP32
+
 /* Integer compares: the switch on the comparison is outside the lane loop. */
 #define CMPLOOP(X, Y, op) EXEC_LANES(m, if ((X) op (Y)) res |= 1u << l)
 
@@ -541,6 +686,16 @@ static uint32_t int_compare(const exec_warp *w, const ptx_insn *in, unsigned bit
     (void)w;
     uint32_t res = 0;
     int c = in->m.cmp;
+    if (bits == 32 && m == EXEC_FULL) {
+        /* a full warp of 32-bit operands (loop counters, bounds): branch-free,
+        ** with the width and sign fixed */
+#ifdef EXEC_HOST_VEC
+        if (exec_host_vec()) return cmp32_full_vec(a, b, c, sgn);
+#endif
+        uint8_t t8[32];
+        cmp32_full(a, b, c, sgn, t8);
+        return pack_bits(t8);
+    }
     if (sgn && (c == PTX_CMP_LT || c == PTX_CMP_LE || c == PTX_CMP_GT || c == PTX_CMP_GE)) {
         switch (c) {
         case PTX_CMP_LT: CMPLOOP(sx(a[l], bits), sx(b[l], bits), <); break;
@@ -712,13 +867,15 @@ exec_fn exec_pick_alu(const ptx_insn *in, exec_dinsn *d, const char **why)
         if (!is_int(t)) return NULL;
         if (in->m.flags & PTX_MF_CC) return h_addsub_cc;
         if (in->m.flags & PTX_MF_SAT) return h_add_sat;
-        if (in->op == PTX_OP_ADD) return d->size == 4 ? h_add32 : h_add;
+        if (in->op == PTX_OP_ADD) return d->size == 4 ? HOST_FN(h_add32) : d->size == 8 ? HOST_FN(h_add) : h_add;
         return h_sub;
     case PTX_OP_ADDC:
     case PTX_OP_SUBC: return h_addsub_cc;
     case PTX_OP_MUL:
         if (!is_int(t)) return NULL;
         if (in->m.sub == PTX_SUB_HI) return h_mul_hi;
+        if (in->m.sub == PTX_SUB_WIDE && d->size == 4)
+            return ptx_type_is_signed(t) ? HOST_FN(h_mul_wide_s32) : HOST_FN(h_mul_wide_u32);
         if (in->m.sub == PTX_SUB_WIDE) return h_mul_wide;
         return h_mul_lo;
     case PTX_OP_MAD:

@@ -11,6 +11,9 @@
 */
 #include "check.h"
 #include <stdio.h>
+#ifdef EXEC_HOST_VEC
+#include <immintrin.h>
+#endif
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "tpsim assumes a little-endian host");
 
@@ -324,6 +327,20 @@ static void mem_hook(exec_warp *w, int space, uint32_t m, const uint64_t *addr)
     if (g->checks) exec_check_mem(w, &g->m->xi[pc], &g->m->d[pc], space, m, addr);
 }
 
+#ifdef EXEC_HOST_VEC
+/* A full warp's addresses, base register plus offset (narrow: the low 32
+** bits), four lanes an instruction on AVX2 hosts; addr is the caller's own
+** array, never the register row b. */
+EXEC_VEC_TARGET static void add_off_vec(uint64_t *addr, const uint64_t *b, uint64_t off, bool narrow)
+{
+    const __m256i o = _mm256_set1_epi64x((long long)off);
+    const __m256i keep = _mm256_set1_epi64x(narrow ? 0xffffffffll : -1ll);
+    for (int l = 0; l < 32; l += 4)
+        _mm256_storeu_si256((__m256i *)(addr + l),
+                            _mm256_and_si256(_mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(b + l)), o), keep));
+}
+#endif
+
 /* Per-lane addresses of an address operand; returns the state space.  A
 ** 32-bit base register makes a 32-bit address: base + offset wraps in 32
 ** bits, as the hardware's address arithmetic does; shared and local
@@ -335,8 +352,12 @@ static int lane_addrs(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, con
     if (a->base == PTX_AB_REG) {
         const uint64_t *b = w->fp + (size_t)a->r * 32;
         uint64_t off = (uint64_t)a->imm;
-        if (d->abase32 || space == PTX_SP_SHARED || space == PTX_SP_LOCAL)
-            EXEC_LANES(m, addr[l] = (uint32_t)(b[l] + off));
+        bool narrow = d->abase32 || space == PTX_SP_SHARED || space == PTX_SP_LOCAL;
+#ifdef EXEC_HOST_VEC
+        if (m == EXEC_FULL && exec_host_vec()) add_off_vec(addr, b, off, narrow);
+        else
+#endif
+        if (narrow) EXEC_LANES(m, addr[l] = (uint32_t)(b[l] + off));
         else EXEC_LANES(m, addr[l] = b[l] + off);
         if (space == PTX_SP_PARAM) {
             /* A parameter address in a register: the kernel's parameter buffer,

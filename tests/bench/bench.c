@@ -217,6 +217,49 @@ static void launch_of(const bench *b, exec_launch *l)
     l->params_bytes = b->psize;
 }
 
+/* bench --func NAME PTX N: N functional launches of one kernel back to back
+** (the same buffers), each launch's milliseconds, and the median's rate:
+** the steady state, where the table's best of two includes first-touch
+** costs.  Also what callgrind runs on: (Ir(N=3) - Ir(N=1)) / 2 is one
+** launch's host instructions. */
+static int func_one(const char *name, const char *path, int n)
+{
+    setup S;
+    if (n < 1 || n > 10000 || !setup_open(&S, path, false, NULL, NULL)) return 1;
+    for (int i = 0; i < NB; i++) {
+        bench *b = &S.bs[i];
+        if (strcmp(b->name, name)) continue;
+        int k = exec_mod_kernel(S.m, b->name);
+        exec_launch l;
+        launch_of(b, &l);
+        exec_result r;
+        double *t = calloc((size_t)n, sizeof *t);
+        for (int rep = 0; rep < n; rep++) {
+            double t0 = now();
+            exec_launch_kernel(S.m, k, &l, &r);
+            t[rep] = now() - t0;
+            if (r.status != EXEC_OK) {
+                fprintf(stderr, "bench: %s failed: %s\n", b->name, r.msg);
+                free(t);
+                return 1;
+            }
+            printf("%.2f%s", t[rep] * 1e3, rep + 1 < n ? " " : " ms\n");
+        }
+        for (int a = 1; a < n; a++) /* sort for the median */
+            for (int c = a; c > 0 && t[c - 1] > t[c]; c--) {
+                double x = t[c];
+                t[c] = t[c - 1];
+                t[c - 1] = x;
+            }
+        printf("%s: %d launches, median %.2f ms, %.1f M thread instructions/s\n", name, n, t[n / 2] * 1e3,
+               (double)r.thread_insns / t[n / 2] / 1e6);
+        free(t);
+        return 0;
+    }
+    fprintf(stderr, "bench: no kernel %s\n", name);
+    return 1;
+}
+
 /* bench --perf NAME PTX [CFG]: one kernel in performance mode, one line out
 ** (with CFG, the tensor-core line of wmma_gemm). */
 static int perf_one(const char *name, const char *path, const char *cfg)
@@ -343,6 +386,7 @@ static int par_row(const char *self, const char *name, const char *path)
 int main(int argc, char **argv)
 {
     if (argc >= 4 && strcmp(argv[1], "--perf") == 0) return perf_one(argv[2], argv[3], argc >= 5 ? argv[4] : NULL);
+    if (argc >= 5 && strcmp(argv[1], "--func") == 0) return func_one(argv[2], argv[3], atoi(argv[4]));
     const char *path = argc > 1 ? argv[1] : "tests/bench/bench.ptx";
     bool checks = !(argc > 2 && strcmp(argv[2], "--no-checks") == 0);
     setup S;
