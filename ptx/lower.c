@@ -36,7 +36,8 @@ enum {
                            (reserve included): of 32, 40, 44 and 48 the cap that puts tpsim
                            nearest ptxas on the suites' kernels without the repository's
                            getting worse (docs/REGISTERS.md) */
-    LW_LOAD_CAP = 64,   /* ... of a block that does not store (block_cap) */
+    LW_LOAD_CAP = 64,   /* ... of a block that does not store, or stores only to spaces it
+                           does not load from (block_cap) */
     LW_RESERVED = PTX_RA_RESERVED, /* what a kernel's count adds to its values */
     LW_MAX_ROUNDS = 64, /* spill rounds before giving up on fitting */
     LW_UNROLL_CAP = 64, /* an unrolled loop's schedule keeps its pressure (reserve included) within this */
@@ -346,13 +347,28 @@ static int loop_trips(const ptx_module *m, const ptx_func *f, uint32_t b)
 }
 
 /* The pressure a block's schedule may reach (reserve included): ptxas
-** hoists the loads of a block that stores nothing up to LW_LOAD_CAP (sm_75
-** keeps its full 32 warps up to 64 registers), others to LW_SCHED_CAP. */
+** hoists the loads of a block that stores nothing, or stores only to state
+** spaces it does not load from, up to LW_LOAD_CAP (sm_75 keeps its full 32
+** warps up to 64 registers), others to LW_SCHED_CAP. */
 static uint32_t block_cap(const ptx_module *m, const ptx_block *bl, uint32_t limit)
 {
-    uint32_t cap = LW_LOAD_CAP;
-    for (uint32_t pc = bl->start; pc < bl->end; pc++)
-        if (ptx_ops[m->insns[pc].op].flags & (PTX_F_STORE | PTX_F_ATOMIC)) cap = LW_SCHED_CAP;
+    bool stores = false, atomic = false;
+    unsigned lsp = 0, ssp = 0; /* state spaces loaded from (ld, not .param/.const) and stored to */
+    for (uint32_t pc = bl->start; pc < bl->end; pc++) {
+        const ptx_insn *in = &m->insns[pc];
+        unsigned f = ptx_ops[in->op].flags;
+        if (f & PTX_F_ATOMIC) atomic = true;
+        if (f & PTX_F_STORE) {
+            stores = true;
+            ssp |= 1u << in->m.space;
+        } else if (in->op == PTX_OP_LD && in->m.space != PTX_SP_PARAM && in->m.space != PTX_SP_CONST) {
+            lsp |= 1u << in->m.space;
+        }
+    }
+    /* stores to spaces the block does not load from (no generic access, no
+    ** atomic) cannot hold its loads back: the load cap */
+    bool apart = lsp && !(lsp & ssp) && !((lsp | ssp) & (1u << PTX_SP_GENERIC));
+    uint32_t cap = stores && (atomic || !apart) ? LW_SCHED_CAP : LW_LOAD_CAP;
     return limit < cap ? limit : cap;
 }
 

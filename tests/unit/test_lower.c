@@ -10,6 +10,7 @@
 ** integer ALU 6.  pcs in comments are relative to the function's start. */
 #include "tests/unit/tt.h"
 #include "ptx/ptx.h"
+#include "base/sbuf.h"
 #include "tests/unit/exec_rig.h"
 
 static tp_err err;
@@ -97,6 +98,58 @@ static void t_schedule_hoists_loads(void)
     TT_CHECK(ptx_regalloc_check(l, g, &err));
     ptx_module_free(l);
     ptx_module_free(m);
+}
+
+/* The cap (lower.c block_cap): a block of 40 global loads, each stored to
+** shared memory.  Its stores cannot alias its loads (other state spaces),
+** so ptxas hoists the loads as in a block that stores nothing, up to 64
+** registers: all 40 values live at once, more than the 44 of a block whose
+** stores may hold its loads back.  The same block with one shared load
+** more (at its start, so the global loads can still all move up) loads and
+** stores shared memory: the 44 cap.  n: 40 loads; extra: the shared load. */
+static char *copy_block(bool extra)
+{
+    tp_sbuf sb;
+    tp_sbuf_init(&sb);
+    tp_sbuf_puts(&sb, HEAD ".visible .entry k(.param .u64 p)\n{\n"
+                      " .shared .align 4 .b8 s[2048];\n .reg .f32 %f<100>;\n .reg .b64 %rd<4>;\n"
+                      " ld.param.u64 %rd2, [p];\n cvta.to.global.u64 %rd1, %rd2;\n");
+    if (extra) tp_sbuf_puts(&sb, " ld.shared.f32 %f99, [s+1600];\n");
+    for (int k = 0; k < 40; k++)
+        tp_sbuf_printf(&sb, " ld.global.f32 %%f%d, [%%rd1+%d];\n st.shared.f32 [s+%d], %%f%d;\n", k, 4 * k, 4 * k, k);
+    if (extra) tp_sbuf_puts(&sb, " st.shared.f32 [s+1604], %f99;\n");
+    tp_sbuf_puts(&sb, " ret;\n}\n");
+    char *t = tp_strdup(tp_sbuf_str(&sb));
+    tp_sbuf_free(&sb);
+    return t;
+}
+
+static void t_cap_spaces_apart(void)
+{
+    uint32_t regs[2] = {0, 0};
+    for (int v = 0; v < 2; v++) {
+        char *t = copy_block(v == 1);
+        ptx_module *m = parse(t);
+        free(t);
+        if (!m) return;
+        ptx_module *l = lower(m, 0);
+        TT_CHECK(l != NULL);
+        if (l) {
+            ptx_func *g = func(l, "k");
+            regs[v] = g->ra_regs;
+            TT_CHECK(ptx_regalloc_check(l, g, &err));
+            ptx_module_free(l);
+        }
+        ptx_module_free(m);
+    }
+    /* apart: into the last load 39 values and the address pair live (41
+    ** units), allocated in 42 registers (the pair aligned even), plus the
+    ** reserve of 5; the other kernel's schedule keeps pressure and reserve
+    ** within 44, its allocation at most one register more (a pair's
+    ** alignment) */
+    TT_EQ_U(regs[0], 42 + 5);
+    TT_CHECK(regs[1] <= 45 && regs[1] < regs[0]);
+    if (regs[1] > 45) printf("    apart %u, shared both ways %u\n", regs[0], regs[1]);
 }
 
 static const char *ordered =
@@ -453,6 +506,7 @@ static void t_allocation_faults_change_results(void)
 int main(void)
 {
     TT_RUN(t_schedule_hoists_loads);
+    TT_RUN(t_cap_spaces_apart);
     TT_RUN(t_schedule_keeps_dependences);
     TT_RUN(t_schedule_just_in_time);
     TT_RUN(t_expansion_temporaries);
