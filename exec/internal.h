@@ -437,6 +437,10 @@ static inline bool exec_host_vec(void)
 {
     return !exec_portable && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
+/* A handler picked at decode: name##_vec on such hosts, else name. */
+#define EXEC_HOST_FN(name) (exec_host_vec() ? name##_vec : name)
+#else
+#define EXEC_HOST_FN(name) name
 #endif
 void exec_host_portable(bool on);
 exec_fn exec_pick_mem(const ptx_module *pm, const ptx_func *f, const ptx_insn *in, exec_dinsn *d, const char **why);

@@ -48,38 +48,6 @@ static void h_add32(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint3
     EXEC_LANES(m, r[l] = (uint32_t)(a[l] + b[l]));
 }
 
-#ifdef EXEC_HOST_VEC
-/* The adds of address arithmetic and loop counters, also for AVX2 hosts
-** (four lanes an instruction where SSE2 takes two).  Rows are whole: r is
-** a or b, or apart from both, so each step loads before it stores. */
-EXEC_VEC_TARGET static void h_add_vec(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
-{
-    if (m != EXEC_FULL) {
-        h_add(w, in, d, m);
-        return;
-    }
-    uint64_t *r = DST(0);
-    const uint64_t *a = SRC(1), *b = SRC(2);
-    for (int l = 0; l < 32; l += 4)
-        _mm256_storeu_si256((__m256i *)(r + l), _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(a + l)),
-                                                                 _mm256_loadu_si256((const __m256i *)(b + l))));
-}
-EXEC_VEC_TARGET static void h_add32_vec(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
-{
-    if (m != EXEC_FULL) {
-        h_add32(w, in, d, m);
-        return;
-    }
-    uint64_t *r = DST(0);
-    const uint64_t *a = SRC(1), *b = SRC(2);
-    const __m256i low = _mm256_set1_epi64x(0xffffffffll);
-    for (int l = 0; l < 32; l += 4)
-        _mm256_storeu_si256((__m256i *)(r + l),
-                            _mm256_and_si256(_mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(a + l)),
-                                                              _mm256_loadu_si256((const __m256i *)(b + l))),
-                                             low));
-}
-#endif
 
 static void h_mad_lo(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
 {
@@ -235,9 +203,11 @@ static void h_mul_wide_u32(exec_warp *w, const ptx_insn *in, const exec_dinsn *d
 }
 
 #ifdef EXEC_HOST_VEC
-/* ... for AVX2 hosts: a full warp four lanes a step (vpmuldq / vpmuludq
-** multiply the low words of 64-bit lanes into 64 bits). */
-#define MUL_WIDE_VEC(name, mul, T)                                                                    \
+/* h_add, h_add32 and the two above for AVX2 hosts as well: a
+** full warp four lanes an instruction (the compiler leaves these loops
+** scalar at -O2), any other mask the portable handler.  Rows are whole: r is
+** a or b, or apart from both, so each step loads before it stores. */
+#define FULL_WARP_VEC(name, op)                                                                       \
     EXEC_VEC_TARGET static void name##_vec(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m) \
     {                                                                                                 \
         if (m != EXEC_FULL) {                                                                         \
@@ -247,14 +217,16 @@ static void h_mul_wide_u32(exec_warp *w, const ptx_insn *in, const exec_dinsn *d
         uint64_t *r = DST(0);                                                                         \
         const uint64_t *a = SRC(1), *b = SRC(2);                                                      \
         for (int l = 0; l < 32; l += 4)                                                               \
-            _mm256_storeu_si256((__m256i *)(r + l), mul(_mm256_loadu_si256((const __m256i *)(a + l)), \
-                                                        _mm256_loadu_si256((const __m256i *)(b + l)))); \
+            _mm256_storeu_si256((__m256i *)(r + l), op(_mm256_loadu_si256((const __m256i *)(a + l)),  \
+                                                       _mm256_loadu_si256((const __m256i *)(b + l)))); \
     }
-MUL_WIDE_VEC(h_mul_wide_s32, _mm256_mul_epi32, int32_t)
-MUL_WIDE_VEC(h_mul_wide_u32, _mm256_mul_epu32, uint32_t)
-#define HOST_FN(name) (exec_host_vec() ? name##_vec : name)
-#else
-#define HOST_FN(name) name
+#define ADD32_VEC(x, y) _mm256_and_si256(_mm256_add_epi64(x, y), _mm256_set1_epi64x(0xffffffffll))
+FULL_WARP_VEC(h_add, _mm256_add_epi64)
+FULL_WARP_VEC(h_add32, ADD32_VEC)
+FULL_WARP_VEC(h_mul_wide_s32, _mm256_mul_epi32) /* vpmuldq: signed low words into 64 bits */
+FULL_WARP_VEC(h_mul_wide_u32, _mm256_mul_epu32) /* vpmuludq */
+#undef ADD32_VEC
+#undef FULL_WARP_VEC
 #endif
 
 static void h_mul24(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
@@ -621,33 +593,35 @@ static inline uint32_t pack_bits(const uint8_t *t)
     return res;
 }
 
-/* t[l] = the comparison c of 32-bit lanes a[l], b[l] (signed or not), 0 or
-** 1, for a full warp; compiled also for AVX2 hosts (exec_host_vec). */
-#define CMP32_BODY                                                                        \
-    do {                                                                                  \
-        if (sgn && (c == PTX_CMP_LT || c == PTX_CMP_LE || c == PTX_CMP_GT || c == PTX_CMP_GE)) { \
-            switch (c) {                                                                  \
-            case PTX_CMP_LT: CMP32(int32_t, <); break;                                   \
-            case PTX_CMP_LE: CMP32(int32_t, <=); break;                                  \
-            case PTX_CMP_GT: CMP32(int32_t, >); break;                                   \
-            default: CMP32(int32_t, >=); break;                                          \
-            }                                                                             \
-            break;                                                                        \
-        }                                                                                 \
-        switch (c) {                                                                      \
-        case PTX_CMP_EQ: CMP32(uint32_t, ==); break;                                     \
-        case PTX_CMP_NE: CMP32(uint32_t, !=); break;                                     \
-        case PTX_CMP_LT: case PTX_CMP_LO: CMP32(uint32_t, <); break;                     \
-        case PTX_CMP_LE: case PTX_CMP_LS: CMP32(uint32_t, <=); break;                    \
-        case PTX_CMP_GT: case PTX_CMP_HI: CMP32(uint32_t, >); break;                     \
-        case PTX_CMP_GE: case PTX_CMP_HS: CMP32(uint32_t, >=); break;                    \
-        default: memset(t, 0, 32); break;                                                 \
-        }                                                                                 \
-    } while (0)
+/* The comparison c of a full warp's 32-bit lanes a[l], b[l] (signed or
+** not) as a mask: branch-free, a byte a lane, then packed. */
+static uint32_t cmp32_full(const uint64_t *a, const uint64_t *b, int c, bool sgn)
+{
+    uint8_t t[32];
 #define CMP32(T, op) for (int l = 0; l < 32; l++) t[l] = (T)a[l] op (T)b[l]
-static void cmp32_full(const uint64_t *a, const uint64_t *b, int c, bool sgn, uint8_t *t) { CMP32_BODY; }
+    if (sgn && (c == PTX_CMP_LT || c == PTX_CMP_LE || c == PTX_CMP_GT || c == PTX_CMP_GE)) {
+        switch (c) {
+        case PTX_CMP_LT: CMP32(int32_t, <); break;
+        case PTX_CMP_LE: CMP32(int32_t, <=); break;
+        case PTX_CMP_GT: CMP32(int32_t, >); break;
+        default: CMP32(int32_t, >=); break;
+        }
+        return pack_bits(t);
+    }
+    switch (c) {
+    case PTX_CMP_EQ: CMP32(uint32_t, ==); break;
+    case PTX_CMP_NE: CMP32(uint32_t, !=); break;
+    case PTX_CMP_LT: case PTX_CMP_LO: CMP32(uint32_t, <); break;
+    case PTX_CMP_LE: case PTX_CMP_LS: CMP32(uint32_t, <=); break;
+    case PTX_CMP_GT: case PTX_CMP_HI: CMP32(uint32_t, >); break;
+    case PTX_CMP_GE: case PTX_CMP_HS: CMP32(uint32_t, >=); break;
+    default: return 0;
+    }
+#undef CMP32
+    return pack_bits(t);
+}
 #ifdef EXEC_HOST_VEC
-/* The same as a mask, with AVX2: eight lanes' low words a step; unsigned
+/* The same with AVX2: eight lanes' low words a step; unsigned
 ** order is signed order with the sign bits flipped. */
 EXEC_VEC_TARGET static uint32_t cmp32_full_vec(const uint64_t *a, const uint64_t *b, int c, bool sgn)
 {
@@ -675,7 +649,6 @@ EXEC_VEC_TARGET static uint32_t cmp32_full_vec(const uint64_t *a, const uint64_t
     }
 }
 #endif
-#undef CMP32
 
 /* Integer compares: the switch on the comparison is outside the lane loop. */
 #define CMPLOOP(X, Y, op) EXEC_LANES(m, if ((X) op (Y)) res |= 1u << l)
@@ -692,9 +665,7 @@ static uint32_t int_compare(const exec_warp *w, const ptx_insn *in, unsigned bit
 #ifdef EXEC_HOST_VEC
         if (exec_host_vec()) return cmp32_full_vec(a, b, c, sgn);
 #endif
-        uint8_t t8[32];
-        cmp32_full(a, b, c, sgn, t8);
-        return pack_bits(t8);
+        return cmp32_full(a, b, c, sgn);
     }
     if (sgn && (c == PTX_CMP_LT || c == PTX_CMP_LE || c == PTX_CMP_GT || c == PTX_CMP_GE)) {
         switch (c) {
@@ -867,7 +838,7 @@ exec_fn exec_pick_alu(const ptx_insn *in, exec_dinsn *d, const char **why)
         if (!is_int(t)) return NULL;
         if (in->m.flags & PTX_MF_CC) return h_addsub_cc;
         if (in->m.flags & PTX_MF_SAT) return h_add_sat;
-        if (in->op == PTX_OP_ADD) return d->size == 4 ? HOST_FN(h_add32) : d->size == 8 ? HOST_FN(h_add) : h_add;
+        if (in->op == PTX_OP_ADD) return d->size == 4 ? EXEC_HOST_FN(h_add32) : d->size == 8 ? EXEC_HOST_FN(h_add) : h_add;
         return h_sub;
     case PTX_OP_ADDC:
     case PTX_OP_SUBC: return h_addsub_cc;
@@ -875,7 +846,7 @@ exec_fn exec_pick_alu(const ptx_insn *in, exec_dinsn *d, const char **why)
         if (!is_int(t)) return NULL;
         if (in->m.sub == PTX_SUB_HI) return h_mul_hi;
         if (in->m.sub == PTX_SUB_WIDE && d->size == 4)
-            return ptx_type_is_signed(t) ? HOST_FN(h_mul_wide_s32) : HOST_FN(h_mul_wide_u32);
+            return ptx_type_is_signed(t) ? EXEC_HOST_FN(h_mul_wide_s32) : EXEC_HOST_FN(h_mul_wide_u32);
         if (in->m.sub == PTX_SUB_WIDE) return h_mul_wide;
         return h_mul_lo;
     case PTX_OP_MAD:

@@ -115,11 +115,8 @@ EXEC_VEC_TARGET static void h_fma_f64_vec(exec_warp *w, const ptx_insn *in, cons
 {
     FMA_F64_BODY;
 }
-/* The host's handler: the AVX2/FMA3 one when the processor has both. */
-#define HOST_FN(name) (exec_host_vec() ? name##_vec : name)
 #else
 void exec_host_portable(bool on) { (void)on; }
-#define HOST_FN(name) name
 #endif
 
 /* ---- general f32 / f64 through num.h -------------------------------------------- */
@@ -318,11 +315,11 @@ exec_fn exec_pick_fp(const ptx_insn *in, exec_dinsn *d, const char **why)
     }
     if (t == PTX_T_F32) {
         switch (op) {
-        case PTX_OP_ADD: return plain ? HOST_FN(h_add_f32) : h_add_f32_n;
-        case PTX_OP_SUB: return plain ? HOST_FN(h_sub_f32) : h_sub_f32_n;
-        case PTX_OP_MUL: return plain ? HOST_FN(h_mul_f32) : h_mul_f32_n;
+        case PTX_OP_ADD: return plain ? EXEC_HOST_FN(h_add_f32) : h_add_f32_n;
+        case PTX_OP_SUB: return plain ? EXEC_HOST_FN(h_sub_f32) : h_sub_f32_n;
+        case PTX_OP_MUL: return plain ? EXEC_HOST_FN(h_mul_f32) : h_mul_f32_n;
         case PTX_OP_FMA:
-        case PTX_OP_MAD: return plain ? HOST_FN(h_fma_f32) : h_fma_f32_n;
+        case PTX_OP_MAD: return plain ? EXEC_HOST_FN(h_fma_f32) : h_fma_f32_n;
         case PTX_OP_DIV: return h_div_f32_n;
         case PTX_OP_RCP: case PTX_OP_SQRT: case PTX_OP_RSQRT: case PTX_OP_SIN: case PTX_OP_COS:
         case PTX_OP_LG2: case PTX_OP_EX2: case PTX_OP_TANH: case PTX_OP_ABS: case PTX_OP_NEG:
@@ -340,7 +337,7 @@ exec_fn exec_pick_fp(const ptx_insn *in, exec_dinsn *d, const char **why)
         case PTX_OP_SUB: return plain ? h_sub_f64 : h_sub_f64_n;
         case PTX_OP_MUL: return plain ? h_mul_f64 : h_mul_f64_n;
         case PTX_OP_FMA:
-        case PTX_OP_MAD: return plain ? HOST_FN(h_fma_f64) : h_fma_f64_n;
+        case PTX_OP_MAD: return plain ? EXEC_HOST_FN(h_fma_f64) : h_fma_f64_n;
         case PTX_OP_DIV: return plain && !(fl & NUM_APPROX) ? h_div_f64 : h_div_f64_n;
         case PTX_OP_RCP: case PTX_OP_SQRT: case PTX_OP_RSQRT: case PTX_OP_ABS: case PTX_OP_NEG:
             return h_un_f64;
