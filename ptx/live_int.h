@@ -104,8 +104,15 @@ enum { PTX_RA_RESERVED = 5 };
 bool ptx_ra_color(ptx_module *m, ptx_func *f, uint32_t *own, tp_err *e);
 
 /* Registers ptxas's expansion of in needs beyond its operands and result
-** (FP64 division, square root, reciprocal; 64-bit integer division and
-** remainder), 0 for an instruction it does not expand (regalloc.c). */
+** (FP64 and FP32 IEEE division, square root, reciprocal; 64-bit integer
+** division and remainder), 0 for an instruction it does not expand or
+** expands without temporaries (regalloc.c). */
 uint32_t ptx_expand_temps(const ptx_insn *in);
+
+/* Whether ptxas expands in into a sequence with a branch (to a slow path):
+** the instructions above, and rcp.ftz.f32 (IEEE, a branch without
+** temporaries); not the .approx or .full forms.  Nothing moves across one
+** in a schedule. */
+bool ptx_expand_branches(const ptx_insn *in);
 
 #endif

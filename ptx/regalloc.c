@@ -16,7 +16,10 @@
 ** Coloring is greedy: rows in the order of their first appearance along a
 ** reverse postorder of the blocks (rows live into the entry first), each
 ** taking the lowest register, aligned to its width (2 for 64-bit rows, 4
-** for b128), that no already-colored neighbour holds.  For a program in SSA
+** for b128), that no already-colored neighbour holds -- except that a
+** load's 32-bit value takes the upper register of its 64-bit address where
+** the address dies at the load and that register is free, as ptxas
+** allocates (docs/REGISTERS.md, "Allocation").  For a program in SSA
 ** form -- which is what NVVM emits, apart from the moves that leave phis --
 ** definitions in reverse postorder come in a dominance order, the
 ** interference graph is chordal and this order colors it with exactly as
@@ -88,23 +91,46 @@ static void clique(ra_graph *g, const ptx_rview *v, const uint64_t *set)
 
 /* Registers of ptxas's own expansion of in beyond its operands and result
 ** (sm_75), 0 for an instruction it does not expand into a sequence with
-** temporaries.  Measured with ptxas -v on a kernel keeping K = 0, 8 and 20
-** floats live across one instruction, against the same kernel with
-** add.rn.f64 in its place: the difference does not depend on K for these
-** (div.rn.f64 +15, sqrt.rn.f64 +10, rcp.rn.f64 +5, div.u64 +9, rem.s64
-** +11).  FP32 IEEE division/square root/reciprocal and 32-bit integer
-** division grow with K (a slow path ptxas calls): not modelled. */
+** temporaries.  Measured with ptxas -v (CUDA 13.0) on a kernel keeping
+** K = 0 to 20 floats live across one instruction, against the same kernel
+** with an add of the type in its place: the difference does not depend on
+** K (FP64: div.rn +15, sqrt.rn +10, rcp.rn +5; div.u64 +9, rem.s64 +11;
+** FP32, at K = 4 to 20: div.rn +5 (.ftz +4), div.rz +5, div.rm/.rp +9
+** (.ftz +5), sqrt.rn/.rp +3, sqrt.rz/.rm +2, rcp.rn/.rm/.rp +6, rcp.rz +2,
+** rcp.ftz +0).  The .approx and .full forms expand without a branch and
+** are not counted. */
 uint32_t ptx_expand_temps(const ptx_insn *in)
 {
+    bool ftz = (in->m.flags & PTX_MF_FTZ) != 0;
+    uint8_t rnd = in->m.rnd;
     switch (in->op) {
     case PTX_OP_DIV:
         if (in->type == PTX_T_F64) return (in->m.flags & PTX_MF_APPROX) ? 0 : 15;
+        if (in->type == PTX_T_F32) {
+            if (in->m.flags & (PTX_MF_APPROX | PTX_MF_FULL)) return 0;
+            if (rnd == PTX_RND_RM || rnd == PTX_RND_RP) return ftz ? 5 : 9;
+            return ftz && rnd != PTX_RND_RZ ? 4 : 5;
+        }
         return ptx_type_size((ptx_type)in->type) == 8 ? 9 : 0;
     case PTX_OP_REM: return ptx_type_size((ptx_type)in->type) == 8 ? 11 : 0;
-    case PTX_OP_SQRT: return in->type == PTX_T_F64 ? 10 : 0;
-    case PTX_OP_RCP: return in->type == PTX_T_F64 ? 5 : 0;
+    case PTX_OP_SQRT:
+        if (in->type == PTX_T_F64) return 10;
+        if (in->type == PTX_T_F32 && !(in->m.flags & PTX_MF_APPROX))
+            return rnd == PTX_RND_RZ || rnd == PTX_RND_RM ? 2 : 3;
+        return 0;
+    case PTX_OP_RCP:
+        if (in->type == PTX_T_F64) return (in->m.flags & PTX_MF_APPROX) ? 0 : 5;
+        if (in->type == PTX_T_F32 && !(in->m.flags & PTX_MF_APPROX)) return ftz ? 0 : rnd == PTX_RND_RZ ? 2 : 6;
+        return 0;
     default: return 0;
     }
+}
+
+bool ptx_expand_branches(const ptx_insn *in)
+{
+    if (ptx_expand_temps(in)) return true;
+    /* rcp.ftz.f32's branch needs no registers of its own */
+    return in->op == PTX_OP_RCP && in->type == PTX_T_F32 && !(in->m.flags & PTX_MF_APPROX);
 }
 
 static void build_graph(const ptx_rview *v, ra_graph *g)
@@ -261,6 +287,30 @@ static uint32_t color(const ptx_rview *v, const ra_graph *g, int32_t *col, const
     }
     uint32_t *forb = tp_calloc(total + 8, sizeof *forb); /* forb[c] == k+1: taken for the k-th row */
     uint32_t regs = 0;
+    /* a load's 32-bit value takes the upper register of its 64-bit address
+    ** when the address dies there (ptxas: LDG R23, [R22]; the lower one
+    ** measures the same on the suites' kernels) */
+    uint32_t *pref = tp_malloc((N + 1) * sizeof *pref);
+    for (uint32_t r = 0; r < N; r++) pref[r] = UINT32_MAX;
+    uint8_t *copy = tp_calloc(N + 1, 1); /* copies of constant-bank values (lower.c): one per use */
+    for (uint32_t i = 0; i < v->n; i++) {
+        const ptx_insn *in = &v->m->insns[v->s + i];
+        if (in->op == PTX_OP_MOV && v->off[3 * i + 1] - v->off[3 * i] == 1 && in->nopnd == 2 &&
+            in->o[1].kind == PTX_OK_REG && in->o[1].r >= 0 && (uint32_t)in->o[1].r < N && v->remat[in->o[1].r])
+            copy[v->rows[v->off[3 * i]]] = 1;
+    }
+    for (uint32_t i = 0; i < v->n; i++) {
+        if (v->m->insns[v->s + i].op != PTX_OP_LD || v->off[3 * i + 1] - v->off[3 * i] != 1) continue;
+        uint32_t d = v->rows[v->off[3 * i]];
+        if (v->w[d] != 1) continue;
+        for (uint32_t q = v->off[3 * i + 1]; q < v->off[3 * i + 2]; q++)
+            if (v->w[v->rows[q]] == 2) {
+                /* not a copy of a constant-bank address: ptxas loads it once */
+                if (!copy[v->rows[q]]) pref[d] = v->rows[q];
+                break;
+            }
+    }
+    free(copy);
     for (uint32_t k = 0; k < n; k++) {
         uint32_t r = ord[k], w = v->w[r], stamp = k + 1;
         for (uint32_t j = g->aoff[r]; j < g->aoff[r + 1]; j++) {
@@ -268,11 +318,17 @@ static uint32_t color(const ptx_rview *v, const ra_graph *g, int32_t *col, const
             if (c < 0) continue;
             for (uint32_t q = 0; q < v->w[g->adj[j]]; q++) forb[c + q] = stamp;
         }
-        uint32_t c = 0;
-        for (;; c += w) {
-            uint32_t q = 0;
-            while (q < w && forb[c + q] != stamp) q++;
-            if (q == w) break;
+        uint32_t c = 0, a = pref[r];
+        /* (the address is not a neighbour: it dies at the load) */
+        if (a != UINT32_MAX && col[a] >= 0 && forb[col[a] + 1] != stamp &&
+            (!bound || (uint32_t)col[a] + 1 + w <= bound[r])) {
+            c = (uint32_t)col[a] + 1;
+        } else {
+            for (;; c += w) {
+                uint32_t q = 0;
+                while (q < w && forb[c + q] != stamp) q++;
+                if (q == w) break;
+            }
         }
         if (bound && c + w > bound[r]) {
             regs = UINT32_MAX;
@@ -283,6 +339,7 @@ static uint32_t color(const ptx_rview *v, const ra_graph *g, int32_t *col, const
         if (bound && bound[r] != UINT32_MAX && c + w > *first) *first = c + w;
     }
     free(forb);
+    free(pref);
     free(ord);
     return regs;
 }

@@ -107,7 +107,7 @@ static bool is_fence(const ptx_module *m, const ptx_insn *in)
         in->op == PTX_OP_PMEVENT)
         return true;
     if ((oi->flags & (PTX_F_LOAD | PTX_F_STORE)) && in->m.sem != PTX_SEM_NONE && in->m.sem != PTX_SEM_WEAK) return true;
-    if (ptx_expand_temps(in)) return true; /* ptxas expands it into a sequence with a branch */
+    if (ptx_expand_branches(in)) return true; /* ptxas expands it into a sequence with a branch */
     return reads_clock(m, in);
 }
 

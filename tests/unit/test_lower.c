@@ -282,6 +282,56 @@ static void t_expansion_temporaries(void)
     ptx_module_free(m);
 }
 
+/* FP32 IEEE division, square root and reciprocal: ptxas branches to a slow
+** path (a fence) and needs registers of its own, measured with ptxas -v
+** against an add (ptx_expand_temps): div.rn +5, div.rn.ftz +4, div.rm +9,
+** sqrt.rn +3, rcp.rn +6, rcp.rn.ftz 0 (a branch all the same); the .full
+** and .approx forms are one sequence without a branch.  Live into the
+** instruction: rd1, f1, f2 = 4 units (f2 is read after it for the unary
+** ones), so ra_expand is 4 + the temporaries. */
+static const char *fp32_div =
+    HEAD ".func (.param .b32 rv) f(.param .b64 p)\n{\n"
+    " .reg .b64 %rd<4>;\n .reg .f32 %f<8>;\n"
+    " ld.param.u64 %rd1, [p];\n"         /* 0 */
+    " ld.global.f32 %f1, [%rd1];\n"      /* 1 */
+    " ld.global.f32 %f2, [%rd1+4];\n"    /* 2 */
+    " OPERATION_________ %f3, %f1, %f2;\n" /* 3 */
+    " ld.global.f32 %f4, [%rd1+8];\n"    /* 4: goes before 3 where nothing branches */
+    " add.f32 %f5, %f3, %f4;\n"
+    " add.f32 %f6, %f5, %f2;\n"
+    " st.param.f32 [rv], %f6;\n"
+    " ret;\n}\n";
+
+static void t_fp32_expansions(void)
+{
+    static const struct { const char *op; bool unary; uint32_t temps; bool fence; } c[] = {
+        {"div.rn.f32", false, 5, true}, {"div.rn.ftz.f32", false, 4, true}, {"div.rm.f32", false, 9, true},
+        {"sqrt.rn.f32", true, 3, true}, {"rcp.rn.f32", true, 6, true}, {"rcp.rn.ftz.f32", true, 0, true},
+        {"div.full.f32", false, 0, false}, {"sqrt.approx.f32", true, 0, false},
+    };
+    for (size_t k = 0; k < TP_ARRAY_LEN(c); k++) {
+        char *t = tp_malloc(strlen(fp32_div) + 8), *at;
+        strcpy(t, fp32_div);
+        at = strstr(t, "OPERATION_________");
+        char op[40];
+        snprintf(op, sizeof op, "%-18s", c[k].op);
+        memcpy(at, op, 18);
+        if (c[k].unary) memcpy(strstr(t, ", %f1, %f2;"), ", %f1;     ", 10);
+        ptx_module *m = parse(t);
+        ptx_module *l = m ? lower(m, 0) : NULL;
+        TT_CHECK(l != NULL);
+        if (l) {
+            ptx_func *g = func(l, "f");
+            TT_EQ_U(g->ra_expand, c[k].temps ? 4 + c[k].temps : 0);
+            TT_EQ_I(pos_of(l, g, "%f4") < pos_of(l, g, "%f3"), !c[k].fence);
+            TT_CHECK(ptx_regalloc_check(l, g, &err));
+            ptx_module_free(l);
+        }
+        if (m) ptx_module_free(m);
+        free(t);
+    }
+}
+
 /* ---- constants ---------------------------------------------------------------- */
 
 static const char *consts =
@@ -510,6 +560,7 @@ int main(void)
     TT_RUN(t_schedule_keeps_dependences);
     TT_RUN(t_schedule_just_in_time);
     TT_RUN(t_expansion_temporaries);
+    TT_RUN(t_fp32_expansions);
     TT_RUN(t_constant_copies);
     TT_RUN(t_spills_fit);
     TT_RUN(t_physical_runs);

@@ -267,6 +267,60 @@ static void t_pairs_aligned(void)
 
 /* ---- predicates are not registers ------------------------------------------------- */
 
+/* A load's 32-bit value takes the upper register of its 64-bit address when
+** the address dies at the load (ptxas: LDG R23, [R22]); an address still
+** read later keeps both registers, and the value goes elsewhere. */
+static void t_load_into_address(void)
+{
+    ptx_module *m = parse(HEAD ".func (.param .b32 rv) f(.param .b64 a)\n{\n"
+                          " .reg .b32 %r<8>;\n .reg .b64 %rd<8>;\n"
+                          " ld.param.u64 %rd1, [a];\n"
+                          " add.s64 %rd2, %rd1, 64;\n"         /* 1 */
+                          " ld.global.u32 %r1, [%rd1];\n"      /* 2: rd1 dies here */
+                          " ld.global.u32 %r2, [%rd2];\n"      /* 3: rd2 read again at 4 */
+                          " ld.global.u32 %r3, [%rd2+4];\n"    /* 4: rd2 dies here */
+                          " add.s32 %r4, %r1, %r2;\n"
+                          " add.s32 %r5, %r4, %r3;\n"
+                          " st.param.b32 [rv], %r5;\n"
+                          " ret;\n}\n");
+    TT_CHECK(m != NULL);
+    if (!m) return;
+    ptx_func *f = func(m, "f");
+    TT_CHECK(alloc_all(m));
+    int32_t a1 = f->ra_map[row(f, "%rd1")], a2 = f->ra_map[row(f, "%rd2")];
+    TT_EQ_I(f->ra_map[row(f, "%r1")], a1 + 1);
+    TT_CHECK(f->ra_map[row(f, "%r2")] != a2 && f->ra_map[row(f, "%r2")] != a2 + 1);
+    TT_EQ_I(f->ra_map[row(f, "%r3")], a2 + 1);
+    ptx_module_free(m);
+
+    /* under bounds (the regmutex pass's compaction) the upper register is
+    ** taken only within the value's bound: rd1 0:1 (read again by the
+    ** store), rd2 2:3, r1's bound 3 leaves it register 2 */
+    m = parse(HEAD ".func f(.param .b64 a)\n{\n"
+              " .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n"
+              " ld.param.u64 %rd1, [a];\n"
+              " add.s64 %rd2, %rd1, 64;\n"
+              " ld.global.u32 %r1, [%rd2];\n"
+              " add.s32 %r2, %r1, 1;\n"
+              " st.global.u32 [%rd1], %r2;\n"
+              " ret;\n}\n");
+    TT_CHECK(m != NULL);
+    if (!m) return;
+    f = func(m, "f");
+    TT_CHECK(alloc_all(m));
+    uint32_t *bound = tp_malloc((f->nrows + 1) * sizeof *bound), own = 0;
+    for (uint32_t r = 0; r < f->nrows; r++) bound[r] = UINT32_MAX;
+    bound[row(f, "%rd1")] = bound[row(f, "%rd2")] = 4;
+    bound[row(f, "%r1")] = 3;
+    tp_err_clear(&err);
+    TT_CHECK(ptx_ra_color_bounded(m, f, bound, &own, NULL, &err));
+    TT_EQ_I(f->ra_map[row(f, "%rd1")], 0);
+    TT_EQ_I(f->ra_map[row(f, "%rd2")], 2);
+    TT_EQ_I(f->ra_map[row(f, "%r1")], 2);
+    free(bound);
+    ptx_module_free(m);
+}
+
 static void t_predicates_not_counted(void)
 {
     ptx_module *m = parse(HEAD ".func (.param .b32 rv) f(.param .b32 a)\n{\n"
@@ -646,6 +700,7 @@ int main(void)
     TT_RUN(t_calls);
     TT_RUN(t_kernel_params);
     TT_RUN(t_odd_cfg);
+    TT_RUN(t_load_into_address);
     TT_RUN(t_limits);
     TT_RUN(t_checker_detects);
     TT_RUN(t_repository_ptx);
