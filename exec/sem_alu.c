@@ -48,7 +48,6 @@ static void h_add32(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint3
     EXEC_LANES(m, r[l] = (uint32_t)(a[l] + b[l]));
 }
 
-
 static void h_mad_lo(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
 {
     (void)d;

@@ -292,17 +292,16 @@ static uint32_t color(const ptx_rview *v, const ra_graph *g, int32_t *col, const
     ** measures the same on the suites' kernels) */
     uint32_t *pref = tp_malloc((N + 1) * sizeof *pref);
     for (uint32_t r = 0; r < N; r++) pref[r] = UINT32_MAX;
-    uint8_t *copy = tp_calloc(N + 1, 1); /* copies of constant-bank values (lower.c): one per use */
+    /* copies of constant-bank values (lower.c emits one just before each use) */
+    uint8_t *copy = tp_calloc(N + 1, 1);
     for (uint32_t i = 0; i < v->n; i++) {
         const ptx_insn *in = &v->m->insns[v->s + i];
-        if (in->op == PTX_OP_MOV && v->off[3 * i + 1] - v->off[3 * i] == 1 && in->nopnd == 2 &&
-            in->o[1].kind == PTX_OK_REG && in->o[1].r >= 0 && (uint32_t)in->o[1].r < N && v->remat[in->o[1].r])
-            copy[v->rows[v->off[3 * i]]] = 1;
-    }
-    for (uint32_t i = 0; i < v->n; i++) {
-        if (v->m->insns[v->s + i].op != PTX_OP_LD || v->off[3 * i + 1] - v->off[3 * i] != 1) continue;
+        if (v->off[3 * i + 1] - v->off[3 * i] != 1) continue;
         uint32_t d = v->rows[v->off[3 * i]];
-        if (v->w[d] != 1) continue;
+        if (in->op == PTX_OP_MOV && in->nopnd == 2 && in->o[1].kind == PTX_OK_REG && in->o[1].r >= 0 &&
+            (uint32_t)in->o[1].r < N && v->remat[in->o[1].r])
+            copy[d] = 1;
+        if (in->op != PTX_OP_LD || v->w[d] != 1) continue;
         for (uint32_t q = v->off[3 * i + 1]; q < v->off[3 * i + 2]; q++)
             if (v->w[v->rows[q]] == 2) {
                 /* not a copy of a constant-bank address: ptxas loads it once */
