@@ -567,9 +567,9 @@ void gpu_dram_tick(gpu_dram *d, uint64_t c)
     if (ref) ref_issue(d, c, cmd, best);
     else if (best != NONE) issue(d, c, best, cmd);
     else return;
-    d->cmd_wake = d->n ? scan(d, c, &best, &cmd, &ref, &blocked) : NEVER;
-    TP_ASSERT((!ref && best == NONE) || d->cmd_ok > c);
-    if (d->n && d->cmd_wake <= c) d->cmd_wake = c + 1;
+    /* one command a cycle: the next scan is in the next cycle (a scan here
+    ** would find the cycle of the next command, at the cost of a scan) */
+    d->cmd_wake = d->n ? c + 1 : NEVER;
 }
 
 uint64_t gpu_dram_next(const gpu_dram *d)

@@ -561,14 +561,17 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         if (lx.ctas_started < lx.ctas && lx.dispatch_next < next) next = lx.dispatch_next;
         for (uint32_t s = 0; s < nsm; s++) {
             gpu_sm *sm = &g->sm[s];
-            if (sm->wake > now + 1 && gpu_memsys_has_reply(g->ms, s, now + 1)) sm->wake = now + 1;
+            /* a reply wakes it in the cycle a busy SM would take it */
+            uint64_t r = gpu_memsys_reply_at(g->ms, s);
+            if (r < sm->wake) sm->wake = r > now ? r : now + 1;
             if (sm->wake > now + 1) {
                 uint64_t t = gpu_ldst_send_wake(sm, now + 1);   /* room again in its injection queue */
                 if (t < sm->wake) sm->wake = t;
             }
             if (sm->wake < next) next = sm->wake;
-            if (sm->polls && now + 1 < next) next = now + 1;   /* it would have ticked */
+            if (!g->c.sim_skip) sm->wake = now + 1;   /* sim.skip=0: every SM ticks every cycle */
         }
+        if (!g->c.sim_skip) next = now + 1;
         if (now >= next_interval) {
             interval_row(g, &lx, now, &ms0, &prev);
             next_interval += g->c.stats_interval;

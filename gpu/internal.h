@@ -262,9 +262,6 @@ typedef struct gpu_sm {
     uint64_t l1_resfail_skipped; /* statistics: cycles a request the L1D refused waited without asking again */
     /* time */
     uint64_t wake;             /* the next cycle it must be ticked */
-    bool polls;                /* asleep in a wait an SM once polled every cycle (a refused memory
-                               ** instruction, a miss waiting for the injection queue): gpu.c's clock
-                               ** still stops at every cycle, as it did then */
     uint64_t last_tick;        /* the last cycle it was ticked */
     bool changed;              /* the tick changed state */
     uint32_t finished;         /* CTAs that finished in this tick */
@@ -372,7 +369,7 @@ gpu_ockind gpu_oc_kind_of(const gpu_cfg *c, const exec_sinfo *si, gpu_memop *mop
 ** every SP one is taken (sm.fmul_pipe=sp_sfu: FP32/FP64 multiplies). */
 bool gpu_oc_spills(const gpu_cfg *c, const exec_sinfo *si);
 /* The earliest cycle a waiting collector can move (UINT64_MAX none). */
-uint64_t gpu_oc_next(const gpu_sm *sm, uint64_t now, bool *polls);
+uint64_t gpu_oc_next(const gpu_sm *sm, uint64_t now);
 
 /* Write-backs. */
 void gpu_wb_push(gpu_sm *sm, uint64_t cycle, uint16_t warp, const exec_sinfo *si, bool mem);
@@ -398,7 +395,7 @@ void gpu_ldst_cycle(gpu_sm *sm, uint64_t now);
 ** memory system (end of the cycle). */
 void gpu_ldst_replies(gpu_sm *sm, uint64_t now);
 void gpu_ldst_send(gpu_sm *sm, uint64_t now);
-uint64_t gpu_ldst_next(const gpu_sm *sm, uint64_t now, bool *polls);
+uint64_t gpu_ldst_next(const gpu_sm *sm, uint64_t now);
 /* The first cycle at or after now in which the SM can hand a waiting L1
 ** miss to the memory system (UINT64_MAX: no miss waits, or no room). */
 uint64_t gpu_ldst_send_wake(const gpu_sm *sm, uint64_t now);

@@ -185,7 +185,7 @@ void gpu_ldst_send(gpu_sm *sm, uint64_t now)
     }
 }
 
-uint64_t gpu_ldst_next(const gpu_sm *sm, uint64_t now, bool *polls)
+uint64_t gpu_ldst_next(const gpu_sm *sm, uint64_t now)
 {
     const gpu_ldst *u = sm->ldst;
     uint64_t n = u->fe->kind->next(u->fe, now);
@@ -194,10 +194,7 @@ uint64_t gpu_ldst_next(const gpu_sm *sm, uint64_t now, bool *polls)
     ** only the memory system makes (gpu_ldst_send_wake); trying again every
     ** cycle would change nothing */
     bool room = gpu_memsys_can_accept(sm->lx->g->ms, sm->id, NULL);
-    if (gpu_l1_peek_miss_at(u->l1d, now + 1) || gpu_l1_peek_miss_at(u->l1c, now + 1)) {
-        if (room) return now + 1;
-        *polls = true;
-    }
+    if (room && (gpu_l1_peek_miss_at(u->l1d, now + 1) || gpu_l1_peek_miss_at(u->l1c, now + 1))) return now + 1;
     uint64_t a = room ? gpu_l1_next(u->l1d) : gpu_l1_next_inside(u->l1d);
     uint64_t b = room ? gpu_l1_next(u->l1c) : gpu_l1_next_inside(u->l1c);
     if (a < n) n = a;

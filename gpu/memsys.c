@@ -218,9 +218,10 @@ gpu_mreq *gpu_memsys_pop(gpu_memsys *m, uint32_t sm, uint64_t now)
     return mem_queue_pop(q);
 }
 
-bool gpu_memsys_has_reply(const gpu_memsys *m, uint32_t sm, uint64_t now)
+uint64_t gpu_memsys_reply_at(const gpu_memsys *m, uint32_t sm)
 {
-    return mem_queue_peek(gpu_icnt_eject(m->icnt, sm), now * m->pc) != NULL;
+    uint64_t r = mem_queue_head_ready(gpu_icnt_eject(m->icnt, sm));
+    return r == UINT64_MAX ? r : (r + m->pc - 1) / m->pc;
 }
 
 /* The earliest time at which a unit of domain d can change state (the

@@ -47,8 +47,10 @@ void gpu_memsys_free(gpu_memsys *m);
 bool gpu_memsys_can_accept(const gpu_memsys *m, uint32_t sm, const gpu_mreq *r);
 void gpu_memsys_accept(gpu_memsys *m, gpu_mreq *r, uint64_t now);
 gpu_mreq *gpu_memsys_pop(gpu_memsys *m, uint32_t sm, uint64_t now);
-/* Whether pop(sm, now) would return a reply (the launch loop wakes the SM). */
-bool gpu_memsys_has_reply(const gpu_memsys *m, uint32_t sm, uint64_t now);
+/* The first core cycle at which pop(sm, .) returns a reply already in the
+** ejection buffer (UINT64_MAX: none): the launch loop wakes a sleeping SM
+** then, the cycle in which a busy SM takes the reply. */
+uint64_t gpu_memsys_reply_at(const gpu_memsys *m, uint32_t sm);
 
 /* Runs every clock domain up to (and including) its edges at or before the
 ** time of core cycle now.  Calls must not go back in time; core cycles

@@ -175,7 +175,7 @@ void gpu_oc_cycle(gpu_sm *sm, uint64_t now)
     sm->ncu_busy = kept;
 }
 
-uint64_t gpu_oc_next(const gpu_sm *sm, uint64_t now, bool *polls)
+uint64_t gpu_oc_next(const gpu_sm *sm, uint64_t now)
 {
     uint64_t next = UINT64_MAX;
     for (uint32_t i = 0; i < sm->ncu; i++) {
@@ -186,7 +186,6 @@ uint64_t gpu_oc_next(const gpu_sm *sm, uint64_t now, bool *polls)
             /* refused by the LD/ST unit in this cycle: offered again when it may take it */
             uint64_t t = gpu_ldst_accept_next(sm, now);
             if (t < next) next = t;
-            *polls = true;
             continue;
         }
         /* waits for a pipe: the earliest one free (a tensor instruction: its sub-core's) */

@@ -166,7 +166,6 @@ void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now)
                                      &lx->g->opts});
     gpu_ldst_begin(sm, now);
     sm->wake = now;
-    sm->polls = false;
     sm->last_tick = now - 1;
     /* nothing of a launch's scheduling state carries into the next: identical
     ** launches run identically (up to what the caches hold) */
@@ -718,16 +717,14 @@ static inline uint32_t tick_back(gpu_sm *sm, uint64_t now)
     rs_account(&sm->rs, 1);
     sm->last_tick = now;
     /* When nothing changed, nothing will until a timed event. */
-    sm->polls = false;
     if (sm->changed) {
         sm->wake = now + 1;
     } else {
         uint64_t next = sm->starts;
         if (sm->nwb && sm->wb[0].cycle < next) next = sm->wb[0].cycle;
-        bool polls = false;
-        uint64_t t = gpu_oc_next(sm, now, &polls);
+        uint64_t t = gpu_oc_next(sm, now);
         if (t < next) next = t;
-        t = gpu_ldst_next(sm, now, &polls);
+        t = gpu_ldst_next(sm, now);
         if (t < next) next = t;
         for (uint32_t i = 0; sm->c->fetch_lat > 1 && i < sm->c->max_warps; i++) {
             const gpu_warp *w = &sm->warps[i];
@@ -735,7 +732,6 @@ static inline uint32_t tick_back(gpu_sm *sm, uint64_t now)
                 next = w->ib[0].ready;
         }
         sm->wake = next <= now ? now + 1 : next;
-        sm->polls = polls && sm->wake > now + 1;
     }
     return sm->finished;
 }

@@ -270,6 +270,11 @@ static int perf_one(const char *name, const char *path, const char *cfg)
     tp_err e;
     if (threads && !tp_opts_set(&S.o, "sim.threads", threads, TP_SRC_OVERRIDE, &e)) return 1;
     if (share && !tp_opts_set(&S.o, "sim.share", share, TP_SRC_OVERRIDE, &e)) return 1;
+    const char *more = getenv("BENCH_OPTIONS"); /* e.g. sim.skip=0 (tools/stats_same.sh) */
+    if (more && *more && !tp_opts_set_list(&S.o, more, TP_SRC_OVERRIDE, &e)) {
+        fprintf(stderr, "bench: BENCH_OPTIONS: %s\n", e.msg);
+        return 1;
+    }
     for (int i = 0; i < NB; i++) {
         bench *b = &S.bs[i];
         if (strcmp(b->name, name) != 0) continue;

@@ -14,7 +14,7 @@
 #   lat_l1_hit     l1d.latency + 1 + wb: exact
 #   lat_l2_hit     1 + l1d.miss_latency + the memory system's L2-hit round
 #                  trip (hop + icnt.latency + l2.latency + hop + icnt.latency
-#                  + the reply's extra flits, docs/MEMORY.md) + 1 + wb: within 2
+#                  + the reply's extra flits, docs/MEMORY.md) + wb: within 2
 #   lat_dram       lat_l2_hit + dram.latency + about tRCD + tCL + a burst in
 #                  core cycles: within 15% (row hits and misses mix)
 #   thr_C          one warp instruction every ii.C / pipes cycles, at least
@@ -70,7 +70,7 @@ END {
     core = v["clock.core_mhz"]; icr = core / v["clock.icnt_mhz"]
     flits = int((128 + v["icnt.ctrl_bytes"] + v["icnt.flit_bytes"] - 1) / v["icnt.flit_bytes"])
     rt = (1 + v["icnt.latency"]) * icr * 2 + v["l2.latency"] + (flits - 1) * icr
-    l2 = 1 + v["l1d.miss_latency"] + rt + 1 + v["sm.wb_latency"]
+    l2 = 1 + v["l1d.miss_latency"] + rt + v["sm.wb_latency"]
     printf "lat_l2_hit %.4f %.4f %s\n", l2 - 2, l2 + 2, "l1d.miss_latency+icnt+l2.latency+wb"
     dr = core / v["clock.dram_mhz"]
     dram = l2 + v["dram.latency"] + (v["dram.tRCD"] + v["dram.tCL"] + v["dram.burst"] / v["dram.data_rate"]) * dr
