@@ -56,6 +56,9 @@ struct gpu_memsys {
     bool inj_new;             /* a request became the head of an SM's injection queue since the
                               ** request crossbar's wake was last computed (wreq is stale) */
     uint64_t wreq, wrep;      /* the request and reply crossbars' wakes: wake[D_ICNT] is the smaller */
+    uint64_t *l2nx, *drnx;    /* each slice's and channel's next event as last computed (the
+                              ** domains' wakes are their minimums; see domain_wake) */
+    uint32_t *ran, nran;      /* the units of the last domain run that ticked */
     uint64_t *pop_at;         /* per SM: core cycle + 1 of its last pop */
     uint32_t *pop_n;          /* ... and the replies it took in that cycle */
     gpu_memstats st;          /* gathered from the units when asked for (gpu_memsys_stats) */
@@ -168,6 +171,11 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
         gpu_l2_connect(m->l2[s], gpu_icnt_reply_in(m->icnt, s), gpu_dram_ret(m->dram[s / m->nsub], s % m->nsub));
     for (int d = 0; d < ND; d++) m->wake[d] = UINT64_MAX;
     m->wreq = m->wrep = UINT64_MAX;
+    m->l2nx = tp_malloc(m->nslice * sizeof *m->l2nx);
+    m->drnx = tp_malloc(m->nch * sizeof *m->drnx);
+    for (uint32_t i = 0; i < m->nslice; i++) m->l2nx[i] = gpu_l2_next(m->l2[i]);
+    for (uint32_t c = 0; c < m->nch; c++) m->drnx[c] = gpu_dram_next(m->dram[c]);
+    m->ran = tp_malloc((m->nslice > m->nch ? m->nslice : m->nch) * sizeof *m->ran);
     m->eject_rate = OPT(OPT_ICNT_EJECT_RATE);
     m->pop_at = tp_calloc(m->nsm, sizeof *m->pop_at);
     m->pop_n = tp_calloc(m->nsm, sizeof *m->pop_n);
@@ -182,6 +190,9 @@ void gpu_memsys_free(gpu_memsys *m)
     for (uint32_t c = 0; c < m->nch; c++) gpu_dram_free(m->dram[c]);
     free(m->l2);
     free(m->dram);
+    free(m->l2nx);
+    free(m->drnx);
+    free(m->ran);
     free(m->pop_at);
     free(m->pop_n);
     free(m);
@@ -224,23 +235,38 @@ uint64_t gpu_memsys_reply_at(const gpu_memsys *m, uint32_t sm)
     return r == UINT64_MAX ? r : (r + m->pc - 1) / m->pc;
 }
 
-/* The earliest time at which a unit of domain d can change state (the
-** interconnect: see icnt_wake). */
-static uint64_t domain_wake(const gpu_memsys *m, int d)
+/* The earliest time at which a unit of domain d (the slices or the DRAM
+** channels) can change state, after a run of domain `ran` whose ticked
+** units are m->ran.  A unit's next event moves only when it ticks or when
+** something is pushed into its inputs: a slice's by the interconnect (any
+** slice) or by its channel's returns; a channel's by its slices' misses.
+** So after a run of the slices only they and their channels are asked
+** again, after a run of the channels only they and their slices, after
+** the interconnect's every slice; the rest keep their last answer. */
+static uint64_t domain_wake(gpu_memsys *m, int d, int ran)
 {
     uint64_t w = UINT64_MAX;
-    if (d == D_ICNT) return gpu_icnt_next(m->icnt);
     if (d == D_L2) {
-        for (uint32_t s = 0; s < m->nslice; s++) {
-            uint64_t t = gpu_l2_next(m->l2[s]);
-            if (t < w) w = t;
+        if (ran == D_ICNT) {
+            for (uint32_t s = 0; s < m->nslice; s++) m->l2nx[s] = gpu_l2_next(m->l2[s]);
+        } else {
+            for (uint32_t i = 0; i < m->nran; i++) {
+                uint32_t u = m->ran[i];
+                if (ran == D_L2) m->l2nx[u] = gpu_l2_next(m->l2[u]);
+                else
+                    for (uint32_t s = u * m->nsub; s < (u + 1) * m->nsub; s++) m->l2nx[s] = gpu_l2_next(m->l2[s]);
+            }
         }
+        for (uint32_t s = 0; s < m->nslice; s++)
+            if (m->l2nx[s] < w) w = m->l2nx[s];
         return w;
     }
-    for (uint32_t c = 0; c < m->nch; c++) {
-        uint64_t t = gpu_dram_next(m->dram[c]);
-        if (t < w) w = t;
+    for (uint32_t i = 0; i < m->nran; i++) {
+        uint32_t c = ran == D_DRAM ? m->ran[i] : m->ran[i] / m->nsub;
+        m->drnx[c] = gpu_dram_next(m->dram[c]);
     }
+    for (uint32_t c = 0; c < m->nch; c++)
+        if (m->drnx[c] < w) w = m->drnx[c];
     return w;
 }
 
@@ -270,14 +296,21 @@ static inline uint64_t edge_at(const gpu_memsys *m, int d, uint64_t w)
 static void run_domain(gpu_memsys *m, int d, uint64_t e)
 {
     uint64_t t = e * m->p[d];
+    m->nran = 0;
     if (d == D_ICNT) {
         gpu_icnt_tick(m->icnt, e);
     } else if (d == D_L2) {
         for (uint32_t s = 0; s < m->nslice; s++)
-            if (gpu_l2_next(m->l2[s]) <= t) gpu_l2_tick(m->l2[s], e);
+            if (m->l2nx[s] <= t) {
+                gpu_l2_tick(m->l2[s], e);
+                m->ran[m->nran++] = s;
+            }
     } else {
         for (uint32_t c = 0; c < m->nch; c++)
-            if (gpu_dram_next(m->dram[c]) <= t) gpu_dram_tick(m->dram[c], e);
+            if (m->drnx[c] <= t) {
+                gpu_dram_tick(m->dram[c], e);
+                m->ran[m->nran++] = c;
+            }
     }
 }
 
@@ -352,7 +385,7 @@ void gpu_memsys_tick(gpu_memsys *m, uint64_t now)
         m->k[best] = be + 1;
         for (int d = 0; d < ND; d++)
             if (feeds[best] >> d & 1)
-                m->wake[d] = d == D_ICNT ? icnt_wake(m, best == D_ICNT, true) : domain_wake(m, d);
+                m->wake[d] = d == D_ICNT ? icnt_wake(m, best == D_ICNT, true) : domain_wake(m, d, best);
     }
 }
 

@@ -82,6 +82,35 @@ static uint64_t round_trip(rig *g, gpu_mreq *r, uint64_t at, uint64_t limit)
     return UINT64_MAX;
 }
 
+/* 815: gpu_memsys_reply_at names the core cycle a reply in the ejection
+** buffer may be taken, the cycle the launch loop wakes a sleeping SM for
+** it: 801's miss, accepted at 0 and ticked in every cycle, is pushed into
+** the buffer in icnt cycle 250 with its tail arriving at 258: reply_at says
+** 258 as soon as it is there, pop refuses it at 257 and gives it at 258.
+** Nothing for any other SM, and nothing once it is taken. */
+static void t815_reply_at(void)
+{
+    rig g;
+    rig_open(&g, NULL);
+    gpu_mreq *r = mk(&g, GPU_MR_LOAD, 4, BASE, 1);
+    TT_EQ_U(gpu_memsys_reply_at(g.m, 4), UINT64_MAX);
+    gpu_memsys_accept(g.m, r, 0);
+    uint64_t now = 0, at = UINT64_MAX;
+    for (; now < 1000 && at == UINT64_MAX; now++) {
+        gpu_memsys_tick(g.m, now);
+        at = gpu_memsys_reply_at(g.m, 4);
+    }
+    TT_EQ_U(at, 258);
+    TT_CHECK(now <= 258);                  /* known before its cycle */
+    TT_EQ_U(gpu_memsys_reply_at(g.m, 3), UINT64_MAX);
+    TT_CHECK(gpu_memsys_pop(g.m, 4, 257) == NULL);
+    gpu_mreq *p = gpu_memsys_pop(g.m, 4, 258);
+    TT_CHECK(p == r && p->is_reply);
+    gpu_mreq_put(&g.pool, p);
+    TT_EQ_U(gpu_memsys_reply_at(g.m, 4), UINT64_MAX);
+    rig_close(&g);
+}
+
 /* Runs until nothing is in flight (stores leave no reply). */
 static void settle(rig *g, uint64_t from)
 {
@@ -527,6 +556,7 @@ int main(void)
     TT_RUN(t812_eject_rate);
     TT_RUN(t813_backpressure);
     TT_RUN(t814_coalesce_info);
+    TT_RUN(t815_reply_at);
     TT_RUN(t808_stream_bandwidth_sweep);
     TT_RUN(t809_stream_bandwidth_regions);
     return tt_done();
