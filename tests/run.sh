@@ -17,9 +17,9 @@ jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 
-# The jobs, one line each: the long ones first (measured: tests/par,
+# The jobs, one line each: the long ones first (measured: tests/par's two,
 # tests/regmutex's suites and the documents take minutes, the rest seconds).
-first="tests/par/run_par.sh tests/regmutex/run_suite.sh tests/docs/run_docs.sh"
+first="tests/par/run_par.sh tests/regmutex/run_suite.sh tests/par/run_skip.sh tests/docs/run_docs.sh"
 {
     for s in $first; do [ -f "$s" ] && echo "$s"; done
     echo "tests/cuda/run_cuda.sh tests/check/run_check.sh"
