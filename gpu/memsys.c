@@ -247,22 +247,20 @@ static uint64_t domain_wake(gpu_memsys *m, int d, int ran)
 {
     uint64_t w = UINT64_MAX;
     if (d == D_L2) {
-        if (ran == D_ICNT) {
-            for (uint32_t s = 0; s < m->nslice; s++) m->l2nx[s] = gpu_l2_next(m->l2[s]);
-        } else {
-            for (uint32_t i = 0; i < m->nran; i++) {
-                uint32_t u = m->ran[i];
-                if (ran == D_L2) m->l2nx[u] = gpu_l2_next(m->l2[u]);
-                else
-                    for (uint32_t s = u * m->nsub; s < (u + 1) * m->nsub; s++) m->l2nx[s] = gpu_l2_next(m->l2[s]);
-            }
+        /* slices [lo, hi) of each unit that ran: itself, or a channel's */
+        uint32_t n = ran == D_ICNT ? 1 : m->nran, per = ran == D_DRAM ? m->nsub : 1;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t lo = ran == D_ICNT ? 0 : m->ran[i] * per, hi = ran == D_ICNT ? m->nslice : lo + per;
+            for (uint32_t s = lo; s < hi; s++) m->l2nx[s] = gpu_l2_next(m->l2[s]);
         }
         for (uint32_t s = 0; s < m->nslice; s++)
             if (m->l2nx[s] < w) w = m->l2nx[s];
         return w;
     }
-    for (uint32_t i = 0; i < m->nran; i++) {
+    for (uint32_t i = 0, last = UINT32_MAX; i < m->nran; i++) {
         uint32_t c = ran == D_DRAM ? m->ran[i] : m->ran[i] / m->nsub;
+        if (c == last) continue; /* the slices that ran are in order: a channel's are adjacent */
+        last = c;
         m->drnx[c] = gpu_dram_next(m->dram[c]);
     }
     for (uint32_t c = 0; c < m->nch; c++)

@@ -27,25 +27,9 @@ krun="$BUILD/tests/kernels/runner"
 prun="$BUILD/tests/polybench/polybench"
 limit=${PAR_TIMEOUT:-900}
 
-# TPSIM_TEST_HEAVY=0 (CI's sanitizer pass): these runs repeat the whole
-# kernel suite several times over, which the sanitizer pass already runs
-# once itself; the default build's pass runs them in full.
-if [ "${TPSIM_TEST_HEAVY:-1}" = 0 ]; then
-    echo "SKIP par: TPSIM_TEST_HEAVY=0 (run in the default build's pass)"
-    exit 0
-fi
-# Every run here sets its own mode, so a caller's TPSIM_MODE (make test in
-# performance mode, CI's second pass) would only repeat the default run.
-if [ -n "${TPSIM_MODE:-}" ]; then
-    echo "SKIP par: its runs set their own mode (run without TPSIM_MODE)"
-    exit 0
-fi
-for r in "$krun" "$prun"; do
-    if [ ! -x "$r" ]; then
-        echo "FAIL par: $r is not built (make unit)"
-        exit 1
-    fi
-done
+# under CI's sanitizer pass or a caller's TPSIM_MODE: SKIP (guards.sh)
+. "$(dirname "$0")/guards.sh"
+par_guards par "$krun" "$prun"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 to=""

@@ -23,22 +23,9 @@ krun="$BUILD/tests/kernels/runner"
 prun="$BUILD/tests/polybench/polybench"
 kdir=tests/kernels
 
-# TPSIM_TEST_HEAVY=0 (CI's sanitizer pass): a minute of simulation with
-# every SM ticked in every cycle; the default build's pass runs it.
-if [ "${TPSIM_TEST_HEAVY:-1}" = 0 ]; then
-    echo "SKIP skip: TPSIM_TEST_HEAVY=0 (run in the default build's pass)"
-    exit 0
-fi
-if [ -n "${TPSIM_MODE:-}" ]; then
-    echo "SKIP skip: its runs set their own mode (run without TPSIM_MODE)"
-    exit 0
-fi
-for r in "$krun" "$prun"; do
-    if [ ! -x "$r" ]; then
-        echo "FAIL skip: $r is not built (make unit)"
-        exit 1
-    fi
-done
+# under CI's sanitizer pass or a caller's TPSIM_MODE: SKIP (guards.sh)
+. "$(dirname "$0")/guards.sh"
+par_guards skip "$krun" "$prun"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
