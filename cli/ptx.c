@@ -176,6 +176,9 @@ static void dump_body(const ptx_module *m, const ptx_func *f, bool live)
     }
     if (live) {
         printf("  most live: %u units at pc %u\n", lv.max_units, lv.max_pc);
+        if (f->ra_regs)
+            printf("  count from: allocation %u, unrolled loops %u, expansions %u\n", f->ra_own, f->ra_unroll,
+                   f->ra_expand);
         print_rows(f, &lv, lv.in + (size_t)(lv.max_pc - f->start) * lv.words, "live into it");
         ptx_live_free(&lv);
     }

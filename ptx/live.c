@@ -12,12 +12,16 @@
 **       mov of an immediate, a symbol's address, a function's address or a
 **         constant special register (%ntid, %nctaid, %nsmid, %nwarpid),
 **       mov of a re-creatable row, or cvta(.to).global of one or of a symbol
-**         (generic and global addresses coincide);
+**         (generic and global addresses coincide),
+**       a 64-bit integer add of a symbol's address (any of the above made
+**         from a symbol) and an immediate: a local array's start in the
+**         depot (%SPL + 320), a field of a global variable;
 **     the defining instruction disappears from the view;
 **   - at each use a re-creatable row costs nothing when the instruction can
 **     read it as an operand (ALU, SFU and comparison instructions read one
 **     constant-bank operand; zero is the zero register RZ anywhere but in an
-**     address), and otherwise (an address base, a stored value, a vector
+**     address; a .local access's address base is the stack pointer R1
+**     plus an immediate), and otherwise (an address base, a stored value, a vector
 **     element, a second constant operand) it is a "point" use: it occupies a
 **     register while the instruction reads it, and is live nowhere else.
 ** docs/REGISTERS.md explains why.  Lowered code (lower.c) has its point uses
@@ -123,10 +127,31 @@ static bool reads_constant(const ptx_insn *in)
            !(ptx_ops[in->op].flags & PTX_F_WARP);
 }
 
+/* Whether in reads or writes .local memory: a constant address there (a
+** local array's start) is the stack pointer R1 plus an immediate. */
+static bool local_access(const ptx_insn *in)
+{
+    return (in->op == PTX_OP_LD || in->op == PTX_OP_ST) && in->m.space == PTX_SP_LOCAL;
+}
+
 /* Whether in's definitions (all rows of it) can be re-created at each use. */
-static bool recreates(const ptx_func *f, const ptx_insn *in, const uint8_t *remat)
+static bool recreates(const ptx_func *f, const ptx_insn *in, const uint8_t *remat, const uint8_t *sym)
 {
     if (in->guard >= 0 || in->ndst == 0) return false;
+    if (in->op == PTX_OP_ADD && in->ndst == 1 && in->nopnd == 3 && in->o[0].kind == PTX_OK_REG &&
+        ptx_type_size((ptx_type)in->type) == 8 && !ptx_type_is_float((ptx_type)in->type)) {
+        /* a symbol's address plus an immediate (a local array's start from
+        ** the depot): an immediate offset of the address operands that read
+        ** it, one more constant operand of the adds that index it */
+        const ptx_opnd *a = &in->o[1], *b = &in->o[2];
+        if (a->kind == PTX_OK_IMM) {
+            const ptx_opnd *t = a;
+            a = b;
+            b = t;
+        }
+        return a->kind == PTX_OK_REG && a->r >= 0 && (uint32_t)a->r < f->nrows && sym[a->r] &&
+               b->kind == PTX_OK_IMM;
+    }
     if (in->op == PTX_OP_LD) {
         uint8_t sp = in->m.space;
         const ptx_opnd *a = &in->o[in->ndst];
@@ -154,7 +179,7 @@ static void build_lists(ptx_rview *v)
     uint32_t n = v->n;
     occ oc[PTX_MAX_OPND * 256 + 8];
     uint8_t *ndef = tp_calloc(v->nrows + 1, 1);
-    uint8_t *zero = NULL;
+    uint8_t *zero = NULL, *sym = tp_calloc(v->nrows + 1, 1);
     bool fixed = (v->flags & PTX_LIVE_ALLOC) && f->ra_cb;
     if (fixed) {
         /* lowered code (lower.c): the constant-bank rows are given, and every
@@ -175,7 +200,7 @@ static void build_lists(ptx_rview *v)
         }
         for (uint32_t i = 0; i < n; i++) {
             const ptx_insn *in = &m->insns[v->s + i];
-            if (!recreates(f, in, v->remat)) continue;
+            if (!recreates(f, in, v->remat, sym)) continue;
             uint32_t k = occurrences(m, f, in, oc, TP_ARRAY_LEN(oc)), nd = 0;
             bool ok = true;
             for (uint32_t j = 0; j < k; j++)
@@ -184,12 +209,19 @@ static void build_lists(ptx_rview *v)
                     ok &= ndef[oc[j].row] == 1 && f->regs[oc[j].row].type != PTX_T_B128;
                 }
             if (!ok || !nd) continue;
+            /* a symbol's address: mov or cvta.global of a symbol or of one, or one plus an immediate */
+            bool sa = (in->op == PTX_OP_MOV || in->op == PTX_OP_CVTA || in->op == PTX_OP_ADD) && in->nopnd >= 2 &&
+                      (in->o[1].kind == PTX_OK_SYM ||
+                       (in->o[1].kind == PTX_OK_REG && (uint32_t)in->o[1].r < v->nrows && sym[in->o[1].r]) ||
+                       (in->op == PTX_OP_ADD && in->o[2].kind == PTX_OK_REG && (uint32_t)in->o[2].r < v->nrows &&
+                        sym[in->o[2].r]));
             bool z = in->op == PTX_OP_MOV && in->o[1].kind == PTX_OK_IMM && in->o[1].imm == 0;
             if (in->op != PTX_OP_LD && in->o[1].kind == PTX_OK_REG) z = zero[row_of(f, in->o[1].r)];
             for (uint32_t j = 0; j < k; j++)
                 if (oc[j].kind == OCC_DEF) {
                     v->remat[oc[j].row] = 1;
                     zero[oc[j].row] = z;
+                    sym[oc[j].row] = sa;
                 }
         }
     }
@@ -223,6 +255,7 @@ static void build_lists(ptx_rview *v)
                 if (oc[j].kind == OCC_DEF || !v->remat[oc[j].row] || fixed) continue;
                 uint32_t r = oc[j].row;
                 if (zero[r] && oc[j].kind != OCC_ADDR) continue; /* RZ */
+                if (oc[j].kind == OCC_ADDR && local_access(in)) continue; /* [R1+imm] */
                 if (cb && oc[j].kind == OCC_SRC) {
                     cb = false; /* the one constant operand */
                     continue;
@@ -240,6 +273,7 @@ static void build_lists(ptx_rview *v)
     v->rows = rows.a ? rows.a : tp_malloc(sizeof(uint32_t));
     free(ndef);
     free(zero);
+    free(sym);
 }
 
 /* ---- blocks -------------------------------------------------------------- */

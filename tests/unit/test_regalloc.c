@@ -481,6 +481,59 @@ static void t_kernel_params(void)
     ptx_module_free(m);
 }
 
+/* A local array's start in the depot and a field of a global variable: a
+** symbol's address plus an immediate is re-created at each use like the
+** symbol's address; a .local access reads it as [R1+imm], an add as its
+** constant operand, a global access needs it in a register (a point). */
+static void t_symbol_offsets(void)
+{
+    ptx_module *m = parse(HEAD ".global .align 4 .b8 gv[64];\n"
+                          ".entry k(.param .u64 p)\n{\n"
+                          " .local .align 4 .b8 __local_depot0[64];\n"
+                          " .reg .b64 %SPL;\n .reg .b32 %r<8>;\n .reg .b64 %rd<12>;\n"
+                          " mov.u64 %SPL, __local_depot0;\n" /* 0: re-created */
+                          " add.u64 %rd1, %SPL, 0;\n"        /* 1: re-created */
+                          " add.u64 %rd2, %SPL, 32;\n"       /* 2: re-created */
+                          " mov.u64 %rd3, gv;\n"             /* 3: re-created */
+                          " add.u64 %rd4, %rd3, 16;\n"       /* 4: re-created */
+                          " mov.u32 %r1, %tid.x;\n"          /* 5 */
+                          " st.local.u32 [%rd1], %r1;\n"     /* 6: [R1+0] */
+                          " mul.wide.u32 %rd5, %r1, 4;\n"    /* 7 */
+                          " add.s64 %rd6, %rd2, %rd5;\n"     /* 8: rd2 a constant operand */
+                          " ld.local.u32 %r2, [%rd6];\n"     /* 9 */
+                          " st.global.u32 [%rd4+4], %r2;\n"  /* 10: rd4 a point */
+                          " ld.local.u32 %r3, [%rd2+8];\n"   /* 11: [R1+40] */
+                          " st.global.u32 [%rd4], %r3;\n"    /* 12: rd4 a point */
+                          " ret;\n}\n");
+    TT_CHECK(m != NULL);
+    if (!m) return;
+    ptx_func *f = func(m, "k");
+    ptx_live pure, al;
+    TT_CHECK(ptx_liveness(m, f, PTX_LIVE_PURE, &pure, &err));
+    TT_CHECK(ptx_liveness(m, f, PTX_LIVE_ALLOC, &al, &err));
+    /* as written rd1, rd2 and rd4 are live from their definitions on */
+    TT_CHECK(live(&pure, f, 6, "%rd1") && live(&pure, f, 9, "%rd2") && live(&pure, f, 9, "%rd4"));
+    /* in the allocator's view rd1 and rd2 are live nowhere, rd4 only into the
+    ** global stores that need it in a register */
+    for (uint32_t pc = 1; pc <= 12; pc++) {
+        TT_CHECK(!live(&al, f, pc, "%rd1") && !live(&al, f, pc, "%rd2"));
+        TT_CHECK(live(&al, f, pc, "%rd4") == (pc == 10 || pc == 12));
+    }
+    /* into 6: r1 (1); 8: rd5 (2); 10: r2 + the point rd4 (3); 11: nothing; 12: r3 + rd4 (3) */
+    TT_EQ_U(al.units[6], 1);
+    TT_EQ_U(al.units[8], 2);
+    TT_EQ_U(al.units[10], 3);
+    TT_EQ_U(al.units[11], 0);
+    TT_EQ_U(al.units[12], 3);
+    TT_EQ_U(al.max_units, 3);
+    ptx_live_free(&pure);
+    ptx_live_free(&al);
+    TT_CHECK(alloc_all(m));
+    TT_EQ_I(f->ra_map[row(f, "%rd1")], -1);
+    TT_EQ_I(f->ra_map[row(f, "%rd2")], -1);
+    ptx_module_free(m);
+}
+
 /* ---- unreachable code, infinite loops ---------------------------------------------- */
 
 static void t_odd_cfg(void)
@@ -699,6 +752,7 @@ int main(void)
     TT_RUN(t_predicates_not_counted);
     TT_RUN(t_calls);
     TT_RUN(t_kernel_params);
+    TT_RUN(t_symbol_offsets);
     TT_RUN(t_odd_cfg);
     TT_RUN(t_load_into_address);
     TT_RUN(t_limits);
