@@ -220,7 +220,7 @@ while read -r e p v cfg opts; do
         echo "$s" | awk -F, -v e="$e" -v p="$p" -v v="$v" -v c="$cfg" -v o="$opts" -v st="$st" \
             '{ printf "%s,%s,%s,%s,\"%s\",%d,%d,%d,%.4f,%d,%d,%d,%s,%d,%.2f\n", e, p, v, c, o, $1, $2, $3, $2 * $3 / 48, $4, $5, $6, st, $7, $2 ? $7 / (15 * $2) : 0 }' >>"$csv"
     elif [ "$st" = missing ] && [ -f "$old" ] &&
-        row=$(grep -m 1 "^$e,$p,$v,$cfg,\"$opts\",.*,ok," "$old"); then
+        row=$(grep -m 1 "^$e,$p,$v,$cfg,\"$opts\",.*,\(ok\|skipped\|failed\)," "$old"); then
         echo "$row" >>"$csv"
     else
         echo "$e,$p,$v,$cfg,\"$opts\",,,,,,,,$st,," >>"$csv"
@@ -233,9 +233,15 @@ rm -f "$old"
 # applies when it marks any kernel; else the reason it gives for the first
 # register-limited kernel (or the first kernel's).
 TPSIM="$BUILD/bin/tpsim"
-decide() { # PROGRAM CONFIG
-    ptx="$here/kernels/$1.ptx"
-    [ -n "$suites" ] && ptx="$work/$1/prog.ptx"
+decide() { # EXPERIMENT PROGRAM CONFIG
+    ptx="$here/kernels/$2.ptx"
+    [ -n "$suites" ] && ptx="$work/$2/prog.ptx"
+    if [ ! -f "$ptx" ] && [ ! -f "$work/$2/skip" ] && [ -f "$olddec" ] &&
+        row=$(grep -m 1 "^$1,$2," "$olddec"); then # not built by this run (--only): its earlier decision
+        echo "${row#"$1,$2,"}"
+        return
+    fi
+    set -- "$2" "$3"
     if [ ! -f "$ptx" ]; then # a suite's program that was skipped: the reason (commas and quotes out, for the CSV)
         echo "no,\"skipped: $(tr -d '"' <"$work/$1/skip" 2>/dev/null | tr ',' ';' || echo not built)\""
         return
@@ -246,9 +252,13 @@ decide() { # PROGRAM CONFIG
                               if (w !~ /do not limit/ && lim == "") lim = w; if (first == "") first = w }
         END { if (on) print "yes,"; else printf "no,\"%s\"\n", lim != "" ? lim : first }'
 }
+olddec="$out/decisions.csv.old"
+rm -f "$olddec"
+[ -f "$out/decisions.csv" ] && cp "$out/decisions.csv" "$olddec"
 echo "experiment,program,applies,why" >"$out/decisions.csv"
-for p in $EXP1; do echo "1,$p,$(decide "$p" gtx480)"; done >>"$out/decisions.csv"
-for p in $EXP2; do echo "2,$p,$(decide "$p" gtx480-rf64k)"; done >>"$out/decisions.csv"
+for p in $EXP1; do echo "1,$p,$(decide 1 "$p" gtx480)"; done >>"$out/decisions.csv"
+for p in $EXP2; do echo "2,$p,$(decide 2 "$p" gtx480-rf64k)"; done >>"$out/decisions.csv"
+rm -f "$olddec"
 
 # ---- per-program tables and figures -----------------------------------------------------
 awk -F, -v OFS=, '
