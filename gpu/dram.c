@@ -28,6 +28,7 @@ typedef struct dbank {
     uint32_t head, tail, n;
     uint32_t nhit;            /* requests in the list for the open row */
     uint32_t cand;            /* cached candidate (NONE: to be found again) */
+    uint32_t group;           /* its bank group: bank mod bank_groups */
     bool open, partial;       /* partial: its candidate has issued some of its bursts */
     uint64_t row;
     uint64_t act_ok, pre_ok, col_ok, wcol_ok;   /* col_ok: RD (tRCD), wcol_ok: WR (tRCDWR) */
@@ -136,7 +137,10 @@ gpu_dram *gpu_dram_new(const gpu_dramcfg *cfg, const gpu_addrmap *map, gpu_mreq_
     d->b = tp_calloc(c->banks, sizeof *d->b);
     d->nocc = (c->banks + 63) / 64;
     d->occ = tp_calloc(d->nocc, sizeof *d->occ);
-    for (uint32_t i = 0; i < c->banks; i++) d->b[i].head = d->b[i].tail = d->b[i].cand = NONE;
+    for (uint32_t i = 0; i < c->banks; i++) {
+        d->b[i].head = d->b[i].tail = d->b[i].cand = NONE;
+        d->b[i].group = i % c->bank_groups;
+    }
     d->ccdl_ok = tp_calloc(c->bank_groups, sizeof *d->ccdl_ok);
     d->rrdl_ok = tp_calloc(c->bank_groups, sizeof *d->rrdl_ok);
     d->wtrl_ok = tp_calloc(c->bank_groups, sizeof *d->wtrl_ok);
@@ -181,7 +185,7 @@ uint32_t gpu_dram_traced(const gpu_dram *d) { return d->ntrace; }
 
 static inline uint64_t umax(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static inline uint64_t sat_sub(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
-static inline uint32_t group_of(const gpu_dram *d, uint32_t bank) { return bank % d->cfg.bank_groups; }
+static inline uint32_t group_of(const gpu_dram *d, uint32_t bank) { return d->b[bank].group; }
 
 static void record(gpu_dram *d, uint64_t c, int kind, uint32_t bank, uint64_t row, const gpu_mreq *r)
 {
@@ -362,24 +366,44 @@ static uint32_t candidate(const gpu_dram *d, const dbank *b)
     return c;
 }
 
-/* Earliest cycle the candidate's next command may issue; *cmd gets which. */
-static uint64_t earliest(const gpu_dram *d, uint32_t k, const dent *q, int *cmd)
+/* The channel-wide parts of the command rules, the same for every bank
+** during one scan (scan is called with the channel's state fixed). */
+typedef struct dlim {
+    uint64_t act;  /* ACT: tRRD, tFAW, tRREFD, one command a cycle */
+    uint64_t pre;  /* PRE: one command a cycle */
+    uint64_t rd;   /* RD: tCCD, write-to-read, the data bus */
+    uint64_t wr;   /* WR: tCCD, the data bus with the turnaround */
+} dlim;
+
+static void limits(const gpu_dram *d, dlim *l)
 {
     const gpu_dramcfg *c = &d->cfg;
+    uint64_t act = umax(d->rrd_ok, d->cmd_ok);
+    if (c->tFAW && d->nact >= 4) act = umax(act, d->faw[d->fi] + c->tFAW);
+    l->act = umax(act, d->refpb_ok);
+    l->pre = d->cmd_ok;
+    uint64_t col = umax(d->ccd_ok, d->cmd_ok);
+    l->rd = umax(umax(col, d->rd_ok), sat_sub(d->bus_free, c->tCL));
+    l->wr = umax(col, sat_sub(d->bus_free + (d->last_dir == 1 ? c->turnaround : 0), c->tWL));
+}
+
+/* Earliest cycle the candidate's next command may issue; *cmd gets which
+** (act_rules and the column rules, with l's channel-wide parts). */
+static uint64_t earliest(const gpu_dram *d, uint32_t k, const dent *q, int *cmd, const dlim *l)
+{
     const dbank *b = &d->b[k];
     uint32_t g = group_of(d, k);
     if (!b->open) {
         *cmd = C_ACT;
-        return act_rules(d, k);
+        return umax(umax(b->act_ok, d->rrdl_ok[g]), l->act);
     }
     if (b->row != q->row) {
         *cmd = C_PRE;
-        return umax(b->pre_ok, d->cmd_ok);
+        return umax(b->pre_ok, l->pre);
     }
     *cmd = C_COL;
-    uint64_t t = umax(umax(q->write ? b->wcol_ok : b->col_ok, d->ccd_ok), umax(d->ccdl_ok[g], d->cmd_ok));
-    if (q->write) return umax(t, sat_sub(d->bus_free + (d->last_dir == 1 ? c->turnaround : 0), c->tWL));
-    return umax(umax(t, umax(d->rd_ok, d->wtrl_ok[g])), sat_sub(d->bus_free, c->tCL));
+    if (q->write) return umax(umax(b->wcol_ok, d->ccdl_ok[g]), l->wr);
+    return umax(umax(b->col_ok, d->ccdl_ok[g]), umax(d->wtrl_ok[g], l->rd));
 }
 
 static bool return_full(const gpu_dram *d)
@@ -419,6 +443,8 @@ static uint64_t scan(const gpu_dram *d, uint64_t c, uint32_t *best, int *best_cm
             wake = d->ref_due;
         }
     }
+    dlim l;
+    limits(d, &l);
     for (uint32_t w = 0; w < d->nocc; w++)
     for (uint64_t bits = d->occ[w]; bits; bits &= bits - 1) {   /* the banks with requests, in order */
         uint32_t k = w * 64 + (uint32_t)__builtin_ctzll(bits);
@@ -427,7 +453,7 @@ static uint64_t scan(const gpu_dram *d, uint64_t c, uint32_t *best, int *best_cm
         uint32_t i = candidate(d, b);
         const dent *q = &d->e[i];
         int cmd;
-        uint64_t t = earliest(d, k, q, &cmd);
+        uint64_t t = earliest(d, k, q, &cmd, &l);
         if (cmd == C_COL && !q->write && q->left == 1 && rfull) {
             if (t <= c) *blocked = true;
             wake = umax(c + 1, t) < wake ? umax(c + 1, t) : wake;
