@@ -186,6 +186,12 @@ static uint64_t xbar_next(const gpu_icnt *n, const xbar *x, uint64_t best)
     return best;
 }
 
+uint32_t gpu_icnt_req_pushed(const gpu_icnt *n, const uint32_t **slices)
+{
+    *slices = n->req.touched;
+    return n->req.ntouched;
+}
+
 uint64_t gpu_icnt_next(const gpu_icnt *n)
 {
     return xbar_next(n, &n->rep, xbar_next(n, &n->req, UINT64_MAX));

@@ -73,6 +73,9 @@ uint64_t gpu_icnt_next(const gpu_icnt *n);
 ** crossbar's only with what the slices push and its own tick, so a caller
 ** may keep each and recompute only the one that can have moved. */
 uint64_t gpu_icnt_next_dir(const gpu_icnt *n, bool reply);
+/* The slices whose input queues the last tick pushed into (*slices, the
+** count returned): only their next events can have moved by it. */
+uint32_t gpu_icnt_req_pushed(const gpu_icnt *n, const uint32_t **slices);
 /* No packet in an input queue (ejection queues are the SMs' to empty). */
 bool gpu_icnt_idle(const gpu_icnt *n);
 const gpu_icntstats *gpu_icnt_stats(const gpu_icnt *n);

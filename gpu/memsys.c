@@ -242,16 +242,20 @@ uint64_t gpu_memsys_reply_at(const gpu_memsys *m, uint32_t sm)
 ** slice) or by its channel's returns; a channel's by its slices' misses.
 ** So after a run of the slices only they and their channels are asked
 ** again, after a run of the channels only they and their slices, after
-** the interconnect's every slice; the rest keep their last answer. */
+** the interconnect's the slices it pushed into; the rest keep their last
+** answer. */
 static uint64_t domain_wake(gpu_memsys *m, int d, int ran)
 {
     uint64_t w = UINT64_MAX;
     if (d == D_L2) {
-        /* slices [lo, hi) of each unit that ran: itself, or a channel's */
-        uint32_t n = ran == D_ICNT ? 1 : m->nran, per = ran == D_DRAM ? m->nsub : 1;
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t lo = ran == D_ICNT ? 0 : m->ran[i] * per, hi = ran == D_ICNT ? m->nslice : lo + per;
-            for (uint32_t s = lo; s < hi; s++) m->l2nx[s] = gpu_l2_next(m->l2[s]);
+        if (ran == D_ICNT) { /* the slices the interconnect pushed into */
+            const uint32_t *pushed;
+            uint32_t np = gpu_icnt_req_pushed(m->icnt, &pushed);
+            for (uint32_t i = 0; i < np; i++) m->l2nx[pushed[i]] = gpu_l2_next(m->l2[pushed[i]]);
+        } else { /* slices [lo, hi) of each unit that ran: itself, or a channel's */
+            uint32_t per = ran == D_DRAM ? m->nsub : 1;
+            for (uint32_t i = 0; i < m->nran; i++)
+                for (uint32_t s = m->ran[i] * per, hi = s + per; s < hi; s++) m->l2nx[s] = gpu_l2_next(m->l2[s]);
         }
         for (uint32_t s = 0; s < m->nslice; s++)
             if (m->l2nx[s] < w) w = m->l2nx[s];

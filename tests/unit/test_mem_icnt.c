@@ -196,6 +196,35 @@ static void t705_packet_sizes(void)
     rig_close(&g);
 }
 
+/* 706: the slices a tick pushed into (the memory system asks only those
+** for their next event).  One-flit requests ready at 0: SM 0 to slice 1,
+** SMs 1 and 2 to slice 3.  Cycle 0 grants SM 0's to slice 1 and, by round
+** robin from input 0, SM 1's to slice 3: two slices, each named once;
+** cycle 1 SM 2's to slice 3 alone; a tick that moves nothing pushes
+** nothing. */
+static void t706_pushed(void)
+{
+    rig g;
+    rig_open(&g, 8);
+    mem_queue_push(gpu_icnt_inject(g.n, 0), mk(&g, GPU_MR_LOAD, 0, 1, 128), 0);
+    mem_queue_push(gpu_icnt_inject(g.n, 1), mk(&g, GPU_MR_LOAD, 1, 3, 128), 0);
+    mem_queue_push(gpu_icnt_inject(g.n, 2), mk(&g, GPU_MR_LOAD, 2, 3, 128), 0);
+    const uint32_t *s;
+    gpu_icnt_tick(g.n, 0);
+    uint32_t n = gpu_icnt_req_pushed(g.n, &s);
+    TT_EQ_U(n, 2);
+    if (n == 2) TT_CHECK((s[0] == 1 && s[1] == 3) || (s[0] == 3 && s[1] == 1));
+    TT_EQ_U(mem_queue_count(&g.slice[1]) + mem_queue_count(&g.slice[3]), 2);
+    gpu_icnt_tick(g.n, 1);
+    n = gpu_icnt_req_pushed(g.n, &s);
+    TT_EQ_U(n, 1);
+    if (n == 1) TT_EQ_U(s[0], 3);
+    TT_EQ_U(mem_queue_count(&g.slice[3]), 2);
+    gpu_icnt_tick(g.n, 2);
+    TT_EQ_U(gpu_icnt_req_pushed(g.n, &s), 0);
+    rig_close(&g);
+}
+
 int main(void)
 {
     TT_RUN(t701_latency);
@@ -203,5 +232,6 @@ int main(void)
     TT_RUN(t703_queue_full);
     TT_RUN(t704_round_robin);
     TT_RUN(t705_packet_sizes);
+    TT_RUN(t706_pushed);
     return tt_done();
 }
