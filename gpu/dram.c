@@ -202,12 +202,19 @@ static void record(gpu_dram *d, uint64_t c, int kind, uint32_t bank, uint64_t ro
 
 /* The earliest cycle an ACT (or, with bank rules, a REFpb) may issue to
 ** bank k by the channel-wide activate rules: tRRD, tRRDL, tFAW, tRREFD. */
-static uint64_t act_rules(const gpu_dram *d, uint32_t k)
+static uint64_t act_channel(const gpu_dram *d)   /* the channel-wide part */
 {
-    uint64_t t = umax(umax(d->b[k].act_ok, d->rrd_ok), umax(d->rrdl_ok[group_of(d, k)], d->cmd_ok));
+    uint64_t t = umax(d->rrd_ok, d->cmd_ok);
     if (d->cfg.tFAW && d->nact >= 4) t = umax(t, d->faw[d->fi] + d->cfg.tFAW);
     return umax(t, d->refpb_ok);
 }
+
+static inline uint64_t act_bank(const gpu_dram *d, uint32_t k, uint64_t channel)
+{
+    return umax(umax(d->b[k].act_ok, d->rrdl_ok[group_of(d, k)]), channel);
+}
+
+static uint64_t act_rules(const gpu_dram *d, uint32_t k) { return act_bank(d, k, act_channel(d)); }
 
 static bool any_open(const gpu_dram *d)
 {
@@ -378,9 +385,7 @@ typedef struct dlim {
 static void limits(const gpu_dram *d, dlim *l)
 {
     const gpu_dramcfg *c = &d->cfg;
-    uint64_t act = umax(d->rrd_ok, d->cmd_ok);
-    if (c->tFAW && d->nact >= 4) act = umax(act, d->faw[d->fi] + c->tFAW);
-    l->act = umax(act, d->refpb_ok);
+    l->act = act_channel(d);
     l->pre = d->cmd_ok;
     uint64_t col = umax(d->ccd_ok, d->cmd_ok);
     l->rd = umax(umax(col, d->rd_ok), sat_sub(d->bus_free, c->tCL));
@@ -395,7 +400,7 @@ static uint64_t earliest(const gpu_dram *d, uint32_t k, const dent *q, int *cmd,
     uint32_t g = group_of(d, k);
     if (!b->open) {
         *cmd = C_ACT;
-        return umax(umax(b->act_ok, d->rrdl_ok[g]), l->act);
+        return act_bank(d, k, l->act);
     }
     if (b->row != q->row) {
         *cmd = C_PRE;

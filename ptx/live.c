@@ -127,13 +127,6 @@ static bool reads_constant(const ptx_insn *in)
            !(ptx_ops[in->op].flags & PTX_F_WARP);
 }
 
-/* Whether in reads or writes .local memory: a constant address there (a
-** local array's start) is the stack pointer R1 plus an immediate. */
-static bool local_access(const ptx_insn *in)
-{
-    return (in->op == PTX_OP_LD || in->op == PTX_OP_ST) && in->m.space == PTX_SP_LOCAL;
-}
-
 /* Whether in's definitions (all rows of it) can be re-created at each use. */
 static bool recreates(const ptx_func *f, const ptx_insn *in, const uint8_t *remat, const uint8_t *sym)
 {
@@ -255,7 +248,7 @@ static void build_lists(ptx_rview *v)
                 if (oc[j].kind == OCC_DEF || !v->remat[oc[j].row] || fixed) continue;
                 uint32_t r = oc[j].row;
                 if (zero[r] && oc[j].kind != OCC_ADDR) continue; /* RZ */
-                if (oc[j].kind == OCC_ADDR && local_access(in)) continue; /* [R1+imm] */
+                if (oc[j].kind == OCC_ADDR && ptx_local_access(in)) continue; /* [R1+imm] */
                 if (cb && oc[j].kind == OCC_SRC) {
                     cb = false; /* the one constant operand */
                     continue;

@@ -42,6 +42,14 @@ typedef struct ptx_rview {
 bool ptx_rview_build(const ptx_module *m, const ptx_func *f, uint32_t flags, ptx_rview *v, tp_err *e);
 void ptx_rview_free(ptx_rview *v);
 
+/* Whether in reads or writes .local memory: a constant address there (a
+** local array's start) is the stack pointer R1 plus an immediate (live.c's
+** view and lower.c's copies both read it as [R1+imm]). */
+static inline bool ptx_local_access(const ptx_insn *in)
+{
+    return (in->op == PTX_OP_LD || in->op == PTX_OP_ST) && in->m.space == PTX_SP_LOCAL;
+}
+
 static inline bool ptx_bit_has(const uint64_t *s, uint32_t i) { return (s[i >> 6] >> (i & 63)) & 1; }
 static inline void ptx_bit_set(uint64_t *s, uint32_t i) { s[i >> 6] |= 1ull << (i & 63); }
 static inline void ptx_bit_clr(uint64_t *s, uint32_t i) { s[i >> 6] &= ~(1ull << (i & 63)); }

@@ -215,9 +215,7 @@ static void emit_with_points(lw *L, ptx_insn *in)
         int32_t r = *rf[j].r;
         if (r < 0 || (uint32_t)r >= L->regs.n || !L->cb.a[r]) continue;
         if (L->zero.a[r] && rf[j].kind != PTX_RO_ADDR) continue; /* RZ */
-        if (rf[j].kind == PTX_RO_ADDR && (in->op == PTX_OP_LD || in->op == PTX_OP_ST) &&
-            in->m.space == PTX_SP_LOCAL)
-            continue; /* [R1+imm]: a local array's start (live.c) */
+        if (rf[j].kind == PTX_RO_ADDR && ptx_local_access(in)) continue; /* [R1+imm]: a local array's start */
         if (cbfree && rf[j].kind == PTX_RO_SRC) {
             cbfree = false; /* the one constant operand */
             continue;
