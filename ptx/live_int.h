@@ -96,6 +96,10 @@ const uint32_t *ptx_sched_block(ptx_sched *S, uint32_t b, uint32_t window);
 ** sequence with every definition a new value, the window limiting moves as
 ** in ptx_sched_block. */
 uint32_t ptx_loop_pressure(ptx_sched *S, uint32_t b, uint32_t copies, uint32_t window);
+/* ... of the loop made of blocks b..e (laid out in that order, the last
+** instruction of e branching back to b's first; other branches in it leave
+** the loop and are taken out by the unrolling). */
+uint32_t ptx_range_pressure(ptx_sched *S, uint32_t b, uint32_t e, uint32_t copies, uint32_t window);
 /* The most units live in block b (v's view) when its instructions run in
 ** order[] (NULL: program order); live is scratch of v->nrows + 1 rows. */
 uint32_t ptx_block_pressure(const ptx_rview *v, uint32_t b, const uint32_t *order, ptx_sset *live);

@@ -44,6 +44,7 @@ enum {
     LW_UNROLL_SIZE = 256, /* a loop with a constant trip count is unrolled up to this many instructions */
     LW_UNROLL_MAX = 16, /* ... and at most this many times; other loops 4 times */
     LW_UNROLL_BODY = 32, /* loops of more instructions are not unrolled */
+    LW_UNROLL_RANGE = 128, /* ... of several blocks */
 };
 
 typedef TP_VEC(ptx_insn) insnvec;
@@ -261,6 +262,20 @@ static void mark_constants(lw *L, const ptx_rview *v)
     }
 }
 
+/* The most registers per thread with which a full SM of warps fits the
+** register file on target sm_XX (older targets as sm_75: the count models
+** ptxas for sm_75): 65536 registers over the most resident warps (CUDA
+** Programming Guide, compute capabilities: 32 warps on 7.5, 64 on 8.0 and
+** 9.0, 48 on 8.6, 8.7, 8.9 and 12.x) in steps of 8 (256 per warp).  ptxas's
+** scheduler stops hoisting there: 40 global loads summed (test_lower.c's
+** sum_block) use 63, 31, 38, 38 and 30 registers for sm_75, 80, 86, 89 and
+** 90 (ptxas -v, CUDA 13.0). */
+static uint32_t full_occupancy(uint32_t sm)
+{
+    uint32_t warps = sm <= 75 ? 32 : sm == 80 || (sm >= 90 && sm < 120 && sm != 101) ? 64 : 48;
+    return 65536 / (warps * 32) / 8 * 8;
+}
+
 static uint32_t func_limit(const lw *L, const ptx_func *f)
 {
     uint32_t max = L->o->max_regs ? L->o->max_regs : 255;
@@ -280,44 +295,122 @@ static bool self_loop(const ptx_module *m, const ptx_func *f, uint32_t b)
     return false;
 }
 
-/* How the one-block loop b counts its trips: 0 not known before it runs
-** (ptxas does not unroll it: a grid-stride loop, a search), or a loop that
-** stores (its copies could not overlap: unrolled or not, the same) or loads
-** nothing (no latency to hide), 1 known when it
-** starts (its back branch is guarded by a comparison of a register stepped
-** by an immediate in the loop, and defined nowhere else in it, with an
-** immediate or a register the loop does not write), 2 known when compiled
-** (the compared register set to immediates outside the loop and compared
-** with an immediate). */
-static int loop_trips(const ptx_module *m, const ptx_func *f, uint32_t b)
+/* Whether every access of block b to a state space it stores to goes
+** through one base register (plus an immediate) that the block changes at
+** most by adding an immediate: then ptxas can tell which of its unrolled
+** copies' accesses overlap (ptx_loop_pressure compares them). */
+static bool one_base(const ptx_module *m, uint32_t start, uint32_t end)
 {
-    const ptx_block *bl = &f->blocks[b];
-    const ptx_insn *br = &m->insns[bl->end - 1];
+    unsigned ssp = 0;
+    for (uint32_t pc = start; pc < end; pc++)
+        if (ptx_ops[m->insns[pc].op].flags & PTX_F_STORE) ssp |= 1u << m->insns[pc].m.space;
+    if (ssp & (1u << PTX_SP_GENERIC)) return false;
+    int32_t base = -1;
+    for (uint32_t pc = start; pc < end; pc++) {
+        const ptx_insn *in = &m->insns[pc];
+        if (!(ptx_ops[in->op].flags & (PTX_F_LOAD | PTX_F_STORE))) continue;
+        if (!(ssp & (1u << in->m.space)) && in->m.space != PTX_SP_GENERIC) continue;
+        int32_t r = -1;
+        for (uint32_t k = 0; k < in->nopnd && k < PTX_MAX_OPND; k++)
+            if (in->o[k].kind == PTX_OK_ADDR) r = in->o[k].base == PTX_AB_REG ? in->o[k].r : -2;
+        if (r < 0 || (base >= 0 && r != base)) return false;
+        base = r;
+    }
+    /* the base: not written in the block, or only by one add/sub of an immediate */
+    unsigned writes = 0;
+    for (uint32_t pc = start; pc < end; pc++) {
+        const ptx_insn *in = &m->insns[pc];
+        for (uint32_t k = 0; k < in->ndst && k < PTX_MAX_OPND; k++) {
+            if (in->o[k].kind != PTX_OK_REG || in->o[k].r != base) continue;
+            if ((in->op != PTX_OP_ADD && in->op != PTX_OP_SUB) || in->guard >= 0 || in->nopnd != 3 ||
+                in->o[1].kind != PTX_OK_REG || in->o[1].r != base || in->o[2].kind != PTX_OK_IMM)
+                return false;
+            writes++;
+        }
+    }
+    return writes <= 1;
+}
+
+/* Whether block e ends a loop of several blocks laid out one after the
+** other, lb (set) .. e: e's last instruction a branch back to lb's first,
+** every other branch in them leaving the loop. */
+static bool range_loop(const ptx_module *m, const ptx_func *f, uint32_t e, uint32_t *lb)
+{
+    const ptx_block *be = &f->blocks[e];
+    const ptx_insn *in = &m->insns[be->end - 1];
+    if (!(ptx_ops[in->op].flags & PTX_F_BRANCH)) return false;
+    int32_t to = -1;
+    for (uint32_t k = 0; k < in->nopnd && k < PTX_MAX_OPND; k++)
+        if (in->o[k].kind == PTX_OK_LABEL) to = in->o[k].r;
+    if (to < 0 || (uint32_t)to >= be->start) return false;
+    uint32_t b = e;
+    while (b > 0 && f->blocks[b].start > (uint32_t)to) b--;
+    if (f->blocks[b].start != (uint32_t)to) return false;
+    for (uint32_t pc = (uint32_t)to; pc + 1 < be->end; pc++) {
+        const ptx_insn *x = &m->insns[pc];
+        unsigned fl = ptx_ops[x->op].flags;
+        if (fl & PTX_F_CALL) return false;
+        if (!(fl & PTX_F_BRANCH)) continue;
+        for (uint32_t k = 0; k < x->nopnd && k < PTX_MAX_OPND; k++)
+            if (x->o[k].kind == PTX_OK_LABEL && x->o[k].r >= to && (uint32_t)x->o[k].r < be->end) return false;
+    }
+    *lb = b;
+    return true;
+}
+
+/* How the loop of blocks b..e (b == e: one block) counts its trips: 0 not
+** known before it runs (ptxas does not unroll it: a grid-stride loop, a
+** search with several ways out), or a loop that stores other than through
+** one base register (one_base: its copies could not overlap, unrolled or
+** not the same), or that loads nothing (no latency to hide); 1 known when
+** it starts (the branch that ends it -- its back branch, or the one exit of
+** a rotated loop whose back branch is unconditional -- guarded by a
+** comparison of a register stepped by an immediate in the loop, and defined
+** nowhere else in it, with an immediate or a register the loop does not
+** write); 2 known when compiled (the compared register set to immediates
+** outside the loop and compared with an immediate). */
+static int loop_trips(const ptx_module *m, const ptx_func *f, uint32_t b, uint32_t e, uint32_t *count)
+{
+    *count = UINT32_MAX;
+    const uint32_t start = f->blocks[b].start, end = f->blocks[e].end;
+    /* the branch that ends the loop: the back branch, or (a rotated loop of
+    ** several blocks, its back branch unconditional) its one exit */
+    uint32_t brpc = end - 1;
+    bool back = m->insns[brpc].guard >= 0;
+    for (uint32_t pc = start; pc + 1 < end; pc++) {
+        if (!(ptx_ops[m->insns[pc].op].flags & PTX_F_BRANCH)) continue;
+        if (back || m->insns[pc].guard < 0 || brpc != end - 1) return 0; /* more than one way out */
+        brpc = pc;
+    }
+    const ptx_insn *br = &m->insns[brpc];
     if (br->guard < 0) return 0;
     const ptx_insn *cmp = NULL;
     bool loads = false;
-    for (uint32_t pc = bl->start; pc < bl->end; pc++) {
+    for (uint32_t pc = start; pc < end; pc++) {
         const ptx_insn *in = &m->insns[pc];
-        if (ptx_ops[in->op].flags & (PTX_F_STORE | PTX_F_ATOMIC)) return 0; /* copies could not overlap */
+        if (ptx_ops[in->op].flags & PTX_F_ATOMIC) return 0;
+        if ((ptx_ops[in->op].flags & PTX_F_STORE) && !one_base(m, start, end))
+            return 0; /* its copies could not overlap: unrolled or not, the same */
         if ((ptx_ops[in->op].flags & PTX_F_LOAD) && in->m.space != PTX_SP_PARAM && in->m.space != PTX_SP_PARAM_ENTRY)
             loads = true;
     }
     if (!loads) return 0; /* nothing to overlap */
-    for (uint32_t pc = bl->end - 1; pc-- > bl->start && !cmp;) {
+    for (uint32_t pc = brpc; pc-- > start && !cmp;) {
         const ptx_insn *in = &m->insns[pc];
         if (in->ndst >= 1 && in->o[0].kind == PTX_OK_PRED && in->o[0].r == br->guard) cmp = in;
     }
     if (!cmp || cmp->op != PTX_OP_SETP || cmp->nopnd < 3) return 0;
     bool imm = false;
     int32_t ctr = -1, other = -1;
+    int64_t bound = 0, step = 0, ilo = INT64_MAX, ihi = INT64_MIN;
     for (int k = 1; k <= 2; k++) {
         const ptx_opnd *o = &cmp->o[k], *x = &cmp->o[3 - k];
         if (o->kind != PTX_OK_REG) continue;
-        if (x->kind == PTX_OK_IMM) { ctr = o->r; imm = true; break; }
+        if (x->kind == PTX_OK_IMM) { ctr = o->r; imm = true; bound = x->imm; break; }
         if (x->kind == PTX_OK_REG) {
             /* the one of the two the loop steps */
             bool stepped = false;
-            for (uint32_t pc = bl->start; pc < bl->end; pc++) {
+            for (uint32_t pc = start; pc < end; pc++) {
                 const ptx_insn *in = &m->insns[pc];
                 if (in->ndst == 1 && in->o[0].kind == PTX_OK_REG && in->o[0].r == o->r) stepped = true;
             }
@@ -328,32 +421,65 @@ static int loop_trips(const ptx_module *m, const ptx_func *f, uint32_t b)
     bool stepped = false, init = true;
     for (uint32_t pc = f->start; pc < f->end; pc++) {
         const ptx_insn *in = &m->insns[pc];
-        bool inside = pc >= bl->start && pc < bl->end;
+        bool inside = pc >= start && pc < end;
         for (uint32_t k = 0; k < in->ndst && k < PTX_MAX_OPND; k++) {
             if (in->o[k].kind != PTX_OK_REG) continue;
             if (inside && other >= 0 && in->o[k].r == other) return 0;
             if (in->o[k].r != ctr) continue;
             if (!inside) {
                 init &= in->op == PTX_OP_MOV && in->nopnd == 2 && in->o[1].kind == PTX_OK_IMM;
+                if (init && in->o[1].imm < ilo) ilo = in->o[1].imm;
+                if (init && in->o[1].imm > ihi) ihi = in->o[1].imm;
                 continue;
             }
             if (stepped || in->guard >= 0 || (in->op != PTX_OP_ADD && in->op != PTX_OP_SUB) || in->nopnd != 3 ||
                 in->o[1].kind != PTX_OK_REG || in->o[1].r != ctr || in->o[2].kind != PTX_OK_IMM)
                 return 0;
             stepped = true;
+            step = in->op == PTX_OP_SUB ? -in->o[2].imm : in->o[2].imm;
         }
     }
     if (!stepped) return 0;
-    return imm && init ? 2 : 1;
+    if (!(imm && init)) return 1;
+    /* the trips: from the farthest start to the bound, when the step goes that way */
+    if (ilo <= ihi && step != 0) {
+        int64_t from = step > 0 ? ilo : ihi, d = bound - from;
+        if ((d > 0) == (step > 0) && d != 0 && d / step < UINT32_MAX) {
+            int64_t a = d < 0 ? -d : d, st = step < 0 ? -step : step;
+            *count = (uint32_t)((a + st - 1) / st);
+        }
+    }
+    return 2;
+}
+
+/* Whether a load of block bl comes after an instruction that reads a value
+** loaded earlier in the block (in program order, work on a load's value
+** stands before a later load: there is a load to hoist). */
+static bool waits_on_load(const ptx_module *m, const ptx_block *bl)
+{
+    int32_t loaded[64];
+    uint32_t n = 0;
+    bool reads = false;
+    for (uint32_t pc = bl->start; pc < bl->end; pc++) {
+        const ptx_insn *in = &m->insns[pc];
+        bool ld = in->op == PTX_OP_LD && in->m.space != PTX_SP_PARAM && in->m.space != PTX_SP_CONST;
+        if (ld && reads) return true;
+        for (uint32_t k = in->ndst; k < in->nopnd && k < PTX_MAX_OPND && !reads; k++)
+            if (in->o[k].kind == PTX_OK_REG)
+                for (uint32_t q = 0; q < n; q++) reads |= loaded[q] == in->o[k].r;
+        if (ld && in->ndst >= 1 && in->o[0].kind == PTX_OK_REG && n < 64) loaded[n++] = in->o[0].r;
+    }
+    return false;
 }
 
 /* The pressure a block's schedule may reach (reserve included): ptxas
 ** hoists the loads of a block that stores nothing, or stores only to state
-** spaces it does not load from, up to LW_LOAD_CAP (sm_75 keeps its full 32
-** warps up to 64 registers), others to LW_SCHED_CAP. */
+** spaces it does not load from, or stores only after its last load (below),
+** up to LW_LOAD_CAP (sm_75 keeps its full 32 warps up to 64 registers),
+** others to LW_SCHED_CAP. */
 static uint32_t block_cap(const ptx_module *m, const ptx_block *bl, uint32_t limit)
 {
-    bool stores = false, atomic = false;
+    bool stores = false, atomic = false, load_after = false, shared_ld = false;
     unsigned lsp = 0, ssp = 0; /* state spaces loaded from (ld, not .param/.const) and stored to */
     for (uint32_t pc = bl->start; pc < bl->end; pc++) {
         const ptx_insn *in = &m->insns[pc];
@@ -364,12 +490,20 @@ static uint32_t block_cap(const ptx_module *m, const ptx_block *bl, uint32_t lim
             ssp |= 1u << in->m.space;
         } else if (in->op == PTX_OP_LD && in->m.space != PTX_SP_PARAM && in->m.space != PTX_SP_CONST) {
             lsp |= 1u << in->m.space;
+            load_after |= stores;
+            shared_ld |= in->m.space == PTX_SP_SHARED;
         }
     }
     /* stores to spaces the block does not load from (no generic access, no
-    ** atomic) cannot hold its loads back: the load cap */
+    ** atomic) cannot hold its loads back, nor stores after its last load
+    ** where a load waits behind work on an earlier one's value (a result
+    ** written at the end: ISPASS NN's first layer 45 -> 63, ptxas 64).  Not
+    ** with shared-memory loads (Rodinia's rdwt97: ptxas 50, the load cap
+    ** 61), nor where the loads already come first (the repository's
+    ** dwt_cols: ptxas 44, the load cap 56, its store addresses moved up) */
     bool apart = lsp && !(lsp & ssp) && !((lsp | ssp) & (1u << PTX_SP_GENERIC));
-    uint32_t cap = stores && (atomic || !apart) ? LW_SCHED_CAP : LW_LOAD_CAP;
+    bool last = !load_after && !shared_ld && waits_on_load(m, bl);
+    uint32_t cap = stores && (atomic || !(apart || last)) ? LW_SCHED_CAP : LW_LOAD_CAP;
     return limit < cap ? limit : cap;
 }
 
@@ -387,6 +521,8 @@ static bool emit_function(lw *L, const ptx_func *f, ptx_func *g)
     }
     mark_constants(L, &v);
     uint32_t reserve = f->is_entry ? LW_RESERVED : 0, limit = func_limit(L, f);
+    uint32_t slimit = full_occupancy(L->src->target_sm); /* what the schedules keep within */
+    if (slimit > limit) slimit = limit;
     ptx_sched *S = L->o->no_schedule ? NULL : ptx_sched_new(&v);
     ptx_sset live = {tp_malloc((v.nrows + 1) * sizeof(uint32_t)), tp_calloc(v.nrows + 1, sizeof(uint32_t)), 0, 0};
     uint32_t n = f->end - f->start;
@@ -398,30 +534,37 @@ static bool emit_function(lw *L, const ptx_func *f, ptx_func *g)
     for (uint32_t b = 0; b < f->nblocks; b++) {
         const ptx_block *bl = &f->blocks[b];
         for (uint32_t pc = bl->start; pc < bl->end; pc++) bof[pc - f->start] = b;
-        uint32_t nbi = bl->end - bl->start;
-        if (S && nbi > 2 && nbi <= LW_UNROLL_BODY && v.reach[b] && self_loop(L->src, f, b) &&
-            !(L->src->insns[bl->start].hint & PTX_HINT_NOUNROLL) && loop_trips(L->src, f, b)) {
+        uint32_t nbi = bl->end - bl->start, lb = b, tripc;
+        int trips;
+        bool ranged = false;
+        if (S && v.reach[b] && !self_loop(L->src, f, b) && range_loop(L->src, f, b, &lb)) {
+            nbi = bl->end - f->blocks[lb].start;
+            ranged = true;
+        }
+        if (S && nbi > 2 && nbi <= (ranged ? LW_UNROLL_RANGE : LW_UNROLL_BODY) && v.reach[b] &&
+            (ranged || self_loop(L->src, f, b)) && !(L->src->insns[f->blocks[lb].start].hint & PTX_HINT_NOUNROLL) &&
+            (trips = loop_trips(L->src, f, lb, b, &tripc))) {
             /* ptxas unrolls the loop and schedules the copies as one block:
             ** the count covers what that needs (the code stays as it is) */
-            int trips = loop_trips(L->src, f, b);
-            uint32_t copies = trips ? 4 : 1, ucap = limit < LW_UNROLL_CAP ? limit : LW_UNROLL_CAP;
+            uint32_t copies = trips ? 4 : 1, ucap = slimit < LW_UNROLL_CAP ? slimit : LW_UNROLL_CAP;
             if (trips == 2)
                 for (copies = LW_UNROLL_MAX; copies > 4 && copies * nbi > LW_UNROLL_SIZE; copies /= 2) {}
-            uint32_t need = ptx_loop_pressure(S, b, copies, UINT32_MAX);
+            if (copies > tripc) copies = tripc; /* (a loop of fewer trips: all of them) */
+            uint32_t need = ptx_range_pressure(S, lb, b, copies, UINT32_MAX);
             if (need + reserve > ucap) {
                 uint32_t lo = 1, hi = (nbi - 1) * copies + 1;
                 while (hi - lo > 1) {
                     uint32_t mid = lo + (hi - lo) / 2;
-                    if (ptx_loop_pressure(S, b, copies, mid) + reserve > ucap) hi = mid;
+                    if (ptx_range_pressure(S, lb, b, copies, mid) + reserve > ucap) hi = mid;
                     else lo = mid;
                 }
-                need = ptx_loop_pressure(S, b, copies, lo);
+                need = ptx_range_pressure(S, lb, b, copies, lo);
             }
             if (need + reserve > ucap) need = ucap > reserve ? ucap - reserve : 0;
             if (need > g->ra_unroll) g->ra_unroll = need;
         }
         const uint32_t *ord = NULL; /* (S's buffer: scheduled last) */
-        uint32_t cap = block_cap(L->src, bl, limit);
+        uint32_t cap = block_cap(L->src, bl, slimit);
         if (S && nbi > 2 && v.reach[b]) {
             /* the widest window whose schedule keeps the pressure within the cap */
             ord = ptx_sched_block(S, b, UINT32_MAX);

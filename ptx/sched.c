@@ -26,7 +26,10 @@
 **               local, other) or a generic or surface access, which may alias
 **               every class; loads of a class stay in order; read-only loads
 **               (.nc, ldu, .const, a kernel's .param, textures) depend on no
-**               store;
+**               store; in an unrolled loop's copies (ptx_range_pressure),
+**               accesses through one base register whose bytes do not
+**               overlap (the copy's steps of the register counted) are
+**               independent;
 **   warp        warp-synchronous instructions (shfl, vote, match, redux,
 **               .sync forms) stay in order;
 **   fences      nothing moves across barriers, fences, atomics, calls,
@@ -147,6 +150,9 @@ static uint64_t heap_pop(heap64 *h)
 typedef struct sch_edge { uint32_t from, to, lat; } sch_edge;
 /* A read of a register or predicate since its last write (a list per one: next). */
 typedef struct sch_use { uint32_t j, next; } sch_use;
+/* A memory access: its instruction, class, whether it writes, and (base
+** UINT32_MAX: unknown) the bytes [lo, hi) from its base register. */
+typedef struct sch_acc { uint32_t j, base; int cls; bool write; int64_t lo, hi; } sch_acc;
 enum {
     PTX_SCHED_MAXOCC = PTX_MAX_OPND * 256 + 8,
     PTX_SCHED_LONG = 12, /* ready instructions of at least this latency issue first */
@@ -162,6 +168,9 @@ struct ptx_sched {
     TP_VEC(sch_use) u;
     uint32_t *npred, *eoff, *earliest, *rel, *order, *pcs; /* per instruction of the sequence scheduled */
     uint8_t *done;
+    int64_t *aoff;             /* per instruction of an unrolled sequence (sched_seq's disamb): what its
+                                  copy adds to its address's offset; INT64_MIN: not comparable */
+    TP_VEC(sch_acc) acc;       /* the memory accesses of the sequence so far (when aoff) */
     uint32_t cap;              /* room of the per-instruction arrays */
     uint32_t tag;              /* per call: which rdef/ruse/pdef/puse entries are this schedule's */
     heap64 pend, avail, avail_long; /* ready: short and long-latency instructions */
@@ -181,6 +190,7 @@ static void sched_room(ptx_sched *S, uint32_t n)
     S->order = tp_realloc(S->order, (n + 1) * sizeof(uint32_t));
     S->pcs = tp_realloc(S->pcs, (n + 1) * sizeof(uint32_t));
     S->done = tp_realloc(S->done, n + 1);
+    S->aoff = tp_realloc(S->aoff, (n + 1) * sizeof(int64_t));
 }
 
 ptx_sched *ptx_sched_new(const ptx_rview *v)
@@ -219,6 +229,8 @@ void ptx_sched_free(ptx_sched *S)
     free(S->order);
     free(S->pcs);
     free(S->done);
+    free(S->aoff);
+    tp_vec_free(&S->acc);
     tp_vec_free(&S->e);
     tp_vec_free(&S->pend);
     tp_vec_free(&S->avail);
@@ -236,8 +248,11 @@ static void sch_dep(ptx_sched *S, uint32_t from, uint32_t to, uint32_t lat)
 /* List-schedules the sequence S->pcs[0 .. nb) (pcs of one block, in an
 ** order that is a legal execution); fills S->order with indices into it.
 ** With rename, every definition is a new value (ptxas's SSA form of an
-** unrolled loop): only reads wait for writes, registers and predicates. */
-static void sched_seq(ptx_sched *S, uint32_t nb, uint32_t window, bool rename)
+** unrolled loop): only reads wait for writes, registers and predicates.
+** With disamb, two accesses to one state space through the same base
+** register (S->aoff: its copy's offset added) whose bytes do not overlap
+** need not keep their order. */
+static void sched_seq(ptx_sched *S, uint32_t nb, uint32_t window, bool rename, bool disamb)
 {
     const ptx_rview *v = S->v;
     const ptx_module *m = v->m;
@@ -248,6 +263,7 @@ static void sched_seq(ptx_sched *S, uint32_t nb, uint32_t window, bool rename)
     for (int c = 0; c < MC_COUNT; c++) st[c] = ld[c] = NONE;
     S->e.n = 0;
     S->u.n = 0;
+    S->acc.n = 0;
 #define RDEF(r) (S->rblk[r] == tag ? S->rdef[r] : NONE)
 #define RUSE(r) (S->rblk[r] == tag ? S->ruse[r] : NONE)
 #define PDEF(p) (S->pblk[p] == tag ? S->pdef[p] : NONE)
@@ -312,6 +328,31 @@ static void sched_seq(ptx_sched *S, uint32_t nb, uint32_t window, bool rename)
                   (f->is_entry && (in->m.space == PTX_SP_PARAM || in->m.space == PTX_SP_PARAM_ENTRY));
         int c = mem_class(in);
         bool load = (oi->flags & PTX_F_LOAD) && !ro, store = (oi->flags & PTX_F_STORE) != 0;
+        if (disamb && (load || store)) {
+            /* an unrolled loop's accesses through one base register at
+            ** offsets that do not overlap are independent (ptxas's copies of
+            ** a[i] = f(a[i]) overlap) */
+            sch_acc a = {j, NONE, c, store, 0, 0};
+            for (uint32_t k = 0; k < in->nopnd && k < PTX_MAX_OPND && c >= 0 && S->aoff[j] != INT64_MIN; k++)
+                if (in->o[k].kind == PTX_OK_ADDR && in->o[k].base == PTX_AB_REG && in->o[k].r >= 0) {
+                    a.base = (uint32_t)in->o[k].r;
+                    a.lo = in->o[k].imm + S->aoff[j];
+                    a.hi = a.lo + (int64_t)ptx_type_size((ptx_type)in->type) * (in->m.vec ? in->m.vec : 1);
+                }
+            for (size_t k = 0; k < S->acc.n; k++) {
+                const sch_acc *p = &S->acc.a[k];
+                if (!p->write && !store) continue;
+                if (c >= 0 && p->cls >= 0 && p->cls != c) continue;
+                if (a.base != NONE && p->base == a.base && (a.hi <= p->lo || p->hi <= a.lo)) continue;
+                sch_dep(S, p->j, j, 1);
+            }
+            tp_vec_push(&S->acc, a);
+            if (load && c >= 0) { /* loads in order, as below */
+                if (ld[c] != NONE) sch_dep(S, ld[c], j, 0);
+                ld[c] = j;
+            }
+            load = store = false; /* (ordered here: not through st/ld) */
+        }
         if (load)
             for (int q = 0; q < MC_COUNT; q++)
                 if (c < 0 || c == q) sch_dep(S, st[q], j, 1);
@@ -441,7 +482,7 @@ const uint32_t *ptx_sched_block(ptx_sched *S, uint32_t b, uint32_t window)
     uint32_t nb = bl->end - bl->start;
     sched_room(S, nb);
     for (uint32_t j = 0; j < nb; j++) S->pcs[j] = bl->start + j;
-    sched_seq(S, nb, window, false);
+    sched_seq(S, nb, window, false, false);
     for (uint32_t j = 0; j < nb; j++) S->order[j] = S->pcs[S->order[j]];
     return S->order;
 }
@@ -470,9 +511,14 @@ uint32_t ptx_block_pressure(const ptx_rview *v, uint32_t b, const uint32_t *orde
 
 uint32_t ptx_loop_pressure(ptx_sched *S, uint32_t b, uint32_t copies, uint32_t window)
 {
+    return ptx_range_pressure(S, b, b, copies, window);
+}
+
+uint32_t ptx_range_pressure(ptx_sched *S, uint32_t b, uint32_t e, uint32_t copies, uint32_t window)
+{
     const ptx_rview *v = S->v;
-    const ptx_block *bl = &v->f->blocks[b];
-    uint32_t nb = bl->end - bl->start, N = v->nrows, NONE = UINT32_MAX;
+    const uint32_t start = v->f->blocks[b].start, end = v->f->blocks[e].end;
+    uint32_t nb = end - start, N = v->nrows, NONE = UINT32_MAX;
     if (!nb || !copies) return 0;
     /* the copies one after the other, the back branch only at the end; an
     ** induction step (add/sub r, r, imm, r defined nowhere else in the loop)
@@ -480,11 +526,11 @@ uint32_t ptx_loop_pressure(ptx_sched *S, uint32_t b, uint32_t copies, uint32_t w
     uint8_t *step = tp_calloc(nb + 1, 1);
     uint32_t *ndef = tp_calloc(N + 1, sizeof *ndef);
     for (uint32_t j = 0; j < nb; j++) {
-        uint32_t i = bl->start + j - v->s;
+        uint32_t i = start + j - v->s;
         for (uint32_t q = v->off[3 * i]; q < v->off[3 * i + 1]; q++) ndef[v->rows[q]]++;
     }
     for (uint32_t j = 0; j + 1 < nb; j++) {
-        const ptx_insn *in = &v->m->insns[bl->start + j];
+        const ptx_insn *in = &v->m->insns[start + j];
         if ((in->op == PTX_OP_ADD || in->op == PTX_OP_SUB) && in->guard < 0 && in->nopnd == 3 &&
             in->o[0].kind == PTX_OK_REG && in->o[1].kind == PTX_OK_REG && in->o[0].r == in->o[1].r &&
             in->o[2].kind == PTX_OK_IMM && in->o[0].r >= 0 && (uint32_t)in->o[0].r < N && ndef[in->o[0].r] == 1)
@@ -494,11 +540,20 @@ uint32_t ptx_loop_pressure(ptx_sched *S, uint32_t b, uint32_t copies, uint32_t w
     ** scaled by one, or plus a value the loop does not change (an address)
     ** only in the first copy: ptxas reads the first copy's with an offset */
     uint8_t *kind = tp_calloc(N + 1, 1); /* 1 step, 2 such a value */
-    const uint64_t *bin = v->bin + (size_t)b * v->words;
+    uint64_t *bin = tp_calloc(v->words + 1, sizeof *bin); /* live into a block of the range */
+    uint64_t *out = tp_calloc(v->words + 1, sizeof *out);   /* ... out of one */
+    for (uint32_t x = b; x <= e; x++)
+        for (uint32_t w = 0; w < v->words; w++) {
+            bin[w] |= v->bin[(size_t)x * v->words + w];
+            out[w] |= v->bout[(size_t)x * v->words + w];
+        }
+    /* the range's branches but its last (exits, taken out by unrolling) are left out */
+    uint8_t *skip = tp_calloc(nb + 1, 1);
+    for (uint32_t j = 0; j + 1 < nb; j++) skip[j] = (ptx_ops[v->m->insns[start + j].op].flags & PTX_F_BRANCH) != 0;
     for (uint32_t j = 0; j + 1 < nb; j++)
-        if (step[j]) kind[v->m->insns[bl->start + j].o[0].r] = 1;
+        if (step[j]) kind[v->m->insns[start + j].o[0].r] = 1;
     for (uint32_t j = 0; j + 1 < nb; j++) {
-        const ptx_insn *in = &v->m->insns[bl->start + j];
+        const ptx_insn *in = &v->m->insns[start + j];
         uint16_t op = in->op;
         if (step[j] || in->guard >= 0 || in->ndst != 1 || in->o[0].kind != PTX_OK_REG || in->o[0].r < 0 ||
             (uint32_t)in->o[0].r >= N || ndef[in->o[0].r] != 1 || ptx_bit_has(bin, (uint32_t)in->o[0].r))
@@ -523,24 +578,43 @@ uint32_t ptx_loop_pressure(ptx_sched *S, uint32_t b, uint32_t copies, uint32_t w
     uint32_t n = 1, k = 0;
     for (uint32_t c = 0; c < copies; c++)
         for (uint32_t j = 0; j + 1 < nb; j++) {
-            const ptx_insn *in = &v->m->insns[bl->start + j];
+            const ptx_insn *in = &v->m->insns[start + j];
             bool aff = !step[j] && in->ndst == 1 && in->o[0].kind == PTX_OK_REG && in->o[0].r >= 0 &&
                        (uint32_t)in->o[0].r < N && kind[in->o[0].r] == 2;
-            if (step[j] ? c + 1 == copies : (!aff || c == 0)) n++;
+            if (!skip[j] && (step[j] ? c + 1 == copies : (!aff || c == 0))) n++;
         }
     sched_room(S, n);
     for (uint32_t c = 0; c < copies; c++)
         for (uint32_t j = 0; j + 1 < nb; j++) {
-            const ptx_insn *in = &v->m->insns[bl->start + j];
+            const ptx_insn *in = &v->m->insns[start + j];
             bool aff = !step[j] && in->ndst == 1 && in->o[0].kind == PTX_OK_REG && in->o[0].r >= 0 &&
                        (uint32_t)in->o[0].r < N && kind[in->o[0].r] == 2;
-            if (step[j] ? c + 1 == copies : (!aff || c == 0)) S->pcs[k++] = bl->start + j;
+            if (skip[j] || !(step[j] ? c + 1 == copies : (!aff || c == 0))) continue;
+            /* an access through a stepped register: copy c reads it c steps
+            ** on (one more after the step) */
+            S->aoff[k] = INT64_MIN; /* (an address not compared) */
+            for (uint32_t q = 0; q < in->nopnd && q < PTX_MAX_OPND; q++) {
+                const ptx_opnd *o = &in->o[q];
+                if (o->kind != PTX_OK_ADDR || o->base != PTX_AB_REG || o->r < 0 || (uint32_t)o->r >= N) continue;
+                if (!ndef[o->r]) S->aoff[k] = 0; /* a base the loop does not change */
+                if (kind[o->r] != 1) continue;
+                for (uint32_t t = 0; t + 1 < nb; t++) {
+                    const ptx_insn *st = &v->m->insns[start + t];
+                    if (!step[t] || st->o[0].r != o->r) continue;
+                    int64_t by = st->op == PTX_OP_SUB ? -st->o[2].imm : st->o[2].imm;
+                    S->aoff[k] = by * (int64_t)(c + (j > t));
+                }
+            }
+            S->pcs[k++] = start + j;
         }
-    S->pcs[k++] = bl->end - 1;
+    S->aoff[k] = 0;
+    S->pcs[k++] = end - 1;
     free(kind);
     free(step);
     free(ndef);
-    sched_seq(S, n, window, true);
+    free(skip);
+    free(bin);
+    sched_seq(S, n, window, true, true);
     uint32_t *pos = tp_malloc((n + 1) * sizeof *pos);
     for (uint32_t t = 0; t < n; t++) pos[S->order[t]] = t;
     /* values: one per definition, one per row read before any (live in);
@@ -569,7 +643,6 @@ uint32_t ptx_loop_pressure(ptx_sched *S, uint32_t b, uint32_t copies, uint32_t w
         }
     }
 #undef NEWV
-    const uint64_t *out = v->bout + (size_t)b * v->words;
     uint32_t base = 0;
     for (uint32_t r = 0; r < N; r++) {
         if (!ptx_bit_has(out, r)) continue;
@@ -596,6 +669,7 @@ uint32_t ptx_loop_pressure(ptx_sched *S, uint32_t b, uint32_t copies, uint32_t w
     free(dout);
     free(pts);
     free(cur);
+    free(out);
     free(pos);
     tp_vec_free(&from);
     tp_vec_free(&to);

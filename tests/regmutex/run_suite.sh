@@ -7,7 +7,7 @@
 #   BUILD=build sh tests/regmutex/run_suite.sh [CONFIG [OPTIONS [MODE]]]
 #
 # Default: gtx480-rf64k (64 KB of registers per SM, the paper's second
-# experiment), where the regmutex pass applies to 112 of the suites'
+# experiment), where the regmutex pass applies to 109 of the suites'
 # 145 PTX kernels (`tpsim regmutex FILE --config gtx480-rf64k` says which):
 # those run the compacted code over base registers plus a section of the
 # pool (functional mode: a private section per acquire, filled with garbage;

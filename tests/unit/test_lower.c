@@ -152,6 +152,152 @@ static void t_cap_spaces_apart(void)
     if (regs[1] > 45) printf("    apart %u, shared both ways %u\n", regs[0], regs[1]);
 }
 
+/* The cap for a block that stores only after its last load: 40 global
+** loads each added into a sum stored at the end.  No load can pass a store,
+** so ptxas hoists them as in a block that stores nothing (ISPASS NN's first
+** layer): all 40 loads first; into the last one 39 values and the address
+** pair live (41 units), allocated in 42 registers (the pair even), plus the
+** reserve of 5.  The same block storing the running sum once in the middle
+** (a load after a store) keeps the 44 cap, its allocation at most one
+** register more (a pair's alignment).  For sm_80 (64 warps per SM) the
+** schedules keep within the 32 registers of full occupancy, as ptxas does
+** (ptxas -v: 63 for sm_75, 31 for sm_80).  mid: the store in the middle;
+** sm: the target. */
+static char *sum_block(bool mid, int sm)
+{
+    tp_sbuf sb;
+    tp_sbuf_init(&sb);
+    tp_sbuf_printf(&sb, ".version 8.0\n.target sm_%d\n.address_size 64\n", sm);
+    tp_sbuf_puts(&sb, ".visible .entry k(.param .u64 p, .param .u64 q)\n{\n"
+                      " .reg .f32 %f<100>;\n .reg .b64 %rd<5>;\n"
+                      " ld.param.u64 %rd2, [p];\n cvta.to.global.u64 %rd1, %rd2;\n"
+                      " ld.param.u64 %rd4, [q];\n cvta.to.global.u64 %rd3, %rd4;\n mov.f32 %f99, 0f00000000;\n");
+    for (int k = 0; k < 40; k++) {
+        tp_sbuf_printf(&sb, " ld.global.f32 %%f%d, [%%rd1+%d];\n add.f32 %%f99, %%f99, %%f%d;\n", k, 4 * k, k);
+        if (mid && k == 19) tp_sbuf_puts(&sb, " st.global.f32 [%rd3+4], %f99;\n");
+    }
+    tp_sbuf_puts(&sb, " st.global.f32 [%rd3], %f99;\n ret;\n}\n");
+    char *t = tp_strdup(tp_sbuf_str(&sb));
+    tp_sbuf_free(&sb);
+    return t;
+}
+
+/* Lowers `text` and returns kernel `name`'s count and the part its
+** unrolled loops need (ra_unroll); 0 when it does not lower. */
+static uint32_t lowered_regs(const char *text, const char *name, uint32_t *unroll)
+{
+    uint32_t regs = 0;
+    *unroll = 0;
+    ptx_module *m = parse(text);
+    if (!m) return 0;
+    ptx_module *l = lower(m, 0);
+    TT_CHECK(l != NULL);
+    if (l) {
+        ptx_func *g = func(l, name);
+        TT_CHECK(g != NULL);
+        if (g) {
+            regs = g->ra_regs;
+            *unroll = g->ra_unroll;
+            TT_CHECK(ptx_regalloc_check(l, g, &err));
+        }
+        ptx_module_free(l);
+    }
+    ptx_module_free(m);
+    return regs;
+}
+
+static void t_cap_stores_at_end(void)
+{
+    uint32_t regs[3], u;
+    for (int v = 0; v < 3; v++) {
+        char *t = sum_block(v == 1, v == 2 ? 80 : 75);
+        regs[v] = lowered_regs(t, "k", &u);
+        free(t);
+    }
+    TT_EQ_U(regs[0], 42 + 5);
+    TT_CHECK(regs[1] <= 45 && regs[1] < regs[0]);
+    TT_CHECK(regs[2] <= 33 && regs[2] < regs[0]);
+    if (regs[2] > 33) printf("    sm_80: %u\n", regs[2]);
+}
+
+/* A rotated loop of three blocks, as nvcc lays out a loop it unrolled by
+** two (ISPASS NN's second layer): L2 (a load, the steps) falls into L1 (a
+** load, the exit test), whose unconditional branch goes back to L2.  With
+** the counter set to 0 and compared with 8, ptxas knows the trips when it
+** compiles (the loop runs 8 times) and unrolls them all: the copies' 16
+** loads go first, so after the last one 16 values, the address pair, the
+** sum and the counter are live (20 units: ra_unroll), plus the reserve of
+** 5.  Compared with a parameter the trips are known only when the loop
+** starts: 4 copies, 8 loads (8 + 2 + 1 + 1 = 12; the bound, a parameter,
+** is read from the constant bank).  (ptxas -v: 34 and 18.) */
+static const char *rotated =
+    HEAD ".visible .entry r(.param .u64 p, .param .u32 n)\n{\n"
+    " .reg .pred %p<2>;\n .reg .b32 %r<4>;\n .reg .f32 %f<8>;\n .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd2, [p];\n ld.param.u32 %r2, [n];\n cvta.to.global.u64 %rd1, %rd2;\n"
+    " mov.u32 %r1, 0;\n mov.f32 %f1, 0f00000000;\n bra.uni L1;\n"
+    "L2:\n ld.global.f32 %f2, [%rd1+4];\n add.f32 %f1, %f1, %f2;\n add.s32 %r1, %r1, 1;\n add.s64 %rd1, %rd1, 8;\n"
+    "L1:\n ld.global.f32 %f3, [%rd1];\n add.f32 %f1, %f1, %f3;\n setp.eq.s32 %p1, %r1, BOUND;\n"
+    " @%p1 bra L3;\n bra.uni L2;\n"
+    "L3:\n st.global.f32 [%rd1], %f1;\n ret;\n}\n";
+
+/* text with its one `word` replaced by `by`. */
+static char *with_word(const char *text, const char *word, const char *by)
+{
+    tp_sbuf sb;
+    tp_sbuf_init(&sb);
+    const char *at = strstr(text, word);
+    tp_sbuf_printf(&sb, "%.*s%s%s", (int)(at - text), text, by, at + strlen(word));
+    char *t = tp_strdup(tp_sbuf_str(&sb));
+    tp_sbuf_free(&sb);
+    return t;
+}
+
+static void t_unroll_rotated(void)
+{
+    uint32_t u;
+    char *t = with_word(rotated, "BOUND", "8");
+    TT_EQ_U(lowered_regs(t, "r", &u), 20 + 5);
+    TT_EQ_U(u, 20);
+    free(t);
+    t = with_word(rotated, "BOUND", "%r2");
+    lowered_regs(t, "r", &u);
+    TT_EQ_U(u, 12);
+    free(t);
+}
+
+/* A loop that stores where it loads, through one base register stepped by
+** an immediate (Rodinia hybridsort's bucketprefixoffset: an in-place
+** prefix sum): each copy's load and store are 4096 bytes from the last
+** copy's, so ptxas moves the four copies' loads above the earlier copies'
+** stores.  Trips known when it starts: 4 copies; after the fourth load 4
+** values, the address pair, the sum and the counter are live (8 units),
+** and the stepped address (the step has no reader in the loop: it goes as
+** soon as it can, while the stores still read the old address; ptxas's
+** SASS of bucketprefixoffset too steps into a new register pair) makes 10.
+** Storing through another register (it may be the same address) the copies
+** could not overlap: not unrolled (ra_unroll 0). */
+static const char *inplace =
+    HEAD ".visible .entry s(.param .u64 p, .param .u64 q, .param .u32 n)\n{\n"
+    " .reg .pred %p<2>;\n .reg .b32 %r<6>;\n .reg .b64 %rd<6>;\n"
+    " ld.param.u64 %rd2, [p];\n ld.param.u64 %rd4, [q];\n ld.param.u32 %r1, [n];\n"
+    " cvta.to.global.u64 %rd1, %rd2;\n cvta.to.global.u64 %rd3, %rd4;\n mov.u32 %r3, 0;\n"
+    "L1:\n ld.global.u32 %r4, [%rd1];\n st.global.u32 [BASE], %r3;\n add.s32 %r3, %r3, %r4;\n"
+    " add.s64 %rd1, %rd1, 4096;\n add.s32 %r1, %r1, -1;\n setp.ne.s32 %p1, %r1, 0;\n @%p1 bra L1;\n"
+    " st.global.u32 [%rd3], %r3;\n ret;\n}\n";
+
+static void t_unroll_stores_one_base(void)
+{
+    uint32_t u;
+    char *t = with_word(inplace, "BASE", "%rd1");
+    lowered_regs(t, "s", &u);
+    TT_EQ_U(u, 10);
+    free(t);
+    t = with_word(inplace, "BASE", "%rd3");
+    lowered_regs(t, "s", &u);
+    TT_EQ_U(u, 0);
+    free(t);
+}
+
 static const char *ordered =
     HEAD ".func (.param .b32 rv) f(.param .b64 p)\n{\n"
     " .reg .b32 %r<12>;\n .reg .b64 %rd<4>;\n"
@@ -557,6 +703,9 @@ int main(void)
 {
     TT_RUN(t_schedule_hoists_loads);
     TT_RUN(t_cap_spaces_apart);
+    TT_RUN(t_cap_stores_at_end);
+    TT_RUN(t_unroll_rotated);
+    TT_RUN(t_unroll_stores_one_base);
     TT_RUN(t_schedule_keeps_dependences);
     TT_RUN(t_schedule_just_in_time);
     TT_RUN(t_expansion_temporaries);
