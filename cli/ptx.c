@@ -312,6 +312,10 @@ int cli_ptx(int argc, char **argv)
     for (uint32_t i = 0; i < m->nfuncs; i++) {
         m->funcs[i].ra_regs = low->funcs[i].ra_regs;
         m->funcs[i].ra_spills = low->funcs[i].ra_spills;
+        /* what set the count (--live's "count from"), from the lowered code */
+        m->funcs[i].ra_own = low->funcs[i].ra_own;
+        m->funcs[i].ra_unroll = low->funcs[i].ra_unroll;
+        m->funcs[i].ra_expand = low->funcs[i].ra_expand;
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (timing) {
