@@ -295,10 +295,10 @@ static bool self_loop(const ptx_module *m, const ptx_func *f, uint32_t b)
     return false;
 }
 
-/* Whether every access of block b to a state space it stores to goes
-** through one base register (plus an immediate) that the block changes at
+/* Whether every access of code [start, end) to a state space it stores to goes
+** through one base register (plus an immediate) that the code changes at
 ** most by adding an immediate: then ptxas can tell which of its unrolled
-** copies' accesses overlap (ptx_loop_pressure compares them). */
+** copies' accesses overlap (ptx_range_pressure compares them). */
 static bool one_base(const ptx_module *m, uint32_t start, uint32_t end)
 {
     unsigned ssp = 0;
