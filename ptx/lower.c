@@ -536,13 +536,11 @@ static bool emit_function(lw *L, const ptx_func *f, ptx_func *g)
         for (uint32_t pc = bl->start; pc < bl->end; pc++) bof[pc - f->start] = b;
         uint32_t nbi = bl->end - bl->start, lb = b, tripc;
         int trips;
-        bool ranged = false;
-        if (S && v.reach[b] && !self_loop(L->src, f, b) && range_loop(L->src, f, b, &lb)) {
-            nbi = bl->end - f->blocks[lb].start;
-            ranged = true;
-        }
-        if (S && nbi > 2 && nbi <= (ranged ? LW_UNROLL_RANGE : LW_UNROLL_BODY) && v.reach[b] &&
-            (ranged || self_loop(L->src, f, b)) && !(L->src->insns[f->blocks[lb].start].hint & PTX_HINT_NOUNROLL) &&
+        bool self = S && v.reach[b] && self_loop(L->src, f, b);
+        bool ranged = S && v.reach[b] && !self && range_loop(L->src, f, b, &lb);
+        if (ranged) nbi = bl->end - f->blocks[lb].start;
+        if ((self || ranged) && nbi > 2 && nbi <= (ranged ? LW_UNROLL_RANGE : LW_UNROLL_BODY) &&
+            !(L->src->insns[f->blocks[lb].start].hint & PTX_HINT_NOUNROLL) &&
             (trips = loop_trips(L->src, f, lb, b, &tripc))) {
             /* ptxas unrolls the loop and schedules the copies as one block:
             ** the count covers what that needs (the code stays as it is) */

@@ -347,16 +347,12 @@ static void sched_seq(ptx_sched *S, uint32_t nb, uint32_t window, bool rename, b
                 sch_dep(S, p->j, j, 1);
             }
             tp_vec_push(&S->acc, a);
-            if (load && c >= 0) { /* loads in order, as below */
-                if (ld[c] != NONE) sch_dep(S, ld[c], j, 0);
-                ld[c] = j;
-            }
-            load = store = false; /* (ordered here: not through st/ld) */
         }
-        if (load)
+        bool through_last = !(disamb && (load || store)); /* (else ordered above) */
+        if (load && through_last)
             for (int q = 0; q < MC_COUNT; q++)
                 if (c < 0 || c == q) sch_dep(S, st[q], j, 1);
-        if (store)
+        if (store && through_last)
             for (int q = 0; q < MC_COUNT; q++)
                 if (c < 0 || c == q) {
                     sch_dep(S, st[q], j, 1);
@@ -575,38 +571,46 @@ uint32_t ptx_range_pressure(ptx_sched *S, uint32_t b, uint32_t e, uint32_t copie
         if ((op == PTX_OP_SHL || op == PTX_OP_MUL) && imm != 1) continue;
         kind[in->o[0].r] = 2;
     }
+    /* which copies hold body instruction j: a step only the last, a value
+    ** of the second kind only the first, a branch none; and per stepped row
+    ** its step (by, at) */
+    uint8_t *in_copy = tp_calloc(nb + 1, 1); /* 1 every copy, 2 the first, 3 the last, 0 none */
+    int64_t *by = tp_calloc(N + 1, sizeof *by);
+    uint32_t *at = tp_calloc(N + 1, sizeof *at);
+    for (uint32_t j = 0; j + 1 < nb; j++) {
+        const ptx_insn *in = &v->m->insns[start + j];
+        bool aff = !step[j] && in->ndst == 1 && in->o[0].kind == PTX_OK_REG && in->o[0].r >= 0 &&
+                   (uint32_t)in->o[0].r < N && kind[in->o[0].r] == 2;
+        in_copy[j] = skip[j] ? 0 : step[j] ? 3 : aff ? 2 : 1;
+        if (step[j]) {
+            by[in->o[0].r] = in->op == PTX_OP_SUB ? -in->o[2].imm : in->o[2].imm;
+            at[in->o[0].r] = j;
+        }
+    }
+#define IN_COPY(j, c) (in_copy[j] == 1 || (in_copy[j] == 2 && (c) == 0) || (in_copy[j] == 3 && (c) + 1 == copies))
     uint32_t n = 1, k = 0;
     for (uint32_t c = 0; c < copies; c++)
-        for (uint32_t j = 0; j + 1 < nb; j++) {
-            const ptx_insn *in = &v->m->insns[start + j];
-            bool aff = !step[j] && in->ndst == 1 && in->o[0].kind == PTX_OK_REG && in->o[0].r >= 0 &&
-                       (uint32_t)in->o[0].r < N && kind[in->o[0].r] == 2;
-            if (!skip[j] && (step[j] ? c + 1 == copies : (!aff || c == 0))) n++;
-        }
+        for (uint32_t j = 0; j + 1 < nb; j++) n += IN_COPY(j, c);
     sched_room(S, n);
     for (uint32_t c = 0; c < copies; c++)
         for (uint32_t j = 0; j + 1 < nb; j++) {
-            const ptx_insn *in = &v->m->insns[start + j];
-            bool aff = !step[j] && in->ndst == 1 && in->o[0].kind == PTX_OK_REG && in->o[0].r >= 0 &&
-                       (uint32_t)in->o[0].r < N && kind[in->o[0].r] == 2;
-            if (skip[j] || !(step[j] ? c + 1 == copies : (!aff || c == 0))) continue;
+            if (!IN_COPY(j, c)) continue;
             /* an access through a stepped register: copy c reads it c steps
             ** on (one more after the step) */
+            const ptx_insn *in = &v->m->insns[start + j];
             S->aoff[k] = INT64_MIN; /* (an address not compared) */
             for (uint32_t q = 0; q < in->nopnd && q < PTX_MAX_OPND; q++) {
                 const ptx_opnd *o = &in->o[q];
                 if (o->kind != PTX_OK_ADDR || o->base != PTX_AB_REG || o->r < 0 || (uint32_t)o->r >= N) continue;
                 if (!ndef[o->r]) S->aoff[k] = 0; /* a base the loop does not change */
-                if (kind[o->r] != 1) continue;
-                for (uint32_t t = 0; t + 1 < nb; t++) {
-                    const ptx_insn *st = &v->m->insns[start + t];
-                    if (!step[t] || st->o[0].r != o->r) continue;
-                    int64_t by = st->op == PTX_OP_SUB ? -st->o[2].imm : st->o[2].imm;
-                    S->aoff[k] = by * (int64_t)(c + (j > t));
-                }
+                if (kind[o->r] == 1) S->aoff[k] = by[o->r] * (int64_t)(c + (j > at[o->r]));
             }
             S->pcs[k++] = start + j;
         }
+#undef IN_COPY
+    free(in_copy);
+    free(by);
+    free(at);
     S->aoff[k] = 0;
     S->pcs[k++] = end - 1;
     free(kind);

@@ -252,17 +252,23 @@ static char *with_word(const char *text, const char *word, const char *by)
     return t;
 }
 
-static void t_unroll_rotated(void)
+/* Kernel `name` of text with its `word` replaced by `by`, lowered: the
+** registers its unrolled loops need (ra_unroll); its count in *regs. */
+static uint32_t unroll_of(const char *text, const char *word, const char *by, const char *name, uint32_t *regs)
 {
     uint32_t u;
-    char *t = with_word(rotated, "BOUND", "8");
-    TT_EQ_U(lowered_regs(t, "r", &u), 20 + 5);
-    TT_EQ_U(u, 20);
+    char *t = with_word(text, word, by);
+    *regs = lowered_regs(t, name, &u);
     free(t);
-    t = with_word(rotated, "BOUND", "%r2");
-    lowered_regs(t, "r", &u);
-    TT_EQ_U(u, 12);
-    free(t);
+    return u;
+}
+
+static void t_unroll_rotated(void)
+{
+    uint32_t regs;
+    TT_EQ_U(unroll_of(rotated, "BOUND", "8", "r", &regs), 20);
+    TT_EQ_U(regs, 20 + 5);
+    TT_EQ_U(unroll_of(rotated, "BOUND", "%r2", "r", &regs), 12);
 }
 
 /* A loop that stores where it loads, through one base register stepped by
@@ -287,15 +293,9 @@ static const char *inplace =
 
 static void t_unroll_stores_one_base(void)
 {
-    uint32_t u;
-    char *t = with_word(inplace, "BASE", "%rd1");
-    lowered_regs(t, "s", &u);
-    TT_EQ_U(u, 10);
-    free(t);
-    t = with_word(inplace, "BASE", "%rd3");
-    lowered_regs(t, "s", &u);
-    TT_EQ_U(u, 0);
-    free(t);
+    uint32_t regs;
+    TT_EQ_U(unroll_of(inplace, "BASE", "%rd1", "s", &regs), 10);
+    TT_EQ_U(unroll_of(inplace, "BASE", "%rd3", "s", &regs), 0);
 }
 
 static const char *ordered =
