@@ -182,6 +182,13 @@ static void dump_body(const ptx_module *m, const ptx_func *f, bool live)
         print_rows(f, &lv, lv.in + (size_t)(lv.max_pc - f->start) * lv.words, "live into it");
         ptx_live_free(&lv);
     }
+    if (f->ra_map && f->ra_cb) {
+        /* lowered code: the allocation (the first physical register of each row that has one) */
+        printf("  registers:");
+        for (uint32_t r = 0; r < f->nrows; r++)
+            if (f->ra_map[r] >= 0) printf(" %s=R%d", f->regs[r].name, f->ra_map[r]);
+        printf("\n");
+    }
     tp_sbuf_free(&sb);
 }
 

@@ -16,6 +16,12 @@
 **       a 64-bit integer add of a symbol's address (any of the above made
 **         from a symbol) and an immediate: a local array's start in the
 **         depot (%SPL + 320), a field of a global variable;
+**       a uniform value (const_uniform): an integer load of a __constant__
+**         variable at a fixed address, or 32-bit integer arithmetic of
+**         re-created values with one such load among them;
+**       a folded address (find_folds): a symbol's address plus a register
+**         x used only as shared (or constant-bank) addresses, where each
+**         use reads x instead;
 **     the defining instruction disappears from the view;
 **   - at each use a re-creatable row costs nothing when the instruction can
 **     read it as an operand (ALU, SFU and comparison instructions read one
@@ -127,6 +133,38 @@ static bool reads_constant(const ptx_insn *in)
            !(ptx_ops[in->op].flags & PTX_F_WARP);
 }
 
+/* Values ptxas keeps in uniform registers (Turing's UR0..UR62, one value
+** per warp, outside the count): a load of a __constant__ variable at a
+** fixed address, and integer arithmetic of such values with immediates and
+** other re-created values (ISPASS libor: N, Nmat, Nopt and 30 values made
+** from them, ULDC/UIADD3/ULOP3 in its SASS).  Read like a constant-bank
+** value: one operand for free, a point use otherwise. */
+static bool const_uniform(const ptx_func *f, const ptx_insn *in, const uint8_t *remat, const uint8_t *cu)
+{
+    if (in->guard >= 0 || in->ndst != 1 || in->o[0].kind != PTX_OK_REG) return false;
+    if (in->op == PTX_OP_LD)
+        return in->m.space == PTX_SP_CONST && in->nopnd == 2 && in->o[1].kind == PTX_OK_ADDR &&
+               in->o[1].base == PTX_AB_SYM && ptx_type_size((ptx_type)in->type) <= 4 &&
+               !ptx_type_is_float((ptx_type)in->type);
+    switch (in->op) {
+    case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_SHL: case PTX_OP_SHR: case PTX_OP_AND: case PTX_OP_OR:
+    case PTX_OP_XOR: case PTX_OP_NOT: case PTX_OP_NEG: case PTX_OP_MIN: case PTX_OP_MAX: break;
+    case PTX_OP_MUL: if (in->m.sub == PTX_SUB_LO) break; return false;
+    default: return false;
+    }
+    if (ptx_type_is_float((ptx_type)in->type) || ptx_type_size((ptx_type)in->type) != 4 ||
+        (in->m.flags & (PTX_MF_CC | PTX_MF_SAT)))
+        return false;
+    bool any = false;
+    for (unsigned k = 1; k < in->nopnd; k++) {
+        const ptx_opnd *o = &in->o[k];
+        if (o->kind == PTX_OK_IMM) continue;
+        if (o->kind != PTX_OK_REG || o->r < 0 || (uint32_t)o->r >= f->nrows || !remat[o->r]) return false;
+        any |= cu[o->r] != 0;
+    }
+    return any;
+}
+
 /* Whether in's definitions (all rows of it) can be re-created at each use. */
 static bool recreates(const ptx_func *f, const ptx_insn *in, const uint8_t *remat, const uint8_t *sym)
 {
@@ -164,6 +202,114 @@ static bool recreates(const ptx_func *f, const ptx_insn *in, const uint8_t *rema
     return false;
 }
 
+/* Whether block b lies on a cycle of the block graph (v's successors). */
+static bool on_cycle(const ptx_rview *v, uint32_t b, uint8_t *seen, uint32_t *stk)
+{
+    memset(seen, 0, v->nb + 1);
+    uint32_t sp = 0;
+    for (uint32_t k = v->soff[b]; k < v->soff[b + 1]; k++) stk[sp++] = v->succ[k];
+    while (sp) {
+        uint32_t c = stk[--sp];
+        if (c == b) return true;
+        if (seen[c]) continue;
+        seen[c] = 1;
+        for (uint32_t k = v->soff[c]; k < v->soff[c + 1]; k++)
+            if (!seen[v->succ[k]]) stk[sp++] = v->succ[k];
+    }
+    return false;
+}
+
+/* Folded addresses (v->fold): an add of a symbol's address and a register x
+** whose every use is the address base of a shared-memory access (32-bit) or
+** of a constant-bank load (64-bit) is x plus an immediate in each of those
+** accesses (ptxas: LDS [R8+0x400], LDC c[0x3][R12+0x20]), so several arrays
+** indexed alike keep one register.  The add's row is then re-created (it
+** disappears from the view) and each use reads x instead.  Only when x and
+** the sum are each written once and x cannot change between the add and a
+** use: x is written outside every loop, or in the add's block before it
+** with no use of the sum between the two. */
+static void find_folds(ptx_rview *v, const uint8_t *ndef, const uint8_t *sym)
+{
+    const ptx_module *m = v->m;
+    const ptx_func *f = v->f;
+    uint32_t n = v->n, N = v->nrows;
+    occ oc[PTX_MAX_OPND * 256 + 8];
+    uint32_t *def = tp_malloc((N + 1) * sizeof *def), *blk = tp_malloc((n + 1) * sizeof *blk);
+    uint32_t *base = tp_calloc(N + 1, sizeof *base); /* candidate sum row: x + 1 */
+    uint32_t *at = tp_calloc(N + 1, sizeof *at);     /* ... and its add's index */
+    for (uint32_t b = 0; b < f->nblocks; b++)
+        for (uint32_t pc = f->blocks[b].start; pc < f->blocks[b].end && pc < f->end; pc++) blk[pc - v->s] = b;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = occurrences(m, f, &m->insns[v->s + i], oc, TP_ARRAY_LEN(oc));
+        for (uint32_t j = 0; j < k; j++)
+            if (oc[j].kind == OCC_DEF) def[oc[j].row] = i;
+    }
+    bool any = false;
+    for (uint32_t i = 0; i < n; i++) {
+        const ptx_insn *in = &m->insns[v->s + i];
+        if (in->op != PTX_OP_ADD || in->guard >= 0 || in->ndst != 1 || in->nopnd != 3 ||
+            in->o[0].kind != PTX_OK_REG || ptx_type_is_float((ptx_type)in->type) || (in->m.flags & PTX_MF_CC))
+            continue;
+        uint32_t size = ptx_type_size((ptx_type)in->type);
+        int32_t d = in->o[0].r;
+        if ((size != 4 && size != 8) || d < 0 || (uint32_t)d >= N || ndef[d] != 1 || v->remat[d]) continue;
+        const ptx_opnd *a = &in->o[1], *c = &in->o[2];
+        bool as = a->kind == PTX_OK_SYM || (a->kind == PTX_OK_REG && (uint32_t)a->r < N && sym[a->r]);
+        bool cs = c->kind == PTX_OK_SYM || (c->kind == PTX_OK_REG && (uint32_t)c->r < N && sym[c->r]);
+        if (as == cs) continue;
+        const ptx_opnd *x = as ? c : a;
+        if (x->kind != PTX_OK_REG || x->r < 0 || (uint32_t)x->r >= N || v->remat[x->r] || ndef[x->r] != 1 ||
+            v->w[x->r] != v->w[d] || f->regs[x->r].cont)
+            continue;
+        base[d] = (uint32_t)x->r + 1;
+        at[d] = i;
+        any = true;
+    }
+    if (any) {
+        /* every use an address base of the right kind */
+        for (uint32_t i = 0; i < n; i++) {
+            const ptx_insn *in = &m->insns[v->s + i];
+            uint32_t k = occurrences(m, f, in, oc, TP_ARRAY_LEN(oc));
+            uint32_t fl = ptx_ops[in->op].flags;
+            bool mem = (in->op == PTX_OP_LD || in->op == PTX_OP_ST || (fl & PTX_F_ATOMIC)) &&
+                       (in->m.space == PTX_SP_SHARED || (in->m.space == PTX_SP_CONST && in->op == PTX_OP_LD));
+            for (uint32_t j = 0; j < k; j++) {
+                uint32_t r = oc[j].row;
+                if (oc[j].kind == OCC_DEF || !base[r]) continue;
+                bool ok = mem && oc[j].kind == OCC_ADDR &&
+                          (v->w[r] == 1 ? in->m.space == PTX_SP_SHARED : in->m.space == PTX_SP_CONST);
+                if (!ok) base[r] = 0;
+            }
+        }
+        uint8_t *seen = tp_malloc(v->nb + 1);
+        uint32_t *stk = tp_malloc((n + v->nb + 1) * sizeof *stk);
+        for (uint32_t r = 0; r < N; r++) {
+            if (!base[r]) continue;
+            uint32_t xd = def[base[r] - 1];
+            bool ok = !on_cycle(v, blk[xd], seen, stk);
+            if (!ok && blk[xd] == blk[at[r]] && xd < at[r]) {
+                /* in a loop: no use of the sum between x's write and the add */
+                ok = true;
+                for (uint32_t i = xd + 1; i < at[r] && ok; i++) {
+                    uint32_t k = occurrences(m, f, &m->insns[v->s + i], oc, TP_ARRAY_LEN(oc));
+                    for (uint32_t j = 0; j < k; j++)
+                        if (oc[j].row == r && oc[j].kind != OCC_DEF) ok = false;
+                }
+            }
+            if (ok) {
+                v->fold[r] = base[r];
+                v->remat[r] = 1;
+            }
+        }
+        free(seen);
+        free(stk);
+    }
+    free(def);
+    free(blk);
+    free(base);
+    free(at);
+}
+
 /* Builds v->off/rows/kill (and remat) for the view. */
 static void build_lists(ptx_rview *v)
 {
@@ -172,13 +318,16 @@ static void build_lists(ptx_rview *v)
     uint32_t n = v->n;
     occ oc[PTX_MAX_OPND * 256 + 8];
     uint8_t *ndef = tp_calloc(v->nrows + 1, 1);
-    uint8_t *zero = NULL, *sym = tp_calloc(v->nrows + 1, 1);
+    uint8_t *zero = NULL, *sym = tp_calloc(v->nrows + 1, 1), *cu = tp_calloc(v->nrows + 1, 1);
     bool fixed = (v->flags & PTX_LIVE_ALLOC) && f->ra_cb;
     if (fixed) {
         /* lowered code (lower.c): the constant-bank rows are given, and every
         ** use left of them is an operand the instruction reads for free */
         zero = tp_calloc(v->nrows + 1, 1);
-        for (uint32_t r = 0; r < v->nrows; r++) v->remat[r] = f->ra_cb[r];
+        for (uint32_t r = 0; r < v->nrows; r++) {
+            v->remat[r] = f->ra_cb[r];
+            v->fold[r] = f->ra_fold ? f->ra_fold[r] : 0;
+        }
     } else if (v->flags & PTX_LIVE_ALLOC) {
         /* definitions per row (saturating at 2), then the re-creatable rows in pc order */
         zero = tp_calloc(v->nrows + 1, 1);
@@ -193,7 +342,8 @@ static void build_lists(ptx_rview *v)
         }
         for (uint32_t i = 0; i < n; i++) {
             const ptx_insn *in = &m->insns[v->s + i];
-            if (!recreates(f, in, v->remat, sym)) continue;
+            bool uni = const_uniform(f, in, v->remat, cu);
+            if (!uni && !recreates(f, in, v->remat, sym)) continue;
             uint32_t k = occurrences(m, f, in, oc, TP_ARRAY_LEN(oc)), nd = 0;
             bool ok = true;
             for (uint32_t j = 0; j < k; j++)
@@ -215,8 +365,10 @@ static void build_lists(ptx_rview *v)
                     v->remat[oc[j].row] = 1;
                     zero[oc[j].row] = z;
                     sym[oc[j].row] = sa;
+                    cu[oc[j].row] = uni;
                 }
         }
+        find_folds(v, ndef, sym);
     }
     u32vec rows = {0};
     v->off = tp_malloc((3 * (size_t)n + 1) * sizeof *v->off);
@@ -242,10 +394,11 @@ static void build_lists(ptx_rview *v)
                 if (oc[j].kind == OCC_DEF) continue;
                 uint32_t r = oc[j].row;
                 if (!v->remat[r]) push_uniq(&rows, v->off[3 * i + 1], r);
+                else if (v->fold[r]) push_uniq(&rows, v->off[3 * i + 1], v->fold[r] - 1); /* its base */
             }
             /* re-created rows: free, or points (listed after the uses) */
             for (uint32_t j = 0; j < k; j++) {
-                if (oc[j].kind == OCC_DEF || !v->remat[oc[j].row] || fixed) continue;
+                if (oc[j].kind == OCC_DEF || !v->remat[oc[j].row] || v->fold[oc[j].row] || fixed) continue;
                 uint32_t r = oc[j].row;
                 if (zero[r] && oc[j].kind != OCC_ADDR) continue; /* RZ */
                 if (oc[j].kind == OCC_ADDR && ptx_local_access(in)) continue; /* [R1+imm] */
@@ -259,6 +412,11 @@ static void build_lists(ptx_rview *v)
             if (first_point == UINT32_MAX) first_point = rows.n;
             v->off[3 * i + 2] = first_point;
         } else {
+            /* an instruction that re-creates a value reads registers only
+            ** when it makes a folded address (its base, or the spill
+            ** reload that replaced it): they are live into it */
+            for (uint32_t j = 0; j < k; j++)
+                if (oc[j].kind != OCC_DEF && !v->remat[oc[j].row]) push_uniq(&rows, v->off[3 * i + 1], oc[j].row);
             v->off[3 * i + 2] = rows.n;
         }
     }
@@ -267,6 +425,7 @@ static void build_lists(ptx_rview *v)
     free(ndef);
     free(zero);
     free(sym);
+    free(cu);
 }
 
 /* ---- blocks -------------------------------------------------------------- */
@@ -386,8 +545,9 @@ bool ptx_rview_build(const ptx_module *m, const ptx_func *f, uint32_t flags, ptx
     v->w = tp_malloc(f->nrows + 1);
     for (uint32_t r = 0; r < f->nrows; r++) v->w[r] = (uint8_t)ptx_row_units(f, r);
     v->remat = tp_calloc(f->nrows + 1, 1);
-    build_lists(v);
+    v->fold = tp_calloc(f->nrows + 1, sizeof *v->fold);
     build_blocks(v);
+    build_lists(v);
     dataflow(v);
     return true;
 }
@@ -399,6 +559,7 @@ void ptx_rview_free(ptx_rview *v)
     free(v->kill);
     free(v->w);
     free(v->remat);
+    free(v->fold);
     free(v->soff);
     free(v->succ);
     free(v->order);

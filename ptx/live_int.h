@@ -17,8 +17,9 @@
 **          just before the instruction: live into it, live nowhere else.
 ** kill[i] is 1 when the definitions kill (the instruction is unguarded).
 ** In the PTX_LIVE_ALLOC view an instruction that only re-creates values
-** (ld.param of a kernel parameter, mov of a constant) has no lists at all,
-** and remat[row] is 1 for the rows it defines. */
+** (ld.param of a kernel parameter, mov of a constant) has no definitions
+** and no points, and uses only the registers a folded address is made
+** from (live.c find_folds); remat[row] is 1 for the rows it defines. */
 typedef struct ptx_rview {
     const ptx_module *m;
     const ptx_func *f;
@@ -29,6 +30,8 @@ typedef struct ptx_rview {
     uint8_t *kill;
     uint8_t *w;             /* units per row (ptx_row_units) */
     uint8_t *remat;         /* per row */
+    uint32_t *fold;         /* per row: 1 + the row a re-created address is an immediate
+                               offset of (live.c find_folds), 0 none; a use reads that row */
     /* blocks */
     uint32_t nb;
     uint32_t *soff, *succ;  /* successors of block b: succ[soff[b] .. soff[b+1]) */

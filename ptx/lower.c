@@ -15,9 +15,11 @@
 **      loop ptxas would unroll (loop_trips) makes the count cover its
 **      unrolled copies (ptx_loop_pressure, ptx_func.ra_unroll);
 **   2. constants: the rows the ALLOC view re-creates (live.c: kernel
-**      parameters, immediates, addresses) become constant-bank rows
-**      (ptx_func.ra_cb); each use an instruction cannot read as an operand
-**      (a "point") gets a copy into a fresh row right before it;
+**      parameters, immediates, addresses, uniform values) become
+**      constant-bank rows (ptx_func.ra_cb); each use an instruction cannot
+**      read as an operand (a "point") gets a copy into a fresh row right
+**      before it, except a folded address's (ptx_func.ra_fold: the access
+**      reads its base register plus an immediate);
 **   3. allocate (ptx_ra_color); while the registers used plus the kernel
 **      reserve exceed the function's limit, spill rows live where the
 **      pressure is highest (most over-limit instructions per occurrence)
@@ -50,6 +52,7 @@ enum {
 typedef TP_VEC(ptx_insn) insnvec;
 typedef TP_VEC(ptx_reg) regvec;
 typedef TP_VEC(uint8_t) u8vec;
+typedef TP_VEC(uint32_t) u32vec;
 
 typedef struct lw {
     const ptx_module *src;
@@ -61,6 +64,7 @@ typedef struct lw {
     /* the function being lowered */
     regvec regs;
     u8vec cb, nospill, zero;
+    u32vec fold;              /* per row: ptx_func.ra_fold */
     uint32_t *newpos;         /* per pc of the function being (re-)emitted: its new pc */
     uint32_t *spc;            /* per source pc of the module: the new pc of its block (labels) */
     uint32_t fs, fe;          /* the source function's range */
@@ -166,6 +170,7 @@ static uint32_t new_row(lw *L, uint32_t like, const char *kind, uint32_t *counte
     tp_vec_push(&L->cb, 0);
     tp_vec_push(&L->nospill, 1);
     tp_vec_push(&L->zero, 0);
+    tp_vec_push(&L->fold, 0);
     return L->regs.n - 1;
 }
 
@@ -216,6 +221,7 @@ static void emit_with_points(lw *L, ptx_insn *in)
         int32_t r = *rf[j].r;
         if (r < 0 || (uint32_t)r >= L->regs.n || !L->cb.a[r]) continue;
         if (L->zero.a[r] && rf[j].kind != PTX_RO_ADDR) continue; /* RZ */
+        if (L->fold.a[r]) continue; /* [x+imm]: x is in a register */
         if (rf[j].kind == PTX_RO_ADDR && ptx_local_access(in)) continue; /* [R1+imm]: a local array's start */
         if (cbfree && rf[j].kind == PTX_RO_SRC) {
             cbfree = false; /* the one constant operand */
@@ -248,7 +254,10 @@ static void emit_with_points(lw *L, ptx_insn *in)
 static void mark_constants(lw *L, const ptx_rview *v)
 {
     const ptx_func *f = v->f;
-    for (uint32_t r = 0; r < f->nrows; r++) L->cb.a[r] = v->remat[r];
+    for (uint32_t r = 0; r < f->nrows; r++) {
+        L->cb.a[r] = v->remat[r];
+        L->fold.a[r] = v->fold[r];
+    }
     for (uint32_t pc = f->start; pc < f->end; pc++) {
         const ptx_insn *in = &L->src->insns[pc];
         if (in->ndst != 1 || in->nopnd != 2 || in->o[0].kind != PTX_OK_REG) continue;
@@ -512,12 +521,13 @@ static bool emit_function(lw *L, const ptx_func *f, ptx_func *g)
 {
     ptx_rview v;
     if (!ptx_rview_build(L->src, f, PTX_LIVE_ALLOC, &v, L->e)) return false;
-    L->regs.n = L->cb.n = L->nospill.n = L->zero.n = 0;
+    L->regs.n = L->cb.n = L->nospill.n = L->zero.n = L->fold.n = 0;
     for (uint32_t r = 0; r < f->nrows; r++) {
         tp_vec_push(&L->regs, f->regs[r]);
         tp_vec_push(&L->cb, 0);
         tp_vec_push(&L->nospill, 0);
         tp_vec_push(&L->zero, 0);
+        tp_vec_push(&L->fold, 0);
     }
     mark_constants(L, &v);
     uint32_t reserve = f->is_entry ? LW_RESERVED : 0, limit = func_limit(L, f);
@@ -613,6 +623,13 @@ static bool finish_rows(lw *L, ptx_func *g)
     for (uint32_t r = 0; r < g->nrows; r++) {
         g->ra_cb[r] = L->cb.a[r];
         g->ra_ncb += L->cb.a[r];
+    }
+    g->ra_fold = NULL;
+    bool folds = false;
+    for (uint32_t r = 0; r < g->nrows; r++) folds |= L->fold.a[r] != 0;
+    if (folds) {
+        g->ra_fold = tp_arena_alloc(&L->m->arena, (g->nrows + 1) * sizeof *g->ra_fold);
+        memcpy(g->ra_fold, L->fold.a, g->nrows * sizeof *g->ra_fold);
     }
     g->ra_map = NULL;
     g->blocks = NULL;
@@ -728,6 +745,9 @@ static bool rewrite_spills(lw *L, ptx_func *g)
     for (uint32_t pc = g->start; pc < g->end; pc++) remap_labels(L->m, &L->ins.a[pc], base, base + n, L->newpos);
     for (uint32_t pc = L->fs; pc < L->fe; pc++) L->spc[pc] = L->newpos[L->spc[pc] - base];
     free(old);
+    for (uint32_t r = 0; r < L->regs.n; r++)
+        if (L->fold.a[r] && L->slot[L->fold.a[r] - 1] >= 0)
+            L->fold.a[r] = 0; /* its base spilled: the address keeps its own (uncounted) row */
     return finish_rows(L, g);
 }
 
@@ -896,6 +916,7 @@ ptx_module *ptx_lower(const ptx_module *src, const ptx_lower_opts *o, tp_err *e)
     tp_vec_free(&L.cb);
     tp_vec_free(&L.nospill);
     tp_vec_free(&L.zero);
+    tp_vec_free(&L.fold);
     if (!ok) {
         ptx_module_free(m);
         return NULL;

@@ -536,6 +536,9 @@ typedef struct ptx_func {
                                an immediate (a kernel parameter, a constant, an address): defined
                                in place, read for free, in no register (ra_map -1) */
     uint32_t ra_ncb;        /* rows with ra_cb set */
+    uint32_t *ra_fold;      /* per row, NULL none: 1 + the row of which a ra_cb row (an address
+                               ptxas folds, live.c find_folds) is an immediate offset; the
+                               value of that row is live at each of its uses; 0 none */
     struct ptx_rshare *rs;  /* register sharing (a policy's pass, regmutex/policy.h), NULL: none */
 } ptx_func;
 

@@ -261,6 +261,38 @@ static uint32_t color_order(const ptx_rview *v, const ra_graph *g, uint32_t *ord
     return n;
 }
 
+/* Copied values: 32-bit rows written once, by a load through a register
+** or from the constant bank (not through a symbol's address elsewhere:
+** ptxas knows those aligned and vectorizes the copy), and read only as the
+** value of stores through a register.  ptxas puts them in odd registers
+** beside the even pairs of the addresses (its SASS of Rodinia's
+** needle_cuda_shared_*: LDS.U R17, R21 ... R51; Parboil's reorder_kernel:
+** LDG R9, R11 ... R19; cfd's cuda_initialize_variables: R13 ... R21), so the
+** count reaches that far (docs/REGISTERS.md, Allocation). */
+static uint8_t *copied_values(const ptx_rview *v)
+{
+    uint32_t N = v->nrows;
+    uint8_t *st = tp_calloc(N + 1, 1); /* 1: candidate, 2: refuted */
+    for (uint32_t i = 0; i < v->n; i++) {
+        const ptx_insn *in = &v->m->insns[v->s + i];
+        for (uint32_t q = v->off[3 * i]; q < v->off[3 * i + 1]; q++) {
+            uint32_t r = v->rows[q];
+            bool ok = st[r] == 0 && v->w[r] == 1 && in->op == PTX_OP_LD && in->guard < 0 && in->ndst == 1 &&
+                      in->nopnd == 2 && in->o[0].kind == PTX_OK_REG && in->o[1].kind == PTX_OK_ADDR &&
+                      (in->o[1].base == PTX_AB_REG || in->m.space == PTX_SP_CONST);
+            st[r] = ok ? 1 : 2;
+        }
+        for (uint32_t q = v->off[3 * i + 1]; q < v->off[3 * i + 3]; q++) {
+            uint32_t r = v->rows[q];
+            bool ok = in->op == PTX_OP_ST && in->nopnd == 2 && in->o[0].kind == PTX_OK_ADDR &&
+                      in->o[0].base == PTX_AB_REG && in->o[1].kind == PTX_OK_REG && (uint32_t)in->o[1].r == r;
+            if (!ok) st[r] = 2;
+        }
+    }
+    for (uint32_t r = 0; r < N; r++) st[r] = st[r] == 1;
+    return st;
+}
+
 /* Colors the rows; returns the registers used (highest + 1).  With bound,
 ** rows whose bound is not UINT32_MAX are colored first and must end below
 ** it: UINT32_MAX is returned when one cannot. */
@@ -310,6 +342,9 @@ static uint32_t color(const ptx_rview *v, const ra_graph *g, int32_t *col, const
             }
     }
     free(copy);
+    /* (not under a bound: a register-sharing policy's compaction packs the rows, the count's imitation of
+    ** ptxas would only spread them) */
+    uint8_t *odd = bound ? NULL : copied_values(v);
     for (uint32_t k = 0; k < n; k++) {
         uint32_t r = ord[k], w = v->w[r], stamp = k + 1;
         for (uint32_t j = g->aoff[r]; j < g->aoff[r + 1]; j++) {
@@ -322,6 +357,9 @@ static uint32_t color(const ptx_rview *v, const ra_graph *g, int32_t *col, const
         if (a != UINT32_MAX && col[a] >= 0 && forb[col[a] + 1] != stamp &&
             (!bound || (uint32_t)col[a] + 1 + w <= bound[r])) {
             c = (uint32_t)col[a] + 1;
+        } else if (odd && odd[r]) {
+            for (c = 1;; c += 2)
+                if (forb[c] != stamp) break;
         } else {
             for (;; c += w) {
                 uint32_t q = 0;
@@ -339,6 +377,7 @@ static uint32_t color(const ptx_rview *v, const ra_graph *g, int32_t *col, const
     }
     free(forb);
     free(pref);
+    free(odd);
     free(ord);
     return regs;
 }

@@ -1,8 +1,9 @@
 #!/bin/sh
 # lowered_same.sh -- whether a change to the register model (ptx/lower.c,
 # sched.c, regalloc.c, live.c) moves what the experiments run: compares
-# `tpsim ptx --lowered --dump` (the scheduled code, its register count and
-# every block) of each PTX file under two builds.  The experiments with
+# `tpsim ptx --lowered --dump` (the scheduled code, its register count,
+# every block and the register map: its "registers:" line) of each PTX
+# file under two builds.  The experiments with
 # `regs.physical=1` (RegMutex's baselines and every sharing policy) and the
 # rtx2060's scheduled code run that code; a count that moves can move
 # occupancy.  A file whose dump is the same under both builds cannot have

@@ -526,6 +526,244 @@ static void t_constant_copies(void)
     ptx_module_free(m);
 }
 
+/* ---- what ptxas keeps out of registers ------------------------------------------ */
+
+static int row_named(const ptx_func *g, const char *name)
+{
+    for (uint32_t r = 0; r < g->nrows; r++)
+        if (!strcmp(g->regs[r].name, name)) return (int)r;
+    return -1;
+}
+
+/* Two shared arrays indexed by the same x = tid * 4: sa + x and sb + x are
+** x plus an immediate in each access (LDS [R2+0x200]), so they hold no
+** register and x stays live to their last use.  %r4 of the second kernel
+** is also stored as a value, so it needs its register. */
+#define FOLD_BODY(extra)                                                                                     \
+    " .reg .b32 %r<16>;\n .reg .b64 %rd<8>;\n"                                                             \
+    " .shared .align 4 .b8 sa[512];\n .shared .align 4 .b8 sb[512];\n"                                    \
+    " mov.u32 %r1, %tid.x;\n shl.b32 %r2, %r1, 2;\n"                                                       \
+    " mov.u32 %r3, sa;\n add.s32 %r4, %r3, %r2;\n"                                                         \
+    " mov.u32 %r5, sb;\n add.s32 %r6, %r5, %r2;\n"                                                         \
+    " st.shared.u32 [%r4], %r1;\n add.s32 %r7, %r1, 7;\n st.shared.u32 [%r6], %r7;\n bar.sync 0;\n"       \
+    " ld.shared.u32 %r8, [%r4];\n ld.shared.u32 %r9, [%r6];\n add.s32 %r10, %r8, %r9;\n"                  \
+    " ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd2, %rd1;\n"                                       \
+    " cvt.u64.u32 %rd3, %r2;\n add.s64 %rd4, %rd2, %rd3;\n st.global.u32 [%rd4], %r10;\n" extra          \
+    " ret;\n}\n"
+static const char *folds = HEAD ".visible .entry fold(.param .u64 out)\n{\n" FOLD_BODY("");
+static const char *unfolded =
+    HEAD ".visible .entry fold(.param .u64 out)\n{\n" FOLD_BODY(" st.global.u32 [%rd4+4096], %r4;\n");
+
+static void t_folded_addresses(void)
+{
+    ptx_module *m = parse(folds), *m2 = parse(unfolded);
+    if (!m || !m2) return;
+    ptx_module *l = lower(m, 0), *l2 = lower(m2, 0);
+    if (!l || !l2) return;
+    ptx_func *g = func(l, "fold"), *g2 = func(l2, "fold");
+    int r2 = row_named(g, "%r2"), r4 = row_named(g, "%r4"), r6 = row_named(g, "%r6");
+    TT_CHECK(r2 >= 0 && r4 >= 0 && r6 >= 0 && g->ra_fold);
+    if (r2 < 0 || r4 < 0 || r6 < 0 || !g->ra_fold) return;
+    TT_CHECK(g->ra_cb[r4] && g->ra_cb[r6]);
+    TT_EQ_U(g->ra_fold[r4], (uint32_t)r2 + 1);
+    TT_EQ_U(g->ra_fold[r6], (uint32_t)r2 + 1);
+    TT_EQ_I(g->ra_map[r4], -1);
+    /* no copies of them: the accesses read x */
+    for (uint32_t r = 0; r < g->nrows; r++) TT_CHECK(strncmp(g->regs[r].name, "%tpsim_c", 8) != 0);
+    /* x is live where the sums are read: into the second load */
+    ptx_live lv;
+    TT_CHECK(ptx_liveness(l, g, PTX_LIVE_ALLOC, &lv, &err));
+    uint32_t ld2 = 0;
+    for (uint32_t pc = g->start; pc < g->end; pc++)
+        if (l->insns[pc].op == PTX_OP_LD && l->insns[pc].m.space == PTX_SP_SHARED) ld2 = pc;
+    TT_CHECK(ptx_live_has(&lv, g, ld2, (uint32_t)r2));
+    ptx_live_free(&lv);
+    /* the most live: the two loaded values and the 64-bit output address
+    ** (4 units, at the final add: x died into %rd3); unfolded, %r4 lives
+    ** from its add to the last store, one more there */
+    TT_EQ_U(g->ra_max_live, 4);
+    TT_EQ_U(g2->ra_max_live, 5);
+    int r4b = row_named(g2, "%r4");
+    TT_CHECK(r4b >= 0 && !g2->ra_cb[r4b] && g2->ra_map[r4b] >= 0);
+    TT_CHECK(ptx_regalloc_check(l, g, &err));
+    ptx_module_free(l);
+    ptx_module_free(l2);
+    ptx_module_free(m);
+    ptx_module_free(m2);
+    /* the results are the same over physical registers: out[t] = t + t + 7 */
+    const char *cases[] = {"", "regs.physical=1"};
+    for (int c = 0; c < 2; c++) {
+        exec_rig r;
+        if (!exec_rig_open(&r, folds, cases[c], "t.ptx", NULL)) continue;
+        uint64_t out = exec_mem_alloc(r.dev, 128 * 4, 256);
+        exec_result res;
+        exec_rig_launch1(r.m, "fold", 1, 128, out, &res);
+        TT_EQ_I(res.status, EXEC_OK);
+        const uint32_t *h = exec_mem_host(r.dev, out, 128 * 4);
+        uint32_t bad = 0;
+        for (uint32_t t = 0; t < 128; t++) bad += h[t] != 2 * t + 7;
+        TT_EQ_U(bad, 0);
+        exec_rig_close(&r);
+    }
+}
+
+/* x = tid * 4 spilled (regs.max=10 under the pressure of the products):
+** the adds that make the folded sums read it through a reload, which must
+** be live into them (the adds re-create the sums, so the view drops their
+** definitions, not their uses).  out[16 + t] = (1*2 + 3*4 + 1*3 + 2*4) + t. */
+static const char *fold_spilled =
+    HEAD ".visible .entry fold2(.param .u64 out)\n{\n"
+    " .reg .b32 %r<32>;\n .reg .b64 %rd<8>;\n"
+    " .shared .align 4 .b8 sa[512];\n .shared .align 4 .b8 sb[512];\n"
+    " mov.u32 %r1, %tid.x;\n shl.b32 %r2, %r1, 2;\n"
+    " ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd2, %rd1;\n"
+    " ld.global.u32 %r11, [%rd2];\n ld.global.u32 %r12, [%rd2+4];\n"
+    " ld.global.u32 %r13, [%rd2+8];\n ld.global.u32 %r14, [%rd2+12];\n"
+    " mul.lo.s32 %r15, %r11, %r12;\n mul.lo.s32 %r16, %r13, %r14;\n"
+    " mul.lo.s32 %r17, %r11, %r13;\n mul.lo.s32 %r18, %r12, %r14;\n"
+    " add.s32 %r19, %r15, %r16;\n add.s32 %r20, %r17, %r18;\n add.s32 %r21, %r19, %r20;\n"
+    " mov.u32 %r3, sa;\n add.s32 %r4, %r3, %r2;\n mov.u32 %r5, sb;\n add.s32 %r6, %r5, %r2;\n"
+    " st.shared.u32 [%r4], %r21;\n st.shared.u32 [%r6], %r1;\n bar.sync 0;\n"
+    " ld.shared.u32 %r8, [%r4];\n ld.shared.u32 %r9, [%r6];\n add.s32 %r10, %r8, %r9;\n"
+    " cvt.u64.u32 %rd3, %r2;\n add.s64 %rd4, %rd2, %rd3;\n st.global.u32 [%rd4+64], %r10;\n"
+    " ret;\n}\n";
+
+static void t_folded_base_spilled(void)
+{
+    ptx_module *m = parse(fold_spilled);
+    if (!m) return;
+    ptx_module *l = lower(m, 10);
+    if (l) {
+        /* x is spilled: no instruction names it any more, and its
+        ** definition is followed by a store to the frame */
+        ptx_func *g = func(l, "fold2");
+        TT_CHECK(g->ra_spills > 0);
+        TT_EQ_I(pos_of(l, g, "%r2"), -1);
+        int x_stored = 0;
+        for (uint32_t pc = g->start; pc + 1 < g->end; pc++)
+            x_stored |= l->insns[pc].op == PTX_OP_SHL && l->insns[pc + 1].op == PTX_OP_ST &&
+                        l->insns[pc + 1].m.space == PTX_SP_LOCAL;
+        TT_CHECK(x_stored);
+        TT_CHECK(ptx_regalloc_check(l, g, &err));
+        ptx_module_free(l);
+    }
+    ptx_module_free(m);
+    exec_rig r;
+    if (!exec_rig_open(&r, fold_spilled, "regs.physical=1 regs.max=10", "t.ptx", NULL)) return;
+    uint64_t out = exec_mem_alloc(r.dev, (16 + 128) * 4, 256);
+    uint32_t *h = exec_mem_host(r.dev, out, (16 + 128) * 4);
+    for (uint32_t i = 0; i < 4; i++) h[i] = i + 1;
+    exec_result res;
+    exec_rig_launch1(r.m, "fold2", 1, 128, out, &res);
+    TT_EQ_I(res.status, EXEC_OK);
+    uint32_t bad = 0;
+    for (uint32_t t = 0; t < 128; t++) bad += h[16 + t] != 25 + t;
+    TT_EQ_U(bad, 0);
+    exec_rig_close(&r);
+}
+
+/* A copy: values loaded through a register and only stored go to odd
+** registers (ptxas: LDG R9, R11 ... then STG [R6+0x4], R11), beside the
+** even pairs of the addresses. */
+static const char *copy4 =
+    HEAD ".visible .entry copy4(.param .u64 in, .param .u64 out)\n{\n"
+    " .reg .b32 %r<8>;\n .reg .b64 %rd<8>;\n"
+    " ld.param.u64 %rd1, [in];\n cvta.to.global.u64 %rd2, %rd1;\n"
+    " ld.param.u64 %rd3, [out];\n cvta.to.global.u64 %rd4, %rd3;\n"
+    " mov.u32 %r5, %tid.x;\n mul.wide.u32 %rd5, %r5, 16;\n add.s64 %rd6, %rd2, %rd5;\n add.s64 %rd7, %rd4, %rd5;\n"
+    " ld.global.u32 %r1, [%rd6];\n ld.global.u32 %r2, [%rd6+4];\n"
+    " ld.global.u32 %r3, [%rd6+8];\n ld.global.u32 %r4, [%rd6+12];\n"
+    " st.global.u32 [%rd7], %r1;\n st.global.u32 [%rd7+4], %r2;\n"
+    " st.global.u32 [%rd7+8], %r3;\n st.global.u32 [%rd7+12], %r4;\n"
+    " ret;\n}\n";
+
+static void t_copied_values_odd(void)
+{
+    ptx_module *m = parse(copy4);
+    if (!m) return;
+    ptx_module *l = lower(m, 0);
+    if (!l) return;
+    ptx_func *g = func(l, "copy4");
+    const char *names[] = {"%r1", "%r2", "%r3", "%r4"};
+    for (int k = 0; k < 4; k++) {
+        int r = row_named(g, names[k]);
+        TT_CHECK(r >= 0 && g->ra_map[r] >= 0 && (g->ra_map[r] & 1) == 1);
+    }
+    /* %tid in R0 dies into %rd5 (R0-R1), %rd6 takes R2-R3; the values take
+    ** the lowest free odd registers: R5, R7, R9, then R3 as %rd6 dies at the
+    ** fourth load; %rd7 reuses R0-R1 as %rd5 dies: the highest is R9, 10
+    ** registers (ptxas: R7, R9, R11, R13 above its R0-R5, 16 with R1 and the
+    ** two it adds) */
+    TT_EQ_U(g->ra_own, 10);
+    TT_CHECK(ptx_regalloc_check(l, g, &err));
+    /* a register-sharing policy's compaction (a bound on every row) packs
+    ** them instead: 7 units are live at the fourth load (the three values
+    ** before it, %rd5 and %rd6), and with the values in R4..R6 and %r4 in
+    ** R2 as %rd6 dies, all fit below 8 (the even pairs R0-R1, R2-R3 first) */
+    uint32_t *bound = malloc((g->nrows + 1) * sizeof *bound), own = 0;
+    for (uint32_t r = 0; r < g->nrows; r++) bound[r] = 8;
+    TT_CHECK(ptx_ra_color_bounded(l, g, bound, &own, NULL, &err));
+    TT_CHECK(own <= 8);
+    free(bound);
+    ptx_module_free(l);
+    ptx_module_free(m);
+}
+
+/* __constant__ integers and arithmetic on them are uniform values (ptxas's
+** ULDC, UIADD3): %r1 (N), %r2 = N - 1 and %r3 = N * 4 hold no vector
+** register; a float __constant__ (ptxas: an FFMA's c[0x3][..] operand or a
+** register) and anything mixed with %tid stay counted. */
+static const char *uniforms =
+    HEAD ".const .align 4 .u32 N;\n.const .align 4 .f32 scale;\n"
+    ".visible .entry uni(.param .u64 out)\n{\n"
+    " .reg .b32 %r<12>;\n .reg .f32 %f<4>;\n .reg .b64 %rd<8>;\n .reg .pred %p<2>;\n"
+    " ld.const.u32 %r1, [N];\n add.s32 %r2, %r1, -1;\n shl.b32 %r3, %r1, 2;\n"
+    " ld.const.f32 %f1, [scale];\n mov.u32 %r4, %tid.x;\n add.s32 %r5, %r4, %r2;\n"
+    " ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd2, %rd1;\n"
+    " mul.wide.u32 %rd3, %r4, 4;\n add.s64 %rd4, %rd2, %rd3;\n"
+    " cvt.rn.f32.u32 %f2, %r5;\n mul.f32 %f3, %f2, %f1;\n st.global.f32 [%rd4], %f3;\n"
+    " cvt.u64.u32 %rd5, %r3;\n add.s64 %rd6, %rd4, %rd5;\n st.global.f32 [%rd6], %f3;\n"
+    " ret;\n}\n";
+
+static void t_constant_uniform(void)
+{
+    ptx_module *m = parse(uniforms);
+    if (!m) return;
+    ptx_module *l = lower(m, 0);
+    if (!l) return;
+    ptx_func *g = func(l, "uni");
+    int r1 = row_named(g, "%r1"), r2 = row_named(g, "%r2"), r3 = row_named(g, "%r3");
+    int f1 = row_named(g, "%f1"), r5 = row_named(g, "%r5");
+    TT_CHECK(r1 >= 0 && r2 >= 0 && r3 >= 0 && f1 >= 0 && r5 >= 0);
+    if (r1 < 0 || r2 < 0 || r3 < 0 || f1 < 0 || r5 < 0) return;
+    TT_CHECK(g->ra_cb[r1] && g->ra_cb[r2] && g->ra_cb[r3]);
+    TT_CHECK(!g->ra_cb[f1] && !g->ra_cb[r5]);
+    TT_CHECK(ptx_regalloc_check(l, g, &err));
+    ptx_module_free(l);
+    ptx_module_free(m);
+    /* and it runs the same over physical registers: out[t] = (t + N - 1) * scale, twice */
+    const char *cases[] = {"", "regs.physical=1"};
+    for (int c = 0; c < 2; c++) {
+        exec_rig r;
+        if (!exec_rig_open(&r, uniforms, cases[c], "t.ptx", NULL)) continue;
+        uint32_t n = 64;
+        float sc = 0.5f;
+        uint64_t an = 0, as = 0, bytes = 0;
+        TT_CHECK(exec_mod_global(r.m, "N", &an, &bytes) && exec_mod_global(r.m, "scale", &as, &bytes));
+        memcpy(exec_mem_host(r.dev, an, 4), &n, 4);
+        memcpy(exec_mem_host(r.dev, as, 4), &sc, 4);
+        uint64_t out = exec_mem_alloc(r.dev, 64 * 4 + 256 * 4, 256);
+        exec_result res;
+        exec_rig_launch1(r.m, "uni", 1, 64, out, &res);
+        TT_EQ_I(res.status, EXEC_OK);
+        const float *h = exec_mem_host(r.dev, out, 64 * 4 + 256 * 4);
+        uint32_t bad = 0;
+        for (uint32_t t = 0; t < 64; t++) bad += h[t] != (float)(t + n - 1) * sc || h[t + n] != h[t];
+        TT_EQ_U(bad, 0);
+        exec_rig_close(&r);
+    }
+}
+
 /* ---- spills ------------------------------------------------------------------------ */
 
 /* out[0] = in[0] + ... + in[11] with all twelve loads in flight at once,
@@ -711,6 +949,10 @@ int main(void)
     TT_RUN(t_expansion_temporaries);
     TT_RUN(t_fp32_expansions);
     TT_RUN(t_constant_copies);
+    TT_RUN(t_folded_addresses);
+    TT_RUN(t_folded_base_spilled);
+    TT_RUN(t_copied_values_odd);
+    TT_RUN(t_constant_uniform);
     TT_RUN(t_spills_fit);
     TT_RUN(t_physical_runs);
     TT_RUN(t_bounds_file);
