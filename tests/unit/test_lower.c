@@ -45,6 +45,14 @@ static ptx_func *func(ptx_module *m, const char *name)
     return i < 0 ? NULL : &m->funcs[i];
 }
 
+/* The row of register `name` in g, -1 when it has none. */
+static int row_named(const ptx_func *g, const char *name)
+{
+    for (uint32_t r = 0; r < g->nrows; r++)
+        if (!strcmp(g->regs[r].name, name)) return (int)r;
+    return -1;
+}
+
 /* The relative position in g of the instruction whose first operand is register `name`. */
 static int pos_of(const ptx_module *m, const ptx_func *g, const char *name)
 {
@@ -498,13 +506,8 @@ static void t_constant_copies(void)
     ptx_module *l = lower(m, 0);
     if (!l) return;
     ptx_func *g = func(l, "k");
-    int rd1 = -1, rd2 = -1, r1 = -1, c0 = -1;
-    for (uint32_t r = 0; r < g->nrows; r++) {
-        if (!strcmp(g->regs[r].name, "%rd1")) rd1 = (int)r;
-        if (!strcmp(g->regs[r].name, "%rd2")) rd2 = (int)r;
-        if (!strcmp(g->regs[r].name, "%r1")) r1 = (int)r;
-        if (!strcmp(g->regs[r].name, "%tpsim_c0")) c0 = (int)r;
-    }
+    int rd1 = row_named(g, "%rd1"), rd2 = row_named(g, "%rd2"), r1 = row_named(g, "%r1");
+    int c0 = row_named(g, "%tpsim_c0");
     TT_CHECK(rd1 >= 0 && rd2 >= 0 && r1 >= 0 && c0 >= 0);
     if (c0 < 0) return;
     TT_CHECK(g->ra_cb[rd1] && g->ra_cb[rd2] && g->ra_cb[r1] && !g->ra_cb[c0]);
@@ -527,13 +530,6 @@ static void t_constant_copies(void)
 }
 
 /* ---- what ptxas keeps out of registers ------------------------------------------ */
-
-static int row_named(const ptx_func *g, const char *name)
-{
-    for (uint32_t r = 0; r < g->nrows; r++)
-        if (!strcmp(g->regs[r].name, name)) return (int)r;
-    return -1;
-}
 
 /* Two shared arrays indexed by the same x = tid * 4: sa + x and sb + x are
 ** x plus an immediate in each access (LDS [R2+0x200]), so they hold no
