@@ -106,7 +106,7 @@ pbcommon() {
 }
 # the generated inputs' sizes (experiments/suites.md)
 SPMV_N=32768
-MRIQ=65536_2048 # X points, K samples
+MRIQ=${SUITE_MRIQ:-65536_2048} # X points, K samples (SUITE_MRIQ=X_K: another size, as experiments/side/regfile.sh runs it)
 TPACF_P=487 TPACF_S=100 # points per set, random sets
 CUTCP_S=32 # the water box's side (A)
 SAD_WH="352 288" # frame size (CIF)
