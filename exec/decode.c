@@ -81,7 +81,7 @@ static void sinfo_class(const ptx_insn *in, const exec_dinsn *d, exec_sinfo *si)
         break;
     case PTX_UNIT_INT: unit = EXEC_U_INT; break;
     case PTX_UNIT_SFU:
-        if (any_f64(in)) unit = EXEC_U_DP, lc = EXEC_L_DIV; /* rcp/sqrt .f64: iterative on the FP64 pipe */
+        if (any_f64(in)) unit = EXEC_U_DP, lc = EXEC_L_RCP64; /* rcp/sqrt/rsqrt .f64: a sequence on the FP64 pipe */
         else unit = EXEC_U_SFU, lc = EXEC_L_SFU;
         break;
     case PTX_UNIT_MEM: unit = EXEC_U_MEM; lc = EXEC_L_MEM; break;

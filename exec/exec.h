@@ -418,12 +418,13 @@ typedef enum exec_lclass {
     EXEC_L_ADD,    /* the short class: add, logic, move, compare, convert ... */
     EXEC_L_MUL,
     EXEC_L_MAD,    /* multiply-add and fma */
-    EXEC_L_DIV,    /* divide, remainder (and f64 rcp/sqrt) */
+    EXEC_L_DIV,    /* divide, remainder */
     EXEC_L_SFU,
     EXEC_L_MEM,
     EXEC_L_CTRL,
     EXEC_L_MAX,    /* min and max: their own class (GPGPU-Sim's "MAX"; lat.*_max) */
     EXEC_L_CVT64,  /* cvt to or from an f64 (lat.dp_cvt) */
+    EXEC_L_RCP64,  /* rcp, sqrt, rsqrt of an f64 (lat.dp_rcp) */
     /* EXEC_U_TENSOR: what the multiply-accumulates are (ptx_tclass order) */
     EXEC_L_TC_F16,     /* f16 inputs, f16 accumulation */
     EXEC_L_TC_F16F32,  /* f16 or bf16 inputs, f32 accumulation */

@@ -90,6 +90,15 @@ void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
         set(c, EXEC_U_DP, EXEC_L_CVT64, c->pipes[GPU_P_DP] ? GPU_P_DP : GPU_P_SP,
             lat ? lat : c->lat[EXEC_U_DP][EXEC_L_ADD], ii ? ii : c->ii[EXEC_U_DP][EXEC_L_ADD]);
     }
+    /* rcp, sqrt and rsqrt of an f64: their own cost where the configuration gives one (ptxas's
+    ** sequence: an SFU approximation refined by FP64 fmas, on the fmas' pipe), else the FP64
+    ** division's, on its pipe */
+    {
+        uint32_t lat = opt_u(o, OPT_LAT_DP_RCP), ii = opt_u(o, OPT_II_DP_RCP);
+        int from = lat ? EXEC_L_MAD : EXEC_L_DIV;
+        set(c, EXEC_U_DP, EXEC_L_RCP64, (gpu_pipe)c->pipe_of[EXEC_U_DP][from],
+            lat ? lat : c->lat[EXEC_U_DP][EXEC_L_DIV], ii ? ii : c->ii[EXEC_U_DP][EXEC_L_DIV]);
+    }
     for (int l = 0; l < EXEC_L_COUNT; l++) {
         set(c, EXEC_U_SFU, l, GPU_P_SFU, opt_u(o, OPT_LAT_SFU), opt_u(o, OPT_II_SFU));
         set(c, EXEC_U_CTRL, l, GPU_P_SP, opt_u(o, OPT_LAT_BRANCH), 1);

@@ -22,8 +22,9 @@
 #              (unlimited: its UNLIMITED options): the scheduled, allocated code;
 #   tpsim-ptx: the same with regs.physical=0: nvcc's PTX in program order, as
 #              GPGPU-Sim runs it;
-#   tpsim-gs:  tpsim-ptx with FP64 arithmetic and divisions on the SFU
-#              (sm.dp_pipe=sfu sm.div_pipe=sfu), as GPGPU-Sim 4.2 issues them;
+#   tpsim-gs:  tpsim-ptx with FP64 arithmetic and divisions on the SFU and an
+#              f64 rcp/sqrt one SFU operation (sm.dp_pipe=sfu sm.div_pipe=sfu
+#              lat.dp_rcp=20 ii.dp_rcp=8), as GPGPU-Sim 4.2 issues them;
 #   GPGPU-Sim: the SM2_GTX480 configuration (../shared/gpgpusim/prep-gtx480.sh)
 #              with -gpgpu_shader_registers 32768, 16384 or 1048576.
 # Each simulator decides the CTAs per SM itself from its register count
@@ -44,6 +45,9 @@ BUILD=${BUILD:-build}
 tools=${GPGPUSIM_TOOLS:-$root/../shared/gpgpusim}
 SUITES=$root/experiments/suites/suites.sh
 UNLIMITED="device.regs_per_sm=1048576 device.regs_per_block=1048576 regs.bounds_file=32768"
+# GPGPU-Sim's reciprocal or square root of an f64: one SFU operation (tpsim's
+# SFU class on the GTX 480: lat.sfu 20, ii.sfu 8)
+RCP_SFU="20 ii.dp_rcp=8"
 EXP1="bfs cp cutcp dwt2d hotspot md mriq radixsort particlefilter sad"
 EXP2="gaussian heartwall lavamd mergesort spmv srad tpacf"
 
@@ -92,12 +96,13 @@ if [ "${1:-}" = --point ]; then
     tpsim*)
         # tpsim: as the experiment's points (the scheduled, allocated code);
         # tpsim-ptx: nvcc's PTX in program order, as GPGPU-Sim 4.2 runs it;
-        # tpsim-gs: that, and FP64 arithmetic and divisions on the SFU as
-        # GPGPU-Sim 4.2's SM2_GTX480 issues them (docs/EXPERIMENTS.md)
+        # tpsim-gs: that, and FP64 arithmetic and divisions on the SFU, an
+        # f64 reciprocal or root one SFU operation, as GPGPU-Sim 4.2's
+        # SM2_GTX480 issues them (docs/EXPERIMENTS.md)
         case $sim in
         tpsim) o="regs.physical=1" ;;
         tpsim-ptx) o="regs.physical=0" ;;
-        tpsim-gs) o="regs.physical=0 sm.dp_pipe=sfu sm.div_pipe=sfu" ;;
+        tpsim-gs) o="regs.physical=0 sm.dp_pipe=sfu sm.div_pipe=sfu lat.dp_rcp=$RCP_SFU" ;;
         esac
         cfg=gtx480
         case $v in

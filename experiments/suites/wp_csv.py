@@ -6,9 +6,11 @@ program launches several kernels; each bar of the paper is one of them, so
 every column sums over the launches of that kernel only (the launches
 whose mangled name contains KERNEL).
 
-  wp_csv.py POINTS LIST OUT.csv
+  wp_csv.py POINTS LIST OUT.csv [OLD.csv]
 POINTS: the directory of NAME-FRONTEND.{json,status}; LIST: lines
-"NAME KERNEL SUITE PAPER_CLASS"."""
+"NAME KERNEL SUITE PAPER_CLASS".  OLD.csv (the CSV before this run): a
+bar none of whose points has files in POINTS (a fresh checkout's committed
+results, run again in part with run.sh --only) keeps its rows from it."""
 import json
 import os
 import sys
@@ -45,10 +47,16 @@ def div(a, b):
 
 
 def main(a):
-    if len(a) != 3:
+    if len(a) not in (3, 4):
         sys.stderr.write(__doc__)
         return 2
-    pts, lst, out = a
+    pts, lst, out = a[:3]
+    old = {}
+    if len(a) == 4 and os.path.exists(a[3]):
+        for line in open(a[3]).read().splitlines()[1:]:
+            f = line.split(",")
+            if len(f) > 1:
+                old.setdefault(f[1], []).append(line.split(","))
     rows = []
     for line in open(lst):
         w = line.split()
@@ -63,6 +71,9 @@ def main(a):
             if st == "ok" and s is None:
                 st = "failed"
             got[fe] = (st, s)
+        if all(got[fe][0] == "missing" for fe in FRONTENDS) and name in old:
+            rows.extend(old[name])
+            continue
         for fe in FRONTENDS:
             st, s = got[fe]
             row = ["%s/gtx480-l1-32k/frontend=%s" % (name, fe), name, "gtx480-l1-32k", fe]

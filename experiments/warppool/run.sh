@@ -24,7 +24,8 @@
 # check pass; a program that cannot be built or has no input is `skipped`.
 # --only (with --suites) runs the points of those bars again and keeps every
 # other point's results in the results' points/ (the CSV and figures are
-# made from all of them).
+# made from all of them; a bar with no points there, as in a fresh checkout,
+# keeps its rows of the committed CSV).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -91,7 +92,11 @@ if [ -n "$suites" ]; then
         echo "$n mrpb l1d.banks=1 warppool=0 mrpb=1 l1d.size=32k"
         echo "$n l1_128k l1d.banks=1 warppool=0 mrpb=0 l1d.size=128k"
     done <"$work/list" | xargs -P "$jobs" -L 1 sh "$here/run.sh" --suite-point "$build" "$work" "$results/points"
-    python3 "$root/experiments/suites/wp_csv.py" "$results/points" "$work/list" "$results/warppool.csv"
+    # a bar without points here keeps its rows of the CSV before (wp_csv.py)
+    old=$work/warppool.csv.old
+    rm -f "$old"
+    [ -f "$results/warppool.csv" ] && cp "$results/warppool.csv" "$old"
+    python3 "$root/experiments/suites/wp_csv.py" "$results/points" "$work/list" "$results/warppool.csv" "$old"
     python3 "$here/report.py" --csv "$results/warppool.csv" --results "$results" --list "$(cat "$work/list")"
     exit $?
 fi

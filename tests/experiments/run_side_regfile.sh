@@ -78,7 +78,7 @@ check_tpsim() { # CASE NAME VARIANT SIM CONFIG OPTIONS
 check_tpsim tpsim_file hotspot file tpsim gtx480 "-o regs.physical=1"
 check_tpsim tpsim_unlimited hotspot unlimited tpsim gtx480 "-o regs.physical=1 $U"
 check_tpsim tpsim_ptx hotspot file tpsim-ptx gtx480 "-o regs.physical=0"
-check_tpsim tpsim_gs hotspot unlimited tpsim-gs gtx480 "-o regs.physical=0 -o sm.dp_pipe=sfu -o sm.div_pipe=sfu $U"
+check_tpsim tpsim_gs hotspot unlimited tpsim-gs gtx480 "-o regs.physical=0 -o sm.dp_pipe=sfu -o sm.div_pipe=sfu -o lat.dp_rcp=20 -o ii.dp_rcp=8 $U"
 check_tpsim tpsim_rf64 gaussian rf64 tpsim gtx480-rf64k "-o regs.physical=1"
 
 # GPGPU-Sim: the register file appended to the configuration; the launches summed

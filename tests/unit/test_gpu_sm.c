@@ -181,6 +181,34 @@ static void t_cvt64_class(void)
     gpu_rig_close(&r);
 }
 
+/* rcp, sqrt and rsqrt of an f64: a class of their own (lat.dp_rcp, ii.dp_rcp:
+** the table's default 60 and 40, ptxas's sequence of an SFU approximation and
+** five dependent FP64 fmas on the GTX 480; 0 times them as FP64 divisions,
+** lat.dp_div 330, as tpsim did before).  Ten dependent ones, rcp and sqrt in
+** turn, on %fd1 (2.0 at the start), timed as chain_ptx times its adds. */
+#define RCP2 "  rcp.rn.f64 %fd1, %fd1;\n  sqrt.rn.f64 %fd1, %fd1;\n"
+static const char *rcp64_ptx = HDR
+    TIMED_KERNEL_S("rcpc", "  mov.f64 %fd1, 0d4000000000000000;\n", RCP2 RCP2 RCP2 RCP2 RCP2, "");
+
+static const char *rcp64_pair_ptx = HDR
+    TIMED_KERNEL_S("rcpp", "  mov.f64 %fd1, 0d4000000000000000;\n",
+                   "  rcp.rn.f64 %fd2, %fd1;\n  rcp.rn.f64 %fd3, %fd1;\n  rcp.rn.f64 %fd4, %fd3;\n", "");
+
+static void t_rcp64_class(void)
+{
+    /* the default: the first at t0 + 1, each next one lat.dp_rcp + 1 = 61
+    ** later, the clock read one cycle after the last: 1 + 9 * 61 + 1 = 551 */
+    TT_EQ_U(timed_once(rcp64_ptx, "rcpc", NULL), 551);
+    /* lat.dp_rcp = 0, the FP64 division class: 1 + 9 * 331 + 1 = 2981 */
+    TT_EQ_U(timed_once(rcp64_ptx, "rcpc", "lat.dp_rcp=0 ii.dp_rcp=0"), 2981);
+    /* the interval: two independent reciprocals on one FP64 pipe
+    ** (sm.dp_units = 1), the second taken by the pipe 40 cycles after the
+    ** first (ii.dp_rcp), then one that depends on the second: the pipe at
+    ** t0 + 1 and t0 + 41, the dependant lat.dp_rcp + 1 = 61 later (t0 +
+    ** 102), the clock at t0 + 103 */
+    TT_EQ_U(timed_once(rcp64_pair_ptx, "rcpp", "sm.dp_units=1"), 103);
+}
+
 /* Where FP64 runs without FP64 pipes (sm.dp_units = 0): on the two SP pipes
 ** (sm.dp_pipe = sp, Fermi's CUDA cores) or on the one SFU (sfu, GPGPU-Sim
 ** 4.2's -gpgpu_num_dp_units 0).  Six independent add.f64 (lat.dp_add 8,
@@ -607,6 +635,7 @@ int main(void)
     TT_RUN(t_independent);
     TT_RUN(t_max_class);
     TT_RUN(t_cvt64_class);
+    TT_RUN(t_rcp64_class);
     TT_RUN(t_dp_pipe);
     TT_RUN(t_imul_pipe);
     TT_RUN(t_fmul_pipe);
