@@ -30,6 +30,15 @@ static void set(gpu_cfg *c, int unit, int lc, gpu_pipe p, uint32_t lat, uint32_t
     c->ii[unit][lc] = ii ? ii : 1;
 }
 
+/* (unit, lc) on pipe p with the configuration's latency and interval
+** (options lat_id, ii_id) where it gives them, else those of class `from`
+** of the same unit (0: not given) */
+static void set_own(gpu_cfg *c, const tp_opts *o, int unit, int lc, gpu_pipe p, int lat_id, int ii_id, int from)
+{
+    uint32_t lat = opt_u(o, lat_id), ii = opt_u(o, ii_id);
+    set(c, unit, lc, p, lat ? lat : c->lat[unit][from], ii ? ii : c->ii[unit][from]);
+}
+
 void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
 {
     memset(c, 0, sizeof *c);
@@ -77,28 +86,19 @@ void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
     static const int mu[3] = {EXEC_U_INT, EXEC_U_FP, EXEC_U_DP};
     static const int ml[3] = {OPT_LAT_INT_MAX, OPT_LAT_FP_MAX, OPT_LAT_DP_MAX};
     static const int mi[3] = {OPT_II_INT_MAX, OPT_II_FP_MAX, OPT_II_DP_MAX};
-    for (int k = 0; k < 3; k++) {
-        uint32_t lat = opt_u(o, ml[k]), ii = opt_u(o, mi[k]);
-        set(c, mu[k], EXEC_L_MAX, (gpu_pipe)c->pipe_of[mu[k]][EXEC_L_ADD],
-            lat ? lat : c->lat[mu[k]][EXEC_L_ADD], ii ? ii : c->ii[mu[k]][EXEC_L_ADD]);
-    }
+    for (int k = 0; k < 3; k++)
+        set_own(c, o, mu[k], EXEC_L_MAX, (gpu_pipe)c->pipe_of[mu[k]][EXEC_L_ADD], ml[k], mi[k], EXEC_L_ADD);
     /* conversions to or from f64: their own latency where the configuration gives one, else FP64 add's;
     ** on the FP64 pipe, or the SP pipe when there is none (with sm.dp_pipe=sfu too: GPGPU-Sim's cvt
     ** is an ALU operation) */
-    {
-        uint32_t lat = opt_u(o, OPT_LAT_DP_CVT), ii = opt_u(o, OPT_II_DP_CVT);
-        set(c, EXEC_U_DP, EXEC_L_CVT64, c->pipes[GPU_P_DP] ? GPU_P_DP : GPU_P_SP,
-            lat ? lat : c->lat[EXEC_U_DP][EXEC_L_ADD], ii ? ii : c->ii[EXEC_U_DP][EXEC_L_ADD]);
-    }
+    set_own(c, o, EXEC_U_DP, EXEC_L_CVT64, c->pipes[GPU_P_DP] ? GPU_P_DP : GPU_P_SP, OPT_LAT_DP_CVT, OPT_II_DP_CVT,
+            EXEC_L_ADD);
     /* rcp, sqrt and rsqrt of an f64: their own cost where the configuration gives one (ptxas's
     ** sequence: an SFU approximation refined by FP64 fmas, on the fmas' pipe), else the FP64
     ** division's, on its pipe */
-    {
-        uint32_t lat = opt_u(o, OPT_LAT_DP_RCP), ii = opt_u(o, OPT_II_DP_RCP);
-        int from = lat ? EXEC_L_MAD : EXEC_L_DIV;
-        set(c, EXEC_U_DP, EXEC_L_RCP64, (gpu_pipe)c->pipe_of[EXEC_U_DP][from],
-            lat ? lat : c->lat[EXEC_U_DP][EXEC_L_DIV], ii ? ii : c->ii[EXEC_U_DP][EXEC_L_DIV]);
-    }
+    set_own(c, o, EXEC_U_DP, EXEC_L_RCP64,
+            (gpu_pipe)c->pipe_of[EXEC_U_DP][opt_u(o, OPT_LAT_DP_RCP) ? EXEC_L_MAD : EXEC_L_DIV], OPT_LAT_DP_RCP,
+            OPT_II_DP_RCP, EXEC_L_DIV);
     for (int l = 0; l < EXEC_L_COUNT; l++) {
         set(c, EXEC_U_SFU, l, GPU_P_SFU, opt_u(o, OPT_LAT_SFU), opt_u(o, OPT_II_SFU));
         set(c, EXEC_U_CTRL, l, GPU_P_SP, opt_u(o, OPT_LAT_BRANCH), 1);

@@ -44,6 +44,8 @@ root=$(cd "$here/../.." && pwd)
 BUILD=${BUILD:-build}
 tools=${GPGPUSIM_TOOLS:-$root/../shared/gpgpusim}
 SUITES=$root/experiments/suites/suites.sh
+# shellcheck source=experiments/side/sims.sh
+. "$here/sims.sh"
 UNLIMITED="device.regs_per_sm=1048576 device.regs_per_block=1048576 regs.bounds_file=32768"
 # GPGPU-Sim's reciprocal or square root of an f64: one SFU operation (tpsim's
 # SFU class on the GTX 480: lat.sfu 20, ii.sfu 8)
@@ -119,11 +121,9 @@ if [ "${1:-}" = --point ]; then
         unlimited) r=1048576 ;;
         rf64) r=16384 ;;
         esac
-        bash "$tools/prep-gtx480.sh" "$gs" "$d/$n" 0 >/dev/null
-        printf '%s\n' "-gpgpu_shader_registers $r" >>"$d/$n/gpgpusim.config"
         args=$(sh "$SUITES" args "$n")
         # shellcheck disable=SC2086
-        if (cd "$d/$n" && bash -c ". '$tools/env.sh' '$gs' && exec \"\$@\"" - $args) >"$d/gpgpusim.log" 2>&1 &&
+        if side_gs_run "$gs" "$d/$n" "$d/gpgpusim.log" "-gpgpu_shader_registers $r" $args &&
             sh "$SUITES" verify "$n" "$d" "$d/gpgpusim.log"; then echo ok; else echo failed; fi >"$d/status"
         ;;
     esac
@@ -151,8 +151,6 @@ done
 if [ -z "$table" ]; then
     [ $# -gt 0 ] || { echo "usage: regfile.sh --suites DIR [--gpgpusim SRC] [--out DIR] [-j N] NAME... | --table [--out DIR]" >&2; exit 2; }
     [ -n "$suites" ] || { echo "regfile.sh: --suites DIR is needed (experiments/suites.md)" >&2; exit 2; }
-    # shellcheck source=experiments/side/sims.sh disable=SC2154
-    . "$here/sims.sh"
     side_setup regfile.sh
     out=$(cd "$out" && pwd)
     suites=$(cd "$suites" && pwd)

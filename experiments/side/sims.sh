@@ -1,4 +1,4 @@
-# sims.sh -- sourced by experiments/side/run.sh and ubench.sh: one CUDA
+# sims.sh -- sourced by experiments/side/run.sh, ubench.sh and regfile.sh: one CUDA
 # binary run on each simulator at a given CTAs-per-SM limit (the register
 # file large enough in both that registers never limit).  Each function
 # prints the cycles of every launch of the run, one per line, in launch
@@ -21,17 +21,27 @@ for k in json.load(open(sys.argv[1]))["kernels"]:
     print(k["cycles"])' "$work/$_tag.json"
 }
 
-# side_gpgpusim SRC K TAG BIN [ARGS...]: GPGPU-Sim 4.2's SM2_GTX480
-# configuration (prep-gtx480.sh) with -gpgpu_shader_cta K
+# side_gs_run SRC DIR LOG "OPTION..." BIN [ARGS...]: GPGPU-Sim 4.2's
+# SM2_GTX480 configuration (prep-gtx480.sh, timing mode) written into DIR
+# with the options' lines appended (each "-name value", separated by ";"),
+# then BIN run from DIR on it, its output in LOG; BIN's exit status
+side_gs_run() {
+    _g=$1 _dir=$2 _log=$3 _opts=$4
+    shift 4
+    bash "$tools/prep-gtx480.sh" "$_g" "$_dir" 0 >/dev/null || return 1
+    echo "$_opts" | tr ';' '\n' >>"$_dir/gpgpusim.config"
+    (cd "$_dir" && bash -c ". '$tools/env.sh' '$_g' && exec \"\$@\"" - "$@") >"$_log" 2>&1
+}
+
+# side_gpgpusim SRC K TAG BIN [ARGS...]: side_gs_run with -gpgpu_shader_cta K
 # -gpgpu_shader_registers 65536, run from $work/TAG; each launch's
 # gpu_sim_cycle
 side_gpgpusim() {
-    _g=$1 _k=$2 _d=$work/$3
+    _k=$2 _d=$work/$3
+    _gs=$1
     shift 3
     rm -rf "$_d"
-    bash "$tools/prep-gtx480.sh" "$_g" "$_d" 0 >/dev/null || return 1
-    printf '%s\n' "-gpgpu_shader_cta $_k" "-gpgpu_shader_registers 65536" >>"$_d/gpgpusim.config"
-    (cd "$_d" && bash -c ". '$tools/env.sh' '$_g' && exec \"\$@\"" - "$@" >"$_d/log" 2>&1) ||
+    side_gs_run "$_gs" "$_d" "$_d/log" "-gpgpu_shader_cta $_k;-gpgpu_shader_registers 65536" "$@" ||
         { echo "GPGPU-Sim failed at $_k CTAs: $(tail -n 3 "$_d/log")" >&2; return 1; }
     awk '/^gpu_sim_cycle/ { print $3 }' "$_d/log"
 }
