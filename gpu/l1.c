@@ -337,13 +337,22 @@ static gpu_l1res store(gpu_l1 *c, gpu_mreq *r, uint64_t now)
         c->st.stores++;
         return GPU_L1_HIT;
     }
-    /* write-through, no write-allocate; a hit keeps (and refreshes) the line */
+    /* write-through, no write-allocate; a hit keeps (and refreshes) the line,
+    ** or discards it (store_evict: Fermi's global stores), unless a load's
+    ** fill is on its way into it */
     if (!port_free(c, now)) return busy(c);
     if (!missq_room(c, now)) return refuse(c);
     port_take(c);
-    if (slot >= 0) mem_cache_touch(&c->tags, (uint32_t)slot);
     if (slot >= 0 && !(want & ~mem_cache_at(&c->tags, (uint32_t)slot)->sect)) c->st.hits++;
     else c->st.misses++;
+    if (slot >= 0) {
+        if (c->cfg.store_evict && !mem_cache_at(&c->tags, (uint32_t)slot)->pend) {
+            mem_cache_invalidate(&c->tags, (uint32_t)slot);
+            c->st.store_evictions++;
+        } else {
+            mem_cache_touch(&c->tags, (uint32_t)slot);
+        }
+    }
     r->t_sent = now;
     mem_queue_push(&c->missq, r, now + c->cfg.miss_latency);
     c->st.accesses++;
@@ -465,6 +474,7 @@ void gpu_l1_cfg_l1d(const tp_opts *o, gpu_l1cfg *cfg)
     cfg->set_index = (uint8_t)tp_opt_i(o, OPT_L1D_SET_INDEX);   /* linear|xor|fermi, in mem_index's order */
     cfg->sectored = tp_opt_i(o, OPT_L1D_SECTORED) != 0;
     cfg->alloc_on_miss = tp_opt_i(o, OPT_L1D_ALLOC) == 1;
+    cfg->store_evict = tp_opt_i(o, OPT_L1D_STORE_HIT) == 1;
     cfg->banks = (uint32_t)tp_opt_i(o, OPT_L1D_BANKS);
     cfg->miss_ports = (uint32_t)tp_opt_i(o, OPT_L1D_MISS_PORTS);
 }

@@ -60,6 +60,7 @@ typedef struct gpu_l1cfg {
     uint8_t set_index;            /* mem_index: linear, xor or fermi (mem/cache.h) */
     bool sectored;                /* 32-byte sectors (above) */
     bool alloc_on_miss;           /* loads reserve their line at the miss (above) */
+    bool store_evict;             /* a global store discards the line it finds (Fermi), else keeps it */
     uint32_t banks;               /* accesses per cycle to distinct banks (0 or 1: one access per cycle) */
     uint32_t miss_ports;          /* banks > 1: accesses per cycle that may enter the miss path */
 } gpu_l1cfg;
@@ -79,6 +80,7 @@ typedef struct gpu_l1stats {
     uint64_t port_busy;           /* accesses refused with GPU_L1_BUSY (banked caches) */
     uint64_t sector_misses;       /* load misses to a line present (or reserved) without some of their sectors */
     uint64_t alloc_fails;         /* allocate-on-miss: refused because every way of the set was reserved (in reservation_fails too) */
+    uint64_t store_evictions;     /* store_evict: lines a global store discarded */
 } gpu_l1stats;
 
 typedef struct gpu_l1 gpu_l1;

@@ -135,28 +135,15 @@ if [ "${1:-}" = --point ]; then
     exit 0
 fi
 
-gs="" out="$here/results/regfile" suites="" jobs=1 table=""
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --gpgpusim) gs=$2; shift 2 ;;
-        --suites) suites=$2; shift 2 ;;
-        --out) out=$2; shift 2 ;;
-        --table) table=1; shift ;;
-        -j) jobs=$2; shift 2 ;;
-        -h|--help) sed -n '2,45p' "$0"; exit 0 ;;
-        -*) echo "regfile.sh: unknown option $1" >&2; exit 2 ;;
-        *) break ;;
-    esac
-done
+side_options regfile.sh "$here/results/regfile" 45 "$@"
+shift "$side_n"
 if [ -z "$table" ]; then
     [ $# -gt 0 ] || { echo "usage: regfile.sh --suites DIR [--gpgpusim SRC] [--out DIR] [-j N] NAME... | --table [--out DIR]" >&2; exit 2; }
     [ -n "$suites" ] || { echo "regfile.sh: --suites DIR is needed (experiments/suites.md)" >&2; exit 2; }
     side_setup regfile.sh
     out=$(cd "$out" && pwd)
     suites=$(cd "$suites" && pwd)
-    # nvcc with -no-compress, for suites.sh's builds
-    printf '#!/bin/sh\nexec "%s" -no-compress "$@"\n' "$NVCC" >"$work/nvcc"
-    chmod +x "$work/nvcc"
+    side_nvcc
     mkdir -p "$out/build" "$out/runs"
     : >"$work/torun"
     for n in "$@"; do

@@ -1,6 +1,6 @@
-# sims.sh -- sourced by experiments/side/run.sh, ubench.sh and regfile.sh: one CUDA
-# binary run on each simulator at a given CTAs-per-SM limit (the register
-# file large enough in both that registers never limit).  Each function
+# sims.sh -- sourced by experiments/side/run.sh, ubench.sh, regfile.sh and
+# warppool.sh: one CUDA binary run on each simulator at a given CTAs-per-SM
+# limit (the register file large enough in both that registers never limit).  Each function
 # prints the cycles of every launch of the run, one per line, in launch
 # order, and returns non-zero (with the run's last lines on stderr) when
 # the program fails.  Needs: $root (the repository), $work (a scratch
@@ -69,4 +69,36 @@ side_setup() {
     mkdir -p "$out"
     work=$(mktemp -d)
     trap 'rm -rf "$work"' EXIT
+}
+
+# side_options SCRIPT OUT HELP ARGS...: the options of the suite scripts
+# (regfile.sh, warppool.sh): --gpgpusim SRC, --suites DIR, --out DIR (default
+# OUT), --table, -j N, -h (prints lines 2-HELP of the script); sets gs,
+# suites, out, table, jobs, and side_n: how many arguments it took (the
+# caller shifts them off; the rest are the programs)
+side_options() {
+    _s=$1 out=$2 _h=$3
+    shift 3
+    gs="" suites="" jobs=1 table="" side_n=0
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --gpgpusim) gs=$2; _k=2 ;;
+            --suites) suites=$2; _k=2 ;;
+            --out) out=$2; _k=2 ;;
+            --table) table=1; _k=1 ;;
+            -j) jobs=$2; _k=2 ;;
+            -h|--help) sed -n "2,${_h}p" "$0"; exit 0 ;;
+            -*) echo "$_s: unknown option $1" >&2; exit 2 ;;
+            *) break ;;
+        esac
+        shift "$_k"
+        side_n=$((side_n + _k))
+    done
+}
+
+# side_nvcc: $work/nvcc, nvcc with -no-compress (plain-text PTX in the
+# fatbinary, which GPGPU-Sim reads), for suites.sh's builds (NVCC=$work/nvcc)
+side_nvcc() {
+    printf '#!/bin/sh\nexec "%s" -no-compress "$@"\n' "$NVCC" >"$work/nvcc"
+    chmod +x "$work/nvcc"
 }

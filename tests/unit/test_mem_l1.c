@@ -6,8 +6,9 @@
 ** 128-byte lines -> 16384 / (4 * 128) = 32 sets, so addresses 32 * 128 =
 ** 4096 bytes apart share a set (the rig indexes linearly; the table's
 ** default is the Fermi hash, t303 and t416); hit latency 35; 32 MSHRs of
-** 8 requests; miss queue 8; allocate on fill, unsectored (t417 and t418
-** turn on sectors and allocate-on-miss). */
+** 8 requests; miss queue 8; allocate on fill, unsectored, a global store
+** keeping the line it hits (t417, t418 and t419 turn on sectors,
+** allocate-on-miss and the table's Fermi store eviction). */
 #include "tests/unit/tt.h"
 #include "gpu/l1.h"
 #include "gpu/options.h"
@@ -35,6 +36,7 @@ static void rig_open(rig *g, bool cache_global)
     ** t303 and t416 pin the Fermi index the option table's default uses */
     g->cfg.set_index = MEM_INDEX_LINEAR;
     g->cfg.alloc_on_miss = false;   /* allocate on fill; t418 pins allocate-on-miss */
+    g->cfg.store_evict = false;     /* a store hit keeps its line; t419 pins Fermi's eviction */
     g->cfg.sectored = false;
     /* these scenarios pin the cache's decisions with requests entering the
     ** miss queue at their access; t414 pins the lookup pipeline */
@@ -849,6 +851,72 @@ static void t418_alloc_on_miss(void)
     rig_close(&g);
 }
 
+/* 419: Fermi's global stores (l1d.store_hit = evict, the table's default:
+** the PTX ISA's "global stores bypass L1, and discard any L1 lines that
+** match").  A line brought in at 0-1 is hit by a store at 10: the store is
+** written through (SENT, into the miss queue at 10) and counted a hit, and
+** the line is gone, so a load at 11 misses (a new MSHR) where with `keep`
+** (t410) it hits.  A store to a line whose fill is still on its way (an
+** allocate-on-miss reservation, pend set) leaves the line: its fill lands
+** at 30 and the load at 31 hits.  A local store is written back in the
+** line either way (t409), and a store to an absent line evicts nothing. */
+static void t419_store_evict(void)
+{
+    rig g;
+    rig_open(&g, true);
+    TT_CHECK(g.cfg.store_evict == false);
+    gpu_l1_free(g.c);
+    {
+        tp_opts o;
+        gpu_opts_init(&o);
+        gpu_l1cfg d;
+        gpu_l1_cfg_l1d(&o, &d);
+        tp_opts_free(&o);
+        TT_CHECK(d.store_evict);   /* the option table's default: evict */
+    }
+    g.cfg.store_evict = true;
+    g.c = gpu_l1_new(&g.cfg, &g.pool);
+    warm(&g, GPU_MS_GLOBAL, BASE, 0);
+    TT_EQ_U(acc(&g, GPU_MR_STORE, GPU_MS_GLOBAL, BASE + 8, 1, 10), GPU_L1_SENT);
+    gpu_mreq_put(&g.pool, take_miss(&g));
+    TT_EQ_U(gpu_l1_stats(g.c)->hits, 1);
+    TT_EQ_U(gpu_l1_stats(g.c)->store_evictions, 1);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE, 2, 11), GPU_L1_MISS);
+    TT_EQ_U(gpu_l1_stats(g.c)->misses, 2);
+    answer(&g, take_miss(&g), 12);
+    TT_EQ_U(drain(&g, 100), 1);
+    /* a store to an absent line: a miss, nothing evicted */
+    TT_EQ_U(acc(&g, GPU_MR_STORE, GPU_MS_GLOBAL, BASE + SETSTRIDE, 3, 101), GPU_L1_SENT);
+    gpu_mreq_put(&g.pool, take_miss(&g));
+    TT_EQ_U(gpu_l1_stats(g.c)->store_evictions, 1);
+    rig_close(&g);
+
+    /* allocate on miss: the line is reserved at the miss (20) and the store
+    ** at 21 finds it pending: it stays, and the fill at 30 makes it valid */
+    rig_open(&g, true);
+    gpu_l1_free(g.c);
+    g.cfg.store_evict = true;
+    g.cfg.alloc_on_miss = true;
+    g.c = gpu_l1_new(&g.cfg, &g.pool);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE, 4, 20), GPU_L1_MISS);
+    gpu_mreq *m = take_miss(&g);
+    TT_EQ_U(acc(&g, GPU_MR_STORE, GPU_MS_GLOBAL, BASE, 5, 21), GPU_L1_SENT);
+    gpu_mreq_put(&g.pool, take_miss(&g));
+    TT_EQ_U(gpu_l1_stats(g.c)->store_evictions, 0);
+    answer(&g, m, 30);
+    TT_EQ_U(drain(&g, 30), 1);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE, 6, 31), GPU_L1_HIT);
+    TT_EQ_U(drain(&g, 31 + LAT), 1);
+    /* a local store hitting a line is written back there, not evicted */
+    warm(&g, GPU_MS_LOCAL, BASE + 2 * SETSTRIDE, 40);
+    TT_EQ_U(acc(&g, GPU_MR_STORE, GPU_MS_LOCAL, BASE + 2 * SETSTRIDE, 7, 50), GPU_L1_HIT);
+    TT_EQ_U(drain(&g, 50 + LAT), 1);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_LOCAL, BASE + 2 * SETSTRIDE, 8, 100), GPU_L1_HIT);
+    TT_EQ_U(drain(&g, 100 + LAT), 1);
+    TT_EQ_U(gpu_l1_stats(g.c)->store_evictions, 0);
+    rig_close(&g);
+}
+
 int main(void)
 {
     TT_RUN(t300_queue);
@@ -873,5 +941,6 @@ int main(void)
     TT_RUN(t416_fermi_index);
     TT_RUN(t417_sectored);
     TT_RUN(t418_alloc_on_miss);
+    TT_RUN(t419_store_evict);
     return tt_done();
 }
