@@ -343,10 +343,11 @@ static gpu_l1res store(gpu_l1 *c, gpu_mreq *r, uint64_t now)
     if (!port_free(c, now)) return busy(c);
     if (!missq_room(c, now)) return refuse(c);
     port_take(c);
-    if (slot >= 0 && !(want & ~mem_cache_at(&c->tags, (uint32_t)slot)->sect)) c->st.hits++;
+    const mem_cline *hit = slot >= 0 ? mem_cache_at(&c->tags, (uint32_t)slot) : NULL;
+    if (hit && !(want & ~hit->sect)) c->st.hits++;
     else c->st.misses++;
-    if (slot >= 0) {
-        if (c->cfg.store_evict && !mem_cache_at(&c->tags, (uint32_t)slot)->pend) {
+    if (hit) {
+        if (c->cfg.store_evict && !hit->pend) {
             mem_cache_invalidate(&c->tags, (uint32_t)slot);
             c->st.store_evictions++;
         } else {
