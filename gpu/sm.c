@@ -527,7 +527,11 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
 {
     const gpu_cfg *c = sm->c;
     uint32_t words = (c->max_warps + 63) / 64;
-    for (uint32_t s = 0; s < c->nsched; s++) {
+    /* sm.issue_order: scheduler 0 first, or the first in turn (by the cycle,
+    ** so that skipped cycles change nothing) */
+    uint32_t first_sched = c->issue_rotate ? (uint32_t)(now % c->nsched) : 0;
+    for (uint32_t i = 0; i < c->nsched; i++) {
+        uint32_t s = first_sched + i < c->nsched ? first_sched + i : first_sched + i - c->nsched;
         gpu_sched *sc = &sm->sched[s];
         uint32_t n = gpu_sched_begin(c, sc);
         gpu_stall first = GPU_ST_NO_WARPS;

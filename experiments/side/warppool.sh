@@ -24,10 +24,15 @@
 #              4.2's differs (GS322 below): a linearly indexed L1D that
 #              allocates on fill, 32 MSHRs of 8 merges, 8 miss-queue entries
 #              (`-gpgpu_cache:dl1 N:SETS:128:8,L:L:f:N:L,A:32:8,8`), an L2 of
-#              whole 128-byte lines, a 16-request DRAM scheduler queue.
+#              whole 128-byte lines, a 16-request DRAM scheduler queue;
+#   tpsim_rot: tpsim's point with sm.issue_order=rotate: an SM's schedulers
+#              take turns at issuing first in a cycle, as GPGPU-Sim 4's do
+#              (3.2.2, the papers' simulator, and tpsim's gtx480 put scheduler
+#              0 first; 4.2 cannot be set back), so that the two simulators
+#              differ in nothing known (docs/EXPERIMENTS.md: syr2k, bicg).
 # Two bars of one program (atax_1 and atax_2, corr_3 and corr_4) share its
 # runs: the second's rows are read from the first's files.  Without
-# --gpgpusim only tpsim's rows are made.  -j N runs N points at a time.
+# --gpgpusim only tpsim's rows (both) are made.  -j N runs N points at a time.
 # Each point keeps its files in OUT/runs/NAME-VARIANT-SIMULATOR (the
 # program's output, tpsim's statistics, GPGPU-Sim's log).  OUT/warppool.csv
 # is made again from every point there (bar, kernel, variant, simulator,
@@ -72,7 +77,7 @@ row() {
     _d=$1/runs/$6-$4-$5
     _st=$(cat "$_d/status" 2>/dev/null || echo failed)
     case $5 in
-    tpsim) _r=$(python3 -c '
+    tpsim | tpsim_rot) _r=$(python3 -c '
 import json, sys
 try:
     ks = [k for k in json.load(open(sys.argv[1]))["kernels"] if sys.argv[2] in k.get("name", "")]
@@ -129,10 +134,13 @@ if [ "${1:-}" = --point ]; then
     cp -r "$sout/$n" "$d/$n"
     case $v in l1_32k) kb=32 sets=32 ;; l1_128k) kb=128 sets=128 ;; esac
     case $sim in
-    tpsim)
+    tpsim | tpsim_rot)
         # the study's baseline and l1_128k points (experiments/warppool/run.sh --suites)
+        rot=
+        [ "$sim" = tpsim ] || rot=sm.issue_order=rotate
+        # shellcheck disable=SC2086
         sh "$SUITES" point "$tpsim" gtx480-l1-32k "$d" "$n" "$d/tpsim" \
-            l1d.banks=1 warppool=0 mrpb=0 l1d.size=${kb}k
+            l1d.banks=1 warppool=0 mrpb=0 l1d.size=${kb}k $rot
         cp "$d/tpsim.status" "$d/status"
         ;;
     gpgpusim)
@@ -173,6 +181,7 @@ if [ -z "$table" ]; then
         for v in l1_32k l1_128k; do
             [ -z "$gs" ] || echo "--point $out $out/build $tpsim $gs $n $v gpgpusim" >>"$work/torun"
             echo "--point $out $out/build $tpsim - $n $v tpsim" >>"$work/torun"
+            echo "--point $out $out/build $tpsim - $n $v tpsim_rot" >>"$work/torun"
         done
     done
     # GPGPU-Sim's points first: they take the longest
@@ -190,7 +199,7 @@ if [ -f "$out/shares" ]; then
     awk '{ s[$1] = $2 } END { for (n in s) print n, s[n] }' "$out/shares" | sort | while read -r n r; do
         k=$(kernel_of "$n")
         for v in l1_32k l1_128k; do
-            for s in tpsim gpgpusim; do
+            for s in tpsim tpsim_rot gpgpusim; do
                 if [ -f "$out/runs/$r-$v-$s/meta" ]; then row "$out" "$n" "$k" "$v" "$s" "$r"; fi
             done
         done
@@ -208,8 +217,8 @@ awk -F, '
             "miss 32K", "miss 128K", "GS/tpsim", "launches, checks"
         for (i = 0; i < nb; i++) {
             b = bs[i]
-            split("tpsim gpgpusim", sims, " ")
-            for (j = 1; j <= 2; j++) {
+            split("tpsim tpsim_rot gpgpusim", sims, " ")
+            for (j = 1; j <= 3; j++) {
                 s = sims[j]
                 if (!((b, "l1_32k", s) in c) && !((b, "l1_128k", s) in c)) continue
                 x = c[b, "l1_32k", s]; y = c[b, "l1_128k", s]; t = c[b, "l1_32k", "tpsim"]

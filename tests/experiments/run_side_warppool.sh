@@ -7,7 +7,8 @@
 # GPGPU-Sim's tools folder (GPGPUSIM_TOOLS) holds a stand-in prep-gtx480.sh
 # and env.sh, and the program a stand-in that prints GPGPU-Sim's blocks for
 # three launches (its L1D counters cumulative, as GPGPU-Sim prints them).
-# The cases check the exact options of each variant on each simulator, the
+# The cases check the exact options of each variant on each simulator (and
+# tpsim's with GPGPU-Sim 4's issue order, tpsim_rot), the
 # row (only the bar's kernel, its launches' cycles, L1D accesses and misses
 # summed), a launch whose statistics GPGPU-Sim lost, a bar read from another
 # bar's runs, and the table made again (--table).
@@ -92,10 +93,20 @@ for v in l1_32k:32k l1_128k:128k; do
     if [ "$args" != "$want" ]; then fail "tpsim_${v%%:*}" "ran '$args', expected '$want' ($(cat "$tmp/log"))"
     else pass "tpsim_${v%%:*}"; fi
 done
+# tpsim_rot: the same point with GPGPU-Sim 4's issue order
+point bicg l1_32k tpsim_rot
+args=$(sed -n 's/^args //p' "$tmp/out/runs/bicg-l1_32k-tpsim_rot/tpsim.log" 2>/dev/null)
+want="run --mode performance --config gtx480-l1-32k --stats $tmp/out/runs/bicg-l1_32k-tpsim_rot/tpsim.json -o l1d.banks=1 -o warppool=0 -o mrpb=0 -o l1d.size=32k -o sm.issue_order=rotate -- ./prog"
+if [ "$args" != "$want" ]; then fail tpsim_rot "ran '$args', expected '$want' ($(cat "$tmp/log"))"
+else pass tpsim_rot; fi
 r=$(rows | grep "^bicg,.*,l1_32k,tpsim,")
 if [ "$r" != "bicg,bicg_kernel2,l1_32k,tpsim,1500,2,600,400,ok" ]; then
     fail tpsim_row "row '$r', expected 'bicg,bicg_kernel2,l1_32k,tpsim,1500,2,600,400,ok'"
 else pass tpsim_row; fi
+r=$(rows | grep "^bicg,.*,l1_32k,tpsim_rot,")
+if [ "$r" != "bicg,bicg_kernel2,l1_32k,tpsim_rot,1500,2,600,400,ok" ]; then
+    fail tpsim_rot_row "row '$r', expected 'bicg,bicg_kernel2,l1_32k,tpsim_rot,1500,2,600,400,ok'"
+else pass tpsim_rot_row; fi
 
 # GPGPU-Sim: the L1D of each variant and 3.2.2's memory system in the
 # configuration; only bicg_kernel2's launches, its L1D counters as differences
@@ -118,6 +129,8 @@ else pass gpgpusim_row; fi
 # (1.00: the stand-ins give both the same), miss rates, GPGPU-Sim over tpsim
 if ! grep -q "^bicg  *tpsim  *1500  *1500  *1.00  *0.667  *0.667  *-  *2/2, ok/ok\$" "$tmp/table"; then
     fail table "no tpsim line for bicg: $(cat "$tmp/table")"
+elif ! grep -q "^bicg  *tpsim_rot  *1500  *-  *-  *0.667  *-  *-  *2/, ok/\$" "$tmp/table"; then
+    fail table "no tpsim_rot line for bicg: $(cat "$tmp/table")"
 elif ! grep -q "^bicg  *gpgpusim  *1650  *1650  *1.00  *0.750  *0.750  *1.10  *2/2, ok/ok\$" "$tmp/table"; then
     fail table "no GPGPU-Sim line for bicg: $(cat "$tmp/table")"
 else pass table; fi

@@ -386,6 +386,67 @@ static const char *two_ptx = HDR
     "  ret;\n"
     "}\n";
 
+/* sm.issue_order (gpu/options.def): two warps on the two schedulers (warp w
+** on scheduler w), one SFU operand collector between them (sm.oc_sfu=1), an
+** SFU that takes an instruction every 9 cycles (ii.sfu=9: odd, so that the
+** cycles in which the collector frees alternate between even and odd).
+** Each warp issues four independent ex2, reading the clock after each:
+** out[4w + i] = the cycle of warp w's i-th clock read, one after its ex2's
+** issue (both wait for nothing else). */
+static const char *order_ptx = HDR
+    ".visible .entry order(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<40>; .reg .b64 %rd<12>; .reg .f32 %f<8>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  shr.u32 %r1, %r1, 5;\n"
+    "  mul.wide.u32 %rd5, %r1, 32;\n"
+    "  add.s64 %rd6, %rd1, %rd5;\n"
+    "  cvt.rn.f32.u32 %f1, %r1;\n" FILL
+    "  ex2.approx.f32 %f2, %f1;\n  mov.u64 %rd2, %clock64;\n"
+    "  ex2.approx.f32 %f3, %f1;\n  mov.u64 %rd3, %clock64;\n"
+    "  ex2.approx.f32 %f4, %f1;\n  mov.u64 %rd4, %clock64;\n"
+    "  ex2.approx.f32 %f5, %f1;\n  mov.u64 %rd7, %clock64;\n"
+    "  st.global.u64 [%rd6], %rd2;\n  st.global.u64 [%rd6+8], %rd3;\n"
+    "  st.global.u64 [%rd6+16], %rd4;\n  st.global.u64 [%rd6+24], %rd7;\n"
+    "  ret;\n"
+    "}\n";
+
+static void order_run(const char *opts, uint64_t o[8])
+{
+    gpu_rig r;
+    gpu_kstats ks;
+    memset(o, 0, 8 * sizeof *o);
+    if (!gpu_rig_open(&r, order_ptx, opts, "sm.ptx")) return;
+    uint64_t out = exec_mem_alloc(r.dev, 64, 256);
+    TT_EQ_I(gpu_rig_launch(&r, "order", 1, 64, &out, 8, &ks, NULL), EXEC_OK);
+    memcpy(o, exec_mem_host(r.dev, out, 64), 64);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+}
+
+/* Both warps reach their first ex2 in cycle 23: scheduler 0's takes the
+** collector and goes to the SFU in 24, when scheduler 1's takes it, to wait
+** there for the SFU until 24 + 9 = 33.  From then on the collector frees in
+** 33, 42, 51, 60, 69, 78 (every 9 cycles) and both schedulers want it in
+** each of those cycles; who gets it is the order's doing:
+**   fixed:  scheduler 0 first every cycle: warp 0's three, then warp 1's;
+**   rotate: scheduler (cycle mod 2) first: 33 warp 1, 42 warp 0, 51 warp 1,
+**           60 warp 0, 69 warp 1, 78 warp 0.
+** Each clock read follows its ex2 by one cycle. */
+static void t_issue_order(void)
+{
+    uint64_t f[8], t[8];
+    static const uint64_t fixed[8] = {24, 34, 43, 52, 25, 61, 70, 79};
+    static const uint64_t rotate[8] = {24, 43, 61, 79, 25, 34, 52, 70};
+    order_run("sm.oc_sfu=1 ii.sfu=9", f);
+    order_run("sm.oc_sfu=1 ii.sfu=9 sm.issue_order=rotate", t);
+    for (int i = 0; i < 8; i++) {
+        TT_EQ_U(f[i], fixed[i]);
+        TT_EQ_U(t[i], rotate[i]);
+    }
+}
+
 static void t_gto_vs_lrr(void)
 {
     gpu_rig r;
@@ -642,6 +703,7 @@ int main(void)
     TT_RUN(t_div_pipe);
     TT_RUN(t_barrier_fetch);
     TT_RUN(t_gto_vs_lrr);
+    TT_RUN(t_issue_order);
     TT_RUN(t_simd_efficiency);
     TT_RUN(t_cta_limit);
     TT_RUN(t_shared_bank_conflicts);
