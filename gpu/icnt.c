@@ -139,7 +139,8 @@ static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
             mem_queue_stall(x->out[o], t);
             continue;
         }
-        uint32_t d = (i + x->nin - x->rr[o] - 1) % x->nin;
+        uint32_t d = i + x->nin - x->rr[o] - 1;   /* (...) mod nin: i and rr[o] are below nin */
+        if (d >= x->nin) d -= x->nin;
         if (x->bestd[o] == UINT32_MAX) x->touched[x->ntouched++] = o;
         if (d < x->bestd[o]) {
             x->bestd[o] = d;

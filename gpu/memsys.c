@@ -30,6 +30,7 @@
 #include "memsys.h"
 #include "options.h"
 #include "addrmap.h"
+#include "../base/fdiv.h"
 #include "icnt.h"
 #include "l2.h"
 #include "dram.h"
@@ -48,6 +49,7 @@ struct gpu_memsys {
     gpu_dram **dram;
     uint64_t pc;              /* core period, time units */
     uint64_t p[ND];           /* domain periods */
+    tp_fdiv fpc, fp[ND];      /* divisions by them (times to cycles, every loop step) */
     uint64_t k[ND];           /* first edge of each domain not yet run */
     uint64_t wake[ND];        /* cached domain_wake (see gpu_memsys_tick) */
     uint64_t t_now;           /* time of the core cycle last ticked */
@@ -116,6 +118,8 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
     m->p[D_ICNT] = per[1];
     m->p[D_L2] = per[2];
     m->p[D_DRAM] = per[3];
+    tp_fdiv_init(&m->fpc, m->pc);
+    for (int d = 0; d < ND; d++) tp_fdiv_init(&m->fp[d], m->p[d]);
 
     uint32_t line = OPT(OPT_L2_LINE);
     gpu_addrmap_opts(&m->map, o);
@@ -232,7 +236,7 @@ gpu_mreq *gpu_memsys_pop(gpu_memsys *m, uint32_t sm, uint64_t now)
 uint64_t gpu_memsys_reply_at(const gpu_memsys *m, uint32_t sm)
 {
     uint64_t r = mem_queue_head_ready(gpu_icnt_eject(m->icnt, sm));
-    return r == UINT64_MAX ? r : (r + m->pc - 1) / m->pc;
+    return r == UINT64_MAX ? r : tp_fdiv_up(&m->fpc, r);
 }
 
 /* The earliest time at which a unit of domain d (the slices or the DRAM
@@ -291,7 +295,7 @@ static uint64_t icnt_wake(gpu_memsys *m, bool req, bool rep)
 /* The first edge of domain d at or after time w, not before its next unrun edge. */
 static inline uint64_t edge_at(const gpu_memsys *m, int d, uint64_t w)
 {
-    uint64_t e = (w + m->p[d] - 1) / m->p[d];
+    uint64_t e = tp_fdiv_up(&m->fp[d], w);
     return e > m->k[d] ? e : m->k[d];
 }
 
@@ -409,7 +413,7 @@ uint64_t gpu_memsys_next(const gpu_memsys *m)
         if (r < best) best = r;
     }
     if (best == UINT64_MAX) return best;
-    uint64_t n = (best + m->pc - 1) / m->pc;   /* the first core cycle at or after it */
+    uint64_t n = tp_fdiv_up(&m->fpc, best);   /* the first core cycle at or after it */
     return n;
 }
 
