@@ -264,6 +264,8 @@ typedef struct gpu_sm {
     uint64_t wake;             /* the next cycle it must be ticked */
     uint64_t last_tick;        /* the last cycle it was ticked */
     bool changed;              /* the tick changed state */
+    bool send_poll;            /* its last tick found its injection queue full: room there may wake it
+                               ** (gpu_ldst_send_wake; with room, its wake already counts its misses) */
     uint32_t finished;         /* CTAs that finished in this tick */
     uint8_t *slot_reason;      /* per scheduler: outcome of the last tick (repeated over skipped cycles) */
     uint32_t *slot_pc;         /* per scheduler: pc charged with the stall (UINT32_MAX none) */

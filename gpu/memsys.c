@@ -61,6 +61,8 @@ struct gpu_memsys {
     uint64_t *l2nx, *drnx;    /* each slice's and channel's next event as last computed (the
                               ** domains' wakes are their minimums; see domain_wake) */
     uint32_t *ran, nran;      /* the units of the last domain run that ticked */
+    mem_queue **ej;           /* per SM: its ejection queue */
+    uint64_t *ejm;            /* the SMs whose ejection queue may hold replies (gpu_icnt_eject_mask) */
     uint64_t *pop_at;         /* per SM: core cycle + 1 of its last pop */
     uint32_t *pop_n;          /* ... and the replies it took in that cycle */
     gpu_memstats st;          /* gathered from the units when asked for (gpu_memsys_stats) */
@@ -181,6 +183,9 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
     for (uint32_t c = 0; c < m->nch; c++) m->drnx[c] = gpu_dram_next(m->dram[c]);
     m->ran = tp_malloc((m->nslice > m->nch ? m->nslice : m->nch) * sizeof *m->ran);
     m->eject_rate = OPT(OPT_ICNT_EJECT_RATE);
+    m->ej = tp_malloc(m->nsm * sizeof *m->ej);
+    for (uint32_t sm = 0; sm < m->nsm; sm++) m->ej[sm] = gpu_icnt_eject(m->icnt, sm);
+    m->ejm = gpu_icnt_eject_mask(m->icnt);
     m->pop_at = tp_calloc(m->nsm, sizeof *m->pop_at);
     m->pop_n = tp_calloc(m->nsm, sizeof *m->pop_n);
     return m;
@@ -197,6 +202,7 @@ void gpu_memsys_free(gpu_memsys *m)
     free(m->l2nx);
     free(m->drnx);
     free(m->ran);
+    free(m->ej);
     free(m->pop_at);
     free(m->pop_n);
     free(m);
@@ -220,7 +226,7 @@ void gpu_memsys_accept(gpu_memsys *m, gpu_mreq *r, uint64_t now)
 
 gpu_mreq *gpu_memsys_pop(gpu_memsys *m, uint32_t sm, uint64_t now)
 {
-    mem_queue *q = gpu_icnt_eject(m->icnt, sm);
+    mem_queue *q = m->ej[sm];
     if (!mem_queue_peek(q, now * m->pc)) return NULL;
     if (m->eject_rate) {
         if (m->pop_at[sm] != now + 1) {
@@ -235,9 +241,11 @@ gpu_mreq *gpu_memsys_pop(gpu_memsys *m, uint32_t sm, uint64_t now)
 
 uint64_t gpu_memsys_reply_at(const gpu_memsys *m, uint32_t sm)
 {
-    uint64_t r = mem_queue_head_ready(gpu_icnt_eject(m->icnt, sm));
+    uint64_t r = mem_queue_head_ready(m->ej[sm]);
     return r == UINT64_MAX ? r : tp_fdiv_up(&m->fpc, r);
 }
+
+const uint64_t *gpu_memsys_reply_mask(const gpu_memsys *m) { return m->ejm; }
 
 /* The earliest time at which a unit of domain d (the slices or the DRAM
 ** channels) can change state, after a run of domain `ran` whose ticked
@@ -408,10 +416,13 @@ uint64_t gpu_memsys_next(const gpu_memsys *m)
         uint64_t t = edge_at(m, d, w) * m->p[d];
         if (t < best) best = t;
     }
-    for (uint32_t sm = 0; sm < m->nsm; sm++) {
-        uint64_t r = mem_queue_head_ready(gpu_icnt_eject(m->icnt, sm));
-        if (r < best) best = r;
-    }
+    for (uint32_t w = 0; w < (m->nsm + 63) / 64; w++)
+        for (uint64_t bits = m->ejm[w]; bits; bits &= bits - 1) {
+            uint32_t sm = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            uint64_t r = mem_queue_head_ready(m->ej[sm]);
+            if (r == UINT64_MAX) m->ejm[w] &= ~(1ull << (sm % 64));   /* empty: off the mask */
+            if (r < best) best = r;
+        }
     if (best == UINT64_MAX) return best;
     uint64_t n = tp_fdiv_up(&m->fpc, best);   /* the first core cycle at or after it */
     return n;
@@ -421,7 +432,7 @@ bool gpu_memsys_idle(const gpu_memsys *m)
 {
     if (!gpu_icnt_idle(m->icnt)) return false;
     for (uint32_t sm = 0; sm < m->nsm; sm++)
-        if (!mem_queue_empty(gpu_icnt_eject(m->icnt, sm))) return false;
+        if (!mem_queue_empty(m->ej[sm])) return false;
     for (uint32_t s = 0; s < m->nslice; s++)
         if (!gpu_l2_idle(m->l2[s])) return false;
     for (uint32_t c = 0; c < m->nch; c++)

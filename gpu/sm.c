@@ -184,6 +184,7 @@ void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now)
         sm->slot_pc[s] = UINT32_MAX;
     }
     sm->issue_memo = false;
+    sm->send_poll = false;
 }
 
 bool gpu_sm_can_take_cta(const gpu_sm *sm)
@@ -754,9 +755,11 @@ static inline uint32_t tick_back(gpu_sm *sm, uint64_t now)
     rs_account(&sm->rs, 1);
     sm->last_tick = now;
     /* When nothing changed, nothing will until a timed event. */
+    sm->send_poll = false;
     if (sm->changed) {
         sm->wake = now + 1;
     } else {
+        sm->send_poll = !gpu_memsys_can_accept(sm->lx->g->ms, sm->id, NULL);
         uint64_t next = sm->starts;
         if (sm->nwb && sm->wb[0].cycle < next) next = sm->wb[0].cycle;
         uint64_t t = gpu_oc_next(sm, now);
