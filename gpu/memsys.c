@@ -61,7 +61,9 @@ struct gpu_memsys {
     uint64_t *l2nx, *drnx;    /* each slice's and channel's next event as last computed (the
                               ** domains' wakes are their minimums; see domain_wake) */
     uint32_t *ran, nran;      /* the units of the last domain run that ticked */
-    mem_queue **ej;           /* per SM: its ejection queue */
+    mem_queue **inj, **ej;    /* per SM: its injection and ejection queues */
+    mem_queue **rin;          /* per slice: its reply queue into the crossbar */
+    bool rep_new;             /* the last run of the slices gave a reply queue a new head */
     uint64_t *ejm;            /* the SMs whose ejection queue may hold replies (gpu_icnt_eject_mask) */
     uint64_t *pop_at;         /* per SM: core cycle + 1 of its last pop */
     uint32_t *pop_n;          /* ... and the replies it took in that cycle */
@@ -184,7 +186,13 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
     m->ran = tp_malloc((m->nslice > m->nch ? m->nslice : m->nch) * sizeof *m->ran);
     m->eject_rate = OPT(OPT_ICNT_EJECT_RATE);
     m->ej = tp_malloc(m->nsm * sizeof *m->ej);
-    for (uint32_t sm = 0; sm < m->nsm; sm++) m->ej[sm] = gpu_icnt_eject(m->icnt, sm);
+    m->inj = tp_malloc(m->nsm * sizeof *m->inj);
+    for (uint32_t sm = 0; sm < m->nsm; sm++) {
+        m->ej[sm] = gpu_icnt_eject(m->icnt, sm);
+        m->inj[sm] = gpu_icnt_inject(m->icnt, sm);
+    }
+    m->rin = tp_malloc(m->nslice * sizeof *m->rin);
+    for (uint32_t s = 0; s < m->nslice; s++) m->rin[s] = gpu_icnt_reply_in(m->icnt, s);
     m->ejm = gpu_icnt_eject_mask(m->icnt);
     m->pop_at = tp_calloc(m->nsm, sizeof *m->pop_at);
     m->pop_n = tp_calloc(m->nsm, sizeof *m->pop_n);
@@ -203,6 +211,8 @@ void gpu_memsys_free(gpu_memsys *m)
     free(m->drnx);
     free(m->ran);
     free(m->ej);
+    free(m->inj);
+    free(m->rin);
     free(m->pop_at);
     free(m->pop_n);
     free(m);
@@ -211,7 +221,7 @@ void gpu_memsys_free(gpu_memsys *m)
 bool gpu_memsys_can_accept(const gpu_memsys *m, uint32_t sm, const gpu_mreq *r)
 {
     (void)r;
-    return gpu_icnt_can_accept(m->icnt, sm);
+    return sm < m->nsm && !mem_queue_full(m->inj[sm]);   /* gpu_icnt_can_accept, without the call */
 }
 
 void gpu_memsys_accept(gpu_memsys *m, gpu_mreq *r, uint64_t now)
@@ -220,7 +230,7 @@ void gpu_memsys_accept(gpu_memsys *m, gpu_mreq *r, uint64_t now)
     r->is_reply = 0;
     /* the interconnect's wake depends on its inputs' heads only (not on what
     ** is behind them, nor on room in its outputs): a new head may move it */
-    if (mem_queue_empty(gpu_icnt_inject(m->icnt, r->sm))) m->inj_new = true;
+    if (mem_queue_empty(m->inj[r->sm])) m->inj_new = true;
     gpu_icnt_accept(m->icnt, r, now * m->pc + 1);
 }
 
@@ -314,9 +324,13 @@ static void run_domain(gpu_memsys *m, int d, uint64_t e)
     if (d == D_ICNT) {
         gpu_icnt_tick(m->icnt, e);
     } else if (d == D_L2) {
+        m->rep_new = false;
         for (uint32_t s = 0; s < m->nslice; s++)
             if (m->l2nx[s] <= t) {
+                /* only the crossbar pops a reply queue: its head is new when it was empty */
+                bool was_empty = mem_queue_empty(m->rin[s]);
                 gpu_l2_tick(m->l2[s], e);
+                m->rep_new |= was_empty && !mem_queue_empty(m->rin[s]);
                 m->ran[m->nran++] = s;
             }
     } else {
@@ -399,7 +413,8 @@ void gpu_memsys_tick(gpu_memsys *m, uint64_t now)
         m->k[best] = be + 1;
         for (int d = 0; d < ND; d++)
             if (feeds[best] >> d & 1)
-                m->wake[d] = d == D_ICNT ? icnt_wake(m, best == D_ICNT, true) : domain_wake(m, d, best);
+                m->wake[d] = d == D_ICNT ? icnt_wake(m, best == D_ICNT, best == D_ICNT || m->rep_new)
+                                         : domain_wake(m, d, best);
     }
 }
 
