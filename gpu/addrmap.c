@@ -17,6 +17,14 @@ void gpu_addrmap_init(gpu_addrmap *m, uint32_t channels, uint32_t subs, uint64_t
     while (m->row_bytes % bank_interleave) bank_interleave--;   /* a divisor of the row */
     m->bank_interleave = bank_interleave;
     m->hash = GPU_ADDRMAP_LINEAR;
+    tp_fdiv_init(&m->fch, m->channels);
+    tp_fdiv_init(&m->fsub, m->subs);
+    tp_fdiv_init(&m->fbank, m->banks);
+    tp_fdiv_init(&m->fgroup, m->groups);
+    tp_fdiv_init(&m->fil, m->interleave);
+    tp_fdiv_init(&m->fgran, m->granule);
+    tp_fdiv_init(&m->fbil, m->bank_interleave);
+    tp_fdiv_init(&m->fper_row, m->row_bytes / m->bank_interleave);
 }
 
 /* x^k modulo the polynomial p of degree deg, for k = 0..63. */
@@ -58,9 +66,9 @@ static inline uint32_t rot(const gpu_addrmap *m, const uint8_t *r, uint64_t x)
 
 static inline uint64_t local_of(const gpu_addrmap *m, uint64_t addr, uint32_t *ch)
 {
-    uint64_t chunk = addr / m->interleave, q = chunk / m->channels;
-    *ch = (uint32_t)((chunk % m->channels + rot(m, m->hc, q)) % m->channels);
-    return q * m->interleave + addr % m->interleave;
+    uint64_t chunk = tp_fdiv_q(&m->fil, addr), q = tp_fdiv_q(&m->fch, chunk);
+    *ch = (uint32_t)tp_fdiv_r(&m->fch, chunk - q * m->channels + rot(m, m->hc, q));
+    return q * m->interleave + (addr - chunk * m->interleave);
 }
 
 static inline uint64_t from_local(const gpu_addrmap *m, uint32_t ch, uint64_t local)
@@ -74,7 +82,8 @@ static inline uint64_t from_local(const gpu_addrmap *m, uint32_t ch, uint64_t lo
 ** number inside the slice. */
 static inline uint32_t sub_of(const gpu_addrmap *m, uint64_t g)
 {
-    return (uint32_t)((g % m->subs + rot(m, m->hs, g / m->subs)) % m->subs);
+    uint64_t h = tp_fdiv_q(&m->fsub, g);
+    return (uint32_t)tp_fdiv_r(&m->fsub, g - h * m->subs + rot(m, m->hs, h));
 }
 
 static inline uint64_t line_of(const gpu_addrmap *m, uint32_t sub, uint64_t h)
@@ -86,31 +95,31 @@ static inline uint64_t line_of(const gpu_addrmap *m, uint32_t sub, uint64_t h)
 void gpu_addrmap_decode(const gpu_addrmap *m, uint64_t addr, gpu_maddr *o)
 {
     o->local = local_of(m, addr, &o->channel);
-    uint64_t g = o->local / m->granule;
+    uint64_t g = tp_fdiv_q(&m->fgran, o->local);
     o->sub = sub_of(m, g);
     o->slice = o->channel * m->subs + o->sub;
-    o->slice_addr = (g / m->subs) * m->granule + o->local % m->granule;
+    o->slice_addr = tp_fdiv_q(&m->fsub, g) * m->granule + (o->local - g * m->granule);
     uint64_t k = m->bank_interleave, per_row = m->row_bytes / k;
-    uint64_t piece = o->local / k, rest = piece / m->banks;
-    o->row = rest / per_row;
-    o->col = (rest % per_row) * k + o->local % k;
-    o->bank = m->hash == GPU_ADDRMAP_LINEAR ? (uint32_t)((piece + o->row) % m->banks)
-                                            : (uint32_t)((piece % m->banks + rot(m, m->hb, rest)) % m->banks);
-    o->group = o->bank % m->groups;
+    uint64_t piece = tp_fdiv_q(&m->fbil, o->local), rest = tp_fdiv_q(&m->fbank, piece);
+    o->row = tp_fdiv_q(&m->fper_row, rest);
+    o->col = (rest - o->row * per_row) * k + (o->local - piece * k);
+    o->bank = m->hash == GPU_ADDRMAP_LINEAR ? (uint32_t)tp_fdiv_r(&m->fbank, piece + o->row)
+                                            : (uint32_t)tp_fdiv_r(&m->fbank, piece - rest * m->banks + rot(m, m->hb, rest));
+    o->group = (uint32_t)tp_fdiv_r(&m->fgroup, o->bank);
 }
 
 uint32_t gpu_addrmap_slice(const gpu_addrmap *m, uint64_t addr)
 {
     uint32_t ch;
     uint64_t local = local_of(m, addr, &ch);
-    return ch * m->subs + sub_of(m, local / m->granule);
+    return ch * m->subs + sub_of(m, tp_fdiv_q(&m->fgran, local));
 }
 
 uint64_t gpu_addrmap_slice_addr(const gpu_addrmap *m, uint64_t addr)
 {
     uint32_t ch;
-    uint64_t local = local_of(m, addr, &ch);
-    return (local / m->granule / m->subs) * m->granule + local % m->granule;
+    uint64_t local = local_of(m, addr, &ch), g = tp_fdiv_q(&m->fgran, local);
+    return tp_fdiv_q(&m->fsub, g) * m->granule + (local - g * m->granule);
 }
 
 uint64_t gpu_addrmap_from_slice(const gpu_addrmap *m, uint32_t slice, uint64_t slice_addr)

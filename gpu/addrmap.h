@@ -57,6 +57,7 @@
 #define GPU_ADDRMAP_H
 
 #include "../base/tp.h"
+#include "../base/fdiv.h"
 
 typedef enum gpu_addrhash { GPU_ADDRMAP_LINEAR, GPU_ADDRMAP_IPOLY } gpu_addrhash;
 
@@ -65,6 +66,9 @@ typedef struct gpu_addrmap {
     uint64_t interleave, granule, bank_interleave, row_bytes;
     uint8_t hash;                    /* gpu_addrhash */
     uint8_t hc[64], hs[64], hb[64];  /* ipoly: the remainders of x^k modulo 67, 37, 131 */
+    /* the same divisors, for the forward maps (every request is routed and
+    ** looked up by them: no divide instructions there) */
+    tp_fdiv fch, fsub, fbank, fgroup, fil, fgran, fbil, fper_row;
 } gpu_addrmap;
 
 typedef struct gpu_maddr {

@@ -252,6 +252,7 @@ static void abort_launch(gpu *g)
         sm->ncu_busy = 0;
         for (int k = 0; k < GPU_OC_COUNT; k++) sm->oc_free[k] = g->c.oc[k];
         memset(sm->tensor_waiting, 0, g->c.nsched * sizeof *sm->tensor_waiting);
+        sm->issue_memo = false;
         for (uint32_t q = 0; q < g->c.nsched; q++) {
             gpu_sched *sc = &sm->sched[q];
             sc->n = sc->nact = 0;
@@ -559,12 +560,18 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         if (all_idle) break;
         uint64_t next = gpu_memsys_next(g->ms);
         if (lx.ctas_started < lx.ctas && lx.dispatch_next < next) next = lx.dispatch_next;
+        /* a reply wakes it in the cycle a busy SM would take it (only SMs
+        ** with replies waiting are on the mask) */
+        const uint64_t *rm = gpu_memsys_reply_mask(g->ms);
+        for (uint32_t w = 0; w < (nsm + 63) / 64; w++)
+            for (uint64_t bits = rm[w]; bits; bits &= bits - 1) {
+                uint32_t s = w * 64 + (uint32_t)__builtin_ctzll(bits);
+                uint64_t r = gpu_memsys_reply_at(g->ms, s);
+                if (r < g->sm[s].wake) g->sm[s].wake = r > now ? r : now + 1;
+            }
         for (uint32_t s = 0; s < nsm; s++) {
             gpu_sm *sm = &g->sm[s];
-            /* a reply wakes it in the cycle a busy SM would take it */
-            uint64_t r = gpu_memsys_reply_at(g->ms, s);
-            if (r < sm->wake) sm->wake = r > now ? r : now + 1;
-            if (sm->wake > now + 1) {
+            if (sm->send_poll && sm->wake > now + 1) {
                 uint64_t t = gpu_ldst_send_wake(sm, now + 1);   /* room again in its injection queue */
                 if (t < sm->wake) sm->wake = t;
             }

@@ -21,6 +21,7 @@ struct gpu_icnt {
     const gpu_addrmap *map;
     xbar req, rep;
     mem_queue *eject;         /* owned, nsm */
+    uint64_t *ej_mask;        /* gpu_icnt_eject_mask */
     uint64_t t_min;           /* time after the last tick */
     gpu_icntstats st;
 };
@@ -74,6 +75,7 @@ gpu_icnt *gpu_icnt_new(const gpu_icntcfg *cfg, const gpu_addrmap *map, mem_queue
     xbar_init(&n->req, c->nsm, c->nslice, c->queue, false);
     xbar_init(&n->rep, c->nslice, c->nsm, c->queue, true);
     n->eject = tp_calloc(c->nsm, sizeof *n->eject);
+    n->ej_mask = tp_calloc((c->nsm + 63) / 64, sizeof *n->ej_mask);
     for (uint32_t s = 0; s < c->nsm; s++) {
         mem_queue_init(&n->eject[s], c->eject_queue);
         n->rep.out[s] = &n->eject[s];
@@ -89,6 +91,7 @@ void gpu_icnt_free(gpu_icnt *n)
     xbar_free(&n->rep);
     for (uint32_t s = 0; s < n->cfg.nsm; s++) mem_queue_free(&n->eject[s]);
     free(n->eject);
+    free(n->ej_mask);
     free(n);
 }
 
@@ -103,6 +106,7 @@ void gpu_icnt_accept(gpu_icnt *n, gpu_mreq *r, uint64_t ready)
 
 mem_queue *gpu_icnt_reply_in(gpu_icnt *n, uint32_t slice) { return &n->rep.in[slice]; }
 mem_queue *gpu_icnt_eject(gpu_icnt *n, uint32_t sm) { return &n->eject[sm]; }
+uint64_t *gpu_icnt_eject_mask(gpu_icnt *n) { return n->ej_mask; }
 const gpu_icntstats *gpu_icnt_stats(const gpu_icnt *n) { return &n->st; }
 
 uint32_t gpu_icnt_flits(const gpu_icnt *n, const gpu_mreq *r, bool reply)
@@ -139,7 +143,8 @@ static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
             mem_queue_stall(x->out[o], t);
             continue;
         }
-        uint32_t d = (i + x->nin - x->rr[o] - 1) % x->nin;
+        uint32_t d = i + x->nin - x->rr[o] - 1;   /* (...) mod nin: i and rr[o] are below nin */
+        if (d >= x->nin) d -= x->nin;
         if (x->bestd[o] == UINT32_MAX) x->touched[x->ntouched++] = o;
         if (d < x->bestd[o]) {
             x->bestd[o] = d;
@@ -157,8 +162,12 @@ static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
         mem_queue_push(x->out[o], r, (c + n->cfg.latency + f - 1) * n->cfg.period);
         n->st.packets++;
         n->st.flits += f;
-        if (x->reply) n->st.reply_packets++;
-        else n->st.req_packets++;
+        if (x->reply) {
+            n->st.reply_packets++;
+            n->ej_mask[o / 64] |= 1ull << (o % 64);
+        } else {
+            n->st.req_packets++;
+        }
     }
 }
 

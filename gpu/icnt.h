@@ -61,6 +61,11 @@ bool gpu_icnt_can_accept(const gpu_icnt *n, uint32_t sm);
 void gpu_icnt_accept(gpu_icnt *n, gpu_mreq *r, uint64_t ready);
 mem_queue *gpu_icnt_reply_in(gpu_icnt *n, uint32_t slice);
 mem_queue *gpu_icnt_eject(gpu_icnt *n, uint32_t sm);
+/* A bit per SM (words of 64), set when the reply crossbar pushes into its
+** ejection queue: every non-empty ejection queue has its bit set; a reader
+** may clear the bit of a queue it finds empty (a superset kept small, so
+** that the SMs with replies are found without looking at every queue). */
+uint64_t *gpu_icnt_eject_mask(gpu_icnt *n);
 /* Flits of r as a request (reply false) or as a reply. */
 uint32_t gpu_icnt_flits(const gpu_icnt *n, const gpu_mreq *r, bool reply);
 

@@ -264,9 +264,18 @@ typedef struct gpu_sm {
     uint64_t wake;             /* the next cycle it must be ticked */
     uint64_t last_tick;        /* the last cycle it was ticked */
     bool changed;              /* the tick changed state */
+    bool send_poll;            /* its last tick found its injection queue full: room there may wake it
+                               ** (gpu_ldst_send_wake; with room, its wake already counts its misses) */
     uint32_t finished;         /* CTAs that finished in this tick */
     uint8_t *slot_reason;      /* per scheduler: outcome of the last tick (repeated over skipped cycles) */
     uint32_t *slot_pc;         /* per scheduler: pc charged with the stall (UINT32_MAX none) */
+    /* The last issue stage issued nothing; until an event that can change an
+    ** issue outcome (issue_dirty: a block reason, a buffer, a collector, a
+    ** scheduler list) or until issue_until (the earliest buffered entry not
+    ** ready yet that it looked at), a tick's issue stage would give exactly
+    ** the same outcomes, and is counted as a repeat instead (sm.c). */
+    bool issue_memo, issue_dirty;
+    uint64_t issue_until;
     /* register sharing: the launch's policy and its state (regmutex/policy.h) */
     rs_sm rs;
     /* statistics */

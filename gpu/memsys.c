@@ -30,6 +30,7 @@
 #include "memsys.h"
 #include "options.h"
 #include "addrmap.h"
+#include "../base/fdiv.h"
 #include "icnt.h"
 #include "l2.h"
 #include "dram.h"
@@ -48,6 +49,7 @@ struct gpu_memsys {
     gpu_dram **dram;
     uint64_t pc;              /* core period, time units */
     uint64_t p[ND];           /* domain periods */
+    tp_fdiv fpc, fp[ND];      /* divisions by them (times to cycles, every loop step) */
     uint64_t k[ND];           /* first edge of each domain not yet run */
     uint64_t wake[ND];        /* cached domain_wake (see gpu_memsys_tick) */
     uint64_t t_now;           /* time of the core cycle last ticked */
@@ -59,6 +61,10 @@ struct gpu_memsys {
     uint64_t *l2nx, *drnx;    /* each slice's and channel's next event as last computed (the
                               ** domains' wakes are their minimums; see domain_wake) */
     uint32_t *ran, nran;      /* the units of the last domain run that ticked */
+    mem_queue **inj, **ej;    /* per SM: its injection and ejection queues */
+    mem_queue **rin;          /* per slice: its reply queue into the crossbar */
+    bool rep_new;             /* the last run of the slices gave a reply queue a new head */
+    uint64_t *ejm;            /* the SMs whose ejection queue may hold replies (gpu_icnt_eject_mask) */
     uint64_t *pop_at;         /* per SM: core cycle + 1 of its last pop */
     uint32_t *pop_n;          /* ... and the replies it took in that cycle */
     gpu_memstats st;          /* gathered from the units when asked for (gpu_memsys_stats) */
@@ -116,6 +122,8 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
     m->p[D_ICNT] = per[1];
     m->p[D_L2] = per[2];
     m->p[D_DRAM] = per[3];
+    tp_fdiv_init(&m->fpc, m->pc);
+    for (int d = 0; d < ND; d++) tp_fdiv_init(&m->fp[d], m->p[d]);
 
     uint32_t line = OPT(OPT_L2_LINE);
     gpu_addrmap_opts(&m->map, o);
@@ -177,6 +185,15 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
     for (uint32_t c = 0; c < m->nch; c++) m->drnx[c] = gpu_dram_next(m->dram[c]);
     m->ran = tp_malloc((m->nslice > m->nch ? m->nslice : m->nch) * sizeof *m->ran);
     m->eject_rate = OPT(OPT_ICNT_EJECT_RATE);
+    m->ej = tp_malloc(m->nsm * sizeof *m->ej);
+    m->inj = tp_malloc(m->nsm * sizeof *m->inj);
+    for (uint32_t sm = 0; sm < m->nsm; sm++) {
+        m->ej[sm] = gpu_icnt_eject(m->icnt, sm);
+        m->inj[sm] = gpu_icnt_inject(m->icnt, sm);
+    }
+    m->rin = tp_malloc(m->nslice * sizeof *m->rin);
+    for (uint32_t s = 0; s < m->nslice; s++) m->rin[s] = gpu_icnt_reply_in(m->icnt, s);
+    m->ejm = gpu_icnt_eject_mask(m->icnt);
     m->pop_at = tp_calloc(m->nsm, sizeof *m->pop_at);
     m->pop_n = tp_calloc(m->nsm, sizeof *m->pop_n);
     return m;
@@ -193,6 +210,9 @@ void gpu_memsys_free(gpu_memsys *m)
     free(m->l2nx);
     free(m->drnx);
     free(m->ran);
+    free(m->ej);
+    free(m->inj);
+    free(m->rin);
     free(m->pop_at);
     free(m->pop_n);
     free(m);
@@ -201,7 +221,7 @@ void gpu_memsys_free(gpu_memsys *m)
 bool gpu_memsys_can_accept(const gpu_memsys *m, uint32_t sm, const gpu_mreq *r)
 {
     (void)r;
-    return gpu_icnt_can_accept(m->icnt, sm);
+    return sm < m->nsm && !mem_queue_full(m->inj[sm]);   /* gpu_icnt_can_accept, without the call */
 }
 
 void gpu_memsys_accept(gpu_memsys *m, gpu_mreq *r, uint64_t now)
@@ -210,13 +230,13 @@ void gpu_memsys_accept(gpu_memsys *m, gpu_mreq *r, uint64_t now)
     r->is_reply = 0;
     /* the interconnect's wake depends on its inputs' heads only (not on what
     ** is behind them, nor on room in its outputs): a new head may move it */
-    if (mem_queue_empty(gpu_icnt_inject(m->icnt, r->sm))) m->inj_new = true;
+    if (mem_queue_empty(m->inj[r->sm])) m->inj_new = true;
     gpu_icnt_accept(m->icnt, r, now * m->pc + 1);
 }
 
 gpu_mreq *gpu_memsys_pop(gpu_memsys *m, uint32_t sm, uint64_t now)
 {
-    mem_queue *q = gpu_icnt_eject(m->icnt, sm);
+    mem_queue *q = m->ej[sm];
     if (!mem_queue_peek(q, now * m->pc)) return NULL;
     if (m->eject_rate) {
         if (m->pop_at[sm] != now + 1) {
@@ -231,9 +251,11 @@ gpu_mreq *gpu_memsys_pop(gpu_memsys *m, uint32_t sm, uint64_t now)
 
 uint64_t gpu_memsys_reply_at(const gpu_memsys *m, uint32_t sm)
 {
-    uint64_t r = mem_queue_head_ready(gpu_icnt_eject(m->icnt, sm));
-    return r == UINT64_MAX ? r : (r + m->pc - 1) / m->pc;
+    uint64_t r = mem_queue_head_ready(m->ej[sm]);
+    return r == UINT64_MAX ? r : tp_fdiv_up(&m->fpc, r);
 }
+
+const uint64_t *gpu_memsys_reply_mask(const gpu_memsys *m) { return m->ejm; }
 
 /* The earliest time at which a unit of domain d (the slices or the DRAM
 ** channels) can change state, after a run of domain `ran` whose ticked
@@ -291,7 +313,7 @@ static uint64_t icnt_wake(gpu_memsys *m, bool req, bool rep)
 /* The first edge of domain d at or after time w, not before its next unrun edge. */
 static inline uint64_t edge_at(const gpu_memsys *m, int d, uint64_t w)
 {
-    uint64_t e = (w + m->p[d] - 1) / m->p[d];
+    uint64_t e = tp_fdiv_up(&m->fp[d], w);
     return e > m->k[d] ? e : m->k[d];
 }
 
@@ -302,9 +324,13 @@ static void run_domain(gpu_memsys *m, int d, uint64_t e)
     if (d == D_ICNT) {
         gpu_icnt_tick(m->icnt, e);
     } else if (d == D_L2) {
+        m->rep_new = false;
         for (uint32_t s = 0; s < m->nslice; s++)
             if (m->l2nx[s] <= t) {
+                /* only the crossbar pops a reply queue: its head is new when it was empty */
+                bool was_empty = mem_queue_empty(m->rin[s]);
                 gpu_l2_tick(m->l2[s], e);
+                m->rep_new |= was_empty && !mem_queue_empty(m->rin[s]);
                 m->ran[m->nran++] = s;
             }
     } else {
@@ -387,7 +413,8 @@ void gpu_memsys_tick(gpu_memsys *m, uint64_t now)
         m->k[best] = be + 1;
         for (int d = 0; d < ND; d++)
             if (feeds[best] >> d & 1)
-                m->wake[d] = d == D_ICNT ? icnt_wake(m, best == D_ICNT, true) : domain_wake(m, d, best);
+                m->wake[d] = d == D_ICNT ? icnt_wake(m, best == D_ICNT, best == D_ICNT || m->rep_new)
+                                         : domain_wake(m, d, best);
     }
 }
 
@@ -404,12 +431,15 @@ uint64_t gpu_memsys_next(const gpu_memsys *m)
         uint64_t t = edge_at(m, d, w) * m->p[d];
         if (t < best) best = t;
     }
-    for (uint32_t sm = 0; sm < m->nsm; sm++) {
-        uint64_t r = mem_queue_head_ready(gpu_icnt_eject(m->icnt, sm));
-        if (r < best) best = r;
-    }
+    for (uint32_t w = 0; w < (m->nsm + 63) / 64; w++)
+        for (uint64_t bits = m->ejm[w]; bits; bits &= bits - 1) {
+            uint32_t sm = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            uint64_t r = mem_queue_head_ready(m->ej[sm]);
+            if (r == UINT64_MAX) m->ejm[w] &= ~(1ull << (sm % 64));   /* empty: off the mask */
+            if (r < best) best = r;
+        }
     if (best == UINT64_MAX) return best;
-    uint64_t n = (best + m->pc - 1) / m->pc;   /* the first core cycle at or after it */
+    uint64_t n = tp_fdiv_up(&m->fpc, best);   /* the first core cycle at or after it */
     return n;
 }
 
@@ -417,7 +447,7 @@ bool gpu_memsys_idle(const gpu_memsys *m)
 {
     if (!gpu_icnt_idle(m->icnt)) return false;
     for (uint32_t sm = 0; sm < m->nsm; sm++)
-        if (!mem_queue_empty(gpu_icnt_eject(m->icnt, sm))) return false;
+        if (!mem_queue_empty(m->ej[sm])) return false;
     for (uint32_t s = 0; s < m->nslice; s++)
         if (!gpu_l2_idle(m->l2[s])) return false;
     for (uint32_t c = 0; c < m->nch; c++)

@@ -51,6 +51,9 @@ gpu_mreq *gpu_memsys_pop(gpu_memsys *m, uint32_t sm, uint64_t now);
 ** ejection buffer (UINT64_MAX: none): the launch loop wakes a sleeping SM
 ** then, the cycle in which a busy SM takes the reply. */
 uint64_t gpu_memsys_reply_at(const gpu_memsys *m, uint32_t sm);
+/* A bit per SM (words of 64): every SM with a reply in its ejection buffer
+** has its bit set (a few without may too; gpu_memsys_next clears theirs). */
+const uint64_t *gpu_memsys_reply_mask(const gpu_memsys *m);
 
 /* Runs every clock domain up to (and including) its edges at or before the
 ** time of core cycle now.  Calls must not go back in time; core cycles

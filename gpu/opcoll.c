@@ -167,6 +167,7 @@ void gpu_oc_cycle(gpu_sm *sm, uint64_t now)
         if (go) {
             cu->busy = 0;
             sm->oc_free[cu->kind]++;
+            sm->issue_dirty = true;   /* a free collector (or tensor pipe slot) may let a warp issue */
             sm->changed = true;
         } else {
             sm->cu_order[kept++] = idx[k];

@@ -45,6 +45,7 @@ static void cand_update(gpu_sm *sm, gpu_warp *w)
     uint8_t cls = GPU_OC_COUNT;
     if (w->state == GPU_W_ACTIVE && !w->blk && w->nib) cls = w->ib[0].ock;
     if (cls == w->cls) return;
+    sm->issue_dirty = true;
     gpu_sched *sc = &sm->sched[w->sched];
     if (w->cls < GPU_OC_COUNT) cand_bit(sc, w->cls, w->spos, false);
     if (cls < GPU_OC_COUNT) cand_bit(sc, cls, w->spos, true);
@@ -55,6 +56,7 @@ static inline gpu_stall blk_set(gpu_sm *sm, gpu_warp *w, gpu_stall v)
 {
     if (w->blk != (uint8_t)v) {
         w->blk = (uint8_t)v;
+        sm->issue_dirty = true;
         cand_update(sm, w);
     }
     return v;
@@ -79,6 +81,7 @@ static void cand_update(gpu_sm *sm, gpu_warp *w);
 static void fetch_update(gpu_sm *sm, uint32_t slot)
 {
     gpu_warp *w = &sm->warps[slot];
+    sm->issue_dirty = true;   /* its buffer or state changed */
     if (w->state != GPU_W_FREE) cand_update(sm, w);
     uint64_t bit = 1ull << (slot % 64);
     if (w->state == GPU_W_ACTIVE && w->nib < sm->c->ibuf && !w->fetch_stop) sm->fetch_want[slot / 64] |= bit;
@@ -180,6 +183,8 @@ void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now)
         sm->slot_reason[s] = GPU_ST_NO_WARPS;
         sm->slot_pc[s] = UINT32_MAX;
     }
+    sm->issue_memo = false;
+    sm->send_poll = false;
 }
 
 bool gpu_sm_can_take_cta(const gpu_sm *sm)
@@ -383,6 +388,13 @@ static rs_warp rs_view(const gpu_sm *sm, const gpu_warp *w)
     return (rs_warp){(uint32_t)(w - sm->warps), w->cta, exec_warp_index(w->ew), w->ew};
 }
 
+/* A buffered entry not ready yet: the issue stage's outcome may change when it is. */
+static inline gpu_stall not_ready(gpu_sm *sm, const gpu_warp *w)
+{
+    if (w->ib[0].ready < sm->issue_until) sm->issue_until = w->ib[0].ready;
+    return GPU_ST_IBUFFER;
+}
+
 /* Whether warp w can issue its next instruction now (GPU_ST_ISSUED), or why
 ** not.  Reasons that only an event on the warp can change are cached. */
 static gpu_stall can_issue(gpu_sm *sm, gpu_warp *w, uint64_t now)
@@ -390,7 +402,7 @@ static gpu_stall can_issue(gpu_sm *sm, gpu_warp *w, uint64_t now)
     if (w->blk) return (gpu_stall)w->blk;
     if (w->state == GPU_W_BARRIER) return blk_set(sm, w, GPU_ST_BARRIER);
     if (!w->nib) return blk_set(sm, w, GPU_ST_IBUFFER);
-    if (w->ib[0].ready > now) return GPU_ST_IBUFFER;
+    if (w->ib[0].ready > now) return not_ready(sm, w);
     /* register sharing: what the instruction needs must be free (not
     ** cached: another warp's release frees it) */
     if (rs_gates(&sm->rs)) {
@@ -514,7 +526,8 @@ static uint32_t try_warp(gpu_sm *sm, uint16_t slot, uint64_t now)
     uint32_t issued = 0;
     /* the cheap reasons first: a warp behind the first candidate is only
     ** asked whether it can go, never why not */
-    if (w->blk || !w->nib || w->ib[0].ready > now) return 0;
+    if (w->blk || !w->nib) return 0;
+    if (w->ib[0].ready > now) return not_ready(sm, w), 0;
     if (!sm->oc_free[w->ib[0].ock] && !(w->ib[0].spill && sm->oc_free[GPU_OC_SFU])) return 0;
     while (issued < sm->c->issue_width && w->state == GPU_W_ACTIVE && can_issue(sm, w, now) == GPU_ST_ISSUED) {
         if (!issue(sm, slot, now)) break;
@@ -526,6 +539,9 @@ static uint32_t try_warp(gpu_sm *sm, uint16_t slot, uint64_t now)
 static void issue_stage(gpu_sm *sm, uint64_t now)
 {
     const gpu_cfg *c = sm->c;
+    bool any = false;
+    sm->issue_dirty = false;
+    sm->issue_until = UINT64_MAX;
     uint32_t words = (c->max_warps + 63) / 64;
     /* sm.issue_order: scheduler 0 first, or the first in turn (by the cycle,
     ** so that skipped cycles change nothing) */
@@ -591,13 +607,18 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
                 }
             }
         }
+        any = any || issued;
         gpu_stall outcome = issued ? GPU_ST_ISSUED : first;
         sm->slot_reason[s] = (uint8_t)outcome;
         sm->slot_pc[s] = issued ? UINT32_MAX : first_pc;
         sm->issue[outcome]++;
         if (!issued && c->stats_pc && first_pc != UINT32_MAX) gpu_pcrow(sm->lx, first_pc)->stall[outcome]++;
     }
+    /* a block reason it cached or a buffer it dropped set issue_dirty: the
+    ** next tick looks again */
+    sm->issue_memo = !any && !sm->issue_dirty && !rs_gates(&sm->rs) && !rs_orders(&sm->rs);
 }
+
 
 /* ---- fetch -------------------------------------------------------------------------------------- */
 
@@ -702,6 +723,19 @@ static inline void tick_front(gpu_sm *sm, uint64_t now, bool defer_pcs)
     gpu_ldst_cycle(sm, now);
 }
 
+/* The issue stage, or the repeat of the last one's outcomes (issue_memo):
+** each scheduler's slot counted again with its reason and pc, as for a
+** skipped cycle. */
+static inline void issue_or_repeat(gpu_sm *sm, uint64_t now)
+{
+    if (sm->issue_memo && !sm->issue_dirty && now < sm->issue_until) {
+        for (uint32_t s = 0; s < sm->c->nsched; s++) sm->issue[sm->slot_reason[s]]++;
+        if (sm->c->stats_pc) account_skip_pcs(sm, 1);
+        return;
+    }
+    issue_stage(sm, now);
+}
+
 static inline void tick_issue(gpu_sm *sm, uint64_t now)
 {
     if (sm->pc_skip) {
@@ -710,7 +744,7 @@ static inline void tick_issue(gpu_sm *sm, uint64_t now)
     }
     for (uint32_t i = 0; i < sm->nrel; i++) exec_cta_release(sm->rel[i]);
     sm->nrel = 0;
-    issue_stage(sm, now);
+    issue_or_repeat(sm, now);
 }
 
 static inline uint32_t tick_back(gpu_sm *sm, uint64_t now)
@@ -721,9 +755,11 @@ static inline uint32_t tick_back(gpu_sm *sm, uint64_t now)
     rs_account(&sm->rs, 1);
     sm->last_tick = now;
     /* When nothing changed, nothing will until a timed event. */
+    sm->send_poll = false;
     if (sm->changed) {
         sm->wake = now + 1;
     } else {
+        sm->send_poll = !gpu_memsys_can_accept(sm->lx->g->ms, sm->id, NULL);
         uint64_t next = sm->starts;
         if (sm->nwb && sm->wb[0].cycle < next) next = sm->wb[0].cycle;
         uint64_t t = gpu_oc_next(sm, now);

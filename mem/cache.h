@@ -45,6 +45,7 @@
 #define MEM_CACHE_H
 
 #include "../base/tp.h"
+#include "../base/fdiv.h"
 
 typedef enum mem_index { MEM_INDEX_LINEAR, MEM_INDEX_XOR, MEM_INDEX_FERMI } mem_index;
 
@@ -62,6 +63,10 @@ typedef struct mem_cline {
 typedef struct mem_cache {
     uint32_t sets, ways, line;
     mem_cline *l;      /* sets * ways */
+    uint64_t *key;     /* sets * ways: each line's tag, UINT64_MAX once invalidated; a lookup
+                       ** scans these (8 bytes a way, not a mem_cline) and checks valid on a match */
+    tp_fdiv fline, fsets;   /* divisions by line and sets (mem_cache_set_of runs on every lookup) */
+    uint8_t xbits;     /* MEM_INDEX_XOR: log2 of sets, rounded up */
     uint64_t clock;    /* stamp source */
     uint32_t ndirty;   /* valid dirty lines */
     uint8_t index;     /* mem_index (set by the owner after init; linear by default) */
@@ -71,7 +76,7 @@ typedef struct mem_cache {
 void mem_cache_init(mem_cache *c, uint64_t size, uint32_t ways, uint32_t line);
 void mem_cache_free(mem_cache *c);
 
-static inline uint64_t mem_cache_line_of(const mem_cache *c, uint64_t addr) { return addr - addr % c->line; }
+static inline uint64_t mem_cache_line_of(const mem_cache *c, uint64_t addr) { return addr - tp_fdiv_r(&c->fline, addr); }
 static inline bool mem_cache_enabled(const mem_cache *c) { return c->sets != 0; }
 static inline mem_cline *mem_cache_at(mem_cache *c, uint32_t slot) { return &c->l[slot]; }
 /* The set addr maps to (tests, statistics). */

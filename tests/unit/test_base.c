@@ -6,6 +6,7 @@
 #include "base/vec.h"
 #include "base/file.h"
 #include "base/map.h"
+#include "base/fdiv.h"
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -352,6 +353,33 @@ static void t_map_many(void)
     tp_map_free(&m);
 }
 
+/* tp_fdiv gives `/` and `%` exactly: every divisor up to 300, the timing
+** model's (clock periods, 6 channels, line sizes), powers of two and odd
+** large ones, at the ends of the multiply's range and past it. */
+static void t_fdiv(void)
+{
+    uint64_t ds[400], nd = 0;
+    for (uint64_t d = 1; d <= 300; d++) ds[nd++] = d;
+    const uint64_t more[] = {825, 1u << 20, (1u << 24) - 3, 1000003, 0xffffffffull, 1ull << 40, (1ull << 63) + 5,
+                             UINT64_MAX};
+    for (size_t i = 0; i < TP_ARRAY_LEN(more); i++) ds[nd++] = more[i];
+    uint64_t bad = 0, seed = 12345;
+    for (uint64_t i = 0; i < nd; i++) {
+        tp_fdiv f;
+        tp_fdiv_init(&f, ds[i]);
+        uint64_t d = ds[i], lim = UINT64_MAX / d;
+        uint64_t xs[] = {0, 1, d - 1, d, d + 1, 2 * d - 1, 123456789, lim - 1, lim, lim + 1, UINT64_MAX - 1, UINT64_MAX};
+        for (size_t k = 0; k < TP_ARRAY_LEN(xs); k++)
+            bad += tp_fdiv_q(&f, xs[k]) != xs[k] / d || tp_fdiv_r(&f, xs[k]) != xs[k] % d;
+        for (int k = 0; k < 2000; k++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            uint64_t x = seed >> (k % 64);
+            bad += tp_fdiv_q(&f, x) != x / d || tp_fdiv_r(&f, x) != x % d;
+        }
+    }
+    TT_EQ_U(bad, 0);
+}
+
 int main(void)
 {
     TT_RUN(t_opt_defaults);
@@ -364,5 +392,6 @@ int main(void)
     TT_RUN(t_file);
     TT_RUN(t_map_basic);
     TT_RUN(t_map_many);
+    TT_RUN(t_fdiv);
     return tt_done();
 }
