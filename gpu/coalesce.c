@@ -28,24 +28,39 @@
 */
 #include "internal.h"
 
+/* A warp's distinct lines (at most 32) by address: an open-addressed set of
+** line indexes + 1 in 64 slots, so that an access of 32 lines is linear in
+** its lanes rather than quadratic (a lane mostly shares its neighbour's line,
+** which is tried first). */
+enum { LSET = 64 };
+
+static inline uint32_t lset_slot(uint64_t a) { return (uint32_t)((a * 0x9e3779b97f4a7c15ull) >> 58); }
+
+/* The index of line a among lines[0..*n), appended (bytes 0) if new. */
+static inline uint32_t line_index(uint8_t *set, uint64_t *lines, uint32_t *bytes, uint32_t *n, uint64_t a)
+{
+    uint32_t h = lset_slot(a);
+    while (set[h] && lines[set[h] - 1] != a) h = (h + 1) % LSET;
+    if (set[h]) return set[h] - 1u;
+    uint32_t k = (*n)++;
+    set[h] = (uint8_t)(k + 1);
+    lines[k] = a;
+    bytes[k] = 0;
+    return k;
+}
+
 uint32_t gpu_coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line, uint64_t *lines,
                       uint32_t *bytes)
 {
     uint32_t n = 0, last = 0;
     uint64_t mask = ~(uint64_t)(line - 1);
+    uint8_t set[LSET];
+    memset(set, 0, sizeof set);
     for (uint32_t m = active; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         uint64_t a = addr[l] & mask;
-        uint32_t k = 0;
-        if (n && lines[last] == a) k = last; /* neighbouring lanes mostly share a line */
-        else
-            while (k < n && lines[k] != a) k++;
+        uint32_t k = n && lines[last] == a ? last : line_index(set, lines, bytes, &n, a);
         last = k;
-        if (k == n) {
-            lines[n] = a;
-            bytes[n] = 0;
-            n++;
-        }
         bytes[k] += size;
     }
     for (uint32_t k = 0; k < n; k++)
@@ -58,20 +73,15 @@ uint32_t gpu_coalesce_lanes(const uint64_t *addr, uint32_t active, uint32_t size
 {
     uint32_t n = 0, last = 0;
     uint64_t mask = ~(uint64_t)(line - 1);
+    uint8_t set[LSET];
+    memset(set, 0, sizeof set);
     for (uint32_t m = active; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         uint64_t a = addr[l] & mask;
-        uint32_t k = 0;
-        if (n && lines[last] == a) k = last;
-        else
-            while (k < n && lines[k] != a) k++;
+        uint32_t was = n;
+        uint32_t k = n && lines[last] == a ? last : line_index(set, lines, bytes, &n, a);
+        if (n != was) lanes[k] = 0;
         last = k;
-        if (k == n) {
-            lines[n] = a;
-            bytes[n] = 0;
-            lanes[n] = 0;
-            n++;
-        }
         bytes[k] += size;
         lanes[k] |= 1u << l;
     }
@@ -85,13 +95,20 @@ void gpu_coalesce_info(const uint64_t *addr, uint32_t active, uint32_t size, uin
 {
     uint64_t mask = ~(uint64_t)(line - 1);
     memset(info, 0, n * sizeof *info);
-    uint32_t k = 0;
+    /* lines are in the order of the first lane on each (gpu_coalesce), so a
+    ** lane's line is its neighbour's, the next one not seen yet (seen), or
+    ** one seen before (searched) */
+    uint32_t k = 0, seen = 0;
     for (uint32_t m = active; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         uint64_t a = addr[l] & mask;
-        if (lines[k] != a)
-            for (k = 0; k < n && lines[k] != a; k++) {}
+        if (lines[k] != a) {
+            if (seen < n && lines[seen] == a) k = seen;
+            else
+                for (k = 0; k < n && lines[k] != a; k++) {}
+        }
         TP_ASSERT(k < n);
+        if (k >= seen) seen = k + 1;
         info[k].sectors |= gpu_sectors_of(addr[l], size);
         if (!atomic) continue;
         info[k].ops++;
