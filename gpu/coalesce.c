@@ -28,27 +28,69 @@
 */
 #include "internal.h"
 
+/* A warp's distinct lines (at most 32) by address: searched linearly while
+** there are few (LFEW), then through an open-addressed set of line indexes
+** + 1 in 64 slots, so that an access of 32 lines is linear in its lanes
+** rather than quadratic (a lane mostly shares its neighbour's line, which
+** is tried first). */
+enum { LSET = 64, LFEW = 8 };
+
+typedef struct lset {
+    uint8_t slot[LSET];
+} lset;
+
+static inline uint32_t lset_slot(uint64_t a) { return (uint32_t)((a * 0x9e3779b97f4a7c15ull) >> 58); }
+
+static inline void lset_put(lset *set, uint64_t a, uint32_t k)
+{
+    uint32_t h = lset_slot(a);
+    while (set->slot[h]) h = (h + 1) % LSET;
+    set->slot[h] = (uint8_t)(k + 1);
+}
+
+/* The index of line a among lines[0..*n), appended (bytes 0) if new. */
+static inline uint32_t line_index(lset *set, uint64_t *lines, uint32_t *bytes, uint32_t *n, uint64_t a)
+{
+    uint32_t k;
+    if (*n <= LFEW) {
+        for (k = 0; k < *n; k++)
+            if (lines[k] == a) return k;
+    } else {
+        uint32_t h = lset_slot(a);
+        while (set->slot[h] && lines[set->slot[h] - 1] != a) h = (h + 1) % LSET;
+        if (set->slot[h]) return set->slot[h] - 1u;
+    }
+    k = (*n)++;
+    lines[k] = a;
+    bytes[k] = 0;
+    if (*n == LFEW + 1) {
+        /* from now on through the set */
+        memset(set->slot, 0, sizeof set->slot);
+        for (uint32_t j = 0; j < *n; j++) lset_put(set, lines[j], j);
+    } else if (*n > LFEW + 1) {
+        lset_put(set, a, k);
+    }
+    return k;
+}
+
 uint32_t gpu_coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line, uint64_t *lines,
                       uint32_t *bytes)
 {
-    uint32_t n = 0, last = 0;
+    uint32_t n = 0, k = 0, acc = 0;   /* acc: bytes of line k's run of lanes, not yet added */
     uint64_t mask = ~(uint64_t)(line - 1);
+    lset set;
     for (uint32_t m = active; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         uint64_t a = addr[l] & mask;
-        uint32_t k = 0;
-        if (n && lines[last] == a) k = last; /* neighbouring lanes mostly share a line */
-        else
-            while (k < n && lines[k] != a) k++;
-        last = k;
-        if (k == n) {
-            lines[n] = a;
-            bytes[n] = 0;
-            n++;
+        if (!n || lines[k] != a) {
+            if (n) bytes[k] += acc;
+            acc = 0;
+            k = line_index(&set, lines, bytes, &n, a);
         }
-        bytes[k] += size;
+        acc += size;
     }
-    for (uint32_t k = 0; k < n; k++)
+    if (n) bytes[k] += acc;
+    for (k = 0; k < n; k++)
         if (bytes[k] > line) bytes[k] = line;
     return n;
 }
@@ -58,20 +100,14 @@ uint32_t gpu_coalesce_lanes(const uint64_t *addr, uint32_t active, uint32_t size
 {
     uint32_t n = 0, last = 0;
     uint64_t mask = ~(uint64_t)(line - 1);
+    lset set;
     for (uint32_t m = active; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         uint64_t a = addr[l] & mask;
-        uint32_t k = 0;
-        if (n && lines[last] == a) k = last;
-        else
-            while (k < n && lines[k] != a) k++;
+        uint32_t was = n;
+        uint32_t k = n && lines[last] == a ? last : line_index(&set, lines, bytes, &n, a);
+        if (n != was) lanes[k] = 0;
         last = k;
-        if (k == n) {
-            lines[n] = a;
-            bytes[n] = 0;
-            lanes[n] = 0;
-            n++;
-        }
         bytes[k] += size;
         lanes[k] |= 1u << l;
     }
@@ -85,14 +121,26 @@ void gpu_coalesce_info(const uint64_t *addr, uint32_t active, uint32_t size, uin
 {
     uint64_t mask = ~(uint64_t)(line - 1);
     memset(info, 0, n * sizeof *info);
-    uint32_t k = 0;
+    /* lines are in the order of the first lane on each (gpu_coalesce), so a
+    ** lane's line is its neighbour's, the next one not seen yet (seen), or
+    ** one seen before (searched); sec: the sectors of line k's run of
+    ** lanes, not yet added */
+    uint32_t k = 0, seen = 1, sec = 0;
     for (uint32_t m = active; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         uint64_t a = addr[l] & mask;
-        if (lines[k] != a)
-            for (k = 0; k < n && lines[k] != a; k++) {}
+        if (lines[k] != a) {
+            info[k].sectors |= (uint16_t)sec;
+            sec = 0;
+            if (seen < n && lines[seen] == a) {
+                k = seen++;
+            } else {
+                for (k = 0; k < n && lines[k] != a; k++) {}
+                if (k >= seen) seen = k + 1;
+            }
+        }
         TP_ASSERT(k < n);
-        info[k].sectors |= gpu_sectors_of(addr[l], size);
+        sec |= gpu_sectors_of(addr[l], size);
         if (!atomic) continue;
         info[k].ops++;
         uint32_t same = 1;
@@ -100,6 +148,7 @@ void gpu_coalesce_info(const uint64_t *addr, uint32_t active, uint32_t size, uin
             if (addr[__builtin_ctz(p)] == addr[l]) same++;
         if (same > info[k].ops_addr) info[k].ops_addr = (uint8_t)same;
     }
+    if (n) info[k].sectors |= (uint16_t)sec;
 }
 
 /* The bank of word w among nb (a mask when nb is a power of two: no division). */

@@ -40,6 +40,15 @@ struct gpu_l2 {
     ** pushes into `in` or `fill` (their push counts tell): a cache, not state */
     bool nx_ok;
     uint64_t nx, nx_in, nx_fill;
+    /* a refused lookup (the `refused` path), kept to repeat without the
+    ** address map, tag and MSHR work while nothing it read can have
+    ** changed: the same ROP head, no change to the tags or MSHRs since
+    ** (gen: fills, releases, successful lookups, warming) and the same
+    ** number of requests in `miss` (only this slice pushes there, so an
+    ** equal count means none left).  A cache, not state. */
+    const gpu_mreq *ref_r;
+    uint64_t gen, ref_gen;
+    uint32_t ref_miss;
     gpu_l2stats st;
 };
 
@@ -169,6 +178,7 @@ static void do_fill(gpu_l2 *s, uint64_t t)
     gpu_mreq *r = mem_queue_peek(s->fill, t);
     if (!r) return;
     mem_queue_pop(s->fill);
+    s->gen++;
     uint32_t i = r->tag;
     mem_mshr_entry *e = mem_mshr_at(&s->mshr, i);
     TP_ASSERT(i < s->mshr.entries && e->valid && e->addr == r->addr && e->out);
@@ -237,6 +247,7 @@ static void perform(gpu_l2 *s, gpu_mreq *r, uint64_t t)
 /* Stage 2. */
 static void do_release(gpu_l2 *s, uint64_t t)
 {
+    s->gen++;
     while (s->rel_n) {
         uint32_t i = s->release[s->rel_head];
         mem_mshr_entry *e = mem_mshr_at(&s->mshr, i);
@@ -336,7 +347,20 @@ static bool lookup(gpu_l2 *s, gpu_mreq *r, uint64_t t)
 refused:
     if (!miss_room(s)) mem_queue_stall(&s->miss, t);
     s->st.reservation_fails++;
+    s->ref_r = r;
+    s->ref_gen = s->gen;
+    s->ref_miss = mem_queue_count(&s->miss);
     return false;
+}
+
+/* Whether lookup(r) would take the `refused` path again (see ref_r); its
+** effects then repeated. */
+static bool refused_again(gpu_l2 *s, const gpu_mreq *r, uint64_t t)
+{
+    if (r != s->ref_r || s->gen != s->ref_gen || mem_queue_count(&s->miss) != s->ref_miss) return false;
+    if (!miss_room(s)) mem_queue_stall(&s->miss, t);
+    s->st.reservation_fails++;
+    return true;
 }
 
 /* Stage 4. */
@@ -363,7 +387,8 @@ void gpu_l2_tick(gpu_l2 *s, uint64_t c)
     gpu_mreq *r = mem_queue_peek(&s->rop, t);
     s->lookup_blocked = false;
     if (r) {
-        if (lookup(s, r, t)) {
+        if (!refused_again(s, r, t) && lookup(s, r, t)) {
+            s->gen++;
             mem_queue_pop(&s->rop);
             s->st.accesses++;
             if (r->kind == GPU_MR_LOAD) s->st.loads++;
@@ -422,6 +447,7 @@ bool gpu_l2_idle(const gpu_l2 *s)
 void gpu_l2_warm(gpu_l2 *s, uint64_t addr)
 {
     if (!mem_cache_enabled(&s->tags)) return;
+    s->gen++;
     uint64_t key = gpu_addrmap_slice_addr(s->map, addr);
     int32_t slot = mem_cache_find(&s->tags, key);
     if (slot < 0) {

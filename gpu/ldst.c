@@ -72,6 +72,7 @@ void gpu_ldst_begin(gpu_sm *sm, uint64_t now)
     memset(&u->st, 0, sizeof u->st);
     u->refused_at = u->stall_at = u->l1d_at = 0;
     u->miss_rr = 0;
+    u->accept_from = 0;
     u->fe->kind->begin(u->fe, now);
 }
 
@@ -127,7 +128,13 @@ uint64_t gpu_ldst_local_addr(const gpu_ldst *u, uint16_t warp, int lane, uint64_
 
 bool gpu_ldst_accept(gpu_sm *sm, gpu_memop *m, uint64_t now)
 {
-    gpu_ldst_fe *fe = sm->ldst->fe;
+    gpu_ldst *u = sm->ldst;
+    if (now < u->accept_from) {
+        /* the front end would refuse it (a collector offers it in every cycle it ticks) */
+        gpu_ldst_refused(u, now);
+        return false;
+    }
+    gpu_ldst_fe *fe = u->fe;
     return fe->kind->accept(fe, m, now);
 }
 

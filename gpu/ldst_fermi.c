@@ -64,6 +64,15 @@ typedef struct fermi {
 } fermi;
 
 static inline fermi *F(gpu_ldst_fe *fe) { return (fermi *)fe; }
+
+/* Tells the unit when accept may take an instruction again
+** (gpu_ldst.accept_from), unless this path is part of another front end
+** (WarpPool's direct path), whose accept answers for itself. */
+static inline void note_free(fermi *f)
+{
+    gpu_ldst *u = f->fe.u;
+    if (u->fe == &f->fe) u->accept_from = f->cur ? UINT64_MAX : f->free_at;
+}
 static inline const fermi *CF(const gpu_ldst_fe *fe) { return (const fermi *)fe; }
 
 static gpu_ldst_fe *fermi_new(gpu_ldst *u, const gpu_ldst_frontend *kind, bool banked)
@@ -123,6 +132,7 @@ static bool fermi_accept(gpu_ldst_fe *fe, gpu_memop *m, uint64_t now)
         return false;
     }
     f->free_at = now + 1;
+    note_free(f);
     if (m->si->unit == EXEC_U_TEX) {
         gpu_ldst_finish(u, m, now + c->l1d.latency);
         return true;
@@ -231,6 +241,7 @@ static bool fermi_accept(gpu_ldst_fe *fe, gpu_memop *m, uint64_t now)
         return true;
     }
     f->cur = m;
+    note_free(f);
     f->tag = answered && n ? pend_add(f, m) : UINT32_MAX;
     return true;
 }
@@ -338,6 +349,7 @@ static void fermi_tick(gpu_ldst_fe *fe, uint64_t now)
     gpu_ldst_moved(u);
     f->cur = NULL;
     f->free_at = now + 1;
+    note_free(f);
     if (!m->lines_left) gpu_ldst_finish(u, m, m->t_done > now ? m->t_done : now);
 }
 
@@ -392,6 +404,7 @@ static void fermi_abort(gpu_ldst_fe *fe)
     f->npend = f->npend_free = 0;
     if (f->cur) gpu_memop_put(sm, f->cur);
     f->cur = NULL;
+    note_free(f);
     if (f->retry) gpu_mreq_put(fe->u->pool, f->retry);
     f->retry = NULL;
     f->blocked = false;
