@@ -527,7 +527,10 @@ static uint32_t try_warp(gpu_sm *sm, uint16_t slot, uint64_t now)
     /* the cheap reasons first: a warp behind the first candidate is only
     ** asked whether it can go, never why not */
     if (w->blk || !w->nib) return 0;
-    if (w->ib[0].ready > now) return not_ready(sm, w), 0;
+    if (w->ib[0].ready > now) {
+        not_ready(sm, w);
+        return 0;
+    }
     if (!sm->oc_free[w->ib[0].ock] && !(w->ib[0].spill && sm->oc_free[GPU_OC_SFU])) return 0;
     while (issued < sm->c->issue_width && w->state == GPU_W_ACTIVE && can_issue(sm, w, now) == GPU_ST_ISSUED) {
         if (!issue(sm, slot, now)) break;
@@ -618,7 +621,6 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
     ** next tick looks again */
     sm->issue_memo = !any && !sm->issue_dirty && !rs_gates(&sm->rs) && !rs_orders(&sm->rs);
 }
-
 
 /* ---- fetch -------------------------------------------------------------------------------------- */
 

@@ -40,10 +40,6 @@
 # SUITE_MRIQ=X_K (suites.sh) runs MRI-Q at another size.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-BUILD=${BUILD:-build}
-tools=${GPGPUSIM_TOOLS:-$root/../shared/gpgpusim}
-SUITES=$root/experiments/suites/suites.sh
 # shellcheck source=experiments/side/sims.sh
 . "$here/sims.sh"
 UNLIMITED="device.regs_per_sm=1048576 device.regs_per_block=1048576 regs.bounds_file=32768"

@@ -18,9 +18,6 @@
 # prints a table: cycles at each K and the gain over the first K.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-BUILD=${BUILD:-build}
-tools=${GPGPUSIM_TOOLS:-$root/../shared/gpgpusim}
 . "$here/sims.sh"
 gs="" ctas="1 2 3 6" out="$here/results"
 while [ $# -gt 0 ]; do

@@ -3,8 +3,14 @@
 # limit (the register file large enough in both that registers never limit).  Each function
 # prints the cycles of every launch of the run, one per line, in launch
 # order, and returns non-zero (with the run's last lines on stderr) when
-# the program fails.  Needs: $root (the repository), $work (a scratch
-# folder), $tools (../shared/gpgpusim).
+# the program fails.  Needs $here (this folder: each script sets it before
+# sourcing this file) and, for the runs, $work (a scratch folder); sets
+# root (the repository), BUILD (default build), tools (GPGPUSIM_TOOLS, default
+# ../shared/gpgpusim) and SUITES (experiments/suites/suites.sh).
+root=$(cd "$here/../.." && pwd)
+BUILD=${BUILD:-build}
+tools=${GPGPUSIM_TOOLS:-$root/../shared/gpgpusim}
+SUITES=$root/experiments/suites/suites.sh
 
 # side_tpsim TPSIM K TAG BIN [ARGS...]: build/bin/tpsim run --config gtx480
 # --mode performance -o device.max_ctas_per_sm=K; the statistics file's

@@ -18,9 +18,6 @@
 # prints the cycles per unit of each simulator and their ratio.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-BUILD=${BUILD:-build}
-tools=${GPGPUSIM_TOOLS:-$root/../shared/gpgpusim}
 . "$here/sims.sh"
 gs="" out="$here/results"
 while [ $# -gt 0 ]; do

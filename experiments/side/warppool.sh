@@ -43,10 +43,6 @@
 # table.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-BUILD=${BUILD:-build}
-tools=${GPGPUSIM_TOOLS:-$root/../shared/gpgpusim}
-SUITES=$root/experiments/suites/suites.sh
 # shellcheck source=experiments/side/sims.sh
 . "$here/sims.sh"
 # GPGPU-Sim 3.2.2's memory system where 4.2's SM2_GTX480 differs, as tpsim's
