@@ -48,8 +48,11 @@ void gpu_addrmap_hash(gpu_addrmap *m, gpu_addrhash h)
 
 void gpu_addrmap_opts(gpu_addrmap *m, const struct tp_opts *o)
 {
+    /* the slices' granule: addr.slice_interleave, a multiple of the L2 line */
+    uint64_t line = (uint64_t)tp_opt_i(o, OPT_L2_LINE), gran = (uint64_t)tp_opt_i(o, OPT_ADDR_SLICE_INTERLEAVE);
+    gran = gran <= line ? line : gran + (line - gran % line) % line;
     gpu_addrmap_init(m, (uint32_t)tp_opt_i(o, OPT_DRAM_CHANNELS), (uint32_t)tp_opt_i(o, OPT_L2_SLICES_PER_CHANNEL),
-                     (uint64_t)tp_opt_i(o, OPT_ADDR_CHANNEL_INTERLEAVE), (uint64_t)tp_opt_i(o, OPT_L2_LINE),
+                     (uint64_t)tp_opt_i(o, OPT_ADDR_CHANNEL_INTERLEAVE), gran,
                      (uint32_t)tp_opt_i(o, OPT_DRAM_BANKS), (uint32_t)tp_opt_i(o, OPT_DRAM_BANK_GROUPS),
                      (uint64_t)tp_opt_i(o, OPT_ADDR_BANK_INTERLEAVE), (uint64_t)tp_opt_i(o, OPT_DRAM_ROW_BYTES));
     gpu_addrmap_hash(m, (gpu_addrhash)tp_opt_i(o, OPT_ADDR_HASH));

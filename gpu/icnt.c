@@ -163,6 +163,7 @@ static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
         n->st.packets++;
         n->st.flits += f;
         if (x->reply) {
+            r->t_back = t;
             n->st.reply_packets++;
             n->ej_mask[o / 64] |= 1ull << (o % 64);
         } else {

@@ -403,6 +403,7 @@ void gpu_l2_tick(gpu_l2 *s, uint64_t c)
     r = mem_queue_peek(&s->in, t);
     if (r && !mem_queue_full(&s->rop)) {
         mem_queue_pop(&s->in);
+        r->t_l2 = t;
         mem_queue_push(&s->rop, r, t + s->cfg.rop_latency);
     }
     if (s->stalled) s->st.stall_cycles++;

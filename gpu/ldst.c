@@ -181,7 +181,6 @@ void gpu_ldst_send(gpu_sm *sm, uint64_t now)
         if (!r) continue;
         r->sm = (uint16_t)sm->id;
         r->src = l1 == u->l1c ? GPU_LDST_SRC_L1C : GPU_LDST_SRC_L1D;
-        r->t_sent = now;
         if (!gpu_memsys_can_accept(ms, sm->id, r)) continue;
         gpu_l1_pop_miss(l1);
         if (l1 == u->l1d) u->fe->kind->unblock(u->fe);

@@ -68,6 +68,12 @@ struct gpu_memsys {
     uint64_t *pop_at;         /* per SM: core cycle + 1 of its last pop */
     uint32_t *pop_n;          /* ... and the replies it took in that cycle */
     gpu_memstats st;          /* gathered from the units when asked for (gpu_memsys_stats) */
+    struct reply_lat {        /* per SM (SMs may take replies on several host threads): */
+        uint64_t n;           /*   replies it took (gpu_memsys_pop), and their latencies: */
+        uint64_t total;       /*   core cycles, L1 access to the SM taking the reply */
+        uint64_t to_l2;       /*   time units, L1 access to the slice taking the request */
+        uint64_t from_l2;     /*   time units, the reply entering the reply network to the SM taking it */
+    } *lat;
 };
 
 static uint64_t gcd(uint64_t a, uint64_t b)
@@ -196,6 +202,7 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
     m->ejm = gpu_icnt_eject_mask(m->icnt);
     m->pop_at = tp_calloc(m->nsm, sizeof *m->pop_at);
     m->pop_n = tp_calloc(m->nsm, sizeof *m->pop_n);
+    m->lat = tp_calloc(m->nsm, sizeof *m->lat);
     return m;
 }
 
@@ -215,6 +222,7 @@ void gpu_memsys_free(gpu_memsys *m)
     free(m->rin);
     free(m->pop_at);
     free(m->pop_n);
+    free(m->lat);
     free(m);
 }
 
@@ -226,7 +234,6 @@ bool gpu_memsys_can_accept(const gpu_memsys *m, uint32_t sm, const gpu_mreq *r)
 
 void gpu_memsys_accept(gpu_memsys *m, gpu_mreq *r, uint64_t now)
 {
-    r->t_sent = now;
     r->is_reply = 0;
     /* the interconnect's wake depends on its inputs' heads only (not on what
     ** is behind them, nor on room in its outputs): a new head may move it */
@@ -246,7 +253,13 @@ gpu_mreq *gpu_memsys_pop(gpu_memsys *m, uint32_t sm, uint64_t now)
         if (m->pop_n[sm] == m->eject_rate) return NULL; /* the rest next cycle */
         m->pop_n[sm]++;
     }
-    return mem_queue_pop(q);
+    gpu_mreq *r = mem_queue_pop(q);
+    struct reply_lat *l = &m->lat[sm];
+    l->n++;
+    l->total += now - r->t_sent;
+    l->to_l2 += r->t_l2 - r->t_sent * m->pc;
+    l->from_l2 += now * m->pc - r->t_back;
+    return r;
 }
 
 uint64_t gpu_memsys_reply_at(const gpu_memsys *m, uint32_t sm)
@@ -349,6 +362,16 @@ static void refresh_stats(gpu_memsys *m)
     s->icnt_packets = ic->packets;
     s->icnt_flits = ic->flits;
     s->icnt_stall_cycles = ic->stall_cycles;
+    uint64_t to_l2 = 0, from_l2 = 0;
+    s->replies = s->latency_cycles = 0;
+    for (uint32_t i = 0; i < m->nsm; i++) {
+        s->replies += m->lat[i].n;
+        s->latency_cycles += m->lat[i].total;
+        to_l2 += m->lat[i].to_l2;
+        from_l2 += m->lat[i].from_l2;
+    }
+    s->latency_to_l2_cycles = to_l2 / m->pc;
+    s->latency_from_l2_cycles = from_l2 / m->pc;
     s->l2_accesses = s->l2_hits = s->l2_misses = s->l2_writebacks = 0;
     s->l2_mshr_merges = s->l2_reservation_fails = s->icnt_reply_stall_cycles = s->l2_sector_misses = s->l2_atomic_busy = 0;
     for (uint32_t i = 0; i < m->nslice; i++) {

@@ -34,6 +34,10 @@ typedef struct gpu_memstats {
     uint64_t dram_turnarounds;    /* read bursts that followed a write burst, summed over channels */
     uint64_t dram_busy_cycles;    /* DRAM cycles some channel's data bus carried data, summed over channels */
     uint64_t dram_cycles;         /* DRAM cycles elapsed, summed over channels */
+    uint64_t replies;             /* replies the SMs took (loads, atomics, acknowledged stores) */
+    uint64_t latency_cycles;      /* their core cycles from the L1 access (miss) to the SM taking the reply */
+    uint64_t latency_to_l2_cycles;   /* ... from the L1 access to the L2 slice taking the request (floor) */
+    uint64_t latency_from_l2_cycles; /* ... from the reply entering the reply network to the SM taking it (floor) */
 } gpu_memstats;
 
 gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool);

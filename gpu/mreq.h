@@ -55,7 +55,9 @@ typedef struct gpu_mreq {
     uint32_t tag;           /* the sender's cookie (e.g. its MSHR or pending-load slot) */
     uint16_t sectors;       /* 32-byte sectors read or written (see above; 0: the whole line) */
     uint8_t ops, ops_addr;  /* atomics: lanes' operations, the most on one address (0: one) */
-    uint64_t t_sent;        /* core cycle it left the SM (latency statistics) */
+    uint64_t t_sent;        /* core cycle of its L1 access (its miss): mem.latency statistics */
+    uint64_t t_l2, t_back;  /* memory-system time units (gpu/memsys.c): its L2 slice took it from the
+                               interconnect; its reply entered the reply network */
     struct gpu_mreq *next;  /* link: free list, MSHR merge chains, queues that chain */
 } gpu_mreq;
 

@@ -543,6 +543,73 @@ static void t814_coalesce_info(void)
     TT_CHECK(li[1].ops == 16 && li[1].ops_addr == 4 && li[1].sectors == 0x100);
 }
 
+/* 816: the latency statistics (mem.latency and its parts; kstats.def),
+** counted for every reply an SM takes, from the request's t_sent (the
+** core cycle of its L1 access, set by the L1).  Three replies:
+**   801's miss, t_sent 0, accepted at 0: the slice takes it at L2 cycle 6
+**     (6 cycles to the L2); its reply is granted at icnt cycle 250 and
+**     taken at 258 (8 cycles back); 258 in all;
+**   801's hit, its L1 access 10 cycles before its acceptance at 100000
+**     (an L1 miss queue's latency): the slice at n + 6 (16 after t_sent),
+**     granted at n + 127, taken at n + 135 (8 back); 145 in all;
+**   804's acknowledged store at 200000 (t_sent the same): 4 flits granted
+**     at icnt n + 1 arrive at n + 9 (9 to the L2); its one-flit ack is
+**     granted at n + 130 and taken at n + 135 (5 back); 135 in all.
+** A store without an ack leaves no reply and counts nowhere. */
+static void t816_latency_stats(void)
+{
+    rig g;
+    rig_open(&g, NULL);
+    TT_EQ_U(round_trip(&g, mk(&g, GPU_MR_LOAD, 0, BASE, 1), 0, 10000), 258);
+    const gpu_memstats *s = gpu_memsys_stats(g.m);
+    TT_EQ_U(s->replies, 1);
+    TT_EQ_U(s->latency_cycles, 258);
+    TT_EQ_U(s->latency_to_l2_cycles, 6);
+    TT_EQ_U(s->latency_from_l2_cycles, 8);
+    gpu_mreq *r = mk(&g, GPU_MR_LOAD, 3, BASE + 64, 2);
+    r->t_sent = 100000 - 10;
+    TT_EQ_U(round_trip(&g, r, 100000, 10000), 100000 + 135);
+    gpu_mreq *w = mk(&g, GPU_MR_STORE, 2, BASE + 8192, 3);
+    w->t_sent = 150000;
+    gpu_memsys_accept(g.m, w, 150000);
+    settle(&g, 150000);
+    w = mk(&g, GPU_MR_STORE, 2, BASE + 8192, 4);
+    w->want_ack = 1;
+    w->t_sent = 200000;
+    TT_EQ_U(round_trip(&g, w, 200000, 10000), 200000 + 135);
+    s = gpu_memsys_stats(g.m);
+    TT_EQ_U(s->replies, 3);
+    TT_EQ_U(s->latency_cycles, 258 + 145 + 135);
+    TT_EQ_U(s->latency_to_l2_cycles, 6 + 16 + 9);
+    TT_EQ_U(s->latency_from_l2_cycles, 8 + 8 + 5);
+    rig_close(&g);
+}
+
+/* 817: addr.slice_interleave = 256 (GPGPU-Sim's GTX 480: the sub-partition
+** is the lowest bank bit, bit 8 of the channel's address): a channel's
+** 256-byte chunks, not its lines, alternate between its two slices.
+** BASE / 256 = 2^37, which is 2 mod 6, and q = (2^37 - 2) / 6 is odd: line
+** k is in chunk c = k / 2, channel (2 + c) mod 6, the channel's chunk
+** q + (2 + c) / 6, whose parity picks the slice.  The 24 lines from BASE
+** fill the 12 slices two consecutive lines each.  A value that is not a
+** multiple of the L2 line is raised to one (100 -> 128: the default). */
+static void t817_slice_interleave(void)
+{
+    rig g;
+    rig_open(&g, "addr.slice_interleave=256");
+    uint32_t seen = 0;
+    for (uint32_t k = 0; k < 24; k++) {
+        uint32_t c = k / 2, s = gpu_memsys_slice_of(g.m, BASE + 128ull * k);
+        TT_EQ_U(s, ((2 + c) % 6) * 2 + (1 + (2 + c) / 6) % 2);
+        seen |= 1u << s;
+    }
+    TT_EQ_U(seen, 0xfff);
+    rig_close(&g);
+    rig_open(&g, "addr.slice_interleave=100");
+    for (uint32_t k = 0; k < 12; k++) TT_EQ_U(gpu_memsys_slice_of(g.m, BASE + 128ull * k), ((2 + k / 2) % 6) * 2 + k % 2);
+    rig_close(&g);
+}
+
 int main(void)
 {
     TT_RUN(t801_l2_miss_then_hit);
@@ -557,6 +624,8 @@ int main(void)
     TT_RUN(t813_backpressure);
     TT_RUN(t814_coalesce_info);
     TT_RUN(t815_reply_at);
+    TT_RUN(t816_latency_stats);
+    TT_RUN(t817_slice_interleave);
     TT_RUN(t808_stream_bandwidth_sweep);
     TT_RUN(t809_stream_bandwidth_regions);
     return tt_done();
