@@ -137,7 +137,7 @@ static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
         const gpu_mreq *r = mem_queue_peek(&x->in[i], t);
         if (!r || x->in_busy[i] > c) continue;
         uint32_t o = route(n, x, i, r);
-        if (x->out_busy[o] > c) continue;
+        if (x->out_busy[o] > c + n->cfg.out_buffer) continue;   /* more flits wait for its link than it buffers */
         if (mem_queue_full(x->out[o])) {
             n->st.stall_cycles++;
             mem_queue_stall(x->out[o], t);
@@ -157,9 +157,11 @@ static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
         gpu_mreq *r = mem_queue_pop(&x->in[i]);
         x->hd[i] = NULL;
         uint32_t f = gpu_icnt_flits(n, r, x->reply);
-        x->in_busy[i] = x->out_busy[o] = c + f;
+        uint64_t st = x->out_busy[o] > c ? x->out_busy[o] : c;   /* its link sends it from st */
+        x->in_busy[i] = c + f;
+        x->out_busy[o] = st + f;
         x->rr[o] = i;
-        mem_queue_push(x->out[o], r, (c + n->cfg.latency + f - 1) * n->cfg.period);
+        mem_queue_push(x->out[o], r, (st + n->cfg.latency + f - 1) * n->cfg.period);
         n->st.packets++;
         n->st.flits += f;
         if (x->reply) {
@@ -189,7 +191,8 @@ static uint64_t xbar_next(const gpu_icnt *n, const xbar *x, uint64_t best)
         uint32_t o = route(n, x, i, mem_queue_head(q));
         uint64_t t = mem_queue_head_ready(q);
         if (x->in_busy[i] * p > t) t = x->in_busy[i] * p;
-        if (x->out_busy[o] * p > t) t = x->out_busy[o] * p;
+        uint64_t ob = x->out_busy[o] > n->cfg.out_buffer ? x->out_busy[o] - n->cfg.out_buffer : 0;
+        if (ob * p > t) t = ob * p;
         if (t < n->t_min) t = n->t_min;
         if (t < best) best = t;
     }

@@ -28,6 +28,18 @@
 ** finds its destination queue full, waits; each such cycle counts in
 ** stall_cycles (and in the destination queue's full_cycles).  Inputs are
 ** FIFO: a blocked head blocks the packets behind it.
+**
+** Output buffers (cfg.out_buffer flits; 0: none).  "Free" above is, for an
+** output, that at most out_buffer flits of the packets it granted earlier
+** still wait for its link.  A granted packet leaves its input one flit per
+** cycle from c (its input port is held F cycles, as before), and the
+** output's link sends it after those waiting, from s = max(c, the cycle the
+** link is free), so that it arrives at time(s + latency + F - 1).  With no
+** buffer s = c, and a head whose output is still sending blocks its input
+** and every packet behind it (head-of-line blocking); with buffers it moves
+** into the output's buffer and the packets behind it go on.  GPGPU-Sim's
+** GTX 480 crossbar (intersim2: one router, internal speedup 2, output
+** buffers bounded only by the destination's 64-flit buffer) is the latter.
 */
 #ifndef GPU_ICNT_H
 #define GPU_ICNT_H
@@ -40,6 +52,7 @@ typedef struct gpu_icntcfg {
     uint32_t nsm, nslice;
     uint32_t latency, flit_bytes, ctrl_bytes;
     uint32_t queue, eject_queue;
+    uint32_t out_buffer;          /* flits each output may hold waiting for its link (0: none) */
     uint64_t period;              /* time units per interconnect cycle */
 } gpu_icntcfg;
 

@@ -177,6 +177,7 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
         .ctrl_bytes = OPT(OPT_ICNT_CTRL_BYTES),
         .queue = OPT(OPT_ICNT_QUEUE),
         .eject_queue = OPT(OPT_ICNT_EJECT_QUEUE),
+        .out_buffer = OPT(OPT_ICNT_OUT_BUFFER),
         .period = m->p[D_ICNT],
     };
     m->icnt = gpu_icnt_new(&ic, &m->map, slice_in);

@@ -9,7 +9,7 @@
 #   sh tools/stats_same.sh REF_BUILD NEW_BUILD [quick]
 #   REF_OPTIONS=sim.skip=0 sh tools/stats_same.sh build build quick
 #
-# REF_OPTIONS, NEW_OPTIONS: options (k=v,k=v) for one side's runs; with one
+# REF_OPTIONS, NEW_OPTIONS: options ("k=v k=v") for one side's runs; with one
 # build for both, the second line checks that cycle skipping is exact.
 #
 # REF_BUILD, NEW_BUILD: build directories with bench/bench and

@@ -19,7 +19,7 @@ typedef struct rig {
 } rig;
 
 /* 3 SMs, 4 slices (2 channels x 2): lines 0, 1, 2, 3 of memory go to slices 0, 1, 2, 3 */
-static void rig_open(rig *g, uint32_t slice_queue)
+static void rig_open_ob(rig *g, uint32_t slice_queue, uint32_t out_buffer)
 {
     memset(g, 0, sizeof *g);
     gpu_mreq_pool_init(&g->pool);
@@ -30,9 +30,11 @@ static void rig_open(rig *g, uint32_t slice_queue)
         in[s] = &g->slice[s];
     }
     gpu_icntcfg c = {.nsm = 3, .nslice = 4, .latency = LAT, .flit_bytes = 40, .ctrl_bytes = 8, .queue = 16,
-                     .eject_queue = 8, .period = 1};
+                     .eject_queue = 8, .out_buffer = out_buffer, .period = 1};
     g->n = gpu_icnt_new(&c, &g->map, in);
 }
+
+static void rig_open(rig *g, uint32_t slice_queue) { rig_open_ob(g, slice_queue, 0); }
 
 static void free_all(rig *g, mem_queue *q)
 {
@@ -225,6 +227,39 @@ static void t706_pushed(void)
     rig_close(&g);
 }
 
+/* 707: output buffers (icnt.out_buffer) against head-of-line blocking.
+** 4-flit replies ready at 0: slice 1 has one for SM 0 and then one for SM
+** 1; slice 0 one for SM 0.  Cycle 0: SM 0's output grants slice 0 (round
+** robin starts at input 0), whose link sends it in cycles 0..3: it arrives
+** at 0 + 5 + 3 = 8.
+**   No buffer: slice 1's head waits for SM 0's link, granted at 4 (arrives
+**     12), and its reply for SM 1, whose output is idle, waits behind it
+**     until slice 1's port is free at 8: arrives 16.
+**   8 flits: at cycle 1 three flits wait for SM 0's link (3 <= 8): slice
+**     1's head is granted, leaves its input in cycles 1..4 and is sent
+**     from 4 (arrives 12 as before); its reply for SM 1 goes at 5: 13.
+**   2 flits: granted at 2, when 2 flits wait (arrives 12); SM 1's at 6: 14.
+** The input ports are held 4 cycles either way (one flit a cycle). */
+static void t707_out_buffer(void)
+{
+    static const uint32_t ob[] = {0, 8, 2};
+    static const uint64_t sm1[] = {16, 13, 14};
+    for (int k = 0; k < 3; k++) {
+        rig g;
+        rig_open_ob(&g, 8, ob[k]);
+        mem_queue_push(gpu_icnt_reply_in(g.n, 1), mk(&g, GPU_MR_LOAD, 0, 0, 128), 0);
+        mem_queue_push(gpu_icnt_reply_in(g.n, 1), mk(&g, GPU_MR_LOAD, 1, 0, 128), 0);
+        mem_queue_push(gpu_icnt_reply_in(g.n, 0), mk(&g, GPU_MR_LOAD, 0, 0, 128), 0);
+        run_to(&g, 100);
+        TT_EQ_U(mem_queue_count(gpu_icnt_eject(g.n, 0)), 2);
+        TT_EQ_U(ready_at(gpu_icnt_eject(g.n, 0), 0), 8);
+        TT_EQ_U(ready_at(gpu_icnt_eject(g.n, 0), 1), 12);
+        TT_EQ_U(ready_at(gpu_icnt_eject(g.n, 1), 0), sm1[k]);
+        TT_CHECK(gpu_icnt_idle(g.n));
+        rig_close(&g);
+    }
+}
+
 int main(void)
 {
     TT_RUN(t701_latency);
@@ -233,5 +268,6 @@ int main(void)
     TT_RUN(t704_round_robin);
     TT_RUN(t705_packet_sizes);
     TT_RUN(t706_pushed);
+    TT_RUN(t707_out_buffer);
     return tt_done();
 }
