@@ -60,6 +60,10 @@ struct gpu_memsys {
     uint64_t wreq, wrep;      /* the request and reply crossbars' wakes: wake[D_ICNT] is the smaller */
     uint64_t *l2nx, *drnx;    /* each slice's and channel's next event as last computed (the
                               ** domains' wakes are their minimums; see domain_wake) */
+    uint64_t l2min, drmin;    /* the minimums of l2nx and drnx, kept as they change (nx_set) */
+    mem_queue **fillq, **missq;   /* per slice: its fill queue (the channel's return queue) and
+                              ** miss queue (the channel's input), whose pushes move the wakes */
+    uint64_t *fill_seen, *miss_seen;   /* per slice: their push counts when last looked at */
     uint32_t *ran, nran;      /* the units of the last domain run that ticked */
     mem_queue **inj, **ej;    /* per SM: its injection and ejection queues */
     mem_queue **rin;          /* per slice: its reply queue into the crossbar */
@@ -181,8 +185,25 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
     m->wreq = m->wrep = UINT64_MAX;
     m->l2nx = tp_malloc(m->nslice * sizeof *m->l2nx);
     m->drnx = tp_malloc(m->nch * sizeof *m->drnx);
-    for (uint32_t i = 0; i < m->nslice; i++) m->l2nx[i] = gpu_l2_next(m->l2[i]);
-    for (uint32_t c = 0; c < m->nch; c++) m->drnx[c] = gpu_dram_next(m->dram[c]);
+    m->l2min = m->drmin = UINT64_MAX;
+    for (uint32_t i = 0; i < m->nslice; i++) {
+        m->l2nx[i] = gpu_l2_next(m->l2[i]);
+        if (m->l2nx[i] < m->l2min) m->l2min = m->l2nx[i];
+    }
+    for (uint32_t c = 0; c < m->nch; c++) {
+        m->drnx[c] = gpu_dram_next(m->dram[c]);
+        if (m->drnx[c] < m->drmin) m->drmin = m->drnx[c];
+    }
+    m->fillq = tp_malloc(m->nslice * sizeof *m->fillq);
+    m->missq = tp_malloc(m->nslice * sizeof *m->missq);
+    m->fill_seen = tp_malloc(m->nslice * sizeof *m->fill_seen);
+    m->miss_seen = tp_malloc(m->nslice * sizeof *m->miss_seen);
+    for (uint32_t s = 0; s < m->nslice; s++) {
+        m->fillq[s] = gpu_dram_ret(m->dram[s / m->nsub], s % m->nsub);
+        m->missq[s] = gpu_l2_miss(m->l2[s]);
+        m->fill_seen[s] = m->fillq[s]->pushes;
+        m->miss_seen[s] = m->missq[s]->pushes;
+    }
     m->ran = tp_malloc((m->nslice > m->nch ? m->nslice : m->nch) * sizeof *m->ran);
     m->eject_rate = OPT(OPT_ICNT_EJECT_RATE);
     m->ej = tp_malloc(m->nsm * sizeof *m->ej);
@@ -209,6 +230,10 @@ void gpu_memsys_free(gpu_memsys *m)
     free(m->dram);
     free(m->l2nx);
     free(m->drnx);
+    free(m->fillq);
+    free(m->missq);
+    free(m->fill_seen);
+    free(m->miss_seen);
     free(m->ran);
     free(m->ej);
     free(m->inj);
@@ -257,41 +282,77 @@ uint64_t gpu_memsys_reply_at(const gpu_memsys *m, uint32_t sm)
 
 const uint64_t *gpu_memsys_reply_mask(const gpu_memsys *m) { return m->ejm; }
 
+/* Sets unit i's next event v in nx (l2nx or drnx), keeping their minimum
+** *min: a smaller value lowers it; raising the unit that held it asks for
+** a new search over all (*rescan), done once after all the updates. */
+static inline void nx_set(uint64_t *nx, uint32_t i, uint64_t v, uint64_t *min, bool *rescan)
+{
+    uint64_t old = nx[i];
+    nx[i] = v;
+    if (v < *min) *min = v;
+    else if (v > old && old == *min) *rescan = true;
+}
+
+static uint64_t nx_min(const uint64_t *nx, uint32_t n)
+{
+    uint64_t w = UINT64_MAX;
+    for (uint32_t i = 0; i < n; i++)
+        if (nx[i] < w) w = nx[i];
+    return w;
+}
+
 /* The earliest time at which a unit of domain d (the slices or the DRAM
 ** channels) can change state, after a run of domain `ran` whose ticked
 ** units are m->ran.  A unit's next event moves only when it ticks or when
 ** something is pushed into its inputs: a slice's by the interconnect (any
-** slice) or by its channel's returns; a channel's by its slices' misses.
-** So after a run of the slices only they and their channels are asked
-** again, after a run of the channels only they and their slices, after
-** the interconnect's the slices it pushed into; the rest keep their last
-** answer. */
+** slice) or by its channel's returns (its fill queue); a channel's by its
+** slices' misses.  So after a run of the slices only they, and the
+** channels whose miss queues they pushed into, are asked again; after a
+** run of the channels only they, and the slices whose fill queues they
+** pushed into; after the interconnect's the slices it pushed into; the
+** rest keep their last answer.  (A queue's push count tells whether it
+** was pushed into since the unit was last asked; pops by the consumer do
+** not move the producer's next event.) */
 static uint64_t domain_wake(gpu_memsys *m, int d, int ran)
 {
-    uint64_t w = UINT64_MAX;
+    bool rescan = false;
     if (d == D_L2) {
         if (ran == D_ICNT) { /* the slices the interconnect pushed into */
             const uint32_t *pushed;
             uint32_t np = gpu_icnt_req_pushed(m->icnt, &pushed);
-            for (uint32_t i = 0; i < np; i++) m->l2nx[pushed[i]] = gpu_l2_next(m->l2[pushed[i]]);
-        } else { /* slices [lo, hi) of each unit that ran: itself, or a channel's */
-            uint32_t per = ran == D_DRAM ? m->nsub : 1;
+            for (uint32_t i = 0; i < np; i++)
+                nx_set(m->l2nx, pushed[i], gpu_l2_next(m->l2[pushed[i]]), &m->l2min, &rescan);
+        } else if (ran == D_L2) { /* the slices that ran */
             for (uint32_t i = 0; i < m->nran; i++)
-                for (uint32_t s = m->ran[i] * per, hi = s + per; s < hi; s++) m->l2nx[s] = gpu_l2_next(m->l2[s]);
+                nx_set(m->l2nx, m->ran[i], gpu_l2_next(m->l2[m->ran[i]]), &m->l2min, &rescan);
+        } else { /* the slices of the channels that ran whose fill queue has new entries */
+            for (uint32_t i = 0; i < m->nran; i++)
+                for (uint32_t s = m->ran[i] * m->nsub, hi = s + m->nsub; s < hi; s++) {
+                    uint64_t p = m->fillq[s]->pushes;
+                    if (p == m->fill_seen[s]) continue;
+                    m->fill_seen[s] = p;
+                    nx_set(m->l2nx, s, gpu_l2_next(m->l2[s]), &m->l2min, &rescan);
+                }
         }
-        for (uint32_t s = 0; s < m->nslice; s++)
-            if (m->l2nx[s] < w) w = m->l2nx[s];
-        return w;
+        if (rescan) m->l2min = nx_min(m->l2nx, m->nslice);
+        return m->l2min;
     }
-    for (uint32_t i = 0, last = UINT32_MAX; i < m->nran; i++) {
-        uint32_t c = ran == D_DRAM ? m->ran[i] : m->ran[i] / m->nsub;
-        if (c == last) continue; /* the slices that ran are in order: a channel's are adjacent */
-        last = c;
-        m->drnx[c] = gpu_dram_next(m->dram[c]);
+    if (ran == D_DRAM) { /* the channels that ran */
+        for (uint32_t i = 0; i < m->nran; i++)
+            nx_set(m->drnx, m->ran[i], gpu_dram_next(m->dram[m->ran[i]]), &m->drmin, &rescan);
+    } else { /* the channels of the slices that ran and pushed into their miss queues */
+        for (uint32_t i = 0, last = UINT32_MAX; i < m->nran; i++) {
+            uint32_t s = m->ran[i], c = s / m->nsub;
+            uint64_t p = m->missq[s]->pushes;
+            if (p == m->miss_seen[s]) continue;
+            m->miss_seen[s] = p;
+            if (c == last) continue; /* the slices that ran are in order: a channel's are adjacent */
+            last = c;
+            nx_set(m->drnx, c, gpu_dram_next(m->dram[c]), &m->drmin, &rescan);
+        }
     }
-    for (uint32_t c = 0; c < m->nch; c++)
-        if (m->drnx[c] < w) w = m->drnx[c];
-    return w;
+    if (rescan) m->drmin = nx_min(m->drnx, m->nch);
+    return m->drmin;
 }
 
 /* Whether wake[D_ICNT] may be stale: only a new head in an injection queue
