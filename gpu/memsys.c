@@ -55,9 +55,8 @@ struct gpu_memsys {
     uint64_t t_now;           /* time of the core cycle last ticked */
     uint64_t line, l2_bytes;  /* L2 line and total size (gpu_memsys_warm) */
     uint32_t eject_rate;      /* replies an SM takes per core cycle (0: all) */
-    bool inj_new;             /* a request became the head of an SM's injection queue since the
-                              ** request crossbar's wake was last computed (wreq is stale) */
-    uint64_t wreq, wrep;      /* the request and reply crossbars' wakes: wake[D_ICNT] is the smaller */
+    uint64_t wreq, wrep;      /* the request and reply crossbars' wakes: wake[D_ICNT] is the smaller
+                              ** (see icnt_wake and icnt_new_head) */
     uint64_t *l2nx, *drnx;    /* each slice's and channel's next event as last computed (the
                               ** domains' wakes are their minimums; see domain_wake) */
     uint64_t l2min, drmin;    /* the minimums of l2nx and drnx, kept as they change (nx_set) */
@@ -67,7 +66,6 @@ struct gpu_memsys {
     uint32_t *ran, nran;      /* the units of the last domain run that ticked */
     mem_queue **inj, **ej;    /* per SM: its injection and ejection queues */
     mem_queue **rin;          /* per slice: its reply queue into the crossbar */
-    bool rep_new;             /* the last run of the slices gave a reply queue a new head */
     uint64_t *ejm;            /* the SMs whose ejection queue may hold replies (gpu_icnt_eject_mask) */
     uint64_t *pop_at;         /* per SM: core cycle + 1 of its last pop */
     uint32_t *pop_n;          /* ... and the replies it took in that cycle */
@@ -243,6 +241,18 @@ void gpu_memsys_free(gpu_memsys *m)
     free(m);
 }
 
+/* The interconnect's wake depends on its inputs' heads only (not on what is
+** behind them, nor on room in its outputs), and between its ticks only a
+** packet entering an empty input (an SM's injection queue, a slice's reply
+** queue) moves it: to that head's time if earlier (gpu_icnt_head_next). */
+static void icnt_new_head(gpu_memsys *m, bool reply, uint32_t i)
+{
+    uint64_t h = gpu_icnt_head_next(m->icnt, reply, i);
+    uint64_t *w = reply ? &m->wrep : &m->wreq;
+    if (h < *w) *w = h;
+    if (h < m->wake[D_ICNT]) m->wake[D_ICNT] = h;
+}
+
 bool gpu_memsys_can_accept(const gpu_memsys *m, uint32_t sm, const gpu_mreq *r)
 {
     (void)r;
@@ -253,10 +263,9 @@ void gpu_memsys_accept(gpu_memsys *m, gpu_mreq *r, uint64_t now)
 {
     r->t_sent = now;
     r->is_reply = 0;
-    /* the interconnect's wake depends on its inputs' heads only (not on what
-    ** is behind them, nor on room in its outputs): a new head may move it */
-    if (mem_queue_empty(m->inj[r->sm])) m->inj_new = true;
+    bool was_empty = mem_queue_empty(m->inj[r->sm]);
     gpu_icnt_accept(m->icnt, r, now * m->pc + 1);
+    if (was_empty) icnt_new_head(m, false, r->sm);
 }
 
 gpu_mreq *gpu_memsys_pop(gpu_memsys *m, uint32_t sm, uint64_t now)
@@ -355,19 +364,15 @@ static uint64_t domain_wake(gpu_memsys *m, int d, int ran)
     return m->drmin;
 }
 
-/* Whether wake[D_ICNT] may be stale: only a new head in an injection queue
-** moves it between the domain runs that recompute it (the interconnect's
-** own, the slices' that push replies into it). */
-static bool icnt_stale(const gpu_memsys *m) { return m->inj_new; }
-
-/* The interconnect's wake, recomputing the request crossbar's (req) and the
-** reply crossbar's (rep) part: the request crossbar's moves only with its
-** inputs' heads (inj_new) and its tick, the reply crossbar's only with the
-** slices' pushes and its tick (gpu_icnt_next_dir). */
-static uint64_t icnt_wake(gpu_memsys *m, bool req, bool rep)
+/* The interconnect's wake after a domain run: after its own tick each
+** crossbar's as the tick found it; after the slices' run as kept (the new
+** heads they gave the reply queues lowered wrep, icnt_new_head). */
+static uint64_t icnt_wake(gpu_memsys *m, bool ticked)
 {
-    if (req) m->wreq = gpu_icnt_next_dir(m->icnt, false);
-    if (rep) m->wrep = gpu_icnt_next_dir(m->icnt, true);
+    if (ticked) {
+        m->wreq = gpu_icnt_ticked_next(m->icnt, false);
+        m->wrep = gpu_icnt_ticked_next(m->icnt, true);
+    }
     return m->wreq < m->wrep ? m->wreq : m->wrep;
 }
 
@@ -385,13 +390,12 @@ static void run_domain(gpu_memsys *m, int d, uint64_t e)
     if (d == D_ICNT) {
         gpu_icnt_tick(m->icnt, e);
     } else if (d == D_L2) {
-        m->rep_new = false;
         for (uint32_t s = 0; s < m->nslice; s++)
             if (m->l2nx[s] <= t) {
                 /* only the crossbar pops a reply queue: its head is new when it was empty */
                 bool was_empty = mem_queue_empty(m->rin[s]);
                 gpu_l2_tick(m->l2[s], e);
-                m->rep_new |= was_empty && !mem_queue_empty(m->rin[s]);
+                if (was_empty && !mem_queue_empty(m->rin[s])) icnt_new_head(m, true, s);
                 m->ran[m->nran++] = s;
             }
     } else {
@@ -453,10 +457,6 @@ void gpu_memsys_tick(gpu_memsys *m, uint64_t now)
     uint64_t T = now * m->pc;
     TP_ASSERT(T >= m->t_now);
     m->t_now = T;
-    if (icnt_stale(m)) {   /* the SMs pushed new heads since */
-        m->wake[D_ICNT] = icnt_wake(m, true, false);
-        m->inj_new = false;
-    }
     for (;;) {
         int best = -1;
         uint64_t bt = UINT64_MAX, be = 0;
@@ -474,8 +474,7 @@ void gpu_memsys_tick(gpu_memsys *m, uint64_t now)
         m->k[best] = be + 1;
         for (int d = 0; d < ND; d++)
             if (feeds[best] >> d & 1)
-                m->wake[d] = d == D_ICNT ? icnt_wake(m, best == D_ICNT, best == D_ICNT || m->rep_new)
-                                         : domain_wake(m, d, best);
+                m->wake[d] = d == D_ICNT ? icnt_wake(m, best == D_ICNT) : domain_wake(m, d, best);
     }
 }
 
@@ -484,10 +483,6 @@ uint64_t gpu_memsys_next(const gpu_memsys *m)
     uint64_t best = UINT64_MAX;
     for (int d = 0; d < ND; d++) {
         uint64_t w = m->wake[d];
-        if (d == D_ICNT && icnt_stale(m)) {
-            uint64_t q = gpu_icnt_next_dir(m->icnt, false);
-            w = q < m->wrep ? q : m->wrep;
-        }
         if (w == UINT64_MAX) continue;
         uint64_t t = edge_at(m, d, w) * m->p[d];
         if (t < best) best = t;
