@@ -52,6 +52,7 @@ struct gpu_memsys {
     tp_fdiv fpc, fp[ND];      /* divisions by them (times to cycles, every loop step) */
     uint64_t k[ND];           /* first edge of each domain not yet run */
     uint64_t wake[ND];        /* cached domain_wake (see gpu_memsys_tick) */
+    uint64_t wedge[ND], wtime[ND];   /* edge_at of each wake and its time (set_wake) */
     uint64_t t_now;           /* time of the core cycle last ticked */
     uint64_t line, l2_bytes;  /* L2 line and total size (gpu_memsys_warm) */
     uint32_t eject_rate;      /* replies an SM takes per core cycle (0: all) */
@@ -179,7 +180,7 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
     free(slice_in);
     for (uint32_t s = 0; s < m->nslice; s++)
         gpu_l2_connect(m->l2[s], gpu_icnt_reply_in(m->icnt, s), gpu_dram_ret(m->dram[s / m->nsub], s % m->nsub));
-    for (int d = 0; d < ND; d++) m->wake[d] = UINT64_MAX;
+    for (int d = 0; d < ND; d++) m->wake[d] = m->wtime[d] = UINT64_MAX;
     m->wreq = m->wrep = UINT64_MAX;
     m->l2nx = tp_malloc(m->nslice * sizeof *m->l2nx);
     m->drnx = tp_malloc(m->nch * sizeof *m->drnx);
@@ -241,6 +242,28 @@ void gpu_memsys_free(gpu_memsys *m)
     free(m);
 }
 
+/* The first edge of domain d at or after time w, not before its next unrun edge. */
+static inline uint64_t edge_at(const gpu_memsys *m, int d, uint64_t w)
+{
+    uint64_t e = tp_fdiv_up(&m->fp[d], w);
+    return e > m->k[d] ? e : m->k[d];
+}
+
+/* Sets domain d's wake w and the first edge that may run for it (wedge,
+** wtime its time; UINT64_MAX: none).  edge_at depends on w and on k[d],
+** which moves only when d runs, and a run sets the domain's wake again
+** (feeds), so the edge is found once a wake, not at every look. */
+static inline void set_wake(gpu_memsys *m, int d, uint64_t w)
+{
+    m->wake[d] = w;
+    if (w == UINT64_MAX) {
+        m->wtime[d] = UINT64_MAX;
+        return;
+    }
+    m->wedge[d] = edge_at(m, d, w);
+    m->wtime[d] = m->wedge[d] * m->p[d];
+}
+
 /* The interconnect's wake depends on its inputs' heads only (not on what is
 ** behind them, nor on room in its outputs), and between its ticks only a
 ** packet entering an empty input (an SM's injection queue, a slice's reply
@@ -250,7 +273,7 @@ static void icnt_new_head(gpu_memsys *m, bool reply, uint32_t i)
     uint64_t h = gpu_icnt_head_next(m->icnt, reply, i);
     uint64_t *w = reply ? &m->wrep : &m->wreq;
     if (h < *w) *w = h;
-    if (h < m->wake[D_ICNT]) m->wake[D_ICNT] = h;
+    if (h < m->wake[D_ICNT]) set_wake(m, D_ICNT, h);
 }
 
 bool gpu_memsys_can_accept(const gpu_memsys *m, uint32_t sm, const gpu_mreq *r)
@@ -376,13 +399,6 @@ static uint64_t icnt_wake(gpu_memsys *m, bool ticked)
     return m->wreq < m->wrep ? m->wreq : m->wrep;
 }
 
-/* The first edge of domain d at or after time w, not before its next unrun edge. */
-static inline uint64_t edge_at(const gpu_memsys *m, int d, uint64_t w)
-{
-    uint64_t e = tp_fdiv_up(&m->fp[d], w);
-    return e > m->k[d] ? e : m->k[d];
-}
-
 static void run_domain(gpu_memsys *m, int d, uint64_t e)
 {
     uint64_t t = e * m->p[d];
@@ -459,34 +475,27 @@ void gpu_memsys_tick(gpu_memsys *m, uint64_t now)
     m->t_now = T;
     for (;;) {
         int best = -1;
-        uint64_t bt = UINT64_MAX, be = 0;
-        for (int d = 0; d < ND; d++) {
-            if (m->wake[d] == UINT64_MAX) continue;
-            uint64_t e = edge_at(m, d, m->wake[d]), t = e * m->p[d];
-            if (t < bt) {
-                bt = t;
-                be = e;
+        uint64_t bt = UINT64_MAX;
+        for (int d = 0; d < ND; d++)   /* the earliest edge; at equal times the lower domain */
+            if (m->wtime[d] < bt) {
+                bt = m->wtime[d];
                 best = d;
             }
-        }
         if (best < 0 || bt > T) break;
+        uint64_t be = m->wedge[best];
         run_domain(m, best, be);
         m->k[best] = be + 1;
         for (int d = 0; d < ND; d++)
             if (feeds[best] >> d & 1)
-                m->wake[d] = d == D_ICNT ? icnt_wake(m, best == D_ICNT) : domain_wake(m, d, best);
+                set_wake(m, d, d == D_ICNT ? icnt_wake(m, best == D_ICNT) : domain_wake(m, d, best));
     }
 }
 
 uint64_t gpu_memsys_next(const gpu_memsys *m)
 {
     uint64_t best = UINT64_MAX;
-    for (int d = 0; d < ND; d++) {
-        uint64_t w = m->wake[d];
-        if (w == UINT64_MAX) continue;
-        uint64_t t = edge_at(m, d, w) * m->p[d];
-        if (t < best) best = t;
-    }
+    for (int d = 0; d < ND; d++)
+        if (m->wtime[d] < best) best = m->wtime[d];
     for (uint32_t w = 0; w < (m->nsm + 63) / 64; w++)
         for (uint64_t bits = m->ejm[w]; bits; bits &= bits - 1) {
             uint32_t sm = w * 64 + (uint32_t)__builtin_ctzll(bits);
