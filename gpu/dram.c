@@ -25,8 +25,10 @@ typedef struct dent {
 } dent;
 
 /* The class of a bank candidate's next command, which decides the bounds it
-** waits for: K_RD and K_WR are column commands. */
-enum { K_ACT, K_PRE, K_WR, K_RD, K_N };
+** waits for: K_WR, K_RD and K_RDL are column commands, K_RDL a read's last
+** burst (which needs room in the return queue).  K_N: a power of two for
+** the arrays indexed by class. */
+enum { K_ACT, K_PRE, K_WR, K_RD, K_RDL, K_N = 8 };
 
 typedef struct dbank {
     uint32_t head, tail, n;
@@ -391,7 +393,7 @@ static void bank_cache(const gpu_dram *d, dbank *b, uint32_t i)
         k = K_WR;
         b->bt = b->wcol_ok;
     } else {
-        k = K_RD;
+        k = q->left == 1 ? K_RDL : K_RD;
         b->bt = b->col_ok;
     }
     b->lim = b->group * K_N + k;
@@ -424,7 +426,7 @@ static void group_limits(gpu_dram *d, uint32_t g)
     l[K_ACT] = d->rrdl_ok[g];
     l[K_PRE] = 0;
     l[K_WR] = d->ccdl_ok[g];
-    l[K_RD] = umax(d->ccdl_ok[g], d->wtrl_ok[g]);
+    l[K_RD] = l[K_RDL] = umax(d->ccdl_ok[g], d->wtrl_ok[g]);
 }
 
 /* The channel-wide parts of the command rules per class, the same for every
@@ -437,7 +439,7 @@ static void limits(const gpu_dram *d, uint64_t *l)
     l[K_ACT] = act_channel(d);
     l[K_PRE] = d->cmd_ok;
     uint64_t col = umax(d->ccd_ok, d->cmd_ok);
-    l[K_RD] = umax(umax(col, d->rd_ok), sat_sub(d->bus_free, c->tCL));
+    l[K_RD] = l[K_RDL] = umax(umax(col, d->rd_ok), sat_sub(d->bus_free, c->tCL));
     l[K_WR] = umax(col, sat_sub(d->bus_free + (d->last_dir == 1 ? c->turnaround : 0), c->tWL));
 }
 
@@ -491,7 +493,7 @@ static uint64_t scan(const gpu_dram *d, uint64_t c, uint32_t *best, int *best_cm
         uint32_t i = candidate(d, b);
         uint32_t cls = b->lim % K_N;
         uint64_t t = umax(umax(b->bt, d->glim[b->lim]), l[cls]);
-        if (cls == K_RD && d->e[i].left == 1) {   /* a read's last burst: needs room to return */
+        if (cls == K_RDL) {   /* a read's last burst: needs room to return */
             if (rfull < 0) rfull = return_full(d);
             if (rfull) {
                 if (t <= c) *blocked = true;
@@ -608,8 +610,7 @@ void gpu_dram_tick(gpu_dram *d, uint64_t c)
     uint64_t t = c * d->cfg.period;
     ref_catch_up(d, c);
     /* take one request from the ports, round robin */
-    for (uint32_t k = 0; k < d->cfg.ports; k++) {
-        uint32_t p = (d->rr + k) % d->cfg.ports;
+    for (uint32_t k = 0, p = d->rr; k < d->cfg.ports; k++, p = p + 1 < d->cfg.ports ? p + 1 : 0) {   /* p: (rr + k) mod ports */
         gpu_mreq *r = d->in[p] ? mem_queue_peek(d->in[p], t) : NULL;
         if (!r) continue;
         if (d->n >= d->cfg.queue) {
@@ -618,7 +619,7 @@ void gpu_dram_tick(gpu_dram *d, uint64_t c)
         }
         mem_queue_pop(d->in[p]);
         gpu_dram_accept(d, r, c);
-        d->rr = (p + 1) % d->cfg.ports;
+        d->rr = p + 1 < d->cfg.ports ? p + 1 : 0;
         break;
     }
     d->t_min = t + 1;
