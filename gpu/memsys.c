@@ -65,6 +65,7 @@ struct gpu_memsys {
                               ** miss queue (the channel's input), whose pushes move the wakes */
     uint64_t *fill_seen, *miss_seen;   /* per slice: their push counts when last looked at */
     uint32_t *ran, nran;      /* the units of the last domain run that ticked */
+    uint64_t rest_min;        /* ... and the smallest next event of its units that did not */
     mem_queue **inj, **ej;    /* per SM: its injection and ejection queues */
     mem_queue **rin;          /* per slice: its reply queue into the crossbar */
     uint64_t *ejm;            /* the SMs whose ejection queue may hold replies (gpu_icnt_eject_mask) */
@@ -344,7 +345,10 @@ static uint64_t nx_min(const uint64_t *nx, uint32_t n)
 ** pushed into; after the interconnect's the slices it pushed into; the
 ** rest keep their last answer.  (A queue's push count tells whether it
 ** was pushed into since the unit was last asked; pops by the consumer do
-** not move the producer's next event.) */
+** not move the producer's next event.)  The domain's minimum is kept as
+** the answers change (nx_set); after a run of the domain itself it is the
+** smaller of the new answers and the minimum over the units that did not
+** tick, which run_domain finds as it goes (rest_min). */
 static uint64_t domain_wake(gpu_memsys *m, int d, int ran)
 {
     bool rescan = false;
@@ -354,9 +358,14 @@ static uint64_t domain_wake(gpu_memsys *m, int d, int ran)
             uint32_t np = gpu_icnt_req_pushed(m->icnt, &pushed);
             for (uint32_t i = 0; i < np; i++)
                 nx_set(m->l2nx, pushed[i], gpu_l2_next(m->l2[pushed[i]]), &m->l2min, &rescan);
-        } else if (ran == D_L2) { /* the slices that ran */
-            for (uint32_t i = 0; i < m->nran; i++)
-                nx_set(m->l2nx, m->ran[i], gpu_l2_next(m->l2[m->ran[i]]), &m->l2min, &rescan);
+        } else if (ran == D_L2) { /* the slices that ran; the others' minimum is rest_min */
+            uint64_t w = m->rest_min;
+            for (uint32_t i = 0; i < m->nran; i++) {
+                uint64_t v = gpu_l2_next(m->l2[m->ran[i]]);
+                m->l2nx[m->ran[i]] = v;
+                if (v < w) w = v;
+            }
+            return m->l2min = w;
         } else { /* the slices of the channels that ran whose fill queue has new entries */
             for (uint32_t i = 0; i < m->nran; i++)
                 for (uint32_t s = m->ran[i] * m->nsub, hi = s + m->nsub; s < hi; s++) {
@@ -369,9 +378,14 @@ static uint64_t domain_wake(gpu_memsys *m, int d, int ran)
         if (rescan) m->l2min = nx_min(m->l2nx, m->nslice);
         return m->l2min;
     }
-    if (ran == D_DRAM) { /* the channels that ran */
-        for (uint32_t i = 0; i < m->nran; i++)
-            nx_set(m->drnx, m->ran[i], gpu_dram_next(m->dram[m->ran[i]]), &m->drmin, &rescan);
+    if (ran == D_DRAM) { /* the channels that ran; the others' minimum is rest_min */
+        uint64_t w = m->rest_min;
+        for (uint32_t i = 0; i < m->nran; i++) {
+            uint64_t v = gpu_dram_next(m->dram[m->ran[i]]);
+            m->drnx[m->ran[i]] = v;
+            if (v < w) w = v;
+        }
+        return m->drmin = w;
     } else { /* the channels of the slices that ran and pushed into their miss queues */
         for (uint32_t i = 0, last = UINT32_MAX; i < m->nran; i++) {
             uint32_t s = m->ran[i], c = s / m->nsub;
@@ -406,6 +420,7 @@ static void run_domain(gpu_memsys *m, int d, uint64_t e)
     if (d == D_ICNT) {
         gpu_icnt_tick(m->icnt, e);
     } else if (d == D_L2) {
+        uint64_t rest = UINT64_MAX;
         for (uint32_t s = 0; s < m->nslice; s++)
             if (m->l2nx[s] <= t) {
                 /* only the crossbar pops a reply queue: its head is new when it was empty */
@@ -413,13 +428,20 @@ static void run_domain(gpu_memsys *m, int d, uint64_t e)
                 gpu_l2_tick(m->l2[s], e);
                 if (was_empty && !mem_queue_empty(m->rin[s])) icnt_new_head(m, true, s);
                 m->ran[m->nran++] = s;
+            } else if (m->l2nx[s] < rest) {
+                rest = m->l2nx[s];
             }
+        m->rest_min = rest;
     } else {
+        uint64_t rest = UINT64_MAX;
         for (uint32_t c = 0; c < m->nch; c++)
             if (m->drnx[c] <= t) {
                 gpu_dram_tick(m->dram[c], e);
                 m->ran[m->nran++] = c;
+            } else if (m->drnx[c] < rest) {
+                rest = m->drnx[c];
             }
+        m->rest_min = rest;
     }
 }
 
