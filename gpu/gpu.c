@@ -300,7 +300,7 @@ static void par_front(void *arg, uint32_t t)
 {
     const par_cycle *c = arg;
     for (uint32_t i = c->n * t / c->nt, hi = c->n * (t + 1) / c->nt; i < hi; i++)
-        gpu_sm_tick_front(&c->g->sm[c->g->due[i]], c->now, true);
+        gpu_sm_tick_front(&c->g->sm[c->g->due[i]], c->now);
 }
 
 static void par_back(void *arg, uint32_t t)
