@@ -67,6 +67,9 @@ struct gpu_memsys {
     uint32_t *ran, nran;      /* the units of the last domain run that ticked */
     uint64_t rest_min;        /* ... and the smallest next event of its units that did not */
     mem_queue **inj, **ej;    /* per SM: its injection and ejection queues */
+    bool *inj_head;           /* per SM: a request became its injection queue's head since the
+                              ** last gpu_memsys_tick (which lowers wreq by it: icnt_new_heads) */
+    bool inj_new;             /* any inj_head set (several SMs' threads may set it, all to true) */
     mem_queue **rin;          /* per slice: its reply queue into the crossbar */
     uint64_t *ejm;            /* the SMs whose ejection queue may hold replies (gpu_icnt_eject_mask) */
     uint64_t *pop_at;         /* per SM: core cycle + 1 of its last pop */
@@ -208,6 +211,7 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
     m->eject_rate = OPT(OPT_ICNT_EJECT_RATE);
     m->ej = tp_malloc(m->nsm * sizeof *m->ej);
     m->inj = tp_malloc(m->nsm * sizeof *m->inj);
+    m->inj_head = tp_calloc(m->nsm, sizeof *m->inj_head);
     for (uint32_t sm = 0; sm < m->nsm; sm++) {
         m->ej[sm] = gpu_icnt_eject(m->icnt, sm);
         m->inj[sm] = gpu_icnt_inject(m->icnt, sm);
@@ -237,6 +241,7 @@ void gpu_memsys_free(gpu_memsys *m)
     free(m->ran);
     free(m->ej);
     free(m->inj);
+    free(m->inj_head);
     free(m->rin);
     free(m->pop_at);
     free(m->pop_n);
@@ -287,9 +292,15 @@ void gpu_memsys_accept(gpu_memsys *m, gpu_mreq *r, uint64_t now)
 {
     r->t_sent = now;
     r->is_reply = 0;
-    bool was_empty = mem_queue_empty(m->inj[r->sm]);
+    /* with parallel SMs this runs on the SMs' threads: it touches only SM
+    ** r->sm's own queue and flag (and inj_new, which all set to true); the
+    ** wakes are lowered at the next gpu_memsys_tick, before the interconnect
+    ** can tick (icnt_new_heads) */
+    if (mem_queue_empty(m->inj[r->sm])) {
+        m->inj_head[r->sm] = true;
+        m->inj_new = true;
+    }
     gpu_icnt_accept(m->icnt, r, now * m->pc + 1);
-    if (was_empty) icnt_new_head(m, false, r->sm);
 }
 
 gpu_mreq *gpu_memsys_pop(gpu_memsys *m, uint32_t sm, uint64_t now)
@@ -490,11 +501,25 @@ static const uint8_t feeds[ND] = {
     [D_DRAM] = 1u << D_L2 | 1u << D_DRAM,
 };
 
+/* The new heads of the SMs' injection queues since the last tick lower the
+** request crossbar's wake (their answers are what they were when the SMs
+** pushed them: the interconnect has not ticked since). */
+static void icnt_new_heads(gpu_memsys *m)
+{
+    for (uint32_t sm = 0; sm < m->nsm; sm++)
+        if (m->inj_head[sm]) {
+            m->inj_head[sm] = false;
+            icnt_new_head(m, false, sm);
+        }
+    m->inj_new = false;
+}
+
 void gpu_memsys_tick(gpu_memsys *m, uint64_t now)
 {
     uint64_t T = now * m->pc;
     TP_ASSERT(T >= m->t_now);
     m->t_now = T;
+    if (m->inj_new) icnt_new_heads(m);
     for (;;) {
         int best = -1;
         uint64_t bt = UINT64_MAX;
@@ -518,6 +543,11 @@ uint64_t gpu_memsys_next(const gpu_memsys *m)
     uint64_t best = UINT64_MAX;
     for (int d = 0; d < ND; d++)
         if (m->wtime[d] < best) best = m->wtime[d];
+    if (m->inj_new) /* heads pushed since the last tick (icnt_new_heads has not seen them yet) */
+        for (uint32_t sm = 0; sm < m->nsm; sm++) {
+            uint64_t h = m->inj_head[sm] ? gpu_icnt_head_next(m->icnt, false, sm) : UINT64_MAX;
+            if (h != UINT64_MAX && edge_at(m, D_ICNT, h) * m->p[D_ICNT] < best) best = edge_at(m, D_ICNT, h) * m->p[D_ICNT];
+        }
     for (uint32_t w = 0; w < (m->nsm + 63) / 64; w++)
         for (uint64_t bits = m->ejm[w]; bits; bits &= bits - 1) {
             uint32_t sm = w * 64 + (uint32_t)__builtin_ctzll(bits);
