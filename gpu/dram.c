@@ -24,11 +24,19 @@ typedef struct dent {
     bool write, opened;
 } dent;
 
+/* The class of a bank candidate's next command, which decides the bounds it
+** waits for: K_WR, K_RD and K_RDL are column commands, K_RDL a read's last
+** burst (which needs room in the return queue).  K_N: a power of two for
+** the arrays indexed by class. */
+enum { K_ACT, K_PRE, K_WR, K_RD, K_RDL, K_N = 8 };
+
 typedef struct dbank {
     uint32_t head, tail, n;
     uint32_t nhit;            /* requests in the list for the open row */
     uint32_t cand;            /* cached candidate (NONE: to be found again) */
     uint32_t group;           /* its bank group: bank mod bank_groups */
+    uint32_t lim;             /* with cand: group * K_N + the class of its next command (K_*) */
+    uint64_t bt;              /* with cand: the bank's own bound for that command (see bank_cache) */
     bool open, partial;       /* partial: its candidate has issued some of its bursts */
     uint64_t row;
     uint64_t act_ok, pre_ok, col_ok, wcol_ok;   /* col_ok: RD (tRCD), wcol_ok: WR (tRCDWR) */
@@ -45,6 +53,7 @@ struct gpu_dram {
     uint64_t *occ;            /* bit k: bank k has requests (scan visits only those) */
     uint32_t nocc;            /* words of occ */
     uint64_t *ccdl_ok, *rrdl_ok, *wtrl_ok;   /* per bank group */
+    uint64_t *glim;           /* per bank group and command class: the group's bound (group_limits) */
     uint32_t free_head, n, rr;
     uint32_t bc;              /* data-bus cycles of one burst: ceil(burst / data_rate) */
     uint32_t npartial;        /* banks whose candidate is part way through its bursts */
@@ -144,6 +153,7 @@ gpu_dram *gpu_dram_new(const gpu_dramcfg *cfg, const gpu_addrmap *map, gpu_mreq_
     d->ccdl_ok = tp_calloc(c->bank_groups, sizeof *d->ccdl_ok);
     d->rrdl_ok = tp_calloc(c->bank_groups, sizeof *d->rrdl_ok);
     d->wtrl_ok = tp_calloc(c->bank_groups, sizeof *d->wtrl_ok);
+    d->glim = tp_calloc((size_t)c->bank_groups * K_N, sizeof *d->glim);
     d->bc = (c->burst + c->data_rate - 1) / c->data_rate;
     d->cmd_wake = NEVER;
     d->ref_due = NEVER;
@@ -167,6 +177,7 @@ void gpu_dram_free(gpu_dram *d)
     free(d->ccdl_ok);
     free(d->rrdl_ok);
     free(d->wtrl_ok);
+    free(d->glim);
     free(d);
 }
 
@@ -294,10 +305,9 @@ static void ref_issue(gpu_dram *d, uint64_t c, int kind, uint32_t bank)
 ** command bus).  After a full round in which every bank stayed closed the
 ** pattern repeats exactly (each refresh at its due cycle), so whole rounds
 ** are counted rather than simulated. */
-static void ref_catch_up(gpu_dram *d, uint64_t now)
+static void ref_catch_up_slow(gpu_dram *d, uint64_t now)
 {
     const gpu_dramcfg *cf = &d->cfg;
-    if (cf->refresh == GPU_DRAM_REF_NONE || d->n) return;
     uint64_t round = cf->refresh == GPU_DRAM_REF_BANK ? d->ref_step * cf->banks : d->ref_step;
     uint64_t busy = cf->refresh == GPU_DRAM_REF_BANK ? umax(cf->tRFCpb, cf->tRREFD) : cf->tRFC;
     uint32_t simulated = 0;
@@ -317,6 +327,13 @@ static void ref_catch_up(gpu_dram *d, uint64_t now)
         ref_issue(d, t, kind, bank);
         simulated++;
     }
+}
+
+/* ref_catch_up_slow when there is anything to catch up (checked here, in
+** line: it is called at every tick and accept). */
+static inline void ref_catch_up(gpu_dram *d, uint64_t now)
+{
+    if (d->cfg.refresh != GPU_DRAM_REF_NONE && !d->n && d->ref_due < now) ref_catch_up_slow(d, now);
 }
 
 /* ---- requests ----------------------------------------------------------------------------- */
@@ -355,6 +372,33 @@ void gpu_dram_accept(gpu_dram *d, gpu_mreq *r, uint64_t cycle)
 
 enum { C_ACT, C_PRE, C_COL };
 
+/* Caches candidate i of bank b with the class of its next command (ACT if
+** the bank is closed, PRE if another row is open, else RD or WR) and the
+** bank's own bound for that command.  Valid while b->cand is: every change
+** to the bank's bounds, row or list resets b->cand (accept, issue,
+** close_bank, ref_issue), and issue caches a request part way through its
+** bursts again after its changes. */
+static void bank_cache(const gpu_dram *d, dbank *b, uint32_t i)
+{
+    const dent *q = &d->e[i];
+    uint32_t k;
+    b->cand = i;
+    if (!b->open) {
+        k = K_ACT;
+        b->bt = b->act_ok;
+    } else if (b->row != q->row) {
+        k = K_PRE;
+        b->bt = b->pre_ok;
+    } else if (q->write) {
+        k = K_WR;
+        b->bt = b->wcol_ok;
+    } else {
+        k = q->left == 1 ? K_RDL : K_RD;
+        b->bt = b->col_ok;
+    }
+    b->lim = b->group * K_N + k;
+}
+
 /* The bank's candidate request (index) under the scheduling policy; cached
 ** until the bank's list or row changes (a cache: scan is const).  A request
 ** part way through its bursts is always its bank's candidate: it is the
@@ -369,46 +413,34 @@ static uint32_t candidate(const gpu_dram *d, const dbank *b)
                 c = i;
                 break;
             }
-    ((dbank *)b)->cand = c;
+    bank_cache(d, (dbank *)b, c);
     return c;
 }
 
-/* The channel-wide parts of the command rules, the same for every bank
-** during one scan (scan is called with the channel's state fixed). */
-typedef struct dlim {
-    uint64_t act;  /* ACT: tRRD, tFAW, tRREFD, one command a cycle */
-    uint64_t pre;  /* PRE: one command a cycle */
-    uint64_t rd;   /* RD: tCCD, write-to-read, the data bus */
-    uint64_t wr;   /* WR: tCCD, the data bus with the turnaround */
-} dlim;
-
-static void limits(const gpu_dram *d, dlim *l)
+/* The group-wide bounds of group g per command class (glim): ACT tRRDL;
+** RD tCCDL and the write-to-read tWTRL; WR tCCDL; PRE none.  Recomputed
+** whenever issue moves one. */
+static void group_limits(gpu_dram *d, uint32_t g)
 {
-    const gpu_dramcfg *c = &d->cfg;
-    l->act = act_channel(d);
-    l->pre = d->cmd_ok;
-    uint64_t col = umax(d->ccd_ok, d->cmd_ok);
-    l->rd = umax(umax(col, d->rd_ok), sat_sub(d->bus_free, c->tCL));
-    l->wr = umax(col, sat_sub(d->bus_free + (d->last_dir == 1 ? c->turnaround : 0), c->tWL));
+    uint64_t *l = &d->glim[g * K_N];
+    l[K_ACT] = d->rrdl_ok[g];
+    l[K_PRE] = 0;
+    l[K_WR] = d->ccdl_ok[g];
+    l[K_RD] = l[K_RDL] = umax(d->ccdl_ok[g], d->wtrl_ok[g]);
 }
 
-/* Earliest cycle the candidate's next command may issue; *cmd gets which
-** (act_rules and the column rules, with l's channel-wide parts). */
-static uint64_t earliest(const gpu_dram *d, uint32_t k, const dent *q, int *cmd, const dlim *l)
+/* The channel-wide parts of the command rules per class, the same for every
+** bank during one scan (scan is called with the channel's state fixed):
+**   ACT: tRRD, tFAW, tRREFD, one command a cycle;  PRE: one command a cycle;
+**   RD: tCCD, write-to-read, the data bus;  WR: tCCD, the data bus with the turnaround. */
+static void limits(const gpu_dram *d, uint64_t *l)
 {
-    const dbank *b = &d->b[k];
-    uint32_t g = group_of(d, k);
-    if (!b->open) {
-        *cmd = C_ACT;
-        return act_bank(d, k, l->act);
-    }
-    if (b->row != q->row) {
-        *cmd = C_PRE;
-        return umax(b->pre_ok, l->pre);
-    }
-    *cmd = C_COL;
-    if (q->write) return umax(umax(b->wcol_ok, d->ccdl_ok[g]), l->wr);
-    return umax(umax(b->col_ok, d->ccdl_ok[g]), umax(d->wtrl_ok[g], l->rd));
+    const gpu_dramcfg *c = &d->cfg;
+    l[K_ACT] = act_channel(d);
+    l[K_PRE] = d->cmd_ok;
+    uint64_t col = umax(d->ccd_ok, d->cmd_ok);
+    l[K_RD] = l[K_RDL] = umax(umax(col, d->rd_ok), sat_sub(d->bus_free, c->tCL));
+    l[K_WR] = umax(col, sat_sub(d->bus_free + (d->last_dir == 1 ? c->turnaround : 0), c->tWL));
 }
 
 static bool return_full(const gpu_dram *d)
@@ -420,11 +452,13 @@ static bool return_full(const gpu_dram *d)
 
 /* Scans the banks at cycle c: the command to issue now (*best, NONE if
 ** none; *best_ref set when it is the refresh's) and the earliest cycle > c
-** at which another could (return). */
+** at which another could (return).  A candidate's earliest cycle is the
+** largest of its bank's, its group's and the channel's bounds for the
+** class of its next command (bank_cache, glim, limits). */
 static uint64_t scan(const gpu_dram *d, uint64_t c, uint32_t *best, int *best_cmd, bool *best_ref, bool *blocked)
 {
     uint64_t wake = NEVER, best_key = NEVER;
-    bool rfull = return_full(d);
+    int rfull = -1;   /* return_full, asked when first needed */
     bool ref_all = false;
     uint32_t ref_bank = NONE;
     *best = NONE;
@@ -448,32 +482,35 @@ static uint64_t scan(const gpu_dram *d, uint64_t c, uint32_t *best, int *best_cm
             wake = d->ref_due;
         }
     }
-    dlim l;
-    limits(d, &l);
+    bool ref_wait = ref_all || ref_bank != NONE;
+    uint64_t l[K_N];
+    limits(d, l);
     for (uint32_t w = 0; w < d->nocc; w++)
     for (uint64_t bits = d->occ[w]; bits; bits &= bits - 1) {   /* the banks with requests, in order */
         uint32_t k = w * 64 + (uint32_t)__builtin_ctzll(bits);
         const dbank *b = &d->b[k];
-        if ((ref_all || k == ref_bank) && !b->partial) continue;   /* waits for the refresh */
+        if (ref_wait && (ref_all || k == ref_bank) && !b->partial) continue;   /* waits for the refresh */
         uint32_t i = candidate(d, b);
-        const dent *q = &d->e[i];
-        int cmd;
-        uint64_t t = earliest(d, k, q, &cmd, &l);
-        if (cmd == C_COL && !q->write && q->left == 1 && rfull) {
-            if (t <= c) *blocked = true;
-            wake = umax(c + 1, t) < wake ? umax(c + 1, t) : wake;
-            continue;
+        uint32_t cls = b->lim % K_N;
+        uint64_t t = umax(umax(b->bt, d->glim[b->lim]), l[cls]);
+        if (cls == K_RDL) {   /* a read's last burst: needs room to return */
+            if (rfull < 0) rfull = return_full(d);
+            if (rfull) {
+                if (t <= c) *blocked = true;
+                wake = umax(c + 1, t) < wake ? umax(c + 1, t) : wake;
+                continue;
+            }
         }
         if (t > c) {
             if (t < wake) wake = t;
             continue;
         }
-        uint64_t key = q->seq;
-        if (!d->cfg.fcfs && cmd != C_COL) key |= 1ull << 63;
+        uint64_t key = d->e[i].seq;
+        if (!d->cfg.fcfs && cls < K_WR) key |= 1ull << 63;
         if (key < best_key) {
             best_key = key;
             *best = i;
-            *best_cmd = cmd;
+            *best_cmd = cls == K_ACT ? C_ACT : cls == K_PRE ? C_PRE : C_COL;
         }
     }
     return wake;
@@ -514,6 +551,7 @@ static void issue(gpu_dram *d, uint64_t c, uint32_t i, int cmd)
         b->act_ok = umax(b->act_ok, c + cf->tRC);
         d->rrd_ok = c + cf->tRRD;
         d->rrdl_ok[g] = c + cf->tRRDL;
+        group_limits(d, g);
         d->faw[d->fi] = c;
         d->fi = (d->fi + 1) % 4;
         d->nact++;
@@ -546,10 +584,11 @@ static void issue(gpu_dram *d, uint64_t c, uint32_t i, int cmd)
         d->last_dir = 1;
         b->pre_ok = umax(b->pre_ok, c + cf->tRTPL);
     }
+    group_limits(d, g);
     if (--q->left) {
         if (!b->partial) d->npartial++;
         b->partial = true;
-        b->cand = i;   /* it stays its bank's candidate */
+        bank_cache(d, b, i);   /* it stays its bank's candidate */
         return;
     }
     if (b->partial) d->npartial--;
@@ -571,8 +610,7 @@ void gpu_dram_tick(gpu_dram *d, uint64_t c)
     uint64_t t = c * d->cfg.period;
     ref_catch_up(d, c);
     /* take one request from the ports, round robin */
-    for (uint32_t k = 0; k < d->cfg.ports; k++) {
-        uint32_t p = (d->rr + k) % d->cfg.ports;
+    for (uint32_t k = 0, p = d->rr; k < d->cfg.ports; k++, p = p + 1 < d->cfg.ports ? p + 1 : 0) {   /* p: (rr + k) mod ports */
         gpu_mreq *r = d->in[p] ? mem_queue_peek(d->in[p], t) : NULL;
         if (!r) continue;
         if (d->n >= d->cfg.queue) {
@@ -581,7 +619,7 @@ void gpu_dram_tick(gpu_dram *d, uint64_t c)
         }
         mem_queue_pop(d->in[p]);
         gpu_dram_accept(d, r, c);
-        d->rr = (p + 1) % d->cfg.ports;
+        d->rr = p + 1 < d->cfg.ports ? p + 1 : 0;
         break;
     }
     d->t_min = t + 1;

@@ -300,7 +300,7 @@ static void par_front(void *arg, uint32_t t)
 {
     const par_cycle *c = arg;
     for (uint32_t i = c->n * t / c->nt, hi = c->n * (t + 1) / c->nt; i < hi; i++)
-        gpu_sm_tick_front(&c->g->sm[c->g->due[i]], c->now, true);
+        gpu_sm_tick_front(&c->g->sm[c->g->due[i]], c->now);
 }
 
 static void par_back(void *arg, uint32_t t)
@@ -569,6 +569,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
                 uint64_t r = gpu_memsys_reply_at(g->ms, s);
                 if (r < g->sm[s].wake) g->sm[s].wake = r > now ? r : now + 1;
             }
+        bool skip = g->c.sim_skip;   /* read once: the loop's calls and stores could alias it */
         for (uint32_t s = 0; s < nsm; s++) {
             gpu_sm *sm = &g->sm[s];
             if (sm->send_poll && sm->wake > now + 1) {
@@ -576,9 +577,9 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
                 if (t < sm->wake) sm->wake = t;
             }
             if (sm->wake < next) next = sm->wake;
-            if (!g->c.sim_skip) sm->wake = now + 1;   /* sim.skip=0: every SM ticks every cycle */
+            if (!skip) sm->wake = now + 1;   /* sim.skip=0: every SM ticks every cycle */
         }
-        if (!g->c.sim_skip) next = now + 1;
+        if (!skip) next = now + 1;
         if (now >= next_interval) {
             interval_row(g, &lx, now, &ms0, &prev);
             next_interval += g->c.stats_interval;

@@ -14,6 +14,12 @@ typedef struct xbar {
     uint32_t *touched, ntouched;
     const gpu_mreq **hd;      /* per input: the head whose route is cached */
     uint32_t *hd_out;         /* ... and its output */
+    /* the next event as the last tick left it (xbar_tick; gpu_icnt_ticked_next),
+    ** and the tick's scratch for it: the inputs that held packets and, per
+    ** input, its head's bound without its output port (WON: it was granted) */
+    uint64_t nx;
+    uint32_t *live, nlive;
+    uint64_t *pt;
 } xbar;
 
 struct gpu_icnt {
@@ -44,6 +50,9 @@ static void xbar_init(xbar *x, uint32_t nin, uint32_t nout, uint32_t cap, bool r
     x->touched = tp_calloc(nout, sizeof *x->touched);
     x->hd = tp_calloc(nin, sizeof *x->hd);
     x->hd_out = tp_calloc(nin, sizeof *x->hd_out);
+    x->nx = UINT64_MAX;
+    x->live = tp_calloc(nin, sizeof *x->live);
+    x->pt = tp_calloc(nin, sizeof *x->pt);
 }
 
 static void xbar_free(xbar *x)
@@ -59,6 +68,8 @@ static void xbar_free(xbar *x)
     free(x->touched);
     free(x->hd);
     free(x->hd_out);
+    free(x->live);
+    free(x->pt);
 }
 
 gpu_icnt *gpu_icnt_new(const gpu_icntcfg *cfg, const gpu_addrmap *map, mem_queue *const *slice_in)
@@ -130,13 +141,49 @@ static inline uint32_t route(const gpu_icnt *n, const xbar *x, uint32_t i, const
     return o;
 }
 
+static const uint64_t WON = UINT64_MAX;
+
+/* The first cycle output o can grant: when at most out_buffer flits still
+** wait for its link (icnt.h, "Output buffers"). */
+static inline uint64_t out_from(const gpu_icnt *n, const xbar *x, uint32_t o)
+{
+    return x->out_busy[o] > n->cfg.out_buffer ? x->out_busy[o] - n->cfg.out_buffer : 0;
+}
+
+/* The time input i's head can move: its ready time, its input port's and
+** its output port's free times, and not before t_min (UINT64_MAX: no head). */
+static uint64_t head_next(const gpu_icnt *n, const xbar *x, uint32_t i, uint64_t t_min)
+{
+    const mem_queue *q = &x->in[i];
+    if (mem_queue_empty(q)) return UINT64_MAX;
+    uint64_t p = n->cfg.period;
+    uint32_t o = route(n, x, i, mem_queue_head(q));
+    uint64_t t = mem_queue_head_ready(q);
+    if (x->in_busy[i] * p > t) t = x->in_busy[i] * p;
+    if (out_from(n, x, o) * p > t) t = out_from(n, x, o) * p;
+    return t < t_min ? t_min : t;
+}
+
+/* Cycle c (time t) of one crossbar.  It also finds the crossbar's next
+** event after the tick (x->nx, what xbar_next would answer then): each head's
+** bound but its output port's is taken in the arbitration pass, the output
+** ports' free times (which the grants move) and the granted inputs' new
+** heads after the grants. */
 static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
 {
+    uint64_t p = n->cfg.period, t_min = t + 1;   /* n->t_min after the tick */
     x->ntouched = 0;
+    x->nlive = 0;
     for (uint32_t i = 0; i < x->nin; i++) {
-        const gpu_mreq *r = mem_queue_peek(&x->in[i], t);
-        if (!r || x->in_busy[i] > c) continue;
+        const mem_queue *q = &x->in[i];
+        if (mem_queue_empty(q)) continue;
+        const gpu_mreq *r = mem_queue_head(q);
+        uint64_t hr = mem_queue_head_ready(q);
         uint32_t o = route(n, x, i, r);
+        uint64_t b = x->in_busy[i] * p > hr ? x->in_busy[i] * p : hr;
+        x->pt[i] = b < t_min ? t_min : b;
+        x->live[x->nlive++] = i;
+        if (hr > t || x->in_busy[i] > c) continue;
         if (x->out_busy[o] > c + n->cfg.out_buffer) continue;   /* more flits wait for its link than it buffers */
         if (mem_queue_full(x->out[o])) {
             n->st.stall_cycles++;
@@ -156,6 +203,7 @@ static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
         x->bestd[o] = UINT32_MAX;
         gpu_mreq *r = mem_queue_pop(&x->in[i]);
         x->hd[i] = NULL;
+        x->pt[i] = WON;
         uint32_t f = gpu_icnt_flits(n, r, x->reply);
         uint64_t st = x->out_busy[o] > c ? x->out_busy[o] : c;   /* its link sends it from st */
         x->in_busy[i] = c + f;
@@ -172,6 +220,19 @@ static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
             n->st.req_packets++;
         }
     }
+    uint64_t nx = UINT64_MAX;
+    for (uint32_t k = 0; k < x->nlive; k++) {
+        uint32_t i = x->live[k];
+        uint64_t e;
+        if (x->pt[i] == WON) {
+            e = head_next(n, x, i, t_min);
+        } else {   /* the same head: its output's port may have been granted to another */
+            uint64_t ob = out_from(n, x, x->hd_out[i]) * p;
+            e = ob > x->pt[i] ? ob : x->pt[i];
+        }
+        if (e < nx) nx = e;
+    }
+    x->nx = nx;
 }
 
 void gpu_icnt_tick(gpu_icnt *n, uint64_t c)
@@ -184,19 +245,18 @@ void gpu_icnt_tick(gpu_icnt *n, uint64_t c)
 
 static uint64_t xbar_next(const gpu_icnt *n, const xbar *x, uint64_t best)
 {
-    uint64_t p = n->cfg.period;
     for (uint32_t i = 0; i < x->nin; i++) {
-        const mem_queue *q = &x->in[i];
-        if (mem_queue_empty(q)) continue;
-        uint32_t o = route(n, x, i, mem_queue_head(q));
-        uint64_t t = mem_queue_head_ready(q);
-        if (x->in_busy[i] * p > t) t = x->in_busy[i] * p;
-        uint64_t ob = x->out_busy[o] > n->cfg.out_buffer ? x->out_busy[o] - n->cfg.out_buffer : 0;
-        if (ob * p > t) t = ob * p;
-        if (t < n->t_min) t = n->t_min;
+        uint64_t t = head_next(n, x, i, n->t_min);
         if (t < best) best = t;
     }
     return best;
+}
+
+uint64_t gpu_icnt_ticked_next(const gpu_icnt *n, bool reply) { return reply ? n->rep.nx : n->req.nx; }
+
+uint64_t gpu_icnt_head_next(const gpu_icnt *n, bool reply, uint32_t i)
+{
+    return head_next(n, reply ? &n->rep : &n->req, i, n->t_min);
 }
 
 uint32_t gpu_icnt_req_pushed(const gpu_icnt *n, const uint32_t **slices)

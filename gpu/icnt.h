@@ -91,6 +91,15 @@ uint64_t gpu_icnt_next(const gpu_icnt *n);
 ** crossbar's only with what the slices push and its own tick, so a caller
 ** may keep each and recompute only the one that can have moved. */
 uint64_t gpu_icnt_next_dir(const gpu_icnt *n, bool reply);
+/* gpu_icnt_next_dir as the crossbar's last tick left it (found by the tick
+** itself): equal to it until a packet enters one of the crossbar's empty
+** inputs, when gpu_icnt_head_next of that input lowers it to the smaller of
+** the two (the other inputs' answers stay).  UINT64_MAX before any tick. */
+uint64_t gpu_icnt_ticked_next(const gpu_icnt *n, bool reply);
+/* The earliest time input i of a crossbar (an SM's injection queue, or a
+** slice's reply queue) can move its head packet (UINT64_MAX: none);
+** gpu_icnt_next_dir is the smallest of these over the crossbar's inputs. */
+uint64_t gpu_icnt_head_next(const gpu_icnt *n, bool reply, uint32_t i);
 /* The slices whose input queues the last tick pushed into (*slices, the
 ** count returned): only their next events can have moved by it. */
 uint32_t gpu_icnt_req_pushed(const gpu_icnt *n, const uint32_t **slices);

@@ -289,7 +289,7 @@ typedef struct gpu_sm {
     uint64_t starts;           /* the next cycle a CTA launched with cta.latency starts (UINT64_MAX none) */
     exec_cta **rel;            /* CTAs finished in this tick whose exec slots go back before its issue stage */
     uint32_t nrel;
-    uint64_t pc_skip;          /* skipped cycles whose stats.pc rows the issue stage adds (parallel SMs) */
+    uint64_t pc_skip;          /* skipped cycles (parallel SMs) and repeated issue stages whose stats.pc rows wait (flush_pc_skip) */
     gpu_mreq_pool *pool;       /* where its caches and LD/ST unit take requests: own_pool with parallel SMs */
     gpu_mreq_pool own_pool;
 } gpu_sm;
@@ -356,13 +356,13 @@ void gpu_sm_take_cta(gpu_sm *sm, exec_cta *ec, uint64_t now);
 void gpu_sm_store_acked(gpu_sm *sm, uint16_t warp, uint64_t now);
 /* One cycle.  Returns the number of CTAs that finished in it.  It is
 ** gpu_sm_tick_front (replies, write-backs, operand collectors, LD/ST unit;
-** defer_pcs: leave the skipped cycles' stats.pc rows to the issue stage),
+** the skipped cycles' stats.pc rows are left to the issue stage),
 ** gpu_sm_tick_issue (the issue stage: every exec_warp_step, and the finished
 ** CTAs' exec_cta_release) and gpu_sm_tick_back (fetch, misses to the memory
 ** system, the next wake; returns the finished CTAs), which gpu.c also runs
 ** apart for parallel SMs. */
 uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now);
-void gpu_sm_tick_front(gpu_sm *sm, uint64_t now, bool defer_pcs);
+void gpu_sm_tick_front(gpu_sm *sm, uint64_t now);
 void gpu_sm_tick_issue(gpu_sm *sm, uint64_t now);
 uint32_t gpu_sm_tick_back(gpu_sm *sm, uint64_t now);
 bool gpu_sm_idle(const gpu_sm *sm);

@@ -89,6 +89,13 @@ struct gpu_l1 {
     uint32_t nsect;       /* sectors per line (1: unsectored) */
     uint64_t port_cycle;  /* banked: the cycle port_used counts for */
     uint32_t port_used;   /* banked: miss-path requests taken in port_cycle */
+    /* A load refused for want of an MSHR, kept to refuse its retries without
+    ** the tag and MSHR lookups while neither can have changed: the same
+    ** request (pointer, line, sectors) and no access taken, fill or
+    ** invalidation since (gen counts those).  A cache, not state. */
+    const gpu_mreq *ref_r;
+    uint64_t ref_addr, gen, ref_gen;
+    uint32_t ref_sectors;
     gpu_l1stats st;
 };
 
@@ -167,6 +174,17 @@ static inline void port_take(gpu_l1 *c)
     if (c->cfg.banks > 1) c->port_used++;
 }
 
+/* A load that neither hits nor finds its line's MSHR, refused because the
+** table is full: remembered for its retries (see ref_r). */
+static gpu_l1res refused_mshr(gpu_l1 *c, const gpu_mreq *r)
+{
+    c->ref_r = r;
+    c->ref_addr = r->addr;
+    c->ref_sectors = r->sectors;
+    c->ref_gen = c->gen;
+    return refuse(c);
+}
+
 static gpu_l1res busy(gpu_l1 *c)
 {
     c->st.port_busy++;
@@ -226,6 +244,11 @@ static bool allocating(const gpu_l1 *c, const gpu_mreq *r)
 
 static gpu_l1res load(gpu_l1 *c, gpu_mreq *r, uint64_t now)
 {
+    if (r == c->ref_r && c->gen == c->ref_gen && r->addr == c->ref_addr && r->sectors == c->ref_sectors) {
+        /* refused_mshr's answer again: still no hit, no MSHR for the line, the table full */
+        if (!port_free(c, now)) return busy(c);
+        return refuse(c);
+    }
     uint64_t line = r->addr - r->addr % c->cfg.line;
     uint32_t want = sectors_of(c, r->sectors, line);
     int32_t slot = mem_cache_find(&c->tags, line);
@@ -265,7 +288,8 @@ static gpu_l1res load(gpu_l1 *c, gpu_mreq *r, uint64_t now)
         return GPU_L1_MERGED;
     }
     if (!port_free(c, now)) return busy(c);
-    if (mem_mshr_full(&c->mshr) || !missq_room(c, now)) return refuse(c);
+    if (mem_mshr_full(&c->mshr)) return refused_mshr(c, r);
+    if (!missq_room(c, now)) return refuse(c);
     bool reserve = alloc && c->cfg.alloc_on_miss;
     uint32_t v = MEM_CACHE_NONE;
     if (reserve && !l) {
@@ -361,22 +385,26 @@ static gpu_l1res store(gpu_l1 *c, gpu_mreq *r, uint64_t now)
     return GPU_L1_SENT;
 }
 
+static gpu_l1res atomic(gpu_l1 *c, gpu_mreq *r, uint64_t now)
+{
+    if (!port_free(c, now)) return busy(c);
+    if (!missq_room(c, now)) return refuse(c);
+    port_take(c);
+    r->t_sent = now;
+    mem_queue_push(&c->missq, r, now + c->cfg.miss_latency);
+    c->st.accesses++;
+    c->st.misses++;
+    c->st.atomics++;
+    return GPU_L1_SENT;
+}
+
 gpu_l1res gpu_l1_access(gpu_l1 *c, gpu_mreq *r, uint64_t now)
 {
-    switch (r->kind) {
-    case GPU_MR_LOAD: return load(c, r, now);
-    case GPU_MR_STORE: return store(c, r, now);
-    default:
-        if (!port_free(c, now)) return busy(c);
-        if (!missq_room(c, now)) return refuse(c);
-        port_take(c);
-        r->t_sent = now;
-        mem_queue_push(&c->missq, r, now + c->cfg.miss_latency);
-        c->st.accesses++;
-        c->st.misses++;
-        c->st.atomics++;
-        return GPU_L1_SENT;
-    }
+    gpu_l1res res = r->kind == GPU_MR_LOAD ? load(c, r, now) : r->kind == GPU_MR_STORE ? store(c, r, now) : atomic(c, r, now);
+    /* an access taken may have changed the tags or the MSHRs; a refused or
+    ** busy one changed neither */
+    if (res != GPU_L1_RESFAIL && res != GPU_L1_BUSY) c->gen++;
+    return res;
 }
 
 gpu_mreq *gpu_l1_pop_done(gpu_l1 *c, uint64_t now)
@@ -398,6 +426,7 @@ void gpu_l1_pop_miss(gpu_l1 *c)
 
 void gpu_l1_fill(gpu_l1 *c, gpu_mreq *reply, uint64_t now)
 {
+    c->gen++;
     if (reply->kind != GPU_MR_LOAD) {   /* an atomic, or a store that wanted an ack */
         mem_queue_push_grow(&c->fills, reply, now);
         return;
@@ -436,7 +465,11 @@ void gpu_l1_fill(gpu_l1 *c, gpu_mreq *reply, uint64_t now)
     gpu_mreq_put(c->pool, reply);
 }
 
-void gpu_l1_invalidate(gpu_l1 *c) { mem_cache_invalidate_all(&c->tags); }
+void gpu_l1_invalidate(gpu_l1 *c)
+{
+    c->gen++;
+    mem_cache_invalidate_all(&c->tags);
+}
 
 uint64_t gpu_l1_next_inside(const gpu_l1 *c)
 {

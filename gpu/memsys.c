@@ -52,18 +52,25 @@ struct gpu_memsys {
     tp_fdiv fpc, fp[ND];      /* divisions by them (times to cycles, every loop step) */
     uint64_t k[ND];           /* first edge of each domain not yet run */
     uint64_t wake[ND];        /* cached domain_wake (see gpu_memsys_tick) */
+    uint64_t wedge[ND], wtime[ND];   /* edge_at of each wake and its time (set_wake) */
     uint64_t t_now;           /* time of the core cycle last ticked */
     uint64_t line, l2_bytes;  /* L2 line and total size (gpu_memsys_warm) */
     uint32_t eject_rate;      /* replies an SM takes per core cycle (0: all) */
-    bool inj_new;             /* a request became the head of an SM's injection queue since the
-                              ** request crossbar's wake was last computed (wreq is stale) */
-    uint64_t wreq, wrep;      /* the request and reply crossbars' wakes: wake[D_ICNT] is the smaller */
+    uint64_t wreq, wrep;      /* the request and reply crossbars' wakes: wake[D_ICNT] is the smaller
+                              ** (see icnt_wake and icnt_new_head) */
     uint64_t *l2nx, *drnx;    /* each slice's and channel's next event as last computed (the
                               ** domains' wakes are their minimums; see domain_wake) */
+    uint64_t l2min, drmin;    /* the minimums of l2nx and drnx, kept as they change (nx_set) */
+    mem_queue **fillq, **missq;   /* per slice: its fill queue (the channel's return queue) and
+                              ** miss queue (the channel's input), whose pushes move the wakes */
+    uint64_t *fill_seen, *miss_seen;   /* per slice: their push counts when last looked at */
     uint32_t *ran, nran;      /* the units of the last domain run that ticked */
+    uint64_t rest_min;        /* ... and the smallest next event of its units that did not */
     mem_queue **inj, **ej;    /* per SM: its injection and ejection queues */
+    bool *inj_head;           /* per SM: a request became its injection queue's head since the
+                              ** last gpu_memsys_tick (which lowers wreq by it: icnt_new_heads) */
+    bool inj_new;             /* any inj_head set (several SMs' threads may set it, all to true) */
     mem_queue **rin;          /* per slice: its reply queue into the crossbar */
-    bool rep_new;             /* the last run of the slices gave a reply queue a new head */
     uint64_t *ejm;            /* the SMs whose ejection queue may hold replies (gpu_icnt_eject_mask) */
     uint64_t *pop_at;         /* per SM: core cycle + 1 of its last pop */
     uint32_t *pop_n;          /* ... and the replies it took in that cycle */
@@ -184,16 +191,34 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
     free(slice_in);
     for (uint32_t s = 0; s < m->nslice; s++)
         gpu_l2_connect(m->l2[s], gpu_icnt_reply_in(m->icnt, s), gpu_dram_ret(m->dram[s / m->nsub], s % m->nsub));
-    for (int d = 0; d < ND; d++) m->wake[d] = UINT64_MAX;
+    for (int d = 0; d < ND; d++) m->wake[d] = m->wtime[d] = UINT64_MAX;
     m->wreq = m->wrep = UINT64_MAX;
     m->l2nx = tp_malloc(m->nslice * sizeof *m->l2nx);
     m->drnx = tp_malloc(m->nch * sizeof *m->drnx);
-    for (uint32_t i = 0; i < m->nslice; i++) m->l2nx[i] = gpu_l2_next(m->l2[i]);
-    for (uint32_t c = 0; c < m->nch; c++) m->drnx[c] = gpu_dram_next(m->dram[c]);
+    m->l2min = m->drmin = UINT64_MAX;
+    for (uint32_t i = 0; i < m->nslice; i++) {
+        m->l2nx[i] = gpu_l2_next(m->l2[i]);
+        if (m->l2nx[i] < m->l2min) m->l2min = m->l2nx[i];
+    }
+    for (uint32_t c = 0; c < m->nch; c++) {
+        m->drnx[c] = gpu_dram_next(m->dram[c]);
+        if (m->drnx[c] < m->drmin) m->drmin = m->drnx[c];
+    }
+    m->fillq = tp_malloc(m->nslice * sizeof *m->fillq);
+    m->missq = tp_malloc(m->nslice * sizeof *m->missq);
+    m->fill_seen = tp_malloc(m->nslice * sizeof *m->fill_seen);
+    m->miss_seen = tp_malloc(m->nslice * sizeof *m->miss_seen);
+    for (uint32_t s = 0; s < m->nslice; s++) {
+        m->fillq[s] = gpu_dram_ret(m->dram[s / m->nsub], s % m->nsub);
+        m->missq[s] = gpu_l2_miss(m->l2[s]);
+        m->fill_seen[s] = m->fillq[s]->pushes;
+        m->miss_seen[s] = m->missq[s]->pushes;
+    }
     m->ran = tp_malloc((m->nslice > m->nch ? m->nslice : m->nch) * sizeof *m->ran);
     m->eject_rate = OPT(OPT_ICNT_EJECT_RATE);
     m->ej = tp_malloc(m->nsm * sizeof *m->ej);
     m->inj = tp_malloc(m->nsm * sizeof *m->inj);
+    m->inj_head = tp_calloc(m->nsm, sizeof *m->inj_head);
     for (uint32_t sm = 0; sm < m->nsm; sm++) {
         m->ej[sm] = gpu_icnt_eject(m->icnt, sm);
         m->inj[sm] = gpu_icnt_inject(m->icnt, sm);
@@ -217,14 +242,53 @@ void gpu_memsys_free(gpu_memsys *m)
     free(m->dram);
     free(m->l2nx);
     free(m->drnx);
+    free(m->fillq);
+    free(m->missq);
+    free(m->fill_seen);
+    free(m->miss_seen);
     free(m->ran);
     free(m->ej);
     free(m->inj);
+    free(m->inj_head);
     free(m->rin);
     free(m->pop_at);
     free(m->pop_n);
     free(m->lat);
     free(m);
+}
+
+/* The first edge of domain d at or after time w, not before its next unrun edge. */
+static inline uint64_t edge_at(const gpu_memsys *m, int d, uint64_t w)
+{
+    uint64_t e = tp_fdiv_up(&m->fp[d], w);
+    return e > m->k[d] ? e : m->k[d];
+}
+
+/* Sets domain d's wake w and the first edge that may run for it (wedge,
+** wtime its time; UINT64_MAX: none).  edge_at depends on w and on k[d],
+** which moves only when d runs, and a run sets the domain's wake again
+** (feeds), so the edge is found once a wake, not at every look. */
+static inline void set_wake(gpu_memsys *m, int d, uint64_t w)
+{
+    m->wake[d] = w;
+    if (w == UINT64_MAX) {
+        m->wtime[d] = UINT64_MAX;
+        return;
+    }
+    m->wedge[d] = edge_at(m, d, w);
+    m->wtime[d] = m->wedge[d] * m->p[d];
+}
+
+/* The interconnect's wake depends on its inputs' heads only (not on what is
+** behind them, nor on room in its outputs), and between its ticks only a
+** packet entering an empty input (an SM's injection queue, a slice's reply
+** queue) moves it: to that head's time if earlier (gpu_icnt_head_next). */
+static void icnt_new_head(gpu_memsys *m, bool reply, uint32_t i)
+{
+    uint64_t h = gpu_icnt_head_next(m->icnt, reply, i);
+    uint64_t *w = reply ? &m->wrep : &m->wreq;
+    if (h < *w) *w = h;
+    if (h < m->wake[D_ICNT]) set_wake(m, D_ICNT, h);
 }
 
 bool gpu_memsys_can_accept(const gpu_memsys *m, uint32_t sm, const gpu_mreq *r)
@@ -236,9 +300,14 @@ bool gpu_memsys_can_accept(const gpu_memsys *m, uint32_t sm, const gpu_mreq *r)
 void gpu_memsys_accept(gpu_memsys *m, gpu_mreq *r, uint64_t now)
 {
     r->is_reply = 0;
-    /* the interconnect's wake depends on its inputs' heads only (not on what
-    ** is behind them, nor on room in its outputs): a new head may move it */
-    if (mem_queue_empty(m->inj[r->sm])) m->inj_new = true;
+    /* with parallel SMs this runs on the SMs' threads: it touches only SM
+    ** r->sm's own queue and flag (and inj_new, which all set to true); the
+    ** wakes are lowered at the next gpu_memsys_tick, before the interconnect
+    ** can tick (icnt_new_heads) */
+    if (mem_queue_empty(m->inj[r->sm])) {
+        m->inj_head[r->sm] = true;
+        m->inj_new = true;
+    }
     gpu_icnt_accept(m->icnt, r, now * m->pc + 1);
 }
 
@@ -271,64 +340,102 @@ uint64_t gpu_memsys_reply_at(const gpu_memsys *m, uint32_t sm)
 
 const uint64_t *gpu_memsys_reply_mask(const gpu_memsys *m) { return m->ejm; }
 
+/* Sets unit i's next event v in nx (l2nx or drnx), keeping their minimum
+** *min: a smaller value lowers it; raising the unit that held it asks for
+** a new search over all (*rescan), done once after all the updates. */
+static inline void nx_set(uint64_t *nx, uint32_t i, uint64_t v, uint64_t *min, bool *rescan)
+{
+    uint64_t old = nx[i];
+    nx[i] = v;
+    if (v < *min) *min = v;
+    else if (v > old && old == *min) *rescan = true;
+}
+
+static uint64_t nx_min(const uint64_t *nx, uint32_t n)
+{
+    uint64_t w = UINT64_MAX;
+    for (uint32_t i = 0; i < n; i++)
+        if (nx[i] < w) w = nx[i];
+    return w;
+}
+
 /* The earliest time at which a unit of domain d (the slices or the DRAM
 ** channels) can change state, after a run of domain `ran` whose ticked
 ** units are m->ran.  A unit's next event moves only when it ticks or when
 ** something is pushed into its inputs: a slice's by the interconnect (any
-** slice) or by its channel's returns; a channel's by its slices' misses.
-** So after a run of the slices only they and their channels are asked
-** again, after a run of the channels only they and their slices, after
-** the interconnect's the slices it pushed into; the rest keep their last
-** answer. */
+** slice) or by its channel's returns (its fill queue); a channel's by its
+** slices' misses.  So after a run of the slices only they, and the
+** channels whose miss queues they pushed into, are asked again; after a
+** run of the channels only they, and the slices whose fill queues they
+** pushed into; after the interconnect's the slices it pushed into; the
+** rest keep their last answer.  (A queue's push count tells whether it
+** was pushed into since the unit was last asked; pops by the consumer do
+** not move the producer's next event.)  The domain's minimum is kept as
+** the answers change (nx_set); after a run of the domain itself it is the
+** smaller of the new answers and the minimum over the units that did not
+** tick, which run_domain finds as it goes (rest_min). */
 static uint64_t domain_wake(gpu_memsys *m, int d, int ran)
 {
-    uint64_t w = UINT64_MAX;
+    bool rescan = false;
     if (d == D_L2) {
         if (ran == D_ICNT) { /* the slices the interconnect pushed into */
             const uint32_t *pushed;
             uint32_t np = gpu_icnt_req_pushed(m->icnt, &pushed);
-            for (uint32_t i = 0; i < np; i++) m->l2nx[pushed[i]] = gpu_l2_next(m->l2[pushed[i]]);
-        } else { /* slices [lo, hi) of each unit that ran: itself, or a channel's */
-            uint32_t per = ran == D_DRAM ? m->nsub : 1;
+            for (uint32_t i = 0; i < np; i++)
+                nx_set(m->l2nx, pushed[i], gpu_l2_next(m->l2[pushed[i]]), &m->l2min, &rescan);
+        } else if (ran == D_L2) { /* the slices that ran; the others' minimum is rest_min */
+            uint64_t w = m->rest_min;
+            for (uint32_t i = 0; i < m->nran; i++) {
+                uint64_t v = gpu_l2_next(m->l2[m->ran[i]]);
+                m->l2nx[m->ran[i]] = v;
+                if (v < w) w = v;
+            }
+            return m->l2min = w;
+        } else { /* the slices of the channels that ran whose fill queue has new entries */
             for (uint32_t i = 0; i < m->nran; i++)
-                for (uint32_t s = m->ran[i] * per, hi = s + per; s < hi; s++) m->l2nx[s] = gpu_l2_next(m->l2[s]);
+                for (uint32_t s = m->ran[i] * m->nsub, hi = s + m->nsub; s < hi; s++) {
+                    uint64_t p = m->fillq[s]->pushes;
+                    if (p == m->fill_seen[s]) continue;
+                    m->fill_seen[s] = p;
+                    nx_set(m->l2nx, s, gpu_l2_next(m->l2[s]), &m->l2min, &rescan);
+                }
         }
-        for (uint32_t s = 0; s < m->nslice; s++)
-            if (m->l2nx[s] < w) w = m->l2nx[s];
-        return w;
+        if (rescan) m->l2min = nx_min(m->l2nx, m->nslice);
+        return m->l2min;
     }
-    for (uint32_t i = 0, last = UINT32_MAX; i < m->nran; i++) {
-        uint32_t c = ran == D_DRAM ? m->ran[i] : m->ran[i] / m->nsub;
-        if (c == last) continue; /* the slices that ran are in order: a channel's are adjacent */
-        last = c;
-        m->drnx[c] = gpu_dram_next(m->dram[c]);
+    if (ran == D_DRAM) { /* the channels that ran; the others' minimum is rest_min */
+        uint64_t w = m->rest_min;
+        for (uint32_t i = 0; i < m->nran; i++) {
+            uint64_t v = gpu_dram_next(m->dram[m->ran[i]]);
+            m->drnx[m->ran[i]] = v;
+            if (v < w) w = v;
+        }
+        return m->drmin = w;
+    } else { /* the channels of the slices that ran and pushed into their miss queues */
+        for (uint32_t i = 0, last = UINT32_MAX; i < m->nran; i++) {
+            uint32_t s = m->ran[i], c = s / m->nsub;
+            uint64_t p = m->missq[s]->pushes;
+            if (p == m->miss_seen[s]) continue;
+            m->miss_seen[s] = p;
+            if (c == last) continue; /* the slices that ran are in order: a channel's are adjacent */
+            last = c;
+            nx_set(m->drnx, c, gpu_dram_next(m->dram[c]), &m->drmin, &rescan);
+        }
     }
-    for (uint32_t c = 0; c < m->nch; c++)
-        if (m->drnx[c] < w) w = m->drnx[c];
-    return w;
+    if (rescan) m->drmin = nx_min(m->drnx, m->nch);
+    return m->drmin;
 }
 
-/* Whether wake[D_ICNT] may be stale: only a new head in an injection queue
-** moves it between the domain runs that recompute it (the interconnect's
-** own, the slices' that push replies into it). */
-static bool icnt_stale(const gpu_memsys *m) { return m->inj_new; }
-
-/* The interconnect's wake, recomputing the request crossbar's (req) and the
-** reply crossbar's (rep) part: the request crossbar's moves only with its
-** inputs' heads (inj_new) and its tick, the reply crossbar's only with the
-** slices' pushes and its tick (gpu_icnt_next_dir). */
-static uint64_t icnt_wake(gpu_memsys *m, bool req, bool rep)
+/* The interconnect's wake after a domain run: after its own tick each
+** crossbar's as the tick found it; after the slices' run as kept (the new
+** heads they gave the reply queues lowered wrep, icnt_new_head). */
+static uint64_t icnt_wake(gpu_memsys *m, bool ticked)
 {
-    if (req) m->wreq = gpu_icnt_next_dir(m->icnt, false);
-    if (rep) m->wrep = gpu_icnt_next_dir(m->icnt, true);
+    if (ticked) {
+        m->wreq = gpu_icnt_ticked_next(m->icnt, false);
+        m->wrep = gpu_icnt_ticked_next(m->icnt, true);
+    }
     return m->wreq < m->wrep ? m->wreq : m->wrep;
-}
-
-/* The first edge of domain d at or after time w, not before its next unrun edge. */
-static inline uint64_t edge_at(const gpu_memsys *m, int d, uint64_t w)
-{
-    uint64_t e = tp_fdiv_up(&m->fp[d], w);
-    return e > m->k[d] ? e : m->k[d];
 }
 
 static void run_domain(gpu_memsys *m, int d, uint64_t e)
@@ -338,21 +445,28 @@ static void run_domain(gpu_memsys *m, int d, uint64_t e)
     if (d == D_ICNT) {
         gpu_icnt_tick(m->icnt, e);
     } else if (d == D_L2) {
-        m->rep_new = false;
+        uint64_t rest = UINT64_MAX;
         for (uint32_t s = 0; s < m->nslice; s++)
             if (m->l2nx[s] <= t) {
                 /* only the crossbar pops a reply queue: its head is new when it was empty */
                 bool was_empty = mem_queue_empty(m->rin[s]);
                 gpu_l2_tick(m->l2[s], e);
-                m->rep_new |= was_empty && !mem_queue_empty(m->rin[s]);
+                if (was_empty && !mem_queue_empty(m->rin[s])) icnt_new_head(m, true, s);
                 m->ran[m->nran++] = s;
+            } else if (m->l2nx[s] < rest) {
+                rest = m->l2nx[s];
             }
+        m->rest_min = rest;
     } else {
+        uint64_t rest = UINT64_MAX;
         for (uint32_t c = 0; c < m->nch; c++)
             if (m->drnx[c] <= t) {
                 gpu_dram_tick(m->dram[c], e);
                 m->ran[m->nran++] = c;
+            } else if (m->drnx[c] < rest) {
+                rest = m->drnx[c];
             }
+        m->rest_min = rest;
     }
 }
 
@@ -411,50 +525,53 @@ static const uint8_t feeds[ND] = {
     [D_DRAM] = 1u << D_L2 | 1u << D_DRAM,
 };
 
+/* The new heads of the SMs' injection queues since the last tick lower the
+** request crossbar's wake (their answers are what they were when the SMs
+** pushed them: the interconnect has not ticked since). */
+static void icnt_new_heads(gpu_memsys *m)
+{
+    for (uint32_t sm = 0; sm < m->nsm; sm++)
+        if (m->inj_head[sm]) {
+            m->inj_head[sm] = false;
+            icnt_new_head(m, false, sm);
+        }
+    m->inj_new = false;
+}
+
 void gpu_memsys_tick(gpu_memsys *m, uint64_t now)
 {
     uint64_t T = now * m->pc;
     TP_ASSERT(T >= m->t_now);
     m->t_now = T;
-    if (icnt_stale(m)) {   /* the SMs pushed new heads since */
-        m->wake[D_ICNT] = icnt_wake(m, true, false);
-        m->inj_new = false;
-    }
+    if (m->inj_new) icnt_new_heads(m);
     for (;;) {
         int best = -1;
-        uint64_t bt = UINT64_MAX, be = 0;
-        for (int d = 0; d < ND; d++) {
-            if (m->wake[d] == UINT64_MAX) continue;
-            uint64_t e = edge_at(m, d, m->wake[d]), t = e * m->p[d];
-            if (t < bt) {
-                bt = t;
-                be = e;
+        uint64_t bt = UINT64_MAX;
+        for (int d = 0; d < ND; d++)   /* the earliest edge; at equal times the lower domain */
+            if (m->wtime[d] < bt) {
+                bt = m->wtime[d];
                 best = d;
             }
-        }
         if (best < 0 || bt > T) break;
+        uint64_t be = m->wedge[best];
         run_domain(m, best, be);
         m->k[best] = be + 1;
         for (int d = 0; d < ND; d++)
             if (feeds[best] >> d & 1)
-                m->wake[d] = d == D_ICNT ? icnt_wake(m, best == D_ICNT, best == D_ICNT || m->rep_new)
-                                         : domain_wake(m, d, best);
+                set_wake(m, d, d == D_ICNT ? icnt_wake(m, best == D_ICNT) : domain_wake(m, d, best));
     }
 }
 
 uint64_t gpu_memsys_next(const gpu_memsys *m)
 {
     uint64_t best = UINT64_MAX;
-    for (int d = 0; d < ND; d++) {
-        uint64_t w = m->wake[d];
-        if (d == D_ICNT && icnt_stale(m)) {
-            uint64_t q = gpu_icnt_next_dir(m->icnt, false);
-            w = q < m->wrep ? q : m->wrep;
+    for (int d = 0; d < ND; d++)
+        if (m->wtime[d] < best) best = m->wtime[d];
+    if (m->inj_new) /* heads pushed since the last tick (icnt_new_heads has not seen them yet) */
+        for (uint32_t sm = 0; sm < m->nsm; sm++) {
+            uint64_t h = m->inj_head[sm] ? gpu_icnt_head_next(m->icnt, false, sm) : UINT64_MAX;
+            if (h != UINT64_MAX && edge_at(m, D_ICNT, h) * m->p[D_ICNT] < best) best = edge_at(m, D_ICNT, h) * m->p[D_ICNT];
         }
-        if (w == UINT64_MAX) continue;
-        uint64_t t = edge_at(m, d, w) * m->p[d];
-        if (t < best) best = t;
-    }
     for (uint32_t w = 0; w < (m->nsm + 63) / 64; w++)
         for (uint64_t bits = m->ejm[w]; bits; bits &= bits - 1) {
             uint32_t sm = w * 64 + (uint32_t)__builtin_ctzll(bits);

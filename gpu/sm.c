@@ -676,8 +676,12 @@ static void fetch_stage(gpu_sm *sm, uint64_t now)
 
 /* ---- the cycle ------------------------------------------------------------------------------------- */
 
-/* The skipped cycles' stall cycles per pc (stats.pc): the launch's rows are
-** shared by the SMs, so with parallel SMs only the issue stage adds to them. */
+/* k stall cycles per pc (stats.pc) of the slots' pcs and reasons.  The
+** launch's rows are shared by the SMs, so with parallel SMs only the issue
+** stage adds to them; and the slots change only in the issue stage, so the
+** cycles skipped or repeated (issue_or_repeat) wait in pc_skip until an
+** issue stage is about to change them, or the SM's counts are asked for
+** (gpu_sm_account_skip): one addition for a run of such cycles. */
 static void account_skip_pcs(gpu_sm *sm, uint64_t k)
 {
     for (uint32_t s = 0; s < sm->c->nsched; s++)
@@ -685,22 +689,32 @@ static void account_skip_pcs(gpu_sm *sm, uint64_t k)
             gpu_pcrow(sm->lx, sm->slot_pc[s])->stall[sm->slot_reason[s]] += k;
 }
 
-static inline void account_skip(gpu_sm *sm, uint64_t now, bool pcs)
+static inline void account_skip(gpu_sm *sm, uint64_t now)
 {
     if (now <= sm->last_tick + 1) return;
     uint64_t k = now - sm->last_tick - 1;
     for (uint32_t s = 0; s < sm->c->nsched; s++) sm->issue[sm->slot_reason[s]] += k;
-    if (sm->c->stats_pc) {
-        if (pcs) account_skip_pcs(sm, k);
-        else sm->pc_skip += k; /* slot_pc and slot_reason stay as they are until the issue stage */
-    }
+    if (sm->c->stats_pc) sm->pc_skip += k; /* slot_pc and slot_reason stay as they are until the issue stage */
     sm->resident_warp_cycles += k * sm->nwarps_live;
     rs_account(&sm->rs, k);
     gpu_ldst_account_skip(sm, k);
     sm->last_tick = now - 1;
 }
 
-void gpu_sm_account_skip(gpu_sm *sm, uint64_t now) { account_skip(sm, now, true); }
+/* The stats.pc stall cycles held in pc_skip, added to the rows. */
+static inline void flush_pc_skip(gpu_sm *sm)
+{
+    if (sm->pc_skip) {
+        account_skip_pcs(sm, sm->pc_skip);
+        sm->pc_skip = 0;
+    }
+}
+
+void gpu_sm_account_skip(gpu_sm *sm, uint64_t now)
+{
+    account_skip(sm, now);
+    flush_pc_skip(sm);
+}
 
 /* A cycle is three parts (gpu_sm_tick runs them in turn; with parallel SMs
 ** gpu.c runs the first and the last of every SM on several threads and the
@@ -709,9 +723,9 @@ void gpu_sm_account_skip(gpu_sm *sm, uint64_t now) { account_skip(sm, now, true)
 ** (exec_warp_step, exec_cta_release) or touches what the SMs share (the
 ** kernel's counters and per-pc rows); the other two touch the SM, its
 ** caches, its request pool and its own ports of the memory system. */
-static inline void tick_front(gpu_sm *sm, uint64_t now, bool defer_pcs)
+static inline void tick_front(gpu_sm *sm, uint64_t now)
 {
-    account_skip(sm, now, !defer_pcs);
+    account_skip(sm, now);
     sm->finished = 0;
     sm->changed = false;
     sm->starts = sm->npending ? cta_starts(sm, now) : UINT64_MAX;
@@ -727,23 +741,20 @@ static inline void tick_front(gpu_sm *sm, uint64_t now, bool defer_pcs)
 
 /* The issue stage, or the repeat of the last one's outcomes (issue_memo):
 ** each scheduler's slot counted again with its reason and pc, as for a
-** skipped cycle. */
+** skipped cycle (the pc rows' share waits in pc_skip: account_skip_pcs). */
 static inline void issue_or_repeat(gpu_sm *sm, uint64_t now)
 {
     if (sm->issue_memo && !sm->issue_dirty && now < sm->issue_until) {
         for (uint32_t s = 0; s < sm->c->nsched; s++) sm->issue[sm->slot_reason[s]]++;
-        if (sm->c->stats_pc) account_skip_pcs(sm, 1);
+        if (sm->c->stats_pc) sm->pc_skip++;
         return;
     }
+    flush_pc_skip(sm);   /* before the slots change */
     issue_stage(sm, now);
 }
 
 static inline void tick_issue(gpu_sm *sm, uint64_t now)
 {
-    if (sm->pc_skip) {
-        account_skip_pcs(sm, sm->pc_skip);
-        sm->pc_skip = 0;
-    }
     for (uint32_t i = 0; i < sm->nrel; i++) exec_cta_release(sm->rel[i]);
     sm->nrel = 0;
     issue_or_repeat(sm, now);
@@ -780,12 +791,12 @@ static inline uint32_t tick_back(gpu_sm *sm, uint64_t now)
 
 uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now)
 {
-    tick_front(sm, now, false);
+    tick_front(sm, now);
     tick_issue(sm, now);
     return tick_back(sm, now);
 }
 
-void gpu_sm_tick_front(gpu_sm *sm, uint64_t now, bool defer_pcs) { tick_front(sm, now, defer_pcs); }
+void gpu_sm_tick_front(gpu_sm *sm, uint64_t now) { tick_front(sm, now); }
 void gpu_sm_tick_issue(gpu_sm *sm, uint64_t now) { tick_issue(sm, now); }
 uint32_t gpu_sm_tick_back(gpu_sm *sm, uint64_t now) { return tick_back(sm, now); }
 

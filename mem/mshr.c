@@ -24,6 +24,7 @@ void mem_mshr_init(mem_mshr *m, uint32_t entries, uint32_t merge)
     m->slot = tp_calloc(h, sizeof *m->slot);
     m->items = tp_calloc((size_t)m->entries * m->merge, sizeof *m->items);
     m->words = tp_calloc((size_t)m->entries * m->merge, sizeof *m->words);
+    m->inuse = tp_calloc((m->entries + 63) / 64, sizeof *m->inuse);
 }
 
 void mem_mshr_free(mem_mshr *m)
@@ -32,10 +33,12 @@ void mem_mshr_free(mem_mshr *m)
     free(m->slot);
     free(m->items);
     free(m->words);
+    free(m->inuse);
     m->e = NULL;
     m->slot = NULL;
     m->items = NULL;
     m->words = NULL;
+    m->inuse = NULL;
 }
 
 int32_t mem_mshr_find(const mem_mshr *m, uint64_t addr)
@@ -56,9 +59,13 @@ int32_t mem_mshr_find(const mem_mshr *m, uint64_t addr)
 uint32_t mem_mshr_alloc(mem_mshr *m, uint64_t addr)
 {
     TP_ASSERT(m->used < m->entries);
-    for (uint32_t i = 0; i < m->entries; i++) {
+    for (uint32_t w = 0; w * 64 < m->entries; w++) {   /* the lowest free entry */
+        if (!~m->inuse[w]) continue;
+        uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(~m->inuse[w]);
+        if (i >= m->entries) break;
         mem_mshr_entry *e = &m->e[i];
-        if (e->valid) continue;
+        TP_ASSERT(!e->valid);
+        m->inuse[w] |= 1ull << (i % 64);
         if (!m->dup) {
             uint32_t h = home(m, addr);
             for (; m->slot[h]; h = (h + 1) & m->hmask)
@@ -80,6 +87,7 @@ void mem_mshr_release(mem_mshr *m, uint32_t i)
 {
     TP_ASSERT(m->e[i].valid);
     m->e[i].valid = false;
+    m->inuse[i / 64] &= ~(1ull << (i % 64));
     m->used--;
     if (m->dup) return;
     /* remove its slot, moving later slots of the run back so that every

@@ -45,6 +45,7 @@ typedef struct mem_mshr {
     bool dup;             /* a line was allocated twice: find scans the entries instead */
     void **items;         /* entries * merge */
     uint32_t *words;      /* entries * merge: each item's word */
+    uint64_t *inuse;      /* bit i: entry i is valid (alloc takes the lowest clear bit) */
 } mem_mshr;
 
 void mem_mshr_init(mem_mshr *m, uint32_t entries, uint32_t merge);

@@ -260,6 +260,60 @@ static void t707_out_buffer(void)
     }
 }
 
+/* 708: the next event a tick finds for each crossbar (gpu_icnt_ticked_next)
+** is gpu_icnt_next_dir's, and a packet entering an empty input lowers it to
+** that input's gpu_icnt_head_next: random traffic both ways (loads and
+** stores, to random slices and SMs, slices and SMs that drain their queues
+** at random), every tick and every new head checked against the full scan;
+** without output buffers and with 8 flits of them (icnt.out_buffer). */
+static void t708_ticked_next_ob(uint32_t ob)
+{
+    rig g;
+    rig_open_ob(&g, 4, ob);
+    uint32_t x = 12345;
+    uint64_t kept[2] = {UINT64_MAX, UINT64_MAX};
+    uint32_t bad = 0;
+    for (uint64_t c = 0; c < 3000; c++) {
+        for (int k = 0; k < 3; k++) {   /* up to three packets enter, some into empty inputs */
+            x = x * 1103515245u + 12345u;
+            bool reply = x >> 31;
+            uint32_t src = (x >> 16) % (reply ? 4u : 3u), tgt = (x >> 8) % (reply ? 3u : 4u);
+            mem_queue *q = reply ? gpu_icnt_reply_in(g.n, src) : gpu_icnt_inject(g.n, src);
+            if ((x >> 4) % 3 || mem_queue_full(q)) continue;
+            gpu_mreq *r = mk(&g, (x >> 2) & 1 ? GPU_MR_STORE : GPU_MR_LOAD, reply ? tgt : src, reply ? 0 : tgt, 128);
+            r->is_reply = reply;
+            bool was_empty = mem_queue_empty(q);
+            mem_queue_push(q, r, c + (x >> 12) % 7);
+            if (was_empty) {
+                uint64_t h = gpu_icnt_head_next(g.n, reply, src);
+                if (h < kept[reply]) kept[reply] = h;
+            }
+            bad += kept[reply] != gpu_icnt_next_dir(g.n, reply);
+        }
+        gpu_icnt_tick(g.n, c);
+        for (int d = 0; d < 2; d++) {
+            kept[d] = gpu_icnt_ticked_next(g.n, d);
+            bad += kept[d] != gpu_icnt_next_dir(g.n, d);
+        }
+        x = x * 1103515245u + 12345u;   /* the slices and SMs take what has arrived, now and then */
+        for (uint32_t s = 0; s < 4; s++)
+            if ((x >> (s + 8)) & 1 && mem_queue_peek(&g.slice[s], c)) gpu_mreq_put(&g.pool, mem_queue_pop(&g.slice[s]));
+        for (uint32_t sm = 0; sm < 3; sm++)
+            if ((x >> (sm + 16)) & 1 && mem_queue_peek(gpu_icnt_eject(g.n, sm), c))
+                gpu_mreq_put(&g.pool, mem_queue_pop(gpu_icnt_eject(g.n, sm)));
+    }
+    TT_EQ_U(bad, 0);
+    TT_CHECK(gpu_icnt_stats(g.n)->packets > 1000);
+    TT_CHECK(gpu_icnt_stats(g.n)->stall_cycles > 0);
+    rig_close(&g);
+}
+
+static void t708_ticked_next(void)
+{
+    t708_ticked_next_ob(0);
+    t708_ticked_next_ob(8);
+}
+
 int main(void)
 {
     TT_RUN(t701_latency);
@@ -269,5 +323,6 @@ int main(void)
     TT_RUN(t705_packet_sizes);
     TT_RUN(t706_pushed);
     TT_RUN(t707_out_buffer);
+    TT_RUN(t708_ticked_next);
     return tt_done();
 }

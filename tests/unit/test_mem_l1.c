@@ -189,17 +189,18 @@ static void t302_mshr(void)
 
 /* 302b: find through the hash table (mem/mshr.c) agrees with the plain
 ** definition -- the valid entry holding the line, else -1 -- under churn:
-** 40000 steps of a fixed LCG over tables of 1 to 40 entries and 3x as many
+** 40000 steps of a fixed LCG over tables of 1 to 136 entries and 3x as many
 ** distinct lines (so runs of the linear probe collide and wrap, and
-** releases move later slots back).  Then a line allocated twice (no owner
+** releases move later slots back); alloc takes the lowest free entry (its
+** bitmap spans words from 65 entries on).  Then a line allocated twice (no owner
 ** does so) turns the table off: find returns the lower index, as a scan. */
 static void t302b_mshr_hash(void)
 {
-    for (uint32_t n = 1; n <= 40; n += 3) {
+    for (uint32_t n = 1; n <= 136; n += n < 40 ? 3 : 32) {
         mem_mshr m;
         mem_mshr_init(&m, n, 2);
-        uint64_t line[40];
-        bool used[40] = {false};
+        uint64_t line[136];
+        bool used[136] = {false};
         uint32_t x = 12345u + n, bad = 0;
         for (int step = 0; step < 40000; step++) {
             x = x * 1103515245u + 12345u;
@@ -209,7 +210,9 @@ static void t302b_mshr_hash(void)
                 if (used[i] && line[i] == a) want = (int32_t)i;
             bad += mem_mshr_find(&m, a) != want;
             if (want < 0 && !mem_mshr_full(&m) && (x >> 4 & 1)) {
-                uint32_t i = mem_mshr_alloc(&m, a);
+                uint32_t i = mem_mshr_alloc(&m, a), lo = 0;
+                while (used[lo]) lo++;
+                bad += i != lo;
                 used[i] = true;
                 line[i] = a;
             } else if (m.used && (x >> 5 & 1)) {
