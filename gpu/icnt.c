@@ -160,7 +160,8 @@ static uint64_t head_next(const gpu_icnt *n, const xbar *x, uint32_t i, uint64_t
     uint32_t o = route(n, x, i, mem_queue_head(q));
     uint64_t t = mem_queue_head_ready(q);
     if (x->in_busy[i] * p > t) t = x->in_busy[i] * p;
-    if (out_from(n, x, o) * p > t) t = out_from(n, x, o) * p;
+    uint64_t of = out_from(n, x, o) * p;
+    if (of > t) t = of;
     return t < t_min ? t_min : t;
 }
 

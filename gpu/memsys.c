@@ -359,6 +359,21 @@ static uint64_t nx_min(const uint64_t *nx, uint32_t n)
     return w;
 }
 
+/* After a run of domain d (the slices or the DRAM channels) itself: the
+** new answers of the units that ran, kept in nx (l2nx or drnx), and their
+** minimum with the others', rest_min (run_domain found it as it went). */
+static uint64_t ran_min(gpu_memsys *m, int d, uint64_t *nx)
+{
+    uint64_t w = m->rest_min;
+    for (uint32_t i = 0; i < m->nran; i++) {
+        uint32_t u = m->ran[i];
+        uint64_t v = d == D_L2 ? gpu_l2_next(m->l2[u]) : gpu_dram_next(m->dram[u]);
+        nx[u] = v;
+        if (v < w) w = v;
+    }
+    return w;
+}
+
 /* The earliest time at which a unit of domain d (the slices or the DRAM
 ** channels) can change state, after a run of domain `ran` whose ticked
 ** units are m->ran.  A unit's next event moves only when it ticks or when
@@ -383,14 +398,8 @@ static uint64_t domain_wake(gpu_memsys *m, int d, int ran)
             uint32_t np = gpu_icnt_req_pushed(m->icnt, &pushed);
             for (uint32_t i = 0; i < np; i++)
                 nx_set(m->l2nx, pushed[i], gpu_l2_next(m->l2[pushed[i]]), &m->l2min, &rescan);
-        } else if (ran == D_L2) { /* the slices that ran; the others' minimum is rest_min */
-            uint64_t w = m->rest_min;
-            for (uint32_t i = 0; i < m->nran; i++) {
-                uint64_t v = gpu_l2_next(m->l2[m->ran[i]]);
-                m->l2nx[m->ran[i]] = v;
-                if (v < w) w = v;
-            }
-            return m->l2min = w;
+        } else if (ran == D_L2) {
+            return m->l2min = ran_min(m, D_L2, m->l2nx);
         } else { /* the slices of the channels that ran whose fill queue has new entries */
             for (uint32_t i = 0; i < m->nran; i++)
                 for (uint32_t s = m->ran[i] * m->nsub, hi = s + m->nsub; s < hi; s++) {
@@ -403,14 +412,8 @@ static uint64_t domain_wake(gpu_memsys *m, int d, int ran)
         if (rescan) m->l2min = nx_min(m->l2nx, m->nslice);
         return m->l2min;
     }
-    if (ran == D_DRAM) { /* the channels that ran; the others' minimum is rest_min */
-        uint64_t w = m->rest_min;
-        for (uint32_t i = 0; i < m->nran; i++) {
-            uint64_t v = gpu_dram_next(m->dram[m->ran[i]]);
-            m->drnx[m->ran[i]] = v;
-            if (v < w) w = v;
-        }
-        return m->drmin = w;
+    if (ran == D_DRAM) {
+        return m->drmin = ran_min(m, D_DRAM, m->drnx);
     } else { /* the channels of the slices that ran and pushed into their miss queues */
         for (uint32_t i = 0, last = UINT32_MAX; i < m->nran; i++) {
             uint32_t s = m->ran[i], c = s / m->nsub;
