@@ -25,11 +25,15 @@
 #              allocates on fill, 32 MSHRs of 8 merges, 8 miss-queue entries
 #              (`-gpgpu_cache:dl1 N:SETS:128:8,L:L:f:N:L,A:32:8,8`), an L2 of
 #              whole 128-byte lines, a 16-request DRAM scheduler queue;
-#   tpsim_rot: tpsim's point with sm.issue_order=rotate: an SM's schedulers
-#              take turns at issuing first in a cycle, as GPGPU-Sim 4's do
-#              (3.2.2, the papers' simulator, and tpsim's gtx480 put scheduler
-#              0 first; 4.2 cannot be set back), so that the two simulators
-#              differ in nothing known (docs/EXPERIMENTS.md: syr2k, bicg).
+#   tpsim_rot: tpsim's point with 4.2's two differences from 3.2.2 that
+#              4.2 cannot be set back on: sm.issue_order=rotate (an SM's
+#              schedulers take turns at issuing first in a cycle, as
+#              GPGPU-Sim 4's do; 3.2.2, the papers' simulator, and tpsim's
+#              gtx480 put scheduler 0 first) and icnt.out_buffer=64 (4.2's
+#              crossbar switch runs at twice the link rate into output
+#              buffers; 3.2.2's, as gtx480-gpgpusim322, at the link rate),
+#              so that the two simulators differ in nothing known
+#              (docs/EXPERIMENTS.md: syr2k, bicg, the crossbar).
 # Two bars of one program (atax_1 and atax_2, corr_3 and corr_4) share its
 # runs: the second's rows are read from the first's files.  Without
 # --gpgpusim only tpsim's rows (both) are made.  -j N runs N points at a time.
@@ -133,7 +137,7 @@ if [ "${1:-}" = --point ]; then
     tpsim | tpsim_rot)
         # the study's baseline and l1_128k points (experiments/warppool/run.sh --suites)
         rot=
-        [ "$sim" = tpsim ] || rot=sm.issue_order=rotate
+        [ "$sim" = tpsim ] || rot="sm.issue_order=rotate icnt.out_buffer=64"
         # shellcheck disable=SC2086
         sh "$SUITES" point "$tpsim" gtx480-l1-32k "$d" "$n" "$d/tpsim" \
             l1d.banks=1 warppool=0 mrpb=0 l1d.size=${kb}k $rot
