@@ -198,15 +198,16 @@ static void t804_stores(void)
     rig_close(&g);
 }
 
-/* 805: consecutive 128-byte lines go round the channels two at a time (the
-** 256-byte interleave) and alternate between a channel's two slices, so 12
-** consecutive lines use all 12 slices.  BASE = 2^45 is chunk 2^37 of 256
+/* 805: with addr.slice_interleave = 0 (the L2 line; the table's default is
+** GPGPU-Sim's 256, t817) consecutive 128-byte lines go round the channels two
+** at a time (the 256-byte interleave) and alternate between a channel's two
+** slices, so 12 consecutive lines use all 12 slices.  BASE = 2^45 is chunk 2^37 of 256
 ** bytes, and 2^37 mod 6 = 2: line k is in channel (2 + k / 2) mod 6, slice
 ** channel * 2 + k mod 2. */
 static void t805_address_map(void)
 {
     rig g;
-    rig_open(&g, NULL);
+    rig_open(&g, "addr.slice_interleave=0");
     uint32_t seen = 0;
     for (uint32_t k = 0; k < 12; k++) {
         uint32_t s = gpu_memsys_slice_of(g.m, BASE + 128ull * k);
@@ -585,14 +586,14 @@ static void t816_latency_stats(void)
     rig_close(&g);
 }
 
-/* 817: addr.slice_interleave = 256 (GPGPU-Sim's GTX 480: the sub-partition
+/* 817: addr.slice_interleave = 256 (the default, GPGPU-Sim's GTX 480: the sub-partition
 ** is the lowest bank bit, bit 8 of the channel's address): a channel's
 ** 256-byte chunks, not its lines, alternate between its two slices.
 ** BASE / 256 = 2^37, which is 2 mod 6, and q = (2^37 - 2) / 6 is odd: line
 ** k is in chunk c = k / 2, channel (2 + c) mod 6, the channel's chunk
 ** q + (2 + c) / 6, whose parity picks the slice.  The 24 lines from BASE
 ** fill the 12 slices two consecutive lines each.  A value that is not a
-** multiple of the L2 line is raised to one (100 -> 128: the default). */
+** multiple of the L2 line is raised to one (100 -> 128: t805's map). */
 static void t817_slice_interleave(void)
 {
     rig g;
