@@ -236,13 +236,16 @@ static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
     x->nx = nx;
 }
 
-void gpu_icnt_tick(gpu_icnt *n, uint64_t c)
+void gpu_icnt_tick_dirs(gpu_icnt *n, uint64_t c, unsigned dirs)
 {
     uint64_t t = c * n->cfg.period;
-    xbar_tick(n, &n->req, c, t);
-    xbar_tick(n, &n->rep, c, t);
+    if (dirs & GPU_ICNT_REQ) xbar_tick(n, &n->req, c, t);
+    else n->req.ntouched = 0;   /* pushed into no slice (gpu_icnt_req_pushed) */
+    if (dirs & GPU_ICNT_REP) xbar_tick(n, &n->rep, c, t);
     n->t_min = t + 1;
 }
+
+void gpu_icnt_tick(gpu_icnt *n, uint64_t c) { gpu_icnt_tick_dirs(n, c, GPU_ICNT_REQ | GPU_ICNT_REP); }
 
 static uint64_t xbar_next(const gpu_icnt *n, const xbar *x, uint64_t best)
 {

@@ -83,6 +83,14 @@ uint64_t *gpu_icnt_eject_mask(gpu_icnt *n);
 uint32_t gpu_icnt_flits(const gpu_icnt *n, const gpu_mreq *r, bool reply);
 
 void gpu_icnt_tick(gpu_icnt *n, uint64_t cycle);
+/* gpu_icnt_tick of the crossbars in dirs only.  A crossbar whose next
+** event (gpu_icnt_next_dir) is after the cycle's time may be left out: its
+** tick would move nothing, count no stall (a head waiting on a full
+** destination is an event in every cycle) and leave its next event as it
+** was; its gpu_icnt_ticked_next is then not updated (the caller keeps its
+** own, lowered by the new heads as before). */
+enum { GPU_ICNT_REQ = 1, GPU_ICNT_REP = 2 };
+void gpu_icnt_tick_dirs(gpu_icnt *n, uint64_t cycle, unsigned dirs);
 /* The earliest time (time base) at which a tick can move a packet. */
 uint64_t gpu_icnt_next(const gpu_icnt *n);
 /* The same for one crossbar (reply: the slices' to the SMs; else the SMs'

@@ -58,6 +58,7 @@ struct gpu_memsys {
     uint32_t eject_rate;      /* replies an SM takes per core cycle (0: all) */
     uint64_t wreq, wrep;      /* the request and reply crossbars' wakes: wake[D_ICNT] is the smaller
                               ** (see icnt_wake and icnt_new_head) */
+    unsigned icnt_dirs;       /* the crossbars the interconnect's last run ticked (GPU_ICNT_REQ, _REP) */
     uint64_t *l2nx, *drnx;    /* each slice's and channel's next event as last computed (the
                               ** domains' wakes are their minimums; see domain_wake) */
     uint64_t l2min, drmin;    /* the minimums of l2nx and drnx, kept as they change (nx_set) */
@@ -429,14 +430,15 @@ static uint64_t domain_wake(gpu_memsys *m, int d, int ran)
     return m->drmin;
 }
 
-/* The interconnect's wake after a domain run: after its own tick each
-** crossbar's as the tick found it; after the slices' run as kept (the new
-** heads they gave the reply queues lowered wrep, icnt_new_head). */
+/* The interconnect's wake after a domain run: after its own run each
+** ticked crossbar's as the tick found it (the other's as kept); after the
+** slices' run as kept (the new heads they gave the reply queues lowered
+** wrep, icnt_new_head). */
 static uint64_t icnt_wake(gpu_memsys *m, bool ticked)
 {
     if (ticked) {
-        m->wreq = gpu_icnt_ticked_next(m->icnt, false);
-        m->wrep = gpu_icnt_ticked_next(m->icnt, true);
+        if (m->icnt_dirs & GPU_ICNT_REQ) m->wreq = gpu_icnt_ticked_next(m->icnt, false);
+        if (m->icnt_dirs & GPU_ICNT_REP) m->wrep = gpu_icnt_ticked_next(m->icnt, true);
     }
     return m->wreq < m->wrep ? m->wreq : m->wrep;
 }
@@ -446,7 +448,9 @@ static void run_domain(gpu_memsys *m, int d, uint64_t e)
     uint64_t t = e * m->p[d];
     m->nran = 0;
     if (d == D_ICNT) {
-        gpu_icnt_tick(m->icnt, e);
+        /* only the crossbars with an event due: the other's tick would change nothing */
+        m->icnt_dirs = (m->wreq <= t ? GPU_ICNT_REQ : 0u) | (m->wrep <= t ? GPU_ICNT_REP : 0u);
+        gpu_icnt_tick_dirs(m->icnt, e, m->icnt_dirs);
     } else if (d == D_L2) {
         uint64_t rest = UINT64_MAX;
         for (uint32_t s = 0; s < m->nslice; s++)
