@@ -609,6 +609,10 @@ const gpu_memstats *gpu_memsys_stats(const gpu_memsys *m)
 {
     gpu_memsys *w = (gpu_memsys *)m;   /* a cache of the units' counters */
     w->st.dram_cycles = m->t_now / m->p[D_DRAM] * m->nch;
+    /* the slices' refusals of the edges they slept through, up to the last
+    ** edge run (every edge at or before t_now: a refusing slice would have
+    ** ticked at each) */
+    for (uint32_t s = 0; s < m->nslice; s++) gpu_l2_sync(m->l2[s], m->t_now / m->p[D_L2] + 1);
     refresh_stats(w);
     return &m->st;
 }
