@@ -343,6 +343,8 @@ static inline void ref_catch_up(gpu_dram *d, uint64_t now)
 
 /* ---- requests ----------------------------------------------------------------------------- */
 
+static uint64_t bank_at(const gpu_dram *d, const dbank *b);
+
 void gpu_dram_accept(gpu_dram *d, gpu_mreq *r, uint64_t cycle)
 {
     TP_ASSERT(d->n < d->cfg.queue && d->free_head != NONE);
@@ -372,7 +374,14 @@ void gpu_dram_accept(gpu_dram *d, gpu_mreq *r, uint64_t cycle)
     d->occ[q->bank / 64] |= 1ull << (q->bank % 64);
     b->cand = NONE;
     d->n++;
-    if (cycle < d->cmd_wake) d->cmd_wake = cycle;
+    /* Only this bank's candidate can have changed: cmd_wake stays a bound
+    ** for the others' and for a refresh (the scan that set it, or the one
+    ** before wake_after_issue, took the refresh's cycle), so the next scan
+    ** waits for this bank's bound too.  The channel's first request scans
+    ** at once: an empty channel's cmd_wake (NEVER) bounds no refresh. */
+    uint64_t w = cycle;
+    if (d->n > 1) w = umax(w, bank_at(d, b));
+    if (w < d->cmd_wake) d->cmd_wake = w;
 }
 
 enum { C_ACT, C_PRE, C_COL };
@@ -438,7 +447,7 @@ static void group_limits(gpu_dram *d, uint32_t g)
 ** bank during one scan (scan is called with the channel's state fixed):
 **   ACT: tRRD, tFAW, tRREFD, one command a cycle;  PRE: one command a cycle;
 **   RD: tCCD, write-to-read, the data bus;  WR: tCCD, the data bus with the turnaround. */
-static void limits(const gpu_dram *d, uint64_t *l)
+static inline void limits(const gpu_dram *d, uint64_t *l)
 {
     const gpu_dramcfg *c = &d->cfg;
     l[K_ACT] = act_channel(d);
@@ -446,6 +455,27 @@ static void limits(const gpu_dram *d, uint64_t *l)
     uint64_t col = umax(d->ccd_ok, d->cmd_ok);
     l[K_RD] = l[K_RDL] = umax(umax(col, d->rd_ok), sat_sub(d->bus_free, c->tCL));
     l[K_WR] = umax(col, sat_sub(d->bus_free + (d->last_dir == 1 ? c->turnaround : 0), c->tWL));
+}
+
+/* The earliest cycle bank b's candidate (b has requests) may issue its
+** next command, the bank looked at alone (cand_at with the one class's
+** channel bound). */
+static uint64_t limit_of(const gpu_dram *d, uint32_t cls);
+static uint64_t bank_at(const gpu_dram *d, const dbank *b)
+{
+    candidate(d, b);
+    return umax(umax(b->bt, d->glim[b->lim]), limit_of(d, b->lim % K_N));
+}
+
+/* limits' bound of one class (one bank looked at alone). */
+static uint64_t limit_of(const gpu_dram *d, uint32_t cls)
+{
+    const gpu_dramcfg *c = &d->cfg;
+    if (cls == K_ACT) return act_channel(d);
+    if (cls == K_PRE) return d->cmd_ok;
+    uint64_t col = umax(d->ccd_ok, d->cmd_ok);
+    if (cls == K_WR) return umax(col, sat_sub(d->bus_free + (d->last_dir == 1 ? c->turnaround : 0), c->tWL));
+    return umax(umax(col, d->rd_ok), sat_sub(d->bus_free, c->tCL));
 }
 
 static bool return_full(const gpu_dram *d)
@@ -636,10 +666,7 @@ static uint64_t wake_after_issue(gpu_dram *d, uint64_t c, uint64_t wake, bool ot
     if (others || (d->cfg.refresh != GPU_DRAM_REF_NONE && d->ref_due <= c + 1)) return c + 1;
     const dbank *b = &d->b[k];
     if (b->n) {
-        uint64_t l[K_N];
-        limits(d, l);
-        candidate(d, b);
-        uint64_t t = cand_at(d, b, l);
+        uint64_t t = bank_at(d, b);
         if (t < wake) wake = t;
     }
     return umax(wake, c + 1);

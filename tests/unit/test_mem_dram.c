@@ -831,7 +831,7 @@ static void t518_addr_hash(void)
 ** time and every counter the same. */
 static void t521_scan_skip_exact(void)
 {
-    enum { CAP = 8192 };
+    enum { CAP = 16384 };
     static gpu_dramcmd tr[2][CAP];
     for (int mode = 0; mode < 3; mode++) {
         uint64_t rd[2] = {0};
@@ -842,7 +842,7 @@ static void t521_scan_skip_exact(void)
             cfg_gtx480(&c);
             c.queue = 12, c.return_queue = 3;
             c.tRRDL = 8, c.tWTRL = 7, c.tFAW = 22;
-            c.refresh = (uint8_t)mode, c.tREFI = 700, c.tRFC = 30, c.tRFCpb = 15, c.tRREFD = 4;
+            c.refresh = (uint8_t)mode, c.tREFI = 150, c.tRFC = 30, c.tRFCpb = 15, c.tRREFD = 4;
             rig g;
             rig_open(&g, &c);
             gpu_dram_trace(g.d, tr[skip], CAP);
