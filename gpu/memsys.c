@@ -72,6 +72,8 @@ struct gpu_memsys {
                               ** last gpu_memsys_tick (which lowers wreq by it: icnt_new_heads) */
     bool inj_new;             /* any inj_head set (several SMs' threads may set it, all to true) */
     mem_queue **rin;          /* per slice: its reply queue into the crossbar */
+    mem_queue **sin;          /* per slice: its input queue (the request crossbar's output) */
+    const uint32_t *parked;   /* per slice: the request crossbar's heads parked on it (gpu_icnt_room) */
     uint64_t *ejm;            /* the SMs whose ejection queue may hold replies (gpu_icnt_eject_mask) */
     uint64_t *pop_at;         /* per SM: core cycle + 1 of its last pop */
     uint32_t *pop_n;          /* ... and the replies it took in that cycle */
@@ -225,7 +227,12 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
         m->inj[sm] = gpu_icnt_inject(m->icnt, sm);
     }
     m->rin = tp_malloc(m->nslice * sizeof *m->rin);
-    for (uint32_t s = 0; s < m->nslice; s++) m->rin[s] = gpu_icnt_reply_in(m->icnt, s);
+    m->sin = tp_malloc(m->nslice * sizeof *m->sin);
+    for (uint32_t s = 0; s < m->nslice; s++) {
+        m->rin[s] = gpu_icnt_reply_in(m->icnt, s);
+        m->sin[s] = gpu_l2_in(m->l2[s]);
+    }
+    m->parked = gpu_icnt_parked(m->icnt);
     m->ejm = gpu_icnt_eject_mask(m->icnt);
     m->pop_at = tp_calloc(m->nsm, sizeof *m->pop_at);
     m->pop_n = tp_calloc(m->nsm, sizeof *m->pop_n);
@@ -252,6 +259,7 @@ void gpu_memsys_free(gpu_memsys *m)
     free(m->inj);
     free(m->inj_head);
     free(m->rin);
+    free(m->sin);
     free(m->pop_at);
     free(m->pop_n);
     free(m->lat);
@@ -459,6 +467,11 @@ static void run_domain(gpu_memsys *m, int d, uint64_t e)
                 bool was_empty = mem_queue_empty(m->rin[s]);
                 gpu_l2_tick(m->l2[s], e);
                 if (was_empty && !mem_queue_empty(m->rin[s])) icnt_new_head(m, true, s);
+                if (m->parked[s] && !mem_queue_full(m->sin[s])) {   /* room for the heads parked on it */
+                    uint64_t h = gpu_icnt_room(m->icnt, s, t);
+                    if (h < m->wreq) m->wreq = h;
+                    if (h < m->wake[D_ICNT]) set_wake(m, D_ICNT, h);
+                }
                 m->ran[m->nran++] = s;
             } else if (m->l2nx[s] < rest) {
                 rest = m->l2nx[s];
@@ -613,6 +626,7 @@ const gpu_memstats *gpu_memsys_stats(const gpu_memsys *m)
     ** edge run (every edge at or before t_now: a refusing slice would have
     ** ticked at each) */
     for (uint32_t s = 0; s < m->nslice; s++) gpu_l2_sync(m->l2[s], m->t_now / m->p[D_L2] + 1);
+    gpu_icnt_sync(m->icnt, m->t_now / m->p[D_ICNT] + 1);   /* the parked heads' stalls, likewise */
     refresh_stats(w);
     return &m->st;
 }

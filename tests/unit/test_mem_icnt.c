@@ -19,7 +19,7 @@ typedef struct rig {
 } rig;
 
 /* 3 SMs, 4 slices (2 channels x 2): lines 0, 1, 2, 3 of memory go to slices 0, 1, 2, 3 */
-static void rig_open_ob(rig *g, uint32_t slice_queue, uint32_t out_buffer)
+static void rig_open_c(rig *g, uint32_t slice_queue, uint32_t out_buffer, bool no_park)
 {
     memset(g, 0, sizeof *g);
     gpu_mreq_pool_init(&g->pool);
@@ -30,9 +30,11 @@ static void rig_open_ob(rig *g, uint32_t slice_queue, uint32_t out_buffer)
         in[s] = &g->slice[s];
     }
     gpu_icntcfg c = {.nsm = 3, .nslice = 4, .latency = LAT, .flit_bytes = 40, .ctrl_bytes = 8, .queue = 16,
-                     .eject_queue = 8, .out_buffer = out_buffer, .period = 1};
+                     .eject_queue = 8, .out_buffer = out_buffer, .period = 1, .no_park = no_park};
     g->n = gpu_icnt_new(&c, &g->map, in);
 }
+
+static void rig_open_ob(rig *g, uint32_t slice_queue, uint32_t out_buffer) { rig_open_c(g, slice_queue, out_buffer, false); }
 
 static void rig_open(rig *g, uint32_t slice_queue) { rig_open_ob(g, slice_queue, 0); }
 
@@ -78,6 +80,7 @@ static void run_to(rig *g, uint64_t end)
         g->now = t + 1;
     }
     g->now = end;
+    gpu_icnt_sync(g->n, end);   /* the parked heads' stalls before end, as the memory system reads them */
 }
 
 static uint64_t ready_at(mem_queue *q, uint32_t k) { return k < mem_queue_count(q) ? mem_queue_at(q, k)->ready : UINT64_MAX; }
@@ -297,7 +300,12 @@ static void t708_ticked_next_ob(uint32_t ob)
         }
         x = x * 1103515245u + 12345u;   /* the slices and SMs take what has arrived, now and then */
         for (uint32_t s = 0; s < 4; s++)
-            if ((x >> (s + 8)) & 1 && mem_queue_peek(&g.slice[s], c)) gpu_mreq_put(&g.pool, mem_queue_pop(&g.slice[s]));
+            if ((x >> (s + 8)) & 1 && mem_queue_peek(&g.slice[s], c)) {
+                gpu_mreq_put(&g.pool, mem_queue_pop(&g.slice[s]));
+                uint64_t h = gpu_icnt_room(g.n, s, c);   /* the parked heads may move */
+                if (h < kept[0]) kept[0] = h;
+            }
+        for (int d = 0; d < 2; d++) bad += kept[d] != gpu_icnt_next_dir(g.n, d);
         for (uint32_t sm = 0; sm < 3; sm++)
             if ((x >> (sm + 16)) & 1 && mem_queue_peek(gpu_icnt_eject(g.n, sm), c))
                 gpu_mreq_put(&g.pool, mem_queue_pop(gpu_icnt_eject(g.n, sm)));
@@ -330,17 +338,19 @@ static bool same_queue(const mem_queue *a, const mem_queue *b)
 
 /* 709: ticking only the crossbars whose next event is due (gpu_icnt_tick_dirs,
 ** as gpu/memsys.c does: each crossbar's next event kept from its own tick
-** and lowered by new heads; cycles with neither due not ticked at all)
-** changes nothing: two rigs take the same random traffic both ways and
-** drain their queues alike, one ticking both crossbars in every cycle, and
-** every queue (the slices' inputs, the SMs' ejection queues, both
+** and lowered by new heads and by room for parked heads, gpu_icnt_room;
+** cycles with neither due not ticked at all), with heads parked on full
+** slice queues (their stalls counted in bulk, gpu_icnt_sync), changes
+** nothing: two rigs take the same random traffic both ways and drain their
+** queues alike, one without parking ticking both crossbars in every cycle,
+** and every queue (the slices' inputs, the SMs' ejection queues, both
 ** crossbars' inputs) and every counter must be the same after every
 ** cycle; the kept next events must be the full scan's. */
 static void t709_due_only_ob(uint32_t ob)
 {
     rig g[2];
-    rig_open_ob(&g[0], 4, ob);
-    rig_open_ob(&g[1], 4, ob);
+    rig_open_c(&g[0], 4, ob, true);
+    rig_open_c(&g[1], 4, ob, false);
     uint32_t x = 777;
     uint64_t kept[2] = {UINT64_MAX, UINT64_MAX};
     uint32_t bad = 0, skipped = 0;
@@ -373,12 +383,16 @@ static void t709_due_only_ob(uint32_t ob)
         x = x * 1103515245u + 12345u;   /* the slices and SMs take what has arrived, now and then */
         for (int r = 0; r < 2; r++) {
             for (uint32_t s = 0; s < 4; s++)
-                if ((x >> (s + 8)) & 1 && mem_queue_peek(&g[r].slice[s], c))
+                if ((x >> (s + 8)) & 1 && mem_queue_peek(&g[r].slice[s], c)) {
                     gpu_mreq_put(&g[r].pool, mem_queue_pop(&g[r].slice[s]));
+                    uint64_t h = r ? gpu_icnt_room(g[1].n, s, c) : UINT64_MAX;
+                    if (h < kept[0]) kept[0] = h;
+                }
             for (uint32_t sm = 0; sm < 3; sm++)
                 if ((x >> (sm + 16)) & 1 && mem_queue_peek(gpu_icnt_eject(g[r].n, sm), c))
                     gpu_mreq_put(&g[r].pool, mem_queue_pop(gpu_icnt_eject(g[r].n, sm)));
         }
+        gpu_icnt_sync(g[1].n, c + 1);
         for (uint32_t s = 0; s < 4; s++) {
             bad += !same_queue(&g[0].slice[s], &g[1].slice[s]);
             bad += !same_queue(gpu_icnt_reply_in(g[0].n, s), gpu_icnt_reply_in(g[1].n, s));
@@ -387,6 +401,7 @@ static void t709_due_only_ob(uint32_t ob)
             bad += !same_queue(gpu_icnt_eject(g[0].n, sm), gpu_icnt_eject(g[1].n, sm));
             bad += !same_queue(gpu_icnt_inject(g[0].n, sm), gpu_icnt_inject(g[1].n, sm));
         }
+        for (int d = 0; d < 2; d++) bad += kept[d] != gpu_icnt_next_dir(g[1].n, d);
         bad += memcmp(gpu_icnt_stats(g[0].n), gpu_icnt_stats(g[1].n), sizeof(gpu_icntstats)) != 0;
     }
     TT_EQ_U(bad, 0);
