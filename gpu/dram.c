@@ -194,6 +194,11 @@ void gpu_dram_trace(gpu_dram *d, gpu_dramcmd *buf, uint32_t cap)
 
 uint32_t gpu_dram_traced(const gpu_dram *d) { return d->ntrace; }
 
+void gpu_dram_rescan(gpu_dram *d)
+{
+    if (d->n) d->cmd_wake = 0;
+}
+
 static inline uint64_t umax(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static inline uint64_t sat_sub(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
 static inline uint32_t group_of(const gpu_dram *d, uint32_t bank) { return d->b[bank].group; }
@@ -338,6 +343,8 @@ static inline void ref_catch_up(gpu_dram *d, uint64_t now)
 
 /* ---- requests ----------------------------------------------------------------------------- */
 
+static uint64_t bank_at(const gpu_dram *d, const dbank *b);
+
 void gpu_dram_accept(gpu_dram *d, gpu_mreq *r, uint64_t cycle)
 {
     TP_ASSERT(d->n < d->cfg.queue && d->free_head != NONE);
@@ -367,7 +374,14 @@ void gpu_dram_accept(gpu_dram *d, gpu_mreq *r, uint64_t cycle)
     d->occ[q->bank / 64] |= 1ull << (q->bank % 64);
     b->cand = NONE;
     d->n++;
-    if (cycle < d->cmd_wake) d->cmd_wake = cycle;
+    /* Only this bank's candidate can have changed: cmd_wake stays a bound
+    ** for the others' and for a refresh (the scan that set it, or the one
+    ** before wake_after_issue, took the refresh's cycle), so the next scan
+    ** waits for this bank's bound too.  The channel's first request scans
+    ** at once: an empty channel's cmd_wake (NEVER) bounds no refresh. */
+    uint64_t w = cycle;
+    if (d->n > 1) w = umax(w, bank_at(d, b));
+    if (w < d->cmd_wake) d->cmd_wake = w;
 }
 
 enum { C_ACT, C_PRE, C_COL };
@@ -433,7 +447,7 @@ static void group_limits(gpu_dram *d, uint32_t g)
 ** bank during one scan (scan is called with the channel's state fixed):
 **   ACT: tRRD, tFAW, tRREFD, one command a cycle;  PRE: one command a cycle;
 **   RD: tCCD, write-to-read, the data bus;  WR: tCCD, the data bus with the turnaround. */
-static void limits(const gpu_dram *d, uint64_t *l)
+static inline void limits(const gpu_dram *d, uint64_t *l)
 {
     const gpu_dramcfg *c = &d->cfg;
     l[K_ACT] = act_channel(d);
@@ -443,6 +457,27 @@ static void limits(const gpu_dram *d, uint64_t *l)
     l[K_WR] = umax(col, sat_sub(d->bus_free + (d->last_dir == 1 ? c->turnaround : 0), c->tWL));
 }
 
+/* The earliest cycle bank b's candidate (b has requests) may issue its
+** next command, the bank looked at alone (cand_at with the one class's
+** channel bound). */
+static uint64_t limit_of(const gpu_dram *d, uint32_t cls);
+static uint64_t bank_at(const gpu_dram *d, const dbank *b)
+{
+    candidate(d, b);
+    return umax(umax(b->bt, d->glim[b->lim]), limit_of(d, b->lim % K_N));
+}
+
+/* limits' bound of one class (one bank looked at alone). */
+static uint64_t limit_of(const gpu_dram *d, uint32_t cls)
+{
+    const gpu_dramcfg *c = &d->cfg;
+    if (cls == K_ACT) return act_channel(d);
+    if (cls == K_PRE) return d->cmd_ok;
+    uint64_t col = umax(d->ccd_ok, d->cmd_ok);
+    if (cls == K_WR) return umax(col, sat_sub(d->bus_free + (d->last_dir == 1 ? c->turnaround : 0), c->tWL));
+    return umax(umax(col, d->rd_ok), sat_sub(d->bus_free, c->tCL));
+}
+
 static bool return_full(const gpu_dram *d)
 {
     uint32_t n = 0;
@@ -450,20 +485,30 @@ static bool return_full(const gpu_dram *d)
     return n >= d->cfg.return_queue;
 }
 
+/* The earliest cycle bank b's candidate's next command may issue: the
+** largest of its bank's, its group's and the channel's bounds (l, limits)
+** for its class (bank_cache, glim), room to return a read aside. */
+static inline uint64_t cand_at(const gpu_dram *d, const dbank *b, const uint64_t *l)
+{
+    return umax(umax(b->bt, d->glim[b->lim]), l[b->lim % K_N]);
+}
+
 /* Scans the banks at cycle c: the command to issue now (*best, NONE if
 ** none; *best_ref set when it is the refresh's) and the earliest cycle > c
-** at which another could (return).  A candidate's earliest cycle is the
-** largest of its bank's, its group's and the channel's bounds for the
-** class of its next command (bank_cache, glim, limits). */
-static uint64_t scan(const gpu_dram *d, uint64_t c, uint32_t *best, int *best_cmd, bool *best_ref, bool *blocked)
+** at which another could (return), leaving out the candidates that could
+** issue at c (*nready of them, *best among them; a read's last burst
+** refused for want of return room counts among the others, at c + 1). */
+static uint64_t scan(const gpu_dram *d, uint64_t c, uint32_t *best, int *best_cmd, bool *best_ref, bool *blocked,
+                     uint32_t *nready)
 {
     uint64_t wake = NEVER, best_key = NEVER;
     int rfull = -1;   /* return_full, asked when first needed */
     bool ref_all = false;
-    uint32_t ref_bank = NONE;
+    uint32_t ref_bank = NONE, ready = 0;
     *best = NONE;
     *best_ref = false;
     *blocked = false;
+    *nready = 0;
     if (d->cfg.refresh != GPU_DRAM_REF_NONE) {
         if (d->ref_due <= c) {
             int kind;
@@ -492,7 +537,7 @@ static uint64_t scan(const gpu_dram *d, uint64_t c, uint32_t *best, int *best_cm
         if (ref_wait && (ref_all || k == ref_bank) && !b->partial) continue;   /* waits for the refresh */
         uint32_t i = candidate(d, b);
         uint32_t cls = b->lim % K_N;
-        uint64_t t = umax(umax(b->bt, d->glim[b->lim]), l[cls]);
+        uint64_t t = cand_at(d, b, l);
         if (cls == K_RDL) {   /* a read's last burst: needs room to return */
             if (rfull < 0) rfull = return_full(d);
             if (rfull) {
@@ -507,12 +552,14 @@ static uint64_t scan(const gpu_dram *d, uint64_t c, uint32_t *best, int *best_cm
         }
         uint64_t key = d->e[i].seq;
         if (!d->cfg.fcfs && cls < K_WR) key |= 1ull << 63;
+        ready++;
         if (key < best_key) {
             best_key = key;
             *best = i;
             *best_cmd = cls == K_ACT ? C_ACT : cls == K_PRE ? C_PRE : C_COL;
         }
     }
+    *nready = ready;
     return wake;
 }
 
@@ -605,6 +652,26 @@ static void issue(gpu_dram *d, uint64_t c, uint32_t i, int cmd)
     unlink_entry(d, i);
 }
 
+/* The next cycle worth a scan after a command to bank k issued at c (one
+** command a cycle: not before c + 1), without scanning again.  A command
+** only raises bounds (the channel's, its group's: cmd_ok, tCCD, the data
+** bus, tRRD, tFAW, ...), and changes no bank's candidate but k's; so every
+** other bank's candidate can issue no earlier than the scan at c found
+** (`wake`, of those that could not issue at c), and bank k's new candidate
+** is looked at alone.  When another candidate could issue at c (`others`)
+** it may at c + 1; and a refresh due by then may have been waiting for the
+** command's request to finish its bursts: both scan at c + 1, as before. */
+static uint64_t wake_after_issue(gpu_dram *d, uint64_t c, uint64_t wake, bool others, uint32_t k)
+{
+    if (others || (d->cfg.refresh != GPU_DRAM_REF_NONE && d->ref_due <= c + 1)) return c + 1;
+    const dbank *b = &d->b[k];
+    if (b->n) {
+        uint64_t t = bank_at(d, b);
+        if (t < wake) wake = t;
+    }
+    return umax(wake, c + 1);
+}
+
 void gpu_dram_tick(gpu_dram *d, uint64_t c)
 {
     uint64_t t = c * d->cfg.period;
@@ -628,17 +695,20 @@ void gpu_dram_tick(gpu_dram *d, uint64_t c)
         return;
     }
     if (d->cmd_wake > c) return;   /* nothing can issue yet */
-    uint32_t best;
+    uint32_t best, nready;
     int cmd = C_ACT;
     bool ref, blocked;
-    d->cmd_wake = scan(d, c, &best, &cmd, &ref, &blocked);
+    uint64_t wake = scan(d, c, &best, &cmd, &ref, &blocked, &nready);
+    d->cmd_wake = wake;
     if (blocked && !ref && best == NONE) d->st.return_stall_cycles++;
-    if (ref) ref_issue(d, c, cmd, best);
-    else if (best != NONE) issue(d, c, best, cmd);
-    else return;
-    /* one command a cycle: the next scan is in the next cycle (a scan here
-    ** would find the cycle of the next command, at the cost of a scan) */
-    d->cmd_wake = d->n ? c + 1 : NEVER;
+    if (ref) {
+        ref_issue(d, c, cmd, best);
+        d->cmd_wake = d->n ? c + 1 : NEVER;
+    } else if (best != NONE) {
+        uint32_t k = d->e[best].bank;
+        issue(d, c, best, cmd);
+        d->cmd_wake = d->n ? wake_after_issue(d, c, wake, nready > 1, k) : NEVER;
+    }
 }
 
 uint64_t gpu_dram_next(const gpu_dram *d)

@@ -148,5 +148,9 @@ const gpu_dramstats *gpu_dram_stats(const gpu_dram *d);
 /* Records every command issued into buf (cap entries; NULL stops); returns how many so far. */
 void gpu_dram_trace(gpu_dram *d, gpu_dramcmd *buf, uint32_t cap);
 uint32_t gpu_dram_traced(const gpu_dram *d);
+/* Forgets the cycle of the next possible command, so that the next tick
+** scans the banks (tests: scanning in every cycle is the reference for the
+** cycles the channel's own next event lets it skip). */
+void gpu_dram_rescan(gpu_dram *d);
 
 #endif

@@ -20,6 +20,20 @@ typedef struct xbar {
     uint64_t nx;
     uint32_t *live, nlive;
     uint64_t *pt;
+    /* Parking (the request crossbar; gpu_icnt_room): a head that finds its
+    ** slice's queue full waits, counting a stall, in every cycle until the
+    ** slice takes from that queue, and the crossbar alone pushes into it.
+    ** So it is parked: left out of the arbitration and of the next event,
+    ** its stalls counted in bulk from pfrom[i] (and the queue's full cycles
+    ** from ofrom[o]) when the queue has room again or the counts are asked
+    ** for (gpu_icnt_sync). */
+    bool park;
+    bool *parked;             /* per input */
+    uint64_t *pfrom;          /* per input: its first stall cycle not yet counted */
+    uint32_t *npark;          /* per output: its parked inputs */
+    uint64_t *ofrom;          /* per output: its queue's first full cycle not yet counted */
+    uint64_t *room_at;        /* per output: time from which a parked head may see room (gpu_icnt_room) */
+    uint32_t *pout, npout;    /* the outputs with parked inputs */
 } xbar;
 
 struct gpu_icnt {
@@ -53,6 +67,12 @@ static void xbar_init(xbar *x, uint32_t nin, uint32_t nout, uint32_t cap, bool r
     x->nx = UINT64_MAX;
     x->live = tp_calloc(nin, sizeof *x->live);
     x->pt = tp_calloc(nin, sizeof *x->pt);
+    x->parked = tp_calloc(nin, sizeof *x->parked);
+    x->pfrom = tp_calloc(nin, sizeof *x->pfrom);
+    x->npark = tp_calloc(nout, sizeof *x->npark);
+    x->ofrom = tp_calloc(nout, sizeof *x->ofrom);
+    x->room_at = tp_calloc(nout, sizeof *x->room_at);
+    x->pout = tp_calloc(nout, sizeof *x->pout);
 }
 
 static void xbar_free(xbar *x)
@@ -70,6 +90,12 @@ static void xbar_free(xbar *x)
     free(x->hd_out);
     free(x->live);
     free(x->pt);
+    free(x->parked);
+    free(x->pfrom);
+    free(x->npark);
+    free(x->ofrom);
+    free(x->room_at);
+    free(x->pout);
 }
 
 gpu_icnt *gpu_icnt_new(const gpu_icntcfg *cfg, const gpu_addrmap *map, mem_queue *const *slice_in)
@@ -85,6 +111,7 @@ gpu_icnt *gpu_icnt_new(const gpu_icntcfg *cfg, const gpu_addrmap *map, mem_queue
     n->map = map;
     xbar_init(&n->req, c->nsm, c->nslice, c->queue, false);
     xbar_init(&n->rep, c->nslice, c->nsm, c->queue, true);
+    n->req.park = !c->no_park;   /* the SMs' ejection queues are emptied on the SMs' threads: no parking there */
     n->eject = tp_calloc(c->nsm, sizeof *n->eject);
     n->ej_mask = tp_calloc((c->nsm + 63) / 64, sizeof *n->ej_mask);
     for (uint32_t s = 0; s < c->nsm; s++) {
@@ -158,11 +185,50 @@ static uint64_t head_next(const gpu_icnt *n, const xbar *x, uint32_t i, uint64_t
     if (mem_queue_empty(q)) return UINT64_MAX;
     uint64_t p = n->cfg.period;
     uint32_t o = route(n, x, i, mem_queue_head(q));
+    if (x->parked[i]) {   /* waits for room, and then for the next tick to see it */
+        if (mem_queue_full(x->out[o])) return UINT64_MAX;
+        return x->room_at[o] > t_min ? x->room_at[o] : t_min;
+    }
     uint64_t t = mem_queue_head_ready(q);
     if (x->in_busy[i] * p > t) t = x->in_busy[i] * p;
     uint64_t of = out_from(n, x, o) * p;
     if (of > t) t = of;
     return t < t_min ? t_min : t;
+}
+
+/* Counts the stalls of the cycles before c of the inputs parked on output
+** o, and its queue's full cycles, as if each had been looked at in each. */
+static void park_count(gpu_icnt *n, xbar *x, uint32_t o, uint64_t c)
+{
+    mem_queue *q = x->out[o];
+    if (c > x->ofrom[o]) {
+        q->full_cycles += c - x->ofrom[o];
+        q->full_at = (c - 1) * n->cfg.period + 1;   /* as mem_queue_stall at cycle c - 1 left it */
+        x->ofrom[o] = c;
+    }
+    for (uint32_t i = 0; i < x->nin; i++)
+        if (x->parked[i] && x->hd_out[i] == o && c > x->pfrom[i]) {
+            n->st.stall_cycles += c - x->pfrom[i];
+            x->pfrom[i] = c;
+        }
+}
+
+/* At the start of cycle c: the inputs parked on outputs whose queues have
+** room again are counted up to c and looked at again from c on. */
+static void unpark(gpu_icnt *n, xbar *x, uint64_t c)
+{
+    for (uint32_t k = 0; k < x->npout;) {
+        uint32_t o = x->pout[k];
+        if (mem_queue_full(x->out[o])) {
+            k++;
+            continue;
+        }
+        park_count(n, x, o, c);
+        for (uint32_t i = 0; i < x->nin; i++)
+            if (x->parked[i] && x->hd_out[i] == o) x->parked[i] = false;
+        x->npark[o] = 0;
+        x->pout[k] = x->pout[--x->npout];
+    }
 }
 
 /* Cycle c (time t) of one crossbar.  It also finds the crossbar's next
@@ -175,9 +241,10 @@ static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
     uint64_t p = n->cfg.period, t_min = t + 1;   /* n->t_min after the tick */
     x->ntouched = 0;
     x->nlive = 0;
+    if (x->npout) unpark(n, x, c);
     for (uint32_t i = 0; i < x->nin; i++) {
         const mem_queue *q = &x->in[i];
-        if (mem_queue_empty(q)) continue;
+        if (mem_queue_empty(q) || x->parked[i]) continue;
         const gpu_mreq *r = mem_queue_head(q);
         uint64_t hr = mem_queue_head_ready(q);
         uint32_t o = route(n, x, i, r);
@@ -188,7 +255,18 @@ static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
         if (x->out_busy[o] > c + n->cfg.out_buffer) continue;   /* more flits wait for its link than it buffers */
         if (mem_queue_full(x->out[o])) {
             n->st.stall_cycles++;
-            mem_queue_stall(x->out[o], t);
+            if (!x->park) {
+                mem_queue_stall(x->out[o], t);
+                continue;
+            }
+            if (!x->npark[o]++) {   /* the queue's full cycles from c + 1 on are counted in bulk */
+                mem_queue_stall(x->out[o], t);
+                x->ofrom[o] = c + 1;
+                x->pout[x->npout++] = o;
+            }
+            x->parked[i] = true;
+            x->pfrom[i] = c + 1;
+            x->nlive--;   /* out of the next event until its queue has room */
             continue;
         }
         uint32_t d = i + x->nin - x->rr[o] - 1;   /* (...) mod nin: i and rr[o] are below nin */
@@ -236,13 +314,16 @@ static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
     x->nx = nx;
 }
 
-void gpu_icnt_tick(gpu_icnt *n, uint64_t c)
+void gpu_icnt_tick_dirs(gpu_icnt *n, uint64_t c, unsigned dirs)
 {
     uint64_t t = c * n->cfg.period;
-    xbar_tick(n, &n->req, c, t);
-    xbar_tick(n, &n->rep, c, t);
+    if (dirs & GPU_ICNT_REQ) xbar_tick(n, &n->req, c, t);
+    else n->req.ntouched = 0;   /* pushed into no slice (gpu_icnt_req_pushed) */
+    if (dirs & GPU_ICNT_REP) xbar_tick(n, &n->rep, c, t);
     n->t_min = t + 1;
 }
+
+void gpu_icnt_tick(gpu_icnt *n, uint64_t c) { gpu_icnt_tick_dirs(n, c, GPU_ICNT_REQ | GPU_ICNT_REP); }
 
 static uint64_t xbar_next(const gpu_icnt *n, const xbar *x, uint64_t best)
 {
@@ -254,6 +335,22 @@ static uint64_t xbar_next(const gpu_icnt *n, const xbar *x, uint64_t best)
 }
 
 uint64_t gpu_icnt_ticked_next(const gpu_icnt *n, bool reply) { return reply ? n->rep.nx : n->req.nx; }
+
+const uint32_t *gpu_icnt_parked(const gpu_icnt *n) { return n->req.npark; }
+
+uint64_t gpu_icnt_room(gpu_icnt *n, uint32_t slice, uint64_t t)
+{
+    xbar *x = &n->req;
+    if (!x->npark[slice] || mem_queue_full(x->out[slice])) return UINT64_MAX;
+    if (t + 1 > x->room_at[slice]) x->room_at[slice] = t + 1;
+    return x->room_at[slice] > n->t_min ? x->room_at[slice] : n->t_min;
+}
+
+void gpu_icnt_sync(gpu_icnt *n, uint64_t c)
+{
+    xbar *x = &n->req;
+    for (uint32_t k = 0; k < x->npout; k++) park_count(n, x, x->pout[k], c);
+}
 
 uint64_t gpu_icnt_head_next(const gpu_icnt *n, bool reply, uint32_t i)
 {

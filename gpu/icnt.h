@@ -54,6 +54,7 @@ typedef struct gpu_icntcfg {
     uint32_t queue, eject_queue;
     uint32_t out_buffer;          /* flits each output may hold waiting for its link (0: none) */
     uint64_t period;              /* time units per interconnect cycle */
+    bool no_park;                 /* tests: heads waiting on a full slice queue looked at every cycle */
 } gpu_icntcfg;
 
 typedef struct gpu_icntstats {
@@ -83,6 +84,14 @@ uint64_t *gpu_icnt_eject_mask(gpu_icnt *n);
 uint32_t gpu_icnt_flits(const gpu_icnt *n, const gpu_mreq *r, bool reply);
 
 void gpu_icnt_tick(gpu_icnt *n, uint64_t cycle);
+/* gpu_icnt_tick of the crossbars in dirs only.  A crossbar whose next
+** event (gpu_icnt_next_dir) is after the cycle's time may be left out: its
+** tick would move nothing, count no stall (a head waiting on a full
+** destination is an event in every cycle) and leave its next event as it
+** was; its gpu_icnt_ticked_next is then not updated (the caller keeps its
+** own, lowered by the new heads as before). */
+enum { GPU_ICNT_REQ = 1, GPU_ICNT_REP = 2 };
+void gpu_icnt_tick_dirs(gpu_icnt *n, uint64_t cycle, unsigned dirs);
 /* The earliest time (time base) at which a tick can move a packet. */
 uint64_t gpu_icnt_next(const gpu_icnt *n);
 /* The same for one crossbar (reply: the slices' to the SMs; else the SMs'
@@ -100,6 +109,22 @@ uint64_t gpu_icnt_ticked_next(const gpu_icnt *n, bool reply);
 ** slice's reply queue) can move its head packet (UINT64_MAX: none);
 ** gpu_icnt_next_dir is the smallest of these over the crossbar's inputs. */
 uint64_t gpu_icnt_head_next(const gpu_icnt *n, bool reply, uint32_t i);
+/* Parking.  A request whose slice's input queue is full waits (a stall
+** each cycle) until the slice takes from that queue, which only the
+** slice's tick does (the crossbar alone pushes into it).  The request
+** crossbar parks such a head: it is left out of the arbitration and of the
+** next event, and its stalls and the queue's full cycles are counted in
+** bulk, as if looked at in every cycle, when the queue has room again.  So
+** whoever runs the slices must say when one takes from its input queue:
+** gpu_icnt_room(n, s, t), with t the time it did, returns the time from
+** which the heads parked on it may move (UINT64_MAX: none parked, or still
+** full), which lowers the crossbar's next event; gpu_icnt_parked gives,
+** per slice, how many heads are parked on it (0: no need to call).
+** gpu_icnt_sync(n, c) counts the parked heads' stalls of the cycles before
+** c (before statistics are read in the middle of a run). */
+const uint32_t *gpu_icnt_parked(const gpu_icnt *n);
+uint64_t gpu_icnt_room(gpu_icnt *n, uint32_t slice, uint64_t t);
+void gpu_icnt_sync(gpu_icnt *n, uint64_t cycle);
 /* The slices whose input queues the last tick pushed into (*slices, the
 ** count returned): only their next events can have moved by it. */
 uint32_t gpu_icnt_req_pushed(const gpu_icnt *n, const uint32_t **slices);

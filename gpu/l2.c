@@ -49,6 +49,11 @@ struct gpu_l2 {
     const gpu_mreq *ref_r;
     uint64_t gen, ref_gen;
     uint32_t ref_miss;
+    /* Asleep on a refusal (see sleeps): from L2 cycle ref_from on, every
+    ** cycle until the next tick is one more refusal, counted when the
+    ** slice ticks or its statistics are brought up to date (gpu_l2_sync). */
+    bool ref_sleep;
+    uint64_t ref_from;
     gpu_l2stats st;
 };
 
@@ -378,9 +383,36 @@ static void do_atomics(gpu_l2 *s, uint64_t t)
     }
 }
 
+void gpu_l2_sync(gpu_l2 *s, uint64_t c)
+{
+    if (!s->ref_sleep || c <= s->ref_from) return;
+    s->st.reservation_fails += c - s->ref_from;
+    s->ref_from = c;
+}
+
+/* Whether the tick just run (at cycle c, time t) leaves the slice with
+** nothing to do in the cycles after it but refuse its ROP head again: the
+** lookup took the refused path (ref_r still the head, no change to tags or
+** MSHRs since, the same count in `miss`) while `miss` had room, no MSHR
+** waits to release and the atomic unit is empty.  Then each later cycle
+** repeats the refusal (one reservation failure, and no stall: `miss` has
+** room, and its consumer's pops only add room) until a fill arrives or a
+** request can leave `in` for the ROP pipe (next_of); a refusal for want
+** of room in `miss` is left to the cycle-by-cycle retries, as its stall
+** count depends on the channel's pops. */
+static bool sleeps(const gpu_l2 *s)
+{
+    return s->lookup_blocked && !s->rel_n && mem_queue_empty(&s->atom) && s->ref_r == mem_queue_head(&s->rop) &&
+           s->ref_gen == s->gen && mem_queue_count(&s->miss) == s->ref_miss && miss_room(s);
+}
+
 void gpu_l2_tick(gpu_l2 *s, uint64_t c)
 {
     uint64_t t = c * s->cfg.period;
+    if (s->ref_sleep) {   /* the cycles slept through, each a refusal */
+        gpu_l2_sync(s, c);
+        s->ref_sleep = false;
+    }
     s->stalled = false;
     do_fill(s, t);
     if (s->rel_n) do_release(s, t);
@@ -409,6 +441,10 @@ void gpu_l2_tick(gpu_l2 *s, uint64_t c)
     if (s->stalled) s->st.stall_cycles++;
     s->t_min = t + 1;
     s->nx_ok = false;
+    if (sleeps(s)) {
+        s->ref_sleep = true;
+        s->ref_from = c + 1;
+    }
 }
 
 static inline uint64_t head_time(const mem_queue *q, uint64_t t_min)
@@ -419,6 +455,12 @@ static inline uint64_t head_time(const mem_queue *q, uint64_t t_min)
 
 static uint64_t next_of(const gpu_l2 *s)
 {
+    if (s->ref_sleep) {   /* a fill, or a request that can enter the ROP pipe (sleeps) */
+        uint64_t t = head_time(s->fill, s->t_min);
+        if (mem_queue_full(&s->rop)) return t;
+        uint64_t v = head_time(&s->in, s->t_min);
+        return v < t ? v : t;
+    }
     if (s->rel_n || s->lookup_blocked || s->atom_blocked) return s->t_min;
     uint64_t t = head_time(s->fill, s->t_min), u = head_time(&s->rop, s->t_min), v = head_time(&s->in, s->t_min);
     uint64_t w = head_time(&s->atom, s->t_min);
@@ -448,6 +490,7 @@ bool gpu_l2_idle(const gpu_l2 *s)
 void gpu_l2_warm(gpu_l2 *s, uint64_t addr)
 {
     if (!mem_cache_enabled(&s->tags)) return;
+    TP_ASSERT(!s->ref_sleep);   /* copies come between kernels, with the slices idle */
     s->gen++;
     uint64_t key = gpu_addrmap_slice_addr(s->map, addr);
     int32_t slot = mem_cache_find(&s->tags, key);

@@ -134,7 +134,12 @@ void gpu_l2_tick(gpu_l2 *s, uint64_t cycle);
 /* The earliest time (time base) at which a tick can change anything. */
 uint64_t gpu_l2_next(const gpu_l2 *s);
 bool gpu_l2_idle(const gpu_l2 *s);
+/* The counters as of the slice's last tick; gpu_l2_sync(s, c) first adds
+** what the cycles before c that it was not ticked in would have counted
+** (a slice whose ROP head is refused again and again sleeps, counting its
+** reservation failures at its next tick). */
 const gpu_l2stats *gpu_l2_stats(const gpu_l2 *s);
+void gpu_l2_sync(gpu_l2 *s, uint64_t cycle);
 /* Marks the line at device address addr present and dirty without timing,
 ** as a host-to-device copy that passed through the L2 leaves it (a dirty
 ** victim is dropped: the copy engine's write-back is not simulated). */

@@ -58,6 +58,7 @@ struct gpu_memsys {
     uint32_t eject_rate;      /* replies an SM takes per core cycle (0: all) */
     uint64_t wreq, wrep;      /* the request and reply crossbars' wakes: wake[D_ICNT] is the smaller
                               ** (see icnt_wake and icnt_new_head) */
+    unsigned icnt_dirs;       /* the crossbars the interconnect's last run ticked (GPU_ICNT_REQ, _REP) */
     uint64_t *l2nx, *drnx;    /* each slice's and channel's next event as last computed (the
                               ** domains' wakes are their minimums; see domain_wake) */
     uint64_t l2min, drmin;    /* the minimums of l2nx and drnx, kept as they change (nx_set) */
@@ -71,6 +72,8 @@ struct gpu_memsys {
                               ** last gpu_memsys_tick (which lowers wreq by it: icnt_new_heads) */
     bool inj_new;             /* any inj_head set (several SMs' threads may set it, all to true) */
     mem_queue **rin;          /* per slice: its reply queue into the crossbar */
+    mem_queue **sin;          /* per slice: its input queue (the request crossbar's output) */
+    const uint32_t *parked;   /* per slice: the request crossbar's heads parked on it (gpu_icnt_room) */
     uint64_t *ejm;            /* the SMs whose ejection queue may hold replies (gpu_icnt_eject_mask) */
     uint64_t *pop_at;         /* per SM: core cycle + 1 of its last pop */
     uint32_t *pop_n;          /* ... and the replies it took in that cycle */
@@ -224,7 +227,12 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
         m->inj[sm] = gpu_icnt_inject(m->icnt, sm);
     }
     m->rin = tp_malloc(m->nslice * sizeof *m->rin);
-    for (uint32_t s = 0; s < m->nslice; s++) m->rin[s] = gpu_icnt_reply_in(m->icnt, s);
+    m->sin = tp_malloc(m->nslice * sizeof *m->sin);
+    for (uint32_t s = 0; s < m->nslice; s++) {
+        m->rin[s] = gpu_icnt_reply_in(m->icnt, s);
+        m->sin[s] = gpu_l2_in(m->l2[s]);
+    }
+    m->parked = gpu_icnt_parked(m->icnt);
     m->ejm = gpu_icnt_eject_mask(m->icnt);
     m->pop_at = tp_calloc(m->nsm, sizeof *m->pop_at);
     m->pop_n = tp_calloc(m->nsm, sizeof *m->pop_n);
@@ -251,6 +259,7 @@ void gpu_memsys_free(gpu_memsys *m)
     free(m->inj);
     free(m->inj_head);
     free(m->rin);
+    free(m->sin);
     free(m->pop_at);
     free(m->pop_n);
     free(m->lat);
@@ -429,14 +438,15 @@ static uint64_t domain_wake(gpu_memsys *m, int d, int ran)
     return m->drmin;
 }
 
-/* The interconnect's wake after a domain run: after its own tick each
-** crossbar's as the tick found it; after the slices' run as kept (the new
-** heads they gave the reply queues lowered wrep, icnt_new_head). */
+/* The interconnect's wake after a domain run: after its own run each
+** ticked crossbar's as the tick found it (the other's as kept); after the
+** slices' run as kept (the new heads they gave the reply queues lowered
+** wrep, icnt_new_head). */
 static uint64_t icnt_wake(gpu_memsys *m, bool ticked)
 {
     if (ticked) {
-        m->wreq = gpu_icnt_ticked_next(m->icnt, false);
-        m->wrep = gpu_icnt_ticked_next(m->icnt, true);
+        if (m->icnt_dirs & GPU_ICNT_REQ) m->wreq = gpu_icnt_ticked_next(m->icnt, false);
+        if (m->icnt_dirs & GPU_ICNT_REP) m->wrep = gpu_icnt_ticked_next(m->icnt, true);
     }
     return m->wreq < m->wrep ? m->wreq : m->wrep;
 }
@@ -446,7 +456,9 @@ static void run_domain(gpu_memsys *m, int d, uint64_t e)
     uint64_t t = e * m->p[d];
     m->nran = 0;
     if (d == D_ICNT) {
-        gpu_icnt_tick(m->icnt, e);
+        /* only the crossbars with an event due: the other's tick would change nothing */
+        m->icnt_dirs = (m->wreq <= t ? GPU_ICNT_REQ : 0u) | (m->wrep <= t ? GPU_ICNT_REP : 0u);
+        gpu_icnt_tick_dirs(m->icnt, e, m->icnt_dirs);
     } else if (d == D_L2) {
         uint64_t rest = UINT64_MAX;
         for (uint32_t s = 0; s < m->nslice; s++)
@@ -455,6 +467,11 @@ static void run_domain(gpu_memsys *m, int d, uint64_t e)
                 bool was_empty = mem_queue_empty(m->rin[s]);
                 gpu_l2_tick(m->l2[s], e);
                 if (was_empty && !mem_queue_empty(m->rin[s])) icnt_new_head(m, true, s);
+                if (m->parked[s] && !mem_queue_full(m->sin[s])) {   /* room for the heads parked on it */
+                    uint64_t h = gpu_icnt_room(m->icnt, s, t);
+                    if (h < m->wreq) m->wreq = h;
+                    if (h < m->wake[D_ICNT]) set_wake(m, D_ICNT, h);
+                }
                 m->ran[m->nran++] = s;
             } else if (m->l2nx[s] < rest) {
                 rest = m->l2nx[s];
@@ -605,6 +622,11 @@ const gpu_memstats *gpu_memsys_stats(const gpu_memsys *m)
 {
     gpu_memsys *w = (gpu_memsys *)m;   /* a cache of the units' counters */
     w->st.dram_cycles = m->t_now / m->p[D_DRAM] * m->nch;
+    /* the slices' refusals of the edges they slept through, up to the last
+    ** edge run (every edge at or before t_now: a refusing slice would have
+    ** ticked at each) */
+    for (uint32_t s = 0; s < m->nslice; s++) gpu_l2_sync(m->l2[s], m->t_now / m->p[D_L2] + 1);
+    gpu_icnt_sync(m->icnt, m->t_now / m->p[D_ICNT] + 1);   /* the parked heads' stalls, likewise */
     refresh_stats(w);
     return &m->st;
 }

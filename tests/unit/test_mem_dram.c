@@ -819,6 +819,79 @@ static void t518_addr_hash(void)
     }
 }
 
+/* 521: the cycles a channel skips between scans (gpu_dram_next: after a
+** command it looks again at its bank alone, the others' bounds having only
+** risen) are cycles in which a scan would issue nothing and count nothing.
+** Random traffic through a port (reads and writes, 32 and 128 bytes, a few
+** rows per bank, bursts of requests so that the scheduler queue fills), a
+** small return queue drained at random (reads wait for room), refresh
+** none, all-bank and per-bank, tFAW and the bank-group limits on: one
+** channel scans in every cycle (gpu_dram_rescan), the other ticks only at
+** its next events; every command (cycle, kind, bank), every read's ready
+** time and every counter the same. */
+static void t521_scan_skip_exact(void)
+{
+    enum { CAP = 16384 };
+    static gpu_dramcmd tr[2][CAP];
+    for (int mode = 0; mode < 3; mode++) {
+        uint64_t rd[2] = {0};
+        gpu_dramstats st[2];
+        uint32_t n[2] = {0};
+        for (int skip = 0; skip < 2; skip++) {
+            gpu_dramcfg c;
+            cfg_gtx480(&c);
+            c.queue = 12, c.return_queue = 3;
+            c.tRRDL = 8, c.tWTRL = 7, c.tFAW = 22;
+            c.refresh = (uint8_t)mode, c.tREFI = 150, c.tRFC = 30, c.tRFCpb = 15, c.tRREFD = 4;
+            rig g;
+            rig_open(&g, &c);
+            gpu_dram_trace(g.d, tr[skip], CAP);
+            uint32_t x = 4242;
+            for (uint64_t t = 0; t < 20000; t++) {
+                x = x * 1103515245u + 12345u;
+                bool burst = (t / 500) % 2 == 0;   /* busy and quiet phases */
+                if ((burst ? (x >> 28) < 6 : (x >> 28) == 0) && !mem_queue_full(&g.port)) {
+                    gpu_mreq *r = req(&g, (x >> 8) % 4 == 0, (x >> 12) % 16, (x >> 20) % 3, (x >> 24) & 1 ? 128 : 32);
+                    mem_queue_push(&g.port, r, t);
+                }
+                if (!skip) {
+                    gpu_dram_rescan(g.d);
+                    gpu_dram_tick(g.d, t);
+                } else if (gpu_dram_next(g.d) <= t) {
+                    gpu_dram_tick(g.d, t);
+                }
+                mem_queue *r = gpu_dram_ret(g.d, 0);
+                if ((x >> 5) % 3 == 0)
+                    while (mem_queue_peek(r, t)) {
+                        rd[skip] = rd[skip] * 1000003u + mem_queue_at(r, 0)->ready;
+                        gpu_mreq_put(&g.pool, mem_queue_pop(r));
+                    }
+            }
+            gpu_dram_tick(g.d, 20000);   /* the same end of time both ways (refreshes worked out) */
+            n[skip] = gpu_dram_traced(g.d);
+            st[skip] = *gpu_dram_stats(g.d);
+            while (!mem_queue_empty(&g.port)) gpu_mreq_put(&g.pool, mem_queue_pop(&g.port));
+            for (uint64_t t = 20001; !gpu_dram_idle(g.d) && t < 40000; t++) {
+                gpu_dram_tick(g.d, t);
+                mem_queue *r = gpu_dram_ret(g.d, 0);
+                while (mem_queue_peek(r, t)) gpu_mreq_put(&g.pool, mem_queue_pop(r));
+            }
+            rig_close(&g);
+        }
+        TT_CHECK(n[0] > 2000 && n[0] < CAP);
+        TT_EQ_U(n[1], n[0]);
+        uint32_t diff = 0;
+        for (uint32_t k = 0; k < n[0] && k < n[1]; k++)
+            diff += tr[0][k].cycle != tr[1][k].cycle || tr[0][k].kind != tr[1][k].kind || tr[0][k].bank != tr[1][k].bank;
+        TT_EQ_U(diff, 0);
+        TT_EQ_U(rd[1], rd[0]);
+        TT_CHECK(memcmp(&st[0], &st[1], sizeof st[0]) == 0);
+        TT_CHECK(st[0].return_stall_cycles > 0);
+        TT_CHECK(st[0].queue_full_cycles > 0);
+        if (mode) TT_CHECK(st[0].refreshes > 20);
+    }
+}
+
 int main(void)
 {
     TT_RUN(t501_row_miss);
@@ -841,5 +914,6 @@ int main(void)
     TT_RUN(t518_addr_hash);
     TT_RUN(t519_skip_equals_step_refresh);
     TT_RUN(t520_trcdwr);
+    TT_RUN(t521_scan_skip_exact);
     return tt_done();
 }

@@ -19,7 +19,7 @@ typedef struct rig {
 } rig;
 
 /* 3 SMs, 4 slices (2 channels x 2): lines 0, 1, 2, 3 of memory go to slices 0, 1, 2, 3 */
-static void rig_open_ob(rig *g, uint32_t slice_queue, uint32_t out_buffer)
+static void rig_open_c(rig *g, uint32_t slice_queue, uint32_t out_buffer, bool no_park)
 {
     memset(g, 0, sizeof *g);
     gpu_mreq_pool_init(&g->pool);
@@ -30,9 +30,11 @@ static void rig_open_ob(rig *g, uint32_t slice_queue, uint32_t out_buffer)
         in[s] = &g->slice[s];
     }
     gpu_icntcfg c = {.nsm = 3, .nslice = 4, .latency = LAT, .flit_bytes = 40, .ctrl_bytes = 8, .queue = 16,
-                     .eject_queue = 8, .out_buffer = out_buffer, .period = 1};
+                     .eject_queue = 8, .out_buffer = out_buffer, .period = 1, .no_park = no_park};
     g->n = gpu_icnt_new(&c, &g->map, in);
 }
+
+static void rig_open_ob(rig *g, uint32_t slice_queue, uint32_t out_buffer) { rig_open_c(g, slice_queue, out_buffer, false); }
 
 static void rig_open(rig *g, uint32_t slice_queue) { rig_open_ob(g, slice_queue, 0); }
 
@@ -78,6 +80,7 @@ static void run_to(rig *g, uint64_t end)
         g->now = t + 1;
     }
     g->now = end;
+    gpu_icnt_sync(g->n, end);   /* the parked heads' stalls before end, as the memory system reads them */
 }
 
 static uint64_t ready_at(mem_queue *q, uint32_t k) { return k < mem_queue_count(q) ? mem_queue_at(q, k)->ready : UINT64_MAX; }
@@ -297,7 +300,12 @@ static void t708_ticked_next_ob(uint32_t ob)
         }
         x = x * 1103515245u + 12345u;   /* the slices and SMs take what has arrived, now and then */
         for (uint32_t s = 0; s < 4; s++)
-            if ((x >> (s + 8)) & 1 && mem_queue_peek(&g.slice[s], c)) gpu_mreq_put(&g.pool, mem_queue_pop(&g.slice[s]));
+            if ((x >> (s + 8)) & 1 && mem_queue_peek(&g.slice[s], c)) {
+                gpu_mreq_put(&g.pool, mem_queue_pop(&g.slice[s]));
+                uint64_t h = gpu_icnt_room(g.n, s, c);   /* the parked heads may move */
+                if (h < kept[0]) kept[0] = h;
+            }
+        for (int d = 0; d < 2; d++) bad += kept[d] != gpu_icnt_next_dir(g.n, d);
         for (uint32_t sm = 0; sm < 3; sm++)
             if ((x >> (sm + 16)) & 1 && mem_queue_peek(gpu_icnt_eject(g.n, sm), c))
                 gpu_mreq_put(&g.pool, mem_queue_pop(gpu_icnt_eject(g.n, sm)));
@@ -314,6 +322,102 @@ static void t708_ticked_next(void)
     t708_ticked_next_ob(8);
 }
 
+/* Whether two queues hold the same packets (kind, SM, address: the rigs'
+** own copies) with the same ready times, and have the same counters. */
+static bool same_queue(const mem_queue *a, const mem_queue *b)
+{
+    if (mem_queue_count(a) != mem_queue_count(b) || a->pushes != b->pushes || a->full_cycles != b->full_cycles)
+        return false;
+    for (uint32_t i = 0; i < mem_queue_count(a); i++) {
+        const mem_qent *x = mem_queue_at(a, i), *y = mem_queue_at(b, i);
+        const gpu_mreq *p = x->p, *q = y->p;
+        if (x->ready != y->ready || p->kind != q->kind || p->sm != q->sm || p->addr != q->addr) return false;
+    }
+    return true;
+}
+
+/* 709: ticking only the crossbars whose next event is due (gpu_icnt_tick_dirs,
+** as gpu/memsys.c does: each crossbar's next event kept from its own tick
+** and lowered by new heads and by room for parked heads, gpu_icnt_room;
+** cycles with neither due not ticked at all), with heads parked on full
+** slice queues (their stalls counted in bulk, gpu_icnt_sync), changes
+** nothing: two rigs take the same random traffic both ways and drain their
+** queues alike, one without parking ticking both crossbars in every cycle,
+** and every queue (the slices' inputs, the SMs' ejection queues, both
+** crossbars' inputs) and every counter must be the same after every
+** cycle; the kept next events must be the full scan's. */
+static void t709_due_only_ob(uint32_t ob)
+{
+    rig g[2];
+    rig_open_c(&g[0], 4, ob, true);
+    rig_open_c(&g[1], 4, ob, false);
+    uint32_t x = 777;
+    uint64_t kept[2] = {UINT64_MAX, UINT64_MAX};
+    uint32_t bad = 0, skipped = 0;
+    for (uint64_t c = 0; c < 4000; c++) {
+        for (int k = 0; k < 3; k++) {
+            x = x * 1103515245u + 12345u;
+            bool reply = x >> 31;
+            uint32_t src = (x >> 16) % (reply ? 4u : 3u), tgt = (x >> 8) % (reply ? 3u : 4u);
+            if ((x >> 4) % 3) continue;
+            for (int r = 0; r < 2; r++) {
+                mem_queue *q = reply ? gpu_icnt_reply_in(g[r].n, src) : gpu_icnt_inject(g[r].n, src);
+                if (mem_queue_full(q)) continue;
+                gpu_mreq *m = mk(&g[r], (x >> 2) & 1 ? GPU_MR_STORE : GPU_MR_LOAD, reply ? tgt : src, reply ? 0 : tgt, 128);
+                m->is_reply = reply;
+                bool was_empty = mem_queue_empty(q);
+                mem_queue_push(q, m, c + (x >> 12) % 7);
+                if (r == 1 && was_empty) {
+                    uint64_t h = gpu_icnt_head_next(g[1].n, reply, src);
+                    if (h < kept[reply]) kept[reply] = h;
+                }
+            }
+        }
+        gpu_icnt_tick(g[0].n, c);
+        unsigned dirs = (kept[0] <= c ? GPU_ICNT_REQ : 0u) | (kept[1] <= c ? GPU_ICNT_REP : 0u);
+        if (dirs) gpu_icnt_tick_dirs(g[1].n, c, dirs);
+        skipped += dirs != (GPU_ICNT_REQ | GPU_ICNT_REP);
+        if (dirs & GPU_ICNT_REQ) kept[0] = gpu_icnt_ticked_next(g[1].n, false);
+        if (dirs & GPU_ICNT_REP) kept[1] = gpu_icnt_ticked_next(g[1].n, true);
+        for (int d = 0; d < 2; d++) bad += kept[d] != gpu_icnt_next_dir(g[1].n, d);
+        x = x * 1103515245u + 12345u;   /* the slices and SMs take what has arrived, now and then */
+        for (int r = 0; r < 2; r++) {
+            for (uint32_t s = 0; s < 4; s++)
+                if ((x >> (s + 8)) & 1 && mem_queue_peek(&g[r].slice[s], c)) {
+                    gpu_mreq_put(&g[r].pool, mem_queue_pop(&g[r].slice[s]));
+                    uint64_t h = r ? gpu_icnt_room(g[1].n, s, c) : UINT64_MAX;
+                    if (h < kept[0]) kept[0] = h;
+                }
+            for (uint32_t sm = 0; sm < 3; sm++)
+                if ((x >> (sm + 16)) & 1 && mem_queue_peek(gpu_icnt_eject(g[r].n, sm), c))
+                    gpu_mreq_put(&g[r].pool, mem_queue_pop(gpu_icnt_eject(g[r].n, sm)));
+        }
+        gpu_icnt_sync(g[1].n, c + 1);
+        for (uint32_t s = 0; s < 4; s++) {
+            bad += !same_queue(&g[0].slice[s], &g[1].slice[s]);
+            bad += !same_queue(gpu_icnt_reply_in(g[0].n, s), gpu_icnt_reply_in(g[1].n, s));
+        }
+        for (uint32_t sm = 0; sm < 3; sm++) {
+            bad += !same_queue(gpu_icnt_eject(g[0].n, sm), gpu_icnt_eject(g[1].n, sm));
+            bad += !same_queue(gpu_icnt_inject(g[0].n, sm), gpu_icnt_inject(g[1].n, sm));
+        }
+        for (int d = 0; d < 2; d++) bad += kept[d] != gpu_icnt_next_dir(g[1].n, d);
+        bad += memcmp(gpu_icnt_stats(g[0].n), gpu_icnt_stats(g[1].n), sizeof(gpu_icntstats)) != 0;
+    }
+    TT_EQ_U(bad, 0);
+    TT_CHECK(skipped > 500);
+    TT_CHECK(gpu_icnt_stats(g[0].n)->packets > 1000);
+    TT_CHECK(gpu_icnt_stats(g[0].n)->stall_cycles > 0);
+    rig_close(&g[0]);
+    rig_close(&g[1]);
+}
+
+static void t709_due_only(void)
+{
+    t709_due_only_ob(0);
+    t709_due_only_ob(8);
+}
+
 int main(void)
 {
     TT_RUN(t701_latency);
@@ -324,5 +428,6 @@ int main(void)
     TT_RUN(t706_pushed);
     TT_RUN(t707_out_buffer);
     TT_RUN(t708_ticked_next);
+    TT_RUN(t709_due_only);
     return tt_done();
 }

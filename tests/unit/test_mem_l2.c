@@ -87,6 +87,7 @@ static void run_to(rig *g, uint64_t end)
         g->now = t + 1;
     }
     g->now = end;
+    gpu_l2_sync(g->s, end);   /* the counts of the cycles before end, as the memory system reads them */
 }
 
 /* The mock DRAM answers the head of the miss queue, ready at `at`. */
@@ -411,6 +412,85 @@ static void t608_atomic_unit(void)
     rig_close(&g);
 }
 
+/* Whether two queues hold the same requests (kind, address, tag, size) with
+** the same ready times, and have the same counters. */
+static bool same_queue(const mem_queue *a, const mem_queue *b)
+{
+    if (mem_queue_count(a) != mem_queue_count(b) || a->pushes != b->pushes || a->full_cycles != b->full_cycles)
+        return false;
+    for (uint32_t i = 0; i < mem_queue_count(a); i++) {
+        const mem_qent *x = mem_queue_at(a, i), *y = mem_queue_at(b, i);
+        const gpu_mreq *p = x->p, *q = y->p;
+        if (x->ready != y->ready || p->kind != q->kind || p->addr != q->addr || p->tag != q->tag || p->bytes != q->bytes)
+            return false;
+    }
+    return true;
+}
+
+/* 609: a slice ticked only at gpu_l2_next's cycles (sleeping through
+** repeated refusals, their reservation failures counted by gpu_l2_sync)
+** does what one ticked in every cycle does.  Random loads, stores and
+** atomics over 300 lines (more than 32 MSHRs hold, 4 requests each), a
+** mock DRAM that takes misses now and then and answers reads 40 to 400
+** cycles later, an `out` of 4 drained at random: after every cycle every
+** queue and every counter the same; unsectored without an atomic unit, and
+** sectored with one. */
+static void t609_skip_exact_c(bool sectored, uint32_t interval)
+{
+    rig g[2];
+    for (int r = 0; r < 2; r++) rig_open_c(&g[r], 4, 8, sectored, interval, 2);
+    uint32_t x = 99;
+    uint32_t bad = 0, ticks = 0;
+    gpu_l2stats st[2];
+    for (uint64_t c = 0; c < 20000; c++) {
+        x = x * 1103515245u + 12345u;
+        uint32_t k = (x >> 8) % 20, line = (x >> 13) % 300;
+        int kind = k < 12 ? GPU_MR_LOAD : k < 17 ? GPU_MR_STORE : GPU_MR_ATOMIC;
+        bool busy = (c / 2000) % 2 == 0;
+        for (int r = 0; r < 2; r++) {
+            if ((busy ? (x >> 28) < 8 : (x >> 28) == 0) && gpu_l2_can_accept(g[r].s)) {
+                gpu_mreq *m = mk(&g[r], kind, BASE + 128ull * line + ((x >> 4) % 4) * 32, (uint32_t)c);
+                m->bytes = sectored ? 32 : 128;
+                m->sectors = 0;
+                m->ops = m->ops_addr = 1;
+                gpu_l2_accept(g[r].s, m, c);
+            }
+            if (r == 0 || gpu_l2_next(g[1].s) <= c) {
+                gpu_l2_tick(g[r].s, c);
+                ticks += r;
+            }
+        }
+        x = x * 1103515245u + 12345u;
+        for (int r = 0; r < 2; r++) {
+            mem_queue *miss = gpu_l2_miss(g[r].s);
+            if ((x >> 9) % 7 == 0 && mem_queue_peek(miss, c)) {
+                gpu_mreq *d = mem_queue_pop(miss);
+                if (d->kind == GPU_MR_STORE) gpu_mreq_put(&g[r].pool, d);
+                else mem_queue_push(&g[r].fill, d, c + 40 + (x >> 20) % 360);
+            }
+            if ((x >> 12) % 4 == 0)
+                while (mem_queue_peek(&g[r].out, c)) gpu_mreq_put(&g[r].pool, mem_queue_pop(&g[r].out));
+        }
+        gpu_l2_sync(g[1].s, c + 1);
+        for (int r = 0; r < 2; r++) st[r] = *gpu_l2_stats(g[r].s);
+        bad += memcmp(&st[0], &st[1], sizeof st[0]) != 0;
+        bad += !same_queue(&g[0].out, &g[1].out) || !same_queue(&g[0].fill, &g[1].fill);
+        bad += !same_queue(gpu_l2_miss(g[0].s), gpu_l2_miss(g[1].s));
+    }
+    TT_EQ_U(bad, 0);
+    TT_CHECK(st[0].reservation_fails > 1000);
+    TT_CHECK(st[0].stall_cycles > 0);
+    TT_CHECK(gpu_l2_miss(g[0].s)->full_cycles > 0);
+    TT_CHECK(ticks < 15000);   /* it did skip */
+    for (int r = 0; r < 2; r++) rig_close(&g[r]);
+}
+
+static void t609_skip_exact(void)
+{
+    t609_skip_exact_c(false, 0);
+    t609_skip_exact_c(true, 4);
+}
+
 int main(void)
 {
     TT_RUN(t601_hit_latency);
@@ -421,5 +501,6 @@ int main(void)
     TT_RUN(t606_atomic_and_ack);
     TT_RUN(t607_sectored);
     TT_RUN(t608_atomic_unit);
+    TT_RUN(t609_skip_exact);
     return tt_done();
 }
