@@ -689,6 +689,16 @@ static void t517_refresh_bank(void)
 ** (refresh commands filtered out: the counted rounds are not traced), their
 ** cycles, every read's ready time and, after one tick at the same end of
 ** time, the refresh count are the same. */
+/* How many commands of two traces (the first min(na, nb)) differ in cycle,
+** kind or bank: 0 when one run issued exactly what the other did. */
+static uint32_t trace_diff(const gpu_dramcmd *a, uint32_t na, const gpu_dramcmd *b, uint32_t nb)
+{
+    uint32_t diff = 0;
+    for (uint32_t k = 0; k < na && k < nb; k++)
+        diff += a[k].cycle != b[k].cycle || a[k].kind != b[k].kind || a[k].bank != b[k].bank;
+    return diff;
+}
+
 static void t519_skip_equals_step_refresh(void)
 {
     enum { CAP = 4096 };
@@ -733,10 +743,7 @@ static void t519_skip_equals_step_refresh(void)
         }
         TT_CHECK(n[0] > 200);
         TT_EQ_U(n[1], n[0]);
-        uint32_t diff = 0;
-        for (uint32_t k = 0; k < n[0] && k < n[1]; k++)
-            diff += tr[0][k].cycle != tr[1][k].cycle || tr[0][k].kind != tr[1][k].kind || tr[0][k].bank != tr[1][k].bank;
-        TT_EQ_U(diff, 0);
+        TT_EQ_U(trace_diff(tr[0], n[0], tr[1], n[1]), 0);
         TT_EQ_U(rd[1], rd[0]);
         TT_EQ_U(ref[1], ref[0]);
         if (mode) TT_CHECK(ref[0] > 60);
@@ -880,10 +887,7 @@ static void t521_scan_skip_exact(void)
         }
         TT_CHECK(n[0] > 2000 && n[0] < CAP);
         TT_EQ_U(n[1], n[0]);
-        uint32_t diff = 0;
-        for (uint32_t k = 0; k < n[0] && k < n[1]; k++)
-            diff += tr[0][k].cycle != tr[1][k].cycle || tr[0][k].kind != tr[1][k].kind || tr[0][k].bank != tr[1][k].bank;
-        TT_EQ_U(diff, 0);
+        TT_EQ_U(trace_diff(tr[0], n[0], tr[1], n[1]), 0);
         TT_EQ_U(rd[1], rd[0]);
         TT_CHECK(memcmp(&st[0], &st[1], sizeof st[0]) == 0);
         TT_CHECK(st[0].return_stall_cycles > 0);
