@@ -34,6 +34,11 @@
 #              buffers; 3.2.2's, as gtx480-gpgpusim322, at the link rate),
 #              so that the two simulators differ in nothing known
 #              (docs/EXPERIMENTS.md: syr2k, bicg, the crossbar).
+# Component tests: GS_OPTIONS (GPGPU-Sim configuration lines, each
+# "-name value", separated by ";") are appended to GPGPU-Sim's points, and
+# TPSIM_OPTIONS ("k=v k=v") reach tpsim's, e.g. GS_OPTIONS="-gpgpu_l1_latency 1"
+# beside TPSIM_OPTIONS="l1d.latency=1 l1d.miss_latency=1" (docs/EXPERIMENTS.md,
+# where the L1D looks up its tags); use another --out for such runs.
 # Two bars of one program (atax_1 and atax_2, corr_3 and corr_4) share its
 # runs: the second's rows are read from the first's files.  Without
 # --gpgpusim only tpsim's rows (both) are made.  -j N runs N points at a time.
@@ -146,7 +151,7 @@ if [ "${1:-}" = --point ]; then
     gpgpusim)
         args=$(sh "$SUITES" args "$n")
         # shellcheck disable=SC2086
-        if side_gs_run "$gs" "$d/$n" "$d/gpgpusim.log" "-gpgpu_cache:dl1 N:$sets:128:8,L:L:f:N:L,A:32:8,8;$GS322" $args &&
+        if side_gs_run "$gs" "$d/$n" "$d/gpgpusim.log" "-gpgpu_cache:dl1 N:$sets:128:8,L:L:f:N:L,A:32:8,8;$GS322${GS_OPTIONS:+;$GS_OPTIONS}" $args &&
             sh "$SUITES" verify "$n" "$d" "$d/gpgpusim.log"; then echo ok; else echo failed; fi >"$d/status"
         ;;
     esac
