@@ -198,25 +198,34 @@ static void t804_stores(void)
     rig_close(&g);
 }
 
+/* The slice of line k from BASE when each line goes to its own slice
+** (t805) and when two consecutive lines share one (t817). */
+static uint32_t line_slice(uint32_t k) { return ((2 + k / 2) % 6) * 2 + k % 2; }
+static uint32_t chunk_slice(uint32_t k) { return ((2 + k / 2) % 6) * 2 + (1 + (2 + k / 2) / 6) % 2; }
+
+/* Opens a rig with options kv, checks that the n lines from BASE go to
+** want(k), and that they use all 12 slices. */
+static void check_slices(const char *kv, uint32_t n, uint32_t (*want)(uint32_t))
+{
+    rig g;
+    rig_open(&g, kv);
+    uint32_t seen = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t s = gpu_memsys_slice_of(g.m, BASE + 128ull * k);
+        TT_EQ_U(s, want(k));
+        seen |= 1u << s;
+    }
+    TT_EQ_U(seen, 0xfff);
+    rig_close(&g);
+}
+
 /* 805: with addr.slice_interleave = 0 (the L2 line; the table's default is
 ** GPGPU-Sim's 256, t817) consecutive 128-byte lines go round the channels two
 ** at a time (the 256-byte interleave) and alternate between a channel's two
 ** slices, so 12 consecutive lines use all 12 slices.  BASE = 2^45 is chunk 2^37 of 256
 ** bytes, and 2^37 mod 6 = 2: line k is in channel (2 + k / 2) mod 6, slice
 ** channel * 2 + k mod 2. */
-static void t805_address_map(void)
-{
-    rig g;
-    rig_open(&g, "addr.slice_interleave=0");
-    uint32_t seen = 0;
-    for (uint32_t k = 0; k < 12; k++) {
-        uint32_t s = gpu_memsys_slice_of(g.m, BASE + 128ull * k);
-        TT_EQ_U(s, ((2 + k / 2) % 6) * 2 + k % 2);
-        seen |= 1u << s;
-    }
-    TT_EQ_U(seen, 0xfff);
-    rig_close(&g);
-}
+static void t805_address_map(void) { check_slices("addr.slice_interleave=0", 12, line_slice); }
 
 /* 806: a full injection port refuses (icnt.queue = 16 packets). */
 static void t806_port_full(void)
@@ -596,19 +605,8 @@ static void t816_latency_stats(void)
 ** multiple of the L2 line is raised to one (100 -> 128: t805's map). */
 static void t817_slice_interleave(void)
 {
-    rig g;
-    rig_open(&g, "addr.slice_interleave=256");
-    uint32_t seen = 0;
-    for (uint32_t k = 0; k < 24; k++) {
-        uint32_t c = k / 2, s = gpu_memsys_slice_of(g.m, BASE + 128ull * k);
-        TT_EQ_U(s, ((2 + c) % 6) * 2 + (1 + (2 + c) / 6) % 2);
-        seen |= 1u << s;
-    }
-    TT_EQ_U(seen, 0xfff);
-    rig_close(&g);
-    rig_open(&g, "addr.slice_interleave=100");
-    for (uint32_t k = 0; k < 12; k++) TT_EQ_U(gpu_memsys_slice_of(g.m, BASE + 128ull * k), ((2 + k / 2) % 6) * 2 + k % 2);
-    rig_close(&g);
+    check_slices("addr.slice_interleave=256", 24, chunk_slice);
+    check_slices("addr.slice_interleave=100", 12, line_slice);
 }
 
 int main(void)
