@@ -68,6 +68,18 @@
 **     would exceed it is refused with GPU_L1_BUSY before anything else is
 **     looked at (port_busy counts it).  Hits and merges into waiting MSHRs
 **     need no miss port.
+**   - Lookup queue (cfg.lookup_queue): a mem_queue per bank holds the
+**     accessed requests, each with its earliest lookup cycle (access +
+**     latency) as its ready time; lq_at[b] is the cycle + 1 of bank b's
+**     last lookup, so a head is due at max(ready, lq_at[b]).  The lookups
+**     run the same load/store/atomic code as an access, with a hit latency
+**     of 0 and a miss-queue delay of 1 (hit_lat, miss_lat) instead of
+**     latency and miss_latency.  A refused head is tried again in every
+**     call of gpu_l1_cycle (the caller ticks every cycle while a head is
+**     due: gpu_l1_next_inside says so), which keeps the counting of
+**     refusals exact without skipping logic of its own; refused loads
+**     short-cut through ref_r as accesses do.  Queue-full refusals count in
+**     port_busy.
 */
 #include "l1.h"
 #include "options.h"
@@ -87,6 +99,11 @@ struct gpu_l1 {
     mem_queue hits;       /* requests that hit: ready = access + latency */
     mem_queue fills;      /* requests released by fills: ready = fill cycle */
     uint32_t nsect;       /* sectors per line (1: unsectored) */
+    uint32_t hit_lat;     /* a hit's data after its lookup: latency, or 0 with the lookup queue */
+    uint32_t miss_lat;    /* a miss's request in the miss queue after its lookup: miss_latency, or 1 */
+    mem_queue *lq;        /* lookup queue: one per bank (NULL without it) */
+    uint64_t *lq_at;      /* ... the cycle + 1 of each bank's last lookup */
+    uint32_t nlq;         /* ... banks */
     uint64_t port_cycle;  /* banked: the cycle port_used counts for */
     uint32_t port_used;   /* banked: miss-path requests taken in port_cycle */
     /* A load refused for want of an MSHR, kept to refuse its retries without
@@ -114,7 +131,18 @@ gpu_l1 *gpu_l1_new(const gpu_l1cfg *cfg, gpu_mreq_pool *pool)
                    ? c->cfg.line / GPU_SECTOR
                    : 1;
     mem_mshr_init(&c->mshr, c->cfg.mshrs, c->cfg.mshr_merge);
-    mem_queue_init(&c->missq, c->cfg.miss_queue + c->cfg.mshrs + c->cfg.miss_latency + 1);
+    c->hit_lat = c->cfg.latency;
+    c->miss_lat = c->cfg.miss_latency;
+    if (c->cfg.lookup_queue) {
+        if (!c->cfg.latency) c->cfg.latency = 1;
+        c->hit_lat = 0;
+        c->miss_lat = 1;
+        c->nlq = c->cfg.banks > 1 ? c->cfg.banks : 1;
+        c->lq = tp_calloc(c->nlq, sizeof *c->lq);
+        c->lq_at = tp_calloc(c->nlq, sizeof *c->lq_at);
+        for (uint32_t b = 0; b < c->nlq; b++) mem_queue_init(&c->lq[b], c->cfg.latency);
+    }
+    mem_queue_init(&c->missq, c->cfg.miss_queue + c->cfg.mshrs + c->miss_lat + 1);
     mem_queue_init(&c->hits, c->cfg.latency + 2);
     mem_queue_init(&c->fills, c->cfg.mshr_merge + 1);
     return c;
@@ -129,6 +157,9 @@ void gpu_l1_free(gpu_l1 *c)
     mem_queue_free(&c->missq);
     mem_queue_free(&c->hits);
     mem_queue_free(&c->fills);
+    for (uint32_t b = 0; b < c->nlq; b++) mem_queue_free(&c->lq[b]);
+    free(c->lq);
+    free(c->lq_at);
     free(c);
 }
 
@@ -217,8 +248,8 @@ static void write_back(gpu_l1 *c, uint32_t slot, const gpu_mreq *like, uint64_t 
     w->sm = like->sm;
     w->src = like->src;
     w->t_sent = now;
-    if (grow) mem_queue_push_grow(&c->missq, w, now + c->cfg.miss_latency);
-    else mem_queue_push(&c->missq, w, now + c->cfg.miss_latency);
+    if (grow) mem_queue_push_grow(&c->missq, w, now + c->miss_lat);
+    else mem_queue_push(&c->missq, w, now + c->miss_lat);
     c->st.writebacks++;
 }
 
@@ -234,7 +265,7 @@ static void fetch(gpu_l1 *c, const gpu_mreq *r, uint64_t line, uint32_t m, uint3
     q->src = r->src;
     q->tag = i;
     q->t_sent = now;
-    mem_queue_push(&c->missq, q, now + c->cfg.miss_latency);
+    mem_queue_push(&c->missq, q, now + c->miss_lat);
 }
 
 static bool allocating(const gpu_l1 *c, const gpu_mreq *r)
@@ -255,7 +286,7 @@ static gpu_l1res load(gpu_l1 *c, gpu_mreq *r, uint64_t now)
     mem_cline *l = slot >= 0 ? mem_cache_at(&c->tags, (uint32_t)slot) : NULL;
     if (l && !(want & ~l->sect)) {
         mem_cache_touch(&c->tags, (uint32_t)slot);
-        mem_queue_push_grow(&c->hits, r, now + c->cfg.latency);
+        mem_queue_push_grow(&c->hits, r, now + c->hit_lat);
         c->st.accesses++;
         c->st.hits++;
         return GPU_L1_HIT;
@@ -356,7 +387,7 @@ static gpu_l1res store(gpu_l1 *c, gpu_mreq *r, uint64_t now)
         l->sect |= want;
         l->dsect |= want;
         mem_cache_set_dirty(&c->tags, (uint32_t)slot, true);
-        mem_queue_push_grow(&c->hits, r, now + c->cfg.latency);
+        mem_queue_push_grow(&c->hits, r, now + c->hit_lat);
         c->st.accesses++;
         c->st.stores++;
         return GPU_L1_HIT;
@@ -379,7 +410,7 @@ static gpu_l1res store(gpu_l1 *c, gpu_mreq *r, uint64_t now)
         }
     }
     r->t_sent = now;
-    mem_queue_push(&c->missq, r, now + c->cfg.miss_latency);
+    mem_queue_push(&c->missq, r, now + c->miss_lat);
     c->st.accesses++;
     c->st.stores++;
     return GPU_L1_SENT;
@@ -391,20 +422,54 @@ static gpu_l1res atomic(gpu_l1 *c, gpu_mreq *r, uint64_t now)
     if (!missq_room(c, now)) return refuse(c);
     port_take(c);
     r->t_sent = now;
-    mem_queue_push(&c->missq, r, now + c->cfg.miss_latency);
+    mem_queue_push(&c->missq, r, now + c->miss_lat);
     c->st.accesses++;
     c->st.misses++;
     c->st.atomics++;
     return GPU_L1_SENT;
 }
 
-gpu_l1res gpu_l1_access(gpu_l1 *c, gpu_mreq *r, uint64_t now)
+/* The lookup of r at cycle now. */
+static gpu_l1res lookup(gpu_l1 *c, gpu_mreq *r, uint64_t now)
 {
     gpu_l1res res = r->kind == GPU_MR_LOAD ? load(c, r, now) : r->kind == GPU_MR_STORE ? store(c, r, now) : atomic(c, r, now);
     /* an access taken may have changed the tags or the MSHRs; a refused or
     ** busy one changed neither */
     if (res != GPU_L1_RESFAIL && res != GPU_L1_BUSY) c->gen++;
     return res;
+}
+
+gpu_l1res gpu_l1_access(gpu_l1 *c, gpu_mreq *r, uint64_t now)
+{
+    if (!c->lq) return lookup(c, r, now);
+    mem_queue *q = &c->lq[gpu_l1_bank(&c->cfg, r->addr)];
+    if (mem_queue_count(q) >= c->cfg.latency) return busy(c);
+    mem_queue_push(q, r, now + c->cfg.latency);
+    return GPU_L1_QUEUED;
+}
+
+/* When bank b's head is due (UINT64_MAX: its queue is empty). */
+static inline uint64_t lq_due(const gpu_l1 *c, uint32_t b)
+{
+    uint64_t t = mem_queue_head_ready(&c->lq[b]);
+    return t != UINT64_MAX && t < c->lq_at[b] ? c->lq_at[b] : t;
+}
+
+bool gpu_l1_cycle(gpu_l1 *c, uint64_t now)
+{
+    bool moved = false;
+    for (uint32_t b = 0; b < c->nlq; b++) {
+        if (lq_due(c, b) > now) continue;
+        gpu_mreq *r = mem_queue_head(&c->lq[b]);
+        gpu_l1res res = lookup(c, r, now);
+        if (res == GPU_L1_RESFAIL || res == GPU_L1_BUSY) continue;   /* it holds the queue */
+        mem_queue_pop(&c->lq[b]);
+        c->lq_at[b] = now + 1;
+        moved = true;
+        /* a store absorbed (a local store's line written here) is acknowledged here */
+        if (res == GPU_L1_HIT && r->kind == GPU_MR_STORE && r->want_ack) r->is_reply = 1;
+    }
+    return moved;
 }
 
 gpu_mreq *gpu_l1_pop_done(gpu_l1 *c, uint64_t now)
@@ -474,7 +539,12 @@ void gpu_l1_invalidate(gpu_l1 *c)
 uint64_t gpu_l1_next_inside(const gpu_l1 *c)
 {
     uint64_t h = mem_queue_head_ready(&c->hits), f = mem_queue_head_ready(&c->fills);
-    return h < f ? h : f;
+    uint64_t n = h < f ? h : f;
+    for (uint32_t b = 0; b < c->nlq; b++) {
+        uint64_t t = lq_due(c, b);
+        if (t < n) n = t;
+    }
+    return n;
 }
 
 uint64_t gpu_l1_miss_ready(const gpu_l1 *c) { return mem_queue_head_ready(&c->missq); }
@@ -487,6 +557,8 @@ uint64_t gpu_l1_next(const gpu_l1 *c)
 
 bool gpu_l1_idle(const gpu_l1 *c)
 {
+    for (uint32_t b = 0; b < c->nlq; b++)
+        if (!mem_queue_empty(&c->lq[b])) return false;
     return mem_queue_empty(&c->hits) && mem_queue_empty(&c->fills) && c->mshr.used == 0 &&
            mem_queue_empty(&c->missq);
 }
@@ -511,6 +583,7 @@ void gpu_l1_cfg_l1d(const tp_opts *o, gpu_l1cfg *cfg)
     cfg->store_evict = tp_opt_i(o, OPT_L1D_STORE_HIT) == 1;
     cfg->banks = (uint32_t)tp_opt_i(o, OPT_L1D_BANKS);
     cfg->miss_ports = (uint32_t)tp_opt_i(o, OPT_L1D_MISS_PORTS);
+    cfg->lookup_queue = tp_opt_i(o, OPT_L1D_LOOKUP) == 1;
 }
 
 void gpu_l1_cfg_l1c(const tp_opts *o, gpu_l1cfg *cfg)

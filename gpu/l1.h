@@ -43,6 +43,24 @@
 ** reached, miss queue full, allocate-on-miss with every way of the set
 ** reserved) is a reservation failure: it is not accepted,
 ** the caller keeps it and retries, and the failure is counted.
+**
+** Lookup queue (cfg.lookup_queue, l1d.lookup=queue: GPGPU-Sim 4.2's
+** ldst_unit::L1_latency_queue_cycle).  An access only enters a queue of
+** cfg.latency stages (one per bank, line n in bank n mod banks) and is
+** answered GPU_L1_QUEUED, or GPU_L1_BUSY when that queue already holds
+** cfg.latency requests.  The stages shift toward the head every cycle,
+** closing gaps, so a request accessed at cycle t reaches the head at t +
+** latency, or the cycle after its predecessor left it if that is later.
+** At the head, in gpu_l1_cycle, it is looked up as an access above would be
+** at that cycle, with these timings: a hit (a load's data, or a local store
+** absorbed) comes out of pop_done in the same cycle, a miss's request (or a
+** store or atomic passed on) is in the miss queue from the next cycle; one
+** lookup per bank per cycle.  A head the lookup refuses (reservation failure,
+** busy miss port) stays and holds its queue; it is asked again every cycle,
+** each refusal counted.  The caller learns no result: a store it hands over
+** with want_ack is acknowledged either by the L2 or, if the L1D absorbs it,
+** by the L1D itself at the lookup (it comes out of pop_done with is_reply
+** set), so the caller counts every such store as sent at GPU_L1_QUEUED.
 */
 #ifndef GPU_L1_H
 #define GPU_L1_H
@@ -63,6 +81,7 @@ typedef struct gpu_l1cfg {
     bool store_evict;             /* a global store discards the line it finds (Fermi), else keeps it */
     uint32_t banks;               /* accesses per cycle to distinct banks (0 or 1: one access per cycle) */
     uint32_t miss_ports;          /* banks > 1: accesses per cycle that may enter the miss path */
+    bool lookup_queue;            /* the tag lookup at the head of a queue of `latency` stages per bank (below) */
 } gpu_l1cfg;
 
 typedef enum gpu_l1res {
@@ -71,7 +90,9 @@ typedef enum gpu_l1res {
     GPU_L1_MERGED,   /* joined an MSHR already waiting for the line */
     GPU_L1_SENT,     /* a store or atomic handed to the miss queue (stores: nothing comes back to the caller) */
     GPU_L1_RESFAIL,  /* not accepted: retry later */
-    GPU_L1_BUSY,     /* banked cache: the miss path took its requests for this cycle; retry next cycle */
+    GPU_L1_BUSY,     /* banked cache: the miss path took its requests for this cycle; retry next cycle
+                        (lookup queue: the bank's queue is full) */
+    GPU_L1_QUEUED,   /* lookup queue: taken into the queue, looked up later (below) */
 } gpu_l1res;
 
 typedef struct gpu_l1stats {
@@ -93,6 +114,10 @@ void gpu_l1_free(gpu_l1 *c);
 ** reply to an atomic comes out of pop_done); on RESFAIL and BUSY the caller
 ** keeps it. */
 gpu_l1res gpu_l1_access(gpu_l1 *c, gpu_mreq *r, uint64_t now);
+/* Lookup queue: looks up the heads due at cycle now (a no-op without the
+** queue).  Called once a cycle, after the cycle's fills and before its
+** pop_done and accesses.  Whether a lookup was taken. */
+bool gpu_l1_cycle(gpu_l1 *c, uint64_t now);
 /* The bank of the line holding addr: (addr / line) mod banks (0 with one bank). */
 static inline uint32_t gpu_l1_bank(const gpu_l1cfg *cfg, uint64_t addr)
 {

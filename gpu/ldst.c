@@ -146,7 +146,8 @@ void gpu_ldst_cycle(gpu_sm *sm, uint64_t now)
 
 void gpu_ldst_store_sent(gpu_ldst *u, const gpu_mreq *r, gpu_l1res res)
 {
-    if (res == GPU_L1_SENT && r->want_ack) u->sm->warps[r->warp].stores_out++;
+    /* queued for a later lookup (l1d.lookup=queue): acknowledged by the L2, or by the L1D if it absorbs it */
+    if ((res == GPU_L1_SENT || res == GPU_L1_QUEUED) && r->want_ack) u->sm->warps[r->warp].stores_out++;
 }
 
 void gpu_ldst_replies(gpu_sm *sm, uint64_t now)
@@ -159,6 +160,7 @@ void gpu_ldst_replies(gpu_sm *sm, uint64_t now)
         gpu_l1_fill(r->src == GPU_LDST_SRC_L1C ? u->l1c : u->l1d, r, now);
         sm->changed = true;
     }
+    if (gpu_l1_cycle(u->l1d, now)) sm->changed = true; /* l1d.lookup=queue: the lookups due now, after the fills */
     while ((r = gpu_l1_pop_done(u->l1d, now))) {
         if (r->kind == GPU_MR_STORE && r->is_reply) {
             /* a store's ack: its warp may finish, or pass a fence */

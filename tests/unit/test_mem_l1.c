@@ -920,6 +920,122 @@ static void t419_store_evict(void)
     rig_close(&g);
 }
 
+/* 420: the lookup queue (l1d.lookup=queue, GPGPU-Sim 4.2's L1 latency
+** queue), here 4 stages and one MSHR.  The option table's default is the
+** lookup at the access; "queue" turns it on.  Load A (line 0) accessed at
+** 10 is looked up at 10 + 4 = 14: a miss, its request in the miss queue
+** from 15.  B (line 1, accessed 11) is due at 15 and refused there (the one
+** MSHR is A's), and again each cycle to 19: five reservation failures; it
+** holds the queue, so A2 (line 0 again, accessed 12, due 16), which would
+** merge, waits behind it.  A's fill at 20 frees the MSHR: B is looked up at
+** 20 (a miss), A2 at 21, the cycle after, and hits (the line came with the
+** fill): done at 21, with no hit latency after the lookup.  C (line 2,
+** accessed 22, due 26) is refused (B holds the MSHR); three more accesses
+** (23-25) fill the queue's four stages, and the one at 26 is refused BUSY
+** (port_busy, not a reservation failure).  B's fill at 40: C looked up at
+** 40, the three behind it at 41, 42, 43, one a cycle.  A local store
+** absorbed at its lookup is acknowledged there (is_reply) when it wants an
+** ack; a global store is in the miss queue the cycle after its lookup. */
+static void cyc(rig *g, uint64_t from, uint64_t to)
+{
+    for (uint64_t t = from; t <= to; t++) gpu_l1_cycle(g->c, t);
+}
+
+static void t420_lookup_queue(void)
+{
+    rig g;
+    rig_open(&g, true);
+    TT_CHECK(!g.cfg.lookup_queue);   /* the table's default: at the access */
+    {
+        tp_opts o;
+        tp_err e;
+        gpu_opts_init(&o);
+        TT_CHECK(tp_opts_set(&o, "l1d.lookup", "queue", TP_SRC_OVERRIDE, &e));
+        gpu_l1cfg d;
+        gpu_l1_cfg_l1d(&o, &d);
+        tp_opts_free(&o);
+        TT_CHECK(d.lookup_queue);
+    }
+    gpu_l1_free(g.c);
+    g.cfg.lookup_queue = true;
+    g.cfg.latency = 4;
+    g.cfg.mshrs = 1;
+    g.c = gpu_l1_new(&g.cfg, &g.pool);
+    const gpu_l1stats *s = gpu_l1_stats(g.c);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE, 1, 10), GPU_L1_QUEUED);
+    TT_CHECK(!gpu_l1_idle(g.c));
+    TT_EQ_U(gpu_l1_next_inside(g.c), 14);
+    TT_CHECK(!gpu_l1_cycle(g.c, 13));
+    TT_EQ_U(s->accesses, 0);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 128, 2, 11), GPU_L1_QUEUED);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 64, 3, 12), GPU_L1_QUEUED);
+    TT_CHECK(gpu_l1_cycle(g.c, 14));
+    TT_EQ_U(s->misses, 1);
+    TT_CHECK(gpu_l1_peek_miss_at(g.c, 14) == NULL);
+    gpu_mreq *ma = gpu_l1_peek_miss_at(g.c, 15);
+    TT_CHECK(ma && ma->addr == BASE);
+    gpu_l1_pop_miss(g.c);
+    cyc(&g, 15, 19);
+    TT_EQ_U(s->reservation_fails, 5);
+    TT_EQ_U(s->accesses, 1);
+    TT_EQ_U(gpu_l1_next_inside(g.c), 15);   /* a due head: the caller ticks every cycle */
+    answer(&g, ma, 20);
+    TT_CHECK(gpu_l1_cycle(g.c, 20));
+    TT_EQ_U(drain(&g, 20), 1);                 /* A, released by its fill */
+    TT_EQ_U(s->misses, 2);
+    gpu_mreq *mb = gpu_l1_peek_miss_at(g.c, 21);
+    TT_CHECK(mb && mb->addr == BASE + 128);
+    gpu_l1_pop_miss(g.c);
+    TT_EQ_U(gpu_l1_next_inside(g.c), 21);
+    TT_CHECK(gpu_l1_cycle(g.c, 21));
+    gpu_mreq *r = gpu_l1_pop_done(g.c, 21);
+    TT_CHECK(r && r->tag == 3);
+    if (r) gpu_mreq_put(&g.pool, r);
+    TT_EQ_U(s->hits, 1);
+    /* C behind B's MSHR; the queue fills */
+    for (uint32_t k = 0; k < 4; k++) TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 128 * (2 + k), 10 + k, 22 + k), GPU_L1_QUEUED);
+    cyc(&g, 22, 26);
+    TT_EQ_U(s->reservation_fails, 6);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 128 * 6, 14, 26), GPU_L1_BUSY);
+    TT_EQ_U(s->port_busy, 1);
+    cyc(&g, 27, 39);
+    TT_EQ_U(s->reservation_fails, 19);
+    answer(&g, mb, 40);
+    TT_EQ_U(drain(&g, 40), 1);
+    for (uint64_t t = 40; t <= 43; t++) {
+        TT_CHECK(gpu_l1_cycle(g.c, t));
+        TT_EQ_U(s->accesses, 3 + (t - 40) + 1);
+        gpu_mreq *m = gpu_l1_peek_miss(g.c);
+        TT_CHECK(m && m->addr == BASE + 128 * (2 + (t - 40)));
+        TT_CHECK(gpu_l1_peek_miss_at(g.c, t) == NULL);
+        if (m) {
+            gpu_l1_pop_miss(g.c);
+            answer(&g, m, t + 1);   /* frees the MSHR for the next one */
+            TT_EQ_U(drain(&g, t + 1), 1);
+        }
+    }
+    TT_EQ_U(s->reservation_fails, 19);
+    TT_EQ_U(gpu_l1_next_inside(g.c), UINT64_MAX);
+    /* stores: a local one absorbed and acknowledged at its lookup, a global one passed on */
+    gpu_mreq *st = mk(&g, GPU_MR_STORE, GPU_MS_LOCAL, BASE + 128 * 20, 30);
+    st->want_ack = 1;
+    TT_EQ_U(gpu_l1_access(g.c, st, 50), GPU_L1_QUEUED);
+    TT_EQ_U(acc(&g, GPU_MR_STORE, GPU_MS_GLOBAL, BASE + 128 * 21, 31, 50), GPU_L1_QUEUED);
+    cyc(&g, 51, 54);
+    r = gpu_l1_pop_done(g.c, 54);
+    TT_CHECK(r == st && r->is_reply);
+    if (r) gpu_mreq_put(&g.pool, r);
+    TT_CHECK(gpu_l1_peek_miss(g.c) == NULL);
+    TT_CHECK(gpu_l1_cycle(g.c, 55));
+    TT_CHECK(gpu_l1_peek_miss_at(g.c, 55) == NULL);
+    gpu_mreq *gs = gpu_l1_peek_miss_at(g.c, 56);
+    TT_CHECK(gs && gs->tag == 31);
+    gpu_l1_pop_miss(g.c);
+    gpu_mreq_put(&g.pool, gs);
+    TT_CHECK(gpu_l1_idle(g.c));
+    rig_close(&g);
+}
+
 int main(void)
 {
     TT_RUN(t300_queue);
@@ -945,5 +1061,6 @@ int main(void)
     TT_RUN(t417_sectored);
     TT_RUN(t418_alloc_on_miss);
     TT_RUN(t419_store_evict);
+    TT_RUN(t420_lookup_queue);
     return tt_done();
 }
