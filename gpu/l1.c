@@ -80,6 +80,11 @@
 **     refusals exact without skipping logic of its own; refused loads
 **     short-cut through ref_r as accesses do.  Queue-full refusals count in
 **     port_busy.
+**   - Draining MSHRs (cfg.release_drain): drainq holds the completed MSHRs'
+**     indices (+ 1, as pointers), each ready the cycle after its fill;
+**     drain_at is the cycle + 1 of the last release.  gpu_l1_cycle releases
+**     before it looks up, as GPGPU-Sim's LD/ST unit writes back before its
+**     L1 cycle.  A released MSHR bumps gen (a refusal may now be wrong).
 */
 #include "l1.h"
 #include "options.h"
@@ -104,6 +109,8 @@ struct gpu_l1 {
     mem_queue *lq;        /* lookup queue: one per bank (NULL without it) */
     uint64_t *lq_at;      /* ... the cycle + 1 of each bank's last lookup */
     uint32_t nlq;         /* ... banks */
+    mem_queue drainq;     /* release_drain: completed MSHRs (index + 1) */
+    uint64_t drain_at;    /* ... the cycle + 1 of the last release */
     uint64_t port_cycle;  /* banked: the cycle port_used counts for */
     uint32_t port_used;   /* banked: miss-path requests taken in port_cycle */
     /* A load refused for want of an MSHR, kept to refuse its retries without
@@ -143,6 +150,7 @@ gpu_l1 *gpu_l1_new(const gpu_l1cfg *cfg, gpu_mreq_pool *pool)
         for (uint32_t b = 0; b < c->nlq; b++) mem_queue_init(&c->lq[b], c->cfg.latency);
     }
     mem_queue_init(&c->missq, c->cfg.miss_queue + c->cfg.mshrs + c->miss_lat + 1);
+    if (c->cfg.release_drain) mem_queue_init(&c->drainq, c->cfg.mshrs + 1);
     mem_queue_init(&c->hits, c->cfg.latency + 2);
     mem_queue_init(&c->fills, c->cfg.mshr_merge + 1);
     return c;
@@ -158,6 +166,7 @@ void gpu_l1_free(gpu_l1 *c)
     mem_queue_free(&c->hits);
     mem_queue_free(&c->fills);
     for (uint32_t b = 0; b < c->nlq; b++) mem_queue_free(&c->lq[b]);
+    if (c->cfg.release_drain) mem_queue_free(&c->drainq);
     free(c->lq);
     free(c->lq_at);
     free(c);
@@ -298,6 +307,8 @@ static gpu_l1res load(gpu_l1 *c, gpu_mreq *r, uint64_t now)
         mem_mshr_entry *m = mem_mshr_at(&c->mshr, (uint32_t)e);
         if (!mem_mshr_can_add(&c->mshr, (uint32_t)e)) return refuse(c);
         uint32_t extra = need & ~m->fetch;
+        /* draining: nothing more is asked for under it */
+        if (extra && c->cfg.release_drain && !m->out) return refuse(c);
         if (extra) {
             /* sectors the line in flight was not asked for: one more request */
             if (!port_free(c, now)) return busy(c);
@@ -455,9 +466,27 @@ static inline uint64_t lq_due(const gpu_l1 *c, uint32_t b)
     return t != UINT64_MAX && t < c->lq_at[b] ? c->lq_at[b] : t;
 }
 
+/* When the next draining release is due (UINT64_MAX: none waits). */
+static inline uint64_t drain_due(const gpu_l1 *c)
+{
+    uint64_t t = mem_queue_head_ready(&c->drainq);
+    return t != UINT64_MAX && t < c->drain_at ? c->drain_at : t;
+}
+
 bool gpu_l1_cycle(gpu_l1 *c, uint64_t now)
 {
     bool moved = false;
+    if (c->cfg.release_drain && drain_due(c) <= now) {
+        uint32_t i = (uint32_t)(uintptr_t)mem_queue_head(&c->drainq) - 1;
+        if (mem_mshr_waiting(&c->mshr, i)) mem_queue_push_grow(&c->fills, mem_mshr_take(&c->mshr, i), now);
+        if (!mem_mshr_waiting(&c->mshr, i)) {
+            mem_mshr_release(&c->mshr, i);
+            mem_queue_pop(&c->drainq);
+            c->gen++;
+        }
+        c->drain_at = now + 1;
+        moved = true;
+    }
     for (uint32_t b = 0; b < c->nlq; b++) {
         if (lq_due(c, b) > now) continue;
         gpu_mreq *r = mem_queue_head(&c->lq[b]);
@@ -519,6 +548,12 @@ void gpu_l1_fill(gpu_l1 *c, gpu_mreq *reply, uint64_t now)
             l->pend &= ~got;
         }
     }
+    if (c->cfg.release_drain) {
+        /* complete: its loads leave one a cycle from the next cycle (gpu_l1_cycle) */
+        if (!e->out) mem_queue_push_grow(&c->drainq, (void *)(uintptr_t)(i + 1), now + 1);
+        gpu_mreq_put(c->pool, reply);
+        return;
+    }
     for (uint32_t k = 0; k < mem_mshr_waiting(&c->mshr, i);) {
         if (mem_mshr_word(&c->mshr, i, k) & ~e->got) k++;
         else mem_queue_push_grow(&c->fills, mem_mshr_take_at(&c->mshr, i, k), now);
@@ -540,6 +575,10 @@ uint64_t gpu_l1_next_inside(const gpu_l1 *c)
 {
     uint64_t h = mem_queue_head_ready(&c->hits), f = mem_queue_head_ready(&c->fills);
     uint64_t n = h < f ? h : f;
+    if (c->cfg.release_drain) {
+        uint64_t t = drain_due(c);
+        if (t < n) n = t;
+    }
     for (uint32_t b = 0; b < c->nlq; b++) {
         uint64_t t = lq_due(c, b);
         if (t < n) n = t;
@@ -584,6 +623,7 @@ void gpu_l1_cfg_l1d(const tp_opts *o, gpu_l1cfg *cfg)
     cfg->banks = (uint32_t)tp_opt_i(o, OPT_L1D_BANKS);
     cfg->miss_ports = (uint32_t)tp_opt_i(o, OPT_L1D_MISS_PORTS);
     cfg->lookup_queue = tp_opt_i(o, OPT_L1D_LOOKUP) == 1;
+    cfg->release_drain = tp_opt_i(o, OPT_L1D_RELEASE) == 1;
 }
 
 void gpu_l1_cfg_l1c(const tp_opts *o, gpu_l1cfg *cfg)

@@ -61,6 +61,15 @@
 ** with want_ack is acknowledged either by the L2 or, if the L1D absorbs it,
 ** by the L1D itself at the lookup (it comes out of pop_done with is_reply
 ** set), so the caller counts every such store as sent at GPU_L1_QUEUED.
+**
+** Draining MSHRs (cfg.release_drain, l1d.release=drain: GPGPU-Sim 4.2's
+** mshr_table).  A fill that completes an MSHR (every request it sent below
+** answered) releases nothing at once: the MSHR joins a FIFO of completed
+** ones, and gpu_l1_cycle releases one waiting request a cycle, from the
+** FIFO's front MSHR, from the cycle after the fill on (pop_done returns it
+** in the cycle it leaves); the MSHR stays taken, so new misses can find the table full,
+** until its last request has left.  A load that merges into a draining MSHR
+** leaves with it; one that needs sectors it did not fetch is refused.
 */
 #ifndef GPU_L1_H
 #define GPU_L1_H
@@ -82,6 +91,7 @@ typedef struct gpu_l1cfg {
     uint32_t banks;               /* accesses per cycle to distinct banks (0 or 1: one access per cycle) */
     uint32_t miss_ports;          /* banks > 1: accesses per cycle that may enter the miss path */
     bool lookup_queue;            /* the tag lookup at the head of a queue of `latency` stages per bank (below) */
+    bool release_drain;           /* a completed MSHR's loads leave one a cycle; the MSHR is freed after the last (below) */
 } gpu_l1cfg;
 
 typedef enum gpu_l1res {

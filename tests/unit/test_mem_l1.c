@@ -1036,6 +1036,72 @@ static void t420_lookup_queue(void)
     rig_close(&g);
 }
 
+/* 421: draining MSHRs (l1d.release=drain, GPGPU-Sim's mshr_table), two
+** MSHRs.  Line A's miss at 10 takes one, two more loads of A (11, 12)
+** merge, line B's miss at 13 takes the other, and C at 14 is refused (the
+** table is full).  A's fill at 20 releases nothing in its cycle; its loads
+** leave one a cycle from 21 (21, 22, 23).  B's fill at 21 queues behind A:
+** its load leaves at 24.  A load of A at 21 hits (the fill installed the
+** line), but C is refused again at 21: A's MSHR is taken until its last
+** load has left at 23, and C is accepted in that cycle. */
+static void t421_release_drain(void)
+{
+    rig g;
+    rig_open(&g, true);
+    TT_CHECK(!g.cfg.release_drain);   /* the table's default: at the fill */
+    {
+        tp_opts o;
+        tp_err e;
+        gpu_opts_init(&o);
+        TT_CHECK(tp_opts_set(&o, "l1d.release", "drain", TP_SRC_OVERRIDE, &e));
+        gpu_l1cfg d;
+        gpu_l1_cfg_l1d(&o, &d);
+        tp_opts_free(&o);
+        TT_CHECK(d.release_drain);
+    }
+    gpu_l1_free(g.c);
+    g.cfg.release_drain = true;
+    g.cfg.mshrs = 2;
+    g.c = gpu_l1_new(&g.cfg, &g.pool);
+    const gpu_l1stats *s = gpu_l1_stats(g.c);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE, 1, 10), GPU_L1_MISS);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 8, 2, 11), GPU_L1_MERGED);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 16, 3, 12), GPU_L1_MERGED);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 128, 4, 13), GPU_L1_MISS);
+    TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 256, 5, 14), GPU_L1_RESFAIL);
+    gpu_mreq *ma = take_miss(&g), *mb = take_miss(&g);
+    TT_CHECK(ma && mb);
+    answer(&g, ma, 20);
+    TT_CHECK(!gpu_l1_cycle(g.c, 20));
+    TT_CHECK(gpu_l1_pop_done(g.c, 20) == NULL);
+    TT_EQ_U(gpu_l1_next_inside(g.c), 21);
+    answer(&g, mb, 21);
+    uint32_t want[4] = {1, 2, 3, 4};
+    for (uint64_t t = 21; t <= 24; t++) {
+        TT_CHECK(gpu_l1_cycle(g.c, t));
+        gpu_mreq *r = gpu_l1_pop_done(g.c, t);
+        TT_CHECK(r && r->tag == want[t - 21]);
+        if (r) gpu_mreq_put(&g.pool, r);
+        TT_CHECK(gpu_l1_pop_done(g.c, t) == NULL);   /* one a cycle */
+        if (t == 21) {
+            TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 32, 6, 21), GPU_L1_HIT);
+            TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 256, 5, 21), GPU_L1_RESFAIL);
+        }
+        if (t == 22) TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 256, 5, 22), GPU_L1_RESFAIL);
+        if (t == 23) TT_EQ_U(acc(&g, GPU_MR_LOAD, GPU_MS_GLOBAL, BASE + 256, 5, 23), GPU_L1_MISS);
+    }
+    TT_EQ_U(s->reservation_fails, 3);
+    TT_CHECK(!gpu_l1_cycle(g.c, 25));
+    TT_EQ_U(drain(&g, 21 + LAT), 1);              /* the hit of 21 */
+    gpu_mreq *mc = take_miss(&g);
+    TT_CHECK(mc && mc->addr == BASE + 256);
+    answer(&g, mc, 100);
+    TT_CHECK(gpu_l1_cycle(g.c, 101));
+    TT_EQ_U(drain(&g, 101), 1);
+    TT_CHECK(gpu_l1_idle(g.c));
+    rig_close(&g);
+}
+
 int main(void)
 {
     TT_RUN(t300_queue);
@@ -1062,5 +1128,6 @@ int main(void)
     TT_RUN(t418_alloc_on_miss);
     TT_RUN(t419_store_evict);
     TT_RUN(t420_lookup_queue);
+    TT_RUN(t421_release_drain);
     return tt_done();
 }
