@@ -920,6 +920,25 @@ static void t419_store_evict(void)
     rig_close(&g);
 }
 
+/* The L1D configuration of the option table with one option set. */
+static gpu_l1cfg cfg_with(const char *name, const char *value)
+{
+    tp_opts o;
+    tp_err e;
+    gpu_opts_init(&o);
+    TT_CHECK(tp_opts_set(&o, name, value, TP_SRC_OVERRIDE, &e));
+    gpu_l1cfg d;
+    gpu_l1_cfg_l1d(&o, &d);
+    tp_opts_free(&o);
+    return d;
+}
+
+/* gpu_l1_cycle in every cycle from `from` to `to`. */
+static void cyc(rig *g, uint64_t from, uint64_t to)
+{
+    for (uint64_t t = from; t <= to; t++) gpu_l1_cycle(g->c, t);
+}
+
 /* 420: the lookup queue (l1d.lookup=queue, GPGPU-Sim 4.2's L1 latency
 ** queue), here 4 stages and one MSHR.  The option table's default is the
 ** lookup at the access; "queue" turns it on.  Load A (line 0) accessed at
@@ -936,26 +955,12 @@ static void t419_store_evict(void)
 ** 40, the three behind it at 41, 42, 43, one a cycle.  A local store
 ** absorbed at its lookup is acknowledged there (is_reply) when it wants an
 ** ack; a global store is in the miss queue the cycle after its lookup. */
-static void cyc(rig *g, uint64_t from, uint64_t to)
-{
-    for (uint64_t t = from; t <= to; t++) gpu_l1_cycle(g->c, t);
-}
-
 static void t420_lookup_queue(void)
 {
     rig g;
     rig_open(&g, true);
     TT_CHECK(!g.cfg.lookup_queue);   /* the table's default: at the access */
-    {
-        tp_opts o;
-        tp_err e;
-        gpu_opts_init(&o);
-        TT_CHECK(tp_opts_set(&o, "l1d.lookup", "queue", TP_SRC_OVERRIDE, &e));
-        gpu_l1cfg d;
-        gpu_l1_cfg_l1d(&o, &d);
-        tp_opts_free(&o);
-        TT_CHECK(d.lookup_queue);
-    }
+    TT_CHECK(cfg_with("l1d.lookup", "queue").lookup_queue);
     gpu_l1_free(g.c);
     g.cfg.lookup_queue = true;
     g.cfg.latency = 4;
@@ -1049,16 +1054,7 @@ static void t421_release_drain(void)
     rig g;
     rig_open(&g, true);
     TT_CHECK(!g.cfg.release_drain);   /* the table's default: at the fill */
-    {
-        tp_opts o;
-        tp_err e;
-        gpu_opts_init(&o);
-        TT_CHECK(tp_opts_set(&o, "l1d.release", "drain", TP_SRC_OVERRIDE, &e));
-        gpu_l1cfg d;
-        gpu_l1_cfg_l1d(&o, &d);
-        tp_opts_free(&o);
-        TT_CHECK(d.release_drain);
-    }
+    TT_CHECK(cfg_with("l1d.release", "drain").release_drain);
     gpu_l1_free(g.c);
     g.cfg.release_drain = true;
     g.cfg.mshrs = 2;
