@@ -566,6 +566,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         for (uint32_t w = 0; w < (nsm + 63) / 64; w++)
             for (uint64_t bits = rm[w]; bits; bits &= bits - 1) {
                 uint32_t s = w * 64 + (uint32_t)__builtin_ctzll(bits);
+                if (g->sm[s].wake == now + 1) continue;   /* already the earliest the line below sets */
                 uint64_t r = gpu_memsys_reply_at(g->ms, s);
                 if (r < g->sm[s].wake) g->sm[s].wake = r > now ? r : now + 1;
             }
@@ -577,9 +578,11 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
                 if (t < sm->wake) sm->wake = t;
             }
             if (sm->wake < next) next = sm->wake;
-            if (!skip) sm->wake = now + 1;   /* sim.skip=0: every SM ticks every cycle */
         }
-        if (!skip) next = now + 1;
+        if (!skip) {   /* sim.skip=0: every SM ticks every cycle */
+            for (uint32_t s = 0; s < nsm; s++) g->sm[s].wake = now + 1;
+            next = now + 1;
+        }
         if (now >= next_interval) {
             interval_row(g, &lx, now, &ms0, &prev);
             next_interval += g->c.stats_interval;
