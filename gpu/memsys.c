@@ -288,6 +288,13 @@ static inline void set_wake(gpu_memsys *m, int d, uint64_t w)
     m->wtime[d] = m->wedge[d] * m->p[d];
 }
 
+/* set_wake for a domain d that did not run: its edge for an unchanged wake
+** is the one found before (k[d] has not moved). */
+static inline void fed_wake(gpu_memsys *m, int d, uint64_t w)
+{
+    if (w != m->wake[d]) set_wake(m, d, w);
+}
+
 /* The interconnect's wake depends on its inputs' heads only (not on what is
 ** behind them, nor on room in its outputs), and between its ticks only a
 ** packet entering an empty input (an SM's injection queue, a slice's reply
@@ -538,12 +545,9 @@ static void refresh_stats(gpu_memsys *m)
 ** earlier): the interconnect feeds the slices, the slices feed the
 ** interconnect and DRAM, DRAM feeds the slices.  A unit that finds a queue
 ** full retries every cycle, so a consumer's pop never needs to wake its
-** producer; only pushes do. */
-static const uint8_t feeds[ND] = {
-    [D_ICNT] = 1u << D_ICNT | 1u << D_L2,
-    [D_L2] = 1u << D_ICNT | 1u << D_L2 | 1u << D_DRAM,
-    [D_DRAM] = 1u << D_L2 | 1u << D_DRAM,
-};
+** producer; only pushes do.  With its own domain (whose units ticked):
+**   D_ICNT -> D_ICNT, D_L2;  D_L2 -> D_ICNT, D_L2, D_DRAM;  D_DRAM -> D_L2, D_DRAM
+** gpu_memsys_tick sets those wakes after each run, in domain order. */
 
 /* The new heads of the SMs' injection queues since the last tick lower the
 ** request crossbar's wake (their answers are what they were when the SMs
@@ -576,9 +580,18 @@ void gpu_memsys_tick(gpu_memsys *m, uint64_t now)
         uint64_t be = m->wedge[best];
         run_domain(m, best, be);
         m->k[best] = be + 1;
-        for (int d = 0; d < ND; d++)
-            if (feeds[best] >> d & 1)
-                set_wake(m, d, d == D_ICNT ? icnt_wake(m, best == D_ICNT) : domain_wake(m, d, best));
+        /* the domains it feeds, in domain order (feeds, written out per domain) */
+        if (best == D_ICNT) {
+            set_wake(m, D_ICNT, icnt_wake(m, true));
+            fed_wake(m, D_L2, domain_wake(m, D_L2, D_ICNT));
+        } else if (best == D_L2) {
+            fed_wake(m, D_ICNT, icnt_wake(m, false));
+            set_wake(m, D_L2, domain_wake(m, D_L2, D_L2));
+            fed_wake(m, D_DRAM, domain_wake(m, D_DRAM, D_L2));
+        } else {
+            fed_wake(m, D_L2, domain_wake(m, D_L2, D_DRAM));
+            set_wake(m, D_DRAM, domain_wake(m, D_DRAM, D_DRAM));
+        }
     }
 }
 
