@@ -178,15 +178,17 @@ void gpu_oc_cycle(gpu_sm *sm, uint64_t now)
 
 uint64_t gpu_oc_next(const gpu_sm *sm, uint64_t now)
 {
-    uint64_t next = UINT64_MAX;
-    for (uint32_t i = 0; i < sm->ncu; i++) {
-        const gpu_cu *cu = &sm->cu[i];
-        if (!cu->busy) continue;
+    /* the busy units only (cu_order's first ncu_busy); the answer is a
+    ** minimum, or now + 1 at the first that still reads, in any order */
+    uint64_t next = UINT64_MAX, mem = 0;
+    for (uint32_t k = 0; k < sm->ncu_busy; k++) {
+        const gpu_cu *cu = &sm->cu[sm->cu_order[k]];
         if (cu->t_issue >= now || cu->done < cu->nreads) return now + 1;
         if (cu->pipe == GPU_P_MEM) {
-            /* refused by the LD/ST unit in this cycle: offered again when it may take it */
-            uint64_t t = gpu_ldst_accept_next(sm, now);
-            if (t < next) next = t;
+            /* refused by the LD/ST unit in this cycle: offered again when it
+            ** may take it (the same answer for every such unit: asked once) */
+            if (!mem) mem = gpu_ldst_accept_next(sm, now);
+            if (mem < next) next = mem;
             continue;
         }
         /* waits for a pipe: the earliest one free (a tensor instruction: its sub-core's) */
