@@ -301,7 +301,7 @@ static inline void fed_wake(gpu_memsys *m, int d, uint64_t w)
 ** queue) moves it: to that head's time if earlier (gpu_icnt_head_next). */
 static void icnt_new_head(gpu_memsys *m, bool reply, uint32_t i)
 {
-    uint64_t h = gpu_icnt_head_next(m->icnt, reply, i);
+    uint64_t h = gpu_icnt_new_head(m->icnt, reply, i);
     uint64_t *w = reply ? &m->wrep : &m->wreq;
     if (h < *w) *w = h;
     if (h < m->wake[D_ICNT]) set_wake(m, D_ICNT, h);
