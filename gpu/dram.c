@@ -352,14 +352,13 @@ void gpu_dram_accept(gpu_dram *d, gpu_mreq *r, uint64_t cycle)
     uint32_t i = d->free_head;
     dent *q = &d->e[i];
     d->free_head = q->next;
-    gpu_maddr a;
-    gpu_addrmap_decode(d->map, r->addr, &a);
+    uint32_t bank;
+    gpu_addrmap_bank_row(d->map, r->addr, &bank, &q->row);
     const gpu_dramcfg *c = &d->cfg;
     uint32_t per = c->burst * c->bus_bytes;
     q->r = r;
     q->seq = d->seq++;
-    q->row = a.row;
-    q->bank = a.bank % c->banks;
+    q->bank = bank % c->banks;
     q->next = NONE;
     q->bursts = q->left = (uint16_t)(r->bytes ? (r->bytes + per - 1) / per : 1);
     q->port = (uint16_t)(r->src < c->ports ? r->src : 0);
