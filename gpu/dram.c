@@ -54,6 +54,7 @@ struct gpu_dram {
     uint32_t nocc;            /* words of occ */
     uint64_t *ccdl_ok, *rrdl_ok, *wtrl_ok;   /* per bank group */
     uint64_t *glim;           /* per bank group and command class: the group's bound (group_limits) */
+    uint64_t kprio[K_N];      /* per class: the scan's key bit (FR-FCFS: row hits, K_WR and up, first) */
     uint32_t free_head, n, rr;
     uint32_t bc;              /* data-bus cycles of one burst: ceil(burst / data_rate) */
     uint32_t npartial;        /* banks whose candidate is part way through its bursts */
@@ -155,6 +156,7 @@ gpu_dram *gpu_dram_new(const gpu_dramcfg *cfg, const gpu_addrmap *map, gpu_mreq_
     d->wtrl_ok = tp_calloc(c->bank_groups, sizeof *d->wtrl_ok);
     d->glim = tp_calloc((size_t)c->bank_groups * K_N, sizeof *d->glim);
     d->bc = (c->burst + c->data_rate - 1) / c->data_rate;
+    for (uint32_t k = 0; k < K_N; k++) d->kprio[k] = !c->fcfs && k < K_WR ? 1ull << 63 : 0;
     d->cmd_wake = NEVER;
     d->ref_due = NEVER;
     if (c->refresh != GPU_DRAM_REF_NONE) {
@@ -549,8 +551,7 @@ static uint64_t scan(const gpu_dram *d, uint64_t c, uint32_t *best, int *best_cm
             if (t < wake) wake = t;
             continue;
         }
-        uint64_t key = d->e[i].seq;
-        if (!d->cfg.fcfs && cls < K_WR) key |= 1ull << 63;
+        uint64_t key = d->e[i].seq | d->kprio[cls];
         ready++;
         if (key < best_key) {
             best_key = key;
