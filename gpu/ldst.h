@@ -177,6 +177,19 @@ static inline void gpu_ldst_refused(gpu_ldst *u, uint64_t now)
     }
 }
 
+/* gpu_ldst_accept with its first refusal in line: before accept_from the
+** front end would refuse (a collector offers its instruction in every
+** cycle it ticks, and most offers find the unit busy). */
+static inline bool gpu_ldst_offer(gpu_sm *sm, gpu_memop *m, uint64_t now)
+{
+    gpu_ldst *u = sm->ldst;
+    if (now < u->accept_from) {
+        gpu_ldst_refused(u, now);
+        return false;
+    }
+    return gpu_ldst_accept(sm, m, now);
+}
+
 /* The L1D's ports in cycle now: the accesses made so far, and (banked) the banks they took. */
 static inline uint32_t gpu_ldst_l1d_used(const gpu_ldst *u, uint64_t now) { return u->l1d_at == now + 1 ? u->l1d_used : 0; }
 static inline uint64_t gpu_ldst_l1d_banks(const gpu_ldst *u, uint64_t now)

@@ -22,6 +22,7 @@
 ** others wait at issue, leaving the collectors to other work.
 */
 #include "internal.h"
+#include "ldst.h"
 
 /* The unit an instruction really uses: cvta and isspacep are address
 ** arithmetic, and a memory instruction whose lanes are all off does no
@@ -144,7 +145,7 @@ void gpu_oc_cycle(gpu_sm *sm, uint64_t now)
         bool go = false;
         if (cu->t_issue < now && cu->done == cu->nreads) {
             if (cu->pipe == GPU_P_MEM) {
-                go = gpu_ldst_accept(sm, cu->mop, now);
+                go = gpu_ldst_offer(sm, cu->mop, now);
             } else {
                 uint32_t np = c->pipes[cu->pipe];
                 uint64_t *pf = sm->pipe_free[cu->pipe];
