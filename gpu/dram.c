@@ -59,6 +59,7 @@ struct gpu_dram {
     uint32_t bc;              /* data-bus cycles of one burst: ceil(burst / data_rate) */
     uint32_t npartial;        /* banks whose candidate is part way through its bursts */
     uint64_t seq;
+    uint64_t returned;        /* reads pushed into the return queues, ever (gpu_dram_returned) */
     uint64_t rrd_ok, ccd_ok, rd_ok, bus_free, cmd_ok;
     uint64_t faw[4];          /* the last four ACTs (0: none yet), faw[fi] the oldest */
     uint32_t fi, nact;
@@ -184,6 +185,7 @@ void gpu_dram_free(gpu_dram *d)
 }
 
 mem_queue *gpu_dram_ret(gpu_dram *d, uint32_t port) { return &d->ret[port]; }
+const uint64_t *gpu_dram_returned(const gpu_dram *d) { return &d->returned; }
 bool gpu_dram_can_accept(const gpu_dram *d) { return d->n < d->cfg.queue; }
 const gpu_dramstats *gpu_dram_stats(const gpu_dram *d) { return &d->st; }
 
@@ -648,6 +650,7 @@ static void issue(gpu_dram *d, uint64_t c, uint32_t i, int cmd)
     } else {
         d->st.reads++;
         mem_queue_push(&d->ret[q->port], q->r, end * cf->period + cf->latency);
+        d->returned++;
     }
     unlink_entry(d, i);
 }

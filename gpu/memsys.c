@@ -65,6 +65,9 @@ struct gpu_memsys {
     mem_queue **fillq, **missq;   /* per slice: its fill queue (the channel's return queue) and
                               ** miss queue (the channel's input), whose pushes move the wakes */
     uint64_t *fill_seen, *miss_seen;   /* per slice: their push counts when last looked at */
+    const uint64_t **ret;     /* per channel: its reads returned (gpu_dram_returned), which moves
+                              ** with any push into its slices' fill queues */
+    uint64_t *ret_seen;       /* ... when last looked at */
     uint32_t *ran, nran;      /* the units of the last domain run that ticked */
     uint64_t rest_min;        /* ... and the smallest next event of its units that did not */
     mem_queue **inj, **ej;    /* per SM: its injection and ejection queues */
@@ -217,6 +220,12 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
         m->fill_seen[s] = m->fillq[s]->pushes;
         m->miss_seen[s] = m->missq[s]->pushes;
     }
+    m->ret = tp_malloc(m->nch * sizeof *m->ret);
+    m->ret_seen = tp_malloc(m->nch * sizeof *m->ret_seen);
+    for (uint32_t c = 0; c < m->nch; c++) {
+        m->ret[c] = gpu_dram_returned(m->dram[c]);
+        m->ret_seen[c] = *m->ret[c];
+    }
     m->ran = tp_malloc((m->nslice > m->nch ? m->nslice : m->nch) * sizeof *m->ran);
     m->eject_rate = OPT(OPT_ICNT_EJECT_RATE);
     m->ej = tp_malloc(m->nsm * sizeof *m->ej);
@@ -254,6 +263,8 @@ void gpu_memsys_free(gpu_memsys *m)
     free(m->missq);
     free(m->fill_seen);
     free(m->miss_seen);
+    free(m->ret);
+    free(m->ret_seen);
     free(m->ran);
     free(m->ej);
     free(m->inj);
@@ -417,13 +428,17 @@ static uint64_t domain_wake(gpu_memsys *m, int d, int ran)
         } else if (ran == D_L2) {
             return m->l2min = ran_min(m, D_L2, m->l2nx);
         } else { /* the slices of the channels that ran whose fill queue has new entries */
-            for (uint32_t i = 0; i < m->nran; i++)
-                for (uint32_t s = m->ran[i] * m->nsub, hi = s + m->nsub; s < hi; s++) {
+            for (uint32_t i = 0; i < m->nran; i++) {
+                uint32_t c = m->ran[i];
+                if (*m->ret[c] == m->ret_seen[c]) continue;   /* it pushed into none of them */
+                m->ret_seen[c] = *m->ret[c];
+                for (uint32_t s = c * m->nsub, hi = s + m->nsub; s < hi; s++) {
                     uint64_t p = m->fillq[s]->pushes;
                     if (p == m->fill_seen[s]) continue;
                     m->fill_seen[s] = p;
                     nx_set(m->l2nx, s, gpu_l2_next(m->l2[s]), &m->l2min, &rescan);
                 }
+            }
         }
         if (rescan) m->l2min = nx_min(m->l2nx, m->nslice);
         return m->l2min;
