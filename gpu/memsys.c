@@ -584,14 +584,19 @@ void gpu_memsys_tick(gpu_memsys *m, uint64_t now)
     m->t_now = T;
     if (m->inj_new) icnt_new_heads(m);
     for (;;) {
-        int best = -1;
-        uint64_t bt = UINT64_MAX;
-        for (int d = 0; d < ND; d++)   /* the earliest edge; at equal times the lower domain */
-            if (m->wtime[d] < bt) {
-                bt = m->wtime[d];
-                best = d;
-            }
-        if (best < 0 || bt > T) break;
+        /* the earliest edge; at equal times the lower domain (none: bt is
+        ** UINT64_MAX, after T) */
+        int best = D_ICNT;
+        uint64_t bt = m->wtime[D_ICNT];
+        if (m->wtime[D_L2] < bt) {
+            bt = m->wtime[D_L2];
+            best = D_L2;
+        }
+        if (m->wtime[D_DRAM] < bt) {
+            bt = m->wtime[D_DRAM];
+            best = D_DRAM;
+        }
+        if (bt > T) break;
         uint64_t be = m->wedge[best];
         run_domain(m, best, be);
         m->k[best] = be + 1;
