@@ -366,6 +366,7 @@ uint64_t gpu_memsys_reply_at(const gpu_memsys *m, uint32_t sm)
 }
 
 const uint64_t *gpu_memsys_reply_mask(const gpu_memsys *m) { return m->ejm; }
+void gpu_memsys_reply_none(gpu_memsys *m, uint32_t sm) { m->ejm[sm / 64] &= ~(1ull << (sm % 64)); }
 
 /* Sets unit i's next event v in nx (l2nx or drnx), keeping their minimum
 ** *min: a smaller value lowers it; raising the unit that held it asks for
@@ -615,7 +616,9 @@ void gpu_memsys_tick(gpu_memsys *m, uint64_t now)
     }
 }
 
-uint64_t gpu_memsys_next(const gpu_memsys *m)
+/* The earliest time of the domains' edges (and of the new heads' first
+** edge), UINT64_MAX: none. */
+static uint64_t next_time_inside(const gpu_memsys *m)
 {
     uint64_t best = UINT64_MAX;
     for (int d = 0; d < ND; d++)
@@ -625,6 +628,18 @@ uint64_t gpu_memsys_next(const gpu_memsys *m)
             uint64_t h = m->inj_head[sm] ? gpu_icnt_head_next(m->icnt, false, sm) : UINT64_MAX;
             if (h != UINT64_MAX && edge_at(m, D_ICNT, h) * m->p[D_ICNT] < best) best = edge_at(m, D_ICNT, h) * m->p[D_ICNT];
         }
+    return best;
+}
+
+uint64_t gpu_memsys_next_inside(const gpu_memsys *m)
+{
+    uint64_t best = next_time_inside(m);
+    return best == UINT64_MAX ? best : tp_fdiv_up(&m->fpc, best);
+}
+
+uint64_t gpu_memsys_next(const gpu_memsys *m)
+{
+    uint64_t best = next_time_inside(m);
     for (uint32_t w = 0; w < (m->nsm + 63) / 64; w++)
         for (uint64_t bits = m->ejm[w]; bits; bits &= bits - 1) {
             uint32_t sm = w * 64 + (uint32_t)__builtin_ctzll(bits);
