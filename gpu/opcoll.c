@@ -120,28 +120,29 @@ void gpu_oc_cycle(gpu_sm *sm, uint64_t now)
     if (!n) return;
     const uint16_t *idx = sm->cu_order; /* busy units, oldest first */
     bool reads = false;
-    for (uint32_t k = 0; k < n; k++) {
-        gpu_cu *cu = &sm->cu[idx[k]];
-        if (cu->t_issue >= now || cu->done == cu->nreads) continue;
-        if (!reads) {
-            memset(sm->bank_grants, 0, c->rf_banks * sizeof *sm->bank_grants);
-            reads = true;
-        }
-        /* reads not yet done are bank[done..nreads); grant any whose bank is free */
-        for (uint32_t r = cu->done; r < cu->nreads; r++) {
-            uint16_t b = cu->bank[r];
-            if (sm->bank_grants[b] >= c->rf_ports) continue;
-            sm->bank_grants[b]++;
-            uint16_t t = cu->bank[cu->done];
-            cu->bank[cu->done] = b;
-            cu->bank[r] = t;
-            cu->done++;
-        }
-        sm->changed = true;
-    }
     uint32_t kept = 0;
+    /* Each unit in turn: its register reads, then (all read) its dispatch.
+    ** A dispatch touches no unit's reads nor the banks' grants, so this is
+    ** the order of all the reads first and then all the dispatches. */
     for (uint32_t k = 0; k < n; k++) {
         gpu_cu *cu = &sm->cu[idx[k]];
+        if (cu->t_issue < now && cu->done != cu->nreads) {
+            if (!reads) {
+                memset(sm->bank_grants, 0, c->rf_banks * sizeof *sm->bank_grants);
+                reads = true;
+            }
+            /* reads not yet done are bank[done..nreads); grant any whose bank is free */
+            for (uint32_t r = cu->done; r < cu->nreads; r++) {
+                uint16_t b = cu->bank[r];
+                if (sm->bank_grants[b] >= c->rf_ports) continue;
+                sm->bank_grants[b]++;
+                uint16_t t = cu->bank[cu->done];
+                cu->bank[cu->done] = b;
+                cu->bank[r] = t;
+                cu->done++;
+            }
+            sm->changed = true;
+        }
         bool go = false;
         if (cu->t_issue < now && cu->done == cu->nreads) {
             if (cu->pipe == GPU_P_MEM) {
