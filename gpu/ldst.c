@@ -160,7 +160,8 @@ void gpu_ldst_replies(gpu_sm *sm, uint64_t now)
         gpu_l1_fill(r->src == GPU_LDST_SRC_L1C ? u->l1c : u->l1d, r, now);
         sm->changed = true;
     }
-    if (gpu_l1_cycle(u->l1d, now)) sm->changed = true; /* l1d.lookup=queue: the lookups due now, after the fills */
+    /* l1d.lookup=queue: the lookups due now, after the fills (no queues: no call) */
+    if (u->c->l1d.lookup_queue && gpu_l1_cycle(u->l1d, now)) sm->changed = true;
     while ((r = gpu_l1_pop_done(u->l1d, now))) {
         if (r->kind == GPU_MR_STORE && r->is_reply) {
             /* a store's ack: its warp may finish, or pass a fence */
