@@ -66,6 +66,7 @@
 #define GPU_L1_H
 
 #include "mreq.h"
+#include "../mem/queue.h"
 #include "../base/opt.h"
 
 typedef struct gpu_l1cfg {
@@ -132,6 +133,10 @@ gpu_mreq *gpu_l1_pop_done(gpu_l1 *c, uint64_t now);
 ** once it is there (peek_miss regardless). */
 gpu_mreq *gpu_l1_peek_miss(gpu_l1 *c);
 gpu_mreq *gpu_l1_peek_miss_at(gpu_l1 *c, uint64_t now);
+/* The miss queue itself, for a caller that peeks it in line
+** (mem_queue_peek(q, now) is gpu_l1_peek_miss_at(c, now)); pop with
+** gpu_l1_pop_miss. */
+const mem_queue *gpu_l1_missq(const gpu_l1 *c);
 void gpu_l1_pop_miss(gpu_l1 *c);
 /* A reply from the memory system to one of this cache's requests. */
 void gpu_l1_fill(gpu_l1 *c, gpu_mreq *reply, uint64_t now);

@@ -60,6 +60,8 @@ void gpu_ldst_init(gpu_sm *sm, gpu *g)
     u->c = sm->c;
     u->l1d = sm->l1d;
     u->l1c = sm->l1c;
+    u->missq[0] = gpu_l1_missq(u->l1d);
+    u->missq[1] = gpu_l1_missq(u->l1c);
     u->pool = sm->pool;
     sm->ldst = u;
     u->fe = sm->c->ldst->create(u, &g->opts);
@@ -179,9 +181,10 @@ void gpu_ldst_send(gpu_sm *sm, uint64_t now)
     gpu_ldst *u = sm->ldst;
     gpu_memsys *ms = sm->lx->g->ms;
     for (int k = 0; k < 2; k++) {
-        gpu_l1 *l1 = ((u->miss_rr + (uint32_t)k) & 1) ? u->l1c : u->l1d;
-        gpu_mreq *r = gpu_l1_peek_miss_at(l1, now);
+        uint32_t which = (u->miss_rr + (uint32_t)k) & 1;   /* 1: the L1C */
+        gpu_mreq *r = mem_queue_peek(u->missq[which], now);   /* gpu_l1_peek_miss_at, in line */
         if (!r) continue;
+        gpu_l1 *l1 = which ? u->l1c : u->l1d;
         r->sm = (uint16_t)sm->id;
         r->src = l1 == u->l1c ? GPU_LDST_SRC_L1C : GPU_LDST_SRC_L1D;
         if (!gpu_memsys_can_accept(ms, sm->id, r)) continue;
@@ -203,7 +206,7 @@ uint64_t gpu_ldst_next(const gpu_sm *sm, uint64_t now)
     ** only the memory system makes (gpu_ldst_send_wake); trying again every
     ** cycle would change nothing */
     bool room = gpu_memsys_can_accept(sm->lx->g->ms, sm->id, NULL);
-    if (room && (gpu_l1_peek_miss_at(u->l1d, now + 1) || gpu_l1_peek_miss_at(u->l1c, now + 1))) return now + 1;
+    if (room && (mem_queue_peek(u->missq[0], now + 1) || mem_queue_peek(u->missq[1], now + 1))) return now + 1;
     uint64_t a = room ? gpu_l1_next(u->l1d) : gpu_l1_next_inside(u->l1d);
     uint64_t b = room ? gpu_l1_next(u->l1c) : gpu_l1_next_inside(u->l1c);
     if (a < n) n = a;
