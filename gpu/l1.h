@@ -126,6 +126,10 @@ static inline uint32_t gpu_l1_bank(const gpu_l1cfg *cfg, uint64_t addr)
 }
 /* A request of the caller whose data is there at cycle now, or NULL. */
 gpu_mreq *gpu_l1_pop_done(gpu_l1 *c, uint64_t now);
+/* The two queues pop_done takes from (*hits, *fills): it returns a request
+** exactly when one of their heads is ready by now, which a caller may
+** check in line before the call. */
+void gpu_l1_done_queues(const gpu_l1 *c, const mem_queue **hits, const mem_queue **fills);
 
 /* The lower side.  The head of the miss queue (NULL when empty); pop it
 ** once the memory system has taken it.  A request enters the miss queue

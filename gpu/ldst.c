@@ -62,6 +62,8 @@ void gpu_ldst_init(gpu_sm *sm, gpu *g)
     u->l1c = sm->l1c;
     u->missq[0] = gpu_l1_missq(u->l1d);
     u->missq[1] = gpu_l1_missq(u->l1c);
+    gpu_l1_done_queues(u->l1d, &u->hits[0], &u->fills[0]);
+    gpu_l1_done_queues(u->l1c, &u->hits[1], &u->fills[1]);
     u->pool = sm->pool;
     sm->ldst = u;
     u->fe = sm->c->ldst->create(u, &g->opts);
@@ -152,6 +154,14 @@ void gpu_ldst_store_sent(gpu_ldst *u, const gpu_mreq *r, gpu_l1res res)
     if ((res == GPU_L1_SENT || res == GPU_L1_QUEUED) && r->want_ack) u->sm->warps[r->warp].stores_out++;
 }
 
+/* Whether gpu_l1_pop_done of the L1D (k 0) or the L1C (1) would return a
+** request at now: a head of its hits or fills ready (checked in line, as
+** most cycles have none). */
+static inline bool done_due(const gpu_ldst *u, int k, uint64_t now)
+{
+    return mem_queue_head_ready(u->hits[k]) <= now || mem_queue_head_ready(u->fills[k]) <= now;
+}
+
 void gpu_ldst_replies(gpu_sm *sm, uint64_t now)
 {
     gpu_ldst *u = sm->ldst;
@@ -164,7 +174,7 @@ void gpu_ldst_replies(gpu_sm *sm, uint64_t now)
     }
     /* l1d.lookup=queue: the lookups due now, after the fills (no queues: no call) */
     if (u->c->l1d.lookup_queue && gpu_l1_cycle(u->l1d, now)) sm->changed = true;
-    while ((r = gpu_l1_pop_done(u->l1d, now))) {
+    while (done_due(u, 0, now) && (r = gpu_l1_pop_done(u->l1d, now))) {
         if (r->kind == GPU_MR_STORE && r->is_reply) {
             /* a store's ack: its warp may finish, or pass a fence */
             gpu_sm_store_acked(sm, r->warp, now);
@@ -173,7 +183,7 @@ void gpu_ldst_replies(gpu_sm *sm, uint64_t now)
         }
         fe->kind->done(fe, r, now);
     }
-    while ((r = gpu_l1_pop_done(u->l1c, now))) fe->kind->done(fe, r, now);
+    while (done_due(u, 1, now) && (r = gpu_l1_pop_done(u->l1c, now))) fe->kind->done(fe, r, now);
 }
 
 void gpu_ldst_send(gpu_sm *sm, uint64_t now)

@@ -120,6 +120,7 @@ struct gpu_ldst {
     const gpu_cfg *c;
     gpu_l1 *l1d, *l1c;         /* the SM's caches */
     const mem_queue *missq[2]; /* their miss queues (gpu_l1_missq): [0] the L1D's, [1] the L1C's */
+    const mem_queue *hits[2], *fills[2];   /* ... and the queues gpu_l1_pop_done takes from */
     gpu_mreq_pool *pool;       /* the GPU's requests */
     gpu_ldst_fe *fe;
     gpu_memop *mop_free;       /* records of memory instructions, for reuse */
