@@ -95,6 +95,18 @@ static inline uint64_t line_of(const gpu_addrmap *m, uint32_t sub, uint64_t h)
     return h * s + (sub + s - rot(m, m->hs, h) % s) % s;
 }
 
+/* The bank and row of channel address `local`, and its bank piece and the
+** pieces above the banks (for the column). */
+static inline void bank_row_of(const gpu_addrmap *m, uint64_t local, uint32_t *bank, uint64_t *row, uint64_t *piece,
+                               uint64_t *rest)
+{
+    *piece = tp_fdiv_q(&m->fbil, local);
+    *rest = tp_fdiv_q(&m->fbank, *piece);
+    *row = tp_fdiv_q(&m->fper_row, *rest);
+    *bank = m->hash == GPU_ADDRMAP_LINEAR ? (uint32_t)tp_fdiv_r(&m->fbank, *piece + *row)
+                                          : (uint32_t)tp_fdiv_r(&m->fbank, *piece - *rest * m->banks + rot(m, m->hb, *rest));
+}
+
 void gpu_addrmap_decode(const gpu_addrmap *m, uint64_t addr, gpu_maddr *o)
 {
     o->local = local_of(m, addr, &o->channel);
@@ -102,13 +114,17 @@ void gpu_addrmap_decode(const gpu_addrmap *m, uint64_t addr, gpu_maddr *o)
     o->sub = sub_of(m, g);
     o->slice = o->channel * m->subs + o->sub;
     o->slice_addr = tp_fdiv_q(&m->fsub, g) * m->granule + (o->local - g * m->granule);
-    uint64_t k = m->bank_interleave, per_row = m->row_bytes / k;
-    uint64_t piece = tp_fdiv_q(&m->fbil, o->local), rest = tp_fdiv_q(&m->fbank, piece);
-    o->row = tp_fdiv_q(&m->fper_row, rest);
+    uint64_t k = m->bank_interleave, per_row = m->row_bytes / k, piece, rest;
+    bank_row_of(m, o->local, &o->bank, &o->row, &piece, &rest);
     o->col = (rest - o->row * per_row) * k + (o->local - piece * k);
-    o->bank = m->hash == GPU_ADDRMAP_LINEAR ? (uint32_t)tp_fdiv_r(&m->fbank, piece + o->row)
-                                            : (uint32_t)tp_fdiv_r(&m->fbank, piece - rest * m->banks + rot(m, m->hb, rest));
     o->group = (uint32_t)tp_fdiv_r(&m->fgroup, o->bank);
+}
+
+void gpu_addrmap_bank_row(const gpu_addrmap *m, uint64_t addr, uint32_t *bank, uint64_t *row)
+{
+    uint32_t ch;
+    uint64_t piece, rest;
+    bank_row_of(m, local_of(m, addr, &ch), bank, row, &piece, &rest);
 }
 
 uint32_t gpu_addrmap_slice(const gpu_addrmap *m, uint64_t addr)

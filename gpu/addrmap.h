@@ -88,6 +88,8 @@ void gpu_addrmap_hash(gpu_addrmap *m, gpu_addrhash h);
 struct tp_opts;
 void gpu_addrmap_opts(gpu_addrmap *m, const struct tp_opts *o);
 void gpu_addrmap_decode(const gpu_addrmap *m, uint64_t addr, gpu_maddr *out);
+/* gpu_addrmap_decode's bank and row alone (a DRAM channel's accept). */
+void gpu_addrmap_bank_row(const gpu_addrmap *m, uint64_t addr, uint32_t *bank, uint64_t *row);
 uint32_t gpu_addrmap_slice(const gpu_addrmap *m, uint64_t addr);
 uint64_t gpu_addrmap_slice_addr(const gpu_addrmap *m, uint64_t addr);
 /* The address whose slice is `slice` and slice address is `slice_addr`. */

@@ -54,10 +54,12 @@ struct gpu_dram {
     uint32_t nocc;            /* words of occ */
     uint64_t *ccdl_ok, *rrdl_ok, *wtrl_ok;   /* per bank group */
     uint64_t *glim;           /* per bank group and command class: the group's bound (group_limits) */
+    uint64_t kprio[K_N];      /* per class: the scan's key bit (FR-FCFS: row hits, K_WR and up, first) */
     uint32_t free_head, n, rr;
     uint32_t bc;              /* data-bus cycles of one burst: ceil(burst / data_rate) */
     uint32_t npartial;        /* banks whose candidate is part way through its bursts */
     uint64_t seq;
+    uint64_t returned;        /* reads pushed into the return queues, ever (gpu_dram_returned) */
     uint64_t rrd_ok, ccd_ok, rd_ok, bus_free, cmd_ok;
     uint64_t faw[4];          /* the last four ACTs (0: none yet), faw[fi] the oldest */
     uint32_t fi, nact;
@@ -155,6 +157,7 @@ gpu_dram *gpu_dram_new(const gpu_dramcfg *cfg, const gpu_addrmap *map, gpu_mreq_
     d->wtrl_ok = tp_calloc(c->bank_groups, sizeof *d->wtrl_ok);
     d->glim = tp_calloc((size_t)c->bank_groups * K_N, sizeof *d->glim);
     d->bc = (c->burst + c->data_rate - 1) / c->data_rate;
+    for (uint32_t k = 0; k < K_N; k++) d->kprio[k] = !c->fcfs && k < K_WR ? 1ull << 63 : 0;
     d->cmd_wake = NEVER;
     d->ref_due = NEVER;
     if (c->refresh != GPU_DRAM_REF_NONE) {
@@ -182,6 +185,7 @@ void gpu_dram_free(gpu_dram *d)
 }
 
 mem_queue *gpu_dram_ret(gpu_dram *d, uint32_t port) { return &d->ret[port]; }
+const uint64_t *gpu_dram_returned(const gpu_dram *d) { return &d->returned; }
 bool gpu_dram_can_accept(const gpu_dram *d) { return d->n < d->cfg.queue; }
 const gpu_dramstats *gpu_dram_stats(const gpu_dram *d) { return &d->st; }
 
@@ -352,14 +356,13 @@ void gpu_dram_accept(gpu_dram *d, gpu_mreq *r, uint64_t cycle)
     uint32_t i = d->free_head;
     dent *q = &d->e[i];
     d->free_head = q->next;
-    gpu_maddr a;
-    gpu_addrmap_decode(d->map, r->addr, &a);
+    uint32_t bank;
+    gpu_addrmap_bank_row(d->map, r->addr, &bank, &q->row);
     const gpu_dramcfg *c = &d->cfg;
     uint32_t per = c->burst * c->bus_bytes;
     q->r = r;
     q->seq = d->seq++;
-    q->row = a.row;
-    q->bank = a.bank % c->banks;
+    q->bank = bank % c->banks;
     q->next = NONE;
     q->bursts = q->left = (uint16_t)(r->bytes ? (r->bytes + per - 1) / per : 1);
     q->port = (uint16_t)(r->src < c->ports ? r->src : 0);
@@ -550,8 +553,7 @@ static uint64_t scan(const gpu_dram *d, uint64_t c, uint32_t *best, int *best_cm
             if (t < wake) wake = t;
             continue;
         }
-        uint64_t key = d->e[i].seq;
-        if (!d->cfg.fcfs && cls < K_WR) key |= 1ull << 63;
+        uint64_t key = d->e[i].seq | d->kprio[cls];
         ready++;
         if (key < best_key) {
             best_key = key;
@@ -648,6 +650,7 @@ static void issue(gpu_dram *d, uint64_t c, uint32_t i, int cmd)
     } else {
         d->st.reads++;
         mem_queue_push(&d->ret[q->port], q->r, end * cf->period + cf->latency);
+        d->returned++;
     }
     unlink_entry(d, i);
 }

@@ -133,6 +133,9 @@ void gpu_dram_cfg_opts(gpu_dramcfg *c, const struct tp_opts *o, uint32_t channel
 gpu_dram *gpu_dram_new(const gpu_dramcfg *cfg, const gpu_addrmap *map, gpu_mreq_pool *pool, mem_queue *const *in);
 void gpu_dram_free(gpu_dram *d);
 mem_queue *gpu_dram_ret(gpu_dram *d, uint32_t port);
+/* The count of reads pushed into the return queues (all ports), ever: only
+** the channel's tick pushes there, and this moves with every push. */
+const uint64_t *gpu_dram_returned(const gpu_dram *d);
 
 bool gpu_dram_can_accept(const gpu_dram *d);
 /* Schedulable from cycle `cycle` on (the channel must have room). */

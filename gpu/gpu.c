@@ -558,7 +558,10 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         bool all_idle = lx.ctas_done == lx.ctas && gpu_memsys_idle(g->ms);
         for (uint32_t s = 0; s < nsm && all_idle; s++) all_idle = gpu_sm_idle(&g->sm[s]);
         if (all_idle) break;
-        uint64_t next = gpu_memsys_next(g->ms);
+        /* the memory system's next event but the replies waiting for the
+        ** SMs, which the loop below puts in the SMs' wakes (an SM's wake is
+        ** then at most its reply's cycle, or now + 1) */
+        uint64_t next = gpu_memsys_next_inside(g->ms);
         if (lx.ctas_started < lx.ctas && lx.dispatch_next < next) next = lx.dispatch_next;
         /* a reply wakes it in the cycle a busy SM would take it (only SMs
         ** with replies waiting are on the mask) */
@@ -566,8 +569,10 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         for (uint32_t w = 0; w < (nsm + 63) / 64; w++)
             for (uint64_t bits = rm[w]; bits; bits &= bits - 1) {
                 uint32_t s = w * 64 + (uint32_t)__builtin_ctzll(bits);
+                if (g->sm[s].wake == now + 1) continue;   /* already the earliest the line below sets */
                 uint64_t r = gpu_memsys_reply_at(g->ms, s);
-                if (r < g->sm[s].wake) g->sm[s].wake = r > now ? r : now + 1;
+                if (r == UINT64_MAX) gpu_memsys_reply_none(g->ms, s);   /* its queue is empty: off the mask */
+                else if (r < g->sm[s].wake) g->sm[s].wake = r > now ? r : now + 1;
             }
         bool skip = g->c.sim_skip;   /* read once: the loop's calls and stores could alias it */
         for (uint32_t s = 0; s < nsm; s++) {
@@ -577,9 +582,11 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
                 if (t < sm->wake) sm->wake = t;
             }
             if (sm->wake < next) next = sm->wake;
-            if (!skip) sm->wake = now + 1;   /* sim.skip=0: every SM ticks every cycle */
         }
-        if (!skip) next = now + 1;
+        if (!skip) {   /* sim.skip=0: every SM ticks every cycle */
+            for (uint32_t s = 0; s < nsm; s++) g->sm[s].wake = now + 1;
+            next = now + 1;
+        }
         if (now >= next_interval) {
             interval_row(g, &lx, now, &ms0, &prev);
             next_interval += g->c.stats_interval;

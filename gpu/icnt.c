@@ -34,6 +34,14 @@ typedef struct xbar {
     uint64_t *ofrom;          /* per output: its queue's first full cycle not yet counted */
     uint64_t *room_at;        /* per output: time from which a parked head may see room (gpu_icnt_room) */
     uint32_t *pout, npout;    /* the outputs with parked inputs */
+    /* The inputs a tick looks at, a bit each (words of 64): every input that
+    ** holds packets and is not parked has its bit (a packet entering an
+    ** empty input sets it, gpu_icnt_new_head; gpu_icnt_tick sets all;
+    ** unparking sets it), and parking clears it; the tick clears the bits
+    ** of the inputs it finds empty, so it visits the others alone, in the
+    ** same order. */
+    uint64_t *look;
+    uint32_t nlook;           /* words of look */
 } xbar;
 
 struct gpu_icnt {
@@ -73,6 +81,8 @@ static void xbar_init(xbar *x, uint32_t nin, uint32_t nout, uint32_t cap, bool r
     x->ofrom = tp_calloc(nout, sizeof *x->ofrom);
     x->room_at = tp_calloc(nout, sizeof *x->room_at);
     x->pout = tp_calloc(nout, sizeof *x->pout);
+    x->nlook = (nin + 63) / 64;
+    x->look = tp_calloc(x->nlook, sizeof *x->look);
 }
 
 static void xbar_free(xbar *x)
@@ -96,6 +106,7 @@ static void xbar_free(xbar *x)
     free(x->ofrom);
     free(x->room_at);
     free(x->pout);
+    free(x->look);
 }
 
 gpu_icnt *gpu_icnt_new(const gpu_icntcfg *cfg, const gpu_addrmap *map, mem_queue *const *slice_in)
@@ -225,7 +236,10 @@ static void unpark(gpu_icnt *n, xbar *x, uint64_t c)
         }
         park_count(n, x, o, c);
         for (uint32_t i = 0; i < x->nin; i++)
-            if (x->parked[i] && x->hd_out[i] == o) x->parked[i] = false;
+            if (x->parked[i] && x->hd_out[i] == o) {
+                x->parked[i] = false;
+                x->look[i / 64] |= 1ull << (i % 64);
+            }
         x->npark[o] = 0;
         x->pout[k] = x->pout[--x->npout];
     }
@@ -242,9 +256,15 @@ static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
     x->ntouched = 0;
     x->nlive = 0;
     if (x->npout) unpark(n, x, c);
-    for (uint32_t i = 0; i < x->nin; i++) {
+    for (uint32_t w = 0; w < x->nlook; w++)
+    for (uint64_t bits = x->look[w]; bits; bits &= bits - 1) {   /* the inputs that may hold packets, in order */
+        uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
         const mem_queue *q = &x->in[i];
-        if (mem_queue_empty(q) || x->parked[i]) continue;
+        if (mem_queue_empty(q)) {
+            x->look[w] &= ~(1ull << (i % 64));   /* until a packet enters it (gpu_icnt_new_head) */
+            continue;
+        }
+        TP_ASSERT(!x->parked[i]);
         const gpu_mreq *r = mem_queue_head(q);
         uint64_t hr = mem_queue_head_ready(q);
         uint32_t o = route(n, x, i, r);
@@ -265,6 +285,7 @@ static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
                 x->pout[x->npout++] = o;
             }
             x->parked[i] = true;
+            x->look[w] &= ~(1ull << (i % 64));   /* until unparked */
             x->pfrom[i] = c + 1;
             x->nlive--;   /* out of the next event until its queue has room */
             continue;
@@ -323,7 +344,19 @@ void gpu_icnt_tick_dirs(gpu_icnt *n, uint64_t c, unsigned dirs)
     n->t_min = t + 1;
 }
 
-void gpu_icnt_tick(gpu_icnt *n, uint64_t c) { gpu_icnt_tick_dirs(n, c, GPU_ICNT_REQ | GPU_ICNT_REP); }
+/* Every input looked at: packets may have entered without gpu_icnt_new_head. */
+static void look_all(xbar *x)
+{
+    for (uint32_t i = 0; i < x->nin; i++)
+        if (!x->parked[i]) x->look[i / 64] |= 1ull << (i % 64);
+}
+
+void gpu_icnt_tick(gpu_icnt *n, uint64_t c)
+{
+    look_all(&n->req);
+    look_all(&n->rep);
+    gpu_icnt_tick_dirs(n, c, GPU_ICNT_REQ | GPU_ICNT_REP);
+}
 
 static uint64_t xbar_next(const gpu_icnt *n, const xbar *x, uint64_t best)
 {
@@ -355,6 +388,13 @@ void gpu_icnt_sync(gpu_icnt *n, uint64_t c)
 uint64_t gpu_icnt_head_next(const gpu_icnt *n, bool reply, uint32_t i)
 {
     return head_next(n, reply ? &n->rep : &n->req, i, n->t_min);
+}
+
+uint64_t gpu_icnt_new_head(gpu_icnt *n, bool reply, uint32_t i)
+{
+    xbar *x = reply ? &n->rep : &n->req;
+    x->look[i / 64] |= 1ull << (i % 64);
+    return head_next(n, x, i, n->t_min);
 }
 
 uint32_t gpu_icnt_req_pushed(const gpu_icnt *n, const uint32_t **slices)

@@ -109,6 +109,12 @@ uint64_t gpu_icnt_ticked_next(const gpu_icnt *n, bool reply);
 ** slice's reply queue) can move its head packet (UINT64_MAX: none);
 ** gpu_icnt_next_dir is the smallest of these over the crossbar's inputs. */
 uint64_t gpu_icnt_head_next(const gpu_icnt *n, bool reply, uint32_t i);
+/* A packet entered input i of a crossbar while it was empty: the crossbar
+** looks at that input again from its next tick (gpu_icnt_tick_dirs visits
+** only the inputs it has seen packets enter, and gpu_icnt_tick_dirs'
+** caller must say so for every such packet; gpu_icnt_tick looks at all).
+** Returns gpu_icnt_head_next's answer for it. */
+uint64_t gpu_icnt_new_head(gpu_icnt *n, bool reply, uint32_t i);
 /* Parking.  A request whose slice's input queue is full waits (a stall
 ** each cycle) until the slice takes from that queue, which only the
 ** slice's tick does (the crossbar alone pushes into it).  The request

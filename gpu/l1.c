@@ -511,6 +511,13 @@ gpu_mreq *gpu_l1_pop_done(gpu_l1 *c, uint64_t now)
 
 gpu_mreq *gpu_l1_peek_miss(gpu_l1 *c) { return mem_queue_head(&c->missq); }
 gpu_mreq *gpu_l1_peek_miss_at(gpu_l1 *c, uint64_t now) { return mem_queue_peek(&c->missq, now); }
+const mem_queue *gpu_l1_missq(const gpu_l1 *c) { return &c->missq; }
+
+void gpu_l1_done_queues(const gpu_l1 *c, const mem_queue **hits, const mem_queue **fills)
+{
+    *hits = &c->hits;
+    *fills = &c->fills;
+}
 
 void gpu_l1_pop_miss(gpu_l1 *c)
 {

@@ -75,6 +75,7 @@
 #define GPU_L1_H
 
 #include "mreq.h"
+#include "../mem/queue.h"
 #include "../base/opt.h"
 
 typedef struct gpu_l1cfg {
@@ -135,6 +136,10 @@ static inline uint32_t gpu_l1_bank(const gpu_l1cfg *cfg, uint64_t addr)
 }
 /* A request of the caller whose data is there at cycle now, or NULL. */
 gpu_mreq *gpu_l1_pop_done(gpu_l1 *c, uint64_t now);
+/* The two queues pop_done takes from (*hits, *fills): it returns a request
+** exactly when one of their heads is ready by now, which a caller may
+** check in line before the call. */
+void gpu_l1_done_queues(const gpu_l1 *c, const mem_queue **hits, const mem_queue **fills);
 
 /* The lower side.  The head of the miss queue (NULL when empty); pop it
 ** once the memory system has taken it.  A request enters the miss queue
@@ -142,6 +147,10 @@ gpu_mreq *gpu_l1_pop_done(gpu_l1 *c, uint64_t now);
 ** once it is there (peek_miss regardless). */
 gpu_mreq *gpu_l1_peek_miss(gpu_l1 *c);
 gpu_mreq *gpu_l1_peek_miss_at(gpu_l1 *c, uint64_t now);
+/* The miss queue itself, for a caller that peeks it in line
+** (mem_queue_peek(q, now) is gpu_l1_peek_miss_at(c, now)); pop with
+** gpu_l1_pop_miss. */
+const mem_queue *gpu_l1_missq(const gpu_l1 *c);
 void gpu_l1_pop_miss(gpu_l1 *c);
 /* A reply from the memory system to one of this cache's requests. */
 void gpu_l1_fill(gpu_l1 *c, gpu_mreq *reply, uint64_t now);

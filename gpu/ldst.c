@@ -60,6 +60,10 @@ void gpu_ldst_init(gpu_sm *sm, gpu *g)
     u->c = sm->c;
     u->l1d = sm->l1d;
     u->l1c = sm->l1c;
+    u->missq[0] = gpu_l1_missq(u->l1d);
+    u->missq[1] = gpu_l1_missq(u->l1c);
+    gpu_l1_done_queues(u->l1d, &u->hits[0], &u->fills[0]);
+    gpu_l1_done_queues(u->l1c, &u->hits[1], &u->fills[1]);
     u->pool = sm->pool;
     sm->ldst = u;
     u->fe = sm->c->ldst->create(u, &g->opts);
@@ -150,6 +154,14 @@ void gpu_ldst_store_sent(gpu_ldst *u, const gpu_mreq *r, gpu_l1res res)
     if ((res == GPU_L1_SENT || res == GPU_L1_QUEUED) && r->want_ack) u->sm->warps[r->warp].stores_out++;
 }
 
+/* Whether gpu_l1_pop_done of the L1D (k 0) or the L1C (1) would return a
+** request at now: a head of its hits or fills ready (checked in line, as
+** most cycles have none). */
+static inline bool done_due(const gpu_ldst *u, int k, uint64_t now)
+{
+    return mem_queue_head_ready(u->hits[k]) <= now || mem_queue_head_ready(u->fills[k]) <= now;
+}
+
 void gpu_ldst_replies(gpu_sm *sm, uint64_t now)
 {
     gpu_ldst *u = sm->ldst;
@@ -160,13 +172,13 @@ void gpu_ldst_replies(gpu_sm *sm, uint64_t now)
         gpu_l1_fill(r->src == GPU_LDST_SRC_L1C ? u->l1c : u->l1d, r, now);
         sm->changed = true;
     }
-    if (gpu_l1_cycle(u->l1d, now)) {
-        /* l1d.lookup=queue: the lookups due now, after the fills; l1d.release=drain: a
-        ** load leaving a completed MSHR, which may free it for a refused miss */
+    /* l1d.lookup=queue: the lookups due now, after the fills; l1d.release=drain: a load
+    ** leaving a completed MSHR, which may free it for a refused miss (neither: no call) */
+    if ((u->c->l1d.lookup_queue || u->c->l1d.release_drain) && gpu_l1_cycle(u->l1d, now)) {
         fe->kind->unblock(fe);
         sm->changed = true;
     }
-    while ((r = gpu_l1_pop_done(u->l1d, now))) {
+    while (done_due(u, 0, now) && (r = gpu_l1_pop_done(u->l1d, now))) {
         if (r->kind == GPU_MR_STORE && r->is_reply) {
             /* a store's ack: its warp may finish, or pass a fence */
             gpu_sm_store_acked(sm, r->warp, now);
@@ -175,7 +187,7 @@ void gpu_ldst_replies(gpu_sm *sm, uint64_t now)
         }
         fe->kind->done(fe, r, now);
     }
-    while ((r = gpu_l1_pop_done(u->l1c, now))) fe->kind->done(fe, r, now);
+    while (done_due(u, 1, now) && (r = gpu_l1_pop_done(u->l1c, now))) fe->kind->done(fe, r, now);
 }
 
 void gpu_ldst_send(gpu_sm *sm, uint64_t now)
@@ -183,9 +195,10 @@ void gpu_ldst_send(gpu_sm *sm, uint64_t now)
     gpu_ldst *u = sm->ldst;
     gpu_memsys *ms = sm->lx->g->ms;
     for (int k = 0; k < 2; k++) {
-        gpu_l1 *l1 = ((u->miss_rr + (uint32_t)k) & 1) ? u->l1c : u->l1d;
-        gpu_mreq *r = gpu_l1_peek_miss_at(l1, now);
+        uint32_t which = (u->miss_rr + (uint32_t)k) & 1;   /* 1: the L1C */
+        gpu_mreq *r = mem_queue_peek(u->missq[which], now);   /* gpu_l1_peek_miss_at, in line */
         if (!r) continue;
+        gpu_l1 *l1 = which ? u->l1c : u->l1d;
         r->sm = (uint16_t)sm->id;
         r->src = l1 == u->l1c ? GPU_LDST_SRC_L1C : GPU_LDST_SRC_L1D;
         if (!gpu_memsys_can_accept(ms, sm->id, r)) continue;
@@ -207,7 +220,7 @@ uint64_t gpu_ldst_next(const gpu_sm *sm, uint64_t now)
     ** only the memory system makes (gpu_ldst_send_wake); trying again every
     ** cycle would change nothing */
     bool room = gpu_memsys_can_accept(sm->lx->g->ms, sm->id, NULL);
-    if (room && (gpu_l1_peek_miss_at(u->l1d, now + 1) || gpu_l1_peek_miss_at(u->l1c, now + 1))) return now + 1;
+    if (room && (mem_queue_peek(u->missq[0], now + 1) || mem_queue_peek(u->missq[1], now + 1))) return now + 1;
     uint64_t a = room ? gpu_l1_next(u->l1d) : gpu_l1_next_inside(u->l1d);
     uint64_t b = room ? gpu_l1_next(u->l1c) : gpu_l1_next_inside(u->l1c);
     if (a < n) n = a;

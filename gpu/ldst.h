@@ -119,6 +119,8 @@ struct gpu_ldst {
     gpu_sm *sm;
     const gpu_cfg *c;
     gpu_l1 *l1d, *l1c;         /* the SM's caches */
+    const mem_queue *missq[2]; /* their miss queues (gpu_l1_missq): [0] the L1D's, [1] the L1C's */
+    const mem_queue *hits[2], *fills[2];   /* ... and the queues gpu_l1_pop_done takes from */
     gpu_mreq_pool *pool;       /* the GPU's requests */
     gpu_ldst_fe *fe;
     gpu_memop *mop_free;       /* records of memory instructions, for reuse */
@@ -175,6 +177,19 @@ static inline void gpu_ldst_refused(gpu_ldst *u, uint64_t now)
         u->st.inst_queue_full++;
         gpu_ldst_stall(u, now);
     }
+}
+
+/* gpu_ldst_accept with its first refusal in line: before accept_from the
+** front end would refuse (a collector offers its instruction in every
+** cycle it ticks, and most offers find the unit busy). */
+static inline bool gpu_ldst_offer(gpu_sm *sm, gpu_memop *m, uint64_t now)
+{
+    gpu_ldst *u = sm->ldst;
+    if (now < u->accept_from) {
+        gpu_ldst_refused(u, now);
+        return false;
+    }
+    return gpu_ldst_accept(sm, m, now);
 }
 
 /* The L1D's ports in cycle now: the accesses made so far, and (banked) the banks they took. */

@@ -65,6 +65,9 @@ struct gpu_memsys {
     mem_queue **fillq, **missq;   /* per slice: its fill queue (the channel's return queue) and
                               ** miss queue (the channel's input), whose pushes move the wakes */
     uint64_t *fill_seen, *miss_seen;   /* per slice: their push counts when last looked at */
+    const uint64_t **ret;     /* per channel: its reads returned (gpu_dram_returned), which moves
+                              ** with any push into its slices' fill queues */
+    uint64_t *ret_seen;       /* ... when last looked at */
     uint32_t *ran, nran;      /* the units of the last domain run that ticked */
     uint64_t rest_min;        /* ... and the smallest next event of its units that did not */
     mem_queue **inj, **ej;    /* per SM: its injection and ejection queues */
@@ -217,6 +220,12 @@ gpu_memsys *gpu_memsys_new(const tp_opts *o, uint32_t nsm, gpu_mreq_pool *pool)
         m->fill_seen[s] = m->fillq[s]->pushes;
         m->miss_seen[s] = m->missq[s]->pushes;
     }
+    m->ret = tp_malloc(m->nch * sizeof *m->ret);
+    m->ret_seen = tp_malloc(m->nch * sizeof *m->ret_seen);
+    for (uint32_t c = 0; c < m->nch; c++) {
+        m->ret[c] = gpu_dram_returned(m->dram[c]);
+        m->ret_seen[c] = *m->ret[c];
+    }
     m->ran = tp_malloc((m->nslice > m->nch ? m->nslice : m->nch) * sizeof *m->ran);
     m->eject_rate = OPT(OPT_ICNT_EJECT_RATE);
     m->ej = tp_malloc(m->nsm * sizeof *m->ej);
@@ -254,6 +263,8 @@ void gpu_memsys_free(gpu_memsys *m)
     free(m->missq);
     free(m->fill_seen);
     free(m->miss_seen);
+    free(m->ret);
+    free(m->ret_seen);
     free(m->ran);
     free(m->ej);
     free(m->inj);
@@ -288,13 +299,20 @@ static inline void set_wake(gpu_memsys *m, int d, uint64_t w)
     m->wtime[d] = m->wedge[d] * m->p[d];
 }
 
+/* set_wake for a domain d that did not run: its edge for an unchanged wake
+** is the one found before (k[d] has not moved). */
+static inline void fed_wake(gpu_memsys *m, int d, uint64_t w)
+{
+    if (w != m->wake[d]) set_wake(m, d, w);
+}
+
 /* The interconnect's wake depends on its inputs' heads only (not on what is
 ** behind them, nor on room in its outputs), and between its ticks only a
 ** packet entering an empty input (an SM's injection queue, a slice's reply
 ** queue) moves it: to that head's time if earlier (gpu_icnt_head_next). */
 static void icnt_new_head(gpu_memsys *m, bool reply, uint32_t i)
 {
-    uint64_t h = gpu_icnt_head_next(m->icnt, reply, i);
+    uint64_t h = gpu_icnt_new_head(m->icnt, reply, i);
     uint64_t *w = reply ? &m->wrep : &m->wreq;
     if (h < *w) *w = h;
     if (h < m->wake[D_ICNT]) set_wake(m, D_ICNT, h);
@@ -348,6 +366,7 @@ uint64_t gpu_memsys_reply_at(const gpu_memsys *m, uint32_t sm)
 }
 
 const uint64_t *gpu_memsys_reply_mask(const gpu_memsys *m) { return m->ejm; }
+void gpu_memsys_reply_none(gpu_memsys *m, uint32_t sm) { m->ejm[sm / 64] &= ~(1ull << (sm % 64)); }
 
 /* Sets unit i's next event v in nx (l2nx or drnx), keeping their minimum
 ** *min: a smaller value lowers it; raising the unit that held it asks for
@@ -410,13 +429,17 @@ static uint64_t domain_wake(gpu_memsys *m, int d, int ran)
         } else if (ran == D_L2) {
             return m->l2min = ran_min(m, D_L2, m->l2nx);
         } else { /* the slices of the channels that ran whose fill queue has new entries */
-            for (uint32_t i = 0; i < m->nran; i++)
-                for (uint32_t s = m->ran[i] * m->nsub, hi = s + m->nsub; s < hi; s++) {
+            for (uint32_t i = 0; i < m->nran; i++) {
+                uint32_t c = m->ran[i];
+                if (*m->ret[c] == m->ret_seen[c]) continue;   /* it pushed into none of them */
+                m->ret_seen[c] = *m->ret[c];
+                for (uint32_t s = c * m->nsub, hi = s + m->nsub; s < hi; s++) {
                     uint64_t p = m->fillq[s]->pushes;
                     if (p == m->fill_seen[s]) continue;
                     m->fill_seen[s] = p;
                     nx_set(m->l2nx, s, gpu_l2_next(m->l2[s]), &m->l2min, &rescan);
                 }
+            }
         }
         if (rescan) m->l2min = nx_min(m->l2nx, m->nslice);
         return m->l2min;
@@ -538,12 +561,9 @@ static void refresh_stats(gpu_memsys *m)
 ** earlier): the interconnect feeds the slices, the slices feed the
 ** interconnect and DRAM, DRAM feeds the slices.  A unit that finds a queue
 ** full retries every cycle, so a consumer's pop never needs to wake its
-** producer; only pushes do. */
-static const uint8_t feeds[ND] = {
-    [D_ICNT] = 1u << D_ICNT | 1u << D_L2,
-    [D_L2] = 1u << D_ICNT | 1u << D_L2 | 1u << D_DRAM,
-    [D_DRAM] = 1u << D_L2 | 1u << D_DRAM,
-};
+** producer; only pushes do.  With its own domain (whose units ticked):
+**   D_ICNT -> D_ICNT, D_L2;  D_L2 -> D_ICNT, D_L2, D_DRAM;  D_DRAM -> D_L2, D_DRAM
+** gpu_memsys_tick sets those wakes after each run, in domain order. */
 
 /* The new heads of the SMs' injection queues since the last tick lower the
 ** request crossbar's wake (their answers are what they were when the SMs
@@ -565,24 +585,40 @@ void gpu_memsys_tick(gpu_memsys *m, uint64_t now)
     m->t_now = T;
     if (m->inj_new) icnt_new_heads(m);
     for (;;) {
-        int best = -1;
-        uint64_t bt = UINT64_MAX;
-        for (int d = 0; d < ND; d++)   /* the earliest edge; at equal times the lower domain */
-            if (m->wtime[d] < bt) {
-                bt = m->wtime[d];
-                best = d;
-            }
-        if (best < 0 || bt > T) break;
+        /* the earliest edge; at equal times the lower domain (none: bt is
+        ** UINT64_MAX, after T) */
+        int best = D_ICNT;
+        uint64_t bt = m->wtime[D_ICNT];
+        if (m->wtime[D_L2] < bt) {
+            bt = m->wtime[D_L2];
+            best = D_L2;
+        }
+        if (m->wtime[D_DRAM] < bt) {
+            bt = m->wtime[D_DRAM];
+            best = D_DRAM;
+        }
+        if (bt > T) break;
         uint64_t be = m->wedge[best];
         run_domain(m, best, be);
         m->k[best] = be + 1;
-        for (int d = 0; d < ND; d++)
-            if (feeds[best] >> d & 1)
-                set_wake(m, d, d == D_ICNT ? icnt_wake(m, best == D_ICNT) : domain_wake(m, d, best));
+        /* the domains it feeds, in domain order (feeds, written out per domain) */
+        if (best == D_ICNT) {
+            set_wake(m, D_ICNT, icnt_wake(m, true));
+            fed_wake(m, D_L2, domain_wake(m, D_L2, D_ICNT));
+        } else if (best == D_L2) {
+            fed_wake(m, D_ICNT, icnt_wake(m, false));
+            set_wake(m, D_L2, domain_wake(m, D_L2, D_L2));
+            fed_wake(m, D_DRAM, domain_wake(m, D_DRAM, D_L2));
+        } else {
+            fed_wake(m, D_L2, domain_wake(m, D_L2, D_DRAM));
+            set_wake(m, D_DRAM, domain_wake(m, D_DRAM, D_DRAM));
+        }
     }
 }
 
-uint64_t gpu_memsys_next(const gpu_memsys *m)
+/* The earliest time of the domains' edges (and of the new heads' first
+** edge), UINT64_MAX: none. */
+static uint64_t next_time_inside(const gpu_memsys *m)
 {
     uint64_t best = UINT64_MAX;
     for (int d = 0; d < ND; d++)
@@ -592,6 +628,18 @@ uint64_t gpu_memsys_next(const gpu_memsys *m)
             uint64_t h = m->inj_head[sm] ? gpu_icnt_head_next(m->icnt, false, sm) : UINT64_MAX;
             if (h != UINT64_MAX && edge_at(m, D_ICNT, h) * m->p[D_ICNT] < best) best = edge_at(m, D_ICNT, h) * m->p[D_ICNT];
         }
+    return best;
+}
+
+uint64_t gpu_memsys_next_inside(const gpu_memsys *m)
+{
+    uint64_t best = next_time_inside(m);
+    return best == UINT64_MAX ? best : tp_fdiv_up(&m->fpc, best);
+}
+
+uint64_t gpu_memsys_next(const gpu_memsys *m)
+{
+    uint64_t best = next_time_inside(m);
     for (uint32_t w = 0; w < (m->nsm + 63) / 64; w++)
         for (uint64_t bits = m->ejm[w]; bits; bits &= bits - 1) {
             uint32_t sm = w * 64 + (uint32_t)__builtin_ctzll(bits);

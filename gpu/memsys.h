@@ -56,8 +56,10 @@ gpu_mreq *gpu_memsys_pop(gpu_memsys *m, uint32_t sm, uint64_t now);
 ** then, the cycle in which a busy SM takes the reply. */
 uint64_t gpu_memsys_reply_at(const gpu_memsys *m, uint32_t sm);
 /* A bit per SM (words of 64): every SM with a reply in its ejection buffer
-** has its bit set (a few without may too; gpu_memsys_next clears theirs). */
+** has its bit set (a few without may too; gpu_memsys_next clears theirs,
+** and so may a caller that found reply_at UINT64_MAX: gpu_memsys_reply_none). */
 const uint64_t *gpu_memsys_reply_mask(const gpu_memsys *m);
+void gpu_memsys_reply_none(gpu_memsys *m, uint32_t sm);
 
 /* Runs every clock domain up to (and including) its edges at or before the
 ** time of core cycle now.  Calls must not go back in time; core cycles
@@ -66,6 +68,10 @@ void gpu_memsys_tick(gpu_memsys *m, uint64_t now);
 /* The earliest core cycle at which something inside can change state without
 ** a new request (UINT64_MAX: nothing in flight). */
 uint64_t gpu_memsys_next(const gpu_memsys *m);
+/* gpu_memsys_next without the replies in the SMs' ejection buffers: for a
+** caller that wakes each SM with a reply by gpu_memsys_reply_at (an SM's
+** wake then bounds its replies' cycle, or is the next cycle). */
+uint64_t gpu_memsys_next_inside(const gpu_memsys *m);
 bool gpu_memsys_idle(const gpu_memsys *m);
 /* The counters as of the last tick, summed over the units at this call
 ** (not kept current afterwards: call again for later values). */

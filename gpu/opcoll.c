@@ -22,6 +22,7 @@
 ** others wait at issue, leaving the collectors to other work.
 */
 #include "internal.h"
+#include "ldst.h"
 
 /* The unit an instruction really uses: cvta and isspacep are address
 ** arithmetic, and a memory instruction whose lanes are all off does no
@@ -119,32 +120,33 @@ void gpu_oc_cycle(gpu_sm *sm, uint64_t now)
     if (!n) return;
     const uint16_t *idx = sm->cu_order; /* busy units, oldest first */
     bool reads = false;
-    for (uint32_t k = 0; k < n; k++) {
-        gpu_cu *cu = &sm->cu[idx[k]];
-        if (cu->t_issue >= now || cu->done == cu->nreads) continue;
-        if (!reads) {
-            memset(sm->bank_grants, 0, c->rf_banks * sizeof *sm->bank_grants);
-            reads = true;
-        }
-        /* reads not yet done are bank[done..nreads); grant any whose bank is free */
-        for (uint32_t r = cu->done; r < cu->nreads; r++) {
-            uint16_t b = cu->bank[r];
-            if (sm->bank_grants[b] >= c->rf_ports) continue;
-            sm->bank_grants[b]++;
-            uint16_t t = cu->bank[cu->done];
-            cu->bank[cu->done] = b;
-            cu->bank[r] = t;
-            cu->done++;
-        }
-        sm->changed = true;
-    }
     uint32_t kept = 0;
+    /* Each unit in turn: its register reads, then (all read) its dispatch.
+    ** A dispatch touches no unit's reads nor the banks' grants, so this is
+    ** the order of all the reads first and then all the dispatches. */
     for (uint32_t k = 0; k < n; k++) {
         gpu_cu *cu = &sm->cu[idx[k]];
+        if (cu->t_issue < now && cu->done != cu->nreads) {
+            if (!reads) {
+                memset(sm->bank_grants, 0, c->rf_banks * sizeof *sm->bank_grants);
+                reads = true;
+            }
+            /* reads not yet done are bank[done..nreads); grant any whose bank is free */
+            for (uint32_t r = cu->done; r < cu->nreads; r++) {
+                uint16_t b = cu->bank[r];
+                if (sm->bank_grants[b] >= c->rf_ports) continue;
+                sm->bank_grants[b]++;
+                uint16_t t = cu->bank[cu->done];
+                cu->bank[cu->done] = b;
+                cu->bank[r] = t;
+                cu->done++;
+            }
+            sm->changed = true;
+        }
         bool go = false;
         if (cu->t_issue < now && cu->done == cu->nreads) {
             if (cu->pipe == GPU_P_MEM) {
-                go = gpu_ldst_accept(sm, cu->mop, now);
+                go = gpu_ldst_offer(sm, cu->mop, now);
             } else {
                 uint32_t np = c->pipes[cu->pipe];
                 uint64_t *pf = sm->pipe_free[cu->pipe];
@@ -178,15 +180,17 @@ void gpu_oc_cycle(gpu_sm *sm, uint64_t now)
 
 uint64_t gpu_oc_next(const gpu_sm *sm, uint64_t now)
 {
-    uint64_t next = UINT64_MAX;
-    for (uint32_t i = 0; i < sm->ncu; i++) {
-        const gpu_cu *cu = &sm->cu[i];
-        if (!cu->busy) continue;
+    /* the busy units only (cu_order's first ncu_busy); the answer is a
+    ** minimum, or now + 1 at the first that still reads, in any order */
+    uint64_t next = UINT64_MAX, mem = 0;
+    for (uint32_t k = 0; k < sm->ncu_busy; k++) {
+        const gpu_cu *cu = &sm->cu[sm->cu_order[k]];
         if (cu->t_issue >= now || cu->done < cu->nreads) return now + 1;
         if (cu->pipe == GPU_P_MEM) {
-            /* refused by the LD/ST unit in this cycle: offered again when it may take it */
-            uint64_t t = gpu_ldst_accept_next(sm, now);
-            if (t < next) next = t;
+            /* refused by the LD/ST unit in this cycle: offered again when it
+            ** may take it (the same answer for every such unit: asked once) */
+            if (!mem) mem = gpu_ldst_accept_next(sm, now);
+            if (mem < next) next = mem;
             continue;
         }
         /* waits for a pipe: the earliest one free (a tensor instruction: its sub-core's) */

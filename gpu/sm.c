@@ -628,6 +628,9 @@ static void fetch_stage(gpu_sm *sm, uint64_t now)
 {
     const gpu_cfg *c = sm->c;
     uint32_t done = 0, words = (c->max_warps + 63) / 64;
+    uint64_t any = 0;
+    for (uint32_t wd = 0; wd < words; wd++) any |= sm->fetch_want[wd];
+    if (!any) return;   /* no slot wants fetching: the passes below would find none */
     /* candidates in round-robin order from fetch_rr */
     for (uint32_t pass = 0; pass < 2 && done < c->fetch_width; pass++) {
         for (uint32_t wd = 0; wd < words && done < c->fetch_width; wd++) {

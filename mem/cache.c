@@ -71,11 +71,15 @@ uint32_t mem_cache_victim(const mem_cache *c, uint64_t addr)
 {
     TP_ASSERT(c->sets);
     uint32_t b = set_base(c, addr), v = MEM_CACHE_NONE;
+    const mem_cline *l = &c->l[b];
+    uint64_t vs = 0;   /* l[v - b].stamp, kept */
     for (uint32_t w = 0; w < c->ways; w++) {
-        const mem_cline *l = &c->l[b + w];
-        if (!l->valid) return b + w;
-        if (l->pend) continue;
-        if (v == MEM_CACHE_NONE || l->stamp < c->l[v].stamp) v = b + w;
+        if (!l[w].valid) return b + w;
+        if (l[w].pend) continue;
+        if (v == MEM_CACHE_NONE || l[w].stamp < vs) {
+            v = b + w;
+            vs = l[w].stamp;
+        }
     }
     return v;
 }

@@ -791,7 +791,8 @@ static void t520_trcdwr(void)
 ** 12), which reaches all 12 channels, 16 to 22 addresses each (counted
 ** here: the 6-bit remainders modulo 12 are not quite uniform; 20 would be
 ** even).  Every address decodes and encodes back both ways (slice and
-** DRAM coordinates), hashed or not. */
+** DRAM coordinates), hashed or not, and gpu_addrmap_bank_row (a channel's
+** accept) gives the decode's bank and row. */
 static void t518_addr_hash(void)
 {
     for (int h = 0; h < 2; h++) {
@@ -821,6 +822,10 @@ static void t518_addr_hash(void)
             bad += gpu_addrmap_from_slice(&m, a.slice, a.slice_addr) != addr;
             bad += gpu_addrmap_slice(&m, addr) != a.slice;
             bad += a.bank >= 16 || a.channel >= 12 || a.sub >= 2;
+            uint32_t bank;
+            uint64_t row;
+            gpu_addrmap_bank_row(&m, addr, &bank, &row);
+            bad += bank != a.bank || row != a.row;
         }
         TT_EQ_U(bad, 0);
     }

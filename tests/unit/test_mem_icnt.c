@@ -338,8 +338,10 @@ static bool same_queue(const mem_queue *a, const mem_queue *b)
 
 /* 709: ticking only the crossbars whose next event is due (gpu_icnt_tick_dirs,
 ** as gpu/memsys.c does: each crossbar's next event kept from its own tick
-** and lowered by new heads and by room for parked heads, gpu_icnt_room;
-** cycles with neither due not ticked at all), with heads parked on full
+** and lowered by new heads, gpu_icnt_new_head, and by room for parked
+** heads, gpu_icnt_room; cycles with neither due not ticked at all; each
+** tick visiting only the inputs it has seen packets enter and not found
+** empty since, parked ones left out), with heads parked on full
 ** slice queues (their stalls counted in bulk, gpu_icnt_sync), changes
 ** nothing: two rigs take the same random traffic both ways and drain their
 ** queues alike, one without parking ticking both crossbars in every cycle,
@@ -368,7 +370,7 @@ static void t709_due_only_ob(uint32_t ob)
                 bool was_empty = mem_queue_empty(q);
                 mem_queue_push(q, m, c + (x >> 12) % 7);
                 if (r == 1 && was_empty) {
-                    uint64_t h = gpu_icnt_head_next(g[1].n, reply, src);
+                    uint64_t h = gpu_icnt_new_head(g[1].n, reply, src);   /* it looks at src again */
                     if (h < kept[reply]) kept[reply] = h;
                 }
             }
