@@ -459,19 +459,15 @@ gpu_l1res gpu_l1_access(gpu_l1 *c, gpu_mreq *r, uint64_t now)
     return GPU_L1_QUEUED;
 }
 
-/* When bank b's head is due (UINT64_MAX: its queue is empty). */
-static inline uint64_t lq_due(const gpu_l1 *c, uint32_t b)
+/* When q's head is due, one a cycle: its ready time, but not before `at`,
+** the cycle after the last one left (UINT64_MAX: q is empty). */
+static inline uint64_t due(const mem_queue *q, uint64_t at)
 {
-    uint64_t t = mem_queue_head_ready(&c->lq[b]);
-    return t != UINT64_MAX && t < c->lq_at[b] ? c->lq_at[b] : t;
+    uint64_t t = mem_queue_head_ready(q);
+    return t != UINT64_MAX && t < at ? at : t;
 }
-
-/* When the next draining release is due (UINT64_MAX: none waits). */
-static inline uint64_t drain_due(const gpu_l1 *c)
-{
-    uint64_t t = mem_queue_head_ready(&c->drainq);
-    return t != UINT64_MAX && t < c->drain_at ? c->drain_at : t;
-}
+static inline uint64_t lq_due(const gpu_l1 *c, uint32_t b) { return due(&c->lq[b], c->lq_at[b]); }
+static inline uint64_t drain_due(const gpu_l1 *c) { return due(&c->drainq, c->drain_at); }
 
 bool gpu_l1_cycle(gpu_l1 *c, uint64_t now)
 {

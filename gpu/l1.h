@@ -62,8 +62,8 @@
 ** by the L1D itself at the lookup (it comes out of pop_done with is_reply
 ** set), so the caller counts every such store as sent at GPU_L1_QUEUED.
 **
-** Draining MSHRs (cfg.release_drain, l1d.release=drain: GPGPU-Sim 4.2's
-** mshr_table).  A fill that completes an MSHR (every request it sent below
+** Draining MSHRs (cfg.release_drain, l1d.release=drain: the mshr_table of
+** GPGPU-Sim 3.2.2 and 4.2).  A fill that completes an MSHR (every request it sent below
 ** answered) releases nothing at once: the MSHR joins a FIFO of completed
 ** ones, and gpu_l1_cycle releases one waiting request a cycle, from the
 ** FIFO's front MSHR, from the cycle after the fill on (pop_done returns it
@@ -125,10 +125,13 @@ void gpu_l1_free(gpu_l1 *c);
 ** reply to an atomic comes out of pop_done); on RESFAIL and BUSY the caller
 ** keeps it. */
 gpu_l1res gpu_l1_access(gpu_l1 *c, gpu_mreq *r, uint64_t now);
-/* Lookup queue: looks up the heads due at cycle now (a no-op without the
-** queue).  Called once a cycle, after the cycle's fills and before its
-** pop_done and accesses.  Whether a lookup was taken. */
+/* The cache's own work of cycle now: a draining MSHR's next release and
+** the lookups due at the queues' heads (below).  Called once a cycle,
+** after the cycle's fills and before its pop_done and accesses, by a
+** caller whose cache has either (gpu_l1_has_cycle; otherwise a no-op).
+** Whether anything moved. */
 bool gpu_l1_cycle(gpu_l1 *c, uint64_t now);
+static inline bool gpu_l1_has_cycle(const gpu_l1cfg *cfg) { return cfg->lookup_queue || cfg->release_drain; }
 /* The bank of the line holding addr: (addr / line) mod banks (0 with one bank). */
 static inline uint32_t gpu_l1_bank(const gpu_l1cfg *cfg, uint64_t addr)
 {

@@ -174,7 +174,7 @@ void gpu_ldst_replies(gpu_sm *sm, uint64_t now)
     }
     /* l1d.lookup=queue: the lookups due now, after the fills; l1d.release=drain: a load
     ** leaving a completed MSHR, which may free it for a refused miss (neither: no call) */
-    if ((u->c->l1d.lookup_queue || u->c->l1d.release_drain) && gpu_l1_cycle(u->l1d, now)) {
+    if (gpu_l1_has_cycle(&u->c->l1d) && gpu_l1_cycle(u->l1d, now)) {
         fe->kind->unblock(fe);
         sm->changed = true;
     }
