@@ -60,6 +60,7 @@ struct gpu_l2 {
 void gpu_l2_cfg_options(const tp_opts *o, gpu_l2cfg *c)
 {
     c->sectored = tp_opt_i(o, OPT_L2_SECTORED) != 0;
+    c->alloc_on_miss = tp_opt_i(o, OPT_L2_ALLOC) == 1;
     c->dram_atom = (uint32_t)(tp_opt_i(o, OPT_DRAM_BURST) * tp_opt_i(o, OPT_DRAM_BUS_BYTES));
     c->atomic_interval = (uint32_t)tp_opt_i(o, OPT_L2_ATOMIC_INTERVAL);
     c->atomic_rate = (uint32_t)tp_opt_i(o, OPT_L2_ATOMIC_RATE);
@@ -156,6 +157,7 @@ static gpu_mreq *dram_req(gpu_l2 *s, int kind, uint64_t addr, uint32_t m, uint32
 static uint32_t install(gpu_l2 *s, uint64_t key, uint64_t t, bool grow)
 {
     uint32_t v = mem_cache_victim(&s->tags, key);
+    if (v == MEM_CACHE_NONE) return v;   /* every way reserved (l2.alloc = miss): callers check */
     const mem_cline *l = mem_cache_at(&s->tags, v);
     if (l->valid && l->dirty) {
         uint64_t a = gpu_addrmap_from_slice(s->map, s->cfg.slice, l->tag);
@@ -193,9 +195,13 @@ static void do_fill(gpu_l2 *s, uint64_t t)
     if (mem_cache_enabled(&s->tags)) {
         uint64_t key = gpu_addrmap_slice_addr(s->map, e->addr);
         int32_t slot = mem_cache_find(&s->tags, key);
-        if (slot < 0) slot = (int32_t)install(s, key, t, true);   /* the reserved room in `miss` */
-        mem_cache_at(&s->tags, (uint32_t)slot)->sect |= got;
-        if (e->mark) write_sectors(s, (uint32_t)slot, e->mark);
+        uint32_t v = slot >= 0 ? (uint32_t)slot : install(s, key, t, true);   /* the reserved room in `miss` */
+        if (v != MEM_CACHE_NONE) {   /* NONE: every way reserved by other misses; the line is not kept */
+            mem_cline *l = mem_cache_at(&s->tags, v);
+            l->sect |= got;
+            l->pend &= ~got;
+            if (e->mark) write_sectors(s, v, e->mark);
+        }
     }
     if (!(e->flags & F_QUEUED)) {
         e->flags |= F_QUEUED;
@@ -316,6 +322,7 @@ static bool lookup(gpu_l2 *s, gpu_mreq *r, uint64_t t)
             m->out++;
             s->st.dram_reads++;
             if (l) s->st.sector_misses++;
+            if (l && s->cfg.alloc_on_miss) l->pend |= extra;
         }
         mem_mshr_add_w(&s->mshr, (uint32_t)e, r, need);
         if (writes) m->mark |= want;
@@ -325,7 +332,9 @@ static bool lookup(gpu_l2 *s, gpu_mreq *r, uint64_t t)
     }
     if (r->kind == GPU_MR_STORE) {
         /* write-allocate without a read; a dirty victim needs room in `miss` */
-        const mem_cline *v = mem_cache_at(&s->tags, mem_cache_victim(&s->tags, key));
+        uint32_t vs = mem_cache_victim(&s->tags, key);
+        if (vs == MEM_CACHE_NONE) goto refused;   /* every way reserved (l2.alloc = miss) */
+        const mem_cline *v = mem_cache_at(&s->tags, vs);
         if (v->valid && v->dirty && !miss_room(s)) goto refused;
         if (!out_room(s, r, t)) return false;
         slot = (int32_t)install(s, key, t, false);
@@ -335,6 +344,20 @@ static bool lookup(gpu_l2 *s, gpu_mreq *r, uint64_t t)
         return true;
     }
     if (mem_mshr_full(&s->mshr) || !miss_room(s)) goto refused;
+    bool present = l != NULL;
+    if (s->cfg.alloc_on_miss && mem_cache_enabled(&s->tags)) {
+        /* GPGPU-Sim's allocate-on-miss: the line is taken now (see l2.h) */
+        if (!l) {
+            uint32_t vs = mem_cache_victim(&s->tags, key);
+            if (vs == MEM_CACHE_NONE) goto refused;
+            const mem_cline *v = mem_cache_at(&s->tags, vs);
+            if (v->valid && v->dirty && mem_queue_count(&s->miss) + 1 >= s->cfg.queue) goto refused;
+            slot = (int32_t)install(s, key, t, false);
+            l = mem_cache_at(&s->tags, (uint32_t)slot);
+            s->gen++;
+        }
+        l->pend |= need;
+    }
     uint32_t i = mem_mshr_alloc(&s->mshr, line);
     mem_mshr_entry *m = mem_mshr_at(&s->mshr, i);
     mem_mshr_add_w(&s->mshr, i, r, need);
@@ -342,7 +365,7 @@ static bool lookup(gpu_l2 *s, gpu_mreq *r, uint64_t t)
     m->out = 1;
     if (writes) m->mark = want;
     mem_queue_push(&s->miss, dram_req(s, GPU_MR_LOAD, line, need, i, t), t + 1);
-    if (l) {
+    if (present) {
         mem_cache_touch(&s->tags, (uint32_t)slot);
         s->st.sector_misses++;
     }

@@ -58,6 +58,19 @@
 **      is looked up at the first cycle at or after time(a) + rop_latency).
 **      The pipe holds ceil(rop_latency / period) + 1 requests: full only
 **      when lookups stall.
+** Allocation (cfg.alloc_on_miss, l2.alloc): off, a load's line is taken
+** at its fill (stage 1).  On (GPGPU-Sim's `m`, 3.2.2 and 4.2 alike), a
+** load or atomic miss that takes a new MSHR for an absent line takes its
+** line at once: the victim (the lowest invalid way, else the least recently
+** used way not reserved) leaves, written back into `miss` if dirty (so the
+** miss needs room in `miss` for the write-back and the read), and the new
+** line is inserted with no sector valid and the missing sectors pending
+** (`pend`: reserved, never a victim); a sector miss to a present line
+** marks its sectors pending too.  The fill clears `pend` for the sectors it
+** brings.  A reserved line is not a hit (no sector valid) but joins the
+** line's MSHR as before.  A load or atomic miss, or a store's
+** write-allocation, to a set whose ways are all reserved is refused (a
+** reservation failure), as GPGPU-Sim's RESERVATION_FAIL.
 ** `miss` accepts new misses and store-allocation write-backs while it holds
 ** fewer than cfg.queue requests; the mshrs further entries are kept for
 ** write-backs caused by fills (each fill of an unsectored slice frees an
@@ -99,6 +112,7 @@ typedef struct gpu_l2cfg {
     uint64_t period;              /* time units per L2 cycle */
     uint64_t rop_latency;         /* time units from arrival to lookup */
     bool sectored;                /* 32-byte sectors (above) */
+    bool alloc_on_miss;           /* l2.alloc = miss: a load miss reserves its line (above) */
     uint32_t dram_atom;           /* bytes of the DRAM's smallest transfer (0: 32) */
     uint32_t atomic_interval;     /* L2 cycles per operation on one address (0: no atomic unit) */
     uint32_t atomic_rate;         /* operations on distinct addresses per L2 cycle (0: 1) */

@@ -25,7 +25,8 @@ typedef struct rig {
     uint64_t now;
 } rig;
 
-static void rig_open_c(rig *g, uint32_t out_cap, uint32_t queue, bool sectored, uint32_t interval, uint32_t rate)
+static void rig_open_a(rig *g, uint32_t out_cap, uint32_t queue, bool sectored, uint32_t interval, uint32_t rate,
+                       bool alloc_on_miss)
 {
     memset(g, 0, sizeof *g);
     gpu_mreq_pool_init(&g->pool);
@@ -34,9 +35,15 @@ static void rig_open_c(rig *g, uint32_t out_cap, uint32_t queue, bool sectored, 
     mem_queue_init(&g->fill, 116);
     gpu_l2cfg c = {.slice = 0, .port = 0, .size = 65536, .assoc = 8, .line = 128, .mshrs = 32, .mshr_merge = 4,
                    .queue = queue, .period = 1, .rop_latency = ROP, .sectored = sectored, .dram_atom = 64,
-                   .atomic_interval = interval, .atomic_rate = rate};
+                   .atomic_interval = interval, .atomic_rate = rate, .alloc_on_miss = alloc_on_miss};
     g->s = gpu_l2_new(&c, &g->map, &g->pool);
     gpu_l2_connect(g->s, &g->out, &g->fill);
+}
+
+/* Lines taken at their fill (l2.alloc = fill); t610 takes them at the miss. */
+static void rig_open_c(rig *g, uint32_t out_cap, uint32_t queue, bool sectored, uint32_t interval, uint32_t rate)
+{
+    rig_open_a(g, out_cap, queue, sectored, interval, rate, false);
 }
 
 /* Unsectored, no atomic unit (GPGPU-Sim 3.2.2's slice); t607 and t608 turn them on. */
@@ -434,11 +441,11 @@ static bool same_queue(const mem_queue *a, const mem_queue *b)
 ** mock DRAM that takes misses now and then and answers reads 40 to 400
 ** cycles later, an `out` of 4 drained at random: after every cycle every
 ** queue and every counter the same; unsectored without an atomic unit, and
-** sectored with one. */
-static void t609_skip_exact_c(bool sectored, uint32_t interval)
+** sectored with one; each with lines taken at the fill and at the miss. */
+static void t609_skip_exact_c(bool sectored, uint32_t interval, bool alloc_on_miss)
 {
     rig g[2];
-    for (int r = 0; r < 2; r++) rig_open_c(&g[r], 4, 8, sectored, interval, 2);
+    for (int r = 0; r < 2; r++) rig_open_a(&g[r], 4, 8, sectored, interval, 2, alloc_on_miss);
     uint32_t x = 99;
     uint32_t bad = 0, ticks = 0;
     gpu_l2stats st[2];
@@ -487,8 +494,93 @@ static void t609_skip_exact_c(bool sectored, uint32_t interval)
 
 static void t609_skip_exact(void)
 {
-    t609_skip_exact_c(false, 0);
-    t609_skip_exact_c(true, 4);
+    t609_skip_exact_c(false, 0, false);
+    t609_skip_exact_c(true, 4, false);
+    t609_skip_exact_c(false, 0, true);   /* l2.alloc = miss (t610) */
+    t609_skip_exact_c(true, 4, true);
+}
+
+/* 610: lines taken at the miss (l2.alloc = miss, GPGPU-Sim's `m`), beside
+** the same requests with lines taken at the fill.
+** (a) Eight stores seen at 0..7 (lookups 120..127) fill set 0 with dirty
+** lines, the first least recently used.  A load of a ninth line of the set
+** seen at 1000 is looked up at 1120.  At the miss: it takes the first
+** line's way at once, so `miss` gets that line's write-back and then the
+** read, both ready at 1121; a load of the first line seen at 1001 (lookup
+** 1121) then misses as well and takes the second line's way (another
+** write-back, then its read, ready at 1122): `out` stays empty.  At the
+** fill: `miss` holds the one read, and the second load hits (its reply
+** ready at 1122; the write-back waits for the fill, t604).
+** (b) Eight loads of eight lines of set 1 seen at 0..7 reserve its eight
+** ways at their lookups (120..127); a ninth, seen at 8, is refused at
+** 128..199 although 24 MSHRs and `miss` (16) have room: 72 reservation
+** failures.  The first read answered at 200 makes its line a victim again;
+** the fill (stage 1) comes before the lookup (stage 3), so the ninth is
+** looked up at 200 and takes that way: its read is ready at 201, as is the
+** first load's reply.  At the fill the ninth simply misses at 128. */
+static void t610_alloc_on_miss(void)
+{
+    for (int am = 0; am < 2; am++) {
+        rig g;
+        rig_open_a(&g, 16, 8, false, 0, 1, am);
+        for (uint32_t k = 0; k < 8; k++) {
+            send(&g, GPU_MR_STORE, BASE + SETSTRIDE * k, k, k);
+            run_to(&g, k + 1);
+        }
+        run_to(&g, 200);
+        mem_queue *miss = gpu_l2_miss(g.s);
+        TT_EQ_U(mem_queue_count(miss), 0);
+        g.now = 1000;
+        send(&g, GPU_MR_LOAD, BASE + SETSTRIDE * 8, 8, 1000);
+        send(&g, GPU_MR_LOAD, BASE, 9, 1001);
+        run_to(&g, 1122);
+        if (am) {
+            TT_EQ_U(mem_queue_count(miss), 4);
+            const gpu_mreq *w0 = mem_queue_at(miss, 0)->p, *r8 = mem_queue_at(miss, 1)->p;
+            const gpu_mreq *w1 = mem_queue_at(miss, 2)->p, *r0 = mem_queue_at(miss, 3)->p;
+            TT_CHECK(w0->kind == GPU_MR_STORE && w0->addr == BASE);
+            TT_CHECK(r8->kind == GPU_MR_LOAD && r8->addr == BASE + SETSTRIDE * 8);
+            TT_CHECK(w1->kind == GPU_MR_STORE && w1->addr == BASE + SETSTRIDE * 1);
+            TT_CHECK(r0->kind == GPU_MR_LOAD && r0->addr == BASE);
+            TT_EQ_U(mem_queue_at(miss, 0)->ready, 1121);
+            TT_EQ_U(mem_queue_at(miss, 1)->ready, 1121);
+            TT_EQ_U(mem_queue_at(miss, 2)->ready, 1122);
+            TT_EQ_U(mem_queue_at(miss, 3)->ready, 1122);
+            TT_CHECK(mem_queue_empty(&g.out));
+            TT_EQ_U(gpu_l2_stats(g.s)->writebacks, 2);
+            TT_EQ_U(gpu_l2_stats(g.s)->dram_reads, 2);
+        } else {
+            TT_EQ_U(mem_queue_count(miss), 1);
+            TT_EQ_U(mem_queue_at(miss, 0)->ready, 1121);
+            TT_EQ_U(mem_queue_count(&g.out), 1);
+            TT_EQ_U(mem_queue_at(&g.out, 0)->ready, 1122);
+            TT_EQ_U(((const gpu_mreq *)mem_queue_at(&g.out, 0)->p)->tag, 9);
+            TT_EQ_U(gpu_l2_stats(g.s)->writebacks, 0);
+            TT_EQ_U(gpu_l2_stats(g.s)->dram_reads, 1);
+        }
+        rig_close(&g);
+
+        rig_open_a(&g, 16, 16, false, 0, 1, am);
+        for (uint32_t k = 0; k < 9; k++) send(&g, GPU_MR_LOAD, BASE + 128 + SETSTRIDE * k, k, k);
+        run_to(&g, 200);
+        miss = gpu_l2_miss(g.s);
+        TT_EQ_U(mem_queue_count(miss), am ? 8 : 9);
+        TT_EQ_U(gpu_l2_stats(g.s)->reservation_fails, am ? 72 : 0);
+        if (am) {
+            gpu_mreq *d = dram_answer(&g, 200);
+            TT_EQ_U(d->addr, BASE + 128);
+            run_to(&g, 201);
+            TT_EQ_U(mem_queue_count(miss), 8);
+            const mem_qent *last = mem_queue_at(miss, 7);
+            TT_EQ_U(((const gpu_mreq *)last->p)->addr, BASE + 128 + SETSTRIDE * 8);
+            TT_EQ_U(last->ready, 201);
+            TT_EQ_U(mem_queue_count(&g.out), 1);
+            TT_EQ_U(mem_queue_at(&g.out, 0)->ready, 201);
+            TT_EQ_U(((const gpu_mreq *)mem_queue_at(&g.out, 0)->p)->tag, 0);
+            TT_EQ_U(gpu_l2_stats(g.s)->reservation_fails, 72);
+        }
+        rig_close(&g);
+    }
 }
 
 int main(void)
@@ -502,5 +594,6 @@ int main(void)
     TT_RUN(t607_sectored);
     TT_RUN(t608_atomic_unit);
     TT_RUN(t609_skip_exact);
+    TT_RUN(t610_alloc_on_miss);
     return tt_done();
 }
