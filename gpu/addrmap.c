@@ -17,6 +17,7 @@ void gpu_addrmap_init(gpu_addrmap *m, uint32_t channels, uint32_t subs, uint64_t
     while (m->row_bytes % bank_interleave) bank_interleave--;   /* a divisor of the row */
     m->bank_interleave = bank_interleave;
     m->hash = GPU_ADDRMAP_LINEAR;
+    m->bank_low = 0;
     tp_fdiv_init(&m->fch, m->channels);
     tp_fdiv_init(&m->fsub, m->subs);
     tp_fdiv_init(&m->fbank, m->banks);
@@ -25,6 +26,14 @@ void gpu_addrmap_init(gpu_addrmap *m, uint32_t channels, uint32_t subs, uint64_t
     tp_fdiv_init(&m->fgran, m->granule);
     tp_fdiv_init(&m->fbil, m->bank_interleave);
     tp_fdiv_init(&m->fper_row, m->row_bytes / m->bank_interleave);
+}
+
+void gpu_addrmap_bank_low(gpu_addrmap *m, uint32_t low)
+{
+    m->bank_low = low && low < m->banks && m->banks % low == 0 && m->banks % m->groups == 0 ? low : 0;
+    if (!m->bank_low) return;
+    tp_fdiv_init(&m->flow, m->bank_low);
+    tp_fdiv_init(&m->fhigh, m->banks / m->bank_low);
 }
 
 /* x^k modulo the polynomial p of degree deg, for k = 0..63. */
@@ -56,6 +65,7 @@ void gpu_addrmap_opts(gpu_addrmap *m, const struct tp_opts *o)
                      (uint32_t)tp_opt_i(o, OPT_DRAM_BANKS), (uint32_t)tp_opt_i(o, OPT_DRAM_BANK_GROUPS),
                      (uint64_t)tp_opt_i(o, OPT_ADDR_BANK_INTERLEAVE), (uint64_t)tp_opt_i(o, OPT_DRAM_ROW_BYTES));
     gpu_addrmap_hash(m, (gpu_addrhash)tp_opt_i(o, OPT_ADDR_HASH));
+    if (m->hash == GPU_ADDRMAP_LINEAR) gpu_addrmap_bank_low(m, (uint32_t)tp_opt_i(o, OPT_ADDR_BANK_LOW));
 }
 
 /* The remainder of x modulo a hash polynomial (r: its table); 0 when linear. */
@@ -95,12 +105,30 @@ static inline uint64_t line_of(const gpu_addrmap *m, uint32_t sub, uint64_t h)
     return h * s + (sub + s - rot(m, m->hs, h) % s) % s;
 }
 
+/* Low banks (addrmap.h): the bank, row and column piece of piece p. */
+static inline void low_of(const gpu_addrmap *m, uint64_t p, uint32_t *bank, uint64_t *row, uint64_t *colp)
+{
+    uint64_t q = tp_fdiv_q(&m->flow, p), q2 = tp_fdiv_q(&m->fper_row, q);
+    uint64_t hi = tp_fdiv_q(&m->fhigh, q2);
+    *colp = q - q2 * (m->row_bytes / m->bank_interleave);
+    *row = hi;
+    uint32_t b = (uint32_t)(p - q * m->bank_low) + m->bank_low * (uint32_t)(q2 - hi * (m->banks / m->bank_low));
+    uint32_t per_g = m->banks / m->groups;   /* GPGPU-Sim's group: b / per_g; a channel's: bank mod groups */
+    *bank = b / per_g + m->groups * (b % per_g);
+}
+
 /* The bank and row of channel address `local`, and its bank piece and the
 ** pieces above the banks (for the column). */
 static inline void bank_row_of(const gpu_addrmap *m, uint64_t local, uint32_t *bank, uint64_t *row, uint64_t *piece,
                                uint64_t *rest)
 {
     *piece = tp_fdiv_q(&m->fbil, local);
+    if (m->bank_low) {
+        uint64_t colp;
+        low_of(m, *piece, bank, row, &colp);
+        *rest = *row * (m->row_bytes / m->bank_interleave) + colp;   /* the column below */
+        return;
+    }
     *rest = tp_fdiv_q(&m->fbank, *piece);
     *row = tp_fdiv_q(&m->fper_row, *rest);
     *bank = m->hash == GPU_ADDRMAP_LINEAR ? (uint32_t)tp_fdiv_r(&m->fbank, *piece + *row)
@@ -151,6 +179,12 @@ uint64_t gpu_addrmap_from_slice(const gpu_addrmap *m, uint32_t slice, uint64_t s
 uint64_t gpu_addrmap_from_dram(const gpu_addrmap *m, uint32_t ch, uint32_t bank, uint64_t row, uint64_t col)
 {
     uint64_t k = m->bank_interleave, per_row = m->row_bytes / k;
+    if (m->bank_low) {
+        uint32_t per_g = m->banks / m->groups, b = bank % m->groups * per_g + bank / m->groups;   /* low_of's label undone */
+        uint64_t lo = b % m->bank_low, hi = b / m->bank_low, nh = m->banks / m->bank_low;
+        uint64_t p = ((row * nh + hi) * per_row + col / k) * m->bank_low + lo;
+        return from_local(m, ch, p * k + col % k);
+    }
     uint64_t rest = row * per_row + col / k;
     uint64_t shift = m->hash == GPU_ADDRMAP_LINEAR ? row % m->banks : rot(m, m->hb, rest) % m->banks;
     uint64_t b0 = (bank + m->banks - shift) % m->banks;

@@ -36,6 +36,20 @@
 ** two channels).  Every step is invertible: gpu_addrmap_from_slice and
 ** gpu_addrmap_from_dram rebuild an address (L2 write-backs, tests).
 **
+** Low banks (gpu_addrmap_bank_low(m, L), option addr.bank_low = L, a
+** divisor of B below B; linear only): consecutive pieces go round only L
+** banks, the rest of a row's columns follow, and the other bank bits lie
+** above them, with no rotation by row:
+**   lo = piece mod L;  q = piece / L;  colp = q mod (R / K);  q2 = q / (R / K)
+**   b = lo + L * (q2 mod (B / L));  row = q2 / (B / L);  col = colp * K + local mod K
+**   bank = b / (B / NG) + NG * (b mod (B / NG))
+** (b is GPGPU-Sim's bank number, whose group is b / (B / NG), its top bits;
+** bank relabels it so that bank mod NG, the DRAM channel's group, is that
+** group.)
+** GPGPU-Sim's GTX 480 mapping (dramid@8;...RRRR.BBBCCCCB.CCSSSSSS: the
+** bank's bits are 8 and 13-15 of the channel's address, its columns 0-7
+** and 9-12, its row 16 up) is L = 2 with K = 256, R = 4 KB, B = 16.
+**
 ** Hashed (gpu_addrmap_hash(m, GPU_ADDRMAP_IPOLY), option addr.hash=ipoly):
 ** each of the three choices above is rotated by a hash of the address
 ** bits above it, so that it stays a permutation of the linear choice within
@@ -65,10 +79,11 @@ typedef struct gpu_addrmap {
     uint32_t channels, subs, banks, groups;
     uint64_t interleave, granule, bank_interleave, row_bytes;
     uint8_t hash;                    /* gpu_addrhash */
+    uint32_t bank_low;               /* low banks (above); 0: all B, rotated by row */
     uint8_t hc[64], hs[64], hb[64];  /* ipoly: the remainders of x^k modulo 67, 37, 131 */
     /* the same divisors, for the forward maps (every request is routed and
     ** looked up by them: no divide instructions there) */
-    tp_fdiv fch, fsub, fbank, fgroup, fil, fgran, fbil, fper_row;
+    tp_fdiv fch, fsub, fbank, fgroup, fil, fgran, fbil, fper_row, flow, fhigh;
 } gpu_addrmap;
 
 typedef struct gpu_maddr {
@@ -82,9 +97,12 @@ void gpu_addrmap_init(gpu_addrmap *m, uint32_t channels, uint32_t subs, uint64_t
                       uint32_t banks, uint32_t groups, uint64_t bank_interleave, uint64_t row_bytes);
 /* Selects the hash (gpu_addrmap_init leaves the map linear). */
 void gpu_addrmap_hash(gpu_addrmap *m, gpu_addrhash h);
+/* Selects low banks L (above; 0, B, or an L that does not divide B: all B
+** rotated by row, the default). */
+void gpu_addrmap_bank_low(gpu_addrmap *m, uint32_t low);
 /* The map the options describe: dram.channels, l2.slices_per_channel,
 ** addr.channel_interleave, l2.line, dram.banks, dram.bank_groups,
-** addr.bank_interleave, dram.row_bytes, addr.hash. */
+** addr.bank_interleave, dram.row_bytes, addr.hash, addr.bank_low. */
 struct tp_opts;
 void gpu_addrmap_opts(gpu_addrmap *m, const struct tp_opts *o);
 void gpu_addrmap_decode(const gpu_addrmap *m, uint64_t addr, gpu_maddr *out);

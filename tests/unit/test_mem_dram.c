@@ -831,6 +831,51 @@ static void t518_addr_hash(void)
     }
 }
 
+/* 522: low banks (addr.bank_low = 2) on the GTX 480's geometry: 6 channels
+** of 256 bytes, 2 slices, 16 banks, 256-byte pieces, 4 KB rows.  The
+** channel's address is GPGPU-Sim's (chip at bit 8, modulo 6: the address's
+** bits 8 up divided by 6, over bits 0-7), and its mapping
+** ...RRRR.BBBCCCCB.CCSSSSSS reads the bank from bits 8 and 13-15 (bit 8
+** the lowest), the row from bits 16 up and the column from bits 0-7 and
+** 9-12, its bank group from the bank's top two bits (bits 14-15: GPGPU-Sim's
+** bank / 4), which tpsim's label carries as bank mod 4: worked out here
+** from those bits for 4000 addresses and compared with the decode, which
+** also encodes back.  Without addr.bank_low the
+** same addresses give the rotated map (bank = (piece + row) mod 16), which
+** differs from it on some. */
+static void t522_bank_low(void)
+{
+    gpu_addrmap m, r;
+    gpu_addrmap_init(&m, 6, 2, 256, 256, 16, 4, 256, 4096);
+    gpu_addrmap_init(&r, 6, 2, 256, 256, 16, 4, 256, 4096);
+    gpu_addrmap_bank_low(&m, 2);
+    TT_EQ_U(m.bank_low, 2);
+    uint32_t bad = 0, differ = 0;
+    for (uint64_t x = 0; x < 4000; x++) {
+        uint64_t addr = x * 0x9e3779b1ull % (1ull << 32) & ~31ull;
+        uint64_t local = ((addr >> 8) / 6) << 8 | (addr & 255);
+        uint32_t gsbank = (uint32_t)(local >> 8 & 1) | (uint32_t)(local >> 13 & 7) << 1;
+        uint32_t bank = gsbank / 4 + 4 * (gsbank % 4);   /* the label: bank mod 4 = gsbank / 4 */
+        uint64_t row = local >> 16, col = (local & 255) | (local >> 9 & 15) << 8;
+        gpu_maddr a, b;
+        gpu_addrmap_decode(&m, addr, &a);
+        gpu_addrmap_decode(&r, addr, &b);
+        bad += a.channel != (addr >> 8) % 6 || a.local != local;
+        bad += a.bank != bank || a.row != row || a.col != col || a.group != gsbank / 4;
+        bad += a.slice != b.slice || a.slice_addr != b.slice_addr;   /* only the DRAM's coordinates change */
+        bad += gpu_addrmap_from_dram(&m, a.channel, a.bank, a.row, a.col) != addr;
+        uint32_t bk;
+        uint64_t rw;
+        gpu_addrmap_bank_row(&m, addr, &bk, &rw);
+        bad += bk != a.bank || rw != a.row;
+        differ += a.bank != b.bank;
+    }
+    TT_EQ_U(bad, 0);
+    TT_CHECK(differ > 1000);
+    gpu_addrmap_bank_low(&m, 3);   /* not a divisor of 16: the rotated map */
+    TT_EQ_U(m.bank_low, 0);
+}
+
 /* 521: the cycles a channel skips between scans (gpu_dram_next: after a
 ** command it looks again at its bank alone, the others' bounds having only
 ** risen) are cycles in which a scan would issue nothing and count nothing.
@@ -924,5 +969,6 @@ int main(void)
     TT_RUN(t519_skip_equals_step_refresh);
     TT_RUN(t520_trcdwr);
     TT_RUN(t521_scan_skip_exact);
+    TT_RUN(t522_bank_low);
     return tt_done();
 }
