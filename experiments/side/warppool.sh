@@ -32,6 +32,10 @@
 #              gtx480 put scheduler 0 first) and icnt.out_buffer=64 (4.2's
 #              crossbar switch runs at twice the link rate into output
 #              buffers; 3.2.2's, as gtx480-gpgpusim322, at the link rate),
+#              and two sizes the GPGPU-Sim runs keep at 4.2's SM2_GTX480
+#              values (3.2.2's defaults were 8 and 8): l2.queue=64
+#              (-gpgpu_dram_partition_queues 64:64:64:64) and
+#              icnt.eject_queue=32 (-gpgpu_n_cluster_ejection_buffer_size 32),
 #              so that the two simulators differ in nothing known
 #              (docs/EXPERIMENTS.md: syr2k, bicg, the crossbar).
 # Component tests: GS_OPTIONS (GPGPU-Sim configuration lines, each
@@ -142,7 +146,7 @@ if [ "${1:-}" = --point ]; then
     tpsim | tpsim_rot)
         # the study's baseline and l1_128k points (experiments/warppool/run.sh --suites)
         rot=
-        [ "$sim" = tpsim ] || rot="sm.issue_order=rotate icnt.out_buffer=64"
+        [ "$sim" = tpsim ] || rot="sm.issue_order=rotate icnt.out_buffer=64 l2.queue=64 icnt.eject_queue=32"
         # shellcheck disable=SC2086
         sh "$SUITES" point "$tpsim" gtx480-l1-32k "$d" "$n" "$d/tpsim" \
             l1d.banks=1 warppool=0 mrpb=0 l1d.size=${kb}k $rot
