@@ -115,6 +115,16 @@ static void warm(rig *g, uint64_t addr)
     free_all(g, &g->out);
 }
 
+/* Stores of n lines of set 0 seen at 0..n-1 (looked up at 120..), run to 200. */
+static void store_set(rig *g, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        send(g, GPU_MR_STORE, BASE + SETSTRIDE * k, k, k);
+        run_to(g, k + 1);
+    }
+    run_to(g, 200);
+}
+
 /* 601: a hit seen at 1000 is looked up at 1120 and its reply is ready for
 ** the interconnect at 1121. */
 static void t601_hit_latency(void)
@@ -197,11 +207,7 @@ static void t604_writeback(void)
 {
     rig g;
     rig_open(&g, 16, 8);
-    for (uint32_t k = 0; k < 9; k++) {
-        send(&g, GPU_MR_STORE, BASE + SETSTRIDE * k, k, k);
-        run_to(&g, k + 1);
-    }
-    run_to(&g, 200);
+    store_set(&g, 9);
     mem_queue *miss = gpu_l2_miss(g.s);
     TT_EQ_U(mem_queue_count(miss), 1);
     gpu_mreq *w = mem_queue_head(miss);
@@ -523,11 +529,7 @@ static void t610_alloc_on_miss(void)
     for (int am = 0; am < 2; am++) {
         rig g;
         rig_open_a(&g, 16, 8, false, 0, 1, am);
-        for (uint32_t k = 0; k < 8; k++) {
-            send(&g, GPU_MR_STORE, BASE + SETSTRIDE * k, k, k);
-            run_to(&g, k + 1);
-        }
-        run_to(&g, 200);
+        store_set(&g, 8);
         mem_queue *miss = gpu_l2_miss(g.s);
         TT_EQ_U(mem_queue_count(miss), 0);
         g.now = 1000;
