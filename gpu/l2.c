@@ -49,6 +49,7 @@ struct gpu_l2 {
     const gpu_mreq *ref_r;
     uint64_t gen, ref_gen;
     uint32_t ref_miss;
+    bool ref_room;            /* the refusal was for room in `miss` (which its pops change): no sleeping on it */
     /* Asleep on a refusal (see sleeps): from L2 cycle ref_from on, every
     ** cycle until the next tick is one more refusal, counted when the
     ** slice ticks or its statistics are brought up to date (gpu_l2_sync). */
@@ -283,6 +284,7 @@ static void do_release(gpu_l2 *s, uint64_t t)
 /* Stage 3: true when the head was done with. */
 static bool lookup(gpu_l2 *s, gpu_mreq *r, uint64_t t)
 {
+    s->ref_room = false;
     uint64_t line = r->addr - r->addr % s->cfg.line;
     uint64_t key = gpu_addrmap_slice_addr(s->map, line);
     uint32_t want = sectors_of(s, r->sectors, line);
@@ -351,7 +353,10 @@ static bool lookup(gpu_l2 *s, gpu_mreq *r, uint64_t t)
             uint32_t vs = mem_cache_victim(&s->tags, key);
             if (vs == MEM_CACHE_NONE) goto refused;
             const mem_cline *v = mem_cache_at(&s->tags, vs);
-            if (v->valid && v->dirty && mem_queue_count(&s->miss) + 1 >= s->cfg.queue) goto refused;
+            if (v->valid && v->dirty && mem_queue_count(&s->miss) + 1 >= s->cfg.queue) {
+                s->ref_room = true;   /* room for the write-back and the read */
+                goto refused;
+            }
             slot = (int32_t)install(s, key, t, false);
             l = mem_cache_at(&s->tags, (uint32_t)slot);
             s->gen++;
@@ -421,12 +426,14 @@ void gpu_l2_sync(gpu_l2 *s, uint64_t c)
 ** repeats the refusal (one reservation failure, and no stall: `miss` has
 ** room, and its consumer's pops only add room) until a fill arrives or a
 ** request can leave `in` for the ROP pipe (next_of); a refusal for want
-** of room in `miss` is left to the cycle-by-cycle retries, as its stall
-** count depends on the channel's pops. */
+** of room in `miss` (a full queue, or with l2.alloc = miss no room for a
+** dirty victim's write-back beside the read: ref_room) is left to the
+** cycle-by-cycle retries, as the channel's pops end it and count its
+** stalls. */
 static bool sleeps(const gpu_l2 *s)
 {
     return s->lookup_blocked && !s->rel_n && mem_queue_empty(&s->atom) && s->ref_r == mem_queue_head(&s->rop) &&
-           s->ref_gen == s->gen && mem_queue_count(&s->miss) == s->ref_miss && miss_room(s);
+           s->ref_gen == s->gen && mem_queue_count(&s->miss) == s->ref_miss && miss_room(s) && !s->ref_room;
 }
 
 void gpu_l2_tick(gpu_l2 *s, uint64_t c)

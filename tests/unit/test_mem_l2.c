@@ -523,7 +523,15 @@ static void t609_skip_exact(void)
 ** failures.  The first read answered at 200 makes its line a victim again;
 ** the fill (stage 1) comes before the lookup (stage 3), so the ninth is
 ** looked up at 200 and takes that way: its read is ready at 201, as is the
-** first load's reply.  At the fill the ninth simply misses at 128. */
+** first load's reply.  At the fill the ninth simply misses at 128.
+** (c) At the miss, a dirty victim needs room in `miss` for its write-back
+** and the read.  Set 0 filled with dirty lines (stores at 0..7), fifteen
+** stores to set 1 seen at 200..214 (lookups 320..334) leave seven
+** write-backs in `miss` (8 entries), which nobody takes; a load of a ninth
+** line of set 0 seen at 400 is refused at 520..599 (80 reservation
+** failures) with no fill to come; the channel taking one write-back at 600
+** lets it through in that cycle (the slice must not sleep on such a
+** refusal): the victim's write-back and the read, ready at 601. */
 static void t610_alloc_on_miss(void)
 {
     for (int am = 0; am < 2; am++) {
@@ -583,6 +591,32 @@ static void t610_alloc_on_miss(void)
         }
         rig_close(&g);
     }
+
+    rig g;
+    rig_open_a(&g, 16, 8, false, 0, 1, true);
+    store_set(&g, 8);
+    for (uint32_t k = 0; k < 15; k++) {
+        send(&g, GPU_MR_STORE, BASE + 128 + SETSTRIDE * k, k, 200 + k);
+        run_to(&g, 200 + k + 1);
+    }
+    run_to(&g, 400);
+    mem_queue *miss = gpu_l2_miss(g.s);
+    TT_EQ_U(mem_queue_count(miss), 7);
+    send(&g, GPU_MR_LOAD, BASE + SETSTRIDE * 8, 8, 400);
+    run_to(&g, 600);
+    TT_EQ_U(gpu_l2_stats(g.s)->reservation_fails, 80);
+    TT_EQ_U(mem_queue_count(miss), 7);
+    gpu_mreq_put(&g.pool, mem_queue_pop(miss));
+    run_to(&g, 601);
+    TT_EQ_U(mem_queue_count(miss), 8);
+    if (mem_queue_count(miss) == 8) {
+        const gpu_mreq *w = mem_queue_at(miss, 6)->p, *rd = mem_queue_at(miss, 7)->p;
+        TT_CHECK(w->kind == GPU_MR_STORE && w->addr == BASE);
+        TT_CHECK(rd->kind == GPU_MR_LOAD && rd->addr == BASE + SETSTRIDE * 8);
+        TT_EQ_U(mem_queue_at(miss, 7)->ready, 601);
+    }
+    TT_EQ_U(gpu_l2_stats(g.s)->reservation_fails, 80);
+    rig_close(&g);
 }
 
 int main(void)
