@@ -568,6 +568,13 @@ void gpu_l1_fill(gpu_l1 *c, gpu_mreq *reply, uint64_t now)
     gpu_mreq_put(c->pool, reply);
 }
 
+bool gpu_l1_refuses(const gpu_l1 *c, const gpu_mreq *r)
+{
+    /* load's first test: its answer is refuse's whatever the cycle (port_free is true unbanked) */
+    return c->cfg.banks <= 1 && !c->lq && r->kind == GPU_MR_LOAD && r == c->ref_r && c->gen == c->ref_gen &&
+           r->addr == c->ref_addr && r->sectors == c->ref_sectors;
+}
+
 void gpu_l1_invalidate(gpu_l1 *c)
 {
     c->gen++;

@@ -157,6 +157,12 @@ const mem_queue *gpu_l1_missq(const gpu_l1 *c);
 void gpu_l1_pop_miss(gpu_l1 *c);
 /* A reply from the memory system to one of this cache's requests. */
 void gpu_l1_fill(gpu_l1 *c, gpu_mreq *reply, uint64_t now);
+/* Whether gpu_l1_access would refuse r (GPU_L1_RESFAIL) in any cycle from
+** now until it takes an access, a fill or an invalidation: r was refused
+** for want of an MSHR and nothing since could change that (a departure
+** from the miss queue cannot).  False when it cannot tell (a banked cache,
+** whose refusal may be GPU_L1_BUSY; a lookup queue). */
+bool gpu_l1_refuses(const gpu_l1 *c, const gpu_mreq *r);
 
 /* Invalidates every line (between kernels); dirty lines are dropped (local
 ** memory of a finished kernel is dead).  Requests in flight are not touched. */

@@ -203,7 +203,7 @@ void gpu_ldst_send(gpu_sm *sm, uint64_t now)
         r->src = l1 == u->l1c ? GPU_LDST_SRC_L1C : GPU_LDST_SRC_L1D;
         if (!gpu_memsys_can_accept(ms, sm->id, r)) continue;
         gpu_l1_pop_miss(l1);
-        if (l1 == u->l1d) u->fe->kind->unblock(u->fe);
+        if (l1 == u->l1d) (u->fe->kind->depart ? u->fe->kind->depart : u->fe->kind->unblock)(u->fe);
         gpu_memsys_accept(ms, r, now);
         u->miss_rr++;
         sm->changed = true;

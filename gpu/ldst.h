@@ -42,7 +42,7 @@
 **   (collectors)       gpu_ldst_accept: accept, or a refusal counted;
 **   gpu_ldst_cycle     tick;
 **   gpu_ldst_send      one L1 miss to the memory system (an L1D departure
-**                      calls unblock).
+**                      calls depart, or unblock without it).
 ** Then, when the SM changed nothing, it sleeps until the earliest of the
 ** front end's next, the L1s' next events and the rest of the SM's.
 */
@@ -82,6 +82,9 @@ struct gpu_ldst_frontend {
     void (*done)(gpu_ldst_fe *fe, gpu_mreq *r, uint64_t now);
     /* a fill or a departure from the L1D's miss queue: a refused L1D access may now be taken */
     void (*unblock)(gpu_ldst_fe *fe);
+    /* a departure from the L1D's miss queue, when it needs telling apart from
+    ** a fill (NULL: unblock) */
+    void (*depart)(gpu_ldst_fe *fe);
     /* the earliest cycle after now at which it may change state by itself, if
     ** tick(now) moved nothing (UINT64_MAX: it waits for done, unblock or accept) */
     uint64_t (*next)(const gpu_ldst_fe *fe, uint64_t now);

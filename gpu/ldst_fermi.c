@@ -372,6 +372,21 @@ static void fermi_done(gpu_ldst_fe *fe, gpu_mreq *r, uint64_t now)
 
 static void fermi_unblock(gpu_ldst_fe *fe) { F(fe)->blocked = false; }
 
+/* A departure frees a miss-queue entry, which a request refused for want
+** of an MSHR does not wait for: it stays blocked while the L1D would refuse
+** it again (gpu_l1_refuses), which holds until a fill (unblock) when this
+** path is the L1D's only user (not so inside a pool front end, whose pool
+** takes accesses too).  Its retry would have been refused in the next
+** tick: the blocked tick counts that refusal (l1_resfail_skipped, in the
+** same statistic) and the same stall. */
+static void fermi_depart(gpu_ldst_fe *fe)
+{
+    fermi *f = F(fe);
+    gpu_ldst *u = fe->u;
+    if (f->blocked && u->fe == fe && gpu_l1_refuses(u->l1d, f->retry)) return;
+    f->blocked = false;
+}
+
 static uint64_t fermi_next(const gpu_ldst_fe *fe, uint64_t now)
 {
     /* a refused request waits for a reply or a departure from the miss queue (unblock) */
@@ -415,7 +430,7 @@ static void fermi_end(gpu_ldst_fe *fe, gpu_kstats *ks, uint64_t now) {}
 /* The Fermi path's operations, shared by the baseline and banked front ends. */
 #define FERMI_OPS                                                                                                      \
     .destroy = fermi_destroy, .begin = fermi_begin, .accept = fermi_accept, .tick = fermi_tick, .done = fermi_done, \
-    .unblock = fermi_unblock, .next = fermi_next, .accept_next = fermi_accept_next, .idle = fermi_idle, .skip = fermi_skip, .abort = fermi_abort,     \
+    .unblock = fermi_unblock, .depart = fermi_depart, .next = fermi_next, .accept_next = fermi_accept_next, .idle = fermi_idle, .skip = fermi_skip, .abort = fermi_abort,     \
     .end = fermi_end
 
 const gpu_ldst_frontend gpu_ldst_fe_baseline = {.name = "baseline", .chosen = NULL, .create = baseline_create, FERMI_OPS};
