@@ -766,13 +766,18 @@ static inline void tick_issue(gpu_sm *sm, uint64_t now)
 static inline uint32_t tick_back(gpu_sm *sm, uint64_t now)
 {
     fetch_stage(sm, now);
+    /* A request sent is the last move of a cycle, and the next-event
+    ** answers below see what it changed (the miss queue's next head, a
+    ** blocked L1D access let go: gpu_ldst_next), so a cycle whose only move
+    ** was the send is taken as one that changed nothing. */
+    bool changed = sm->changed;
     gpu_ldst_send(sm, now);
     sm->resident_warp_cycles += sm->nwarps_live;
     rs_account(&sm->rs, 1);
     sm->last_tick = now;
     /* When nothing changed, nothing will until a timed event. */
     sm->send_poll = false;
-    if (sm->changed) {
+    if (changed) {
         sm->wake = now + 1;
     } else {
         sm->send_poll = !gpu_memsys_can_accept(sm->lx->g->ms, sm->id, NULL);
