@@ -133,6 +133,8 @@ struct gpu_ldst {
     uint64_t l1d_banks_used;   /* ... a banked L1D: a bit per bank accessed */
     uint64_t refused_at;       /* the last cycle + 1 in which a ready instruction was refused */
     uint64_t stall_at;         /* the last cycle + 1 counted as an LD/ST stall */
+    uint64_t stall_from;       /* a front end's promise: it stalls in this cycle and on until it ticks
+                               ** (its next request refused ahead), which a skip counts (0: none) */
     uint64_t accept_from;      /* a front end's promise: accept refuses before this cycle (0: none; ask it) */
     gpu_ldstkstats st;         /* the unit's part of warppool.*, this launch */
 };
