@@ -263,7 +263,8 @@ typedef struct gpu_sm {
     /* time */
     uint64_t wake;             /* the next cycle it must be ticked */
     uint64_t last_tick;        /* the last cycle it was ticked */
-    bool changed;              /* the tick changed state */
+    bool changed;              /* the tick changed state (the replies aside: tick_front) */
+    bool acked;                /* a store's ack in this tick's replies let a warp go (gpu_sm_store_acked) */
     bool send_poll;            /* its last tick found its injection queue full: room there may wake it
                                ** (gpu_ldst_send_wake; with room, its wake already counts its misses) */
     uint32_t finished;         /* CTAs that finished in this tick */
