@@ -564,15 +564,24 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         uint64_t next = gpu_memsys_next_inside(g->ms);
         if (lx.ctas_started < lx.ctas && lx.dispatch_next < next) next = lx.dispatch_next;
         /* a reply wakes it in the cycle a busy SM would take it (only SMs
-        ** with replies waiting are on the mask) */
+        ** with replies waiting are on the mask).  The replies reach an SM's
+        ** ejection queue in the order of their ready times, and only its
+        ** own pops take its head: so the reply cycle last found (reply_lb)
+        ** stays at or before its next reply's, and an SM due by then needs
+        ** no new look (the line below would leave its wake as it is). */
         const uint64_t *rm = gpu_memsys_reply_mask(g->ms);
         for (uint32_t w = 0; w < (nsm + 63) / 64; w++)
             for (uint64_t bits = rm[w]; bits; bits &= bits - 1) {
                 uint32_t s = w * 64 + (uint32_t)__builtin_ctzll(bits);
-                if (g->sm[s].wake == now + 1) continue;   /* already the earliest the line below sets */
+                gpu_sm *sm = &g->sm[s];
+                if (sm->wake == now + 1 || sm->wake <= sm->reply_lb) continue;   /* already the earliest the line below sets */
                 uint64_t r = gpu_memsys_reply_at(g->ms, s);
-                if (r == UINT64_MAX) gpu_memsys_reply_none(g->ms, s);   /* its queue is empty: off the mask */
-                else if (r < g->sm[s].wake) g->sm[s].wake = r > now ? r : now + 1;
+                if (r == UINT64_MAX) {
+                    gpu_memsys_reply_none(g->ms, s);   /* its queue is empty: off the mask */
+                    continue;
+                }
+                sm->reply_lb = r;
+                if (r < sm->wake) sm->wake = r > now ? r : now + 1;
             }
         bool skip = g->c.sim_skip;   /* read once: the loop's calls and stores could alias it */
         for (uint32_t s = 0; s < nsm; s++) {

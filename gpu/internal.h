@@ -262,8 +262,10 @@ typedef struct gpu_sm {
     uint64_t l1_resfail_skipped; /* statistics: cycles a request the L1D refused waited without asking again */
     /* time */
     uint64_t wake;             /* the next cycle it must be ticked */
+    uint64_t reply_lb;         /* a cycle at or before its next reply's (the launch loop's reply wakes) */
     uint64_t last_tick;        /* the last cycle it was ticked */
-    bool changed;              /* the tick changed state */
+    bool changed;              /* the tick changed state (the replies aside: tick_front) */
+    bool acked;                /* a store's ack in this tick's replies let a warp go (gpu_sm_store_acked) */
     bool send_poll;            /* its last tick found its injection queue full: room there may wake it
                                ** (gpu_ldst_send_wake; with room, its wake already counts its misses) */
     uint32_t finished;         /* CTAs that finished in this tick */

@@ -218,10 +218,7 @@ static inline void port_take(gpu_l1 *c)
 ** table is full: remembered for its retries (see ref_r). */
 static gpu_l1res refused_mshr(gpu_l1 *c, const gpu_mreq *r)
 {
-    c->ref_r = r;
-    c->ref_addr = r->addr;
-    c->ref_sectors = r->sectors;
-    c->ref_gen = c->gen;
+    gpu_l1_note_refused(c, r);
     return refuse(c);
 }
 
@@ -566,6 +563,31 @@ void gpu_l1_fill(gpu_l1 *c, gpu_mreq *reply, uint64_t now)
         mem_mshr_release(&c->mshr, i);
     }
     gpu_mreq_put(c->pool, reply);
+}
+
+bool gpu_l1_refuses(const gpu_l1 *c, const gpu_mreq *r)
+{
+    /* load's first test: its answer is refuse's whatever the cycle (port_free is true unbanked) */
+    return c->cfg.banks <= 1 && !c->lq && r->kind == GPU_MR_LOAD && r == c->ref_r && c->gen == c->ref_gen &&
+           r->addr == c->ref_addr && r->sectors == c->ref_sectors;
+}
+
+bool gpu_l1_load_refused(const gpu_l1 *c, uint64_t addr, uint32_t sectors)
+{
+    /* load's tests in its order, up to refused_mshr */
+    if (c->cfg.banks > 1 || c->lq || !mem_mshr_full(&c->mshr)) return false;
+    uint64_t line = addr - addr % c->cfg.line;
+    int32_t slot = mem_cache_find(&c->tags, line);
+    if (slot >= 0 && !(sectors_of(c, sectors, line) & ~c->tags.l[slot].sect)) return false;
+    return mem_mshr_find(&c->mshr, line) < 0;
+}
+
+void gpu_l1_note_refused(gpu_l1 *c, const gpu_mreq *r)
+{
+    c->ref_r = r;
+    c->ref_addr = r->addr;
+    c->ref_sectors = r->sectors;
+    c->ref_gen = c->gen;
 }
 
 void gpu_l1_invalidate(gpu_l1 *c)

@@ -157,6 +157,21 @@ const mem_queue *gpu_l1_missq(const gpu_l1 *c);
 void gpu_l1_pop_miss(gpu_l1 *c);
 /* A reply from the memory system to one of this cache's requests. */
 void gpu_l1_fill(gpu_l1 *c, gpu_mreq *reply, uint64_t now);
+/* Whether gpu_l1_access would refuse r (GPU_L1_RESFAIL) in any cycle from
+** now until it takes an access, a fill or an invalidation: r was refused
+** for want of an MSHR and nothing since could change that (a departure
+** from the miss queue cannot).  False when it cannot tell (a banked cache,
+** whose refusal may be GPU_L1_BUSY; a lookup queue). */
+bool gpu_l1_refuses(const gpu_l1 *c, const gpu_mreq *r);
+/* Whether a load of the line holding addr, for `sectors`, would be refused
+** for want of an MSHR in any cycle from now until the cache takes an
+** access, a fill or an invalidation: the line is not there with every
+** sector it names, no MSHR fetches it, every MSHR is busy.  False when it
+** cannot tell (as gpu_l1_refuses).  gpu_l1_note_refused(r), r that load,
+** then remembers r as refused (gpu_l1_refuses(r) is true), its refusal
+** counted by the caller. */
+bool gpu_l1_load_refused(const gpu_l1 *c, uint64_t addr, uint32_t sectors);
+void gpu_l1_note_refused(gpu_l1 *c, const gpu_mreq *r);
 
 /* Invalidates every line (between kernels); dirty lines are dropped (local
 ** memory of a finished kernel is dead).  Requests in flight are not touched. */

@@ -74,7 +74,7 @@ void gpu_ldst_begin(gpu_sm *sm, uint64_t now)
 {
     gpu_ldst *u = sm->ldst;
     memset(&u->st, 0, sizeof u->st);
-    u->refused_at = u->stall_at = u->l1d_at = 0;
+    u->refused_at = u->stall_at = u->stall_from = u->l1d_at = 0;
     u->miss_rr = 0;
     u->accept_from = 0;
     u->fe->kind->begin(u->fe, now);
@@ -203,7 +203,7 @@ void gpu_ldst_send(gpu_sm *sm, uint64_t now)
         r->src = l1 == u->l1c ? GPU_LDST_SRC_L1C : GPU_LDST_SRC_L1D;
         if (!gpu_memsys_can_accept(ms, sm->id, r)) continue;
         gpu_l1_pop_miss(l1);
-        if (l1 == u->l1d) u->fe->kind->unblock(u->fe);
+        if (l1 == u->l1d) (u->fe->kind->depart ? u->fe->kind->depart : u->fe->kind->unblock)(u->fe);
         gpu_memsys_accept(ms, r, now);
         u->miss_rr++;
         sm->changed = true;
@@ -254,8 +254,9 @@ bool gpu_ldst_idle(const gpu_sm *sm)
 void gpu_ldst_account_skip(gpu_sm *sm, uint64_t k)
 {
     gpu_ldst *u = sm->ldst;
-    /* a stall in the last cycle ticked lasts (the SM sleeps only while nothing can move) */
-    if (u->stall_at == sm->last_tick + 1) u->st.ldst_stall_cycles += k;
+    /* a stall in the last cycle ticked lasts (the SM sleeps only while nothing can move), and
+    ** so does one a front end promised from the next (stall_from) */
+    if (u->stall_at == sm->last_tick + 1 || u->stall_from == sm->last_tick + 1) u->st.ldst_stall_cycles += k;
     /* an instruction refused in the last cycle ticked was refused in each skipped one (accept_next) */
     if (u->refused_at == sm->last_tick + 1) u->st.inst_queue_full += k;
     u->fe->kind->skip(u->fe, k);

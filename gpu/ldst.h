@@ -42,7 +42,7 @@
 **   (collectors)       gpu_ldst_accept: accept, or a refusal counted;
 **   gpu_ldst_cycle     tick;
 **   gpu_ldst_send      one L1 miss to the memory system (an L1D departure
-**                      calls unblock).
+**                      calls depart, or unblock without it).
 ** Then, when the SM changed nothing, it sleeps until the earliest of the
 ** front end's next, the L1s' next events and the rest of the SM's.
 */
@@ -82,6 +82,9 @@ struct gpu_ldst_frontend {
     void (*done)(gpu_ldst_fe *fe, gpu_mreq *r, uint64_t now);
     /* a fill or a departure from the L1D's miss queue: a refused L1D access may now be taken */
     void (*unblock)(gpu_ldst_fe *fe);
+    /* a departure from the L1D's miss queue, when it needs telling apart from
+    ** a fill (NULL: unblock) */
+    void (*depart)(gpu_ldst_fe *fe);
     /* the earliest cycle after now at which it may change state by itself, if
     ** tick(now) moved nothing (UINT64_MAX: it waits for done, unblock or accept) */
     uint64_t (*next)(const gpu_ldst_fe *fe, uint64_t now);
@@ -130,6 +133,8 @@ struct gpu_ldst {
     uint64_t l1d_banks_used;   /* ... a banked L1D: a bit per bank accessed */
     uint64_t refused_at;       /* the last cycle + 1 in which a ready instruction was refused */
     uint64_t stall_at;         /* the last cycle + 1 counted as an LD/ST stall */
+    uint64_t stall_from;       /* a front end's promise: it stalls in this cycle and on until it ticks
+                               ** (its next request refused ahead), which a skip counts (0: none) */
     uint64_t accept_from;      /* a front end's promise: accept refuses before this cycle (0: none; ask it) */
     gpu_ldstkstats st;         /* the unit's part of warppool.*, this launch */
 };

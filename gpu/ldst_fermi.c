@@ -246,33 +246,41 @@ static bool fermi_accept(gpu_ldst_fe *fe, gpu_memop *m, uint64_t now)
     return true;
 }
 
+/* The request for the current instruction's line i. */
+static gpu_mreq *line_req(fermi *f, uint32_t i)
+{
+    gpu_ldst *u = f->fe.u;
+    const gpu_cfg *c = u->c;
+    gpu_memop *m = f->cur;
+    bool konst = i < f->const_lines;
+    gpu_mreq *r = gpu_mreq_get(u->pool);
+    r->addr = f->lines[i];
+    r->bytes = f->line_bytes[i];
+    r->kind = (m->flags & EXEC_SI_ATOMIC) ? GPU_MR_ATOMIC : (m->flags & EXEC_SI_LOAD) ? GPU_MR_LOAD : GPU_MR_STORE;
+    r->space = konst ? GPU_MS_CONST : m->rec.space == PTX_SP_LOCAL ? GPU_MS_LOCAL : GPU_MS_GLOBAL;
+    r->sm = (uint16_t)u->sm->id;
+    r->src = konst ? GPU_LDST_SRC_L1C : GPU_LDST_SRC_L1D;
+    r->tag = f->tag;
+    if (r->kind == GPU_MR_STORE) gpu_ldst_store_prep(u, r, m->warp);
+    r->sectors = f->line_info[i].sectors;
+    r->ops = f->line_info[i].ops;
+    r->ops_addr = f->line_info[i].ops_addr;
+    if (r->kind == GPU_MR_LOAD || r->kind == GPU_MR_ATOMIC) {
+        if (konst) r->bytes = c->l1c.line;
+        else if (r->kind == GPU_MR_LOAD) r->bytes = c->l1d.line;
+    }
+    return r;
+}
+
 /* Sends the current instruction's next line request; true if the path moved. */
 static bool send_line(fermi *f, uint64_t now)
 {
     gpu_ldst *u = f->fe.u;
     const gpu_cfg *c = u->c;
-    gpu_memop *m = f->cur;
     uint32_t i = f->next;
     bool konst = i < f->const_lines;
     gpu_mreq *r = f->retry;
-    if (!r) {
-        r = gpu_mreq_get(u->pool);
-        r->addr = f->lines[i];
-        r->bytes = f->line_bytes[i];
-        r->kind = (m->flags & EXEC_SI_ATOMIC) ? GPU_MR_ATOMIC : (m->flags & EXEC_SI_LOAD) ? GPU_MR_LOAD : GPU_MR_STORE;
-        r->space = konst ? GPU_MS_CONST : m->rec.space == PTX_SP_LOCAL ? GPU_MS_LOCAL : GPU_MS_GLOBAL;
-        r->sm = (uint16_t)u->sm->id;
-        r->src = konst ? GPU_LDST_SRC_L1C : GPU_LDST_SRC_L1D;
-        r->tag = f->tag;
-        if (r->kind == GPU_MR_STORE) gpu_ldst_store_prep(u, r, m->warp);
-        r->sectors = f->line_info[i].sectors;
-        r->ops = f->line_info[i].ops;
-        r->ops_addr = f->line_info[i].ops_addr;
-        if (r->kind == GPU_MR_LOAD || r->kind == GPU_MR_ATOMIC) {
-            if (konst) r->bytes = c->l1c.line;
-            else if (r->kind == GPU_MR_LOAD) r->bytes = c->l1d.line;
-        }
-    }
+    if (!r) r = line_req(f, i);
     gpu_l1res res = gpu_l1_access(konst ? u->l1c : u->l1d, r, now);
     if (res == GPU_L1_RESFAIL || res == GPU_L1_BUSY) {
         /* kept; a reservation failure waits for a fill or a departure, a busy miss port for the next cycle */
@@ -322,6 +330,28 @@ static bool next_banked(fermi *f, uint64_t now)
     return true;
 }
 
+/* After a line went in cycle now: the next line, which goes in the next
+** cycle, refused now when the L1D can only refuse it for want of an MSHR
+** (a load line; gpu_l1_load_refused), as its request would be then: no
+** fill (which unblocks) comes before the next cycle's tick, and this path
+** is the L1D's only user (not so inside a pool front end).  It waits
+** blocked from now on; the next cycle's tick, or its skip, counts the
+** refusal (l1_resfail_skipped, in the same statistic) and the stall
+** (gpu_ldst.stall_from) of the retry it spares. */
+static void refuse_ahead(fermi *f, uint64_t now)
+{
+    gpu_ldst *u = f->fe.u;
+    uint32_t i = f->next;
+    if (f->banked || u->fe != &f->fe || i < f->const_lines || (f->cur->flags & EXEC_SI_ATOMIC) ||
+        !(f->cur->flags & EXEC_SI_LOAD) || !gpu_l1_load_refused(u->l1d, f->lines[i], f->line_info[i].sectors))
+        return;
+    gpu_mreq *r = line_req(f, i);
+    gpu_l1_note_refused(u->l1d, r);
+    f->retry = r;
+    f->blocked = true;
+    u->stall_from = now + 1;
+}
+
 static void fermi_tick(gpu_ldst_fe *fe, uint64_t now)
 {
     fermi *f = F(fe);
@@ -336,10 +366,19 @@ static void fermi_tick(gpu_ldst_fe *fe, uint64_t now)
             return;
         }
         /* one line; banked: more L1D lines, to free banks, until one is refused */
+        bool sent = false;
         while (send_line(f, now)) {
-            gpu_ldst_moved(u);
+            sent = true;
             if (!f->banked || f->next <= f->const_lines || !next_banked(f, now)) break;
         }
+        if (!f->retry && f->next < f->nlines) refuse_ahead(f, now);
+        /* A line sent moves nothing the SM's other stages look at, and what
+        ** follows from it is in the next-event answers: the next line in the
+        ** next cycle (fermi_next) or blocked, the L1D's hit and miss queues.
+        ** So it does not make the SM's next cycle due by itself, unless this
+        ** path is part of another front end, whose next answers for a tick
+        ** that moved nothing. */
+        if (sent && u->fe != fe) gpu_ldst_moved(u);
     } else if (f->busy_left) {
         f->busy_left--;
         gpu_ldst_moved(u);
@@ -371,6 +410,21 @@ static void fermi_done(gpu_ldst_fe *fe, gpu_mreq *r, uint64_t now)
 }
 
 static void fermi_unblock(gpu_ldst_fe *fe) { F(fe)->blocked = false; }
+
+/* A departure frees a miss-queue entry, which a request refused for want
+** of an MSHR does not wait for: it stays blocked while the L1D would refuse
+** it again (gpu_l1_refuses), which holds until a fill (unblock) when this
+** path is the L1D's only user (not so inside a pool front end, whose pool
+** takes accesses too).  Its retry would have been refused in the next
+** tick: the blocked tick counts that refusal (l1_resfail_skipped, in the
+** same statistic) and the same stall. */
+static void fermi_depart(gpu_ldst_fe *fe)
+{
+    fermi *f = F(fe);
+    gpu_ldst *u = fe->u;
+    if (f->blocked && u->fe == fe && gpu_l1_refuses(u->l1d, f->retry)) return;
+    f->blocked = false;
+}
 
 static uint64_t fermi_next(const gpu_ldst_fe *fe, uint64_t now)
 {
@@ -415,7 +469,7 @@ static void fermi_end(gpu_ldst_fe *fe, gpu_kstats *ks, uint64_t now) {}
 /* The Fermi path's operations, shared by the baseline and banked front ends. */
 #define FERMI_OPS                                                                                                      \
     .destroy = fermi_destroy, .begin = fermi_begin, .accept = fermi_accept, .tick = fermi_tick, .done = fermi_done, \
-    .unblock = fermi_unblock, .next = fermi_next, .accept_next = fermi_accept_next, .idle = fermi_idle, .skip = fermi_skip, .abort = fermi_abort,     \
+    .unblock = fermi_unblock, .depart = fermi_depart, .next = fermi_next, .accept_next = fermi_accept_next, .idle = fermi_idle, .skip = fermi_skip, .abort = fermi_abort,     \
     .end = fermi_end
 
 const gpu_ldst_frontend gpu_ldst_fe_baseline = {.name = "baseline", .chosen = NULL, .create = baseline_create, FERMI_OPS};

@@ -368,7 +368,7 @@ void gpu_sm_store_acked(gpu_sm *sm, uint16_t slot, uint64_t now)
     if (--w->stores_out) return;
     if (w->state == GPU_W_ACTIVE || w->state == GPU_W_BARRIER) blk_set(sm, w, 0); /* a fence may go */
     warp_try_finish(sm, slot, now);
-    sm->changed = true;
+    sm->changed = sm->acked = true;
 }
 
 /* ---- issue ---------------------------------------------------------------------------------- */
@@ -734,6 +734,14 @@ static inline void tick_front(gpu_sm *sm, uint64_t now)
     sm->starts = sm->npending ? cta_starts(sm, now) : UINT64_MAX;
     rs_tick(&sm->rs);
     gpu_ldst_replies(sm, now);
+    /* The replies come first in the cycle, and every later stage sees what
+    ** they moved (fills, the L1D's lookups, loads done): they alone do not
+    ** make the next cycle due, whose events the next-event answers give (the
+    ** L1s' queues, a blocked request let go; the next reply through the
+    ** launch loop's reply wakes).  A store's ack that let a warp go does:
+    ** the CTA starts were found before it. */
+    sm->changed = sm->acked;
+    sm->acked = false;
     while (sm->nwb && sm->wb[0].cycle <= now) {
         gpu_wb e = wb_pop(sm);
         gpu_sm_writeback(sm, e.warp, e.si, e.mem, now);
@@ -766,13 +774,18 @@ static inline void tick_issue(gpu_sm *sm, uint64_t now)
 static inline uint32_t tick_back(gpu_sm *sm, uint64_t now)
 {
     fetch_stage(sm, now);
+    /* A request sent is the last move of a cycle, and the next-event
+    ** answers below see what it changed (the miss queue's next head, a
+    ** blocked L1D access let go: gpu_ldst_next), so a cycle whose only move
+    ** was the send is taken as one that changed nothing. */
+    bool changed = sm->changed;
     gpu_ldst_send(sm, now);
     sm->resident_warp_cycles += sm->nwarps_live;
     rs_account(&sm->rs, 1);
     sm->last_tick = now;
     /* When nothing changed, nothing will until a timed event. */
     sm->send_poll = false;
-    if (sm->changed) {
+    if (changed) {
         sm->wake = now + 1;
     } else {
         sm->send_poll = !gpu_memsys_can_accept(sm->lx->g->ms, sm->id, NULL);
