@@ -93,10 +93,10 @@ for v in l1_32k:32k l1_128k:128k; do
     if [ "$args" != "$want" ]; then fail "tpsim_${v%%:*}" "ran '$args', expected '$want' ($(cat "$tmp/log"))"
     else pass "tpsim_${v%%:*}"; fi
 done
-# tpsim_rot: the same point with GPGPU-Sim 4.2's issue order and crossbar
+# tpsim_rot: the same point with GPGPU-Sim 4.2's issue order, crossbar and the two queue sizes its runs keep
 point bicg l1_32k tpsim_rot
 args=$(sed -n 's/^args //p' "$tmp/out/runs/bicg-l1_32k-tpsim_rot/tpsim.log" 2>/dev/null)
-want="run --mode performance --config gtx480-l1-32k --stats $tmp/out/runs/bicg-l1_32k-tpsim_rot/tpsim.json -o l1d.banks=1 -o warppool=0 -o mrpb=0 -o l1d.size=32k -o sm.issue_order=rotate -o icnt.out_buffer=64 -- ./prog"
+want="run --mode performance --config gtx480-l1-32k --stats $tmp/out/runs/bicg-l1_32k-tpsim_rot/tpsim.json -o l1d.banks=1 -o warppool=0 -o mrpb=0 -o l1d.size=32k -o sm.issue_order=rotate -o icnt.out_buffer=64 -o l2.queue=64 -o icnt.eject_queue=32 -- ./prog"
 if [ "$args" != "$want" ]; then fail tpsim_rot "ran '$args', expected '$want' ($(cat "$tmp/log"))"
 else pass tpsim_rot; fi
 r=$(rows | grep "^bicg,.*,l1_32k,tpsim,")
