@@ -31,6 +31,7 @@ struct gpu_l2 {
     uint32_t *release;        /* filled MSHRs waiting to release, FIFO ring */
     uint32_t rel_head, rel_n;
     uint32_t nsect;           /* sectors per line (1: unsectored) */
+    uint32_t fgroup;          /* sectors per fetch piece (cfg.fetch / 32; 1: the sectors alone) */
     uint64_t atom_free;       /* L2 cycle from which the atomic unit is free */
     bool lookup_blocked;      /* the ROP head was refused in the last tick */
     bool atom_blocked;        /* a performed atomic found `out` full in the last tick */
@@ -63,6 +64,7 @@ void gpu_l2_cfg_options(const tp_opts *o, gpu_l2cfg *c)
     c->sectored = tp_opt_i(o, OPT_L2_SECTORED) != 0;
     c->alloc_on_miss = tp_opt_i(o, OPT_L2_ALLOC) == 1;
     c->dram_atom = (uint32_t)(tp_opt_i(o, OPT_DRAM_BURST) * tp_opt_i(o, OPT_DRAM_BUS_BYTES));
+    c->fetch = (uint32_t)tp_opt_i(o, OPT_L2_FETCH);
     c->atomic_interval = (uint32_t)tp_opt_i(o, OPT_L2_ATOMIC_INTERVAL);
     c->atomic_rate = (uint32_t)tp_opt_i(o, OPT_L2_ATOMIC_RATE);
 }
@@ -82,6 +84,9 @@ gpu_l2 *gpu_l2_new(const gpu_l2cfg *cfg, const gpu_addrmap *map, gpu_mreq_pool *
     s->map = map;
     s->pool = pool;
     s->nsect = c->sectored && c->line >= 2 * GPU_SECTOR && c->line <= GPU_SECTOR_BLOCK ? c->line / GPU_SECTOR : 1;
+    /* the fetch piece: a power of two of sectors dividing the line */
+    s->fgroup = 1;
+    while (s->fgroup * 2 * GPU_SECTOR <= c->fetch && s->fgroup * 2 <= s->nsect) s->fgroup *= 2;
     mem_cache_init(&s->tags, c->size, c->assoc, c->line);
     mem_mshr_init(&s->mshr, c->mshrs, c->mshr_merge);
     mem_queue_init(&s->in, c->queue);
@@ -136,6 +141,19 @@ static inline uint32_t dram_bytes(const gpu_l2 *s, uint32_t m)
         if (m >> i & 1) atoms |= 1u << (i / per);
     uint32_t b = (uint32_t)__builtin_popcount(atoms) * s->cfg.dram_atom;
     return b < s->cfg.line ? b : s->cfg.line;
+}
+
+/* The sectors a read miss asks DRAM for: need, widened to every sector of
+** the aligned fetch pieces (l2.fetch) it touches, less `have` (the sectors
+** the line has, or its MSHR has asked for already). */
+static inline uint32_t widen(const gpu_l2 *s, uint32_t need, uint32_t have)
+{
+    uint32_t g = s->fgroup, w = need;
+    if (g == 1 || !need) return need;
+    uint32_t piece = (1u << g) - 1;
+    for (uint32_t i = 0; i < s->nsect; i += g)
+        if (need >> i & piece) w |= piece << i;
+    return w & ~(have & ~need);
 }
 
 static gpu_mreq *dram_req(gpu_l2 *s, int kind, uint64_t addr, uint32_t m, uint32_t tag, uint64_t t)
@@ -319,6 +337,7 @@ static bool lookup(gpu_l2 *s, gpu_mreq *r, uint64_t t)
         if (extra) {
             /* sectors the line in flight was not asked for: one more DRAM read */
             if (!miss_room(s)) goto refused;
+            extra = widen(s, extra, m->fetch | (l ? l->sect : 0));
             mem_queue_push(&s->miss, dram_req(s, GPU_MR_LOAD, line, extra, (uint32_t)e, t), t + 1);
             m->fetch |= extra;
             m->out++;
@@ -361,15 +380,16 @@ static bool lookup(gpu_l2 *s, gpu_mreq *r, uint64_t t)
             l = mem_cache_at(&s->tags, (uint32_t)slot);
             s->gen++;
         }
-        l->pend |= need;
     }
+    uint32_t fetch = widen(s, need, l ? l->sect : 0);
+    if (l && s->cfg.alloc_on_miss) l->pend |= fetch;
     uint32_t i = mem_mshr_alloc(&s->mshr, line);
     mem_mshr_entry *m = mem_mshr_at(&s->mshr, i);
     mem_mshr_add_w(&s->mshr, i, r, need);
-    m->fetch = need;
+    m->fetch = fetch;
     m->out = 1;
     if (writes) m->mark = want;
-    mem_queue_push(&s->miss, dram_req(s, GPU_MR_LOAD, line, need, i, t), t + 1);
+    mem_queue_push(&s->miss, dram_req(s, GPU_MR_LOAD, line, fetch, i, t), t + 1);
     if (present) {
         mem_cache_touch(&s->tags, (uint32_t)slot);
         s->st.sector_misses++;

@@ -114,6 +114,7 @@ typedef struct gpu_l2cfg {
     bool sectored;                /* 32-byte sectors (above) */
     bool alloc_on_miss;           /* l2.alloc = miss: a load miss reserves its line (above) */
     uint32_t dram_atom;           /* bytes of the DRAM's smallest transfer (0: 32) */
+    uint32_t fetch;               /* l2.fetch: bytes a read miss asks for around each missing sector (0: 32) */
     uint32_t atomic_interval;     /* L2 cycles per operation on one address (0: no atomic unit) */
     uint32_t atomic_rate;         /* operations on distinct addresses per L2 cycle (0: 1) */
 } gpu_l2cfg;

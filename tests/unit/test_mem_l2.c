@@ -25,8 +25,18 @@ typedef struct rig {
     uint64_t now;
 } rig;
 
+static void rig_open_f(rig *g, uint32_t out_cap, uint32_t queue, bool sectored, uint32_t interval, uint32_t rate,
+                       bool alloc_on_miss, uint32_t atom, uint32_t fetch);
+
 static void rig_open_a(rig *g, uint32_t out_cap, uint32_t queue, bool sectored, uint32_t interval, uint32_t rate,
                        bool alloc_on_miss)
+{
+    rig_open_f(g, out_cap, queue, sectored, interval, rate, alloc_on_miss, 64, 32);
+}
+
+/* With DRAM atoms of `atom` bytes and l2.fetch = `fetch` (t611). */
+static void rig_open_f(rig *g, uint32_t out_cap, uint32_t queue, bool sectored, uint32_t interval, uint32_t rate,
+                       bool alloc_on_miss, uint32_t atom, uint32_t fetch)
 {
     memset(g, 0, sizeof *g);
     gpu_mreq_pool_init(&g->pool);
@@ -34,8 +44,8 @@ static void rig_open_a(rig *g, uint32_t out_cap, uint32_t queue, bool sectored, 
     mem_queue_init(&g->out, out_cap);
     mem_queue_init(&g->fill, 116);
     gpu_l2cfg c = {.slice = 0, .port = 0, .size = 65536, .assoc = 8, .line = 128, .mshrs = 32, .mshr_merge = 4,
-                   .queue = queue, .period = 1, .rop_latency = ROP, .sectored = sectored, .dram_atom = 64,
-                   .atomic_interval = interval, .atomic_rate = rate, .alloc_on_miss = alloc_on_miss};
+                   .queue = queue, .period = 1, .rop_latency = ROP, .sectored = sectored, .dram_atom = atom,
+                   .fetch = fetch, .atomic_interval = interval, .atomic_rate = rate, .alloc_on_miss = alloc_on_miss};
     g->s = gpu_l2_new(&c, &g->map, &g->pool);
     gpu_l2_connect(g->s, &g->out, &g->fill);
 }
@@ -448,10 +458,10 @@ static bool same_queue(const mem_queue *a, const mem_queue *b)
 ** cycles later, an `out` of 4 drained at random: after every cycle every
 ** queue and every counter the same; unsectored without an atomic unit, and
 ** sectored with one; each with lines taken at the fill and at the miss. */
-static void t609_skip_exact_c(bool sectored, uint32_t interval, bool alloc_on_miss)
+static void t609_skip_exact_c(bool sectored, uint32_t interval, bool alloc_on_miss, uint32_t fetch)
 {
     rig g[2];
-    for (int r = 0; r < 2; r++) rig_open_a(&g[r], 4, 8, sectored, interval, 2, alloc_on_miss);
+    for (int r = 0; r < 2; r++) rig_open_f(&g[r], 4, 8, sectored, interval, 2, alloc_on_miss, fetch > 32 ? 32 : 64, fetch);
     uint32_t x = 99;
     uint32_t bad = 0, ticks = 0;
     gpu_l2stats st[2];
@@ -500,10 +510,12 @@ static void t609_skip_exact_c(bool sectored, uint32_t interval, bool alloc_on_mi
 
 static void t609_skip_exact(void)
 {
-    t609_skip_exact_c(false, 0, false);
-    t609_skip_exact_c(true, 4, false);
-    t609_skip_exact_c(false, 0, true);   /* l2.alloc = miss (t610) */
-    t609_skip_exact_c(true, 4, true);
+    t609_skip_exact_c(false, 0, false, 32);
+    t609_skip_exact_c(true, 4, false, 32);
+    t609_skip_exact_c(false, 0, true, 32);   /* l2.alloc = miss (t610) */
+    t609_skip_exact_c(true, 4, true, 32);
+    t609_skip_exact_c(true, 4, false, 64);   /* l2.fetch = 64, 32-byte atoms (t611) */
+    t609_skip_exact_c(true, 4, true, 64);
 }
 
 /* 610: lines taken at the miss (l2.alloc = miss, GPGPU-Sim's `m`), beside
@@ -619,6 +631,108 @@ static void t610_alloc_on_miss(void)
     rig_close(&g);
 }
 
+/* 611: the fetch piece (l2.fetch), with 32-byte DRAM atoms (GDDR6's, the
+** rtx2060's).  With 64: sector pairs.
+**   0: a load of sector 1 (+40), looked up at 120: one read of sectors 0-1
+**      (bits 0 and 1), 64 bytes, ready 121.
+**   1: a load of sector 0 (+8), looked up at 121: the read in flight has
+**      it; merged, nothing sent.
+**   2: a load of sector 3 (+96), looked up at 122: merged, and one more
+**      read, of sectors 2-3, 64 bytes, ready 123.
+**   Every read but the last answered at 200 releases the first two loads
+**   (replies ready 201), the last at 250 the third (ready 251).
+**   300: a load of sector 2 (+64), looked up at 420, hits (reply ready
+**      421): it came with sector 3.
+**   500: a store to sector 0 of the next line (+128, looked up at 620)
+**      makes it valid and dirty, with no read; 700: a load of that line's
+**      sector 1 (looked up at 820) asks for sector 1 alone (32 bytes,
+**      ready 821): the pair's other sector is there (the line's sectors
+**      are bits 4-7 of the 256-byte block's mask).
+** With 32 (GPGPU-Sim 4's sectored L2): each load sends a read of its own
+** sector, 32 bytes (bits 1, 0, 3, ready 121, 122, 123), the first two
+** answered at 200 (the slice takes one fill a cycle: the second load's
+** reply is ready at 202); the load of sector 2 is a sector miss.
+** With 128: the first read asks for the whole line (bits 0-3, 128 bytes)
+** and the others merge: all three replies ready at 201; the last load asks
+** for the line's three sectors it lacks (bits 5-7, 96 bytes). */
+static void t611_fetch_piece(void)
+{
+    static const uint32_t fetch[3] = {64, 32, 128};
+    static const uint32_t nreads[3] = {2, 3, 1};
+    static const uint32_t bits[3][3] = {{3, 12}, {2, 1, 8}, {15}};
+    static const uint32_t bytes[3][3] = {{64, 64}, {32, 32, 32}, {128}};
+    static const uint32_t sent[3][3] = {{121, 123}, {121, 122, 123}, {121}};
+    static const uint32_t replied[3][3] = {{201, 201, 251}, {201, 202, 251}, {201, 201, 201}};
+    for (int v = 0; v < 3; v++) {
+        rig g;
+        rig_open_f(&g, 16, 8, true, 0, 1, false, 32, fetch[v]);
+        gpu_mreq *ld[3];
+        ld[0] = send_s(&g, GPU_MR_LOAD, BASE + 40, 4, 1, 0);
+        ld[1] = send_s(&g, GPU_MR_LOAD, BASE + 8, 4, 2, 1);
+        ld[2] = send_s(&g, GPU_MR_LOAD, BASE + 96, 4, 3, 2);
+        run_to(&g, 200);
+        mem_queue *miss = gpu_l2_miss(g.s);
+        uint32_t n = nreads[v];
+        TT_EQ_U(mem_queue_count(miss), n);
+        TT_EQ_U(gpu_l2_stats(g.s)->dram_reads, n);
+        TT_EQ_U(gpu_l2_stats(g.s)->mshr_merges, 2);
+        if (mem_queue_count(miss) != n) {
+            rig_close(&g);
+            continue;
+        }
+        gpu_mreq *d[3];
+        for (uint32_t k = 0; k < n; k++) {
+            d[k] = mem_queue_at(miss, k)->p;
+            TT_EQ_U(mem_queue_at(miss, k)->ready, sent[v][k]);
+            TT_EQ_U(d[k]->addr, BASE);
+            TT_EQ_U(d[k]->sectors, bits[v][k]);
+            TT_EQ_U(d[k]->bytes, bytes[v][k]);
+        }
+        for (uint32_t k = 0; k < n; k++) mem_queue_pop(miss);
+        for (uint32_t k = 0; k + 1 < n || (n == 1 && k == 0); k++) mem_queue_push(&g.fill, d[k], 200);
+        run_to(&g, 250);
+        TT_EQ_U(mem_queue_count(&g.out), n == 1 ? 3u : 2u);
+        if (n > 1) {
+            mem_queue_push(&g.fill, d[n - 1], 250);
+            run_to(&g, 300);
+        }
+        TT_EQ_U(mem_queue_count(&g.out), 3);
+        for (uint32_t k = 0; k < 3 && k < mem_queue_count(&g.out); k++) {
+            TT_CHECK(mem_queue_at(&g.out, k)->p == ld[k]);
+            TT_EQ_U(mem_queue_at(&g.out, k)->ready, replied[v][k]);
+        }
+        TT_CHECK(gpu_l2_idle(g.s));
+        free_all(&g, &g.out);
+        gpu_mreq *e = send_s(&g, GPU_MR_LOAD, BASE + 64, 4, 4, 300);
+        run_to(&g, 500);
+        if (v == 1) {
+            TT_EQ_U(mem_queue_count(&g.out), 0);
+            TT_EQ_U(mem_queue_count(miss), 1);
+            TT_EQ_U(gpu_l2_stats(g.s)->sector_misses, 1);
+            rig_close(&g);
+            continue;
+        }
+        TT_CHECK(mem_queue_count(&g.out) == 1 && mem_queue_head(&g.out) == e && mem_queue_at(&g.out, 0)->ready == 421);
+        TT_EQ_U(mem_queue_count(miss), 0);
+        free_all(&g, &g.out);
+        send_s(&g, GPU_MR_STORE, BASE + 128, 4, 5, 500);
+        run_to(&g, 700);
+        TT_EQ_U(mem_queue_count(miss), 0);
+        send_s(&g, GPU_MR_LOAD, BASE + 128 + 40, 4, 6, 700);
+        run_to(&g, 900);
+        TT_EQ_U(mem_queue_count(miss), 1);
+        if (mem_queue_count(miss) == 1) {
+            gpu_mreq *d3 = mem_queue_head(miss);
+            TT_EQ_U(mem_queue_at(miss, 0)->ready, 821);
+            TT_EQ_U(d3->addr, BASE + 128);
+            TT_EQ_U(d3->sectors, v == 0 ? 0x20u : 0xe0u);
+            TT_EQ_U(d3->bytes, v == 0 ? 32u : 96u);
+        }
+        TT_EQ_U(gpu_l2_stats(g.s)->sector_misses, 1);
+        rig_close(&g);
+    }
+}
+
 int main(void)
 {
     TT_RUN(t601_hit_latency);
@@ -631,5 +745,6 @@ int main(void)
     TT_RUN(t608_atomic_unit);
     TT_RUN(t609_skip_exact);
     TT_RUN(t610_alloc_on_miss);
+    TT_RUN(t611_fetch_piece);
     return tt_done();
 }
