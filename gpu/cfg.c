@@ -48,6 +48,8 @@ void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
     c->max_warps = opt_u(o, OPT_DEVICE_MAX_THREADS_PER_SM) / 32;
     if (!c->max_warps) c->max_warps = 1;
     c->max_ctas = opt_u(o, OPT_DEVICE_MAX_CTAS_PER_SM);
+    c->shared_per_sm = opt_u(o, OPT_DEVICE_SHARED_PER_SM);
+    c->shared_unit = opt_u(o, OPT_DEVICE_SHARED_ALLOC_UNIT);
     if (c->ibuf > GPU_IBUF_MAX) c->ibuf = GPU_IBUF_MAX;
     c->pipes[GPU_P_SP] = c->sp_units;
     c->pipes[GPU_P_SFU] = c->sfu_units;
@@ -126,4 +128,19 @@ void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
     gpu_l1_cfg_l1d(o, &c->l1d);
     gpu_l1_cfg_l1c(o, &c->l1c);
     c->ldst = gpu_ldst_frontend_of(o);
+}
+
+uint32_t gpu_cfg_l1d_bytes(const gpu_cfg *c, const exec_occ *occ)
+{
+    if (c->l1d_carveout != 1 || !c->l1d_unified) return c->l1d.size;
+    /* the CUDA driver's choice for compute capability 7.x and later: the
+    ** smallest supported shared-memory capacity that keeps the occupancy
+    ** (the CUDA C++ Programming Guide, "Shared Memory" of compute capability
+    ** 7.x; GPGPU-Sim 4's adaptive cache, shader_core_config::max_cta) */
+    uint64_t unit = c->shared_unit ? c->shared_unit : 1;
+    uint64_t need = (occ->shared_per_cta + unit - 1) / unit * unit * occ->ctas_per_sm;
+    uint64_t cap = c->shmem_carveout_min;
+    while (cap < need && cap < c->shared_per_sm) cap *= 2;
+    if (cap > c->shared_per_sm) cap = c->shared_per_sm;
+    return cap >= c->l1d_unified ? 0 : (uint32_t)(c->l1d_unified - cap);
 }

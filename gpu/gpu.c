@@ -503,6 +503,9 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     uint64_t start = g->cycle, now = start;
     lx.start = start;
     uint32_t nsm = g->c.nsm;
+    /* l1d.carveout = driver: the L1D gets what the kernel's shared memory leaves */
+    uint32_t l1d_bytes = gpu_cfg_l1d_bytes(&g->c, lx.occ);
+    for (uint32_t s = 0; s < nsm; s++) gpu_l1_resize(g->sm[s].l1d, l1d_bytes);
     for (uint32_t s = 0; s < nsm; s++) gpu_sm_begin(&g->sm[s], &lx, start);
     gpu_sample_begin(g, &lx); /* sample.mode=cta|both: gpu/sample.c */
     counts cnt;
@@ -634,6 +637,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     g->cycle += ks->launch_cycles; /* the GPU's clock is the program's: the launch takes this time too */
     ks->regs_per_thread = lx.occ->regs_per_thread;
     ks->ctas_per_sm = lx.occ->ctas_per_sm;
+    ks->l1d_capacity = l1d_bytes;
     ks->occupancy_limit = tp_strdup(exec_occ_limit_name(lx.occ->limit));
     ks->warp_slot_cycles = ks->cycles * nsm * g->c.max_warps;
     ks->sm_cycles = ks->cycles * nsm;

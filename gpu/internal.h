@@ -59,6 +59,7 @@ typedef struct gpu_cfg {
     /* what gpu_cfg_init derives from the options */
     uint32_t nsm;
     uint32_t max_warps, max_ctas;         /* per SM (device.max_threads_per_sm / 32, device.max_ctas_per_sm) */
+    uint32_t shared_per_sm, shared_unit;  /* device.shared_per_sm, device.shared_alloc_unit (l1d.carveout) */
     uint32_t pipes[GPU_P_COUNT];           /* pipes of each kind (0: that work runs elsewhere) */
     uint32_t oc[GPU_OC_COUNT];
     /* per (exec_unit, exec_lclass): the pipe, latency and interval */
@@ -72,6 +73,10 @@ typedef struct gpu_cfg {
 } gpu_cfg;
 
 void gpu_cfg_init(gpu_cfg *c, const tp_opts *o);
+/* The L1D bytes of each SM for a launch of occupancy occ: l1d.size, or with
+** l1d.carveout = driver what l1d.unified leaves beside the shared-memory
+** capacity the driver would choose (mem_options.def, docs/MEMORY.md). */
+uint32_t gpu_cfg_l1d_bytes(const gpu_cfg *c, const exec_occ *occ);
 
 /* Whether an instruction goes to the LD/ST unit: loads, stores and atomics
 ** of every space but the kernel's parameters (which the hardware reads as

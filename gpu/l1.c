@@ -121,6 +121,7 @@ struct gpu_l1 {
     uint64_t ref_addr, gen, ref_gen;
     uint32_t ref_sectors;
     gpu_l1stats st;
+    uint32_t sets0;           /* the configured sets (gpu_l1_resize keeps them) */
 };
 
 gpu_l1 *gpu_l1_new(const gpu_l1cfg *cfg, gpu_mreq_pool *pool)
@@ -134,6 +135,7 @@ gpu_l1 *gpu_l1_new(const gpu_l1cfg *cfg, gpu_mreq_pool *pool)
     c->pool = pool;
     mem_cache_init(&c->tags, c->cfg.size, c->cfg.assoc, c->cfg.line);
     c->tags.index = c->cfg.set_index;
+    c->sets0 = c->tags.sets ? c->tags.sets : 1;   /* the geometry gpu_l1_resize keeps */
     c->nsect = c->cfg.sectored && c->cfg.line >= 2 * GPU_SECTOR && c->cfg.line <= GPU_SECTOR_BLOCK
                    ? c->cfg.line / GPU_SECTOR
                    : 1;
@@ -595,6 +597,22 @@ void gpu_l1_invalidate(gpu_l1 *c)
     c->gen++;
     mem_cache_invalidate_all(&c->tags);
 }
+
+void gpu_l1_resize(gpu_l1 *c, uint32_t size)
+{
+    uint64_t per_way = (uint64_t)c->sets0 * c->cfg.line;
+    uint32_t ways = (uint32_t)(size / per_way), bytes = (uint32_t)(ways * per_way);
+    if (bytes == c->cfg.size) return;
+    TP_ASSERT(gpu_l1_idle(c));
+    c->cfg.size = bytes;
+    c->cfg.assoc = ways ? ways : 1;
+    mem_cache_free(&c->tags);
+    mem_cache_init(&c->tags, bytes, c->cfg.assoc, c->cfg.line);
+    c->tags.index = c->cfg.set_index;
+    c->gen++;
+}
+
+uint32_t gpu_l1_size(const gpu_l1 *c) { return c->cfg.size; }
 
 uint64_t gpu_l1_next_inside(const gpu_l1 *c)
 {

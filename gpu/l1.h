@@ -176,6 +176,12 @@ void gpu_l1_note_refused(gpu_l1 *c, const gpu_mreq *r);
 /* Invalidates every line (between kernels); dirty lines are dropped (local
 ** memory of a finished kernel is dead).  Requests in flight are not touched. */
 void gpu_l1_invalidate(gpu_l1 *c);
+/* Between kernels, with nothing in flight (l1d.carveout = driver): the
+** cache holds `size` bytes from now on (rounded down to whole ways), with
+** the sets of its configured geometry and as many ways as fit (none: no
+** cache); every line is invalidated.  gpu_l1_size: the bytes it holds now. */
+void gpu_l1_resize(gpu_l1 *c, uint32_t size);
+uint32_t gpu_l1_size(const gpu_l1 *c);
 /* Earliest cycle at which pop_done can return something or the miss queue's
 ** head is there (UINT64_MAX: none pending). */
 uint64_t gpu_l1_next(const gpu_l1 *c);

@@ -295,6 +295,96 @@ static void t1007_store_ack_exit(void)
     gpu_kstats_free(&b);
 }
 
+/* A one-thread chase: each load's word is the byte offset of the next. */
+static const char *walk_ptx = HDR
+    ".visible .entry walk(.param .u64 buf, .param .u32 steps, .param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<2>; .reg .b32 %r<8>; .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [buf];\n"
+    "  ld.param.u32 %r1, [steps];\n"
+    "  ld.param.u64 %rd5, [out];\n"
+    "  mov.u32 %r2, 0;\n"
+    "  mov.u32 %r3, 0;\n"
+    "LOOP:\n"
+    "  cvt.u64.u32 %rd2, %r2;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  ld.global.u32 %r2, [%rd3];\n"
+    "  add.u32 %r3, %r3, 1;\n"
+    "  setp.lt.u32 %p1, %r3, %r1;\n"
+    "  @%p1 bra LOOP;\n"
+    "  st.global.u32 [%rd5], %r2;\n"
+    "  ret;\n"
+    "}\n";
+
+enum { WALK_LINES = 384 };   /* 48 KB of 128-byte lines */
+
+/* Runs the chase twice round WALK_LINES lines (one per line, in order) in
+** one CTA of one thread with dyn bytes of dynamic shared memory. */
+static bool walk(const char *opts, uint32_t dyn, gpu_kstats *ks)
+{
+    gpu_rig r;
+    memset(ks, 0, sizeof *ks);
+    if (!gpu_rig_open(&r, walk_ptx, opts, "walk.ptx")) return false;
+    uint64_t buf = exec_mem_alloc(r.dev, WALK_LINES * 128, 256), out = exec_mem_alloc(r.dev, 4, 4);
+    uint32_t *h = exec_mem_host(r.dev, buf, WALK_LINES * 128);
+    for (uint32_t k = 0; k < WALK_LINES; k++) h[k * 32] = (k + 1) % WALK_LINES * 128;
+    struct {
+        uint64_t buf;
+        uint32_t steps, pad;
+        uint64_t out;
+    } prm = {buf, 2 * WALK_LINES, 0, out};
+    exec_launch l = {{1, 1, 1}, {1, 1, 1}, dyn, &prm, sizeof prm, 0, 0};
+    exec_result res;
+    bool ok = gpu_launch(r.g, r.m, exec_mod_kernel(r.m, "walk"), &l, &res, ks, NULL, NULL) == EXEC_OK;
+    TT_CHECK(ok);
+    gpu_rig_close(&r);
+    return ok;
+}
+
+/* 1008: l1d.carveout.  A unified array of 96 KB (Turing's), shared-memory
+** capacities 32 and 64 KB (shmem.carveout_min = 32k, device.shared_per_sm
+** = 64k), the L1D's geometry 32 KB of 4 sets x 64 ways of 128 bytes, sets
+** indexed by the line number's low bits, 8 CTAs per SM at most (the
+** occupancy of these one-thread CTAs).  The chase walks 384 lines twice:
+** 96 in each set (the store at the end is one more access).  fixed: the
+** L1D is 32 KB whatever the kernel; each set holds 64 of its 96 lines and
+** the second round misses every line (LRU, cyclic): no hit.  driver: CTAs
+** with no shared memory, or 4 KB each (8 x 4 KB = 32 KB at the occupancy,
+** not the 1 CTA of the grid), get the 32 KB capacity and a 64 KB L1D (4
+** sets of 128 ways): the second round hits all 384 lines; 4 KB + 128 (the
+** allocation unit) each needs 33 KB and gets 64 KB, and a 32 KB L1D: no
+** hit.  driver with l1d.unified = 0 is fixed. */
+static void t1008_l1d_carveout(void)
+{
+    const char *base = "l1d.unified=96k shmem.carveout_min=32k device.shared_per_sm=64k l1d.size=32k l1d.assoc=64 "
+                       "l1d.line=128 l1d.set_index=linear l1d.sectored=0 device.shared_per_block=64k "
+                       "device.shared_per_block_optin=64k device.max_ctas_per_sm=8";
+    static const struct {
+        const char *carveout;
+        uint32_t dyn, capacity, hits;
+    } c[] = {
+        {"fixed", 0, 32768, 0},         {"driver", 0, 65536, WALK_LINES},     {"driver", 4096, 65536, WALK_LINES},
+        {"driver", 4096 + 128, 32768, 0}, {"fixed", 4096, 32768, 0},
+    };
+    char o[512];
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        gpu_kstats ks;
+        snprintf(o, sizeof o, "%s l1d.carveout=%s", base, c[i].carveout);
+        if (!walk(o, c[i].dyn, &ks)) continue;
+        TT_EQ_U(ks.l1d_capacity, c[i].capacity);
+        TT_EQ_U(ks.l1d_accesses, 2 * WALK_LINES + 1);   /* and the store */
+        TT_EQ_U(ks.l1d_hits, c[i].hits);
+        gpu_kstats_free(&ks);
+    }
+    gpu_kstats ks;
+    snprintf(o, sizeof o, "%s l1d.carveout=driver l1d.unified=0", base);
+    if (walk(o, 0, &ks)) {
+        TT_EQ_U(ks.l1d_capacity, 32768);
+        TT_EQ_U(ks.l1d_hits, 0);
+        gpu_kstats_free(&ks);
+    }
+}
+
 int main(void)
 {
     TT_RUN(t1001_launch_overhead);
@@ -304,5 +394,6 @@ int main(void)
     TT_RUN(t1005_store_ack);
     TT_RUN(t1006_shared_atomics);
     TT_RUN(t1007_store_ack_exit);
+    TT_RUN(t1008_l1d_carveout);
     return tt_done();
 }
