@@ -250,6 +250,7 @@ static void abort_launch(gpu *g)
             sm->cu[i].busy = 0;
         }
         sm->ncu_busy = 0;
+        sm->cu_mem_wait = false;
         for (int k = 0; k < GPU_OC_COUNT; k++) sm->oc_free[k] = g->c.oc[k];
         memset(sm->tensor_waiting, 0, g->c.nsched * sizeof *sm->tensor_waiting);
         sm->issue_memo = false;
