@@ -250,6 +250,7 @@ static void abort_launch(gpu *g)
             sm->cu[i].busy = 0;
         }
         sm->ncu_busy = 0;
+        sm->cu_mem_wait = false;
         for (int k = 0; k < GPU_OC_COUNT; k++) sm->oc_free[k] = g->c.oc[k];
         memset(sm->tensor_waiting, 0, g->c.nsched * sizeof *sm->tensor_waiting);
         sm->issue_memo = false;
@@ -536,6 +537,15 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     lx.dispatch_rr = nsm - 1; /* SM 0 first */
     lx.dispatch_next = now;
     bool first_wave = true;
+    /* One thread, no sampler, up to 64 SMs: the walk that ticks the SMs also
+    ** finds their least wake, and the SMs that poll for room to send are
+    ** kept on a mask (an SM's send_poll changes only in its tick), so the
+    ** walk after the memory system's tick visits only those: the SMs' wakes
+    ** move between the two walks only there and in the reply loop, which
+    ** lowers the least wake as it goes.  (A sampler may run CTAs between the
+    ** walks, more threads share the ticks: those keep the second walk.) */
+    bool least_kept = !par && !lx.smp && g->c.sim_threads <= 1 && nsm <= 64;
+    uint64_t polls = 0;   /* least_kept: the SMs whose last tick left send_poll set */
     for (;;) {
         if (lx.dispatch_next <= now) {
             /* CTAs go to SMs with room before they tick, and fetch in this cycle */
@@ -543,9 +553,19 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
             first_wave = false;
         }
         uint32_t fin = 0;
+        uint64_t least = UINT64_MAX;   /* least_kept: the least wake of the SMs */
         if (par) {
             fin = ctl.on || g->c.sim_share != SHARE_AUTO ? tick_parallel(g, now) : tick_serial(g, now);
             par_ctl_step(&ctl);
+        } else if (least_kept) {
+            for (uint32_t s = 0; s < nsm; s++) {
+                gpu_sm *sm = &g->sm[s];
+                if (sm->wake <= now) {
+                    fin += gpu_sm_tick(sm, now);
+                    polls = sm->send_poll ? polls | 1ull << s : polls & ~(1ull << s);
+                }
+                if (sm->wake < least) least = sm->wake;
+            }
         } else {
             for (uint32_t s = 0; s < nsm; s++)
                 if (g->sm[s].wake <= now) fin += gpu_sm_tick(&g->sm[s], now);
@@ -585,15 +605,28 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
                 }
                 sm->reply_lb = r;
                 if (r < sm->wake) sm->wake = r > now ? r : now + 1;
+                if (sm->wake < least) least = sm->wake;
             }
         bool skip = g->c.sim_skip;   /* read once: the loop's calls and stores could alias it */
-        for (uint32_t s = 0; s < nsm; s++) {
-            gpu_sm *sm = &g->sm[s];
-            if (sm->send_poll && sm->wake > now + 1) {
-                uint64_t t = gpu_ldst_send_wake(sm, now + 1);   /* room again in its injection queue */
-                if (t < sm->wake) sm->wake = t;
+        if (least_kept) {
+            for (uint64_t bits = polls; bits; bits &= bits - 1) {
+                gpu_sm *sm = &g->sm[__builtin_ctzll(bits)];
+                if (sm->wake > now + 1) {
+                    uint64_t t = gpu_ldst_send_wake(sm, now + 1);   /* room again in its injection queue */
+                    if (t < sm->wake) sm->wake = t;
+                    if (t < least) least = t;
+                }
             }
-            if (sm->wake < next) next = sm->wake;
+            if (least < next) next = least;
+        } else {
+            for (uint32_t s = 0; s < nsm; s++) {
+                gpu_sm *sm = &g->sm[s];
+                if (sm->send_poll && sm->wake > now + 1) {
+                    uint64_t t = gpu_ldst_send_wake(sm, now + 1);   /* room again in its injection queue */
+                    if (t < sm->wake) sm->wake = t;
+                }
+                if (sm->wake < next) next = sm->wake;
+            }
         }
         if (!skip) {   /* sim.skip=0: every SM ticks every cycle */
             for (uint32_t s = 0; s < nsm; s++) g->sm[s].wake = now + 1;

@@ -34,6 +34,7 @@ typedef struct xbar {
     uint64_t *ofrom;          /* per output: its queue's first full cycle not yet counted */
     uint64_t *room_at;        /* per output: time from which a parked head may see room (gpu_icnt_room) */
     uint32_t *pout, npout;    /* the outputs with parked inputs */
+    uint32_t *sel, nsel;      /* the outputs unpark left their parked inputs on (unpark) */
     /* The inputs a tick looks at, a bit each (words of 64): every input that
     ** holds packets and is not parked has its bit (a packet entering an
     ** empty input sets it, gpu_icnt_new_head; gpu_icnt_tick sets all;
@@ -81,6 +82,7 @@ static void xbar_init(xbar *x, uint32_t nin, uint32_t nout, uint32_t cap, bool r
     x->ofrom = tp_calloc(nout, sizeof *x->ofrom);
     x->room_at = tp_calloc(nout, sizeof *x->room_at);
     x->pout = tp_calloc(nout, sizeof *x->pout);
+    x->sel = tp_calloc(nout, sizeof *x->sel);
     x->nlook = (nin + 63) / 64;
     x->look = tp_calloc(x->nlook, sizeof *x->look);
 }
@@ -106,6 +108,7 @@ static void xbar_free(xbar *x)
     free(x->ofrom);
     free(x->room_at);
     free(x->pout);
+    free(x->sel);
     free(x->look);
 }
 
@@ -224,8 +227,30 @@ static void park_count(gpu_icnt *n, xbar *x, uint32_t o, uint64_t c)
         }
 }
 
+/* Output o's parked inputs looked at again from cycle c on (their bits set). */
+static void release(xbar *x, uint32_t o)
+{
+    for (uint32_t i = 0; i < x->nin; i++)
+        if (x->parked[i] && x->hd_out[i] == o) {
+            x->parked[i] = false;
+            x->look[i / 64] |= 1ull << (i % 64);
+        }
+    x->npark[o] = 0;
+}
+
 /* At the start of cycle c: the inputs parked on outputs whose queues have
-** room again are counted up to c and looked at again from c on. */
+** room again are counted up to c.  All of them could go at c (each was
+** ready, its input port free and its output port able to grant when it
+** parked, and nothing has moved those since: only grants do, and nothing
+** is granted to a full queue), so the arbitration takes only the one the
+** round robin would pick among them (bestd, best) and leaves the others
+** parked; the tick decides after its grants what they would have done
+** (settle).  Looked at one by one, each of them would have been a loser
+** at c and, with the queue full again at c + 1, parked again there: the
+** herd of heads waiting on one slice, all looked at in each cycle a slot
+** frees.  Should the output port not be able to grant at c (it can, by the
+** above; the check keeps the rule local), they are all looked at again as
+** before. */
 static void unpark(gpu_icnt *n, xbar *x, uint64_t c)
 {
     for (uint32_t k = 0; k < x->npout;) {
@@ -235,14 +260,70 @@ static void unpark(gpu_icnt *n, xbar *x, uint64_t c)
             continue;
         }
         park_count(n, x, o, c);
-        for (uint32_t i = 0; i < x->nin; i++)
+        if (x->out_busy[o] > c + n->cfg.out_buffer) {
+            release(x, o);
+            x->pout[k] = x->pout[--x->npout];
+            continue;
+        }
+        for (uint32_t d = 0; d < x->nin; d++) {   /* the first parked input after rr[o], as the tick's (...) mod nin */
+            uint32_t i = x->rr[o] + 1 + d;
+            if (i >= x->nin) i -= x->nin;
             if (x->parked[i] && x->hd_out[i] == o) {
-                x->parked[i] = false;
-                x->look[i / 64] |= 1ull << (i % 64);
+                x->bestd[o] = d;
+                x->best[o] = i;
+                x->touched[x->ntouched++] = o;
+                break;
             }
-        x->npark[o] = 0;
-        x->pout[k] = x->pout[--x->npout];
+        }
+        x->sel[x->nsel++] = o;
+        k++;
     }
+}
+
+/* After the grants of cycle c (time t): the inputs still parked on an
+** output that unpark left them on.  They were not stalled at c (the queue
+** had room).  At c + 1 each would be looked at: if its output port cannot
+** grant then, it waits for the port without a stall, so they are looked
+** at again as before (released, their next events found); else it either
+** stalls and parks (the queue full: counted in bulk from c + 1, pfrom and
+** ofrom, as park_count does) or goes into the arbitration (room: unpark
+** at c + 1 does that, the crossbar's next event at t + 1).  Returns the
+** smallest next event of the inputs released or waiting for c + 1. */
+static uint64_t settle(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
+{
+    uint64_t nx = UINT64_MAX;
+    for (uint32_t k = 0; k < x->nsel; k++) {
+        uint32_t o = x->sel[k];
+        bool out = !x->npark[o];   /* its parked head won: none left */
+        if (!out && x->out_busy[o] > c + 1 + n->cfg.out_buffer) {
+            for (uint32_t i = 0; i < x->nin; i++)
+                if (x->parked[i] && x->hd_out[i] == o) {
+                    x->parked[i] = false;
+                    x->look[i / 64] |= 1ull << (i % 64);
+                    uint64_t e = head_next(n, x, i, t + 1);
+                    if (e < nx) nx = e;
+                }
+            x->npark[o] = 0;
+            out = true;
+        }
+        if (out) {
+            for (uint32_t j = 0; j < x->npout; j++)
+                if (x->pout[j] == o) {
+                    x->pout[j] = x->pout[--x->npout];
+                    break;
+                }
+            continue;
+        }
+        for (uint32_t i = 0; i < x->nin; i++)
+            if (x->parked[i] && x->hd_out[i] == o) x->pfrom[i] = c + 1;
+        x->ofrom[o] = c + 1;
+        if (!mem_queue_full(x->out[o])) {
+            if (x->room_at[o] < t + 1) x->room_at[o] = t + 1;
+            if (x->room_at[o] < nx) nx = x->room_at[o];
+        }
+    }
+    x->nsel = 0;
+    return nx;
 }
 
 /* Cycle c (time t) of one crossbar.  It also finds the crossbar's next
@@ -255,6 +336,7 @@ static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
     uint64_t p = n->cfg.period, t_min = t + 1;   /* n->t_min after the tick */
     x->ntouched = 0;
     x->nlive = 0;
+    x->nsel = 0;
     if (x->npout) unpark(n, x, c);
     for (uint32_t w = 0; w < x->nlook; w++)
     for (uint64_t bits = x->look[w]; bits; bits &= bits - 1) {   /* the inputs that may hold packets, in order */
@@ -301,6 +383,12 @@ static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
     for (uint32_t k = 0; k < x->ntouched; k++) {
         uint32_t o = x->touched[k], i = x->best[o];
         x->bestd[o] = UINT32_MAX;
+        if (x->parked[i]) {   /* unpark's pick among the parked heads won */
+            x->parked[i] = false;
+            x->npark[o]--;
+            x->look[i / 64] |= 1ull << (i % 64);
+            x->live[x->nlive++] = i;
+        }
         gpu_mreq *r = mem_queue_pop(&x->in[i]);
         x->hd[i] = NULL;
         x->pt[i] = WON;
@@ -320,7 +408,7 @@ static void xbar_tick(gpu_icnt *n, xbar *x, uint64_t c, uint64_t t)
             n->st.req_packets++;
         }
     }
-    uint64_t nx = UINT64_MAX;
+    uint64_t nx = x->nsel ? settle(n, x, c, t) : UINT64_MAX;
     for (uint32_t k = 0; k < x->nlive; k++) {
         uint32_t i = x->live[k];
         uint64_t e;

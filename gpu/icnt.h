@@ -125,7 +125,11 @@ uint64_t gpu_icnt_new_head(gpu_icnt *n, bool reply, uint32_t i);
 ** gpu_icnt_room(n, s, t), with t the time it did, returns the time from
 ** which the heads parked on it may move (UINT64_MAX: none parked, or still
 ** full), which lowers the crossbar's next event; gpu_icnt_parked gives,
-** per slice, how many heads are parked on it (0: no need to call).
+** per slice, how many heads are parked on it (0: no need to call).  When
+** the queue has room, the crossbar looks at the one head the round robin
+** would pick among those parked on it; the others stay parked (they would
+** lose at that cycle and stall again at the next one while the queue is
+** full again: gpu/icnt.c, unpark and settle).
 ** gpu_icnt_sync(n, c) counts the parked heads' stalls of the cycles before
 ** c (before statistics are read in the middle of a run). */
 const uint32_t *gpu_icnt_parked(const gpu_icnt *n);

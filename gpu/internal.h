@@ -253,6 +253,8 @@ typedef struct gpu_sm {
     uint32_t oc_free[GPU_OC_COUNT]; /* free units of each kind */
     uint16_t *cu_order;        /* busy units in issue order */
     uint32_t ncu_busy;
+    bool cu_mem_wait;          /* every busy unit, at the last gpu_oc_cycle, held a memory instruction
+                               ** with its reads done that the LD/ST unit did not take (gpu_oc_issue clears) */
     uint64_t cu_seq;
     uint64_t *pipe_free[GPU_P_COUNT]; /* per pipe: the cycle it takes its next instruction */
     uint32_t *tensor_waiting;  /* per scheduler: its tensor instructions in a collector, not yet dispatched */

@@ -81,6 +81,7 @@ void gpu_oc_issue(gpu_sm *sm, uint16_t warp, uint32_t pc, const exec_sinfo *si, 
     cu->busy = 1;
     sm->oc_free[k]--;
     sm->cu_order[sm->ncu_busy++] = (uint16_t)(cu - sm->cu);
+    sm->cu_mem_wait = false;   /* it has reads to do, or is no memory instruction */
     cu->kind = (uint8_t)k;
     cu->warp = warp;
     cu->seq = sm->cu_seq++;
@@ -118,8 +119,17 @@ void gpu_oc_cycle(gpu_sm *sm, uint64_t now)
     const gpu_cfg *c = sm->c;
     uint32_t n = sm->ncu_busy;
     if (!n) return;
+    /* Every unit waits for the LD/ST unit, which refuses before accept_from:
+    ** the loop below would offer each and be refused (counted once a cycle)
+    ** and change nothing else.  (The memory path's cycles: in a load-bound
+    ** kernel most of an SM's ticks are its replies, lines and sends, with
+    ** its collectors holding loads the LD/ST unit cannot take yet.) */
+    if (sm->cu_mem_wait && now < sm->ldst->accept_from) {
+        gpu_ldst_refused(sm->ldst, now);
+        return;
+    }
     const uint16_t *idx = sm->cu_order; /* busy units, oldest first */
-    bool reads = false;
+    bool reads = false, wait = true;   /* wait: every unit kept holds a memory instruction, reads done */
     uint32_t kept = 0;
     /* Each unit in turn: its register reads, then (all read) its dispatch.
     ** A dispatch touches no unit's reads nor the banks' grants, so this is
@@ -173,9 +183,11 @@ void gpu_oc_cycle(gpu_sm *sm, uint64_t now)
             sm->changed = true;
         } else {
             sm->cu_order[kept++] = idx[k];
+            wait = wait && cu->pipe == GPU_P_MEM && cu->t_issue < now && cu->done == cu->nreads;
         }
     }
     sm->ncu_busy = kept;
+    sm->cu_mem_wait = wait;
 }
 
 uint64_t gpu_oc_next(const gpu_sm *sm, uint64_t now)
@@ -183,6 +195,10 @@ uint64_t gpu_oc_next(const gpu_sm *sm, uint64_t now)
     /* the busy units only (cu_order's first ncu_busy); the answer is a
     ** minimum, or now + 1 at the first that still reads, in any order */
     uint64_t next = UINT64_MAX, mem = 0;
+    if (sm->cu_mem_wait && sm->ncu_busy) {   /* all wait for the LD/ST unit (gpu_oc_cycle): its one answer */
+        mem = gpu_ldst_accept_next(sm, now);
+        return mem <= now ? now + 1 : mem;
+    }
     for (uint32_t k = 0; k < sm->ncu_busy; k++) {
         const gpu_cu *cu = &sm->cu[sm->cu_order[k]];
         if (cu->t_issue >= now || cu->done < cu->nreads) return now + 1;
