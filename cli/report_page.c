@@ -192,7 +192,7 @@ static void device(tp_sbuf *b, const tp_json *config)
 {
     static const char *const keys[] = {
         "device.name",    "device.arch",   "device.num_sms", "clock.core_mhz",  "sm.schedulers", "sm.scheduler",
-        "device.regs_per_sm", "device.shared_per_sm", "l1d.size", "l1d.line", "device.l2_bytes", "l2.line",
+        "device.regs_per_sm", "device.shared_per_sm", "l1d.size", "l1d.carveout", "l1d.line", "device.l2_bytes", "l2.line",
         "dram.channels", "clock.dram_mhz", "mode",        "regs.policy",     "ldst.frontend",  "warppool",
         "stats.interval", "stats.pc",
     };
