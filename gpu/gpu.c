@@ -230,6 +230,15 @@ static uint64_t dispatch(gpu *g, gpu_launchctx *lx, uint64_t now, bool first_wav
     return next <= now ? now + 1 : next;
 }
 
+/* An SM that polls for room to send, asleep past the next cycle: woken when
+** its injection queue has room again. */
+static inline void poll_send(gpu_sm *sm, uint64_t now)
+{
+    if (sm->wake <= now + 1) return;
+    uint64_t t = gpu_ldst_send_wake(sm, now + 1);
+    if (t < sm->wake) sm->wake = t;
+}
+
 /* After a fault: forget the SMs' work and let the memory system drain. */
 static void abort_launch(gpu *g)
 {
@@ -611,20 +620,14 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         if (least_kept) {
             for (uint64_t bits = polls; bits; bits &= bits - 1) {
                 gpu_sm *sm = &g->sm[__builtin_ctzll(bits)];
-                if (sm->wake > now + 1) {
-                    uint64_t t = gpu_ldst_send_wake(sm, now + 1);   /* room again in its injection queue */
-                    if (t < sm->wake) sm->wake = t;
-                    if (t < least) least = t;
-                }
+                poll_send(sm, now);
+                if (sm->wake < least) least = sm->wake;
             }
             if (least < next) next = least;
         } else {
             for (uint32_t s = 0; s < nsm; s++) {
                 gpu_sm *sm = &g->sm[s];
-                if (sm->send_poll && sm->wake > now + 1) {
-                    uint64_t t = gpu_ldst_send_wake(sm, now + 1);   /* room again in its injection queue */
-                    if (t < sm->wake) sm->wake = t;
-                }
+                if (sm->send_poll) poll_send(sm, now);
                 if (sm->wake < next) next = sm->wake;
             }
         }

@@ -153,7 +153,7 @@ static inline uint32_t widen(const gpu_l2 *s, uint32_t need, uint32_t have)
     uint32_t piece = (1u << g) - 1;
     for (uint32_t i = 0; i < s->nsect; i += g)
         if (need >> i & piece) w |= piece << i;
-    return w & ~(have & ~need);
+    return (w & ~have) | need;
 }
 
 static gpu_mreq *dram_req(gpu_l2 *s, int kind, uint64_t addr, uint32_t m, uint32_t tag, uint64_t t)
