@@ -1,5 +1,5 @@
 /*
-** ptx.c -- `tpsim ptx [--dump] [--live] [--lowered] [--time] [--max-regs N] FILE.ptx`:
+** ptx.c -- `tpsim ptx [--dump] [--live] [--lowered] [--time] [--max-regs N] [--ifconvert N] FILE.ptx`:
 ** parse a PTX module, lower and allocate its registers (ptx_lower) and
 ** describe it.
 **
@@ -241,7 +241,7 @@ static void describe(const ptx_module *m, uint32_t fi, bool dump, bool live)
     if (dump || live) dump_body(m, f, live);
 }
 
-enum { PTX_DUMP = CLI_HELP + 1, PTX_TIME, PTX_LOWERED, PTX_MAX_REGS, PTX_LIVE };
+enum { PTX_DUMP = CLI_HELP + 1, PTX_TIME, PTX_LOWERED, PTX_MAX_REGS, PTX_LIVE, PTX_IFCONVERT };
 
 static const cli_opt ptx_opts[] = {
     {PTX_DUMP, "--dump", NULL, NULL, "every instruction with its pc, block starts and branches' reconvergence pc"},
@@ -249,11 +249,12 @@ static const cli_opt ptx_opts[] = {
     {PTX_LOWERED, "--lowered", NULL, NULL, "describe (and dump) the lowered code instead of the parsed one"},
     {PTX_TIME, "--time", NULL, NULL, "print the parse and allocation times on stderr"},
     {PTX_MAX_REGS, "--max-regs", NULL, "N", "registers per thread at most, 1 to 255 (default 255)"},
+    {PTX_IFCONVERT, "--ifconvert", NULL, "N", "lower with ptxas's if-conversion of guarded bodies of at most N instructions (exec.ifconvert; default 0: none)"},
 };
 
 static const cli_cmd ptx_cmd = {
     "tpsim ptx",
-    "usage: tpsim ptx [--dump] [--live] [--lowered] [--time] [--max-regs N] FILE.ptx\n",
+    "usage: tpsim ptx [--dump] [--live] [--lowered] [--time] [--max-regs N] [--ifconvert N] FILE.ptx\n",
     "parses a PTX module, lowers it, allocates its registers and describes each function\n",
     CLI_OPTS(ptx_opts),
     CLI_TERSE,
@@ -263,7 +264,7 @@ int cli_ptx(int argc, char **argv)
 {
     bool dump = false, timing = false, lowered = false, live = false;
     const char *path = NULL;
-    long max_regs = 255;
+    long max_regs = 255, ifconvert = 0;
     cli_args it;
     cli_args_init(&it, &ptx_cmd, argc, argv);
     for (int id; (id = cli_next(&it)) != CLI_END;) {
@@ -277,6 +278,10 @@ int cli_ptx(int argc, char **argv)
         case PTX_MAX_REGS:
             max_regs = strtol(it.val, &end, 10);
             if (*end || max_regs < 1 || max_regs > 255) return cli_usage_error(&ptx_cmd);
+            break;
+        case PTX_IFCONVERT:
+            ifconvert = strtol(it.val, &end, 10);
+            if (*end || ifconvert < 0 || ifconvert > 64) return cli_usage_error(&ptx_cmd);
             break;
         case CLI_ARG:
             if (path) return cli_usage_error(&ptx_cmd);
@@ -310,6 +315,7 @@ int cli_ptx(int argc, char **argv)
     lo.max_regs = (uint32_t)max_regs;
     lo.regs_per_sm = 65536;
     lo.alloc_unit = 256;
+    lo.ifconvert = (uint32_t)ifconvert;
     ptx_module *low = ptx_lower(m, &lo, &e);
     if (!low) {
         fprintf(stderr, "%s\n", e.msg);

@@ -145,6 +145,7 @@ void exec_lower_opts(const tp_opts *o, ptx_lower_opts *lo)
     if (!lo->regs_per_sm) lo->regs_per_sm = (uint32_t)tp_opt_i(o, OPT_DEVICE_REGS_PER_SM);
     lo->alloc_unit = (uint32_t)tp_opt_i(o, OPT_DEVICE_REG_ALLOC_UNIT);
     lo->no_schedule = !tp_opt_i(o, OPT_REGS_SCHEDULE);
+    lo->ifconvert = (uint32_t)tp_opt_i(o, OPT_EXEC_IFCONVERT);
 }
 
 exec_mod *exec_mod_load(exec_dev *d, const char *ptx, size_t len, const char *name,
@@ -190,6 +191,27 @@ exec_mod *exec_mod_load(exec_dev *d, const char *ptx, size_t len, const char *na
         *status = EXEC_ERR_INVALID_PTX;
         mod_free(m);
         return NULL;
+    }
+    /* exec.ifconvert: the count stays that of the code without if-conversion,
+    ** the nearer model of ptxas's (docs/REGISTERS.md, step 0); the code that
+    ** runs is the converted one, charged that count (as regs.cubin charges
+    ** ptxas's own) */
+    if (lo.ifconvert) {
+        ptx_lower_opts lc = lo;
+        lc.ifconvert = 0;
+        ptx_module *cnt = ptx_lower(m->ptx, &lc, e);
+        if (!cnt) {
+            ptx_module_free(low);
+            *status = EXEC_ERR_INVALID_PTX;
+            mod_free(m);
+            return NULL;
+        }
+        for (uint32_t i = 0; i < low->nfuncs; i++) {
+            low->funcs[i].ra_regs = cnt->funcs[i].ra_regs;
+            low->funcs[i].ra_spills = cnt->funcs[i].ra_spills;
+            low->funcs[i].ra_max_live = cnt->funcs[i].ra_max_live;
+        }
+        ptx_module_free(cnt);
     }
     for (uint32_t i = 0; i < m->ptx->nfuncs; i++) {
         ptx_func *f = &m->ptx->funcs[i];

@@ -293,6 +293,7 @@ typedef struct gpu_sm {
     uint64_t resident_warp_cycles;
     uint64_t busy_first, busy_last; /* the launch's first cycle + 1 with a CTA here; the last cycle it became empty */
     uint64_t shared_accesses, shared_conflict_cycles, mem_requests, l1c_accesses, l1c_misses;
+    uint64_t idc_instructions;  /* ld.const the indexed constant cache took (ldst.const_path = idc) */
     uint64_t ack_wait_cycles;  /* cycles finished warps waited for store acknowledgements */
     /* the parts of a cycle (gpu_sm_tick_front, _issue, _back) */
     uint64_t starts;           /* the next cycle a CTA launched with cta.latency starts (UINT64_MAX none) */

@@ -68,6 +68,7 @@ void gpu_ldst_init(gpu_sm *sm, gpu *g)
     sm->ldst = u;
     u->fe = sm->c->ldst->create(u, &g->opts);
     TP_ASSERT(u->fe->kind == sm->c->ldst && u->fe->u == u);
+    if (sm->c->const_path == 1) u->idc = gpu_ldst_idc_create(u);
 }
 
 void gpu_ldst_begin(gpu_sm *sm, uint64_t now)
@@ -78,6 +79,7 @@ void gpu_ldst_begin(gpu_sm *sm, uint64_t now)
     u->miss_rr = 0;
     u->accept_from = 0;
     u->fe->kind->begin(u->fe, now);
+    if (u->idc) u->idc->kind->begin(u->idc, now);
 }
 
 void gpu_ldst_free(gpu_sm *sm)
@@ -85,6 +87,7 @@ void gpu_ldst_free(gpu_sm *sm)
     gpu_ldst *u = sm->ldst;
     if (!u) return;
     u->fe->kind->destroy(u->fe);
+    if (u->idc) u->idc->kind->destroy(u->idc);
     gpu_memop *m = u->mop_free;
     while (m) {
         gpu_memop *n = m->next;
@@ -133,6 +136,7 @@ uint64_t gpu_ldst_local_addr(const gpu_ldst *u, uint16_t warp, int lane, uint64_
 bool gpu_ldst_accept(gpu_sm *sm, gpu_memop *m, uint64_t now)
 {
     gpu_ldst *u = sm->ldst;
+    if (gpu_ldst_idc_takes(u, m)) return u->idc->kind->accept(u->idc, m, now);
     if (now < u->accept_from) {
         /* the front end would refuse it (a collector offers it in every cycle it ticks) */
         gpu_ldst_refused(u, now);
@@ -144,8 +148,9 @@ bool gpu_ldst_accept(gpu_sm *sm, gpu_memop *m, uint64_t now)
 
 void gpu_ldst_cycle(gpu_sm *sm, uint64_t now)
 {
-    gpu_ldst_fe *fe = sm->ldst->fe;
-    fe->kind->tick(fe, now);
+    gpu_ldst *u = sm->ldst;
+    u->fe->kind->tick(u->fe, now);
+    if (u->idc) u->idc->kind->tick(u->idc, now);
 }
 
 void gpu_ldst_store_sent(gpu_ldst *u, const gpu_mreq *r, gpu_l1res res)
@@ -187,7 +192,10 @@ void gpu_ldst_replies(gpu_sm *sm, uint64_t now)
         }
         fe->kind->done(fe, r, now);
     }
-    while (done_due(u, 1, now) && (r = gpu_l1_pop_done(u->l1c, now))) fe->kind->done(fe, r, now);
+    while (done_due(u, 1, now) && (r = gpu_l1_pop_done(u->l1c, now))) {
+        gpu_ldst_fe *to = u->idc && r->tag != UINT32_MAX && r->tag >= GPU_IDC_TAG ? u->idc : fe;
+        to->kind->done(to, r, now);
+    }
 }
 
 void gpu_ldst_send(gpu_sm *sm, uint64_t now)
@@ -215,6 +223,10 @@ uint64_t gpu_ldst_next(const gpu_sm *sm, uint64_t now)
 {
     const gpu_ldst *u = sm->ldst;
     uint64_t n = u->fe->kind->next(u->fe, now);
+    if (u->idc) {
+        uint64_t i = u->idc->kind->next(u->idc, now);
+        if (i < n) n = i;
+    }
     if (n <= now + 1) return now + 1;
     /* a miss that finds the injection queue full waits for room there, which
     ** only the memory system makes (gpu_ldst_send_wake); trying again every
@@ -236,6 +248,13 @@ uint64_t gpu_ldst_accept_next(const gpu_sm *sm, uint64_t now)
     return t <= now ? now + 1 : t;
 }
 
+uint64_t gpu_ldst_idc_accept_next(const gpu_sm *sm, uint64_t now)
+{
+    const gpu_ldst_fe *idc = sm->ldst->idc;
+    uint64_t t = idc->kind->accept_next(idc, now);
+    return t <= now ? now + 1 : t;
+}
+
 uint64_t gpu_ldst_send_wake(const gpu_sm *sm, uint64_t now)
 {
     const gpu_ldst *u = sm->ldst;
@@ -248,7 +267,8 @@ uint64_t gpu_ldst_send_wake(const gpu_sm *sm, uint64_t now)
 bool gpu_ldst_idle(const gpu_sm *sm)
 {
     const gpu_ldst *u = sm->ldst;
-    return u->fe->kind->idle(u->fe) && gpu_l1_idle(u->l1d) && gpu_l1_idle(u->l1c);
+    return u->fe->kind->idle(u->fe) && (!u->idc || u->idc->kind->idle(u->idc)) && gpu_l1_idle(u->l1d) &&
+           gpu_l1_idle(u->l1c);
 }
 
 void gpu_ldst_account_skip(gpu_sm *sm, uint64_t k)
@@ -260,12 +280,14 @@ void gpu_ldst_account_skip(gpu_sm *sm, uint64_t k)
     /* an instruction refused in the last cycle ticked was refused in each skipped one (accept_next) */
     if (u->refused_at == sm->last_tick + 1) u->st.inst_queue_full += k;
     u->fe->kind->skip(u->fe, k);
+    if (u->idc) u->idc->kind->skip(u->idc, k);
 }
 
 void gpu_ldst_abort(gpu_sm *sm)
 {
-    gpu_ldst_fe *fe = sm->ldst->fe;
-    fe->kind->abort(fe);
+    gpu_ldst *u = sm->ldst;
+    u->fe->kind->abort(u->fe);
+    if (u->idc) u->idc->kind->abort(u->idc);
 }
 
 void gpu_ldst_stats(gpu_sm *sm, gpu_kstats *ks, uint64_t now)

@@ -54,6 +54,10 @@
 /* Which L1 a request is for (gpu_mreq.src). */
 enum { GPU_LDST_SRC_L1D = 0, GPU_LDST_SRC_L1C = 1 };
 
+/* The constant cache's requests made by the indexed constant cache
+** (gpu_ldst.idc) carry tags from here up; the front end's are below. */
+#define GPU_IDC_TAG 0x40000000u
+
 /* The beginning of every front end's state. */
 typedef struct gpu_ldst_fe {
     const gpu_ldst_frontend *kind;
@@ -126,6 +130,7 @@ struct gpu_ldst {
     const mem_queue *hits[2], *fills[2];   /* ... and the queues gpu_l1_pop_done takes from */
     gpu_mreq_pool *pool;       /* the GPU's requests */
     gpu_ldst_fe *fe;
+    gpu_ldst_fe *idc;          /* ldst.const_path = idc: the indexed constant cache beside it (NULL: none) */
     gpu_memop *mop_free;       /* records of memory instructions, for reuse */
     uint32_t miss_rr;          /* which L1 may send to the memory system first */
     uint64_t l1d_at;           /* the last cycle + 1 with an L1D access; in that cycle: */
@@ -184,12 +189,27 @@ static inline void gpu_ldst_refused(gpu_ldst *u, uint64_t now)
     }
 }
 
+/* The indexed constant cache (ldst.const_path = idc): an instance of the
+** Fermi path that only takes ld.const (ldst_fermi.c says how it differs). */
+gpu_ldst_fe *gpu_ldst_idc_create(gpu_ldst *u);
+/* Whether m goes to the indexed constant cache rather than the front end. */
+static inline bool gpu_ldst_idc_takes(const gpu_ldst *u, const gpu_memop *m)
+{
+    const exec_sinfo *si = m->si;
+    return u->idc && si->unit == EXEC_U_MEM && si->space == PTX_SP_CONST && (si->flags & EXEC_SI_LOAD) &&
+           !(si->flags & EXEC_SI_ATOMIC);
+}
+/* The earliest cycle after now at which the indexed constant cache may take an instruction. */
+uint64_t gpu_ldst_idc_accept_next(const gpu_sm *sm, uint64_t now);
+
 /* gpu_ldst_accept with its first refusal in line: before accept_from the
 ** front end would refuse (a collector offers its instruction in every
-** cycle it ticks, and most offers find the unit busy). */
+** cycle it ticks, and most offers find the unit busy).  An ld.const goes
+** to the indexed constant cache where there is one (no refusal counted). */
 static inline bool gpu_ldst_offer(gpu_sm *sm, gpu_memop *m, uint64_t now)
 {
     gpu_ldst *u = sm->ldst;
+    if (gpu_ldst_idc_takes(u, m)) return u->idc->kind->accept(u->idc, m, now);
     if (now < u->accept_from) {
         gpu_ldst_refused(u, now);
         return false;

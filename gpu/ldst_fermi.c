@@ -37,6 +37,15 @@
 ** Kernel parameters are read through the constant cache at
 ** GPU_PARAM_BASE + offset.  A load's line requests carry its slot in the
 ** table of pending loads as their tag.
+**
+** idc (ldst.const_path = idc; gpu_ldst_idc_create): the same path, a second
+** instance beside the front end, as the SM's indexed constant cache.  It
+** takes only ld.const (gpu_ldst_idc_takes) and is busy one cycle per
+** distinct line (Nsight Compute's Profiling Guide: an LDC whose active
+** lanes' addresses lie in different lines is replayed, not one whose lanes
+** read different words of one line); its refusals are not the LD/ST unit's,
+** and its requests' tags start at GPU_IDC_TAG, so that gpu_ldst_replies
+** hands the constant cache's answers to the instance that asked.
 */
 #include "ldst.h"
 #include <stdlib.h>
@@ -48,6 +57,8 @@ enum { LINES_MAX = 32 * EXEC_REC_MAXPASS + 64 };
 typedef struct fermi {
     gpu_ldst_fe fe;
     bool banked;               /* more lines per cycle, to free banks */
+    bool idc;                  /* the indexed constant cache (ldst.const_path = idc), not a front end */
+    uint32_t tag_base;         /* its requests' tags are pending-table slots + this */
     gpu_memop *cur;            /* instruction being processed */
     uint64_t *lines;           /* its line addresses (and per-line bytes for stores) */
     uint32_t *line_bytes;
@@ -92,6 +103,14 @@ static gpu_ldst_fe *banked_create(gpu_ldst *u, const tp_opts *o) { return fermi_
 
 static bool banked_chosen(const tp_opts *o) { return tp_opt_i(o, OPT_L1D_BANKS) > 1; }
 
+gpu_ldst_fe *gpu_ldst_idc_create(gpu_ldst *u)
+{
+    fermi *f = F(fermi_new(u, &gpu_ldst_fe_baseline, false));
+    f->idc = true;
+    f->tag_base = GPU_IDC_TAG;
+    return &f->fe;
+}
+
 static void fermi_destroy(gpu_ldst_fe *fe)
 {
     fermi *f = F(fe);
@@ -128,7 +147,7 @@ static bool fermi_accept(gpu_ldst_fe *fe, gpu_memop *m, uint64_t now)
     gpu_sm *sm = u->sm;
     const gpu_cfg *c = u->c;
     if (f->cur || f->free_at > now) {
-        gpu_ldst_refused(u, now);
+        if (!f->idc) gpu_ldst_refused(u, now);
         return false;
     }
     f->free_at = now + 1;
@@ -191,7 +210,8 @@ static bool fermi_accept(gpu_ldst_fe *fe, gpu_memop *m, uint64_t now)
             while (i < nd && dist[i] != addr[l]) i++;
             if (i == nd) dist[nd++] = addr[l];
         }
-        busy += nd > nconst ? nd - nconst : 0; /* serialisation beyond one line per cycle */
+        if (!f->idc) busy += nd > nconst ? nd - nconst : 0; /* serialisation beyond one line per cycle */
+        else sm->idc_instructions++;
         n = nconst;
     }
     if (cached) {
@@ -242,7 +262,7 @@ static bool fermi_accept(gpu_ldst_fe *fe, gpu_memop *m, uint64_t now)
     }
     f->cur = m;
     note_free(f);
-    f->tag = answered && n ? pend_add(f, m) : UINT32_MAX;
+    f->tag = answered && n ? pend_add(f, m) + f->tag_base : UINT32_MAX;
     return true;
 }
 
@@ -399,7 +419,9 @@ static void fermi_done(gpu_ldst_fe *fe, gpu_mreq *r, uint64_t now)
     gpu_ldst *u = fe->u;
     uint32_t tag = r->tag;
     gpu_mreq_put(u->pool, r);
-    if (tag == UINT32_MAX || tag >= f->npend || !f->pend[tag]) return;
+    if (tag == UINT32_MAX) return;
+    tag -= f->tag_base;
+    if (tag >= f->npend || !f->pend[tag]) return;
     gpu_memop *m = f->pend[tag];
     if (m->lines_left && --m->lines_left == 0) {
         f->pend[tag] = NULL;

@@ -66,7 +66,10 @@ bool gpu_oc_spills(const gpu_cfg *c, const exec_sinfo *si)
 void gpu_oc_issue(gpu_sm *sm, uint16_t warp, uint32_t pc, const exec_sinfo *si, gpu_memop *mop, uint64_t now)
 {
     const gpu_cfg *c = sm->c;
-    gpu_ockind k = gpu_oc_kind_of(c, si, mop);
+    /* a memory instruction all of whose lanes are off (no mop: it runs on the
+    ** integer pipe, eff_unit) still takes the memory collector the issue
+    ** stage found free for it (gpu_sm's check, before its lanes were known) */
+    gpu_ockind k = gpu_is_mem(si) ? GPU_OC_MEM : gpu_oc_kind_of(c, si, mop);
     bool spill = k == GPU_OC_SP && !sm->oc_free[k] && gpu_oc_spills(c, si);
     if (spill) k = GPU_OC_SFU;
     uint32_t f = oc_first(c, k);
@@ -183,7 +186,8 @@ void gpu_oc_cycle(gpu_sm *sm, uint64_t now)
             sm->changed = true;
         } else {
             sm->cu_order[kept++] = idx[k];
-            wait = wait && cu->pipe == GPU_P_MEM && cu->t_issue < now && cu->done == cu->nreads;
+            wait = wait && cu->pipe == GPU_P_MEM && cu->t_issue < now && cu->done == cu->nreads &&
+                   !gpu_ldst_idc_takes(sm->ldst, cu->mop);   /* the indexed constant cache answers for itself */
         }
     }
     sm->ncu_busy = kept;
@@ -202,6 +206,12 @@ uint64_t gpu_oc_next(const gpu_sm *sm, uint64_t now)
     for (uint32_t k = 0; k < sm->ncu_busy; k++) {
         const gpu_cu *cu = &sm->cu[sm->cu_order[k]];
         if (cu->t_issue >= now || cu->done < cu->nreads) return now + 1;
+        if (cu->pipe == GPU_P_MEM && gpu_ldst_idc_takes(sm->ldst, cu->mop)) {
+            /* refused by the indexed constant cache: offered again when it may take it */
+            uint64_t i = gpu_ldst_idc_accept_next(sm, now);
+            if (i < next) next = i;
+            continue;
+        }
         if (cu->pipe == GPU_P_MEM) {
             /* refused by the LD/ST unit in this cycle: offered again when it
             ** may take it (the same answer for every such unit: asked once) */

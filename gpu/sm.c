@@ -161,7 +161,7 @@ void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now)
     sm->resident_warp_cycles = 0;
     sm->busy_first = sm->busy_last = 0;
     sm->shared_accesses = sm->shared_conflict_cycles = sm->mem_requests = 0;
-    sm->l1c_accesses = sm->l1c_misses = 0;
+    sm->l1c_accesses = sm->l1c_misses = sm->idc_instructions = 0;
     sm->l1_resfail_skipped = 0;
     sm->ack_wait_cycles = 0;
     sm->cta_next = now;

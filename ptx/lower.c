@@ -25,6 +25,9 @@
 **      pressure is highest (most over-limit instructions per occurrence)
 **      and allocate again;
 **   4. finally every function's count (ptx_regalloc: calls, reserve).
+** With ptx_lower_opts.ifconvert, step 1 works on a copy of the module whose
+** short guarded bodies ptx_ifconvert has predicated (ifconv.c); the
+** branches it removed are not emitted.
 ** Branch targets are remapped to the new positions of their blocks (a
 ** block's first emitted instruction, copies and spill loads included).
 */
@@ -593,6 +596,7 @@ static bool emit_function(lw *L, const ptx_func *f, ptx_func *g)
             uint32_t pc = ord ? ord[j] : bl->start + j;
             ptx_insn in = L->src->insns[pc];
             L->newpos[pc - f->start] = L->ins.n;
+            if (ptx_insn_gone(&in)) continue; /* a branch if-conversion removed */
             emit_with_points(L, &in);
         }
     }
@@ -854,7 +858,45 @@ static bool fit_function(lw *L, ptx_func *g)
 
 /* ---- the module ------------------------------------------------------------------ */
 
+/* A copy of sx whose defined functions ptx_ifconvert has converted: its own
+** instructions, functions and CFGs; everything else borrowed.  NULL with e
+** set on failure. */
+static ptx_modx *ifconverted(const ptx_modx *sx, uint32_t max_insns, tp_err *e)
+{
+    ptx_modx *c = tp_malloc(sizeof *c);
+    *c = *sx;
+    ptx_module *m = &c->m;
+    tp_arena_init(&m->arena);
+    m->insns = tp_malloc((sx->m.ninsns + 1) * sizeof *m->insns);
+    if (sx->m.ninsns) memcpy(m->insns, sx->m.insns, sx->m.ninsns * sizeof *m->insns);
+    m->funcs = tp_arena_alloc(&m->arena, (sx->m.nfuncs + 1) * sizeof *m->funcs);
+    if (sx->m.nfuncs) memcpy(m->funcs, sx->m.funcs, sx->m.nfuncs * sizeof *m->funcs);
+    c->insns_owned = m->insns;
+    for (uint32_t i = 0; i < sx->ndefs; i++)
+        if (ptx_ifconvert(m, &m->funcs[sx->defs[i]], max_insns, e) < 0) {
+            free(m->insns);
+            tp_arena_free(&m->arena);
+            free(c);
+            return NULL;
+        }
+    return c;
+}
+
+static ptx_module *lower(const ptx_module *src, const ptx_lower_opts *o, tp_err *e);
+
 ptx_module *ptx_lower(const ptx_module *src, const ptx_lower_opts *o, tp_err *e)
+{
+    if (!o->ifconvert) return lower(src, o, e);
+    ptx_modx *c = ifconverted((const ptx_modx *)src, o->ifconvert, e);
+    if (!c) return NULL;
+    ptx_module *m = lower(&c->m, o, e);
+    free(c->insns_owned);
+    tp_arena_free(&c->m.arena);
+    free(c);
+    return m;
+}
+
+static ptx_module *lower(const ptx_module *src, const ptx_lower_opts *o, tp_err *e)
 {
     const ptx_modx *sx = (const ptx_modx *)src;
     lw L;

@@ -719,8 +719,19 @@ typedef struct ptx_lower_opts {
     uint32_t regs_per_sm, alloc_unit; /* for launch bounds (ptx_regalloc_limit): registers per SM,
                                allocation unit per warp */
     bool no_schedule;       /* keep program order */
+    uint32_t ifconvert;     /* ptxas's if-conversion (ptx_ifconvert) of guarded bodies of at most
+                               this many instructions before scheduling; 0: none */
 } ptx_lower_opts;
 ptx_module *ptx_lower(const ptx_module *m, const ptx_lower_opts *o, tp_err *e);
+
+/* ptxas's if-conversion (ifconv.c): in f, each branch round a short body
+** (at most max_insns instructions) goes and the body runs guarded, in
+** place (the branch becomes an instruction that ptx_insn_gone names); f's
+** CFG is built again.  Returns the bodies converted (-1 with e set if the
+** CFG could not be built). */
+int ptx_ifconvert(ptx_module *m, ptx_func *f, uint32_t max_insns, tp_err *e);
+/* A branch ptx_ifconvert removed: a mov with no operands, which the lowering drops. */
+static inline bool ptx_insn_gone(const ptx_insn *in) { return in->op == PTX_OP_MOV && in->nopnd == 0; }
 
 /* ptxas's contraction of a mul feeding an add/sub (f32, f64; no rounding
 ** modifiers) into one fma (contract.c).  Returns the pairs contracted. */

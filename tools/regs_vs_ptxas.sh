@@ -13,7 +13,9 @@
 # --md prints a Markdown table (docs/REGISTERS.md holds one).  For public
 # suites' kernels: sh tools/suite_ptx.sh DIR, then this on DIR/*.ptx.
 # Needs ptxas on PATH or in /usr/local/cuda/bin, and a built tpsim
-# ($BUILD/bin/tpsim, BUILD defaults to build).
+# ($BUILD/bin/tpsim, BUILD defaults to build).  IFCONVERT=N counts tpsim's
+# registers with `tpsim ptx --ifconvert N` (exec.ifconvert, as the rtx2060
+# configuration lowers).
 BUILD=${BUILD:-build}
 TPSIM="$BUILD/bin/tpsim"
 md=0
@@ -28,7 +30,7 @@ trap 'rm -rf "$tmp"' EXIT
 for f in "$@"; do
     sm=$(sed -n 's/^[[:space:]]*\.target[[:space:]]*sm_\([0-9]*\).*/\1/p' "$f" | head -1)
     [ -z "$sm" ] || [ "$sm" -lt 75 ] && sm=75
-    "$TPSIM" ptx "$f" 2>/dev/null | awk -v f="$(basename "$f")" '
+    "$TPSIM" ptx --ifconvert "${IFCONVERT:-0}" "$f" 2>/dev/null | awk -v f="$(basename "$f")" '
         /^kernel / { k = $2 }
         /^(func|declared) / { k = "" }
         /^  regs: / && k != "" { print f, k, $2; k = "" }' | sort -k2,2 >"$tmp/t"

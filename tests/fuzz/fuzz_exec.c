@@ -6,7 +6,8 @@
 ** (half of it written), so that pointer parameters reach memory; inputs
 ** whose size is even run with every correctness check on (check.*), so that
 ** racecheck, initcheck and synccheck meet the same shapes; half of them are
-** loaded with exec.contract=1 (ptx/contract.c).  Texture handle
+** loaded with exec.contract=1 (ptx/contract.c); every module's lowering
+** if-converts (exec.ifconvert=4, ptx/ifconv.c).  Texture handle
 ** 1 and surface handle 2 are live (layered, cubemap, mipmapped). */
 #include "exec/exec.h"
 #include "exec/options.h"
@@ -24,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tp_opts o;
         exec_opts_init(&o);
         tp_err_clear(&e);
-        tp_opts_set_list(&o, "device.global_mem=64M exec.max_warp_insns=20000 exec.spin_limit=5000", TP_SRC_OVERRIDE, &e);
+        tp_opts_set_list(&o, "device.global_mem=64M exec.max_warp_insns=20000 exec.spin_limit=5000 exec.ifconvert=4", TP_SRC_OVERRIDE, &e);
         dev = exec_dev_create(&o, NULL, &e);
         tp_opts_free(&o);
         if (!dev) abort();

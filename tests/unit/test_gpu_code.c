@@ -148,7 +148,64 @@ static const char *code_ptx = HDR
     "  add.s64 %rd9, %rd1, %rd8;\n"
     "  st.global.u32 [%rd9+16], %r11;\n"
     "  ret;\n"
-    "}\n";
+    "}\n"
+    /* 5: hoist_global's loads and adds, each pair behind a branch that
+    ** lanes >= lim take (nvcc's `if (lane < lim)` round each body) */
+    ".visible .entry guarded_global(.param .u64 out, .param .u64 in, .param .u32 lim)\n"
+    "{\n"
+    "  .reg .pred %p<2>; .reg .b32 %r<40>; .reg .b64 %rd<12>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  ld.param.u64 %rd5, [in];\n"
+    "  ld.param.u32 %r19, [lim];\n"
+    "  mov.u32 %r20, %tid.x;\n"
+    "  setp.ge.u32 %p1, %r20, %r19;\n"
+    "  mul.wide.u32 %rd6, %r20, 4;\n"
+    "  add.s64 %rd7, %rd5, %rd6;\n"
+    "  ld.global.u32 %r25, [%rd7];\n"
+    "  ld.global.u32 %r26, [%rd7+128];\n"
+    "  ld.global.u32 %r27, [%rd7+256];\n"
+    "  ld.global.u32 %r28, [%rd7+384];\n"
+    "  add.s32 %r29, %r25, %r26;\n"
+    "  add.s32 %r29, %r29, %r27;\n"
+    "  add.s32 %r29, %r29, %r28;\n"
+    "  st.global.u32 [%rd1+12], %r29;\n"
+    "  mov.u32 %r2, 0;\n  mov.u32 %r4, 0;\n  mov.u32 %r6, 0;\n  mov.u32 %r8, 0;\n"
+    "  bar.sync 0;\n"
+    "  add.s32 %r30, %r20, 1;\n  add.s32 %r31, %r20, 2;\n"
+    "  add.s32 %r32, %r20, 3;\n  add.s32 %r33, %r20, 4;\n"
+    "  mov.u64 %rd2, %clock64;\n"
+    "  @%p1 bra G1;\n"
+    "  ld.global.u32 %r1, [%rd7];\n"
+    "  add.s32 %r2, %r1, 1;\n"
+    "G1:\n"
+    "  @%p1 bra G2;\n"
+    "  ld.global.u32 %r3, [%rd7+128];\n"
+    "  add.s32 %r4, %r3, 2;\n"
+    "G2:\n"
+    "  @%p1 bra G3;\n"
+    "  ld.global.u32 %r5, [%rd7+256];\n"
+    "  add.s32 %r6, %r5, 3;\n"
+    "G3:\n"
+    "  @%p1 bra G4;\n"
+    "  ld.global.u32 %r7, [%rd7+384];\n"
+    "  add.s32 %r8, %r7, 4;\n"
+    "G4:\n"
+    "  mov.u64 %rd3, %clock64;\n"
+    "  sub.s64 %rd4, %rd3, %rd2;\n"
+    "  st.global.u64 [%rd1], %rd4;\n"
+    "  add.s32 %r9, %r2, %r4;\n"
+    "  add.s32 %r10, %r6, %r8;\n"
+    "  add.s32 %r11, %r9, %r10;\n"
+    "  add.s32 %r11, %r11, %r30;\n"
+    "  add.s32 %r11, %r11, %r31;\n"
+    "  add.s32 %r11, %r11, %r32;\n"
+    "  add.s32 %r11, %r11, %r33;\n"
+    "  mul.wide.u32 %rd8, %r20, 4;\n"
+    "  add.s64 %rd9, %rd1, %rd8;\n"
+    "  st.global.u32 [%rd9+16], %r11;\n"
+    "  ret;\n"
+    "}\n"
+;
 
 typedef struct run {
     uint64_t delta;     /* out[0]: the timed part's cycles (lane 0) */
@@ -159,8 +216,9 @@ typedef struct run {
 } run;
 
 /* Kernel k on one warp with the options opts; in: 512 bytes of words
-** in[i] = 3 i (only hoist_global reads it). */
-static run run_kernel(const char *k, const char *opts)
+** in[i] = 3 i (only hoist_global and guarded_global read it); lim:
+** guarded_global's (lanes from lim on skip its bodies). */
+static run run_lim(const char *k, const char *opts, uint32_t lim)
 {
     run x;
     memset(&x, 0, sizeof x);
@@ -173,9 +231,10 @@ static run run_kernel(const char *k, const char *opts)
     uint64_t out = exec_mem_alloc(r.dev, 256, 256), in = exec_mem_alloc(r.dev, 512, 256);
     uint32_t *w = exec_mem_host(r.dev, in, 512);
     for (uint32_t i = 0; i < 128; i++) w[i] = 3 * i;
-    struct { uint64_t out, in; } p = {out, in};
+    struct { uint64_t out, in; uint32_t lim; } p = {out, in, lim};
+    uint32_t bytes = !strcmp(k, "guarded_global") ? 20 : !strcmp(k, "hoist_global") ? 16 : 8;
     gpu_kstats ks;
-    TT_EQ_I(gpu_rig_launch(&r, k, 1, 32, &p, strcmp(k, "hoist_global") ? 8 : 16, &ks, NULL), EXEC_OK);
+    TT_EQ_I(gpu_rig_launch(&r, k, 1, 32, &p, bytes, &ks, NULL), EXEC_OK);
     x.delta = *(uint64_t *)exec_mem_host(r.dev, out, 8);
     memcpy(x.sum, exec_mem_host(r.dev, out + 16, sizeof x.sum), sizeof x.sum);
     x.warp_insns = ks.warp_insns;
@@ -189,6 +248,8 @@ static run run_kernel(const char *k, const char *opts)
     gpu_rig_close(&r);
     return x;
 }
+
+static run run_kernel(const char *k, const char *opts) { return run_lim(k, opts, 32); }
 
 /* 1. Shared loads (shmem.latency 26, no bank conflict: one LD/ST cycle
 ** each).  t0 is the first clock read's issue cycle.
@@ -283,6 +344,46 @@ static void t_where(void)
     TT_EQ_U(p.delta, 32);
 }
 
+/* 5. exec.ifconvert (ptx/ifconv.c): guarded_global's four bodies, each
+** behind a branch round it.  Scheduled without it, each body is a block
+** of its own, which the scheduler cannot leave: each load waits out its
+** latency before the next body's branch, as in program order (149), and
+** each branch costs its issue cycle: 153.  With exec.ifconvert=2 (each
+** body is 2 instructions) the branches go, the bodies run under @!%p1 and
+** the timed part is one block: the code hoist_global's schedule times,
+** 41 cycles.  exec.ifconvert=1 is too short for these bodies: nothing
+** changes.  Results: the same in every case, for lim 32 (every lane runs
+** the bodies) and 16 (lanes 16..31 skip them: only their fillers, 4 L +
+** 10). */
+static void t_ifconvert(void)
+{
+    run h = run_kernel("hoist_global", SCHED);
+    run a = run_kernel("guarded_global", PTX_CODE), b = run_kernel("guarded_global", SCHED),
+        c = run_kernel("guarded_global", SCHED " exec.ifconvert=2"),
+        d = run_kernel("guarded_global", SCHED " exec.ifconvert=1");
+    TT_EQ_U(c.delta, 41);
+    TT_EQ_U(c.delta, h.delta);
+    TT_EQ_U(a.delta, 153);      /* program order's 149 (t_hoist_global) and a cycle for each branch's issue */
+    TT_EQ_U(b.delta, 153);
+    TT_EQ_U(d.delta, b.delta);
+    TT_EQ_U(c.regs, b.regs);   /* the count is the unconverted code's (exec_mod_load) */
+    /* the parameter lim, the guard's setp and the four movs that set r2..r8
+    ** for lanes that skip: 6 more; no branch left */
+    TT_EQ_U(h.warp_insns + 6, c.warp_insns);
+    TT_EQ_U(b.warp_insns, c.warp_insns + 4);   /* the four branches */
+    TT_EQ_U(a.sum[0], 596);
+    TT_EQ_U(a.sum[31], 1092);
+    TT_CHECK(!memcmp(a.sum, b.sum, sizeof a.sum));
+    TT_CHECK(!memcmp(a.sum, c.sum, sizeof a.sum));
+    run e = run_lim("guarded_global", PTX_CODE, 16), f = run_lim("guarded_global", SCHED " exec.ifconvert=2", 16),
+        g = run_lim("guarded_global", "regs.physical=1 exec.ifconvert=2", 16);
+    TT_EQ_U(e.sum[15], 16 * 15 + 596);
+    TT_EQ_U(e.sum[16], 4 * 16 + 10);
+    TT_EQ_U(e.sum[31], 4 * 31 + 10);
+    TT_CHECK(!memcmp(e.sum, f.sum, sizeof e.sum));
+    TT_CHECK(!memcmp(e.sum, g.sum, sizeof e.sum));
+}
+
 /* The same launch twice gives the same cycles (determinism). */
 static void t_deterministic(void)
 {
@@ -297,6 +398,7 @@ int main(void)
     TT_RUN(t_hoist_global);
     TT_RUN(t_chain_unchanged);
     TT_RUN(t_where);
+    TT_RUN(t_ifconvert);
     TT_RUN(t_deterministic);
     return tt_done();
 }

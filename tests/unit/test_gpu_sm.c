@@ -592,6 +592,170 @@ static void t_shared_bank_conflicts(void)
     TT_EQ_U(shm_time(0), 29);      /* one word for all: broadcast */
 }
 
+/* ldst.const_path: an ld.const that follows a global load of 16 L1D lines
+** (every lane's own line among 16, all hits: the lines are loaded and used
+** before the timed part, as is the constant's line).  ld.const's lanes read
+** one word (uniform), or two words of one 64-byte constant line, or two
+** lines (the words 64 bytes apart).  mode 1 (`alone`): the ld.const
+** without the global load before it; mode 2: that ld.const, then a uniform
+** one, whose result the add waits for. */
+static const char *idc_ptx = HDR
+    ".const .align 4 .b32 cst[32] = {5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,\n"
+    "                                21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36};\n"
+    ".visible .entry idc(.param .u64 out, .param .u32 mode, .param .u32 spread)\n"
+    "{\n"
+    "  .reg .pred %p<3>; .reg .b32 %r<40>; .reg .b64 %rd<12>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  ld.param.u32 %r25, [mode];\n"
+    "  ld.param.u32 %r26, [spread];\n"
+    "  setp.eq.u32 %p1, %r25, 1;\n"
+    "  setp.eq.u32 %p2, %r25, 2;\n"
+    "  mov.u64 %rd8, cst;\n"
+    "  mov.u32 %r20, %tid.x;\n"
+    "  and.b32 %r21, %r20, 15;\n"
+    "  mul.wide.u32 %rd5, %r21, 128;\n"
+    "  add.s64 %rd5, %rd1, %rd5;\n"
+    "  and.b32 %r27, %r20, 1;\n"                  /* odd lanes read the word `spread` bytes on */
+    "  mul.lo.u32 %r27, %r27, %r26;\n"
+    "  cvt.u64.u32 %rd7, %r27;\n"
+    "  mov.u64 %rd6, cst;\n"
+    "  add.s64 %rd6, %rd6, %rd7;\n"
+    "  ld.global.u32 %r22, [%rd5+64];\n"
+    "  ld.const.u32 %r23, [%rd6];\n"
+    "  add.s32 %r24, %r22, %r23;\n"
+    "  mov.u32 %r30, 0;\n  mov.u32 %r31, 0;\n  mov.u32 %r32, 0;\n  mov.u32 %r33, 0;\n"
+    "  @%p1 bra ALONE;\n"
+    "  @%p2 bra TWO;\n"
+    "  mov.u64 %rd2, %clock64;\n"
+    "  ld.global.u32 %r2, [%rd5+64];\n"
+    "  ld.const.u32 %r3, [%rd6];\n"
+    "  add.s32 %r4, %r3, 1;\n"
+    "  mov.u64 %rd3, %clock64;\n"
+    "  bra.uni DONE;\n"
+    "ALONE:\n"
+    "  mov.u64 %rd2, %clock64;\n"
+    "  ld.const.u32 %r3, [%rd6];\n"
+    "  add.s32 %r4, %r3, 1;\n"
+    "  mov.u64 %rd3, %clock64;\n"
+    "  mov.u32 %r2, 0;\n"
+    "  bra.uni DONE;\n"
+    "TWO:\n"
+    "  mov.u64 %rd2, %clock64;\n"
+    "  ld.const.u32 %r2, [%rd6];\n"
+    "  ld.const.u32 %r3, [%rd8];\n"
+    "  add.s32 %r4, %r3, 1;\n"
+    "  mov.u64 %rd3, %clock64;\n"
+    "DONE:\n"
+    "  sub.s64 %rd4, %rd3, %rd2;\n"
+    "  st.global.u64 [%rd1], %rd4;\n"
+    "  add.s32 %r5, %r4, %r2;\n"
+    "  add.s32 %r5, %r5, %r24;\n"
+    "  st.global.u32 [%rd1+8], %r5;\n"
+    "  ret;\n"
+    "}\n";
+
+static uint64_t idc_time(const char *opts, uint32_t mode, uint32_t spread, uint64_t *idc_insns)
+{
+    gpu_rig r;
+    if (!gpu_rig_open(&r, idc_ptx, opts, "sm.ptx")) return 0;
+    uint64_t out = exec_mem_alloc(r.dev, 4096, 256);
+    struct { uint64_t out; uint32_t mode, spread; } p = {out, mode, spread};
+    gpu_kstats ks;
+    TT_EQ_I(gpu_rig_launch(&r, "idc", 1, 32, &p, 16, &ks, NULL), EXEC_OK);
+    uint64_t t = *(uint64_t *)exec_mem_host(r.dev, out, 8);
+    if (idc_insns) *idc_insns = ks.idc_instructions;
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+    return t;
+}
+
+/* t0 is the first clock read's issue cycle; the constant cache's hit
+** latency is l1c.latency (8).
+**   alone: the ld.const issues at t0 + 1 and dispatches at t0 + 2, where the
+**   unit takes it and sends its line; its data is there at t0 + 10, when the
+**   add issues; the clock read at t0 + 11: 11, either path.
+**   After the global load, ldst (the LD/ST unit, as on Fermi): the load
+**   dispatches at t0 + 2 and the unit sends its 16 lines at t0 + 2 .. t0 +
+**   17, one a cycle, taking the next instruction at t0 + 18; the ld.const,
+**   dispatched (offered) at t0 + 3, waits until then: data at t0 + 26, add
+**   at t0 + 26: 27.  idc: the indexed constant cache takes it when it is
+**   offered, at t0 + 3: 12, one cycle after `alone` (it issues a cycle
+**   later).
+**   Two words of one line: the LD/ST unit is busy a cycle per distinct
+**   address (the GPGPU-Sim constant cache's serialisation), which holds the
+**   unit, not the data (alone, after the load: 11, 27 as before): in mode
+**   2 the uniform ld.const behind it is taken at t0 + 4, not t0 + 3: 13
+**   (12 after a uniform first one); the indexed constant cache is replayed
+**   per distinct line only: 12.  Two lines: the second line's access a
+**   cycle after the first on either path: alone 12 (its data with the
+**   later line), mode 2 13. */
+static void t_const_path(void)
+{
+    uint64_t n = 99;
+    TT_EQ_U(idc_time(NULL, 1, 0, &n), 11);
+    TT_EQ_U(n, 0);
+    TT_EQ_U(idc_time("ldst.const_path=idc", 1, 0, &n), 11);
+    TT_EQ_U(n, 2);   /* the warm-up's and the timed one */
+    TT_EQ_U(idc_time(NULL, 0, 0, NULL), 27);
+    TT_EQ_U(idc_time("ldst.const_path=ldst", 0, 0, NULL), 27);
+    TT_EQ_U(idc_time("ldst.const_path=idc", 0, 0, NULL), 12);
+    /* two words of one line */
+    TT_EQ_U(idc_time(NULL, 1, 4, NULL), 11);
+    TT_EQ_U(idc_time(NULL, 0, 4, NULL), 27);
+    TT_EQ_U(idc_time(NULL, 2, 0, NULL), 12);
+    TT_EQ_U(idc_time(NULL, 2, 4, NULL), 13);
+    TT_EQ_U(idc_time("ldst.const_path=idc", 2, 0, NULL), 12);
+    TT_EQ_U(idc_time("ldst.const_path=idc", 2, 4, NULL), 12);
+    TT_EQ_U(idc_time("ldst.const_path=idc", 0, 4, NULL), 12);
+    /* two lines */
+    TT_EQ_U(idc_time(NULL, 1, 64, NULL), 12);
+    TT_EQ_U(idc_time(NULL, 2, 64, NULL), 13);
+    TT_EQ_U(idc_time("ldst.const_path=idc", 1, 64, NULL), 12);
+    TT_EQ_U(idc_time("ldst.const_path=idc", 2, 64, NULL), 13);
+    TT_EQ_U(idc_time("ldst.const_path=idc", 0, 64, NULL), 13);
+}
+
+/* A memory instruction whose lanes are all off (its guard false in every
+** lane) does no access and runs on the integer pipe, but the issue stage
+** let it go because a memory collector was free: it takes that collector,
+** not an SP one, which may all be taken.  With one SP collector and eight
+** warps issuing multiplies around such loads, the SP collector is mostly
+** busy; a load that found none was lost (its destination never written
+** back: "no warp can make progress") before the fix. */
+static const char *offload_ptx = HDR
+    ".visible .entry offload(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<2>; .reg .b32 %r<20>; .reg .f32 %f<20>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  setp.eq.u32 %p1, %r1, 1000;\n"
+    "  cvt.rn.f32.u32 %f1, %r1;\n"
+    "  mov.u32 %r2, 0;\n"
+    "  mov.u32 %r9, 0;\n"
+    "LOOP:\n"
+    "  mul.f32 %f2, %f1, %f1;\n  mul.f32 %f3, %f1, 0f40000000;\n  mul.f32 %f4, %f1, 0f40400000;\n"
+    "  @%p1 ld.global.u32 %r2, [%rd1];\n"
+    "  add.s32 %r3, %r2, 1;\n"
+    "  add.f32 %f1, %f2, %f3;\n  add.f32 %f1, %f1, %f4;\n"
+    "  add.s32 %r9, %r9, 1;\n"
+    "  setp.lt.u32 %p0, %r9, 64;\n"
+    "  @%p0 bra LOOP;\n"
+    "  st.global.u32 [%rd1], %r3;\n"
+    "  ret;\n"
+    "}\n";
+
+static void t_lanes_off_collector(void)
+{
+    gpu_rig r;
+    if (!gpu_rig_open(&r, offload_ptx, "sm.oc_sp=1", "sm.ptx")) return;
+    uint64_t out = exec_mem_alloc(r.dev, 64, 256);
+    gpu_kstats ks;
+    TT_EQ_I(gpu_rig_launch(&r, "offload", 1, 256, &out, 8, &ks, NULL), EXEC_OK);
+    TT_EQ_U(*(uint32_t *)exec_mem_host(r.dev, out, 4), 1);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+}
+
 static void t_deterministic(void)
 {
     gpu_rig r;
@@ -707,6 +871,8 @@ int main(void)
     TT_RUN(t_simd_efficiency);
     TT_RUN(t_cta_limit);
     TT_RUN(t_shared_bank_conflicts);
+    TT_RUN(t_const_path);
+    TT_RUN(t_lanes_off_collector);
     TT_RUN(t_deterministic);
     TT_RUN(t_odd_configs);
     TT_RUN(t_livelock_both_modes);

@@ -933,6 +933,129 @@ static void t_allocation_faults_change_results(void)
     fault_kind = 0;
 }
 
+/* ---- if-conversion (ptx/ifconv.c, ptx_lower_opts.ifconvert) ------------------ */
+
+/* Three guarded bodies: the first two qualify (two instructions each, the
+** branch's target entered from the branch and the body only); the third
+** writes its own guard.  %p2's body is entered also by a branch from the
+** top (bra to B2), so it does not qualify either. */
+static const char *guarded =
+    HEAD ".visible .entry k(.param .u64 p, .param .u32 n)\n{\n"
+    " .reg .pred %p<4>;\n .reg .b32 %r<12>;\n .reg .f32 %f<12>;\n .reg .b64 %rd<6>;\n"
+    " ld.param.u64 %rd1, [p];\n"              /* 0 */
+    " ld.param.u32 %r1, [n];\n"               /* 1 */
+    " mov.u32 %r2, %tid.x;\n"                 /* 2 */
+    " mul.wide.u32 %rd2, %r2, 4;\n"           /* 3 */
+    " add.s64 %rd3, %rd1, %rd2;\n"            /* 4 */
+    " mov.f32 %f1, 0f00000000;\n"             /* 5 */
+    " setp.ge.u32 %p1, %r2, %r1;\n"           /* 6 */
+    " setp.eq.u32 %p2, %r2, 7;\n"             /* 7 */
+    " @%p2 bra B2;\n"                         /* 8 */
+    " @%p1 bra L1;\n"                         /* 9 */
+    " ld.global.f32 %f2, [%rd3];\n"           /* 10: body 1 */
+    " add.f32 %f1, %f1, %f2;\n"               /* 11 */
+    "L1:\n"
+    " @!%p1 bra L2;\n"                        /* 12 */
+    " ld.global.f32 %f3, [%rd3+4];\n"         /* 13: body 2 (under @%p1) */
+    " add.f32 %f4, %f1, %f3;\n"               /* 14 */
+    "L2:\n"
+    " @%p1 bra L3;\n"                         /* 15 */
+    " ld.global.f32 %f5, [%rd3+8];\n"         /* 16: body 3 writes %p1 */
+    " setp.lt.f32 %p1, %f5, %f1;\n"           /* 17 */
+    "L3:\n"
+    " @%p2 bra L4;\n"                         /* 18 */
+    "B2:\n"
+    " add.f32 %f6, %f1, %f4;\n"               /* 19: body of %p2, entered from 8 */
+    "L4:\n"
+    " st.global.f32 [%rd3+512], %f6;\n"       /* 20 */
+    " ret;\n}\n";
+
+static ptx_module *lower_ifc(const ptx_module *m, uint32_t ifc)
+{
+    ptx_lower_opts o;
+    memset(&o, 0, sizeof o);
+    o.max_regs = 255;
+    o.regs_per_sm = 65536;
+    o.alloc_unit = 256;
+    o.ifconvert = ifc;
+    tp_err_clear(&err);
+    ptx_module *l = ptx_lower(m, &o, &err);
+    if (!l) printf("    lower: %s\n", err.msg);
+    return l;
+}
+
+static uint32_t count_op(const ptx_module *m, const ptx_func *g, uint16_t op)
+{
+    uint32_t n = 0;
+    for (uint32_t pc = g->start; pc < g->end; pc++) n += m->insns[pc].op == op;
+    return n;
+}
+
+static void t_ifconvert(void)
+{
+    ptx_module *m = parse(guarded);
+    if (!m) return;
+    ptx_module *a = lower_ifc(m, 0), *b = lower_ifc(m, 2), *c = lower_ifc(m, 1);
+    TT_CHECK(a && b && c);
+    if (!a || !b || !c) return;
+    ptx_func *ga = func(a, "k"), *gb = func(b, "k"), *gc = func(c, "k");
+    TT_EQ_U(count_op(a, ga, PTX_OP_BRA), 5);
+    TT_EQ_U(count_op(c, gc, PTX_OP_BRA), 5);   /* bodies of 2 instructions are longer than 1 */
+    /* the first two bodies converted: 3 branches left, two instructions fewer */
+    TT_EQ_U(count_op(b, gb, PTX_OP_BRA), 3);
+    TT_EQ_U(gb->end - gb->start, ga->end - ga->start - 2);
+    /* body 1 runs under @%p1 negated (its branch was @%p1), body 2 under
+    ** @%p1 (its branch was @!%p1); body 3 and the %p2 body stay unguarded */
+    int l1 = pos_of(b, gb, "%f2"), l2 = pos_of(b, gb, "%f3"), l3 = pos_of(b, gb, "%f5"), s4 = pos_of(b, gb, "%f6");
+    TT_CHECK(l1 >= 0 && l2 >= 0 && l3 >= 0 && s4 >= 0);
+    if (l1 < 0 || l2 < 0 || l3 < 0 || s4 < 0) return;
+    const ptx_insn *i1 = &b->insns[gb->start + l1], *i2 = &b->insns[gb->start + l2], *i3 = &b->insns[gb->start + l3];
+    TT_CHECK(i1->guard >= 0 && i1->guard_neg == 1);
+    TT_CHECK(i2->guard >= 0 && i2->guard_neg == 0 && i2->guard == i1->guard);
+    TT_CHECK(i3->guard < 0);
+    TT_CHECK(b->insns[gb->start + s4].guard < 0);
+    /* the two bodies now share a block: the second load is scheduled before
+    ** the first body's add (positions: its load, then the other load) */
+    TT_EQ_I(l2, l1 + 1);
+    TT_CHECK(pos_of(a, ga, "%f3") > pos_of(a, ga, "%f2") + 2);
+    ptx_module_free(a);
+    ptx_module_free(b);
+    ptx_module_free(c);
+    ptx_module_free(m);
+}
+
+/* The converted code computes what the branching code did, in the
+** functional model over physical registers (regs.physical=1): every lane's
+** sum of in[lane] and in[lane + 1] where lane < n, 0 elsewhere. */
+static const char *guarded_sum =
+    HEAD ".visible .entry gs(.param .u64 in, .param .u64 out, .param .u32 n)\n{\n"
+    " .reg .pred %p<3>;\n .reg .b32 %r<8>;\n .reg .f32 %f<8>;\n .reg .b64 %rd<8>;\n"
+    " ld.param.u64 %rd1, [in];\n ld.param.u64 %rd4, [out];\n ld.param.u32 %r1, [n];\n"
+    " mov.u32 %r2, %tid.x;\n mul.wide.u32 %rd2, %r2, 4;\n add.s64 %rd3, %rd1, %rd2;\n add.s64 %rd5, %rd4, %rd2;\n"
+    " mov.f32 %f1, 0f00000000;\n setp.ge.u32 %p1, %r2, %r1;\n"
+    " @%p1 bra L1;\n ld.global.f32 %f2, [%rd3];\n add.f32 %f1, %f1, %f2;\nL1:\n"
+    " @%p1 bra L2;\n ld.global.f32 %f3, [%rd3+4];\n add.f32 %f1, %f1, %f3;\nL2:\n"
+    " st.global.f32 [%rd5], %f1;\n ret;\n}\n";
+
+static void t_ifconvert_runs(void)
+{
+    const char *cases[] = {"regs.physical=1", "regs.physical=1 exec.ifconvert=2", "exec.ifconvert=2"};
+    for (int c = 0; c < 3; c++) {
+        exec_rig r;
+        if (!exec_rig_open(&r, guarded_sum, cases[c], "t.ptx", NULL)) continue;
+        uint64_t in = exec_mem_alloc(r.dev, 33 * 4, 256), out = exec_mem_alloc(r.dev, 32 * 4, 256);
+        float *w = exec_mem_host(r.dev, in, 33 * 4);
+        for (int i = 0; i < 33; i++) w[i] = (float)(i + 1);
+        struct { uint64_t in, out; uint32_t n; } p = {in, out, 20};
+        exec_result res;
+        exec_rig_launch(r.m, "gs", 1, 32, &p, 20, &res);
+        TT_EQ_I(res.status, EXEC_OK);
+        const float *o = exec_mem_host(r.dev, out, 32 * 4);
+        for (int i = 0; i < 32; i++) TT_CHECK(o[i] == (i < 20 ? (float)(2 * i + 3) : 0.0f));
+        exec_rig_close(&r);
+    }
+}
+
 int main(void)
 {
     TT_RUN(t_schedule_hoists_loads);
@@ -953,5 +1076,7 @@ int main(void)
     TT_RUN(t_physical_runs);
     TT_RUN(t_bounds_file);
     TT_RUN(t_allocation_faults_change_results);
+    TT_RUN(t_ifconvert);
+    TT_RUN(t_ifconvert_runs);
     return tt_done();
 }
