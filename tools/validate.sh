@@ -45,7 +45,9 @@
 # where the statistics have them), error = tpsim / card - 1; then per set
 # (tune: the rows to tune against; heldout: sizes kept for checking later)
 # and per suite: mean and median |error|, rows within 25%, Pearson
-# correlation of log time.  --detail adds each row's L1/L2 hit rates, DRAM
+# correlation of log time; then per kernel family (a card kernel's rows of
+# every size and shape, both sets) the mean |error|, largest first, beside
+# the 35% issue 20 bounds a family's average by.  --detail adds each row's L1/L2 hit rates, DRAM
 # bandwidth and issue-slot breakdown; --keep DIR keeps each row's statistics
 # and output, --reuse DIR takes a row's from such a directory instead of
 # running it (to reprint the table, or to add rows to a run).

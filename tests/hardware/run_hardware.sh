@@ -141,6 +141,11 @@ else:
     # the events' time is printed to 0.001 us
     if not m or abs(float(m.group(1)) - tp) > 0.0005 + 1e-9:
         bad.append("event time %s us, cycles say %.4f us" % (m.group(1) if m else "?", tp))
+    # the kernel-family summary: the one row's family, its mean |error| that row's
+    fam = [l for l in open(table) if l.startswith("| array_add | Coalesced |")]
+    want_fam = "| array_add | Coalesced | 1 | %.1f%% | %+.1f%% |\n" % (100 * abs(tp / card - 1), 100 * (tp / card - 1))
+    if fam != [want_fam]:
+        bad.append("family summary %r, want %r" % (fam, want_fam))
 print("ok" if not bad else "; ".join(bad))
 EOF
 if [ "$(cat "$tmp/quick")" = ok ]; then echo "PASS hardware_quick_row"
