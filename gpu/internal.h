@@ -406,8 +406,10 @@ void gpu_ldst_init(gpu_sm *sm, gpu *g);
 void gpu_ldst_free(gpu_sm *sm);
 /* A launch starts: the unit's and its front end's counters restart. */
 void gpu_ldst_begin(gpu_sm *sm, uint64_t now);
-/* Offers m (its operands read) in cycle now: taken, or false (a refusal,
-** counted as a waiting instruction; offer it again next cycle). */
+/* Offers m (its operands read) to the LD/ST unit's front end in cycle now:
+** taken, or false (a refusal, counted as a waiting instruction; offer it
+** again next cycle).  Collectors offer through gpu_ldst_offer (ldst.h),
+** which sends an ld.const to the indexed constant cache where there is one. */
 bool gpu_ldst_accept(gpu_sm *sm, gpu_memop *mop, uint64_t now);
 void gpu_ldst_cycle(gpu_sm *sm, uint64_t now);
 /* Memory replies and L1 completions (start of the cycle); L1 misses to the

@@ -136,7 +136,6 @@ uint64_t gpu_ldst_local_addr(const gpu_ldst *u, uint16_t warp, int lane, uint64_
 bool gpu_ldst_accept(gpu_sm *sm, gpu_memop *m, uint64_t now)
 {
     gpu_ldst *u = sm->ldst;
-    if (gpu_ldst_idc_takes(u, m)) return u->idc->kind->accept(u->idc, m, now);
     if (now < u->accept_from) {
         /* the front end would refuse it (a collector offers it in every cycle it ticks) */
         gpu_ldst_refused(u, now);
@@ -193,7 +192,7 @@ void gpu_ldst_replies(gpu_sm *sm, uint64_t now)
         fe->kind->done(fe, r, now);
     }
     while (done_due(u, 1, now) && (r = gpu_l1_pop_done(u->l1c, now))) {
-        gpu_ldst_fe *to = u->idc && r->tag != UINT32_MAX && r->tag >= GPU_IDC_TAG ? u->idc : fe;
+        gpu_ldst_fe *to = u->idc && r->tag >= GPU_IDC_TAG ? u->idc : fe;   /* (UINT32_MAX: dropped by either) */
         to->kind->done(to, r, now);
     }
 }
@@ -240,20 +239,17 @@ uint64_t gpu_ldst_next(const gpu_sm *sm, uint64_t now)
     return n <= now ? now + 1 : n;
 }
 
-uint64_t gpu_ldst_accept_next(const gpu_sm *sm, uint64_t now)
+/* The earliest cycle after now at which fe may take an instruction. */
+static uint64_t fe_accept_next(const gpu_ldst_fe *fe, uint64_t now)
 {
-    const gpu_ldst_fe *fe = sm->ldst->fe;
     if (!fe->kind->accept_next) return now + 1;
     uint64_t t = fe->kind->accept_next(fe, now);
     return t <= now ? now + 1 : t;
 }
 
-uint64_t gpu_ldst_idc_accept_next(const gpu_sm *sm, uint64_t now)
-{
-    const gpu_ldst_fe *idc = sm->ldst->idc;
-    uint64_t t = idc->kind->accept_next(idc, now);
-    return t <= now ? now + 1 : t;
-}
+uint64_t gpu_ldst_accept_next(const gpu_sm *sm, uint64_t now) { return fe_accept_next(sm->ldst->fe, now); }
+
+uint64_t gpu_ldst_idc_accept_next(const gpu_sm *sm, uint64_t now) { return fe_accept_next(sm->ldst->idc, now); }
 
 uint64_t gpu_ldst_send_wake(const gpu_sm *sm, uint64_t now)
 {

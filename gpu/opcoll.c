@@ -206,17 +206,13 @@ uint64_t gpu_oc_next(const gpu_sm *sm, uint64_t now)
     for (uint32_t k = 0; k < sm->ncu_busy; k++) {
         const gpu_cu *cu = &sm->cu[sm->cu_order[k]];
         if (cu->t_issue >= now || cu->done < cu->nreads) return now + 1;
-        if (cu->pipe == GPU_P_MEM && gpu_ldst_idc_takes(sm->ldst, cu->mop)) {
-            /* refused by the indexed constant cache: offered again when it may take it */
-            uint64_t i = gpu_ldst_idc_accept_next(sm, now);
-            if (i < next) next = i;
-            continue;
-        }
         if (cu->pipe == GPU_P_MEM) {
-            /* refused by the LD/ST unit in this cycle: offered again when it
-            ** may take it (the same answer for every such unit: asked once) */
-            if (!mem) mem = gpu_ldst_accept_next(sm, now);
-            if (mem < next) next = mem;
+            /* refused by the LD/ST unit in this cycle (or by the indexed constant
+            ** cache): offered again when it may take it (the LD/ST unit's answer
+            ** is the same for every such unit: asked once) */
+            uint64_t t = gpu_ldst_idc_takes(sm->ldst, cu->mop) ? gpu_ldst_idc_accept_next(sm, now)
+                         : mem ? mem : (mem = gpu_ldst_accept_next(sm, now));
+            if (t < next) next = t;
             continue;
         }
         /* waits for a pipe: the earliest one free (a tensor instruction: its sub-core's) */

@@ -46,7 +46,6 @@ static bool convertible(const ptx_module *m, const ptx_insn *in, int32_t p)
                      PTX_F_ATOMIC | PTX_F_PSEUDO))
         return false;
     if (oi->unit == PTX_UNIT_CTRL || oi->unit == PTX_UNIT_SYNC || oi->unit == PTX_UNIT_TENSOR) return false;
-    if (in->op == PTX_OP_BRX || in->op == PTX_OP_TRAP || in->op == PTX_OP_RET || in->op == PTX_OP_EXIT) return false;
     if (ptx_insn_gone(in)) return false;
     for (uint32_t k = 0; k < in->ndst && k < in->nopnd && k < PTX_MAX_OPND; k++) {
         const ptx_opnd *o = &in->o[k];
