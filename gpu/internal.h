@@ -40,7 +40,7 @@
 typedef enum gpu_pipe { GPU_P_SP, GPU_P_SFU, GPU_P_DP, GPU_P_INT, GPU_P_MEM, GPU_P_TENSOR, GPU_P_COUNT } gpu_pipe;
 /* Operand collector kinds. */
 typedef enum gpu_ockind { GPU_OC_SP, GPU_OC_SFU, GPU_OC_MEM, GPU_OC_COUNT } gpu_ockind;
-typedef enum gpu_policy { GPU_SCHED_GTO, GPU_SCHED_LRR, GPU_SCHED_TWO_LEVEL } gpu_policy;
+typedef enum gpu_policy { GPU_SCHED_GTO, GPU_SCHED_LRR, GPU_SCHED_TWO_LEVEL, GPU_SCHED_GTY } gpu_policy;
 
 enum { GPU_IBUF_MAX = 16, GPU_SB_MAX = 64, GPU_MAX_READS = 32 };
 
@@ -176,6 +176,8 @@ void gpu_sched_issued(const gpu_cfg *c, gpu_sched *s, uint16_t w, bool long_late
 /* Policies, each in its own file. */
 uint32_t gpu_gto_begin(gpu_sched *s);
 uint16_t gpu_gto_at(const gpu_sched *s, uint32_t i);
+uint32_t gpu_gty_begin(gpu_sched *s);
+uint16_t gpu_gty_at(const gpu_sched *s, uint32_t i);
 uint32_t gpu_lrr_begin(gpu_sched *s);
 uint16_t gpu_lrr_at(const gpu_sched *s, uint32_t i);
 uint32_t gpu_2lev_begin(const gpu_cfg *c, gpu_sched *s);

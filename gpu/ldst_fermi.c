@@ -150,7 +150,8 @@ static bool fermi_accept(gpu_ldst_fe *fe, gpu_memop *m, uint64_t now)
         if (!f->idc) gpu_ldst_refused(u, now);
         return false;
     }
-    f->free_at = now + 1;
+    /* ldst.interval: the next instruction no sooner than this (the idc is a unit of its own) */
+    f->free_at = now + (f->idc ? 1 : c->ldst_interval);
     note_free(f);
     if (m->si->unit == EXEC_U_TEX) {
         gpu_ldst_finish(u, m, now + c->l1d.latency);
@@ -407,7 +408,7 @@ static void fermi_tick(gpu_ldst_fe *fe, uint64_t now)
     /* all handed over: it takes the next instruction next cycle */
     gpu_ldst_moved(u);
     f->cur = NULL;
-    f->free_at = now + 1;
+    if (f->free_at < now + 1) f->free_at = now + 1; /* (accept set it to its ldst.interval) */
     note_free(f);
     if (!m->lines_left) gpu_ldst_finish(u, m, m->t_done > now ? m->t_done : now);
 }

@@ -1,8 +1,8 @@
 /*
 ** sched.c -- the warps of one scheduler and the choice of policy.  Each
 ** scheduler keeps its warps oldest first (the order CTAs were dispatched,
-** warps within a CTA by index); a policy (sched_gto.c, sched_lrr.c,
-** sched_2lev.c) only says which warp is the i-th to try this cycle:
+** warps within a CTA by index); a policy (sched_gto.c, sched_gty.c,
+** sched_lrr.c, sched_2lev.c) only says which warp is the i-th to try this cycle:
 ** gpu_sched_begin prepares the cycle and returns how many candidates there
 ** are, gpu_sched_at(i) names them in order.  The issue stage (sm.c) takes
 ** the first that can issue.  Nothing is built per cycle: the candidates are
@@ -22,6 +22,7 @@ uint32_t gpu_sched_begin(const gpu_cfg *c, gpu_sched *s)
     switch (c->policy) {
     case GPU_SCHED_LRR: return gpu_lrr_begin(s);
     case GPU_SCHED_TWO_LEVEL: return gpu_2lev_begin(c, s);
+    case GPU_SCHED_GTY: return gpu_gty_begin(s);
     default: return gpu_gto_begin(s);
     }
 }
@@ -31,6 +32,7 @@ uint16_t gpu_sched_at(const gpu_cfg *c, const gpu_sched *s, uint32_t i)
     switch (c->policy) {
     case GPU_SCHED_LRR: return gpu_lrr_at(s, i);
     case GPU_SCHED_TWO_LEVEL: return gpu_2lev_at(s, i);
+    case GPU_SCHED_GTY: return gpu_gty_at(s, i);
     default: return gpu_gto_at(s, i);
     }
 }

@@ -473,6 +473,65 @@ static void t_gto_vs_lrr(void)
     gpu_rig_close(&r);
 }
 
+/* Three warps on one scheduler, as `two` but out[4 + w] = t0 of warp w. */
+static const char *three_ptx = HDR
+    ".visible .entry three(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<12>; .reg .b64 %rd<10>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  shr.u32 %r1, %r1, 5;\n"
+    "  mul.wide.u32 %rd5, %r1, 8;\n"
+    "  add.s64 %rd6, %rd1, %rd5;\n"
+    "  mov.u64 %rd2, %clock64;\n"
+    "  add.s32 %r2, %r1, 1;\n  add.s32 %r3, %r1, 1;\n  add.s32 %r4, %r1, 1;\n  add.s32 %r5, %r1, 1;\n"
+    "  add.s32 %r6, %r1, 1;\n  add.s32 %r7, %r1, 1;\n  add.s32 %r8, %r1, 1;\n  add.s32 %r9, %r1, 1;\n"
+    "  add.s32 %r10, %r1, 1;\n  add.s32 %r11, %r1, 1;\n"
+    "  mov.u64 %rd3, %clock64;\n"
+    "  sub.s64 %rd4, %rd3, %rd2;\n"
+    "  st.global.u64 [%rd6], %rd4;\n"
+    "  st.global.u64 [%rd6+32], %rd2;\n"
+    "  ret;\n"
+    "}\n";
+
+static void three_run(const char *policy, uint64_t o[8])
+{
+    gpu_rig r;
+    gpu_kstats ks;
+    char opts[64];
+    memset(o, 0, 8 * sizeof *o);
+    snprintf(opts, sizeof opts, "sm.schedulers=1 sm.scheduler=%s", policy);
+    if (!gpu_rig_open(&r, three_ptx, opts, "sm.ptx")) return;
+    uint64_t out = exec_mem_alloc(r.dev, 64, 256);
+    TT_EQ_I(gpu_rig_launch(&r, "three", 1, 96, &out, 8, &ks, NULL), EXEC_OK);
+    memcpy(o, exec_mem_host(r.dev, out, 64), 64);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+}
+
+/* GTY (gpu/sched_gty.c) against GTO: three warps, each timing 10
+** independent adds.  Both are greedy, so whichever warp issues first keeps
+** the scheduler to its end; then GTO takes the oldest of the other two and
+** GTY the youngest. */
+static void t_gty(void)
+{
+    uint64_t g[8], y[8];
+    three_run("gto", g);
+    three_run("gty", y);
+    for (int w = 0; w < 3; w++) {
+        TT_EQ_U(g[w], 11); /* each warp's adds in consecutive cycles under both */
+        TT_EQ_U(y[w], 11);
+    }
+    /* warp 0, fetched first, starts first under both, in the same cycle */
+    TT_EQ_U(g[4], y[4]);
+    TT_CHECK(g[5] > g[4] + 11 && g[6] > g[4] + 11);
+    /* then the second warp to run starts in the same cycle: GTO's warp 1, GTY's warp 2 */
+    TT_EQ_U(g[5], y[6]);
+    /* and the third only after it has timed its adds: GTO's warp 2, GTY's warp 1 */
+    TT_CHECK(g[6] > g[5] + 11);
+    TT_CHECK(y[5] > y[6] + 11);
+}
+
 /* simd_efficiency (gpu/kstats.def): `two` is 21 straight-line instructions
 ** (ret included) that every thread runs; a block of 48 is a full warp and
 ** one of 16 lanes, so 42 warp instructions do 21 x 48 = 1008 thread
@@ -590,6 +649,56 @@ static void t_shared_bank_conflicts(void)
     TT_EQ_U(shm_time(32), 60);     /* all lanes in bank 0: 32-way */
     TT_EQ_U(shm_time(33), 29);     /* stride 33: every lane its own bank */
     TT_EQ_U(shm_time(0), 29);      /* one word for all: broadcast */
+}
+
+/* ldst.interval: four independent conflict-free shared loads, then an add
+** of the last one; out[0] = t1 - t0 around them. */
+static const char *shm4_ptx = HDR
+    ".visible .entry shm4(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n"
+    "  .shared .align 4 .b32 s[1024];\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  shl.b32 %r3, %r1, 2;\n"
+    "  mov.u32 %r4, s;\n"
+    "  add.s32 %r5, %r4, %r3;\n"
+    FILL
+    "  mov.u64 %rd2, %clock64;\n"
+    "  ld.shared.u32 %r6, [%r5];\n"
+    "  ld.shared.u32 %r7, [%r5+128];\n"
+    "  ld.shared.u32 %r8, [%r5+256];\n"
+    "  ld.shared.u32 %r10, [%r5+384];\n"
+    "  add.s32 %r11, %r10, 1;\n"
+    "  mov.u64 %rd3, %clock64;\n"
+    "  sub.s64 %rd4, %rd3, %rd2;\n"
+    "  st.global.u64 [%rd1], %rd4;\n"
+    "  ret;\n"
+    "}\n";
+
+static uint64_t shm4_time(const char *opts)
+{
+    gpu_rig r;
+    gpu_kstats ks;
+    if (!gpu_rig_open(&r, shm4_ptx, opts, "sm.ptx")) return 0;
+    uint64_t out = exec_mem_alloc(r.dev, 64, 256);
+    TT_EQ_I(gpu_rig_launch(&r, "shm4", 1, 32, &out, 8, &ks, NULL), EXEC_OK);
+    uint64_t t = *(uint64_t *)exec_mem_host(r.dev, out, 8);
+    gpu_kstats_free(&ks);
+    gpu_rig_close(&r);
+    return t;
+}
+
+static void t_ldst_interval(void)
+{
+    /* load i issues at t0 + 1 + i and reaches the LD/ST unit, which takes
+    ** one every I = ldst.interval cycles, at t0 + 2 + i * I; the last one's
+    ** data is there shmem.latency (26) later, when the add issues, and the
+    ** clock read follows: t1 - t0 = 2 + 3 I + 26 + 1 = 29 + 3 I */
+    TT_EQ_U(shm4_time(NULL), 32);
+    TT_EQ_U(shm4_time("ldst.interval=1"), 32);
+    TT_EQ_U(shm4_time("ldst.interval=2"), 35);
+    TT_EQ_U(shm4_time("ldst.interval=3"), 38);
 }
 
 /* ldst.const_path: an ld.const that follows a global load of 16 L1D lines
@@ -867,11 +976,13 @@ int main(void)
     TT_RUN(t_div_pipe);
     TT_RUN(t_barrier_fetch);
     TT_RUN(t_gto_vs_lrr);
+    TT_RUN(t_gty);
     TT_RUN(t_issue_order);
     TT_RUN(t_simd_efficiency);
     TT_RUN(t_cta_limit);
     TT_RUN(t_shared_bank_conflicts);
     TT_RUN(t_const_path);
+    TT_RUN(t_ldst_interval);
     TT_RUN(t_lanes_off_collector);
     TT_RUN(t_deterministic);
     TT_RUN(t_odd_configs);
