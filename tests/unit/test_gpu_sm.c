@@ -412,18 +412,22 @@ static const char *order_ptx = HDR
     "  ret;\n"
     "}\n";
 
-static void order_run(const char *opts, uint64_t o[8])
+/* Runs kernel `name` of ptx (one CTA of `threads`, its one parameter an
+** output buffer of 8 words) under opts; o gets the buffer. */
+static void run_out8(const char *ptx, const char *name, uint32_t threads, const char *opts, uint64_t o[8])
 {
     gpu_rig r;
     gpu_kstats ks;
     memset(o, 0, 8 * sizeof *o);
-    if (!gpu_rig_open(&r, order_ptx, opts, "sm.ptx")) return;
+    if (!gpu_rig_open(&r, ptx, opts, "sm.ptx")) return;
     uint64_t out = exec_mem_alloc(r.dev, 64, 256);
-    TT_EQ_I(gpu_rig_launch(&r, "order", 1, 64, &out, 8, &ks, NULL), EXEC_OK);
+    TT_EQ_I(gpu_rig_launch(&r, name, 1, threads, &out, 8, &ks, NULL), EXEC_OK);
     memcpy(o, exec_mem_host(r.dev, out, 64), 64);
     gpu_kstats_free(&ks);
     gpu_rig_close(&r);
 }
+
+static void order_run(const char *opts, uint64_t o[8]) { run_out8(order_ptx, "order", 64, opts, o); }
 
 /* Both warps reach their first ex2 in cycle 23: scheduler 0's takes the
 ** collector and goes to the SFU in 24, when scheduler 1's takes it, to wait
@@ -496,17 +500,9 @@ static const char *three_ptx = HDR
 
 static void three_run(const char *policy, uint64_t o[8])
 {
-    gpu_rig r;
-    gpu_kstats ks;
     char opts[64];
-    memset(o, 0, 8 * sizeof *o);
     snprintf(opts, sizeof opts, "sm.schedulers=1 sm.scheduler=%s", policy);
-    if (!gpu_rig_open(&r, three_ptx, opts, "sm.ptx")) return;
-    uint64_t out = exec_mem_alloc(r.dev, 64, 256);
-    TT_EQ_I(gpu_rig_launch(&r, "three", 1, 96, &out, 8, &ks, NULL), EXEC_OK);
-    memcpy(o, exec_mem_host(r.dev, out, 64), 64);
-    gpu_kstats_free(&ks);
-    gpu_rig_close(&r);
+    run_out8(three_ptx, "three", 96, opts, o);
 }
 
 /* GTY (gpu/sched_gty.c) against GTO: three warps, each timing 10
