@@ -262,6 +262,7 @@ static void abort_launch(gpu *g)
         sm->cu_mem_wait = false;
         for (int k = 0; k < GPU_OC_COUNT; k++) sm->oc_free[k] = g->c.oc[k];
         memset(sm->tensor_waiting, 0, g->c.nsched * sizeof *sm->tensor_waiting);
+        memset(sm->mem_held, 0, g->c.nsched * sizeof *sm->mem_held);
         sm->issue_memo = false;
         for (uint32_t q = 0; q < g->c.nsched; q++) {
             gpu_sched *sc = &sm->sched[q];

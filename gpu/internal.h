@@ -260,6 +260,7 @@ typedef struct gpu_sm {
     uint64_t cu_seq;
     uint64_t *pipe_free[GPU_P_COUNT]; /* per pipe: the cycle it takes its next instruction */
     uint32_t *tensor_waiting;  /* per scheduler: its tensor instructions in a collector, not yet dispatched */
+    uint32_t *mem_held;        /* per scheduler: its memory instructions in a collector, not yet taken by the LD/ST unit (sm.oc_mem_per_sched) */
     uint32_t *bank_grants;     /* scratch: reads granted per bank this cycle */
     /* write-backs (a binary heap by cycle, then seq) */
     gpu_wb *wb;

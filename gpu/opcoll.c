@@ -83,6 +83,7 @@ void gpu_oc_issue(gpu_sm *sm, uint16_t warp, uint32_t pc, const exec_sinfo *si, 
     if (!cu) return;
     cu->busy = 1;
     sm->oc_free[k]--;
+    if (k == GPU_OC_MEM) sm->mem_held[warp % c->nsched]++;
     sm->cu_order[sm->ncu_busy++] = (uint16_t)(cu - sm->cu);
     sm->cu_mem_wait = false;   /* it has reads to do, or is no memory instruction */
     cu->kind = (uint8_t)k;
@@ -182,6 +183,7 @@ void gpu_oc_cycle(gpu_sm *sm, uint64_t now)
         if (go) {
             cu->busy = 0;
             sm->oc_free[cu->kind]++;
+            if (cu->kind == GPU_OC_MEM) sm->mem_held[cu->warp % c->nsched]--;
             sm->issue_dirty = true;   /* a free collector (or tensor pipe slot) may let a warp issue */
             sm->changed = true;
         } else {

@@ -110,6 +110,7 @@ void gpu_sm_init(gpu_sm *sm, gpu *g, uint32_t id)
     for (int p = 0; p < GPU_P_COUNT; p++) sm->pipe_free[p] = tp_calloc(c->pipes[p] + 1, sizeof(uint64_t));
     sm->bank_grants = tp_calloc(c->rf_banks, sizeof *sm->bank_grants);
     sm->tensor_waiting = tp_calloc(c->nsched, sizeof *sm->tensor_waiting);
+    sm->mem_held = tp_calloc(c->nsched, sizeof *sm->mem_held);
     sm->fetch_want = tp_calloc((c->max_warps + 63) / 64, sizeof *sm->fetch_want);
     sm->slot_reason = tp_calloc(c->nsched, 1);
     sm->slot_pc = tp_calloc(c->nsched, sizeof *sm->slot_pc);
@@ -138,6 +139,7 @@ void gpu_sm_free(gpu_sm *sm)
     for (int p = 0; p < GPU_P_COUNT; p++) free(sm->pipe_free[p]);
     free(sm->bank_grants);
     free(sm->tensor_waiting);
+    free(sm->mem_held);
     free(sm->fetch_want);
     free(sm->slot_reason);
     free(sm->slot_pc);
@@ -422,6 +424,9 @@ static gpu_stall can_issue(gpu_sm *sm, gpu_warp *w, uint64_t now)
         return GPU_ST_BUSY_UNIT;
     /* a sub-core dispatches one tensor instruction at a time: the next waits at issue */
     if (si->unit == EXEC_U_TENSOR && sm->tensor_waiting[w->sched]) return GPU_ST_BUSY_UNIT;
+    /* sm.oc_mem_per_sched: a sub-core's memory queue is full */
+    if (k == GPU_OC_MEM && sm->c->oc_mem_per_sched && sm->mem_held[w->sched] >= sm->c->oc_mem_per_sched)
+        return GPU_ST_BUSY_UNIT;
     return GPU_ST_ISSUED;
 }
 

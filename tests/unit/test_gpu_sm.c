@@ -365,26 +365,28 @@ static void t_independent(void)
 }
 
 /* Two warps on one scheduler (sm.schedulers=1), each timing 10 independent
-** adds: out[w] = t1 - t0 of warp w, out[2 + w] = t0 of warp w. */
-static const char *two_ptx = HDR
-    ".visible .entry two(.param .u64 out)\n"
-    "{\n"
-    "  .reg .b32 %r<12>; .reg .b64 %rd<10>;\n"
-    "  ld.param.u64 %rd1, [out];\n"
-    "  mov.u32 %r1, %tid.x;\n"
-    "  shr.u32 %r1, %r1, 5;\n"
-    "  mul.wide.u32 %rd5, %r1, 8;\n"
-    "  add.s64 %rd6, %rd1, %rd5;\n"
-    "  mov.u64 %rd2, %clock64;\n"
-    "  add.s32 %r2, %r1, 1;\n  add.s32 %r3, %r1, 1;\n  add.s32 %r4, %r1, 1;\n  add.s32 %r5, %r1, 1;\n"
-    "  add.s32 %r6, %r1, 1;\n  add.s32 %r7, %r1, 1;\n  add.s32 %r8, %r1, 1;\n  add.s32 %r9, %r1, 1;\n"
-    "  add.s32 %r10, %r1, 1;\n  add.s32 %r11, %r1, 1;\n"
-    "  mov.u64 %rd3, %clock64;\n"
-    "  sub.s64 %rd4, %rd3, %rd2;\n"
-    "  st.global.u64 [%rd6], %rd4;\n"
-    "  st.global.u64 [%rd6+16], %rd2;\n"
-    "  ret;\n"
-    "}\n";
+** adds: out[w] = t1 - t0 of warp w, out[2 + w] = t0 of warp w (the t0 words
+** start t0off bytes into out). */
+#define CLOCKED_ADDS(name, t0off) HDR \
+    ".visible .entry " name "(.param .u64 out)\n" \
+    "{\n" \
+    "  .reg .b32 %r<12>; .reg .b64 %rd<10>;\n" \
+    "  ld.param.u64 %rd1, [out];\n" \
+    "  mov.u32 %r1, %tid.x;\n" \
+    "  shr.u32 %r1, %r1, 5;\n" \
+    "  mul.wide.u32 %rd5, %r1, 8;\n" \
+    "  add.s64 %rd6, %rd1, %rd5;\n" \
+    "  mov.u64 %rd2, %clock64;\n" \
+    "  add.s32 %r2, %r1, 1;\n  add.s32 %r3, %r1, 1;\n  add.s32 %r4, %r1, 1;\n  add.s32 %r5, %r1, 1;\n" \
+    "  add.s32 %r6, %r1, 1;\n  add.s32 %r7, %r1, 1;\n  add.s32 %r8, %r1, 1;\n  add.s32 %r9, %r1, 1;\n" \
+    "  add.s32 %r10, %r1, 1;\n  add.s32 %r11, %r1, 1;\n" \
+    "  mov.u64 %rd3, %clock64;\n" \
+    "  sub.s64 %rd4, %rd3, %rd2;\n" \
+    "  st.global.u64 [%rd6], %rd4;\n" \
+    "  st.global.u64 [%rd6+" t0off "], %rd2;\n" \
+    "  ret;\n" \
+    "}\n"
+static const char *two_ptx = CLOCKED_ADDS("two", "16");
 
 /* sm.issue_order (gpu/options.def): two warps on the two schedulers (warp w
 ** on scheduler w), one SFU operand collector between them (sm.oc_sfu=1), an
@@ -478,25 +480,7 @@ static void t_gto_vs_lrr(void)
 }
 
 /* Three warps on one scheduler, as `two` but out[4 + w] = t0 of warp w. */
-static const char *three_ptx = HDR
-    ".visible .entry three(.param .u64 out)\n"
-    "{\n"
-    "  .reg .b32 %r<12>; .reg .b64 %rd<10>;\n"
-    "  ld.param.u64 %rd1, [out];\n"
-    "  mov.u32 %r1, %tid.x;\n"
-    "  shr.u32 %r1, %r1, 5;\n"
-    "  mul.wide.u32 %rd5, %r1, 8;\n"
-    "  add.s64 %rd6, %rd1, %rd5;\n"
-    "  mov.u64 %rd2, %clock64;\n"
-    "  add.s32 %r2, %r1, 1;\n  add.s32 %r3, %r1, 1;\n  add.s32 %r4, %r1, 1;\n  add.s32 %r5, %r1, 1;\n"
-    "  add.s32 %r6, %r1, 1;\n  add.s32 %r7, %r1, 1;\n  add.s32 %r8, %r1, 1;\n  add.s32 %r9, %r1, 1;\n"
-    "  add.s32 %r10, %r1, 1;\n  add.s32 %r11, %r1, 1;\n"
-    "  mov.u64 %rd3, %clock64;\n"
-    "  sub.s64 %rd4, %rd3, %rd2;\n"
-    "  st.global.u64 [%rd6], %rd4;\n"
-    "  st.global.u64 [%rd6+32], %rd2;\n"
-    "  ret;\n"
-    "}\n";
+static const char *three_ptx = CLOCKED_ADDS("three", "32");
 
 static void three_run(const char *policy, uint64_t o[8])
 {
@@ -695,6 +679,55 @@ static void t_ldst_interval(void)
     TT_EQ_U(shm4_time("ldst.interval=1"), 32);
     TT_EQ_U(shm4_time("ldst.interval=2"), 35);
     TT_EQ_U(shm4_time("ldst.interval=3"), 38);
+}
+
+/* sm.oc_mem_per_sched: four independent shared loads between two clock
+** reads; out[0] = t1 - t0, which the second read's issue sets. */
+static const char *mq_ptx = HDR
+    ".visible .entry mq(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n"
+    "  .shared .align 4 .b32 s[1024];\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  shl.b32 %r3, %r1, 2;\n"
+    "  mov.u32 %r4, s;\n"
+    "  add.s32 %r5, %r4, %r3;\n"
+    FILL
+    "  mov.u64 %rd2, %clock64;\n"
+    "  ld.shared.u32 %r6, [%r5];\n"
+    "  ld.shared.u32 %r7, [%r5+128];\n"
+    "  ld.shared.u32 %r8, [%r5+256];\n"
+    "  ld.shared.u32 %r10, [%r5+384];\n"
+    "  mov.u64 %rd3, %clock64;\n"
+    "  sub.s64 %rd4, %rd3, %rd2;\n"
+    "  st.global.u64 [%rd1], %rd4;\n"
+    "  add.s32 %r11, %r6, %r7;\n  add.s32 %r11, %r11, %r8;\n  add.s32 %r11, %r11, %r10;\n"
+    "  st.global.u32 [%rd1+8], %r11;\n"
+    "  ret;\n"
+    "}\n";
+
+static uint64_t mq_time(const char *opts)
+{
+    uint64_t o[8];
+    run_out8(mq_ptx, "mq", 32, opts, o);
+    return o[0];
+}
+
+/* One warp, eight memory collectors, an LD/ST unit that takes a load every
+** I = 8 cycles (ldst.interval): load j reaches it at t0 + 2 + j I.  With no
+** per-scheduler limit the four loads issue at t0 + 1 .. 4 and the clock
+** read at t0 + 5.  With a limit of q, load 3 waits for a collector until
+** load 3 - q is taken (a collector freed in a cycle serves that cycle's
+** issue), and the clock read follows it: t1 - t0 = 2 + (3 - q) I + 1, and
+** at least 5. */
+static void t_mem_queue(void)
+{
+    TT_EQ_U(mq_time("sm.oc_mem=8 ldst.interval=8"), 5);
+    TT_EQ_U(mq_time("sm.oc_mem=8 ldst.interval=8 sm.oc_mem_per_sched=1"), 2 + 2 * 8 + 1);
+    TT_EQ_U(mq_time("sm.oc_mem=8 ldst.interval=8 sm.oc_mem_per_sched=2"), 2 + 1 * 8 + 1);
+    TT_EQ_U(mq_time("sm.oc_mem=8 ldst.interval=8 sm.oc_mem_per_sched=3"), 5);
+    TT_EQ_U(mq_time("sm.oc_mem=8 ldst.interval=8 sm.oc_mem_per_sched=4"), 5);
 }
 
 /* ldst.const_path: an ld.const that follows a global load of 16 L1D lines
@@ -979,6 +1012,7 @@ int main(void)
     TT_RUN(t_shared_bank_conflicts);
     TT_RUN(t_const_path);
     TT_RUN(t_ldst_interval);
+    TT_RUN(t_mem_queue);
     TT_RUN(t_lanes_off_collector);
     TT_RUN(t_deterministic);
     TT_RUN(t_odd_configs);
