@@ -598,9 +598,10 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
                         for (int k = 0; k < GPU_OC_COUNT; k++)
                             if (kinds >> k & 1) m[wd] |= sc->ubk[k][wd];
                     }
-                    /* GTY: positions n-1.. down (youngest first) */
-                    for (uint32_t wd = (n - 1) / 64 + 1; c->policy == GPU_SCHED_GTY && wd-- > 0 && !issued;) {
-                        if (wd >= nw) continue;
+                    /* GTY: positions n-1.. down (youngest first), the words from the last one used */
+                    bool gty = c->policy == GPU_SCHED_GTY;
+                    uint32_t top = gty ? ((n - 1) / 64 + 1 < nw ? (n - 1) / 64 + 1 : nw) : 0;
+                    for (uint32_t wd = top; wd-- > 0 && !issued;) {
                         uint64_t bits = m[wd];
                         if (n < wd * 64 + 64) bits &= (1ull << (n - wd * 64)) - 1;
                         while (bits && !issued) {
@@ -610,7 +611,7 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
                             if (slot != f) issued = try_warp(sm, slot, now);
                         }
                     }
-                    for (uint32_t pass = 0; pass < 2 && !issued && c->policy != GPU_SCHED_GTY; pass++) {
+                    for (uint32_t pass = 0; pass < 2 && !issued && !gty; pass++) {
                         uint32_t lo = pass ? 0 : start, hi = pass ? start : n;
                         for (uint32_t wd = lo / 64; wd < nw && wd * 64 < hi && !issued; wd++) {
                             uint64_t bits = m[wd];

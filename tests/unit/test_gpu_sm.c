@@ -631,24 +631,29 @@ static void t_shared_bank_conflicts(void)
     TT_EQ_U(shm_time(0), 29);      /* one word for all: broadcast */
 }
 
-/* ldst.interval: four independent conflict-free shared loads, then an add
-** of the last one; out[0] = t1 - t0 around them. */
-static const char *shm4_ptx = HDR
-    ".visible .entry shm4(.param .u64 out)\n"
-    "{\n"
-    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n"
-    "  .shared .align 4 .b32 s[1024];\n"
-    "  ld.param.u64 %rd1, [out];\n"
-    "  mov.u32 %r1, %tid.x;\n"
-    "  shl.b32 %r3, %r1, 2;\n"
-    "  mov.u32 %r4, s;\n"
-    "  add.s32 %r5, %r4, %r3;\n"
-    FILL
-    "  mov.u64 %rd2, %clock64;\n"
-    "  ld.shared.u32 %r6, [%r5];\n"
-    "  ld.shared.u32 %r7, [%r5+128];\n"
-    "  ld.shared.u32 %r8, [%r5+256];\n"
+/* A kernel `name` that reads the clock into %rd2, then issues four
+** independent conflict-free shared loads (%r6, %r7, %r8, %r10); the rest
+** of it follows. */
+#define FOUR_SHARED_LOADS(name) HDR \
+    ".visible .entry " name "(.param .u64 out)\n" \
+    "{\n" \
+    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n" \
+    "  .shared .align 4 .b32 s[1024];\n" \
+    "  ld.param.u64 %rd1, [out];\n" \
+    "  mov.u32 %r1, %tid.x;\n" \
+    "  shl.b32 %r3, %r1, 2;\n" \
+    "  mov.u32 %r4, s;\n" \
+    "  add.s32 %r5, %r4, %r3;\n" \
+    FILL \
+    "  mov.u64 %rd2, %clock64;\n" \
+    "  ld.shared.u32 %r6, [%r5];\n" \
+    "  ld.shared.u32 %r7, [%r5+128];\n" \
+    "  ld.shared.u32 %r8, [%r5+256];\n" \
     "  ld.shared.u32 %r10, [%r5+384];\n"
+
+/* ldst.interval: the four loads, then an add of the last one; out[0] =
+** t1 - t0 around them. */
+static const char *shm4_ptx = FOUR_SHARED_LOADS("shm4")
     "  add.s32 %r11, %r10, 1;\n"
     "  mov.u64 %rd3, %clock64;\n"
     "  sub.s64 %rd4, %rd3, %rd2;\n"
@@ -658,15 +663,9 @@ static const char *shm4_ptx = HDR
 
 static uint64_t shm4_time(const char *opts)
 {
-    gpu_rig r;
-    gpu_kstats ks;
-    if (!gpu_rig_open(&r, shm4_ptx, opts, "sm.ptx")) return 0;
-    uint64_t out = exec_mem_alloc(r.dev, 64, 256);
-    TT_EQ_I(gpu_rig_launch(&r, "shm4", 1, 32, &out, 8, &ks, NULL), EXEC_OK);
-    uint64_t t = *(uint64_t *)exec_mem_host(r.dev, out, 8);
-    gpu_kstats_free(&ks);
-    gpu_rig_close(&r);
-    return t;
+    uint64_t o[8];
+    run_out8(shm4_ptx, "shm4", 32, opts, o);
+    return o[0];
 }
 
 static void t_ldst_interval(void)
@@ -683,22 +682,7 @@ static void t_ldst_interval(void)
 
 /* sm.oc_mem_per_sched: four independent shared loads between two clock
 ** reads; out[0] = t1 - t0, which the second read's issue sets. */
-static const char *mq_ptx = HDR
-    ".visible .entry mq(.param .u64 out)\n"
-    "{\n"
-    "  .reg .b32 %r<40>; .reg .b64 %rd<8>;\n"
-    "  .shared .align 4 .b32 s[1024];\n"
-    "  ld.param.u64 %rd1, [out];\n"
-    "  mov.u32 %r1, %tid.x;\n"
-    "  shl.b32 %r3, %r1, 2;\n"
-    "  mov.u32 %r4, s;\n"
-    "  add.s32 %r5, %r4, %r3;\n"
-    FILL
-    "  mov.u64 %rd2, %clock64;\n"
-    "  ld.shared.u32 %r6, [%r5];\n"
-    "  ld.shared.u32 %r7, [%r5+128];\n"
-    "  ld.shared.u32 %r8, [%r5+256];\n"
-    "  ld.shared.u32 %r10, [%r5+384];\n"
+static const char *mq_ptx = FOUR_SHARED_LOADS("mq")
     "  mov.u64 %rd3, %clock64;\n"
     "  sub.s64 %rd4, %rd3, %rd2;\n"
     "  st.global.u64 [%rd1], %rd4;\n"
