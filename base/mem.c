@@ -23,6 +23,16 @@ void *tp_calloc(size_t n, size_t sz)
     return p;
 }
 
+void *tp_calloc_lines(size_t n, size_t sz)
+{
+    size_t bytes = (n ? n : 1) * (sz ? sz : 1);
+    bytes = (bytes + 63) / 64 * 64;
+    void *p = aligned_alloc(64, bytes);
+    if (!p) tp_oom(bytes);
+    memset(p, 0, bytes);
+    return p;
+}
+
 void *tp_realloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);

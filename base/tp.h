@@ -46,6 +46,9 @@ TP_NORETURN void tp_assert_fail(const char *cond, const char *file, int line);
 ** message and exits.  Everything else is reported to the caller. */
 void *tp_malloc(size_t n);
 void *tp_calloc(size_t n, size_t sz);
+/* As tp_calloc, aligned to a cache line (64 bytes): for arrays of structures
+** that declare _Alignas(64) members (what host threads write apart). */
+void *tp_calloc_lines(size_t n, size_t sz);
 void *tp_realloc(void *p, size_t n);
 char *tp_strdup(const char *s);
 char *tp_strndup(const char *s, size_t n);

@@ -213,7 +213,7 @@ void exec_check_grid_open(exec_grid *g)
     }
     g->checks = (uint8_t)f;
     g->conv_hook = (uint8_t)(g->its || f);
-    g->mem_hook = f != 0;
+    g->x0.mem_hook = f != 0;
     if (g->dev->ck) {
         launch_clear(g->dev->ck);   /* exec_check_findings: this launch's */
         g->dev->ck->gen++;

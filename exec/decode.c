@@ -202,6 +202,25 @@ static void h_unsupported(exec_warp *w, const ptx_insn *in, const exec_dinsn *d,
         exec_fault(w, -1, EXEC_ERR_UNSUPPORTED, "this instruction form is not supported by tpsim's functional model");
 }
 
+/* exec_sinfo.alone: an instruction that reads and writes only its warp's
+** registers, predicates and pc and cannot fault -- arithmetic, logic,
+** conversions, warp-wide register exchanges and bra.  Not memory, barriers,
+** fences, calls, returns, exit, trap, brx, nanosleep, tensor or texture
+** instructions, isspacep and cvta (they ask the device's memory map), nor a
+** form tpsim does not support (it faults when run). */
+static uint8_t sinfo_alone(const ptx_insn *in, const exec_dinsn *d, const exec_sinfo *si)
+{
+    if (d->fn == h_unsupported || (si->flags & (EXEC_SI_LOAD | EXEC_SI_STORE | EXEC_SI_ATOMIC | EXEC_SI_BARRIER |
+                                                EXEC_SI_FENCE | EXEC_SI_REGS_PARTIAL)))
+        return 0;
+    if (in->op == PTX_OP_ISSPACEP || in->op == PTX_OP_CVTA || in->op == PTX_OP_GETCTARANK) return 0;
+    switch (si->unit) {
+    case EXEC_U_INT: case EXEC_U_FP: case EXEC_U_DP: case EXEC_U_SFU: return 1;
+    case EXEC_U_CTRL: return in->op == PTX_OP_BRA;
+    default: return 0;
+    }
+}
+
 static void h_nop(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
 {
     (void)w; (void)in; (void)d; (void)m;
@@ -274,6 +293,7 @@ bool exec_decode_module(exec_mod *m, tp_err *e)
         }
     }
     sinfo_module(m);
+    for (uint32_t pc = 0; pc < p->ninsns; pc++) m->si[pc].alone = sinfo_alone(&p->insns[pc], &m->d[pc], &m->si[pc]);
     return !m->src || exec_phys_build(m, e);
 }
 
@@ -322,13 +342,13 @@ void exec_fill_sregs(exec_warp *w, const exec_dinsn *d)
         case PTX_SR_SMID: v = c->sm; break;
         case PTX_SR_NSMID: v = g->nsm; break;
         case PTX_SR_GRIDID: v = g->gridid; break;
-        case PTX_SR_CLOCK: v = (uint32_t)g->clock; break;
-        case PTX_SR_CLOCK_HI: v = (uint32_t)(g->clock >> 32); break;
-        case PTX_SR_CLOCK64: v = g->clock; break;
+        case PTX_SR_CLOCK: v = (uint32_t)w->x->clock; break;
+        case PTX_SR_CLOCK_HI: v = (uint32_t)(w->x->clock >> 32); break;
+        case PTX_SR_CLOCK64: v = w->x->clock; break;
         case PTX_SR_GLOBALTIMER:
         case PTX_SR_GLOBALTIMER_LO:
         case PTX_SR_GLOBALTIMER_HI: {
-            uint64_t ns = (uint64_t)((double)g->clock * 1000.0 / g->clock_mhz);
+            uint64_t ns = (uint64_t)((double)w->x->clock * 1000.0 / g->clock_mhz);
             v = sr == PTX_SR_GLOBALTIMER ? ns : sr == PTX_SR_GLOBALTIMER_LO ? (uint32_t)ns : ns >> 32;
             break;
         }

@@ -464,6 +464,9 @@ typedef struct exec_sinfo {
     uint8_t nsrc;      /* regs[ndst .. ndst + nsrc): read (the guard predicate included) */
     uint8_t flags;     /* EXEC_SI_* */
     uint8_t space;     /* memory instructions: the ptx_space named (PTX_SP_GENERIC for generic) */
+    uint8_t alone;     /* 1: reads and writes only its warp's registers, predicates and pc, and
+                          cannot fault (arithmetic, logic, conversions, warp-wide register
+                          exchanges, bra): may run beside other SMs' instructions (exec_warp_step_in) */
     uint16_t bytes;    /* memory instructions: bytes per lane (all vector elements);
                           wmma.load/.store: bytes per lane of each pass (exec_rec.npass) */
     uint32_t macs;     /* EXEC_U_TENSOR: multiply-accumulates of the warp instruction */
@@ -571,6 +574,29 @@ exec_wstate exec_warp_next(exec_warp *w, exec_next *n);
 /* Executes the instruction exec_warp_next named, as at core cycle `cycle`;
 ** rec (may be NULL) receives what happened.  The warp must be READY. */
 void exec_warp_step(exec_warp *w, uint64_t cycle, exec_rec *rec);
+
+/* SMs on several host threads (a timing model's choice).  The grid keeps n
+** step contexts, one per SM (exec_grid_contexts); exec_warp_step_in runs an
+** instruction as exec_warp_step does, counting it (warp and thread
+** instructions, the livelock watchdog's count) in SM sm's context, and
+** exec_grid_merge adds that context's counts to the grid's, in the order
+** the model merges the SMs.  While no other host thread runs instructions,
+** stepping in SM order and merging each SM after its steps gives exactly
+** exec_warp_step's counts, faults and watchdog.  Instructions whose
+** exec_sinfo.alone is set may run at once on other threads, beside one
+** thread that runs the others; they also run after the grid has stopped (a
+** fault or the watchdog: the timing model's issue stage then counts them as
+** issued, on any number of threads alike).  Between merges the watchdog
+** counts from the grid's count at the last merge, so a model runs SMs
+** together only while exec_grid_spin_room exceeds the instructions its
+** cycle can run.  exec_grid_parallel_ok: false when the launch's
+** instructions share more than the rules above allow (exec.its, a
+** correctness check, exec.trace, shared-register sections). */
+void exec_grid_contexts(exec_grid *g, uint32_t n);
+void exec_warp_step_in(exec_warp *w, uint32_t sm, uint64_t cycle, exec_rec *rec);
+void exec_grid_merge(exec_grid *g, uint32_t sm);
+uint64_t exec_grid_spin_room(const exec_grid *g);
+bool exec_grid_parallel_ok(const exec_grid *g);
 /* The functional fast path: runs up to budget instructions of the warp
 ** without records (%clock counts warp instructions), stopping early when it
 ** waits, finishes or yields.  Returns how many ran. */

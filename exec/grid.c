@@ -16,10 +16,10 @@
 ** so in the same record.  Both paths share warp_ready and warp_exec, so the
 ** functional suite checks what the timing model runs.
 **
-** Records: while exec_warp_step runs an instruction g->rec points to its
-** record; the memory handlers (sem_mem.c) fill in per-lane addresses and
-** spaces, barrier code bumps g->bar_releases.  With g->rec NULL (the
-** functional fast path) nothing is recorded.
+** Records: while exec_warp_step runs an instruction the step context's rec
+** (w->x->rec) points to its record; the memory handlers (sem_mem.c) fill in
+** per-lane addresses and spaces, barrier code bumps the CTA's bar_releases.
+** With rec NULL (the functional fast path) nothing is recorded.
 */
 #include "check.h"
 #include <stdarg.h>
@@ -210,6 +210,7 @@ exec_cta *exec_cta_start(exec_grid *g, uint32_t sm)
             w->cappreds = cap;
         }
         w->g = g;
+        w->x = &g->x0;
         w->cta = c;
         w->crows = g->m->crows;
         w->wid = i;
@@ -320,7 +321,7 @@ EXEC_INLINE bool warp_exec(exec_warp *w, const ptx_insn *xi, const exec_dinsn *d
         uint32_t p = w->pp[in->guard];
         m &= in->guard_neg ? ~p : p;
     }
-    g->thread_insns += tp_popc32(t->mask);
+    w->x->thread_insns += tp_popc32(t->mask);
     if (TP_UNLIKELY(g->trace)) exec_trace(w, in, m);
     if (!m) {
         /* section marks hold for a warp none of whose lanes runs the instruction */
@@ -337,7 +338,7 @@ EXEC_INLINE bool warp_exec(exec_warp *w, const ptx_insn *xi, const exec_dinsn *d
     if (d->kind & EXEC_DK_SREG) exec_fill_sregs(w, d);
     if (TP_UNLIKELY(g->conv_hook) && (d->kind & EXEC_DK_CONV)) {
         if (g->its && !exec_its_converged(w, in, d, m)) {
-            if (g->rec) g->rec->events |= EXEC_EV_WAIT_CONVERGE;
+            if (w->x->rec) w->x->rec->events |= EXEC_EV_WAIT_CONVERGE;
             return g->status == EXEC_OK; /* this group waits; another runs */
         }
         if (g->checks) exec_check_conv(w, in, d, m);
@@ -348,7 +349,7 @@ EXEC_INLINE bool warp_exec(exec_warp *w, const ptx_insn *xi, const exec_dinsn *d
             warp_done(w);
             return false;
         }
-        return w->state == EXEC_W_RUN && g->status == EXEC_OK && !g->yield;
+        return w->state == EXEC_W_RUN && g->status == EXEC_OK && !w->x->yield;
     }
     d->fn(w, in, d, m);
     if (TP_UNLIKELY(g->status != EXEC_OK)) return false;
@@ -361,21 +362,22 @@ uint32_t exec_warp_run(exec_warp *w, uint32_t budget)
     exec_grid *g = w->g;
     const ptx_insn *xi = g->m->xi;
     const exec_dinsn *dd = g->m->d;
+    exec_xs *x = w->x = &g->x0;
     uint32_t ran = 0;
-    g->yield = false;
+    x->yield = false;
     if (w->state != EXEC_W_RUN) return 0;
     /* no further than exec.spin_limit instructions without progress: the
     ** watchdog then reports at the same count as in performance mode */
-    uint64_t left = g->spin_limit > g->since_progress ? g->spin_limit - g->since_progress : 0;
+    uint64_t left = g->spin_limit > x->since_progress ? g->spin_limit - x->since_progress : 0;
     if (budget > left) budget = (uint32_t)left;
     while (ran < budget) {
         if (!warp_ready(w)) break;
         ran++;
-        g->clock++;
+        x->clock++;
         if (!warp_exec(w, xi, dd)) break;
     }
-    g->warp_insns += ran;
-    g->since_progress += ran;
+    x->warp_insns += ran;
+    x->since_progress += ran;
     w->insns += ran;
     return ran;
 }
@@ -406,13 +408,23 @@ exec_wstate exec_warp_next(exec_warp *w, exec_next *n)
     return EXEC_WS_READY;
 }
 
-void exec_warp_step(exec_warp *w, uint64_t cycle, exec_rec *rec)
+/* One instruction in step context x (the grid's or an SM's).  An SM's
+** context on its own (exec_sinfo.alone: the instruction touches nothing but
+** its warp and cannot fault) runs whatever the grid's status, which other
+** SMs' instructions may change meanwhile: exec_warp_step_in. */
+static void step(exec_warp *w, exec_xs *x, uint64_t cycle, exec_rec *rec)
 {
     exec_grid *g = w->g;
-    if (w->state != EXEC_W_RUN || g->status != EXEC_OK || !warp_ready(w)) return;
+    if (w->state != EXEC_W_RUN) return;
+    if (x == &g->x0 && g->status != EXEC_OK) return;
+    w->x = x;
+    if (!warp_ready(w)) return;
     exec_rec scratch;
     if (!rec) rec = &scratch;
     const exec_stk *t = &w->stk[w->nstk - 1];
+    const exec_sinfo *si = &g->m->si[t->pc];
+    bool alone = x != &g->x0 && si->alone;
+    if (!alone && g->status != EXEC_OK) return;
     const ptx_insn *in = &g->m->xi[t->pc];
     rec->pc = t->pc;
     rec->mask = t->mask;
@@ -422,37 +434,80 @@ void exec_warp_step(exec_warp *w, uint64_t cycle, exec_rec *rec)
     rec->space = 0;
     rec->npass = 0;
     rec->xaddr = NULL;
-    rec->si = &g->m->si[t->pc];
-    uint32_t releases = g->bar_releases;
-    g->rec = rec;
-    g->mem_hook = 1;
-    g->yield = false;
-    g->clock = cycle;
-    g->warp_insns++;
-    g->since_progress++;
+    rec->si = si;
+    uint32_t releases = w->cta->bar_releases;
+    exec_cta *cta = w->cta;
+    x->rec = rec;
+    x->mem_hook = 1;
+    x->yield = false;
+    x->clock = cycle;
+    x->warp_insns++;
+    x->since_progress++;
     w->insns++;
     warp_exec(w, g->m->xi, g->m->d);
-    g->rec = NULL;
-    g->mem_hook = g->checks != 0;
-    if (w->state == EXEC_W_RUN && g->status == EXEC_OK) warp_ready(w); /* finished? say so now */
+    x->rec = NULL;
+    x->mem_hook = g->checks != 0;
+    if (w->state == EXEC_W_RUN && (alone || g->status == EXEC_OK)) warp_ready(w); /* finished? say so now */
     if (w->state == EXEC_W_BAR) {
         rec->events |= EXEC_EV_BAR_WAIT;
         rec->bar_id = w->bar_id;
     }
     if (w->state == EXEC_W_DONE) {
         rec->events |= EXEC_EV_WARP_DONE;
-        if (w->cta->live == 0) rec->events |= EXEC_EV_CTA_DONE;
+        if (cta->live == 0) rec->events |= EXEC_EV_CTA_DONE;
         if (w->sec_held) {
             exec_section_drop(w);
             rec->events |= EXEC_EV_SECTION_FREE;
         }
     }
-    if (g->bar_releases != releases) rec->events |= EXEC_EV_BAR_RELEASE;
-    if (g->yield) rec->events |= EXEC_EV_YIELD;
+    if (cta->bar_releases != releases) rec->events |= EXEC_EV_BAR_RELEASE;
+    if (x->yield) rec->events |= EXEC_EV_YIELD;
+    if (alone) return;
     /* the livelock watchdog at the instruction that reaches exec.spin_limit,
-    ** as exec_warp_run stops there: both modes report the same count */
-    if (g->status == EXEC_OK && g->since_progress >= g->spin_limit) exec_stuck_report(g, false);
+    ** as exec_warp_run stops there: both modes report the same count (an SM's
+    ** context counts from the grid's count at its last merge) */
+    uint64_t since = x == &g->x0 || x->progressed ? x->since_progress : g->x0.since_progress + x->since_progress;
+    if (g->status == EXEC_OK && since >= g->spin_limit) exec_stuck_report(g, false);
     if (g->status != EXEC_OK) rec->events |= EXEC_EV_FAULT;
+}
+
+void exec_warp_step(exec_warp *w, uint64_t cycle, exec_rec *rec) { step(w, &w->g->x0, cycle, rec); }
+
+void exec_warp_step_in(exec_warp *w, uint32_t sm, uint64_t cycle, exec_rec *rec)
+{
+    exec_grid *g = w->g;
+    step(w, sm < g->nxs ? &g->xs[sm] : &g->x0, cycle, rec);
+}
+
+void exec_grid_contexts(exec_grid *g, uint32_t n)
+{
+    if (n <= g->nxs) return;
+    exec_xs *xs = tp_calloc_lines(n, sizeof *xs);
+    if (g->nxs) memcpy(xs, g->xs, g->nxs * sizeof *xs);
+    free(g->xs);
+    g->xs = xs;
+    g->nxs = n;
+}
+
+void exec_grid_merge(exec_grid *g, uint32_t sm)
+{
+    if (sm >= g->nxs) return;
+    exec_xs *x = &g->xs[sm];
+    g->x0.warp_insns += x->warp_insns;
+    g->x0.thread_insns += x->thread_insns;
+    g->x0.since_progress = x->progressed ? x->since_progress : g->x0.since_progress + x->since_progress;
+    x->warp_insns = x->thread_insns = x->since_progress = 0;
+    x->progressed = false;
+}
+
+uint64_t exec_grid_spin_room(const exec_grid *g)
+{
+    return g->spin_limit > g->x0.since_progress ? g->spin_limit - g->x0.since_progress : 0;
+}
+
+bool exec_grid_parallel_ok(const exec_grid *g)
+{
+    return !g->its && !g->checks && !g->trace && !g->rs;
 }
 
 /* ---- the launch ------------------------------------------------------------------ */
@@ -599,11 +654,11 @@ exec_status exec_grid_watchdog(exec_grid *g, bool stuck)
         }
         if (!any_run) exec_stuck_report(g, true);
     }
-    if (g->status == EXEC_OK && g->since_progress >= g->spin_limit) exec_stuck_report(g, false);
-    if (g->status == EXEC_OK && g->max_insns && g->warp_insns >= g->max_insns) {
+    if (g->status == EXEC_OK && g->x0.since_progress >= g->spin_limit) exec_stuck_report(g, false);
+    if (g->status == EXEC_OK && g->max_insns && g->x0.warp_insns >= g->max_insns) {
         g->status = EXEC_ERR_LIMIT;
         snprintf(g->msg, sizeof g->msg, "kernel '%s' stopped after %llu warp instructions (exec.max_warp_insns)",
-                 g->kf->name, (unsigned long long)g->warp_insns);
+                 g->kf->name, (unsigned long long)g->x0.warp_insns);
     }
     return g->status;
 }
@@ -611,10 +666,11 @@ exec_status exec_grid_watchdog(exec_grid *g, bool stuck)
 exec_status exec_grid_close(exec_grid *g, exec_result *r)
 {
     while (g->nres) exec_cta_release(&g->res[g->nres - 1]->cta);
+    for (uint32_t s = 0; s < g->nxs; s++) exec_grid_merge(g, s);
     exec_check_grid_close(g, r);
     r->status = g->status;
-    r->warp_insns = g->warp_insns;
-    r->thread_insns = g->thread_insns;
+    r->warp_insns = g->x0.warp_insns;
+    r->thread_insns = g->x0.thread_insns;
     r->regs_per_thread = g->occ.regs_per_thread;
     snprintf(r->msg, sizeof r->msg, "%s", g->msg);
     free(g->params);
@@ -622,6 +678,7 @@ exec_status exec_grid_close(exec_grid *g, exec_result *r)
     free(g->mmabuf);
     free(g->res);
     free(g->sec_store);
+    free(g->xs);
     free(g);
     return r->status;
 }

@@ -172,6 +172,23 @@ enum { EXEC_NBAR = 16 };
 
 typedef struct exec_slot exec_slot;
 
+/* A step context: what running an instruction reads and writes beyond its
+** warp, its CTA and memory.  The grid has its own (x0: the functional path,
+** exec_warp_step) and, for a timing model that runs SMs on several host
+** threads, one per SM (exec_grid_contexts, exec_warp_step_in): instructions
+** of different SMs then run at once, and exec_grid_merge adds an SM's counts
+** to the grid's in the order the model chooses. */
+typedef struct exec_xs {
+    _Alignas(64) exec_rec *rec; /* a cache line each: SMs on other threads write their own */            /* exec_warp_step's record while an instruction runs, else NULL */
+    uint8_t mem_hook;         /* rec or checks: memory instructions take their slow path (sem_mem.c) */
+    bool yield;               /* the running warp asked to let others run */
+    bool progressed;          /* an SM's context: since_progress restarted since the last merge */
+    uint64_t clock;           /* %clock64 source: the cycle given to exec_warp_step, or
+                                 warp instructions executed so far (exec_warp_run) */
+    uint64_t warp_insns, thread_insns;
+    uint64_t since_progress;  /* warp instructions since memory last changed etc. */
+} exec_xs;
+
 struct exec_grid {
     exec_mod *m;
     exec_dev *dev;
@@ -186,15 +203,14 @@ struct exec_grid {
     uint64_t next_cta;        /* next CTA (linear) to start */
     uint32_t local_per_thread;/* bytes of local memory per thread (frames + stack) */
     uint32_t shared_bytes;    /* per CTA */
-    exec_status status;
+    _Atomic(exec_status) status; /* atomic: SMs on other host threads read it (exec_warp_step_in) */
     char msg[1024];           /* error message */
     bool trace;
-    uint64_t warp_insns, thread_insns;
-    uint64_t since_progress;  /* warp instructions since memory last changed etc. */
+    exec_xs x0;               /* the grid's step context and its counts */
+    exec_xs *xs;              /* exec_grid_contexts: one per SM */
+    uint32_t nxs;
     uint64_t spin_limit, max_insns;
     uint32_t quantum;
-    uint64_t clock;           /* %clock64 source: the cycle given to exec_warp_step, or
-                                 warp instructions executed so far (exec_warp_run) */
     double clock_mhz;         /* turns clock into %globaltimer nanoseconds */
     uint32_t nsm;
     uint64_t gridid;
@@ -202,12 +218,8 @@ struct exec_grid {
     exec_occ occ;             /* this launch's occupancy */
     exec_slot **res;          /* resident CTAs' slots (unordered) */
     uint32_t nres, capres;
-    exec_rec *rec;            /* exec_warp_step's record while an instruction runs, else NULL */
-    uint8_t mem_hook;         /* rec or checks: memory instructions take their slow path (sem_mem.c) */
     bool oob_warn;            /* exec.oob=warn */
     uint8_t oob_buf[32];      /* exec.oob=warn: what out-of-bounds accesses read and write */
-    uint32_t bar_releases;    /* barriers opened so far (exec_bar_check) */
-    bool yield;               /* the running warp asked to let others run */
     bool its;                 /* independent thread scheduling (exec.its) */
     uint64_t heap_used, heap_limit; /* device-side malloc */
     uint32_t envreg[3];       /* %envreg0..2 (cooperative launches: the grid workspace address) */
@@ -253,6 +265,7 @@ struct exec_warp {
     uint32_t *pp;             /* current frame's predicates */
     const uint64_t *crows;    /* module constant rows */
     exec_grid *g;
+    exec_xs *x;               /* the step context of the warp's last (or running) instruction */
     exec_cta *cta;
     uint32_t pc;              /* cached top-of-stack pc while running */
     uint32_t sp;              /* local-memory offset of the current frame */
@@ -308,6 +321,7 @@ struct exec_cta {
     exec_warp *warps;
     uint32_t nwarps;
     uint32_t live;            /* warps not done */
+    uint32_t bar_releases;    /* barriers opened so far (exec_bar_check) */
     exec_bar bar[EXEC_NBAR];
     uint8_t *local;           /* all lanes' local memory */
     uint32_t sm;              /* %smid reported */
@@ -496,7 +510,11 @@ bool exec_format_printf(exec_warp *w, int lane, uint64_t fmt, uint64_t args, tp_
 ** space, or NULL after reporting the fault (write: true for stores). */
 uint8_t *exec_lane_ptr(exec_warp *w, int lane, int space, uint64_t addr, unsigned size, bool write);
 /* Notes that simulated memory changed (resets the livelock watchdog). */
-static inline void exec_progress(exec_warp *w) { w->g->since_progress = 0; }
+static inline void exec_progress(exec_warp *w)
+{
+    w->x->since_progress = 0;
+    w->x->progressed = true;
+}
 
 /* Frees the CTA slots a device keeps between launches (grid.c). */
 void exec_slots_free(exec_dev *d);

@@ -349,7 +349,7 @@ bool exec_section_point(exec_warp *w, uint32_t pc)
                 waiting = true;
         if (!waiting) {
             exec_section_drop(w);
-            if (g->rec) g->rec->events |= EXEC_EV_SECTION_FREE;
+            if (w->x->rec) w->x->rec->events |= EXEC_EV_SECTION_FREE;
         }
     }
     if ((mk & PTX_RS_ACQUIRE) && !w->sec_held) {

@@ -159,7 +159,7 @@ void exec_bar_check(exec_cta *c, uint32_t id)
         exec_progress(w);
     }
     memset(b, 0, sizeof *b);
-    c->g->bar_releases++;
+    c->bar_releases++;
 }
 
 static uint32_t first_val(const exec_warp *w, const ptx_opnd *o, uint32_t m)
@@ -229,7 +229,7 @@ static void h_nanosleep(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, u
     (void)m;
     exec_top(w)->pc = pc_of(w, in) + 1;
     /* Let other warps run: a sleeping warp is usually waiting for one. */
-    w->g->yield = true;
+    w->x->yield = true;
 }
 
 exec_fn exec_pick_ctrl(const ptx_module *pm, const ptx_insn *in, exec_dinsn *d, const char **why)

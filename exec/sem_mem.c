@@ -289,7 +289,7 @@ static bool lane_ptrs_fast(exec_warp *w, int space, uint32_t m, const uint64_t *
 ** hits (generic addresses resolved through the windows). */
 static void record_addrs(exec_warp *w, int space, uint32_t m, const uint64_t *addr)
 {
-    exec_rec *rec = w->g->rec;
+    exec_rec *rec = w->x->rec;
     if (space != PTX_SP_GENERIC) {
         rec->space = (uint8_t)space;
         EXEC_LANES(m, rec->addr[l] = addr[l]);
@@ -323,7 +323,7 @@ static void mem_hook(exec_warp *w, int space, uint32_t m, const uint64_t *addr)
 {
     exec_grid *g = w->g;
     uint32_t pc = exec_top(w)->pc;
-    if (g->rec) record_addrs(w, space, m, addr);
+    if (w->x->rec) record_addrs(w, space, m, addr);
     if (g->checks) exec_check_mem(w, &g->m->xi[pc], &g->m->d[pc], space, m, addr);
 }
 
@@ -380,7 +380,7 @@ static int lane_addrs(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, con
         }
         EXEC_LANES(m, addr[l] = v);
     }
-    if (TP_UNLIKELY(w->g->mem_hook)) mem_hook(w, space, m, addr);
+    if (TP_UNLIKELY(w->x->mem_hook)) mem_hook(w, space, m, addr);
     (void)in;
     return space;
 }

@@ -326,7 +326,7 @@ static void wmma_ls(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint3
         for (unsigned q = 0; q < f->nreg; q++)
             for (int l = 0; l < 32; l++) rows[q][l] = val[q % f->ureg][l];
     }
-    exec_rec *rec = w->g->rec;
+    exec_rec *rec = w->x->rec;
     if (TP_UNLIKELY(rec != NULL)) {
         /* the passes: a register (or an element) of every lane at a time */
         exec_grid *g = w->g;
@@ -662,7 +662,7 @@ static void ldst_matrix(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, u
         for (unsigned j = 0; j < num; j++)
             for (int l = 0; l < 32; l++) rows[j][l] = val[j][l];
     }
-    exec_rec *rec = w->g->rec;
+    exec_rec *rec = w->x->rec;
     if (TP_UNLIKELY(rec != NULL)) {
         int sp0 = -1;
         for (unsigned l = 0; l < 32; l++) {

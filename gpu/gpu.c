@@ -21,6 +21,8 @@
 #include "par.h"
 #include "../base/map.h"
 #include <math.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -31,7 +33,7 @@ gpu *gpu_new(const tp_opts *o)
     gpu_cfg_init(&g->c, &g->opts);
     gpu_mreq_pool_init(&g->pool);
     g->ms = gpu_memsys_new(&g->opts, g->c.nsm, &g->pool);
-    g->sm = tp_calloc(g->c.nsm, sizeof *g->sm);
+    g->sm = tp_calloc_lines(g->c.nsm, sizeof *g->sm);
     for (uint32_t s = 0; s < g->c.nsm; s++) gpu_sm_init(&g->sm[s], g, s);
     g->due = tp_calloc(g->c.nsm ? g->c.nsm : 1, sizeof *g->due);
     return g;
@@ -63,11 +65,9 @@ typedef struct pcmap {
     uint32_t n, caprows;
 } pcmap;
 
-static pcmap *pcm_of(gpu_launchctx *lx) { return lx->pcmap; }
-
-gpu_pcstat *gpu_pcrow_slow(gpu_launchctx *lx, uint32_t pc)
+gpu_pcstat *gpu_pcrow_slow(void *map, uint32_t pc)
 {
-    pcmap *p = pcm_of(lx);
+    pcmap *p = map;
     bool added;
     uint64_t *row = tp_map_ref(&p->idx, pc, &added);
     if (added) {
@@ -81,6 +81,12 @@ gpu_pcstat *gpu_pcrow_slow(gpu_launchctx *lx, uint32_t pc)
         p->n++;
     }
     return &p->rows[*row];
+}
+
+static void pcstat_add(gpu_pcstat *to, const gpu_pcstat *from)
+{
+    to->issued += from->issued;
+    for (int k = 0; k < GPU_ST_COUNT; k++) to->stall[k] += from->stall[k];
 }
 
 static int pc_cmp(const void *a, const void *b)
@@ -300,25 +306,65 @@ static void abort_launch(gpu *g)
 ** (a fork and join costs more). */
 enum { SHARE_AUTO, SHARE_ALWAYS, SHARE_INLINE, PAR_MIN_SMS = 4 };
 
-/* A cycle of the SMs in g->due[0, n): thread t of nt takes a contiguous share. */
+/* A cycle of the SMs in g->due[0, n).  Thread t of nt owns the SMs
+** [nsm t / nt, nsm (t + 1) / nt) in every cycle, so that an SM's state stays
+** in one core's caches.  It runs their front parts, then their issue stages
+** in SM order: an instruction that touches only its warp (exec_sinfo.alone)
+** runs at once, anything else (every instruction when `ordered`) first waits
+** for the turn -- the lower threads have run all their issue stages -- and
+** once every issue stage of its SMs has run it passes the turn on and runs
+** their back parts. */
 typedef struct par_cycle {
     gpu *g;
     uint64_t now;
     uint32_t n, nt;
+    bool ordered;              /* every issue stage waits for the turn first */
+    _Atomic uint32_t turn;     /* the thread whose issue stages may touch what the SMs share */
 } par_cycle;
 
-static void par_front(void *arg, uint32_t t)
+/* Thread t's SMs among the due ones: g->due[*a, *b). */
+static void par_share(const par_cycle *c, uint32_t t, uint32_t *a, uint32_t *b)
 {
-    const par_cycle *c = arg;
-    for (uint32_t i = c->n * t / c->nt, hi = c->n * (t + 1) / c->nt; i < hi; i++)
-        gpu_sm_tick_front(&c->g->sm[c->g->due[i]], c->now);
+    const gpu *g = c->g;
+    uint32_t lo = g->c.nsm * t / c->nt, hi = g->c.nsm * (t + 1) / c->nt, i = 0;
+    while (i < c->n && g->due[i] < lo) i++;
+    *a = i;
+    while (i < c->n && g->due[i] < hi) i++;
+    *b = i;
 }
 
-static void par_back(void *arg, uint32_t t)
+static void par_cycle_run(void *arg, uint32_t t)
 {
-    const par_cycle *c = arg;
-    for (uint32_t i = c->n * t / c->nt, hi = c->n * (t + 1) / c->nt; i < hi; i++)
-        gpu_sm_tick_back(&c->g->sm[c->g->due[i]], c->now);
+    par_cycle *c = arg;
+    gpu *g = c->g;
+    gpu_turn tw = {&c->turn, t, false};
+    uint32_t a, b;
+    par_share(c, t, &a, &b);
+    for (uint32_t i = a; i < b; i++) gpu_sm_tick_front(&g->sm[g->due[i]], c->now);
+    if (c->ordered) gpu_turn_wait(&tw);
+    for (uint32_t i = a; i < b; i++) {
+        gpu_sm *sm = &g->sm[g->due[i]];
+        sm->turn = &tw;
+        gpu_sm_tick_issue(sm, c->now);
+        sm->turn = NULL;
+    }
+    /* the SMs' counts into the launch's, in SM order: with the turn held */
+    if (!tw.held) gpu_turn_wait(&tw);
+    for (uint32_t i = a; i < b; i++) gpu_sm_flush(&g->sm[g->due[i]]);
+    gpu_turn_pass(&tw);
+    for (uint32_t i = a; i < b; i++) gpu_sm_tick_back(&g->sm[g->due[i]], c->now);
+}
+
+/* sim.share=inline: the parallel order on this thread, as far from the
+** serial order as the team may go -- every front part, then every issue
+** stage, then every back part. */
+static void par_cycle_inline(par_cycle *c)
+{
+    gpu *g = c->g;
+    for (uint32_t i = 0; i < c->n; i++) gpu_sm_tick_front(&g->sm[g->due[i]], c->now);
+    for (uint32_t i = 0; i < c->n; i++) gpu_sm_tick_issue(&g->sm[g->due[i]], c->now);
+    for (uint32_t i = 0; i < c->n; i++) gpu_sm_flush(&g->sm[g->due[i]]);
+    for (uint32_t i = 0; i < c->n; i++) gpu_sm_tick_back(&g->sm[g->due[i]], c->now);
 }
 
 /* Ticks the SMs due at now in index order (the launch loop's own way). */
@@ -331,9 +377,9 @@ static uint32_t tick_serial(gpu *g, uint64_t now)
 }
 
 /* Ticks the SMs due at now as gpu_sm_tick in index order would: the parts
-** that touch only an SM's own state on the team, the issue stages (every
-** exec_warp_step, the shared counters) here in SM order.  Returns the CTAs
-** that finished. */
+** that touch only an SM's own state on the SM's own thread of the team, the
+** issue stages (every exec_warp_step, the shared counters) one thread after
+** the other, in SM order.  Returns the CTAs that finished. */
 static uint32_t tick_parallel(gpu *g, uint64_t now)
 {
     uint32_t n = 0, fin = 0;
@@ -343,12 +389,16 @@ static uint32_t tick_parallel(gpu *g, uint64_t now)
         for (uint32_t i = 0; i < n; i++) fin += gpu_sm_tick(&g->sm[g->due[i]], now);
         return fin;
     }
-    par_cycle c = {g, now, n, g->par ? gpu_par_threads(g->par) : TP_MIN(g->c.sim_threads, g->c.nsm)};
-    if (g->par) gpu_par_run(g->par, par_front, &c);
-    else for (uint32_t t = 0; t < c.nt; t++) par_front(&c, t); /* sim.share=inline */
-    for (uint32_t i = 0; i < n; i++) gpu_sm_tick_issue(&g->sm[g->due[i]], now);
-    if (g->par) gpu_par_run(g->par, par_back, &c);
-    else for (uint32_t t = 0; t < c.nt; t++) par_back(&c, t);
+    /* the livelock watchdog counts exactly only with the SMs merged in turn:
+    ** near its limit a cycle runs the serial way */
+    const gpu_launchctx *lx = g->sm[g->due[0]].lx;
+    uint64_t steps = (uint64_t)g->c.nsm * g->c.nsched * g->c.issue_width;
+    if (exec_grid_spin_room(lx->grid) <= steps) return tick_serial(g, now);
+    par_cycle c = {.g = g, .now = now, .n = n, .nt = g->par ? gpu_par_threads(g->par) : TP_MIN(g->c.sim_threads, g->c.nsm),
+                   .ordered = !exec_grid_parallel_ok(lx->grid)};
+    atomic_init(&c.turn, 0);
+    if (g->par) gpu_par_run(g->par, par_cycle_run, &c);
+    else par_cycle_inline(&c);
     for (uint32_t i = 0; i < n; i++) fin += g->sm[g->due[i]].finished;
     return fin;
 }
@@ -510,6 +560,10 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         lx.pc_hi = g->c.stats_pc ? kf->end : kf->start;
         lx.pcdirect = tp_calloc(lx.pc_hi - lx.pc_lo + 1, sizeof *lx.pcdirect);
         for (uint32_t pc = lx.pc_lo; pc < lx.pc_hi; pc++) lx.pcdirect[pc - lx.pc_lo].pc = pc;
+        for (uint32_t s = 0; s < g->c.nsm; s++) {
+            g->sm[s].pcdirect = tp_calloc(lx.pc_hi - lx.pc_lo + 1, sizeof *lx.pcdirect);
+            g->sm[s].pcmap = tp_calloc(1, sizeof(pcmap));
+        }
     }
     uint64_t start = g->cycle, now = start;
     lx.start = start;
@@ -539,6 +593,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     /* parallel SMs: the team (made once), unless exec.its (its warps' next
     ** instruction may settle thread groups: the whole cycle stays in order) */
     bool par = g->c.sim_threads > 1 && nsm > 1 && !tp_opt_i(&g->opts, OPT_EXEC_ITS);
+    exec_grid_contexts(grid, nsm); /* each SM counts its instructions apart: gpu_sm_flush */
     bool inl = g->c.sim_share == SHARE_INLINE;
     if (par && !inl && !g->par) g->par = gpu_par_new(g->c.sim_threads < nsm ? g->c.sim_threads : nsm);
     par = par && (g->par || inl);
@@ -686,12 +741,24 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     free(cnt.v);
     rs_stats_end(exec_grid_kernel(grid), &ks->regs, &(rs_end){lx.occ, ks->cycles, nsm, g->c.max_warps, &g->opts});
     tp_stats_ratios_at(gpu_kstats_registry(), ks);
-    /* the rows with anything in them, by pc */
+    /* the SMs' rows added up, then the rows with anything in them, by pc */
+    for (uint32_t s = 0; s < nsm; s++) {
+        gpu_sm *sm = &g->sm[s];
+        for (uint32_t pc = lx.pc_lo; pc < lx.pc_hi; pc++) pcstat_add(&lx.pcdirect[pc - lx.pc_lo], &sm->pcdirect[pc - lx.pc_lo]);
+        pcmap *sp = sm->pcmap;
+        for (uint32_t i = 0; i < sp->n; i++) pcstat_add(gpu_pcrow_slow(&pm, sp->rows[i].pc), &sp->rows[i]);
+        free(sp->rows);
+        tp_map_free(&sp->idx);
+        free(sp);
+        free(sm->pcdirect);
+        sm->pcmap = NULL;
+        sm->pcdirect = NULL;
+    }
     for (uint32_t pc = lx.pc_lo; pc < lx.pc_hi; pc++) {
         const gpu_pcstat *d = &lx.pcdirect[pc - lx.pc_lo];
         bool any = d->issued != 0;
         for (int k = 0; k < GPU_ST_COUNT; k++) any = any || d->stall[k];
-        if (any) *gpu_pcrow_slow(&lx, pc) = *d;
+        if (any) *gpu_pcrow_slow(&pm, pc) = *d;
     }
     free(lx.pcdirect);
     if (pm.n) {

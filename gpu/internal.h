@@ -271,14 +271,17 @@ typedef struct gpu_sm {
     gpu_l1 *l1d, *l1c;
     uint64_t l1_resfail_skipped; /* statistics: cycles a request the L1D refused waited without asking again */
     /* time */
-    uint64_t wake;             /* the next cycle it must be ticked */
+    /* what the launch loop reads and writes between cycles: a cache line of
+    ** its own, apart from what the tick writes (parallel SMs: an SM's tick
+    ** runs on another host thread) */
+    _Alignas(64) uint64_t wake; /* the next cycle it must be ticked */
     uint64_t reply_lb;         /* a cycle at or before its next reply's (the launch loop's reply wakes) */
-    uint64_t last_tick;        /* the last cycle it was ticked */
-    bool changed;              /* the tick changed state (the replies aside: tick_front) */
-    bool acked;                /* a store's ack in this tick's replies let a warp go (gpu_sm_store_acked) */
     bool send_poll;            /* its last tick found its injection queue full: room there may wake it
                                ** (gpu_ldst_send_wake; with room, its wake already counts its misses) */
     uint32_t finished;         /* CTAs that finished in this tick */
+    _Alignas(64) uint64_t last_tick; /* the last cycle it was ticked */
+    bool changed;              /* the tick changed state (the replies aside: tick_front) */
+    bool acked;                /* a store's ack in this tick's replies let a warp go (gpu_sm_store_acked) */
     uint8_t *slot_reason;      /* per scheduler: outcome of the last tick (repeated over skipped cycles) */
     uint32_t *slot_pc;         /* per scheduler: pc charged with the stall (UINT32_MAX none) */
     /* The last issue stage issued nothing; until an event that can change an
@@ -290,6 +293,14 @@ typedef struct gpu_sm {
     uint64_t issue_until;
     /* register sharing: the launch's policy and its state (regmutex/policy.h) */
     rs_sm rs;
+    /* parallel SMs (gpu.c): the turn its issue stage takes before an instruction
+    ** that is not exec_sinfo.alone (NULL: one thread, no turn to take) */
+    struct gpu_turn *turn;
+    /* the kernel's counters this SM's issue stages added since gpu_sm_flush */
+    uint64_t n_warp_insns, n_thread_insns, n_tensor_insns, n_tensor_macs;
+    /* stats.pc: this SM's rows (the launch adds them up at its end), as the launch's */
+    gpu_pcstat *pcdirect;
+    void *pcmap;
     /* statistics */
     uint64_t issue[GPU_ST_COUNT];
     uint64_t mul_on_sfu;       /* multiplies that took the SFU (sm.fmul_pipe=sp_sfu) */
@@ -323,7 +334,8 @@ struct gpu_launchctx {
     uint64_t start;            /* cycle the launch started */
     uint64_t local_bytes;      /* per thread */
     gpu_kstats *ks;
-    void *pcmap;               /* stats.pc: rows by pc outside the kernel's own range */
+    void *pcmap;               /* stats.pc: rows by pc outside the kernel's own range (the SMs keep
+                                  their own, gpu_sm.pcmap and pcdirect, added here at the end) */
     gpu_pcstat *pcdirect;      /* rows of the kernel's own pcs [pc_lo, pc_hi) */
     uint32_t pc_lo, pc_hi;
     bool fault;
@@ -342,11 +354,14 @@ struct gpu {
     uint32_t *due;             /* scratch: the SMs ticked in a cycle */
 };
 
-/* The stats.pc row of a pc (gpu.c). */
-gpu_pcstat *gpu_pcrow_slow(gpu_launchctx *lx, uint32_t pc);
-static inline gpu_pcstat *gpu_pcrow(gpu_launchctx *lx, uint32_t pc)
+/* The stats.pc row of a pc in a map of rows (gpu.c). */
+gpu_pcstat *gpu_pcrow_slow(void *pcmap, uint32_t pc);
+/* SM sm's own stats.pc row of a pc: the SMs keep rows apart, so that
+** parallel SMs add to them at once (the launch adds them up at its end). */
+static inline gpu_pcstat *gpu_pcrow(gpu_sm *sm, uint32_t pc)
 {
-    return pc - lx->pc_lo < lx->pc_hi - lx->pc_lo ? &lx->pcdirect[pc - lx->pc_lo] : gpu_pcrow_slow(lx, pc);
+    const gpu_launchctx *lx = sm->lx;
+    return pc - lx->pc_lo < lx->pc_hi - lx->pc_lo ? &sm->pcdirect[pc - lx->pc_lo] : gpu_pcrow_slow(sm->pcmap, pc);
 }
 
 /* ---- sampled timing inside a launch (gpu/sample.c; sample.mode=cta|both) ---------------------
@@ -375,6 +390,10 @@ void gpu_sm_store_acked(gpu_sm *sm, uint16_t warp, uint64_t now);
 ** system, the next wake; returns the finished CTAs), which gpu.c also runs
 ** apart for parallel SMs. */
 uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now);
+/* After the issue stages of parallel SMs (gpu_sm_tick does it itself): the
+** SM's counts of the kernel's instructions into the launch's, in SM order
+** (exec_grid_merge). */
+void gpu_sm_flush(gpu_sm *sm);
 void gpu_sm_tick_front(gpu_sm *sm, uint64_t now);
 void gpu_sm_tick_issue(gpu_sm *sm, uint64_t now);
 uint32_t gpu_sm_tick_back(gpu_sm *sm, uint64_t now);

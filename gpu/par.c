@@ -135,3 +135,19 @@ void gpu_par_run(gpu_par *p, gpu_par_fn fn, void *arg)
         pthread_mutex_unlock(&p->mu);
     }
 }
+
+void gpu_turn_wait(gpu_turn *tw)
+{
+    for (uint32_t i = 0; atomic_load_explicit(tw->next, memory_order_acquire) != tw->t; i++) {
+        if (i < SPIN) relax();
+        else sched_yield();
+    }
+    tw->held = true;
+}
+
+void gpu_turn_pass(gpu_turn *tw)
+{
+    if (!tw->held) gpu_turn_wait(tw);
+    atomic_store_explicit(tw->next, tw->t + 1, memory_order_release);
+    tw->held = false;
+}

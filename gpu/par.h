@@ -14,6 +14,7 @@
 #define GPU_PAR_H
 
 #include "../base/tp.h"
+#include <stdatomic.h>
 
 typedef struct gpu_par gpu_par;
 typedef void (*gpu_par_fn)(void *arg, uint32_t t);
@@ -24,5 +25,17 @@ gpu_par *gpu_par_new(uint32_t n);
 void gpu_par_free(gpu_par *p);
 uint32_t gpu_par_threads(const gpu_par *p);
 void gpu_par_run(gpu_par *p, gpu_par_fn fn, void *arg);
+
+/* A turn passed from thread to thread in a fixed order: thread t of a run
+** may hold it once *next == t (gpu_turn_wait: spins, then yields) and hands
+** it on by setting *next = t + 1 (gpu_turn_pass, which first waits for it
+** if it was not held). */
+typedef struct gpu_turn {
+    _Atomic uint32_t *next;
+    uint32_t t;
+    bool held;
+} gpu_turn;
+void gpu_turn_wait(gpu_turn *tw);
+void gpu_turn_pass(gpu_turn *tw);
 
 #endif

@@ -25,6 +25,7 @@
 ** slot back at once.
 */
 #include "internal.h"
+#include "par.h"
 #include <stdlib.h>
 
 /* ---- issue candidates: per scheduler and collector kind, the warps that may issue ----
@@ -90,7 +91,12 @@ static void fetch_update(gpu_sm *sm, uint32_t slot)
 
 void gpu_sm_init(gpu_sm *sm, gpu *g, uint32_t id)
 {
-    const gpu_cfg *c = &g->c;
+    /* the SM's own copy of the configuration, on lines of its own: parallel
+    ** SMs read it in every tick, and it would otherwise share lines with
+    ** what the launch loop writes (struct gpu) */
+    gpu_cfg *cc = tp_calloc_lines(1, sizeof *cc);
+    *cc = g->c;
+    const gpu_cfg *c = cc;
     memset(sm, 0, sizeof *sm);
     sm->id = id;
     sm->c = c;
@@ -150,6 +156,7 @@ void gpu_sm_free(gpu_sm *sm)
     gpu_ldst_free(sm);
     free(sm->rel);
     gpu_mreq_pool_free(&sm->own_pool);
+    free((void *)sm->c);
 }
 
 void gpu_sm_begin(gpu_sm *sm, gpu_launchctx *lx, uint64_t now)
@@ -449,10 +456,15 @@ static void wake_barrier(gpu_sm *sm, uint32_t cta)
 static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
 {
     gpu_launchctx *lx = sm->lx;
-    /* the grid stopped (a fault, the livelock watchdog) earlier in this
-    ** cycle: exec_warp_step would execute nothing, so nothing issues */
-    if (exec_grid_status(lx->grid) != EXEC_OK) return false;
     gpu_warp *w = &sm->warps[slot];
+    if (!w->ib[0].si->alone) {
+        /* parallel SMs: what may touch more than the warp waits for the SMs before */
+        if (sm->turn && !sm->turn->held) gpu_turn_wait(sm->turn);
+        /* the grid stopped (a fault, the livelock watchdog) earlier in this
+        ** cycle: exec_warp_step would execute nothing, so nothing issues
+        ** (an instruction that touches only its warp still runs: exec.h) */
+        if (exec_grid_status(lx->grid) != EXEC_OK) return false;
+    }
     exec_next n;
     blk_set(sm, w, 0);
     if (exec_warp_next(w->ew, &n) != EXEC_WS_READY || n.pc != w->ib[0].pc) {
@@ -468,20 +480,20 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
     gpu_memop *mop = gpu_is_mem(si) ? gpu_memop_get(sm) : NULL;
     exec_rec local;
     exec_rec *rp = mop ? &mop->rec : &local;
-    exec_warp_step(w->ew, now, rp);
+    exec_warp_step_in(w->ew, sm->id, now, rp);
     const exec_rec rec_hdr = {rp->pc, rp->mask, rp->active, rp->events, rp->bar_id, rp->si, rp->space, {0}, {0}};
     const exec_rec *rec = &rec_hdr;
-    lx->ks->warp_insns++;
-    lx->ks->thread_insns += tp_popc32(rec->mask);
-    if (sm->c->stats_pc) gpu_pcrow(lx, n.pc)->issued++;
+    sm->n_warp_insns++;
+    sm->n_thread_insns += tp_popc32(rec->mask);
+    if (sm->c->stats_pc) gpu_pcrow(sm, n.pc)->issued++;
     if (mop && !rec->active && si->unit != EXEC_U_TEX) {
         gpu_memop_put(sm, mop); /* every lane off: no access */
         mop = NULL;
     }
     bool is_mem = mop != NULL;
     if (si->unit == EXEC_U_TENSOR) {
-        lx->ks->tensor_insns++;
-        lx->ks->tensor_macs += si->macs;
+        sm->n_tensor_insns++;
+        sm->n_tensor_macs += si->macs;
     }
     if (mop && rp->npass > 1) {
         /* wmma.load/.store: the passes past the first, which the record only lends */
@@ -633,7 +645,7 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
         sm->slot_reason[s] = (uint8_t)outcome;
         sm->slot_pc[s] = issued ? UINT32_MAX : first_pc;
         sm->issue[outcome]++;
-        if (!issued && c->stats_pc && first_pc != UINT32_MAX) gpu_pcrow(sm->lx, first_pc)->stall[outcome]++;
+        if (!issued && c->stats_pc && first_pc != UINT32_MAX) gpu_pcrow(sm, first_pc)->stall[outcome]++;
     }
     /* a block reason it cached or a buffer it dropped set issue_dirty: the
     ** next tick looks again */
@@ -707,7 +719,7 @@ static void account_skip_pcs(gpu_sm *sm, uint64_t k)
 {
     for (uint32_t s = 0; s < sm->c->nsched; s++)
         if (sm->slot_pc[s] != UINT32_MAX && sm->slot_reason[s] != GPU_ST_ISSUED)
-            gpu_pcrow(sm->lx, sm->slot_pc[s])->stall[sm->slot_reason[s]] += k;
+            gpu_pcrow(sm, sm->slot_pc[s])->stall[sm->slot_reason[s]] += k;
 }
 
 static inline void account_skip(gpu_sm *sm, uint64_t now)
@@ -784,6 +796,7 @@ static inline void issue_or_repeat(gpu_sm *sm, uint64_t now)
 
 static inline void tick_issue(gpu_sm *sm, uint64_t now)
 {
+    if (sm->nrel && sm->turn && !sm->turn->held) gpu_turn_wait(sm->turn); /* exec's slots are the grid's */
     for (uint32_t i = 0; i < sm->nrel; i++) exec_cta_release(sm->rel[i]);
     sm->nrel = 0;
     issue_or_repeat(sm, now);
@@ -823,10 +836,22 @@ static inline uint32_t tick_back(gpu_sm *sm, uint64_t now)
     return sm->finished;
 }
 
+void gpu_sm_flush(gpu_sm *sm)
+{
+    gpu_kstats *ks = sm->lx->ks;
+    ks->warp_insns += sm->n_warp_insns;
+    ks->thread_insns += sm->n_thread_insns;
+    ks->tensor_insns += sm->n_tensor_insns;
+    ks->tensor_macs += sm->n_tensor_macs;
+    sm->n_warp_insns = sm->n_thread_insns = sm->n_tensor_insns = sm->n_tensor_macs = 0;
+    exec_grid_merge(sm->lx->grid, sm->id);
+}
+
 uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now)
 {
     tick_front(sm, now);
     tick_issue(sm, now);
+    gpu_sm_flush(sm);
     return tick_back(sm, now);
 }
 

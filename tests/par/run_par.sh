@@ -16,7 +16,8 @@
 #     results depend on;
 #   - the tests that run alone, three kernels and two PolyBench kernels on
 #     two real threads: sim.share=always (every such cycle forks and joins)
-#     and, for the kernels, the default sim.share=auto.
+#     and, for the kernels, the default sim.share=auto; and one kernel whose
+#     livelock watchdog fires (exec.spin_limit=1000), on two threads.
 #
 # One line per comparison: "PASS par_NAME" or "FAIL par_NAME: ...".  By hand:
 #
@@ -97,3 +98,10 @@ for name in matmul_tiled big_grid atomics_shared; do
     pair "kernels_$name" "always auto" "$krun" "$kdir" --only "$name"
 done
 pair polybench_gemm_atax always "$prun" --ptx tests/polybench gemm atax
+# the livelock watchdog fires (exec.spin_limit at its least): cycles near
+# the limit run in SM order, so it stops at the same instruction
+(
+    TPSIM_OPTIONS="${TPSIM_OPTIONS:-} exec.spin_limit=1000"
+    export TPSIM_OPTIONS
+    pair kernels_watchdog always "$krun" "$kdir" --only matmul_tiled
+)
