@@ -584,12 +584,13 @@ void exec_warp_step(exec_warp *w, uint64_t cycle, exec_rec *rec);
 ** stepping in SM order and merging each SM after its steps gives exactly
 ** exec_warp_step's counts, faults and watchdog.  Instructions whose
 ** exec_sinfo.alone is set may run at once on other threads, beside one
-** thread that runs the others; they also run after the grid has stopped (a
-** fault or the watchdog: the timing model's issue stage then counts them as
-** issued, on any number of threads alike).  Between merges the watchdog
-** counts from the grid's count at the last merge, so a model runs SMs
-** together only while exec_grid_spin_room exceeds the instructions its
-** cycle can run.  exec_grid_parallel_ok: false when the launch's
+** thread that runs the others; they also run after an instruction's fault
+** has stopped the grid (the timing model's issue stage then counts them as
+** issued, on any number of threads alike), but not after the livelock
+** watchdog stopped it.  Between merges the watchdog counts from the grid's
+** count at the last merge, so a model runs SMs together only while
+** exec_grid_spin_room exceeds the instructions its cycle can run (and the
+** watchdog then fires only while the SMs run in turn).  exec_grid_parallel_ok: false when the launch's
 ** instructions share more than the rules above allow (exec.its, a
 ** correctness check, exec.trace, shared-register sections). */
 void exec_grid_contexts(exec_grid *g, uint32_t n);

@@ -352,7 +352,10 @@ EXEC_INLINE bool warp_exec(exec_warp *w, const ptx_insn *xi, const exec_dinsn *d
         return w->state == EXEC_W_RUN && g->status == EXEC_OK && !w->x->yield;
     }
     d->fn(w, in, d, m);
-    if (TP_UNLIKELY(g->status != EXEC_OK)) return false;
+    /* a fault stops the warp at the instruction; one that runs alone in an
+    ** SM's context goes on whatever other SMs' instructions did (exec.h) */
+    if (TP_UNLIKELY(g->status != EXEC_OK) && (w->x == &g->x0 || !g->m->si[pc].alone || g->status == EXEC_ERR_LIVELOCK))
+        return false;
     w->stk[w->nstk - 1].pc = pc + 1;
     return true;
 }
@@ -410,8 +413,9 @@ exec_wstate exec_warp_next(exec_warp *w, exec_next *n)
 
 /* One instruction in step context x (the grid's or an SM's).  An SM's
 ** context on its own (exec_sinfo.alone: the instruction touches nothing but
-** its warp and cannot fault) runs whatever the grid's status, which other
-** SMs' instructions may change meanwhile: exec_warp_step_in. */
+** its warp and cannot fault) runs after a fault, which other SMs'
+** instructions may raise meanwhile, but not after the livelock watchdog:
+** exec_warp_step_in. */
 static void step(exec_warp *w, exec_xs *x, uint64_t cycle, exec_rec *rec)
 {
     exec_grid *g = w->g;
@@ -423,7 +427,7 @@ static void step(exec_warp *w, exec_xs *x, uint64_t cycle, exec_rec *rec)
     if (!rec) rec = &scratch;
     const exec_stk *t = &w->stk[w->nstk - 1];
     const exec_sinfo *si = &g->m->si[t->pc];
-    bool alone = x != &g->x0 && si->alone;
+    bool alone = x != &g->x0 && si->alone && g->status != EXEC_ERR_LIVELOCK;
     if (!alone && g->status != EXEC_OK) return;
     const ptx_insn *in = &g->m->xi[t->pc];
     rec->pc = t->pc;
@@ -462,13 +466,17 @@ static void step(exec_warp *w, exec_xs *x, uint64_t cycle, exec_rec *rec)
     }
     if (cta->bar_releases != releases) rec->events |= EXEC_EV_BAR_RELEASE;
     if (x->yield) rec->events |= EXEC_EV_YIELD;
-    if (alone) return;
     /* the livelock watchdog at the instruction that reaches exec.spin_limit,
     ** as exec_warp_run stops there: both modes report the same count (an SM's
-    ** context counts from the grid's count at its last merge) */
+    ** context counts from the grid's count at its last merge; a model that
+    ** runs SMs at once does so only where this cannot fire) */
     uint64_t since = x == &g->x0 || x->progressed ? x->since_progress : g->x0.since_progress + x->since_progress;
-    if (g->status == EXEC_OK && since >= g->spin_limit) exec_stuck_report(g, false);
-    if (g->status != EXEC_OK) rec->events |= EXEC_EV_FAULT;
+    if (since >= g->spin_limit && g->status == EXEC_OK) {
+        exec_stuck_report(g, false);
+        rec->events |= EXEC_EV_FAULT;
+    }
+    /* an alone instruction did not stop the grid (another SM's may have, meanwhile) */
+    if (!alone && g->status != EXEC_OK) rec->events |= EXEC_EV_FAULT;
 }
 
 void exec_warp_step(exec_warp *w, uint64_t cycle, exec_rec *rec) { step(w, &w->g->x0, cycle, rec); }

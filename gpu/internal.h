@@ -314,7 +314,9 @@ typedef struct gpu_sm {
     exec_cta **rel;            /* CTAs finished in this tick whose exec slots go back before its issue stage */
     uint32_t nrel;
     uint64_t pc_skip;          /* skipped cycles (parallel SMs) and repeated issue stages whose stats.pc rows wait (flush_pc_skip) */
-    gpu_mreq_pool *pool;       /* where its caches and LD/ST unit take requests: own_pool with parallel SMs */
+    /* where its caches and LD/ST unit take requests (own_pool with parallel
+    ** SMs), on a line of its own: the launch loop reads them every cycle */
+    _Alignas(64) gpu_mreq_pool *pool;
     gpu_mreq_pool own_pool;
 } gpu_sm;
 

@@ -457,12 +457,13 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
 {
     gpu_launchctx *lx = sm->lx;
     gpu_warp *w = &sm->warps[slot];
-    if (!w->ib[0].si->alone) {
+    if (!w->ib[0].si->alone || exec_grid_status(lx->grid) == EXEC_ERR_LIVELOCK) {
         /* parallel SMs: what may touch more than the warp waits for the SMs before */
         if (sm->turn && !sm->turn->held) gpu_turn_wait(sm->turn);
         /* the grid stopped (a fault, the livelock watchdog) earlier in this
         ** cycle: exec_warp_step would execute nothing, so nothing issues
-        ** (an instruction that touches only its warp still runs: exec.h) */
+        ** (after a fault an instruction that touches only its warp still
+        ** runs: exec.h) */
         if (exec_grid_status(lx->grid) != EXEC_OK) return false;
     }
     exec_next n;
@@ -759,7 +760,7 @@ void gpu_sm_account_skip(gpu_sm *sm, uint64_t now)
 static inline void tick_front(gpu_sm *sm, uint64_t now)
 {
     account_skip(sm, now);
-    sm->finished = 0;
+    if (sm->finished) sm->finished = 0;   /* (the launch loop's line: written only when it changes) */
     sm->changed = false;
     sm->starts = sm->npending ? cta_starts(sm, now) : UINT64_MAX;
     rs_tick(&sm->rs);

@@ -10,10 +10,9 @@
 #     run alone -- the faults among them --, the sm_80 ones as a compute 8.0
 #     device) and the PolyBench kernels (tests/polybench, make test's
 #     sizes) with sim.share=inline: every cycle in which two SMs or more
-#     tick runs in the parallel order (every SM's first part, the issue
-#     stages in SM order, every SM's last part), the threads' shares in turn
-#     on one thread -- cheap on a loaded host, and the order is what the
-#     results depend on;
+#     tick runs in the parallel order on one thread (every SM's front part,
+#     the issue stages in SM order, every SM's flush, every back part) --
+#     cheap on a loaded host, and the order is what the results depend on;
 #   - the tests that run alone, three kernels and two PolyBench kernels on
 #     two real threads: sim.share=always (every such cycle forks and joins)
 #     and, for the kernels, the default sim.share=auto; and one kernel whose

@@ -219,6 +219,10 @@ static void t_static_facts(void)
     TT_EQ_U(s->unit, EXEC_U_CTRL); TT_CHECK(s->flags & EXEC_SI_BRANCH); TT_EQ_U(s->nsrc, 1);
     s = SI(13);
     TT_EQ_U(s->unit, EXEC_U_DP); TT_EQ_U(s->lclass, EXEC_L_CVT64); /* a conversion from f64: its own class */
+    /* alone: arithmetic, compares, conversions and bra touch only the warp;
+    ** parameter loads, stores, atomics, barriers and ret do not */
+    static const uint8_t alone[15] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0};
+    for (uint32_t pc = 0; pc < 15; pc++) TT_EQ_U(SI(pc)->alone, alone[pc]);
 #undef SI
     exec_mod_unload(m);
     exec_dev_destroy(d);
@@ -322,6 +326,144 @@ static void t_step_driver_matches(void)
     for (uint32_t b = 0; b < NB; b++) TT_EQ_U(o[b], want[b]);
     TT_EQ_U(rs.warp_insns, rf.warp_insns);
     TT_EQ_U(rs.thread_insns, rf.thread_insns);
+    exec_mod_unload(m);
+    exec_dev_destroy(d);
+}
+
+/* The same grid stepped in SM contexts (exec_warp_step_in): each "SM" s
+** holds one CTA, and its counts are merged after its instructions of a
+** round, in SM order, as a timing model with parallel SMs does.  The results
+** and the counts are those of the functional driver. */
+static exec_status step_driver_sms(exec_mod *m, const exec_launch *l, uint32_t nsm, exec_result *r)
+{
+    exec_grid *g = exec_grid_open(m, exec_mod_kernel(m, "red"), l, r);
+    if (!g) return r->status;
+    exec_grid_contexts(g, nsm);
+    exec_cta *res[16] = {0};
+    uint64_t cycle = 0;
+    for (;;) {
+        bool any = false, ran = false;
+        for (uint32_t s = 0; s < nsm; s++) {
+            if (!res[s]) res[s] = exec_cta_start(g, s);
+            if (!res[s]) continue;
+            any = true;
+            for (uint32_t i = 0; i < exec_cta_nwarps(res[s]); i++) {
+                exec_warp *w = exec_cta_warp(res[s], i);
+                exec_next n;
+                if (exec_warp_next(w, &n) != EXEC_WS_READY) continue;
+                exec_rec rec;
+                exec_warp_step_in(w, s, cycle, &rec);
+                ran = true;
+            }
+            exec_grid_merge(g, s);
+            if (exec_cta_done(res[s])) {
+                exec_cta_release(res[s]);
+                res[s] = NULL;
+            }
+        }
+        cycle++;
+        if (exec_grid_watchdog(g, any && !ran) != EXEC_OK || !any) break;
+    }
+    return exec_grid_close(g, r);
+}
+
+static void t_step_contexts(void)
+{
+    exec_dev *d = exec_rig_dev(NULL);
+    exec_mod *m = exec_rig_load(d, red_ptx, "step.ptx");
+    TT_CHECK(m != NULL);
+    if (!m) return;
+    enum { NB = 6 };
+    uint64_t out = exec_mem_alloc(d, NB * 4, 256);
+    exec_launch l = {{NB, 1, 1}, {256, 1, 1}, 0, &out, 8};
+    exec_result rf, rs;
+    TT_EQ_I(exec_launch_kernel(m, exec_mod_kernel(m, "red"), &l, &rf), EXEC_OK);
+    uint32_t *o = exec_mem_host(d, out, NB * 4);
+    memset(o, 0, NB * 4);
+    TT_EQ_I(step_driver_sms(m, &l, 4, &rs), EXEC_OK);
+    for (uint32_t b = 0; b < NB; b++) {
+        uint32_t want = 0;
+        for (uint32_t t = 0; t < 256; t++) want += t * 3 + b;
+        TT_EQ_U(o[b], want);
+    }
+    TT_EQ_U(rs.warp_insns, rf.warp_insns);
+    TT_EQ_U(rs.thread_insns, rf.thread_insns);
+    exec_mod_unload(m);
+    exec_dev_destroy(d);
+}
+
+/* After a fault, an instruction that touches only its warp still runs in an
+** SM's context (other SMs may be running such instructions at that moment),
+** and one that touches memory does not; in the grid's own context
+** (exec_warp_step) nothing runs. */
+static void t_step_after_fault(void)
+{
+    static const char *ptx = HDR
+        ".visible .entry k(.param .u64 out)\n"
+        "{\n"
+        "  .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+        "  ld.param.u64 %rd1, [out];\n"  /* 0 */
+        "  mov.u32 %r1, %tid.x;\n"       /* 1 */
+        "  add.s32 %r2, %r1, 7;\n"       /* 2 */
+        "  st.global.u32 [%rd1], %r2;\n" /* 3 */
+        "  ret;\n"                        /* 4 */
+        "}\n";
+    exec_dev *d = exec_rig_dev(NULL);
+    exec_mod *m = exec_rig_load(d, ptx, "step.ptx");
+    TT_CHECK(m != NULL);
+    if (!m) return;
+    uint64_t params[1] = {8}; /* address 8: outside every allocation */
+    exec_launch l = {{2, 1, 1}, {32, 1, 1}, 0, params, 8};
+    exec_result r;
+    exec_grid *g = exec_grid_open(m, exec_mod_kernel(m, "k"), &l, &r);
+    TT_CHECK(g != NULL);
+    if (!g) return;
+    exec_grid_contexts(g, 2);
+    exec_cta *c0 = exec_cta_start(g, 0), *c1 = exec_cta_start(g, 1);
+    exec_warp *w0 = exec_cta_warp(c0, 0), *w1 = exec_cta_warp(c1, 0);
+    uint32_t k0 = kstart(m, "k");
+    exec_next n;
+    exec_rec rec;
+    for (uint32_t pc = 0; pc < 4; pc++) { /* SM 0's warp to the faulting store */
+        TT_EQ_I(exec_warp_next(w0, &n), EXEC_WS_READY);
+        exec_warp_step_in(w0, 0, pc, &rec);
+    }
+    TT_CHECK(rec.events & EXEC_EV_FAULT);
+    TT_CHECK(exec_grid_status(g) != EXEC_OK);
+    exec_warp_step_in(w1, 1, 10, &rec);     /* ld.param: not alone, not run */
+    TT_EQ_I(exec_warp_next(w1, &n), EXEC_WS_READY);
+    TT_EQ_U(n.pc, k0);
+    exec_warp_step(w0, 11, &rec);           /* the grid's context: nothing runs */
+    TT_EQ_I(exec_warp_next(w0, &n), EXEC_WS_READY);
+    TT_EQ_U(n.pc, k0 + 3);
+    exec_grid_close(g, &r);
+    TT_CHECK(r.status != EXEC_OK);
+    /* a second grid: SM 1's warp past its ld.param before SM 0 faults, then
+    ** its mov and add (alone) run after the fault, its store does not */
+    g = exec_grid_open(m, exec_mod_kernel(m, "k"), &l, &r);
+    TT_CHECK(g != NULL);
+    if (!g) return;
+    exec_grid_contexts(g, 2);
+    c0 = exec_cta_start(g, 0);
+    c1 = exec_cta_start(g, 1);
+    w0 = exec_cta_warp(c0, 0);
+    w1 = exec_cta_warp(c1, 0);
+    exec_warp_step_in(w1, 1, 0, &rec);      /* ld.param */
+    for (uint32_t pc = 0; pc < 4; pc++) exec_warp_step_in(w0, 0, pc, &rec);
+    TT_CHECK(exec_grid_status(g) != EXEC_OK);
+    exec_warp_step_in(w1, 1, 5, &rec);      /* mov: runs */
+    TT_EQ_U(rec.pc, k0 + 1);
+    TT_EQ_U(rec.active, 0xffffffffu);
+    exec_warp_step_in(w1, 1, 6, &rec);      /* add: runs */
+    TT_EQ_U(rec.pc, k0 + 2);
+    TT_CHECK(!(rec.events & EXEC_EV_FAULT));
+    exec_warp_step_in(w1, 1, 7, &rec);      /* st: not run */
+    TT_EQ_I(exec_warp_next(w1, &n), EXEC_WS_READY);
+    TT_EQ_U(n.pc, k0 + 3);
+    exec_grid_merge(g, 0);
+    exec_grid_merge(g, 1);
+    exec_grid_close(g, &r);
+    TT_EQ_U(r.warp_insns, 4 + 3); /* SM 0: four (the store that faulted counted); SM 1: three */
     exec_mod_unload(m);
     exec_dev_destroy(d);
 }
@@ -479,6 +621,8 @@ int main(void)
     TT_RUN(t_records);
     TT_RUN(t_static_facts);
     TT_RUN(t_step_driver_matches);
+    TT_RUN(t_step_contexts);
+    TT_RUN(t_step_after_fault);
     TT_RUN(t_step_deadlock);
     TT_RUN(t_occupancy);
     TT_RUN(t_wrap32);
