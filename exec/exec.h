@@ -576,7 +576,8 @@ exec_wstate exec_warp_next(exec_warp *w, exec_next *n);
 void exec_warp_step(exec_warp *w, uint64_t cycle, exec_rec *rec);
 
 /* SMs on several host threads (a timing model's choice).  The grid keeps n
-** step contexts, one per SM (exec_grid_contexts); exec_warp_step_in runs an
+** step contexts, one per SM and any the model uses for partial sums
+** (exec_grid_contexts); exec_warp_step_in runs an
 ** instruction as exec_warp_step does, counting it (warp and thread
 ** instructions, the livelock watchdog's count) in SM sm's context, and
 ** exec_grid_merge adds that context's counts to the grid's, in the order
@@ -596,6 +597,11 @@ void exec_warp_step(exec_warp *w, uint64_t cycle, exec_rec *rec);
 void exec_grid_contexts(exec_grid *g, uint32_t n);
 void exec_warp_step_in(exec_warp *w, uint32_t sm, uint64_t cycle, exec_rec *rec);
 void exec_grid_merge(exec_grid *g, uint32_t sm);
+/* Adds context from's counts to context to's, as if from's instructions came
+** after to's (a partial sum: a thread's SMs, merged later with
+** exec_grid_merge(g, to)); merging in SM order this way gives what merging
+** each SM into the grid in SM order gives. */
+void exec_grid_merge_into(exec_grid *g, uint32_t from, uint32_t to);
 uint64_t exec_grid_spin_room(const exec_grid *g);
 bool exec_grid_parallel_ok(const exec_grid *g);
 /* The functional fast path: runs up to budget instructions of the warp

@@ -497,15 +497,32 @@ void exec_grid_contexts(exec_grid *g, uint32_t n)
     g->nxs = n;
 }
 
+/* Adds a's counts to t's as if a's instructions came after t's, and empties a. */
+static void xs_merge(exec_xs *t, exec_xs *a)
+{
+    t->warp_insns += a->warp_insns;
+    t->thread_insns += a->thread_insns;
+    if (a->progressed) {
+        t->since_progress = a->since_progress;
+        t->progressed = true;
+    } else {
+        t->since_progress += a->since_progress;
+    }
+    a->warp_insns = a->thread_insns = a->since_progress = 0;
+    a->progressed = false;
+}
+
 void exec_grid_merge(exec_grid *g, uint32_t sm)
 {
     if (sm >= g->nxs) return;
-    exec_xs *x = &g->xs[sm];
-    g->x0.warp_insns += x->warp_insns;
-    g->x0.thread_insns += x->thread_insns;
-    g->x0.since_progress = x->progressed ? x->since_progress : g->x0.since_progress + x->since_progress;
-    x->warp_insns = x->thread_insns = x->since_progress = 0;
-    x->progressed = false;
+    xs_merge(&g->x0, &g->xs[sm]);
+    g->x0.progressed = false;
+}
+
+void exec_grid_merge_into(exec_grid *g, uint32_t from, uint32_t to)
+{
+    if (from >= g->nxs || to >= g->nxs || from == to) return;
+    xs_merge(&g->xs[to], &g->xs[from]);
 }
 
 uint64_t exec_grid_spin_room(const exec_grid *g)

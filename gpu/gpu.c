@@ -43,6 +43,8 @@ void gpu_free(gpu *g)
 {
     if (!g) return;
     gpu_par_free(g->par);
+    free((void *)g->done);
+    free(g->tsum);
     for (uint32_t s = 0; s < g->c.nsm; s++) gpu_sm_free(&g->sm[s]);
     free(g->sm);
     free(g->due);
@@ -311,15 +313,17 @@ enum { SHARE_AUTO, SHARE_ALWAYS, SHARE_INLINE, PAR_MIN_SMS = 4 };
 ** in one core's caches.  It runs their front parts, then their issue stages
 ** in SM order: an instruction that touches only its warp (exec_sinfo.alone)
 ** runs at once, anything else (every instruction when `ordered`) first waits
-** for the turn -- the lower threads have run all their issue stages -- and
-** once every issue stage of its SMs has run it passes the turn on and runs
-** their back parts. */
+** for the turn -- every lower thread has run all its issue stages.  Then it
+** adds its SMs' counts up in SM order (a partial sum of its own), says it is
+** done and runs their back parts; the launch's thread adds the partial sums
+** to the launch's in thread order after the join. */
+enum { GPU_PAR_MAX_SMS = 1024 };
+
 typedef struct par_cycle {
     gpu *g;
     uint64_t now;
     uint32_t n, nt;
     bool ordered;              /* every issue stage waits for the turn first */
-    _Atomic uint32_t turn;     /* the thread whose issue stages may touch what the SMs share */
 } par_cycle;
 
 /* Thread t's SMs among the due ones: g->due[*a, *b). */
@@ -335,24 +339,28 @@ static void par_share(const par_cycle *c, uint32_t t, uint32_t *a, uint32_t *b)
 
 static void par_cycle_run(void *arg, uint32_t t)
 {
-    par_cycle *c = arg;
+    /* what the cycle's description says, read once: it lives on the
+    ** launch's thread's stack, next to lines that thread keeps writing */
+    const par_cycle *c = arg;
     gpu *g = c->g;
-    gpu_turn tw = {&c->turn, t, false};
-    uint32_t a, b;
+    const uint64_t now = c->now;
+    const bool ordered = c->ordered;
+    gpu_turn tw = {g->done, g->par_gen, t, t == 0};
+    uint32_t a, b, sms[GPU_PAR_MAX_SMS];
     par_share(c, t, &a, &b);
-    for (uint32_t i = a; i < b; i++) gpu_sm_tick_front(&g->sm[g->due[i]], c->now);
-    if (c->ordered) gpu_turn_wait(&tw);
-    for (uint32_t i = a; i < b; i++) {
-        gpu_sm *sm = &g->sm[g->due[i]];
+    uint32_t n = b - a;
+    for (uint32_t i = 0; i < n; i++) sms[i] = g->due[a + i];
+    for (uint32_t i = 0; i < n; i++) gpu_sm_tick_front(&g->sm[sms[i]], now);
+    if (ordered && !tw.held) gpu_turn_wait(&tw);
+    for (uint32_t i = 0; i < n; i++) {
+        gpu_sm *sm = &g->sm[sms[i]];
         sm->turn = &tw;
-        gpu_sm_tick_issue(sm, c->now);
+        gpu_sm_tick_issue(sm, now);
         sm->turn = NULL;
     }
-    /* the SMs' counts into the launch's, in SM order: with the turn held */
-    if (!tw.held) gpu_turn_wait(&tw);
-    for (uint32_t i = a; i < b; i++) gpu_sm_flush(&g->sm[g->due[i]]);
-    gpu_turn_pass(&tw);
-    for (uint32_t i = a; i < b; i++) gpu_sm_tick_back(&g->sm[g->due[i]], c->now);
+    for (uint32_t i = 0; i < n; i++) gpu_sm_flush_to(&g->sm[sms[i]], &g->tsum[t], g->c.nsm + t);
+    gpu_turn_done(&tw);
+    for (uint32_t i = 0; i < n; i++) gpu_sm_tick_back(&g->sm[sms[i]], now);
 }
 
 /* sim.share=inline: the parallel order on this thread, as far from the
@@ -396,9 +404,22 @@ static uint32_t tick_parallel(gpu *g, uint64_t now)
     if (exec_grid_spin_room(lx->grid) <= steps) return tick_serial(g, now);
     par_cycle c = {.g = g, .now = now, .n = n, .nt = g->par ? gpu_par_threads(g->par) : TP_MIN(g->c.sim_threads, g->c.nsm),
                    .ordered = !exec_grid_parallel_ok(lx->grid)};
-    atomic_init(&c.turn, 0);
-    if (g->par) gpu_par_run(g->par, par_cycle_run, &c);
-    else par_cycle_inline(&c);
+    if (g->par) {
+        g->par_gen++;
+        gpu_par_run(g->par, par_cycle_run, &c);
+        /* the threads' partial sums into the launch's, in thread order */
+        for (uint32_t t = 0; t < c.nt; t++) {
+            gpu_tsum *ts = &g->tsum[t];
+            lx->ks->warp_insns += ts->warp_insns;
+            lx->ks->thread_insns += ts->thread_insns;
+            lx->ks->tensor_insns += ts->tensor_insns;
+            lx->ks->tensor_macs += ts->tensor_macs;
+            memset(ts, 0, sizeof *ts);
+            exec_grid_merge(lx->grid, g->c.nsm + t);
+        }
+    } else {
+        par_cycle_inline(&c);
+    }
     for (uint32_t i = 0; i < n; i++) fin += g->sm[g->due[i]].finished;
     return fin;
 }
@@ -542,37 +563,38 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     rs_grid_begin(grid); /* register sharing: the kernel's policy (the SMs may hand out sections) */
     pcmap pm;
     memset(&pm, 0, sizeof pm);
-    gpu_launchctx lx;
-    memset(&lx, 0, sizeof lx);
-    lx.g = g;
-    lx.grid = grid;
-    lx.m = m;
-    lx.occ = exec_grid_occ(grid);
-    lx.ctas_per_sm = lx.occ->ctas_per_sm ? lx.occ->ctas_per_sm : 1;
-    lx.ctas = exec_grid_ctas(grid);
-    lx.local_bytes = exec_grid_local_bytes(grid);
-    lx.ks = ks;
-    lx.pcmap = &pm;
+    /* on lines of its own (not the stack, which this thread keeps writing):
+    ** parallel SMs read it in every tick */
+    gpu_launchctx *lx = tp_calloc_lines(1, sizeof *lx);
+    lx->g = g;
+    lx->grid = grid;
+    lx->m = m;
+    lx->occ = exec_grid_occ(grid);
+    lx->ctas_per_sm = lx->occ->ctas_per_sm ? lx->occ->ctas_per_sm : 1;
+    lx->ctas = exec_grid_ctas(grid);
+    lx->local_bytes = exec_grid_local_bytes(grid);
+    lx->ks = ks;
+    lx->pcmap = &pm;
     {
         /* the kernel's own instructions have rows in an array */
         const ptx_func *kf = &exec_mod_ptx(m)->funcs[kernel];
-        lx.pc_lo = kf->start;
-        lx.pc_hi = g->c.stats_pc ? kf->end : kf->start;
-        lx.pcdirect = tp_calloc(lx.pc_hi - lx.pc_lo + 1, sizeof *lx.pcdirect);
-        for (uint32_t pc = lx.pc_lo; pc < lx.pc_hi; pc++) lx.pcdirect[pc - lx.pc_lo].pc = pc;
+        lx->pc_lo = kf->start;
+        lx->pc_hi = g->c.stats_pc ? kf->end : kf->start;
+        lx->pcdirect = tp_calloc(lx->pc_hi - lx->pc_lo + 1, sizeof *lx->pcdirect);
+        for (uint32_t pc = lx->pc_lo; pc < lx->pc_hi; pc++) lx->pcdirect[pc - lx->pc_lo].pc = pc;
         for (uint32_t s = 0; s < g->c.nsm; s++) {
-            g->sm[s].pcdirect = tp_calloc(lx.pc_hi - lx.pc_lo + 1, sizeof *lx.pcdirect);
+            g->sm[s].pcdirect = tp_calloc(lx->pc_hi - lx->pc_lo + 1, sizeof *lx->pcdirect);
             g->sm[s].pcmap = tp_calloc(1, sizeof(pcmap));
         }
     }
     uint64_t start = g->cycle, now = start;
-    lx.start = start;
+    lx->start = start;
     uint32_t nsm = g->c.nsm;
     /* l1d.carveout = driver: the L1D gets what the kernel's shared memory leaves */
-    uint32_t l1d_bytes = gpu_cfg_l1d_bytes(&g->c, lx.occ);
+    uint32_t l1d_bytes = gpu_cfg_l1d_bytes(&g->c, lx->occ);
     for (uint32_t s = 0; s < nsm; s++) gpu_l1_resize(g->sm[s].l1d, l1d_bytes);
-    for (uint32_t s = 0; s < nsm; s++) gpu_sm_begin(&g->sm[s], &lx, start);
-    gpu_sample_begin(g, &lx); /* sample.mode=cta|both: gpu/sample.c */
+    for (uint32_t s = 0; s < nsm; s++) gpu_sm_begin(&g->sm[s], lx, start);
+    gpu_sample_begin(g, lx); /* sample.mode=cta|both: gpu/sample.c */
     counts cnt;
     count(g, &cnt, NULL);
     gpu_memstats ms0 = *gpu_memsys_stats(g->ms);
@@ -593,14 +615,22 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     /* parallel SMs: the team (made once), unless exec.its (its warps' next
     ** instruction may settle thread groups: the whole cycle stays in order) */
     bool par = g->c.sim_threads > 1 && nsm > 1 && !tp_opt_i(&g->opts, OPT_EXEC_ITS);
-    exec_grid_contexts(grid, nsm); /* each SM counts its instructions apart: gpu_sm_flush */
+    /* each SM counts its instructions apart (gpu_sm_flush), and each team thread adds its SMs' up */
+    exec_grid_contexts(grid, nsm + g->c.sim_threads);
     bool inl = g->c.sim_share == SHARE_INLINE;
-    if (par && !inl && !g->par) g->par = gpu_par_new(g->c.sim_threads < nsm ? g->c.sim_threads : nsm);
+    if (par && !inl && !g->par) {
+        g->par = gpu_par_new(g->c.sim_threads < nsm ? g->c.sim_threads : nsm);
+        if (g->par) {
+            uint32_t nt = gpu_par_threads(g->par);
+            g->done = tp_calloc_lines((size_t)nt * 8, sizeof *g->done);
+            g->tsum = tp_calloc_lines(nt, sizeof *g->tsum);
+        }
+    }
     par = par && (g->par || inl);
     par_ctl ctl;
     if (par) par_ctl_init(&ctl);
-    lx.dispatch_rr = nsm - 1; /* SM 0 first */
-    lx.dispatch_next = now;
+    lx->dispatch_rr = nsm - 1; /* SM 0 first */
+    lx->dispatch_next = now;
     bool first_wave = true;
     /* One thread, no sampler, up to 64 SMs: the walk that ticks the SMs also
     ** finds their least wake, and the SMs that poll for room to send are
@@ -609,12 +639,12 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     ** move between the two walks only there and in the reply loop, which
     ** lowers the least wake as it goes.  (A sampler may run CTAs between the
     ** walks, more threads share the ticks: those keep the second walk.) */
-    bool least_kept = !par && !lx.smp && g->c.sim_threads <= 1 && nsm <= 64;
+    bool least_kept = !par && !lx->smp && g->c.sim_threads <= 1 && nsm <= 64;
     uint64_t polls = 0;   /* least_kept: the SMs whose last tick left send_poll set */
     for (;;) {
-        if (lx.dispatch_next <= now) {
+        if (lx->dispatch_next <= now) {
             /* CTAs go to SMs with room before they tick, and fetch in this cycle */
-            lx.dispatch_next = dispatch(g, &lx, now, first_wave);
+            lx->dispatch_next = dispatch(g, lx, now, first_wave);
             first_wave = false;
         }
         uint32_t fin = 0;
@@ -637,20 +667,20 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         }
         gpu_memsys_tick(g->ms, now);
         if (g->c.sim_threads > 1) pools_rebalance(g);
-        if (lx.fault || exec_grid_status(grid) != EXEC_OK) break;
+        if (lx->fault || exec_grid_status(grid) != EXEC_OK) break;
         if (fin) {
-            lx.ctas_done += fin;
-            if (lx.dispatch_next > now + 1) lx.dispatch_next = now + 1; /* a slot is free */
-            if (lx.smp) gpu_sample_ctas_done(g, &lx, now); /* may run CTAs functionally */
+            lx->ctas_done += fin;
+            if (lx->dispatch_next > now + 1) lx->dispatch_next = now + 1; /* a slot is free */
+            if (lx->smp) gpu_sample_ctas_done(g, lx, now); /* may run CTAs functionally */
         }
-        bool all_idle = lx.ctas_done == lx.ctas && gpu_memsys_idle(g->ms);
+        bool all_idle = lx->ctas_done == lx->ctas && gpu_memsys_idle(g->ms);
         for (uint32_t s = 0; s < nsm && all_idle; s++) all_idle = gpu_sm_idle(&g->sm[s]);
         if (all_idle) break;
         /* the memory system's next event but the replies waiting for the
         ** SMs, which the loop below puts in the SMs' wakes (an SM's wake is
         ** then at most its reply's cycle, or now + 1) */
         uint64_t next = gpu_memsys_next_inside(g->ms);
-        if (lx.ctas_started < lx.ctas && lx.dispatch_next < next) next = lx.dispatch_next;
+        if (lx->ctas_started < lx->ctas && lx->dispatch_next < next) next = lx->dispatch_next;
         /* a reply wakes it in the cycle a busy SM would take it (only SMs
         ** with replies waiting are on the mask).  The replies reach an SM's
         ** ejection queue in the order of their ready times, and only its
@@ -692,7 +722,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
             next = now + 1;
         }
         if (now >= next_interval) {
-            interval_row(g, &lx, now, &ms0, &prev);
+            interval_row(g, lx, now, &ms0, &prev);
             next_interval += g->c.stats_interval;
         }
         if (next == UINT64_MAX) {
@@ -710,27 +740,27 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
             next_check = next + 65536;
         }
         if (progress && next >= next_progress) {
-            progress(arg, exec_grid_kernel_name(grid), lx.ctas_done, lx.ctas, next - start, ks->warp_insns);
+            progress(arg, exec_grid_kernel_name(grid), lx->ctas_done, lx->ctas, next - start, ks->warp_insns);
             next_progress = next + 1024;
         }
         now = next;
     }
-    bool failed = lx.fault || exec_grid_status(grid) != EXEC_OK;
+    bool failed = lx->fault || exec_grid_status(grid) != EXEC_OK;
     for (uint32_t s = 0; s < nsm; s++) gpu_sm_account_skip(&g->sm[s], now + 1);
     if (g->c.stats_interval && !failed && (ks->nintervals == 0 || ks->intervals[ks->nintervals - 1].cycle != now - start))
-        interval_row(g, &lx, now, &ms0, &prev);
+        interval_row(g, lx, now, &ms0, &prev);
     g->cycle = now + 1;
 
     /* the kernel's statistics: what is set, the front ends' ends, the counters, the ratios */
     ks->cycles = now - start + 1;
-    gpu_sample_end(g, &lx, ks, failed); /* adds projected cycles, if any */
+    gpu_sample_end(g, lx, ks, failed); /* adds projected cycles, if any */
     ks->launch_cycles = g->c.launch_min_cycles > ks->cycles ? g->c.launch_min_cycles - ks->cycles : 0;
     if (ks->launch_cycles < g->c.launch_cycles) ks->launch_cycles = g->c.launch_cycles;
     g->cycle += ks->launch_cycles; /* the GPU's clock is the program's: the launch takes this time too */
-    ks->regs_per_thread = lx.occ->regs_per_thread;
-    ks->ctas_per_sm = lx.occ->ctas_per_sm;
+    ks->regs_per_thread = lx->occ->regs_per_thread;
+    ks->ctas_per_sm = lx->occ->ctas_per_sm;
     ks->l1d_capacity = l1d_bytes;
-    ks->occupancy_limit = tp_strdup(exec_occ_limit_name(lx.occ->limit));
+    ks->occupancy_limit = tp_strdup(exec_occ_limit_name(lx->occ->limit));
     ks->warp_slot_cycles = ks->cycles * nsm * g->c.max_warps;
     ks->sm_cycles = ks->cycles * nsm;
     for (uint32_t s = 0; s < nsm; s++) {
@@ -739,12 +769,12 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
     }
     count(g, &cnt, ks);
     free(cnt.v);
-    rs_stats_end(exec_grid_kernel(grid), &ks->regs, &(rs_end){lx.occ, ks->cycles, nsm, g->c.max_warps, &g->opts});
+    rs_stats_end(exec_grid_kernel(grid), &ks->regs, &(rs_end){lx->occ, ks->cycles, nsm, g->c.max_warps, &g->opts});
     tp_stats_ratios_at(gpu_kstats_registry(), ks);
     /* the SMs' rows added up, then the rows with anything in them, by pc */
     for (uint32_t s = 0; s < nsm; s++) {
         gpu_sm *sm = &g->sm[s];
-        for (uint32_t pc = lx.pc_lo; pc < lx.pc_hi; pc++) pcstat_add(&lx.pcdirect[pc - lx.pc_lo], &sm->pcdirect[pc - lx.pc_lo]);
+        for (uint32_t pc = lx->pc_lo; pc < lx->pc_hi; pc++) pcstat_add(&lx->pcdirect[pc - lx->pc_lo], &sm->pcdirect[pc - lx->pc_lo]);
         pcmap *sp = sm->pcmap;
         for (uint32_t i = 0; i < sp->n; i++) pcstat_add(gpu_pcrow_slow(&pm, sp->rows[i].pc), &sp->rows[i]);
         free(sp->rows);
@@ -754,13 +784,13 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         sm->pcmap = NULL;
         sm->pcdirect = NULL;
     }
-    for (uint32_t pc = lx.pc_lo; pc < lx.pc_hi; pc++) {
-        const gpu_pcstat *d = &lx.pcdirect[pc - lx.pc_lo];
+    for (uint32_t pc = lx->pc_lo; pc < lx->pc_hi; pc++) {
+        const gpu_pcstat *d = &lx->pcdirect[pc - lx->pc_lo];
         bool any = d->issued != 0;
         for (int k = 0; k < GPU_ST_COUNT; k++) any = any || d->stall[k];
         if (any) *gpu_pcrow_slow(&pm, pc) = *d;
     }
-    free(lx.pcdirect);
+    free(lx->pcdirect);
     if (pm.n) {
         qsort(pm.rows, pm.n, sizeof *pm.rows, pc_cmp);
         const ptx_module *pp = exec_mod_ptx(m);
@@ -805,6 +835,7 @@ exec_status gpu_launch(gpu *g, exec_mod *m, int kernel, const exec_launch *l, ex
         r->status = st;
         snprintf(r->msg, sizeof r->msg, "kernel stopped: no warp can make progress");
     }
+    free(lx);
     return r->status;
 }
 

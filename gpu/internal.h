@@ -353,6 +353,10 @@ struct gpu {
     uint64_t cycle;            /* core cycles since the GPU was made */
     /* parallel SMs (sim.threads > 1; gpu.c, docs/TIMING.md) */
     struct gpu_par *par;       /* the thread team, made at the first launch that uses it */
+    _Atomic uint64_t *done;    /* per team thread, a line each (done[8 t]): the last cycle run whose
+                                  issue stages it has run (gpu_turn) */
+    uint64_t par_gen;          /* cycles run on the team */
+    struct gpu_tsum *tsum;     /* per team thread, a line each: its SMs' counts of a cycle */
     uint32_t *due;             /* scratch: the SMs ticked in a cycle */
 };
 
@@ -396,6 +400,13 @@ uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now);
 ** SM's counts of the kernel's instructions into the launch's, in SM order
 ** (exec_grid_merge). */
 void gpu_sm_flush(gpu_sm *sm);
+/* The kernel's counts of a team thread's SMs in a cycle, added up in SM order
+** (gpu_sm_flush_to), then to the launch's by the launch's thread. */
+typedef struct gpu_tsum {
+    _Alignas(64) uint64_t warp_insns;
+    uint64_t thread_insns, tensor_insns, tensor_macs;
+} gpu_tsum;
+void gpu_sm_flush_to(gpu_sm *sm, gpu_tsum *t, uint32_t ctx);
 void gpu_sm_tick_front(gpu_sm *sm, uint64_t now);
 void gpu_sm_tick_issue(gpu_sm *sm, uint64_t now);
 uint32_t gpu_sm_tick_back(gpu_sm *sm, uint64_t now);

@@ -138,16 +138,15 @@ void gpu_par_run(gpu_par *p, gpu_par_fn fn, void *arg)
 
 void gpu_turn_wait(gpu_turn *tw)
 {
-    for (uint32_t i = 0; atomic_load_explicit(tw->next, memory_order_acquire) != tw->t; i++) {
-        if (i < SPIN) relax();
-        else sched_yield();
-    }
+    for (uint32_t u = 0; u < tw->t; u++)
+        for (uint32_t i = 0; atomic_load_explicit(&tw->done[u * 8], memory_order_acquire) != tw->gen; i++) {
+            if (i < SPIN) relax();
+            else sched_yield();
+        }
     tw->held = true;
 }
 
-void gpu_turn_pass(gpu_turn *tw)
+void gpu_turn_done(gpu_turn *tw)
 {
-    if (!tw->held) gpu_turn_wait(tw);
-    atomic_store_explicit(tw->next, tw->t + 1, memory_order_release);
-    tw->held = false;
+    atomic_store_explicit(&tw->done[tw->t * 8], tw->gen, memory_order_release);
 }

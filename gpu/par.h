@@ -26,16 +26,18 @@ void gpu_par_free(gpu_par *p);
 uint32_t gpu_par_threads(const gpu_par *p);
 void gpu_par_run(gpu_par *p, gpu_par_fn fn, void *arg);
 
-/* A turn passed from thread to thread in a fixed order: thread t of a run
-** may hold it once *next == t (gpu_turn_wait: spins, then yields) and hands
-** it on by setting *next = t + 1 (gpu_turn_pass, which first waits for it
-** if it was not held). */
+/* A turn through the threads of a run in a fixed order: thread t holds it
+** once every thread before it has said it is done (gpu_turn_wait: spins,
+** then yields), and says so itself with gpu_turn_done, without waiting.
+** done[] holds a line per thread (done[8 t]) with the number of the run
+** (gen) its thread last finished. */
 typedef struct gpu_turn {
-    _Atomic uint32_t *next;
+    _Atomic uint64_t *done;
+    uint64_t gen;
     uint32_t t;
     bool held;
 } gpu_turn;
 void gpu_turn_wait(gpu_turn *tw);
-void gpu_turn_pass(gpu_turn *tw);
+void gpu_turn_done(gpu_turn *tw);
 
 #endif

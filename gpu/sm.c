@@ -848,6 +848,16 @@ void gpu_sm_flush(gpu_sm *sm)
     exec_grid_merge(sm->lx->grid, sm->id);
 }
 
+void gpu_sm_flush_to(gpu_sm *sm, gpu_tsum *t, uint32_t ctx)
+{
+    t->warp_insns += sm->n_warp_insns;
+    t->thread_insns += sm->n_thread_insns;
+    t->tensor_insns += sm->n_tensor_insns;
+    t->tensor_macs += sm->n_tensor_macs;
+    sm->n_warp_insns = sm->n_thread_insns = sm->n_tensor_insns = sm->n_tensor_macs = 0;
+    exec_grid_merge_into(sm->lx->grid, sm->id, ctx);
+}
+
 uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now)
 {
     tick_front(sm, now);
