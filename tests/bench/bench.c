@@ -38,12 +38,15 @@
 ** threads sharing every cycle (sim.share=always) and with 2 threads choosing
 ** (sim.share=auto), each in a child process: the cycles (which must be the
 ** same), the seconds and the speed-ups, with the host's load average (the
-** targets: 1.7x on 2 cores compute-bound, 1.5x memory-bound).
+** targets: 1.7x on 2 cores compute-bound, 1.5x memory-bound), after a probe
+** of the host (--par-probe: a fork and join's cost, and two threads against
+** one on private work of 1 and 4 microseconds a fork).
 ** BENCH_THREADS and BENCH_SHARE set the two options of a --perf run.
 */
 #include "exec/exec.h"
 #include "exec/options.h"
 #include "gpu/gpu.h"
+#include "gpu/par.h"
 #include "base/sbuf.h"
 #include "base/stats.h"
 #include <sys/wait.h>
@@ -360,6 +363,72 @@ static int child(const char *self, const char *name, const char *path, const cha
     return 0;
 }
 
+/* ---- what the host's cores allow parallel SMs (--par-probe) -------------------------------- */
+
+static double probe_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Private work: a dependent chain through a thread's own 32 KB. */
+typedef struct probe {
+    double *buf[2];
+    uint32_t units;
+} probe;
+
+static void probe_work(double *b, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) b[i & 4095] = b[(i * 7) & 4095] * 1.0000001 + 1e-9;
+}
+
+static void probe_fn(void *arg, uint32_t t)
+{
+    probe *p = arg;
+    probe_work(p->buf[t], p->units);
+}
+
+/* The cost of a fork and join of two threads (gpu_par_run, as the launch
+** loop uses it once a cycle), and the speed-up of two threads over one on
+** private work of a few microseconds per thread per fork: what a cycle of
+** parallel SMs can hope for on this host before any data is shared. */
+static void par_probe(void)
+{
+    gpu_par *team = gpu_par_new(2);
+    if (!team) {
+        printf("host: no second thread\n");
+        return;
+    }
+    probe p = {{tp_calloc(4096, sizeof(double)), tp_calloc(4096, sizeof(double))}, 0};
+    enum { RUNS = 20000 };
+    double t0 = probe_now();
+    for (int i = 0; i < RUNS; i++) gpu_par_run(team, probe_fn, &p);
+    double fj = (probe_now() - t0) / RUNS;
+    /* units of work per microsecond, on this thread */
+    t0 = probe_now();
+    probe_work(p.buf[0], 1000000);
+    double per_us = 1e6 / ((probe_now() - t0) * 1e6);
+    printf("host: a fork and join of 2 threads takes %.0f ns;", fj * 1e9);
+    static const double us[] = {1, 4};
+    for (int k = 0; k < 2; k++) {
+        p.units = (uint32_t)(us[k] * per_us);
+        t0 = probe_now();
+        for (int i = 0; i < RUNS; i++) {
+            probe_work(p.buf[0], p.units);
+            probe_work(p.buf[1], p.units);
+        }
+        double one = probe_now() - t0;
+        t0 = probe_now();
+        for (int i = 0; i < RUNS; i++) gpu_par_run(team, probe_fn, &p);
+        double two = probe_now() - t0;
+        printf(" two threads on %.0f us of private work each: %.2fx%s", us[k], one / two, k ? "\n" : ";");
+    }
+    free(p.buf[0]);
+    free(p.buf[1]);
+    gpu_par_free(team);
+}
+
 /* A row of the parallel-SM table: the kernel with sim.threads=1, with 2
 ** threads sharing every cycle (sim.share=always) and with 2 threads as they
 ** choose (sim.share=auto), PAR_ROUNDS times in turn, the best time of each
@@ -400,6 +469,10 @@ int main(int argc, char **argv)
 {
     if (argc >= 4 && strcmp(argv[1], "--perf") == 0) return perf_one(argv[2], argv[3], argc >= 5 ? argv[4] : NULL);
     if (argc >= 5 && strcmp(argv[1], "--func") == 0) return func_one(argv[2], argv[3], atoi(argv[4]));
+    if (argc >= 2 && strcmp(argv[1], "--par-probe") == 0) {
+        par_probe();
+        return 0;
+    }
     const char *path = argc > 1 ? argv[1] : "tests/bench/bench.ptx";
     bool checks = !(argc > 2 && strcmp(argv[2], "--no-checks") == 0);
     setup S;
@@ -491,6 +564,8 @@ int main(int argc, char **argv)
     if (la) fclose(la);
     printf("\nparallel SMs, performance mode (GTX 480 model): 1 vs 2 threads (sim.threads; best of %d; load average %.2f on %ld cores)\n",
            PAR_ROUNDS, load, sysconf(_SC_NPROCESSORS_ONLN));
+    fflush(stdout);
+    par_probe();
     printf("%-9s %10s %5s %8s %8s %8s %8s %8s\n", "kernel", "cycles", "1 = 2", "1 thr s", "2 thr s", "speedup",
            "2 adapt", "speedup");
     static const char *const par_kernels[] = {"fma_loop", "int_hash", "mandel", "matmul", "saxpy"};
