@@ -21,8 +21,6 @@
 #include "par.h"
 #include "../base/map.h"
 #include <math.h>
-#include <sched.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -365,7 +363,7 @@ static void par_cycle_run(void *arg, uint32_t t)
 
 /* sim.share=inline: the parallel order on this thread, as far from the
 ** serial order as the team may go -- every front part, then every issue
-** stage, then every back part. */
+** stage, then every flush, then every back part. */
 static void par_cycle_inline(par_cycle *c)
 {
     gpu *g = c->g;
@@ -384,10 +382,10 @@ static uint32_t tick_serial(gpu *g, uint64_t now)
     return fin;
 }
 
-/* Ticks the SMs due at now as gpu_sm_tick in index order would: the parts
-** that touch only an SM's own state on the SM's own thread of the team, the
-** issue stages (every exec_warp_step, the shared counters) one thread after
-** the other, in SM order.  Returns the CTAs that finished. */
+/* Ticks the SMs due at now as gpu_sm_tick in index order would: each SM on
+** its own thread of the team, what the SMs share (the instructions that are
+** not alone, the counts) in SM order (par_cycle_run).  Returns the CTAs that
+** finished. */
 static uint32_t tick_parallel(gpu *g, uint64_t now)
 {
     uint32_t n = 0, fin = 0;

@@ -3,10 +3,11 @@
 ** model uses): records of single warp instructions (pc, masks, per-lane
 ** addresses resolved to their space, barrier, exit and CTA events, %clock
 ** reading the cycle given, %smid the SM chosen), the static facts of
-** instructions (unit, latency class, registers read and written), a
-** stepping driver that interleaves warps one instruction at a time giving
-** the same memory results and counters as the functional driver, the one
-** occupancy function, 32-bit address wrapping and exec.oob=warn.
+** instructions (unit, latency class, registers read and written, whether
+** it runs alone), a stepping driver that interleaves warps one instruction
+** at a time giving the same memory results and counters as the functional
+** driver (also with a step context per SM), what runs after a fault, the
+** one occupancy function, 32-bit address wrapping and exec.oob=warn.
 **
 ** Expected values come from the PTX of each test: pcs are counted from the
 ** kernel's first instruction, addresses from the launch's parameters.
@@ -272,11 +273,15 @@ static const char *red_ptx = HDR
     "}\n";
 
 /* Runs the grid one instruction at a time, warps in round-robin order over
-** at most `resident` CTAs; returns the result. */
-static exec_status step_driver(exec_mod *m, const exec_launch *l, uint32_t resident, exec_result *r)
+** at most `resident` CTAs; returns the result.  per_sm: each CTA's slot s
+** is an "SM" with a step context of its own (exec_warp_step_in), merged
+** after its instructions of a round, in SM order, as a timing model with
+** parallel SMs does. */
+static exec_status step_driver(exec_mod *m, const exec_launch *l, uint32_t resident, bool per_sm, exec_result *r)
 {
     exec_grid *g = exec_grid_open(m, exec_mod_kernel(m, "red"), l, r);
     if (!g) return r->status;
+    if (per_sm) exec_grid_contexts(g, resident);
     exec_cta *res[16] = {0};
     uint64_t cycle = 0;
     for (;;) {
@@ -290,9 +295,11 @@ static exec_status step_driver(exec_mod *m, const exec_launch *l, uint32_t resid
                 exec_next n;
                 if (exec_warp_next(w, &n) != EXEC_WS_READY) continue;
                 exec_rec rec;
-                exec_warp_step(w, cycle++, &rec);
+                if (per_sm) exec_warp_step_in(w, s, cycle++, &rec);
+                else exec_warp_step(w, cycle++, &rec);
                 ran = true;
             }
+            if (per_sm) exec_grid_merge(g, s);
             if (exec_cta_done(res[s])) {
                 exec_cta_release(res[s]);
                 res[s] = NULL;
@@ -321,73 +328,13 @@ static void t_step_driver_matches(void)
         for (uint32_t t = 0; t < 256; t++) want[b] += t * 3 + b;
         TT_EQ_U(o[b], want[b]);
     }
-    memset(o, 0, NB * 4);
-    TT_EQ_I(step_driver(m, &l, 4, &rs), EXEC_OK);
-    for (uint32_t b = 0; b < NB; b++) TT_EQ_U(o[b], want[b]);
-    TT_EQ_U(rs.warp_insns, rf.warp_insns);
-    TT_EQ_U(rs.thread_insns, rf.thread_insns);
-    exec_mod_unload(m);
-    exec_dev_destroy(d);
-}
-
-/* The same grid stepped in SM contexts (exec_warp_step_in): each "SM" s
-** holds one CTA, and its counts are merged after its instructions of a
-** round, in SM order, as a timing model with parallel SMs does.  The results
-** and the counts are those of the functional driver. */
-static exec_status step_driver_sms(exec_mod *m, const exec_launch *l, uint32_t nsm, exec_result *r)
-{
-    exec_grid *g = exec_grid_open(m, exec_mod_kernel(m, "red"), l, r);
-    if (!g) return r->status;
-    exec_grid_contexts(g, nsm);
-    exec_cta *res[16] = {0};
-    uint64_t cycle = 0;
-    for (;;) {
-        bool any = false, ran = false;
-        for (uint32_t s = 0; s < nsm; s++) {
-            if (!res[s]) res[s] = exec_cta_start(g, s);
-            if (!res[s]) continue;
-            any = true;
-            for (uint32_t i = 0; i < exec_cta_nwarps(res[s]); i++) {
-                exec_warp *w = exec_cta_warp(res[s], i);
-                exec_next n;
-                if (exec_warp_next(w, &n) != EXEC_WS_READY) continue;
-                exec_rec rec;
-                exec_warp_step_in(w, s, cycle, &rec);
-                ran = true;
-            }
-            exec_grid_merge(g, s);
-            if (exec_cta_done(res[s])) {
-                exec_cta_release(res[s]);
-                res[s] = NULL;
-            }
-        }
-        cycle++;
-        if (exec_grid_watchdog(g, any && !ran) != EXEC_OK || !any) break;
+    for (int per_sm = 0; per_sm < 2; per_sm++) {
+        memset(o, 0, NB * 4);
+        TT_EQ_I(step_driver(m, &l, 4, per_sm, &rs), EXEC_OK);
+        for (uint32_t b = 0; b < NB; b++) TT_EQ_U(o[b], want[b]);
+        TT_EQ_U(rs.warp_insns, rf.warp_insns);
+        TT_EQ_U(rs.thread_insns, rf.thread_insns);
     }
-    return exec_grid_close(g, r);
-}
-
-static void t_step_contexts(void)
-{
-    exec_dev *d = exec_rig_dev(NULL);
-    exec_mod *m = exec_rig_load(d, red_ptx, "step.ptx");
-    TT_CHECK(m != NULL);
-    if (!m) return;
-    enum { NB = 6 };
-    uint64_t out = exec_mem_alloc(d, NB * 4, 256);
-    exec_launch l = {{NB, 1, 1}, {256, 1, 1}, 0, &out, 8};
-    exec_result rf, rs;
-    TT_EQ_I(exec_launch_kernel(m, exec_mod_kernel(m, "red"), &l, &rf), EXEC_OK);
-    uint32_t *o = exec_mem_host(d, out, NB * 4);
-    memset(o, 0, NB * 4);
-    TT_EQ_I(step_driver_sms(m, &l, 4, &rs), EXEC_OK);
-    for (uint32_t b = 0; b < NB; b++) {
-        uint32_t want = 0;
-        for (uint32_t t = 0; t < 256; t++) want += t * 3 + b;
-        TT_EQ_U(o[b], want);
-    }
-    TT_EQ_U(rs.warp_insns, rf.warp_insns);
-    TT_EQ_U(rs.thread_insns, rf.thread_insns);
     exec_mod_unload(m);
     exec_dev_destroy(d);
 }
@@ -490,7 +437,7 @@ static void t_step_deadlock(void)
     uint64_t out = 0;
     exec_launch l = {{1, 1, 1}, {64, 1, 1}, 0, &out, 8};
     exec_result r;
-    TT_EQ_I(step_driver(m, &l, 1, &r), EXEC_ERR_DEADLOCK);
+    TT_EQ_I(step_driver(m, &l, 1, false, &r), EXEC_ERR_DEADLOCK);
     TT_CHECK(strstr(r.msg, "barrier") != NULL);
     exec_mod_unload(m);
     exec_dev_destroy(d);
@@ -621,7 +568,6 @@ int main(void)
     TT_RUN(t_records);
     TT_RUN(t_static_facts);
     TT_RUN(t_step_driver_matches);
-    TT_RUN(t_step_contexts);
     TT_RUN(t_step_after_fault);
     TT_RUN(t_step_deadlock);
     TT_RUN(t_occupancy);
