@@ -516,7 +516,6 @@ void exec_grid_merge(exec_grid *g, uint32_t sm)
 {
     if (sm >= g->nxs) return;
     xs_merge(&g->x0, &g->xs[sm]);
-    g->x0.progressed = false;
 }
 
 void exec_grid_merge_into(exec_grid *g, uint32_t from, uint32_t to)

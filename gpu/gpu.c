@@ -315,8 +315,6 @@ enum { SHARE_AUTO, SHARE_ALWAYS, SHARE_INLINE, PAR_MIN_SMS = 4 };
 ** adds its SMs' counts up in SM order (a partial sum of its own), says it is
 ** done and runs their back parts; the launch's thread adds the partial sums
 ** to the launch's in thread order after the join. */
-enum { GPU_PAR_MAX_SMS = 1024 };
-
 typedef struct par_cycle {
     gpu *g;
     uint64_t now;
@@ -337,28 +335,23 @@ static void par_share(const par_cycle *c, uint32_t t, uint32_t *a, uint32_t *b)
 
 static void par_cycle_run(void *arg, uint32_t t)
 {
-    /* what the cycle's description says, read once: it lives on the
-    ** launch's thread's stack, next to lines that thread keeps writing */
     const par_cycle *c = arg;
     gpu *g = c->g;
     const uint64_t now = c->now;
-    const bool ordered = c->ordered;
     gpu_turn tw = {g->done, g->par_gen, t, t == 0};
-    uint32_t a, b, sms[GPU_PAR_MAX_SMS];
+    uint32_t a, b;
     par_share(c, t, &a, &b);
-    uint32_t n = b - a;
-    for (uint32_t i = 0; i < n; i++) sms[i] = g->due[a + i];
-    for (uint32_t i = 0; i < n; i++) gpu_sm_tick_front(&g->sm[sms[i]], now);
-    if (ordered && !tw.held) gpu_turn_wait(&tw);
-    for (uint32_t i = 0; i < n; i++) {
-        gpu_sm *sm = &g->sm[sms[i]];
+    for (uint32_t i = a; i < b; i++) gpu_sm_tick_front(&g->sm[g->due[i]], now);
+    if (c->ordered && !tw.held) gpu_turn_wait(&tw);
+    for (uint32_t i = a; i < b; i++) {
+        gpu_sm *sm = &g->sm[g->due[i]];
         sm->turn = &tw;
         gpu_sm_tick_issue(sm, now);
         sm->turn = NULL;
     }
-    for (uint32_t i = 0; i < n; i++) gpu_sm_flush_to(&g->sm[sms[i]], &g->tsum[t], g->c.nsm + t);
+    for (uint32_t i = a; i < b; i++) gpu_sm_flush_to(&g->sm[g->due[i]], &g->tsum[t], g->c.nsm + t);
     gpu_turn_done(&tw);
-    for (uint32_t i = 0; i < n; i++) gpu_sm_tick_back(&g->sm[sms[i]], now);
+    for (uint32_t i = a; i < b; i++) gpu_sm_tick_back(&g->sm[g->due[i]], now);
 }
 
 /* sim.share=inline: the parallel order on this thread, as far from the
@@ -407,12 +400,7 @@ static uint32_t tick_parallel(gpu *g, uint64_t now)
         gpu_par_run(g->par, par_cycle_run, &c);
         /* the threads' partial sums into the launch's, in thread order */
         for (uint32_t t = 0; t < c.nt; t++) {
-            gpu_tsum *ts = &g->tsum[t];
-            lx->ks->warp_insns += ts->warp_insns;
-            lx->ks->thread_insns += ts->thread_insns;
-            lx->ks->tensor_insns += ts->tensor_insns;
-            lx->ks->tensor_macs += ts->tensor_macs;
-            memset(ts, 0, sizeof *ts);
+            gpu_tsum_to_ks(lx->ks, &g->tsum[t]);
             exec_grid_merge(lx->grid, g->c.nsm + t);
         }
     } else {

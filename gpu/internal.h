@@ -236,6 +236,14 @@ typedef struct gpu_wb {
 
 typedef struct gpu_launchctx gpu_launchctx;
 
+/* The kernel's instruction counts an SM's issue stages added since its last
+** flush, or a team thread's SMs' in a cycle (added up in SM order by
+** gpu_sm_flush_to, then to the launch's by the launch's thread). */
+typedef struct gpu_tsum {
+    _Alignas(64) uint64_t warp_insns;
+    uint64_t thread_insns, tensor_insns, tensor_macs;
+} gpu_tsum;
+
 typedef struct gpu_sm {
     uint32_t id;
     const gpu_cfg *c;
@@ -296,8 +304,7 @@ typedef struct gpu_sm {
     /* parallel SMs (gpu.c): the turn its issue stage takes before an instruction
     ** that is not exec_sinfo.alone (NULL: one thread, no turn to take) */
     struct gpu_turn *turn;
-    /* the kernel's counters this SM's issue stages added since gpu_sm_flush */
-    uint64_t n_warp_insns, n_thread_insns, n_tensor_insns, n_tensor_macs;
+    gpu_tsum n;                /* the kernel's counts since gpu_sm_flush */
     /* stats.pc: this SM's rows (the launch adds them up at its end), as the launch's */
     gpu_pcstat *pcdirect;
     void *pcmap;
@@ -400,13 +407,9 @@ uint32_t gpu_sm_tick(gpu_sm *sm, uint64_t now);
 ** SM's counts of the kernel's instructions into the launch's, in SM order
 ** (exec_grid_merge). */
 void gpu_sm_flush(gpu_sm *sm);
-/* The kernel's counts of a team thread's SMs in a cycle, added up in SM order
-** (gpu_sm_flush_to), then to the launch's by the launch's thread. */
-typedef struct gpu_tsum {
-    _Alignas(64) uint64_t warp_insns;
-    uint64_t thread_insns, tensor_insns, tensor_macs;
-} gpu_tsum;
 void gpu_sm_flush_to(gpu_sm *sm, gpu_tsum *t, uint32_t ctx);
+/* Adds t to the launch's counters and empties it. */
+void gpu_tsum_to_ks(gpu_kstats *ks, gpu_tsum *t);
 void gpu_sm_tick_front(gpu_sm *sm, uint64_t now);
 void gpu_sm_tick_issue(gpu_sm *sm, uint64_t now);
 uint32_t gpu_sm_tick_back(gpu_sm *sm, uint64_t now);

@@ -484,8 +484,8 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
     exec_warp_step_in(w->ew, sm->id, now, rp);
     const exec_rec rec_hdr = {rp->pc, rp->mask, rp->active, rp->events, rp->bar_id, rp->si, rp->space, {0}, {0}};
     const exec_rec *rec = &rec_hdr;
-    sm->n_warp_insns++;
-    sm->n_thread_insns += tp_popc32(rec->mask);
+    sm->n.warp_insns++;
+    sm->n.thread_insns += tp_popc32(rec->mask);
     if (sm->c->stats_pc) gpu_pcrow(sm, n.pc)->issued++;
     if (mop && !rec->active && si->unit != EXEC_U_TEX) {
         gpu_memop_put(sm, mop); /* every lane off: no access */
@@ -493,8 +493,8 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
     }
     bool is_mem = mop != NULL;
     if (si->unit == EXEC_U_TENSOR) {
-        sm->n_tensor_insns++;
-        sm->n_tensor_macs += si->macs;
+        sm->n.tensor_insns++;
+        sm->n.tensor_macs += si->macs;
     }
     if (mop && rp->npass > 1) {
         /* wmma.load/.store: the passes past the first, which the record only lends */
@@ -837,24 +837,28 @@ static inline uint32_t tick_back(gpu_sm *sm, uint64_t now)
     return sm->finished;
 }
 
+void gpu_tsum_to_ks(gpu_kstats *ks, gpu_tsum *t)
+{
+    ks->warp_insns += t->warp_insns;
+    ks->thread_insns += t->thread_insns;
+    ks->tensor_insns += t->tensor_insns;
+    ks->tensor_macs += t->tensor_macs;
+    memset(t, 0, sizeof *t);
+}
+
 void gpu_sm_flush(gpu_sm *sm)
 {
-    gpu_kstats *ks = sm->lx->ks;
-    ks->warp_insns += sm->n_warp_insns;
-    ks->thread_insns += sm->n_thread_insns;
-    ks->tensor_insns += sm->n_tensor_insns;
-    ks->tensor_macs += sm->n_tensor_macs;
-    sm->n_warp_insns = sm->n_thread_insns = sm->n_tensor_insns = sm->n_tensor_macs = 0;
+    gpu_tsum_to_ks(sm->lx->ks, &sm->n);
     exec_grid_merge(sm->lx->grid, sm->id);
 }
 
 void gpu_sm_flush_to(gpu_sm *sm, gpu_tsum *t, uint32_t ctx)
 {
-    t->warp_insns += sm->n_warp_insns;
-    t->thread_insns += sm->n_thread_insns;
-    t->tensor_insns += sm->n_tensor_insns;
-    t->tensor_macs += sm->n_tensor_macs;
-    sm->n_warp_insns = sm->n_thread_insns = sm->n_tensor_insns = sm->n_tensor_macs = 0;
+    t->warp_insns += sm->n.warp_insns;
+    t->thread_insns += sm->n.thread_insns;
+    t->tensor_insns += sm->n.tensor_insns;
+    t->tensor_macs += sm->n.tensor_macs;
+    memset(&sm->n, 0, sizeof sm->n);
     exec_grid_merge_into(sm->lx->grid, sm->id, ctx);
 }
 

@@ -661,12 +661,15 @@ static const char *shm4_ptx = FOUR_SHARED_LOADS("shm4")
     "  ret;\n"
     "}\n";
 
-static uint64_t shm4_time(const char *opts)
+/* out[0] of one warp of kernel `name` */
+static uint64_t out0(const char *ptx, const char *name, const char *opts)
 {
     uint64_t o[8];
-    run_out8(shm4_ptx, "shm4", 32, opts, o);
+    run_out8(ptx, name, 32, opts, o);
     return o[0];
 }
+
+static uint64_t shm4_time(const char *opts) { return out0(shm4_ptx, "shm4", opts); }
 
 static void t_ldst_interval(void)
 {
@@ -691,12 +694,7 @@ static const char *mq_ptx = FOUR_SHARED_LOADS("mq")
     "  ret;\n"
     "}\n";
 
-static uint64_t mq_time(const char *opts)
-{
-    uint64_t o[8];
-    run_out8(mq_ptx, "mq", 32, opts, o);
-    return o[0];
-}
+static uint64_t mq_time(const char *opts) { return out0(mq_ptx, "mq", opts); }
 
 /* One warp, eight memory collectors, an LD/ST unit that takes a load every
 ** I = 8 cycles (ldst.interval): load j reaches it at t0 + 2 + j I.  With no
