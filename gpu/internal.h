@@ -383,6 +383,22 @@ static inline gpu_pcstat *gpu_pcrow(gpu_sm *sm, uint32_t pc)
 ** cycles (it adds the projected ones, to ks and to the GPU's clock, and fills sample.*). */
 void gpu_sample_begin(gpu *g, gpu_launchctx *lx);
 void gpu_sample_ctas_done(gpu *g, gpu_launchctx *lx, uint64_t now);
+/* CTA ends of one wave's worth of ranks: their ranks' and cycles' sums and count */
+typedef struct gpu_sample_group {
+    double sx, sy;
+    uint32_t n;
+} gpu_sample_group;
+/* Cycles per CTA from k groups of CTA ends (gpu/sample.c): the slope between the
+** mean point of the first k / 2 groups and that of the others; fallback when
+** either half is empty or the ranks do not advance. */
+double gpu_sample_rate(const gpu_sample_group *g, uint32_t k, double fallback);
+/* The strata of a launch's skipped CTAs (gpu/sample.c): `waves` to skip, checks of
+** window + 1 waves; sets *c to the checks that fit (at most `checks`) and, for each
+** of the c + 1 stretches, the waves priced by the sample before it (prev) and by the
+** check after it (next), the checks placed at random by seed.  prev and next hold
+** checks + 1 entries. */
+void gpu_sample_strata(uint64_t waves, uint32_t window, uint32_t checks, uint64_t seed, uint32_t *c,
+                       uint64_t *prev, uint64_t *next);
 void gpu_sample_end(gpu *g, gpu_launchctx *lx, gpu_kstats *ks, bool failed);
 
 /* ---- SM operations (gpu/sm.c, gpu/ldst.c, gpu/opcoll.c) ------------------------------------ */

@@ -11,6 +11,8 @@
 **                                     the same sums in the same order as mmtiled: the same checksum)
 **   sampwork [--ptx DIR] conv2d N     a 3x3 convolution of an N x N image
 **   sampwork [--ptx DIR] jacobi N T   T launches of a 5-point stencil, two buffers in turn
+**   sampwork [--ptx DIR] triad N [R]  a = b + 3 c over N floats (N a multiple of 256), R launches
+**   sampwork [--ptx DIR] transpose N  the N x N transpose, naive (its stores 32 lines a warp)
 **
 ** DIR (default tests/sample) holds sampwork.ptx.  The program prints one
 ** line, "NAME: checksum XXXXXXXXXXXXXXXX", a 64-bit FNV-1a hash of every
@@ -108,6 +110,46 @@ static int sw_jacobi(th_ctx *c, int n, int steps, uint64_t *h)
     return TH_OK;
 }
 
+/* reps launches of the triad on the same buffers (every launch writes the same a) */
+static int sw_triad(th_ctx *c, int n, int reps, uint64_t *h)
+{
+    size_t bytes = (size_t)n * 4;
+    float *B = th_host(c, bytes), *C = th_host(c, bytes);
+    for (int k = 0; k < n; k++) {
+        B[k] = (float)(k % 29) / 16.0f;
+        C[k] = (float)(k % 23) / 64.0f;
+    }
+    CUfunction f;
+    CUdeviceptr dA, dB, dC;
+    TH_TRY(th_func(c, c->mod, "_Z5triadxfPKfS0_Pf", &f));
+    TH_TRY(th_upload(c, NULL, bytes, &dA));
+    TH_TRY(th_upload(c, B, bytes, &dB));
+    TH_TRY(th_upload(c, C, bytes, &dC));
+    long long nn = n;
+    float s = 3.0f;
+    void *args[] = {&nn, &s, &dB, &dC, &dA};
+    for (int r = 0; r < reps; r++) TH_TRY(th_launch(c, f, (unsigned)n / 256, 1, 1, 256, 1, 1, 0, args));
+    TH_TRY(th_download(c, B, dA, bytes));
+    *h = sw_hash(SW_H0, B, bytes);
+    return TH_OK;
+}
+
+static int sw_transpose(th_ctx *c, int n, uint64_t *h)
+{
+    size_t bytes = (size_t)n * n * 4;
+    float *A = sw_matrix(c, n, 6);
+    CUfunction k;
+    CUdeviceptr dA, dB;
+    TH_TRY(th_func(c, c->mod, "_Z9transposeiPKfPf", &k));
+    TH_TRY(th_upload(c, A, bytes, &dA));
+    TH_TRY(th_upload(c, NULL, bytes, &dB));
+    void *args[] = {&n, &dA, &dB};
+    TH_TRY(sw_2d(c, k, n, 32, 8, args));
+    TH_TRY(th_download(c, A, dB, bytes));
+    *h = sw_hash(SW_H0, A, bytes);
+    return TH_OK;
+}
+
 static int sw_num(const char *s, int lo, int hi)
 {
     char *end;
@@ -118,7 +160,7 @@ static int sw_num(const char *s, int lo, int hi)
 
 int main(int argc, char **argv)
 {
-    static const char usage[] = "sampwork [--ptx DIR] mm N [R] | mmtiled N | mmreg N | conv2d N | jacobi N T";
+    static const char usage[] = "sampwork [--ptx DIR] mm N [R] | mmtiled N | mmreg N | conv2d N | jacobi N T | triad N [R] | transpose N";
     th_args a;
     if (th_args_parse(&a, argc, argv, TH_ARG_PTX, "tests/sample", usage)) return 2;
     if (a.nnames < 2) {
@@ -126,10 +168,11 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *w = a.names[0];
-    int n = sw_num(a.names[1], 8, 65536), m = a.nnames > 2 ? sw_num(a.names[2], 1, 1000000) : 1;
-    bool two = !strcmp(w, "jacobi") || !strcmp(w, "mm");
+    bool tri = !strcmp(w, "triad");
+    int n = sw_num(a.names[1], 8, tri ? 1 << 28 : 65536), m = a.nnames > 2 ? sw_num(a.names[2], 1, 1000000) : 1;
+    bool two = !strcmp(w, "jacobi") || !strcmp(w, "mm") || tri;
     if (n < 0 || m < 0 || a.nnames > (two ? 3 : 2) || (!strcmp(w, "jacobi") && a.nnames != 3) ||
-        (!strcmp(w, "mmtiled") && n % 16) || (!strcmp(w, "mmreg") && n % 64)) {
+        (!strcmp(w, "mmtiled") && n % 16) || (!strcmp(w, "mmreg") && n % 64) || (tri && n % 256)) {
         fprintf(stderr, "usage: %s\n", usage);
         return 2;
     }
@@ -146,6 +189,8 @@ int main(int argc, char **argv)
         else if (!strcmp(w, "mmreg")) rc = sw_mm(&c, n, 1, 2, &h);
         else if (!strcmp(w, "conv2d")) rc = sw_conv2d(&c, n, &h);
         else if (!strcmp(w, "jacobi")) rc = sw_jacobi(&c, n, m, &h);
+        else if (tri) rc = sw_triad(&c, n, m, &h);
+        else if (!strcmp(w, "transpose")) rc = sw_transpose(&c, n, &h);
         else {
             fprintf(stderr, "sampwork: no workload '%s'\nusage: %s\n", w, usage);
             return 2;

@@ -13,6 +13,11 @@
 **              shared loads, as tuned SGEMM kernels do); n a multiple of 64
 **   conv2d     a 3x3 convolution (PolyBench's coefficients), border left as is
 **   jacobi     one step of a 5-point heat stencil, in to out
+**   triad      a = b + s c over n floats, one thread an element (1-D blocks
+**              of 256): the STREAM triad, bound by DRAM bandwidth
+**   transpose  out = in transposed, n x n floats, one thread an element
+**              (blocks of 32x8): a warp reads one row piece (coalesced) and
+**              writes 32 rows apart, one 4-byte word in each of 32 lines
 */
 __global__ void mm_naive(int n, float alpha, float beta, const float *a, const float *b, float *c)
 {
@@ -96,4 +101,17 @@ __global__ void jacobi(int n, const float *in, float *out)
         size_t r = (size_t)i * n;
         out[r + j] = 0.25f * (in[r - n + j] + in[r + n + j] + in[r + j - 1] + in[r + j + 1]);
     }
+}
+
+__global__ void triad(long long n, float s, const float *b, const float *c, float *a)
+{
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) a[i] = b[i] + s * c[i];
+}
+
+__global__ void transpose(int n, const float *in, float *out)
+{
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x < n && y < n) out[(size_t)x * n + y] = in[(size_t)y * n + x];
 }
