@@ -309,13 +309,23 @@ void exec_fill_sregs(exec_warp *w, const exec_dinsn *d)
         unsigned sr = d->sreg[k] >> 5, comp = d->sreg[k] & 31;
         uint64_t v = 0;
         switch (sr) {
-        case PTX_SR_TID:
+        case PTX_SR_TID: {
+            /* thread t = tid0 + l is (t mod bx, (t / bx) mod by, t / (bx by)): the first
+            ** lane's by division, the others counting on from it */
+            uint32_t x = w->tid0 % bd[0], y = w->tid0 / bd[0] % bd[1], z = w->tid0 / (bd[0] * bd[1]);
+            if (comp == 0 && bd[0] - x >= 32) { /* the warp inside one row of the block */
+                for (int l = 0; l < 32; l++) r[l] = x + (uint32_t)l;
+                continue;
+            }
             for (int l = 0; l < 32; l++) {
-                uint32_t t = w->tid0 + (uint32_t)l;
-                uint32_t x = t % bd[0], y = (t / bd[0]) % bd[1], z = t / (bd[0] * bd[1]);
                 r[l] = comp == 0 ? x : comp == 1 ? y : z;
+                if (++x == bd[0]) {
+                    x = 0;
+                    if (++y == bd[1]) y = 0, z++;
+                }
             }
             continue;
+        }
         case PTX_SR_LANEID:
             for (int l = 0; l < 32; l++) r[l] = (uint64_t)l;
             continue;

@@ -225,7 +225,7 @@ FULL_WARP_VEC(h_add32, ADD32_VEC)
 FULL_WARP_VEC(h_mul_wide_s32, _mm256_mul_epi32) /* vpmuldq: signed low words into 64 bits */
 FULL_WARP_VEC(h_mul_wide_u32, _mm256_mul_epu32) /* vpmuludq */
 #undef ADD32_VEC
-#undef FULL_WARP_VEC
+#define LOWORD_VEC(y) _mm256_and_si256(y, _mm256_set1_epi64x(0xffffffffll))
 #endif
 
 static void h_mul24(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
@@ -298,6 +298,21 @@ static void h_shl(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_
     /* The shift amount is an unsigned 32-bit value; past the width gives 0. */
     EXEC_LANES(m, { uint32_t s = (uint32_t)b[l]; r[l] = s >= bits ? 0 : a[l] << s; });
 }
+#define h_shl64 h_shl /* the portable handlers of the AVX2 ones below (FULL_WARP_VEC) */
+#define h_shl32 h_shl
+#ifdef EXEC_HOST_VEC
+/* shl for AVX2 hosts: the amount is b's low word; vpsllvq gives 0 past 63, as
+** the .b64 rule does past its width, and .b32 zeroes the lanes whose amount
+** reaches 32 (the bits above 32 left as the portable handler leaves them) */
+#define SHL64_VEC(x, y) _mm256_sllv_epi64(x, LOWORD_VEC(y))
+#define SHL32_VEC(x, y) \
+    _mm256_andnot_si256(_mm256_cmpgt_epi64(LOWORD_VEC(y), _mm256_set1_epi64x(31)), SHL64_VEC(x, y))
+FULL_WARP_VEC(h_shl64, SHL64_VEC)
+FULL_WARP_VEC(h_shl32, SHL32_VEC)
+#undef SHL32_VEC
+#undef SHL64_VEC
+#undef FULL_WARP_VEC
+#endif
 
 static void h_shr(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
 {
@@ -476,7 +491,8 @@ static void h_mov(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_
     (void)d;
     uint64_t *r = DST(0);
     const uint64_t *a = SRC(1);
-    EXEC_LANES(m, r[l] = a[l]);
+    if (m == EXEC_FULL) memmove(r, a, 32 * sizeof *r); /* a row (r may be a: memmove) */
+    else EXEC_LANES(m, r[l] = a[l]);
 }
 
 static void h_mov128(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
@@ -625,7 +641,9 @@ static uint32_t cmp32_full(const uint64_t *a, const uint64_t *b, int c, bool sgn
 EXEC_VEC_TARGET static uint32_t cmp32_full_vec(const uint64_t *a, const uint64_t *b, int c, bool sgn)
 {
     const __m256i lows = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-    const __m256i flip = _mm256_set1_epi32(sgn ? 0 : (int)0x80000000u);
+    /* signed order only for lt/le/gt/ge of a signed type, as cmp32_full */
+    bool so = sgn && (c == PTX_CMP_LT || c == PTX_CMP_LE || c == PTX_CMP_GT || c == PTX_CMP_GE);
+    const __m256i flip = _mm256_set1_epi32(so ? 0 : (int)0x80000000u);
     uint32_t lt = 0, eq = 0;
     for (int k = 0; k < 4; k++) {
         __m256i a0 = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(a + 8 * k)), lows);
@@ -636,6 +654,29 @@ EXEC_VEC_TARGET static uint32_t cmp32_full_vec(const uint64_t *a, const uint64_t
         __m256i bv = _mm256_xor_si256(_mm256_permute2x128_si256(b0, b1, 0x20), flip);
         lt |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(bv, av))) << (8 * k);
         eq |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(av, bv))) << (8 * k);
+    }
+    switch (c) {
+    case PTX_CMP_EQ: return eq;
+    case PTX_CMP_NE: return ~eq;
+    case PTX_CMP_LT: case PTX_CMP_LO: return lt;
+    case PTX_CMP_LE: case PTX_CMP_LS: return lt | eq;
+    case PTX_CMP_GT: case PTX_CMP_HI: return ~(lt | eq);
+    case PTX_CMP_GE: case PTX_CMP_HS: return ~lt;
+    default: return 0;
+    }
+}
+/* A full warp of 64-bit operands (addresses and sizes against bounds), four
+** lanes a step. */
+EXEC_VEC_TARGET static uint32_t cmp64_full_vec(const uint64_t *a, const uint64_t *b, int c, bool sgn)
+{
+    bool so = sgn && (c == PTX_CMP_LT || c == PTX_CMP_LE || c == PTX_CMP_GT || c == PTX_CMP_GE);
+    const __m256i flip = _mm256_set1_epi64x(so ? 0 : (long long)0x8000000000000000ull);
+    uint32_t lt = 0, eq = 0;
+    for (int k = 0; k < 8; k++) {
+        __m256i av = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(a + 4 * k)), flip);
+        __m256i bv = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(b + 4 * k)), flip);
+        lt |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(bv, av))) << (4 * k);
+        eq |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(av, bv))) << (4 * k);
     }
     switch (c) {
     case PTX_CMP_EQ: return eq;
@@ -666,6 +707,9 @@ static uint32_t int_compare(const exec_warp *w, const ptx_insn *in, unsigned bit
 #endif
         return cmp32_full(a, b, c, sgn);
     }
+#ifdef EXEC_HOST_VEC
+    if (bits == 64 && m == EXEC_FULL && exec_host_vec()) return cmp64_full_vec(a, b, c, sgn);
+#endif
     if (sgn && (c == PTX_CMP_LT || c == PTX_CMP_LE || c == PTX_CMP_GT || c == PTX_CMP_GE)) {
         switch (c) {
         case PTX_CMP_LT: CMPLOOP(sx(a[l], bits), sx(b[l], bits), <); break;
@@ -789,6 +833,24 @@ static void h_cvt_int(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uin
         EXEC_LANES(m, r[l] = zx(a[l], bits));
 }
 
+#ifdef EXEC_HOST_VEC
+/* A full warp's zero-extending conversion to or from 32 bits (cvt.u64.u32,
+** cvt.u32.u64, and the same for .s types where no sign is extended): one
+** mask, four lanes an instruction; anything else the portable handler. */
+EXEC_VEC_TARGET static void h_cvt_int_vec(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    unsigned sb = ptx_type_size((ptx_type)in->type2) * 8, db = ptx_type_size((ptx_type)in->type) * 8;
+    if (m != EXEC_FULL || (sb < db ? sb : db) != 32 || ptx_type_is_signed((ptx_type)(sb < db ? in->type2 : in->type))) {
+        h_cvt_int(w, in, d, m);
+        return;
+    }
+    uint64_t *r = DST(0);
+    const uint64_t *a = SRC(1);
+    for (int l = 0; l < 32; l += 4)
+        _mm256_storeu_si256((__m256i *)(r + l), LOWORD_VEC(_mm256_loadu_si256((const __m256i *)(a + l))));
+}
+#endif
+
 static void h_cvt_f32_s32(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
 {
     (void)d;
@@ -884,7 +946,7 @@ exec_fn exec_pick_alu(const ptx_insn *in, exec_dinsn *d, const char **why)
     case PTX_OP_DP2A: return h_dp;
     case PTX_OP_SZEXT: return h_szext;
     case PTX_OP_BMSK: return h_bmsk;
-    case PTX_OP_SHL: return h_shl;
+    case PTX_OP_SHL: return d->size == 8 ? EXEC_HOST_FN(h_shl64) : d->size == 4 ? EXEC_HOST_FN(h_shl32) : h_shl;
     case PTX_OP_SHR: return h_shr;
     case PTX_OP_AND:
     case PTX_OP_OR:
@@ -907,7 +969,7 @@ exec_fn exec_pick_alu(const ptx_insn *in, exec_dinsn *d, const char **why)
     case PTX_OP_SET: return h_set;
     case PTX_OP_CVT: {
         ptx_type st = (ptx_type)in->type2;
-        if (is_int(t) && is_int(st) && !(in->m.flags & PTX_MF_SAT)) return h_cvt_int;
+        if (is_int(t) && is_int(st) && !(in->m.flags & PTX_MF_SAT)) return EXEC_HOST_FN(h_cvt_int);
         if (t == PTX_T_F32 && st == PTX_T_S32 && (in->m.rnd == PTX_RND_RN || in->m.rnd == PTX_RND_NONE) &&
             !(in->m.flags & (PTX_MF_SAT | PTX_MF_FTZ)))
             return h_cvt_f32_s32;

@@ -416,8 +416,37 @@ static inline const ptx_opnd *elem(const exec_warp *w, const ptx_opnd *o, unsign
 
 /* ---- ld / ldu --------------------------------------------------------------- */
 
+/* A scalar load whose address is a symbol or a constant (ld.param of a
+** kernel's parameter, a __constant__ or __shared__ variable, a fixed
+** address): every lane reads the same bytes, so they are read once, as the
+** first active lane would (its fault, if any, is the first the lane-by-lane
+** path reports), and copied to the others.  Not for local memory (each
+** thread its own) and not when the stepping record or the checks want every
+** lane's address (mem_hook).  False: the caller takes the general path. */
+static bool ld_uniform(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
+{
+    const ptx_opnd *a = &in->o[1];
+    unsigned esz = d->size;
+    if (a->base == PTX_AB_REG || (in->m.vec && in->m.vec != 1) || esz > 8 || !m || w->x->mem_hook) return false;
+    int space = d->space;
+    uint64_t v = (uint64_t)a->imm;
+    if (a->base == PTX_AB_SYM) {
+        uint8_t sp;
+        v += exec_sym_addr(w, a->r, &sp);
+        if (space == PTX_SP_GENERIC) return false;
+        if (space != PTX_SP_CONST || sp != PTX_SP_GLOBAL) space = sp;
+    }
+    if (space != PTX_SP_PARAM && space != PTX_SP_GLOBAL && space != PTX_SP_CONST && space != PTX_SP_SHARED) return false;
+    const uint8_t *p = lane_ptr(w, __builtin_ctz(m), space, v, esz, false);
+    if (!p) return true; /* the fault is recorded */
+    uint64_t val = load_bytes(p, esz, d->sext), *r = exec_dst(w, &in->o[0]);
+    EXEC_LANES(m, r[l] = val);
+    return true;
+}
+
 static void h_ld(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
 {
+    if (ld_uniform(w, in, d, m)) return;
     uint64_t addr[32];
     int space = lane_addrs(w, in, d, &in->o[1], m, addr);
     unsigned vec = in->m.vec ? in->m.vec : 1, esz = d->size;
@@ -694,6 +723,7 @@ static void h_cvta(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32
     (void)d;
     if (to) {
         if (narrow) EXEC_LANES(m, r[l] = (uint32_t)(a[l] - win));
+        else if (!win && m == EXEC_FULL) memmove(r, a, 32 * sizeof *r); /* cvta.to.global: a copy */
         else EXEC_LANES(m, r[l] = a[l] - win);
     } else {
         /* A 32-bit state-space address becomes a 64-bit generic one. */

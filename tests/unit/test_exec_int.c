@@ -1,6 +1,7 @@
 /*
 ** test_exec_int.c -- the functional model's integer fast paths (exec/sem_alu.c:
-** a full warp's 32-bit compares, mul.wide.s32/.u32, 64- and 32-bit add; each
+** a full warp's 32- and 64-bit compares, shl.b32/.b64, zero-extending cvt,
+** mul.wide.s32/.u32, 64- and 32-bit add; each
 ** also compiled for AVX2 hosts) must give what C's own operators give, on
 ** full warps and on warps with half their lanes gone, with the host's
 ** handlers and with the portable ones (exec_host_portable).  Inputs: the
@@ -12,12 +13,14 @@
 #include <stdlib.h>
 
 /* per thread: the 16 compares of (a, b) as bits, a + b (u32), a * b wide
-** signed and unsigned, and their 64-bit sum; odd lanes leave at once when
+** signed and unsigned, their 64-bit sum, the 16 compares of the two wide
+** products (64-bit: signed, unsigned), shl.b64 and shl.b32 by b mod 128
+** (past the width: 0), cvt.u64.u32 and cvt.u32.u64; odd lanes leave at once when
 ** `half` is 1 (the rest run with half masks) */
 static const char *int_ptx = HDR
     ".visible .entry intops(.param .u64 pa, .param .u64 pb, .param .u64 po, .param .u32 half)\n"
     "{\n"
-    "  .reg .pred %p<24>; .reg .b32 %r<40>; .reg .b64 %rd<12>;\n"
+    "  .reg .pred %p<24>; .reg .b32 %r<40>; .reg .b64 %rd<20>;\n"
     "  ld.param.u64 %rd1, [pa]; ld.param.u64 %rd2, [pb]; ld.param.u64 %rd3, [po]; ld.param.u32 %r20, [half];\n"
     "  mov.u32 %r1, %ctaid.x; mov.u32 %r2, %ntid.x; mov.u32 %r3, %tid.x; mad.lo.s32 %r1, %r1, %r2, %r3;\n"
     "  and.b32 %r7, %r3, %r20; setp.ne.u32 %p20, %r7, 0;\n"
@@ -46,9 +49,30 @@ static const char *int_ptx = HDR
     "  mul.wide.s32 %rd6, %r4, %r5;\n"
     "  mul.wide.u32 %rd7, %r4, %r5;\n"
     "  add.s64 %rd8, %rd6, %rd7;\n"
-    "  mul.wide.u32 %rd9, %r1, 32; add.s64 %rd10, %rd3, %rd9;\n"
+    "  mov.u32 %r26, 0;\n"
+    "  setp.lt.s64 %p1, %rd6, %rd7; selp.u32 %r27, 1, 0, %p1; or.b32 %r26, %r26, %r27;\n"
+    "  setp.le.s64 %p2, %rd6, %rd7; selp.u32 %r27, 2, 0, %p2; or.b32 %r26, %r26, %r27;\n"
+    "  setp.gt.s64 %p3, %rd6, %rd7; selp.u32 %r27, 4, 0, %p3; or.b32 %r26, %r26, %r27;\n"
+    "  setp.ge.s64 %p4, %rd6, %rd7; selp.u32 %r27, 8, 0, %p4; or.b32 %r26, %r26, %r27;\n"
+    "  setp.eq.s64 %p5, %rd6, %rd7; selp.u32 %r27, 16, 0, %p5; or.b32 %r26, %r26, %r27;\n"
+    "  setp.ne.s64 %p6, %rd6, %rd7; selp.u32 %r27, 32, 0, %p6; or.b32 %r26, %r26, %r27;\n"
+    "  setp.lt.u64 %p7, %rd6, %rd7; selp.u32 %r27, 64, 0, %p7; or.b32 %r26, %r26, %r27;\n"
+    "  setp.le.u64 %p8, %rd6, %rd7; selp.u32 %r27, 128, 0, %p8; or.b32 %r26, %r26, %r27;\n"
+    "  setp.gt.u64 %p9, %rd6, %rd7; selp.u32 %r27, 256, 0, %p9; or.b32 %r26, %r26, %r27;\n"
+    "  setp.ge.u64 %p10, %rd6, %rd7; selp.u32 %r27, 512, 0, %p10; or.b32 %r26, %r26, %r27;\n"
+    "  setp.eq.u64 %p11, %rd6, %rd7; selp.u32 %r27, 1024, 0, %p11; or.b32 %r26, %r26, %r27;\n"
+    "  setp.ne.u64 %p12, %rd6, %rd7; selp.u32 %r27, 2048, 0, %p12; or.b32 %r26, %r26, %r27;\n"
+    "  setp.lo.u64 %p13, %rd6, %rd7; selp.u32 %r27, 4096, 0, %p13; or.b32 %r26, %r26, %r27;\n"
+    "  setp.ls.u64 %p14, %rd6, %rd7; selp.u32 %r27, 8192, 0, %p14; or.b32 %r26, %r26, %r27;\n"
+    "  setp.hi.u64 %p15, %rd6, %rd7; selp.u32 %r27, 16384, 0, %p15; or.b32 %r26, %r26, %r27;\n"
+    "  setp.hs.u64 %p16, %rd6, %rd7; selp.u32 %r27, 32768, 0, %p16; or.b32 %r26, %r26, %r27;\n"
+    "  and.b32 %r9, %r5, 127; shl.b64 %rd12, %rd7, %r9; shl.b32 %r28, %r4, %r9;\n"
+    "  cvt.u64.u32 %rd13, %r4; cvt.u32.u64 %r29, %rd6;\n"
+    "  mul.wide.u32 %rd9, %r1, 64; add.s64 %rd10, %rd3, %rd9;\n"
     "  st.global.u32 [%rd10], %r6; st.global.u32 [%rd10+4], %r8;\n"
     "  st.global.u64 [%rd10+8], %rd6; st.global.u64 [%rd10+16], %rd7; st.global.u64 [%rd10+24], %rd8;\n"
+    "  st.global.u32 [%rd10+32], %r26; st.global.u32 [%rd10+36], %r28; st.global.u64 [%rd10+40], %rd12;\n"
+    "  st.global.u64 [%rd10+48], %rd13; st.global.u32 [%rd10+56], %r29;\n"
     "DONE:\n"
     "  ret;\n"
     "}\n";
@@ -76,9 +100,21 @@ static uint32_t ref_mask(uint32_t a, uint32_t b)
     return m;
 }
 
+/* The same 16 compares of 64-bit operands. */
+static uint32_t ref_mask64(uint64_t a, uint64_t b)
+{
+    int64_t sa = (int64_t)a, sb = (int64_t)b;
+    bool v[16] = {sa < sb, sa <= sb, sa > sb, sa >= sb, sa == sb, sa != sb,
+                  a < b, a <= b, a > b, a >= b, a == b, a != b,
+                  a < b, a <= b, a > b, a >= b};
+    uint32_t m = 0;
+    for (int k = 0; k < 16; k++) m |= (uint32_t)v[k] << k;
+    return m;
+}
+
 static void run(uint32_t half)
 {
-    uint64_t a = exec_mem_alloc(dev, N * 4, 256), b = exec_mem_alloc(dev, N * 4, 256), o = exec_mem_alloc(dev, N * 32, 256);
+    uint64_t a = exec_mem_alloc(dev, N * 4, 256), b = exec_mem_alloc(dev, N * 4, 256), o = exec_mem_alloc(dev, N * 64, 256);
     uint32_t *pa = exec_mem_host(dev, a, N * 4), *pb = exec_mem_host(dev, b, N * 4);
     static const uint32_t special[] = {0, 1, 2, 0x7fffffffu, 0x80000000u, 0x80000001u, 0xfffffffeu, 0xffffffffu};
     enum { S = sizeof special / sizeof special[0] };
@@ -91,27 +127,36 @@ static void run(uint32_t half)
             pb[i] = (i & 7) == 0 ? pa[i] : rnd(); /* some equal pairs */
         }
     }
-    uint8_t *po = exec_mem_host(dev, o, N * 32);
-    memset(po, 0xA5, N * 32);
+    uint8_t *po = exec_mem_host(dev, o, N * 64);
+    memset(po, 0xA5, N * 64);
     struct { uint64_t a, b, o; uint32_t half; } params = {a, b, o, half};
     TT_EQ_I(exec_rig_launch(mod, "intops", N / 128, 128, &params, 28, NULL), EXEC_OK);
     int bad = 0;
     for (uint32_t i = 0; i < N && bad < 5; i++) {
-        const uint8_t *r = po + (size_t)i * 32;
-        uint32_t mask, sum;
+        const uint8_t *r = po + (size_t)i * 64;
+        uint32_t mask, sum, mask64, sh32, lo32;
+        uint64_t sh64, zx64;
         uint64_t ws, wu, s64;
         memcpy(&mask, r, 4);
         memcpy(&sum, r + 4, 4);
         memcpy(&ws, r + 8, 8);
         memcpy(&wu, r + 16, 8);
         memcpy(&s64, r + 24, 8);
+        memcpy(&mask64, r + 32, 4);
+        memcpy(&sh32, r + 36, 4);
+        memcpy(&sh64, r + 40, 8);
+        memcpy(&zx64, r + 48, 8);
+        memcpy(&lo32, r + 56, 4);
         if (half && (i % 128) % 2) { /* an odd lane: left before storing */
             if (mask != 0xA5A5A5A5u) bad++;
             continue;
         }
         uint64_t rws = (uint64_t)((int64_t)(int32_t)pa[i] * (int64_t)(int32_t)pb[i]);
         uint64_t rwu = (uint64_t)pa[i] * pb[i];
-        if (mask != ref_mask(pa[i], pb[i]) || sum != pa[i] + pb[i] || ws != rws || wu != rwu || s64 != rws + rwu) {
+        uint32_t sa = pb[i] & 127; /* the shift amount */
+        if (mask != ref_mask(pa[i], pb[i]) || sum != pa[i] + pb[i] || ws != rws || wu != rwu || s64 != rws + rwu ||
+            mask64 != ref_mask64(rws, rwu) || sh64 != (sa >= 64 ? 0 : rwu << sa) ||
+            sh32 != (sa >= 32 ? 0 : pa[i] << sa) || zx64 != pa[i] || lo32 != (uint32_t)rws) {
             printf("  lane %u: a %08x b %08x: mask %04x (want %04x) sum %08x ws %016llx wu %016llx\n", i, pa[i], pb[i],
                    mask, ref_mask(pa[i], pb[i]), sum, (unsigned long long)ws, (unsigned long long)wu);
             bad++;
