@@ -271,7 +271,8 @@ static void warp_done(exec_warp *w)
     exec_cta *c = w->cta;
     c->live--;
     exec_progress(w);
-    for (uint32_t id = 0; id < EXEC_NBAR; id++) exec_bar_check(c, id);
+    for (uint32_t id = 0; id < EXEC_NBAR; id++)
+        if (c->bar[id].arrived) exec_bar_check(c, id); /* (its own first test, without the call) */
 }
 
 #if defined(__GNUC__)

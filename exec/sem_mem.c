@@ -421,13 +421,14 @@ static inline const ptx_opnd *elem(const exec_warp *w, const ptx_opnd *o, unsign
 ** address): every lane reads the same bytes, so they are read once, as the
 ** first active lane would (its fault, if any, is the first the lane-by-lane
 ** path reports), and copied to the others.  Not for local memory (each
-** thread its own) and not when the stepping record or the checks want every
-** lane's address (mem_hook).  False: the caller takes the general path. */
+** thread its own).  The stepping record and the checks (mem_hook) get every
+** lane's address, as lane_addrs gives them.  False: the caller takes the
+** general path. */
 static bool ld_uniform(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
 {
     const ptx_opnd *a = &in->o[1];
     unsigned esz = d->size;
-    if (a->base == PTX_AB_REG || (in->m.vec && in->m.vec != 1) || esz > 8 || !m || w->x->mem_hook) return false;
+    if (a->base == PTX_AB_REG || (in->m.vec && in->m.vec != 1) || esz > 8 || !m) return false;
     int space = d->space;
     uint64_t v = (uint64_t)a->imm;
     if (a->base == PTX_AB_SYM) {
@@ -437,6 +438,11 @@ static bool ld_uniform(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, ui
         if (space != PTX_SP_CONST || sp != PTX_SP_GLOBAL) space = sp;
     }
     if (space != PTX_SP_PARAM && space != PTX_SP_GLOBAL && space != PTX_SP_CONST && space != PTX_SP_SHARED) return false;
+    if (TP_UNLIKELY(w->x->mem_hook)) {
+        uint64_t addr[32];
+        EXEC_LANES(m, addr[l] = v);
+        mem_hook(w, space, m, addr);
+    }
     const uint8_t *p = lane_ptr(w, __builtin_ctz(m), space, v, esz, false);
     if (!p) return true; /* the fault is recorded */
     uint64_t val = load_bytes(p, esz, d->sext), *r = exec_dst(w, &in->o[0]);
