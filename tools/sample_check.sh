@@ -36,7 +36,7 @@ done
 if [ $# -gt 0 ]; then
     list="$*"
 elif [ $quick = 1 ]; then
-    list="conv2d:1024 jacobi:256:100 mm:128:60"
+    list="conv2d:1024 jacobi:256:100 mm:128:60 triad:4194304"
 else
     list="conv2d:2048 conv2d:4096 mm:768 mmtiled:1024 jacobi:512:300 mm:256:60 iterative triad:16777216 transpose:2048 transpose:4096"
 fi
