@@ -17,6 +17,15 @@
 ** cycles, the instructions and their ratios, the occupancy, the launch
 ** overhead and the sample.* rows; its other counters are zero.
 **
+** Rechecks (sample.recheck = R, default 64; 0: none): a stable group's
+** launch after 4 projected ones runs in detail again, the next after 8
+** more, then 16, ... up to R apart; a recheck joins the window (so the
+** projection follows it), and if the window no longer agrees the group runs
+** in detail until it does again.  A group of n launches pays about
+** log2(R / 4) + n / R rechecks; a phase change (the same kernel and grid
+** doing other work, with the same instructions) is found within R
+** launches, which until then are priced at the old phase's rate.
+**
 ** Caches and DRAM: a projected launch leaves them as the last detailed
 ** launch left them (functional execution does not touch the timing model's
 ** state), and the GPU's clock advances by its cycles and launch overhead, so
@@ -34,6 +43,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* a stable group's first recheck comes after this many projected launches,
+** each later one twice as late as the one before, up to sample.recheck */
+#define RECHECK_FIRST 4
+
 typedef struct sgroup {
     const api_func *f;
     uint32_t grid[3], block[3], shared;
@@ -41,6 +54,8 @@ typedef struct sgroup {
     double *cpi;               /* each detailed launch's cycles / warp instructions */
     uint64_t *cyc, *wi;        /* its cycles and warp instructions */
     bool stable;
+    bool checking;             /* the launch running now is a recheck of the stable group */
+    uint64_t since, gap;       /* projected launches since stability or the last recheck; the next recheck's */
     uint32_t ctas_per_sm;
     char *occ_limit;
 } sgroup;
@@ -82,7 +97,14 @@ bool api_sample_project(const api_func *f, const exec_launch *l)
 {
     int64_t m = mode();
     if (m != 1 && m != 3) return false;
-    return group_of(f, l)->stable;
+    sgroup *q = group_of(f, l);
+    if (!q->stable) return false;
+    if (api_opt(OPT_SAMPLE_RECHECK) && q->since >= q->gap) {
+        q->checking = true; /* this one in detail */
+        return false;
+    }
+    q->since++;
+    return true;
 }
 
 /* The window's last launches: mean and standard deviation of x[n - w .. n). */
@@ -100,7 +122,7 @@ void api_sample_detailed(const api_func *f, const exec_launch *l, const exec_res
     int64_t m = mode();
     if ((m != 1 && m != 3) || !r->warp_insns) return;
     sgroup *q = group_of(f, l);
-    if (q->stable) return;
+    if (q->stable && !q->checking) return;
     if (q->n == q->cap) {
         q->cap = q->cap ? 2 * q->cap : 8;
         q->cpi = tp_realloc(q->cpi, q->cap * sizeof *q->cpi);
@@ -122,7 +144,22 @@ void api_sample_detailed(const api_func *f, const exec_launch *l, const exec_res
         hi = q->cpi[i] > hi ? q->cpi[i] : hi;
     }
     window_stats(q->cpi, q->n, w, &mean, &sd);
-    if (mean > 0 && (hi - lo) / mean <= tp_opt_f(&api_g.opts, OPT_SAMPLE_TOLERANCE) / 100.0) q->stable = true;
+    bool agree = mean > 0 && (hi - lo) / mean <= tp_opt_f(&api_g.opts, OPT_SAMPLE_TOLERANCE) / 100.0;
+    if (q->checking) {
+        /* a recheck: it joins the window; agreeing, the next comes twice as late,
+        ** disagreeing, the group runs in detail until a window agrees again */
+        q->checking = false;
+        q->stable = agree;
+        uint64_t cap = (uint64_t)api_opt(OPT_SAMPLE_RECHECK);
+        q->gap = !agree ? RECHECK_FIRST : 2 * q->gap < cap ? 2 * q->gap : cap;
+        q->since = 0;
+        return;
+    }
+    if (agree) {
+        q->stable = true;
+        q->since = 0;
+        q->gap = RECHECK_FIRST < api_opt(OPT_SAMPLE_RECHECK) ? RECHECK_FIRST : (uint64_t)api_opt(OPT_SAMPLE_RECHECK);
+    }
 }
 
 gpu_kstats *api_sample_projection(const api_func *f, const exec_launch *l, const exec_result *r)

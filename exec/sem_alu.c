@@ -636,6 +636,20 @@ static uint32_t cmp32_full(const uint64_t *a, const uint64_t *b, int c, bool sgn
     return pack_bits(t);
 }
 #ifdef EXEC_HOST_VEC
+/* A comparison's lanes from the lanes where a < b and where a == b. */
+static inline uint32_t cmp_of(int c, uint32_t lt, uint32_t eq)
+{
+    switch (c) {
+    case PTX_CMP_EQ: return eq;
+    case PTX_CMP_NE: return ~eq;
+    case PTX_CMP_LT: case PTX_CMP_LO: return lt;
+    case PTX_CMP_LE: case PTX_CMP_LS: return lt | eq;
+    case PTX_CMP_GT: case PTX_CMP_HI: return ~(lt | eq);
+    case PTX_CMP_GE: case PTX_CMP_HS: return ~lt;
+    default: return 0;
+    }
+}
+
 /* The same with AVX2: eight lanes' low words a step; unsigned
 ** order is signed order with the sign bits flipped. */
 EXEC_VEC_TARGET static uint32_t cmp32_full_vec(const uint64_t *a, const uint64_t *b, int c, bool sgn)
@@ -655,15 +669,7 @@ EXEC_VEC_TARGET static uint32_t cmp32_full_vec(const uint64_t *a, const uint64_t
         lt |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(bv, av))) << (8 * k);
         eq |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(av, bv))) << (8 * k);
     }
-    switch (c) {
-    case PTX_CMP_EQ: return eq;
-    case PTX_CMP_NE: return ~eq;
-    case PTX_CMP_LT: case PTX_CMP_LO: return lt;
-    case PTX_CMP_LE: case PTX_CMP_LS: return lt | eq;
-    case PTX_CMP_GT: case PTX_CMP_HI: return ~(lt | eq);
-    case PTX_CMP_GE: case PTX_CMP_HS: return ~lt;
-    default: return 0;
-    }
+    return cmp_of(c, lt, eq);
 }
 /* A full warp of 64-bit operands (addresses and sizes against bounds), four
 ** lanes a step. */
@@ -678,15 +684,7 @@ EXEC_VEC_TARGET static uint32_t cmp64_full_vec(const uint64_t *a, const uint64_t
         lt |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(bv, av))) << (4 * k);
         eq |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(av, bv))) << (4 * k);
     }
-    switch (c) {
-    case PTX_CMP_EQ: return eq;
-    case PTX_CMP_NE: return ~eq;
-    case PTX_CMP_LT: case PTX_CMP_LO: return lt;
-    case PTX_CMP_LE: case PTX_CMP_LS: return lt | eq;
-    case PTX_CMP_GT: case PTX_CMP_HI: return ~(lt | eq);
-    case PTX_CMP_GE: case PTX_CMP_HS: return ~lt;
-    default: return 0;
-    }
+    return cmp_of(c, lt, eq);
 }
 #endif
 

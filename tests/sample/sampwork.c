@@ -13,6 +13,9 @@
 **   sampwork [--ptx DIR] jacobi N T   T launches of a 5-point stencil, two buffers in turn
 **   sampwork [--ptx DIR] triad N [R]  a = b + 3 c over N floats (N a multiple of 256), R launches
 **   sampwork [--ptx DIR] transpose N  the N x N transpose, naive (its stores 32 lines a warp)
+**   sampwork [--ptx DIR] phase N R P  R launches of a gather over N floats (N a power of two, at
+**                                     least 256): stride 1 for the first P, 33 after (a phase change:
+**                                     the same instructions, other cycles)
 **
 ** DIR (default tests/sample) holds sampwork.ptx.  The program prints one
 ** line, "NAME: checksum XXXXXXXXXXXXXXXX", a 64-bit FNV-1a hash of every
@@ -75,13 +78,14 @@ static int sw_mm(th_ctx *c, int n, int reps, int kind, uint64_t *h)
     return TH_OK;
 }
 
-static int sw_conv2d(th_ctx *c, int n, uint64_t *h)
+/* one launch of an image kernel (conv2d, transpose: n, in, out) over an n x n image, blocks of 32x8 */
+static int sw_image(th_ctx *c, const char *kernel, int salt, int n, uint64_t *h)
 {
     size_t bytes = (size_t)n * n * 4;
-    float *A = sw_matrix(c, n, 4);
+    float *A = sw_matrix(c, n, salt);
     CUfunction k;
     CUdeviceptr dA, dB;
-    TH_TRY(th_func(c, c->mod, "_Z6conv2diPKfPf", &k));
+    TH_TRY(th_func(c, c->mod, kernel, &k));
     TH_TRY(th_upload(c, A, bytes, &dA));
     TH_TRY(th_upload(c, NULL, bytes, &dB));
     void *args[] = {&n, &dA, &dB};
@@ -134,17 +138,22 @@ static int sw_triad(th_ctx *c, int n, int reps, uint64_t *h)
     return TH_OK;
 }
 
-static int sw_transpose(th_ctx *c, int n, uint64_t *h)
+/* reps launches of the gather, out <- in; stride 1 for the first `change`, then 33 */
+static int sw_phase(th_ctx *c, int n, int reps, int change, uint64_t *h)
 {
-    size_t bytes = (size_t)n * n * 4;
-    float *A = sw_matrix(c, n, 6);
-    CUfunction k;
+    size_t bytes = (size_t)n * 4;
+    float *A = th_host(c, bytes);
+    for (int k = 0; k < n; k++) A[k] = (float)(k % 37) / 8.0f;
+    CUfunction f;
     CUdeviceptr dA, dB;
-    TH_TRY(th_func(c, c->mod, "_Z9transposeiPKfPf", &k));
+    TH_TRY(th_func(c, c->mod, "_Z6gatheriiPKfPf", &f));
     TH_TRY(th_upload(c, A, bytes, &dA));
     TH_TRY(th_upload(c, NULL, bytes, &dB));
-    void *args[] = {&n, &dA, &dB};
-    TH_TRY(sw_2d(c, k, n, 32, 8, args));
+    for (int r = 0; r < reps; r++) {
+        int s = r < change ? 1 : 33;
+        void *args[] = {&n, &s, &dA, &dB};
+        TH_TRY(th_launch(c, f, (unsigned)n / 256, 1, 1, 256, 1, 1, 0, args));
+    }
     TH_TRY(th_download(c, A, dB, bytes));
     *h = sw_hash(SW_H0, A, bytes);
     return TH_OK;
@@ -160,7 +169,7 @@ static int sw_num(const char *s, int lo, int hi)
 
 int main(int argc, char **argv)
 {
-    static const char usage[] = "sampwork [--ptx DIR] mm N [R] | mmtiled N | mmreg N | conv2d N | jacobi N T | triad N [R] | transpose N";
+    static const char usage[] = "sampwork [--ptx DIR] mm N [R] | mmtiled N | mmreg N | conv2d N | jacobi N T | triad N [R] | transpose N | phase N R P";
     th_args a;
     if (th_args_parse(&a, argc, argv, TH_ARG_PTX, "tests/sample", usage)) return 2;
     if (a.nnames < 2) {
@@ -170,8 +179,11 @@ int main(int argc, char **argv)
     const char *w = a.names[0];
     bool tri = !strcmp(w, "triad");
     int n = sw_num(a.names[1], 8, tri ? 1 << 28 : 65536), m = a.nnames > 2 ? sw_num(a.names[2], 1, 1000000) : 1;
+    bool phase = !strcmp(w, "phase");
     bool two = !strcmp(w, "jacobi") || !strcmp(w, "mm") || tri;
-    if (n < 0 || m < 0 || a.nnames > (two ? 3 : 2) || (!strcmp(w, "jacobi") && a.nnames != 3) ||
+    int pc = phase && a.nnames == 4 ? sw_num(a.names[3], 0, 1000000) : -1;
+    if (n < 0 || m < 0 || a.nnames > (phase ? 4 : two ? 3 : 2) || (!strcmp(w, "jacobi") && a.nnames != 3) ||
+        (phase && (a.nnames != 4 || pc < 0 || n < 256 || (n & (n - 1)))) ||
         (!strcmp(w, "mmtiled") && n % 16) || (!strcmp(w, "mmreg") && n % 64) || (tri && n % 256)) {
         fprintf(stderr, "usage: %s\n", usage);
         return 2;
@@ -187,10 +199,11 @@ int main(int argc, char **argv)
         if (!strcmp(w, "mm")) rc = sw_mm(&c, n, m, 0, &h);
         else if (!strcmp(w, "mmtiled")) rc = sw_mm(&c, n, 1, 1, &h);
         else if (!strcmp(w, "mmreg")) rc = sw_mm(&c, n, 1, 2, &h);
-        else if (!strcmp(w, "conv2d")) rc = sw_conv2d(&c, n, &h);
+        else if (!strcmp(w, "conv2d")) rc = sw_image(&c, "_Z6conv2diPKfPf", 4, n, &h);
         else if (!strcmp(w, "jacobi")) rc = sw_jacobi(&c, n, m, &h);
         else if (tri) rc = sw_triad(&c, n, m, &h);
-        else if (!strcmp(w, "transpose")) rc = sw_transpose(&c, n, &h);
+        else if (!strcmp(w, "transpose")) rc = sw_image(&c, "_Z9transposeiPKfPf", 6, n, &h);
+        else if (phase) rc = sw_phase(&c, n, m, pc, &h);
         else {
             fprintf(stderr, "sampwork: no workload '%s'\nusage: %s\n", w, usage);
             return 2;

@@ -18,6 +18,9 @@
 **   transpose  out = in transposed, n x n floats, one thread an element
 **              (blocks of 32x8): a warp reads one row piece (coalesced) and
 **              writes 32 rows apart, one 4-byte word in each of 32 lines
+**   gather     out[i] = in[i s mod n], n a power of two, one thread an
+**              element: stride 1 is coalesced, 33 puts every lane of a warp
+**              in its own line -- the same instructions, other cycles
 */
 __global__ void mm_naive(int n, float alpha, float beta, const float *a, const float *b, float *c)
 {
@@ -114,4 +117,10 @@ __global__ void transpose(int n, const float *in, float *out)
     int x = blockIdx.x * blockDim.x + threadIdx.x;
     int y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x < n && y < n) out[(size_t)x * n + y] = in[(size_t)y * n + x];
+}
+
+__global__ void gather(int n, int s, const float *in, float *out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[(unsigned)i * (unsigned)s & (unsigned)(n - 1)];
 }

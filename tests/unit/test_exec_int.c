@@ -88,10 +88,10 @@ static uint32_t rnd(void)
     return rnd_state ^ (rnd_state >> 16);
 }
 
-/* The 16 compares as the kernel orders them. */
-static uint32_t ref_mask(uint32_t a, uint32_t b)
+/* The 16 compares as the kernel orders them, of a and b as signed (sa, sb)
+** and as unsigned integers. */
+static uint32_t ref_bits(int64_t sa, int64_t sb, uint64_t a, uint64_t b)
 {
-    int32_t sa = (int32_t)a, sb = (int32_t)b;
     bool v[16] = {sa < sb, sa <= sb, sa > sb, sa >= sb, sa == sb, sa != sb,
                   a < b, a <= b, a > b, a >= b, a == b, a != b,
                   a < b, a <= b, a > b, a >= b};
@@ -99,18 +99,8 @@ static uint32_t ref_mask(uint32_t a, uint32_t b)
     for (int k = 0; k < 16; k++) m |= (uint32_t)v[k] << k;
     return m;
 }
-
-/* The same 16 compares of 64-bit operands. */
-static uint32_t ref_mask64(uint64_t a, uint64_t b)
-{
-    int64_t sa = (int64_t)a, sb = (int64_t)b;
-    bool v[16] = {sa < sb, sa <= sb, sa > sb, sa >= sb, sa == sb, sa != sb,
-                  a < b, a <= b, a > b, a >= b, a == b, a != b,
-                  a < b, a <= b, a > b, a >= b};
-    uint32_t m = 0;
-    for (int k = 0; k < 16; k++) m |= (uint32_t)v[k] << k;
-    return m;
-}
+static uint32_t ref_mask(uint32_t a, uint32_t b) { return ref_bits((int32_t)a, (int32_t)b, a, b); }
+static uint32_t ref_mask64(uint64_t a, uint64_t b) { return ref_bits((int64_t)a, (int64_t)b, a, b); }
 
 static void run(uint32_t half)
 {
