@@ -237,7 +237,7 @@ static uint64_t get_buffer(exec_warp *w, struct exec_cdp *c, int k, uint64_t byt
     b->kernel = k;
     b->bytes = (uint32_t)(bytes ? bytes : 8);
     b->depth = depth;
-    g->cache_lo = g->cache_hi = 0;
+    exec_forget_windows(g);
     *err = CDP_OK;
     return a;
 }
@@ -444,7 +444,7 @@ bool exec_cdp_call(exec_warp *w, const ptx_insn *in, const char *name, uint32_t 
             exec_call_ret(w, in, l, p ? CDP_OK : CDP_MEMORY_ALLOCATION, 4);
             err_set(c, w, l, p ? CDP_OK : CDP_MEMORY_ALLOCATION);
         });
-        g->cache_lo = g->cache_hi = 0;
+        exec_forget_windows(g);
         exec_progress(w);
         return ok;
     }
@@ -462,7 +462,7 @@ bool exec_cdp_call(exec_warp *w, const ptx_insn *in, const char *name, uint32_t 
             err_set(c, w, l, err);
             exec_call_ret(w, in, l, err, 4);
         });
-        g->cache_lo = g->cache_hi = 0;
+        exec_forget_windows(g);
         exec_progress(w);
         return true;
     }

@@ -317,12 +317,14 @@ void exec_fill_sregs(exec_warp *w, const exec_dinsn *d)
                 for (int l = 0; l < 32; l++) r[l] = x + (uint32_t)l;
                 continue;
             }
-            for (int l = 0; l < 32; l++) {
-                r[l] = comp == 0 ? x : comp == 1 ? y : z;
-                if (++x == bd[0]) {
-                    x = 0;
-                    if (++y == bd[1]) y = 0, z++;
-                }
+            /* row by row: a 16-wide block's warp is two runs of 16 */
+            for (uint32_t l = 0; l < 32;) {
+                uint32_t n = bd[0] - x < 32 - l ? bd[0] - x : 32 - l;
+                if (comp == 0) for (uint32_t i = 0; i < n; i++) r[l + i] = x + i;
+                else for (uint32_t i = 0; i < n; i++) r[l + i] = comp == 1 ? y : z;
+                l += n;
+                x = 0;
+                if (++y == bd[1]) y = 0, z++;
             }
             continue;
         }

@@ -215,6 +215,7 @@ struct exec_grid {
     uint32_t nsm;
     uint64_t gridid;
     uint64_t cache_lo, cache_hi; /* last device allocation an access hit */
+    uint64_t cache2_lo, cache2_hi; /* the one before it (a kernel reading one array and writing another) */
     exec_occ occ;             /* this launch's occupancy */
     exec_slot **res;          /* resident CTAs' slots (unordered) */
     uint32_t nres, capres;
@@ -344,6 +345,10 @@ struct exec_slot {
 };
 
 /* ---- helpers used by the semantics files ------------------------------- */
+
+/* Forgets the device allocations accesses last hit (g->cache_lo ...): after a
+** device-side malloc or free, which may move or end them. */
+static inline void exec_forget_windows(exec_grid *g) { g->cache_lo = g->cache_hi = g->cache2_lo = g->cache2_hi = 0; }
 
 /* Row pointers for operands. */
 static inline uint64_t *exec_dst(exec_warp *w, const ptx_opnd *o)

@@ -131,6 +131,28 @@ static uint8_t *oob_go_on(exec_warp *w, int lane, int space, uint64_t addr, unsi
     return g->oob_buf;
 }
 
+/* Whether size bytes at global address a lie in one device allocation,
+** which is then g's window (g->cache_lo, cache_hi).  The two allocations
+** last hit are kept: a kernel that reads one array and writes another, or
+** reads two, alternates between them, and each switch would otherwise
+** search the allocation table. */
+static inline bool global_window(exec_grid *g, uint64_t a, uint64_t size)
+{
+    if (a >= g->cache_lo && a < g->cache_hi && size <= g->cache_hi - a) return true;
+    uint64_t lo = g->cache2_lo, hi = g->cache2_hi;
+    if (!(a >= lo && a < hi && size <= hi - a)) {
+        const exec_alloc *al = exec_mem_lookup(g->dev, a, size);
+        if (!al) return false;
+        lo = al->base;
+        hi = al->base + al->size;
+    }
+    g->cache2_lo = g->cache_lo;
+    g->cache2_hi = g->cache_hi;
+    g->cache_lo = lo;
+    g->cache_hi = hi;
+    return true;
+}
+
 uint8_t *exec_lane_ptr(exec_warp *w, int lane, int space, uint64_t addr, unsigned size, bool write)
 {
     exec_grid *g = w->g;
@@ -157,20 +179,13 @@ uint8_t *exec_lane_ptr(exec_warp *w, int lane, int space, uint64_t addr, unsigne
     switch (space) {
     case PTX_SP_GLOBAL:
     case PTX_SP_CONST: {
-        if (addr >= g->cache_lo && addr < g->cache_hi && size <= g->cache_hi - addr)
-            return (uint8_t *)(uintptr_t)addr;
-        const exec_alloc *a = exec_mem_lookup(g->dev, addr, size);
-        if (!a) {
-            char why[200];
-            describe_global(g->dev, addr, size, why, sizeof why);
-            if (g->oob_warn) return oob_go_on(w, lane, space, addr, size, write, why);
-            exec_fault(w, lane, EXEC_ERR_ILLEGAL_ADDRESS, "out-of-bounds %u-byte %s %s address 0x%llx (%s)",
-                       size, what, space_word(space), (unsigned long long)addr, why);
-            return NULL;
-        }
-        g->cache_lo = a->base;
-        g->cache_hi = a->base + a->size;
-        return (uint8_t *)(uintptr_t)addr;
+        if (global_window(g, addr, size)) return (uint8_t *)(uintptr_t)addr;
+        char why[200];
+        describe_global(g->dev, addr, size, why, sizeof why);
+        if (g->oob_warn) return oob_go_on(w, lane, space, addr, size, write, why);
+        exec_fault(w, lane, EXEC_ERR_ILLEGAL_ADDRESS, "out-of-bounds %u-byte %s %s address 0x%llx (%s)", size, what,
+                   space_word(space), (unsigned long long)addr, why);
+        return NULL;
     }
     case PTX_SP_SHARED:
         if (addr >= w->cta->shsize || size > w->cta->shsize - addr) {
@@ -264,13 +279,7 @@ static bool lane_ptrs_fast(exec_warp *w, int space, uint32_t m, const uint64_t *
     if ((space == PTX_SP_GLOBAL || space == PTX_SP_CONST) && m) {
         /* the allocation of the first lane's address, found as exec_lane_ptr
         ** would find it (a kernel reading two arrays alternates) */
-        uint64_t a0 = addr[__builtin_ctz(m)];
-        if (!(a0 >= g->cache_lo && a0 < g->cache_hi)) {
-            const exec_alloc *al = exec_mem_lookup(g->dev, a0, size);
-            if (!al) return false;
-            g->cache_lo = al->base;
-            g->cache_hi = al->base + al->size;
-        }
+        if (!global_window(g, addr[__builtin_ctz(m)], size)) return false;
     }
     uint64_t lo, hi;
     if (!fast_window(w, space, write, &lo, &hi, off)) return false;
@@ -338,6 +347,128 @@ EXEC_VEC_TARGET static void add_off_vec(uint64_t *addr, const uint64_t *b, uint6
     for (int l = 0; l < 32; l += 4)
         _mm256_storeu_si256((__m256i *)(addr + l),
                             _mm256_and_si256(_mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(b + l)), o), keep));
+}
+#endif
+
+#ifdef EXEC_HOST_VEC
+/* ---- dense accesses ---------------------------------------------------------
+** A full warp's 4- or 8-byte access whose lanes form four runs of eight
+** consecutive elements -- one run of 32 in a 1-D block, two rows of 16 in a
+** 16-wide 2-D one, or four rows of 8 -- moves each run with a few vector
+** instructions (AVX2 hosts) instead of lane by lane.  Only when every run is
+** aligned and inside one window (dense_runs); anything else, faults included,
+** takes the lane-by-lane path, so what the model computes and reports is
+** the same either way (tests/unit/test_exec_mem.c runs both). */
+
+/* Whether lanes 8k..8k+7 are at addr[8k] + i * esz, for each k. */
+EXEC_VEC_TARGET static inline bool runs_of_8(const uint64_t *addr, unsigned esz)
+{
+    const __m256i iota = _mm256_set_epi64x(3 * (long long)esz, 2 * (long long)esz, (long long)esz, 0);
+    const __m256i four = _mm256_set1_epi64x(4 * (long long)esz);
+    __m256i diff = _mm256_setzero_si256();
+    for (int k = 0; k < 32; k += 8) {
+        __m256i lo = _mm256_add_epi64(_mm256_set1_epi64x((long long)addr[k]), iota);
+        diff = _mm256_or_si256(diff, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(addr + k)), lo));
+        diff = _mm256_or_si256(diff, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(addr + k + 4)),
+                                                      _mm256_add_epi64(lo, four)));
+    }
+    return _mm256_testz_si256(diff, diff);
+}
+
+/* The host pointers p of the four runs whose first elements are the lanes
+** of start, of a dense full-warp access of esz bytes a lane in space; false
+** when some run is misaligned or not inside one window. */
+EXEC_VEC_TARGET static inline bool dense_window(exec_warp *w, int space, __m256i start, unsigned esz, bool write,
+                                                uint8_t *p[4])
+{
+    exec_grid *g = w->g;
+    if ((space == PTX_SP_GLOBAL || space == PTX_SP_CONST) &&
+        !global_window(g, (uint64_t)_mm256_extract_epi64(start, 0), esz))
+        return false;
+    uint64_t lo, hi;
+    uintptr_t off;
+    uint64_t run = 8 * (uint64_t)esz;
+    if (!fast_window(w, space, write, &lo, &hi, &off) || hi < lo + run) return false;
+    /* misaligned, or start - lo > hi - run - lo (unsigned: below lo wraps high) */
+    const __m256i sign = _mm256_set1_epi64x((long long)0x8000000000000000ull);
+    __m256i rel = _mm256_xor_si256(_mm256_sub_epi64(start, _mm256_set1_epi64x((long long)lo)), sign);
+    __m256i out = _mm256_cmpgt_epi64(rel, _mm256_set1_epi64x((long long)((hi - run - lo) ^ 0x8000000000000000ull)));
+    __m256i bad = _mm256_or_si256(out, _mm256_and_si256(start, _mm256_set1_epi64x((long long)esz - 1)));
+    if (!_mm256_testz_si256(bad, bad)) return false;
+    _mm256_storeu_si256((__m256i *)p, _mm256_add_epi64(start, _mm256_set1_epi64x((long long)off)));
+    return true;
+}
+
+/* The same from the lanes' addresses (performance mode and the checks,
+** which have them). */
+EXEC_VEC_TARGET static bool dense_runs(exec_warp *w, int space, const uint64_t *addr, unsigned esz, bool write,
+                                       uint8_t *p[4])
+{
+    if (!runs_of_8(addr, esz)) return false;
+    __m256i start = _mm256_set_epi64x((long long)addr[24], (long long)addr[16], (long long)addr[8], (long long)addr[0]);
+    return dense_window(w, space, start, esz, write, p);
+}
+
+/* The same straight from the address operand a's base register, without the
+** lanes' addresses (functional mode without checks: nothing asks for them):
+** a register base in global, constant or shared memory.  A 32-bit address
+** (a 32-bit base, or shared memory) wraps at 4 GB: a run that would wrap is
+** not dense here. */
+EXEC_VEC_TARGET static bool dense_base(exec_warp *w, const exec_dinsn *d, const ptx_opnd *a, bool write, uint8_t *p[4])
+{
+    int space = d->space;
+    unsigned esz = d->size;
+    if (a->base != PTX_AB_REG || (space != PTX_SP_GLOBAL && space != PTX_SP_CONST && space != PTX_SP_SHARED))
+        return false;
+    const uint64_t *b = w->fp + (size_t)a->r * 32;
+    if (!runs_of_8(b, esz)) return false;
+    __m256i start = _mm256_add_epi64(_mm256_set_epi64x((long long)b[24], (long long)b[16], (long long)b[8], (long long)b[0]),
+                                     _mm256_set1_epi64x(a->imm));
+    if (d->abase32 || space == PTX_SP_SHARED) {
+        start = _mm256_and_si256(start, _mm256_set1_epi64x(0xffffffffll));
+        /* wraps: start > 2^32 - 8 * esz (start < 2^32: a signed compare) */
+        __m256i wrap = _mm256_cmpgt_epi64(start, _mm256_set1_epi64x(0xffffffffll - 8 * (long long)esz));
+        if (!_mm256_testz_si256(wrap, wrap)) return false;
+    }
+    return dense_window(w, space, start, esz, write, p);
+}
+
+/* A dense load into the register row r: 4 bytes zero- or sign-extended, or 8. */
+EXEC_VEC_TARGET static void dense_load(uint64_t *r, uint8_t *const p[4], unsigned esz, bool sext)
+{
+    for (int k = 0; k < 4; k++, r += 8) {
+        if (esz == 8) {
+            memcpy(r, p[k], 64);
+            continue;
+        }
+        __m128i a = _mm_loadu_si128((const __m128i *)p[k]), b = _mm_loadu_si128((const __m128i *)(p[k] + 16));
+        _mm256_storeu_si256((__m256i *)r, sext ? _mm256_cvtepi32_epi64(a) : _mm256_cvtepu32_epi64(a));
+        _mm256_storeu_si256((__m256i *)(r + 4), sext ? _mm256_cvtepi32_epi64(b) : _mm256_cvtepu32_epi64(b));
+    }
+}
+
+/* A dense store of the register row v (4 bytes: each lane's low word);
+** whether it changed memory.  The runs are written in lane order, each
+** compared just before it is written, as the lane-by-lane path does: runs
+** that overlap end with the later lanes' values. */
+EXEC_VEC_TARGET static bool dense_store(const uint64_t *v, uint8_t *const p[4], unsigned esz)
+{
+    const __m256i lows = _mm256_set_epi32(7, 5, 3, 1, 6, 4, 2, 0);   /* the even words to the low half */
+    bool changed = false;
+    for (int k = 0; k < 4; k++, v += 8) {
+        if (esz == 8) {
+            if (!changed && memcmp(p[k], v, 64)) changed = true;
+            memcpy(p[k], v, 64);
+            continue;
+        }
+        __m256i a = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)v), lows);
+        __m256i b = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(v + 4)), lows);
+        __m256i x = _mm256_permute2x128_si256(a, b, 0x20);   /* a's low half, then b's */
+        __m256i old = _mm256_loadu_si256((const __m256i *)p[k]);
+        if (!changed && !_mm256_testz_si256(_mm256_xor_si256(old, x), _mm256_xor_si256(old, x))) changed = true;
+        _mm256_storeu_si256((__m256i *)p[k], x);
+    }
+    return changed;
 }
 #endif
 
@@ -453,6 +584,14 @@ static bool ld_uniform(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, ui
 static void h_ld(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
 {
     if (ld_uniform(w, in, d, m)) return;
+#ifdef EXEC_HOST_VEC
+    uint8_t *runs[4];
+    if (m == EXEC_FULL && (!in->m.vec || in->m.vec == 1) && (d->size == 4 || d->size == 8) &&
+        !TP_UNLIKELY(w->x->mem_hook) && exec_host_vec() && dense_base(w, d, &in->o[1], false, runs)) {
+        dense_load(exec_dst(w, &in->o[0]), runs, d->size, d->sext);
+        return;
+    }
+#endif
     uint64_t addr[32];
     int space = lane_addrs(w, in, d, &in->o[1], m, addr);
     unsigned vec = in->m.vec ? in->m.vec : 1, esz = d->size;
@@ -471,6 +610,12 @@ static void h_ld(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t
     }
     if (vec == 1) {
         uint64_t *r = exec_dst(w, dst);
+#ifdef EXEC_HOST_VEC
+        if (m == EXEC_FULL && (esz == 4 || esz == 8) && exec_host_vec() && dense_runs(w, space, addr, esz, false, runs)) {
+            dense_load(r, runs, esz, sext);
+            return;
+        }
+#endif
         uintptr_t off;
         if (lane_ptrs_fast(w, space, m, addr, esz, false, &off)) {
 #define LP(l) ((const uint8_t *)(off + (uintptr_t)addr[l]))
@@ -512,6 +657,15 @@ static void h_ld(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t
 
 static void h_st(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
 {
+#ifdef EXEC_HOST_VEC
+    uint8_t *runs[4];
+    if (m == EXEC_FULL && (!in->m.vec || in->m.vec == 1) && (d->size == 4 || d->size == 8) &&
+        in->o[1].kind != PTX_OK_VEC && in->o[1].kind != PTX_OK_SINK && !TP_UNLIKELY(w->x->mem_hook) &&
+        exec_host_vec() && dense_base(w, d, &in->o[0], true, runs)) {
+        if (dense_store(exec_src(w, &in->o[1]), runs, d->size)) exec_progress(w);
+        return;
+    }
+#endif
     uint64_t addr[32];
     int space = lane_addrs(w, in, d, &in->o[0], m, addr);
     unsigned vec = in->m.vec ? in->m.vec : 1, esz = d->size;
@@ -535,6 +689,13 @@ static void h_st(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t
         rows[k] = e->kind == PTX_OK_SINK ? NULL : exec_src(w, e);
     }
     unsigned total = esz * vec;
+#ifdef EXEC_HOST_VEC
+    if (vec == 1 && rows[0] && m == EXEC_FULL && (esz == 4 || esz == 8) && exec_host_vec() &&
+        dense_runs(w, space, addr, esz, true, runs)) {
+        if (dense_store(rows[0], runs, esz)) exec_progress(w);
+        return;
+    }
+#endif
     uintptr_t off;
     if (vec == 1 && rows[0] && (esz == 4 || esz == 8) && lane_ptrs_fast(w, space, m, addr, esz, true, &off)) {
         const uint64_t *v = rows[0];

@@ -180,7 +180,7 @@ bool exec_syscall(exec_warp *w, const ptx_insn *in, const ptx_func *callee, uint
             }
             exec_call_ret(w, in, l, p, 8);
         });
-        g->cache_lo = g->cache_hi = 0;
+        exec_forget_windows(g);
         exec_progress(w);
         return true;
     }
@@ -194,7 +194,7 @@ bool exec_syscall(exec_warp *w, const ptx_insn *in, const ptx_func *callee, uint
                 g->heap_used -= bytes < g->heap_used ? bytes : g->heap_used;
             }
         });
-        g->cache_lo = g->cache_hi = 0;
+        exec_forget_windows(g);
         exec_progress(w);
         return true;
     }

@@ -1,0 +1,233 @@
+/*
+** test_exec_mem.c -- the functional model's dense loads and stores
+** (exec/sem_mem.c: a full warp whose lanes form four runs of eight
+** consecutive 4- or 8-byte elements moves them a run at a time on AVX2
+** hosts) must do what the lane-by-lane path does, for every pattern of
+** addresses a warp can have: one run of 32, two rows of 16, four rows of 8
+** in any order, runs that overlap (the later lanes' stores win), and the
+** patterns that are not dense (a stride of two, reversed lanes, pairs).
+**
+** Each pattern runs three ways: on a plain device (the runs found from the
+** base register), with check.sync on (the checks need every lane's
+** address, so the runs are found from those) and with the portable
+** handlers (lane by lane); every result is held against C's own
+** computation of the same accesses.  An access that runs past the end of
+** its allocation must stop the kernel with the same report all three ways.
+*/
+#include "tests/unit/tt.h"
+#include "tests/unit/exec_rig.h"
+#include "exec/internal.h"
+
+/* per thread t: i = ri[t], o = ro[t]; out32[o] = in32[i] (u32),
+** out64[o] = in64[i] (u64), outs[o] = in32[i] sign-extended (ld.s32 into a
+** 64-bit register) */
+static const char *glob_ptx = HDR
+    ".visible .entry glob(.param .u64 pri, .param .u64 pro, .param .u64 pin32, .param .u64 pin64,\n"
+    "                     .param .u64 po32, .param .u64 po64, .param .u64 pos)\n"
+    "{\n"
+    "  .reg .b32 %r<10>; .reg .b64 %rd<30>;\n"
+    "  ld.param.u64 %rd1, [pri]; ld.param.u64 %rd2, [pro]; ld.param.u64 %rd3, [pin32]; ld.param.u64 %rd4, [pin64];\n"
+    "  ld.param.u64 %rd5, [po32]; ld.param.u64 %rd6, [po64]; ld.param.u64 %rd7, [pos];\n"
+    "  mov.u32 %r1, %ctaid.x; mov.u32 %r2, %ntid.x; mov.u32 %r3, %tid.x; mad.lo.s32 %r1, %r1, %r2, %r3;\n"
+    "  mul.wide.u32 %rd8, %r1, 4;\n"
+    "  add.s64 %rd9, %rd1, %rd8; ld.global.u32 %r4, [%rd9];\n"
+    "  add.s64 %rd9, %rd2, %rd8; ld.global.u32 %r5, [%rd9];\n"
+    "  mul.wide.u32 %rd10, %r4, 4; mul.wide.u32 %rd11, %r4, 8;\n"
+    "  mul.wide.u32 %rd12, %r5, 4; mul.wide.u32 %rd13, %r5, 8;\n"
+    "  add.s64 %rd14, %rd3, %rd10; ld.global.u32 %r6, [%rd14]; ld.global.s32 %rd20, [%rd14];\n"
+    "  add.s64 %rd15, %rd4, %rd11; ld.global.u64 %rd21, [%rd15];\n"
+    "  add.s64 %rd16, %rd5, %rd12; st.global.u32 [%rd16], %r6;\n"
+    "  add.s64 %rd17, %rd6, %rd13; st.global.u64 [%rd17], %rd21;\n"
+    "  add.s64 %rd18, %rd7, %rd13; st.global.u64 [%rd18], %rd20;\n"
+    "  ret;\n"
+    "}\n"
+    /* per CTA of 128: sh[ro[t] mod 128 ... as a 32-bit shared address] = t * 7 + 1,
+    ** then out[t] = sh[ri[t] mod 128] (every word is written first: the
+    ** indices given here are all below 128 and cover it) */
+    ".visible .entry shar(.param .u64 pri, .param .u64 pro, .param .u64 pout)\n"
+    "{\n"
+    "  .reg .b32 %r<12>; .reg .b64 %rd<12>; .shared .align 4 .b32 sh[160];\n"
+    "  ld.param.u64 %rd1, [pri]; ld.param.u64 %rd2, [pro]; ld.param.u64 %rd3, [pout];\n"
+    "  mov.u32 %r1, %ctaid.x; mov.u32 %r2, %ntid.x; mov.u32 %r3, %tid.x; mad.lo.s32 %r1, %r1, %r2, %r3;\n"
+    "  mul.wide.u32 %rd4, %r1, 4;\n"
+    "  add.s64 %rd5, %rd1, %rd4; ld.global.u32 %r4, [%rd5];\n"
+    "  add.s64 %rd5, %rd2, %rd4; ld.global.u32 %r5, [%rd5];\n"
+    "  mov.u32 %r6, sh;\n"
+    "  shl.b32 %r7, %r5, 2; add.u32 %r7, %r6, %r7; mad.lo.u32 %r8, %r1, 7, 1; st.shared.u32 [%r7], %r8;\n"
+    "  bar.sync 0;\n"
+    "  shl.b32 %r9, %r4, 2; add.u32 %r9, %r6, %r9; ld.shared.u32 %r10, [%r9];\n"
+    "  add.s64 %rd6, %rd3, %rd4; st.global.u32 [%rd6], %r10;\n"
+    "  ret;\n"
+    "}\n";
+
+enum { N = 1024, SPAN = 4 * N, NPAT = 8 };
+static exec_dev *dev;
+static exec_mod *mod;
+
+/* Element index of lane l of warp w in pattern p (all inside [128w, 128w + 128)). */
+static uint32_t pat_idx(uint32_t p, uint32_t w, uint32_t l)
+{
+    uint32_t base = 128 * w;
+    switch (p) {
+    case 0: return base + l;                                   /* one run of 32 */
+    case 1: return base + (l / 16) * 64 + l % 16;              /* two rows of 16, pitch 64 */
+    case 2: return base + (3 - l / 8) * 24 + l % 8;            /* four rows of 8, last first */
+    case 3: return base + 2 * l;                               /* stride 2: not dense */
+    case 4: return base + l % 16;                              /* lanes l and l + 16 meet: the later wins */
+    case 5: return base + (l / 8) * 4 + l % 8;                 /* runs of 8 that overlap by 4 */
+    case 6: return base + 31 - l;                              /* reversed: not dense */
+    default: return base + l / 2;                              /* pairs: not dense */
+    }
+}
+
+static uint32_t rnd_state = 777;
+static uint32_t rnd(void)
+{
+    rnd_state = rnd_state * 1664525u + 1013904223u;
+    return rnd_state ^ (rnd_state >> 16);
+}
+
+static uint64_t dev_copy(const void *src, size_t bytes)
+{
+    uint64_t a = exec_mem_alloc(dev, bytes, 256);
+    memcpy(exec_mem_host(dev, a, bytes), src, bytes);
+    return a;
+}
+
+/* Warp w's load pattern is w mod NPAT, its store pattern (w + shift) mod NPAT. */
+static void t_global_patterns(void)
+{
+    for (uint32_t shift = 0; shift < NPAT; shift += 3) {
+        static uint32_t ri[N], ro[N], in32[SPAN], e32[SPAN];
+        static uint64_t in64[SPAN], e64[SPAN], es[SPAN];
+        for (uint32_t t = 0; t < N; t++) {
+            ri[t] = pat_idx((t / 32) % NPAT, t / 32, t % 32);
+            ro[t] = pat_idx((t / 32 + shift) % NPAT, t / 32, t % 32);
+        }
+        for (uint32_t i = 0; i < SPAN; i++) {
+            in32[i] = rnd();
+            in64[i] = (uint64_t)rnd() << 32 | rnd();
+            e32[i] = 0xA5A5A5A5u;
+            e64[i] = es[i] = 0xA5A5A5A5A5A5A5A5ull;
+        }
+        for (uint32_t t = 0; t < N; t++) { /* in thread order: within a warp, the later lane's store wins */
+            e32[ro[t]] = in32[ri[t]];
+            e64[ro[t]] = in64[ri[t]];
+            es[ro[t]] = (uint64_t)(int64_t)(int32_t)in32[ri[t]];
+        }
+        uint64_t dri = dev_copy(ri, sizeof ri), dro = dev_copy(ro, sizeof ro);
+        uint64_t d32 = dev_copy(in32, sizeof in32), d64 = dev_copy(in64, sizeof in64);
+        uint64_t o32 = dev_copy(e32, sizeof e32), o64 = dev_copy(e64, sizeof e64), os = dev_copy(e64, sizeof e64);
+        memset(exec_mem_host(dev, o32, sizeof e32), 0xA5, sizeof e32);
+        memset(exec_mem_host(dev, o64, sizeof e64), 0xA5, sizeof e64);
+        memset(exec_mem_host(dev, os, sizeof es), 0xA5, sizeof es);
+        struct { uint64_t ri, ro, in32, in64, o32, o64, os; } params = {dri, dro, d32, d64, o32, o64, os};
+        TT_EQ_I(exec_rig_launch(mod, "glob", N / 128, 128, &params, sizeof params, NULL), EXEC_OK);
+        TT_CHECK(memcmp(exec_mem_host(dev, o32, sizeof e32), e32, sizeof e32) == 0);
+        TT_CHECK(memcmp(exec_mem_host(dev, o64, sizeof e64), e64, sizeof e64) == 0);
+        TT_CHECK(memcmp(exec_mem_host(dev, os, sizeof es), es, sizeof es) == 0);
+        uint64_t all[] = {dri, dro, d32, d64, o32, o64, os};
+        for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) exec_mem_free(dev, all[k]);
+    }
+}
+
+/* The same patterns on shared memory (32-bit addresses), folded into a
+** CTA's 128 words: warp w of a CTA uses words [0, 128) through pattern
+** (w mod NPAT) of warp 0. */
+static void t_shared_patterns(void)
+{
+    static uint32_t ri[N], ro[N], want[N];
+    for (uint32_t t = 0; t < N; t++) {
+        uint32_t w = t / 32, l = t % 32;
+        ri[t] = pat_idx(w % NPAT, 0, l);
+        ro[t] = (w % 4) * 32 + l; /* each CTA's 4 warps write all 128 words, one run each */
+    }
+    for (uint32_t c = 0; c < N / 128; c++) {
+        uint32_t sh[128];
+        for (uint32_t t = c * 128; t < c * 128 + 128; t++) sh[ro[t]] = t * 7 + 1;
+        for (uint32_t t = c * 128; t < c * 128 + 128; t++) want[t] = sh[ri[t]];
+    }
+    uint64_t dri = dev_copy(ri, sizeof ri), dro = dev_copy(ro, sizeof ro), out = dev_copy(want, sizeof want);
+    memset(exec_mem_host(dev, out, sizeof want), 0, sizeof want);
+    struct { uint64_t ri, ro, out; } params = {dri, dro, out};
+    TT_EQ_I(exec_rig_launch(mod, "shar", N / 128, 128, &params, sizeof params, NULL), EXEC_OK);
+    TT_CHECK(memcmp(exec_mem_host(dev, out, sizeof want), want, sizeof want) == 0);
+    exec_mem_free(dev, dri);
+    exec_mem_free(dev, dro);
+    exec_mem_free(dev, out);
+}
+
+/* One run of 32 per warp over an array of 100 elements: the fourth warp's
+** lanes 100-127 are out of bounds.  The report is kept for the three ways
+** to be compared. */
+static char fault_msg[3][1024];
+static void fault_run(int way)
+{
+    static uint32_t ri[128], ro[128];
+    for (uint32_t t = 0; t < 128; t++) ri[t] = ro[t] = t;
+    uint32_t small[100] = {0};
+    uint64_t big[128] = {0};
+    uint64_t dri = dev_copy(ri, sizeof ri), dro = dev_copy(ro, sizeof ro);
+    uint64_t d32 = dev_copy(small, sizeof small), d64 = dev_copy(big, sizeof big);
+    uint64_t o32 = dev_copy(big, sizeof big), o64 = dev_copy(big, sizeof big), os = dev_copy(big, sizeof big);
+    struct { uint64_t ri, ro, in32, in64, o32, o64, os; } params = {dri, dro, d32, d64, o32, o64, os};
+    exec_result r;
+    TT_EQ_I(exec_rig_launch(mod, "glob", 1, 128, &params, sizeof params, &r), EXEC_ERR_ILLEGAL_ADDRESS);
+    TT_HAS(r.msg, "out-of-bounds 4-byte load");
+    snprintf(fault_msg[way], sizeof fault_msg[way], "%s", r.msg);
+    uint64_t all[] = {dri, dro, d32, d64, o32, o64, os};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) exec_mem_free(dev, all[k]);
+}
+
+static void t_fault_base(void) { fault_run(0); }
+static void t_fault_checks(void) { fault_run(1); }
+static void t_fault_portable(void) { fault_run(2); }
+static void t_global_patterns_checks(void) { t_global_patterns(); }
+static void t_shared_patterns_checks(void) { t_shared_patterns(); }
+static void t_global_patterns_portable(void) { t_global_patterns(); }
+static void t_shared_patterns_portable(void) { t_shared_patterns(); }
+
+/* The same report, word for word, from the three ways (the addresses are
+** the same: each device lays out its allocations alike). */
+static void t_fault_same(void)
+{
+    TT_EQ_STR(fault_msg[0], fault_msg[1]);
+    TT_EQ_STR(fault_msg[0], fault_msg[2]);
+}
+
+/* way 0: the runs from the base register; 1: check.sync on (from the lanes'
+** addresses); 2: the portable handlers (lane by lane) */
+static bool pass(int way)
+{
+    exec_host_portable(way == 2);
+    dev = exec_rig_dev(way == 1 ? "check.sync=1" : NULL);
+    mod = exec_rig_load(dev, glob_ptx, "mem.ptx");
+    if (!mod) {
+        printf("FAIL setup: mem.ptx (way %d)\n", way);
+        return false;
+    }
+    if (way == 0) {
+        TT_RUN(t_global_patterns);
+        TT_RUN(t_shared_patterns);
+        TT_RUN(t_fault_base);
+    } else if (way == 1) {
+        TT_RUN(t_global_patterns_checks);
+        TT_RUN(t_shared_patterns_checks);
+        TT_RUN(t_fault_checks);
+    } else {
+        TT_RUN(t_global_patterns_portable);
+        TT_RUN(t_shared_patterns_portable);
+        TT_RUN(t_fault_portable);
+    }
+    exec_mod_unload(mod);
+    exec_dev_destroy(dev);
+    return true;
+}
+
+int main(void)
+{
+    bool ok = pass(0) && pass(1) && pass(2);
+    exec_host_portable(false);
+    if (ok) TT_RUN(t_fault_same);
+    return ok ? tt_done() : 1;
+}
