@@ -322,7 +322,7 @@ EXEC_INLINE bool warp_exec(exec_warp *w, const ptx_insn *xi, const exec_dinsn *d
         uint32_t p = w->pp[in->guard];
         m &= in->guard_neg ? ~p : p;
     }
-    w->x->thread_insns += tp_popc32(t->mask);
+    w->x->thread_insns += t->mask == EXEC_FULL ? 32 : tp_popc32(t->mask);
     if (TP_UNLIKELY(g->trace)) exec_trace(w, in, m);
     if (!m) {
         /* section marks hold for a warp none of whose lanes runs the instruction */
@@ -374,8 +374,38 @@ uint32_t exec_warp_run(exec_warp *w, uint32_t budget)
     ** watchdog then reports at the same count as in performance mode */
     uint64_t left = g->spin_limit > x->since_progress ? g->spin_limit - x->since_progress : 0;
     if (budget > left) budget = (uint32_t)left;
+    /* Without a trace and independent thread scheduling, a run of plain
+    ** instructions (no control, no convergence, no guard) takes a shorter
+    ** loop: they leave the SIMT stack alone (only EXEC_DK_CTRL handlers
+    ** change it), so its top entry, mask and count stay as they are; the
+    ** handlers still see the pc on the stack, and a fault leaves it at the
+    ** instruction, as warp_exec does. */
+    bool plain = !g->trace && !g->its;
     while (ran < budget) {
         if (!warp_ready(w)) break;
+        if (plain) {
+            exec_stk *t = &w->stk[w->nstk - 1];
+            uint32_t mask = t->mask, n = mask == EXEC_FULL ? 32 : tp_popc32(mask);
+            bool stop = false;
+            while (ran < budget && t->pc != t->rpc) {
+                uint32_t pc = t->pc;
+                const exec_dinsn *d = &dd[pc];
+                const ptx_insn *in = &xi[pc];
+                if ((d->kind & (EXEC_DK_CTRL | EXEC_DK_CONV)) || in->guard >= 0) break;
+                ran++;
+                x->clock++;
+                x->thread_insns += n;
+                if (d->kind & EXEC_DK_SREG) exec_fill_sregs(w, d);
+                d->fn(w, in, d, mask);
+                if (TP_UNLIKELY(g->status != EXEC_OK)) {
+                    stop = true;
+                    break;
+                }
+                t->pc = pc + 1;
+            }
+            if (stop || ran >= budget) break;
+            if (t->pc == t->rpc) continue; /* warp_ready settles the entry */
+        }
         ran++;
         x->clock++;
         if (!warp_exec(w, xi, dd)) break;

@@ -13,6 +13,9 @@
 #define S64 0x8000000000000000ull
 #include "internal.h"
 #include <math.h>
+#ifdef EXEC_HOST_VEC
+#include <immintrin.h>
+#endif
 
 #define DST(k) exec_dst(w, &in->o[k])
 #define SRC(k) exec_src(w, &in->o[k])
@@ -70,19 +73,55 @@ static inline uint64_t canon32_sel(float r)
 #define F32_HANDLER(name, ...)                                                                         \
     static void name(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m) { __VA_ARGS__; }
 #ifdef EXEC_HOST_VEC
-#define F32_HANDLERS(name, ...)                                                                        \
-    F32_HANDLER(name, __VA_ARGS__)                                                                     \
+/* The AVX2 handlers take a full warp eight lanes at a time with the
+** operations written out: each group's f32 values gathered from the low
+** words of its rows, the result put back zero-extended, straight into the
+** destination row (each group reads its sources before it writes, and rows
+** never overlap in part, so a destination that is also a source is safe);
+** other masks as the portable handler. */
+EXEC_VEC_TARGET static inline __m256 f32x8_load(const uint64_t *p)
+{
+    __m256 lo = _mm256_loadu_ps((const float *)p), hi = _mm256_loadu_ps((const float *)(p + 4));
+    __m256 s = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));   /* lanes 0 1 4 5 | 2 3 6 7 */
+    return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(s), _MM_SHUFFLE(3, 1, 2, 0)));
+}
+/* the canonical NaN for any NaN, as NVIDIA GPUs give */
+EXEC_VEC_TARGET static inline void f32x8_store(uint64_t *r, __m256 v)
+{
+    v = _mm256_blendv_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)), _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+    __m256i x = _mm256_castps_si256(v);
+    _mm256_storeu_si256((__m256i *)r, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(x)));
+    _mm256_storeu_si256((__m256i *)(r + 4), _mm256_cvtepu32_epi64(_mm256_extracti128_si256(x, 1)));
+}
+#define F32BIN_VEC(op)                                                                                 \
+    uint64_t *r = DST(0);                                                                              \
+    const uint64_t *a = SRC(1), *b = SRC(2);                                                           \
+    for (int k = 0; k < 32; k += 8) f32x8_store(r + k, op(f32x8_load(a + k), f32x8_load(b + k)))
+#define FMA_F32_VEC                                                                                    \
+    uint64_t *r = DST(0);                                                                              \
+    const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);                                              \
+    const __m256 na = _mm256_castsi256_ps(_mm256_set1_epi32(in->m.flags & PTX_MF_FMA_NEGA ? (int)S32 : 0)); \
+    const __m256 nc = _mm256_castsi256_ps(_mm256_set1_epi32(in->m.flags & PTX_MF_FMA_NEGC ? (int)S32 : 0)); \
+    for (int k = 0; k < 32; k += 8)                                                                    \
+        f32x8_store(r + k, _mm256_fmadd_ps(_mm256_xor_ps(f32x8_load(a + k), na), f32x8_load(b + k),     \
+                                           _mm256_xor_ps(f32x8_load(c + k), nc)))
+#define F32_HANDLERS(name, body, vbody)                                                                \
+    F32_HANDLER(name, body)                                                                            \
     EXEC_VEC_TARGET static void name##_vec(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m) \
     {                                                                                                  \
-        __VA_ARGS__;                                                                                   \
+        if (m == EXEC_FULL) {                                                                          \
+            vbody;                                                                                     \
+        } else {                                                                                       \
+            body;                                                                                      \
+        }                                                                                              \
     }
 #else
-#define F32_HANDLERS(name, ...) F32_HANDLER(name, __VA_ARGS__)
+#define F32_HANDLERS(name, body, vbody) F32_HANDLER(name, body)
 #endif
-F32_HANDLERS(h_add_f32, F32BIN_BODY(+))
-F32_HANDLERS(h_sub_f32, F32BIN_BODY(-))
-F32_HANDLERS(h_mul_f32, F32BIN_BODY(*))
-F32_HANDLERS(h_fma_f32, FMA_F32_BODY)
+F32_HANDLERS(h_add_f32, F32BIN_BODY(+), F32BIN_VEC(_mm256_add_ps))
+F32_HANDLERS(h_sub_f32, F32BIN_BODY(-), F32BIN_VEC(_mm256_sub_ps))
+F32_HANDLERS(h_mul_f32, F32BIN_BODY(*), F32BIN_VEC(_mm256_mul_ps))
+F32_HANDLERS(h_fma_f32, FMA_F32_BODY, FMA_F32_VEC)
 
 #define F64BIN(name, op)                                                                \
     static void name(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m) \

@@ -276,14 +276,19 @@ static void t_contract(void)
         uint64_t out = exec_mem_alloc(d, 32, 256);
         struct { uint64_t out; float a, c; uint32_t n; } pr = {out, a, c, 1};
         exec_result r;
-        TT_EQ_I(exec_rig_launch(m, "k", 1, 1, &pr, sizeof pr, &r), EXEC_OK);
         float got[5];
-        memcpy(got, exec_mem_host(d, out, sizeof got), sizeof got);
-        TT_CHECK(got[0] == (on ? fused : plain));   /* a*b - c */
-        TT_CHECK(got[1] == (on ? -fused : -plain)); /* c - a*b */
-        TT_CHECK(got[2] == 2.0f + 0x1p-11f);        /* a*b + c: the same either way */
-        TT_CHECK(got[3] == plain);                  /* sub.rn: never contracted */
-        TT_CHECK(got[4] == plain);                  /* mul.rn: never contracted */
+        /* one thread, then a full warp (every lane stores the same values:
+        ** the AVX2 handlers' full-warp path, with the negated operands) */
+        for (uint32_t threads = 1; threads <= 32; threads += 31) {
+            memset(exec_mem_host(d, out, sizeof got), 0, sizeof got);
+            TT_EQ_I(exec_rig_launch(m, "k", 1, threads, &pr, sizeof pr, &r), EXEC_OK);
+            memcpy(got, exec_mem_host(d, out, sizeof got), sizeof got);
+            TT_CHECK(got[0] == (on ? fused : plain));   /* a*b - c */
+            TT_CHECK(got[1] == (on ? -fused : -plain)); /* c - a*b */
+            TT_CHECK(got[2] == 2.0f + 0x1p-11f);        /* a*b + c: the same either way */
+            TT_CHECK(got[3] == plain);                  /* sub.rn: never contracted */
+            TT_CHECK(got[4] == plain);                  /* mul.rn: never contracted */
+        }
         TT_EQ_I(exec_rig_launch(m, "k2", 1, 1, &pr, sizeof pr, &r), EXEC_OK);
         memcpy(got, exec_mem_host(d, out, 8), 8);
         TT_CHECK(got[0] == plain);                  /* the operand changed in between: apart */
