@@ -832,20 +832,47 @@ static void h_cvt_int(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uin
 }
 
 #ifdef EXEC_HOST_VEC
-/* A full warp's zero-extending conversion to or from 32 bits (cvt.u64.u32,
-** cvt.u32.u64, and the same for .s types where no sign is extended): one
-** mask, four lanes an instruction; anything else the portable handler. */
+/* A full warp's integer conversion: the narrower type's bits kept, sign- or
+** zero-extended to 64 (8, 16 or 32 bits: eight lanes' low words gathered
+** into one register, extended within the word, then widened; 64: a copy);
+** other masks the portable handler. */
 EXEC_VEC_TARGET static void h_cvt_int_vec(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
 {
     unsigned sb = ptx_type_size((ptx_type)in->type2) * 8, db = ptx_type_size((ptx_type)in->type) * 8;
-    if (m != EXEC_FULL || (sb < db ? sb : db) != 32 || ptx_type_is_signed((ptx_type)(sb < db ? in->type2 : in->type))) {
+    unsigned bits = sb < db ? sb : db;
+    if (m != EXEC_FULL || (bits != 8 && bits != 16 && bits != 32 && bits != 64)) {
         h_cvt_int(w, in, d, m);
         return;
     }
     uint64_t *r = DST(0);
     const uint64_t *a = SRC(1);
-    for (int l = 0; l < 32; l += 4)
-        _mm256_storeu_si256((__m256i *)(r + l), LOWORD_VEC(_mm256_loadu_si256((const __m256i *)(a + l))));
+    if (bits == 64) {
+        memmove(r, a, 32 * sizeof *r);
+        return;
+    }
+    bool sign = ptx_type_is_signed((ptx_type)(sb < db ? in->type2 : in->type));
+    const __m256i lows = _mm256_set_epi32(7, 5, 3, 1, 6, 4, 2, 0);   /* the even words to the low half */
+    const __m128i up = _mm_cvtsi32_si128((int)(32 - bits));
+    const __m256i keep = _mm256_set1_epi32(bits == 32 ? -1 : (int)((1u << bits) - 1));
+    for (int l = 0; l < 32; l += 8) {   /* each group reads its lanes before it writes them */
+        __m256i x = _mm256_permute2x128_si256(
+            _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(a + l)), lows),
+            _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(a + l + 4)), lows), 0x20);
+        __m128i lo, hi;
+        if (sign) {
+            x = _mm256_sra_epi32(_mm256_sll_epi32(x, up), up);
+            lo = _mm256_castsi256_si128(x);
+            hi = _mm256_extracti128_si256(x, 1);
+            _mm256_storeu_si256((__m256i *)(r + l), _mm256_cvtepi32_epi64(lo));
+            _mm256_storeu_si256((__m256i *)(r + l + 4), _mm256_cvtepi32_epi64(hi));
+        } else {
+            x = _mm256_and_si256(x, keep);
+            lo = _mm256_castsi256_si128(x);
+            hi = _mm256_extracti128_si256(x, 1);
+            _mm256_storeu_si256((__m256i *)(r + l), _mm256_cvtepu32_epi64(lo));
+            _mm256_storeu_si256((__m256i *)(r + l + 4), _mm256_cvtepu32_epi64(hi));
+        }
+    }
 }
 #endif
 

@@ -637,6 +637,30 @@ static void h_ld(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t
         });
         return;
     }
+    /* Vector, every lane aligned inside one window (nothing can fault):
+    ** each lane's elements straight into their rows (a sink's into a
+    ** scratch row); lanes and elements in the order the general path
+    ** writes them. */
+    uintptr_t off;
+    if (total <= 16 && (esz == 4 || esz == 8) && lane_ptrs_fast(w, space, m, addr, total, false, &off)) {
+        uint64_t sink[32], *rows[4];
+        for (unsigned k = 0; k < vec; k++) {
+            const ptx_opnd *e = elem(w, dst, k);
+            rows[k] = e->kind == PTX_OK_REG ? exec_dst(w, e) : sink;
+        }
+        if (esz == 8)
+            EXEC_LANES(m, for (unsigned k = 0; k < vec; k++) memcpy(&rows[k][l], (const uint8_t *)(off + addr[l]) + 8 * k, 8));
+        else
+            EXEC_LANES(m, {
+                const uint8_t *p = (const uint8_t *)(off + addr[l]);
+                for (unsigned k = 0; k < vec; k++) {
+                    uint32_t v;
+                    memcpy(&v, p + 4 * k, 4);
+                    rows[k][l] = sext ? (uint64_t)(int64_t)(int32_t)v : v;
+                }
+            });
+        return;
+    }
     /* Vector: read all elements first (a vector load is one access). */
     uint64_t vals[8][32];
     EXEC_LANES(m, {

@@ -1,8 +1,8 @@
 /*
 ** test_exec_int.c -- the functional model's integer fast paths (exec/sem_alu.c:
-** a full warp's 32- and 64-bit compares, shl.b32/.b64, zero-extending cvt,
-** mul.wide.s32/.u32, 64- and 32-bit add; each
-** also compiled for AVX2 hosts) must give what C's own operators give, on
+** a full warp's 32- and 64-bit compares, shl.b32/.b64, integer cvt (8, 16
+** and 32 bits, sign- and zero-extended), mul.wide.s32/.u32, 64- and 32-bit
+** add; each also compiled for AVX2 hosts) must give what C's own operators give, on
 ** full warps and on warps with half their lanes gone, with the host's
 ** handlers and with the portable ones (exec_host_portable).  Inputs: the
 ** 32-bit extremes crossed with each other, then pseudo-random words.
@@ -15,12 +15,14 @@
 /* per thread: the 16 compares of (a, b) as bits, a + b (u32), a * b wide
 ** signed and unsigned, their 64-bit sum, the 16 compares of the two wide
 ** products (64-bit: signed, unsigned), shl.b64 and shl.b32 by b mod 128
-** (past the width: 0), cvt.u64.u32 and cvt.u32.u64; odd lanes leave at once when
+** (past the width: 0), cvt.u64.u32 and cvt.u32.u64, then a's sign- and
+** zero-extensions from 32, 16 and 8 bits (cvt.s64.s32, .s32.s16, .u32.u8,
+** .s64.s8, through a 16-bit register and back); odd lanes leave at once when
 ** `half` is 1 (the rest run with half masks) */
 static const char *int_ptx = HDR
     ".visible .entry intops(.param .u64 pa, .param .u64 pb, .param .u64 po, .param .u32 half)\n"
     "{\n"
-    "  .reg .pred %p<24>; .reg .b32 %r<40>; .reg .b64 %rd<20>;\n"
+    "  .reg .pred %p<24>; .reg .b16 %rs<4>; .reg .b32 %r<40>; .reg .b64 %rd<20>;\n"
     "  ld.param.u64 %rd1, [pa]; ld.param.u64 %rd2, [pb]; ld.param.u64 %rd3, [po]; ld.param.u32 %r20, [half];\n"
     "  mov.u32 %r1, %ctaid.x; mov.u32 %r2, %ntid.x; mov.u32 %r3, %tid.x; mad.lo.s32 %r1, %r1, %r2, %r3;\n"
     "  and.b32 %r7, %r3, %r20; setp.ne.u32 %p20, %r7, 0;\n"
@@ -68,11 +70,15 @@ static const char *int_ptx = HDR
     "  setp.hs.u64 %p16, %rd6, %rd7; selp.u32 %r27, 32768, 0, %p16; or.b32 %r26, %r26, %r27;\n"
     "  and.b32 %r9, %r5, 127; shl.b64 %rd12, %rd7, %r9; shl.b32 %r28, %r4, %r9;\n"
     "  cvt.u64.u32 %rd13, %r4; cvt.u32.u64 %r29, %rd6;\n"
-    "  mul.wide.u32 %rd9, %r1, 64; add.s64 %rd10, %rd3, %rd9;\n"
+    "  cvt.s64.s32 %rd14, %r4; cvt.s32.s16 %r30, %r4; cvt.u32.u8 %r31, %r4; cvt.s64.s8 %rd15, %r4;\n"
+    "  cvt.u16.u32 %rs1, %r4; cvt.u32.u16 %r32, %rs1; cvt.s16.s32 %rs2, %r4; cvt.s32.s16 %r33, %rs2;\n"
+    "  mul.wide.u32 %rd9, %r1, 96; add.s64 %rd10, %rd3, %rd9;\n"
     "  st.global.u32 [%rd10], %r6; st.global.u32 [%rd10+4], %r8;\n"
     "  st.global.u64 [%rd10+8], %rd6; st.global.u64 [%rd10+16], %rd7; st.global.u64 [%rd10+24], %rd8;\n"
     "  st.global.u32 [%rd10+32], %r26; st.global.u32 [%rd10+36], %r28; st.global.u64 [%rd10+40], %rd12;\n"
     "  st.global.u64 [%rd10+48], %rd13; st.global.u32 [%rd10+56], %r29;\n"
+    "  st.global.u64 [%rd10+64], %rd14; st.global.u32 [%rd10+72], %r30; st.global.u32 [%rd10+76], %r31;\n"
+    "  st.global.u64 [%rd10+80], %rd15; st.global.u32 [%rd10+88], %r32; st.global.u32 [%rd10+92], %r33;\n"
     "DONE:\n"
     "  ret;\n"
     "}\n";
@@ -104,7 +110,7 @@ static uint32_t ref_mask64(uint64_t a, uint64_t b) { return ref_bits((int64_t)a,
 
 static void run(uint32_t half)
 {
-    uint64_t a = exec_mem_alloc(dev, N * 4, 256), b = exec_mem_alloc(dev, N * 4, 256), o = exec_mem_alloc(dev, N * 64, 256);
+    uint64_t a = exec_mem_alloc(dev, N * 4, 256), b = exec_mem_alloc(dev, N * 4, 256), o = exec_mem_alloc(dev, N * 96, 256);
     uint32_t *pa = exec_mem_host(dev, a, N * 4), *pb = exec_mem_host(dev, b, N * 4);
     static const uint32_t special[] = {0, 1, 2, 0x7fffffffu, 0x80000000u, 0x80000001u, 0xfffffffeu, 0xffffffffu};
     enum { S = sizeof special / sizeof special[0] };
@@ -117,13 +123,13 @@ static void run(uint32_t half)
             pb[i] = (i & 7) == 0 ? pa[i] : rnd(); /* some equal pairs */
         }
     }
-    uint8_t *po = exec_mem_host(dev, o, N * 64);
-    memset(po, 0xA5, N * 64);
+    uint8_t *po = exec_mem_host(dev, o, N * 96);
+    memset(po, 0xA5, N * 96);
     struct { uint64_t a, b, o; uint32_t half; } params = {a, b, o, half};
     TT_EQ_I(exec_rig_launch(mod, "intops", N / 128, 128, &params, 28, NULL), EXEC_OK);
     int bad = 0;
     for (uint32_t i = 0; i < N && bad < 5; i++) {
-        const uint8_t *r = po + (size_t)i * 64;
+        const uint8_t *r = po + (size_t)i * 96;
         uint32_t mask, sum, mask64, sh32, lo32;
         uint64_t sh64, zx64;
         uint64_t ws, wu, s64;
@@ -137,6 +143,14 @@ static void run(uint32_t half)
         memcpy(&sh64, r + 40, 8);
         memcpy(&zx64, r + 48, 8);
         memcpy(&lo32, r + 56, 4);
+        uint64_t sx64, sx8;
+        uint32_t sx16, zx8, zx16, tr16;
+        memcpy(&sx64, r + 64, 8);
+        memcpy(&sx16, r + 72, 4);
+        memcpy(&zx8, r + 76, 4);
+        memcpy(&sx8, r + 80, 8);
+        memcpy(&zx16, r + 88, 4);
+        memcpy(&tr16, r + 92, 4);
         if (half && (i % 128) % 2) { /* an odd lane: left before storing */
             if (mask != 0xA5A5A5A5u) bad++;
             continue;
@@ -146,7 +160,10 @@ static void run(uint32_t half)
         uint32_t sa = pb[i] & 127; /* the shift amount */
         if (mask != ref_mask(pa[i], pb[i]) || sum != pa[i] + pb[i] || ws != rws || wu != rwu || s64 != rws + rwu ||
             mask64 != ref_mask64(rws, rwu) || sh64 != (sa >= 64 ? 0 : rwu << sa) ||
-            sh32 != (sa >= 32 ? 0 : pa[i] << sa) || zx64 != pa[i] || lo32 != (uint32_t)rws) {
+            sh32 != (sa >= 32 ? 0 : pa[i] << sa) || zx64 != pa[i] || lo32 != (uint32_t)rws ||
+            sx64 != (uint64_t)(int64_t)(int32_t)pa[i] || sx16 != (uint32_t)(int32_t)(int16_t)pa[i] ||
+            zx8 != (pa[i] & 0xffu) || sx8 != (uint64_t)(int64_t)(int8_t)pa[i] || zx16 != (pa[i] & 0xffffu) ||
+            tr16 != (uint32_t)(int32_t)(int16_t)pa[i]) {
             printf("  lane %u: a %08x b %08x: mask %04x (want %04x) sum %08x ws %016llx wu %016llx\n", i, pa[i], pb[i],
                    mask, ref_mask(pa[i], pb[i]), sum, (unsigned long long)ws, (unsigned long long)wu);
             bad++;

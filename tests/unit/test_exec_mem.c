@@ -5,7 +5,9 @@
 ** hosts) must do what the lane-by-lane path does, for every pattern of
 ** addresses a warp can have: one run of 32, two rows of 16, four rows of 8
 ** in any order, runs that overlap (the later lanes' stores win), and the
-** patterns that are not dense (a stride of two, reversed lanes, pairs).
+** patterns that are not dense (a stride of two, reversed lanes, pairs); and
+** vector loads (v2, v4, with sinks, sign-extended), which take a path of
+** their own when every lane is aligned inside one window.
 **
 ** Each pattern runs three ways: on a plain device (the runs found from the
 ** base register), with check.sync on (the checks need every lane's
@@ -57,6 +59,27 @@ static const char *glob_ptx = HDR
     "  bar.sync 0;\n"
     "  shl.b32 %r9, %r4, 2; add.u32 %r9, %r6, %r9; ld.shared.u32 %r10, [%r9];\n"
     "  add.s64 %rd6, %rd3, %rd4; st.global.u32 [%rd6], %r10;\n"
+    "  ret;\n"
+    "}\n"
+    /* vector loads (ld.v4.u32 of a 16-lane broadcast, ld.v2.u64 and ld.v4.u32
+    ** with sinks per lane, ld.v2.s32 into 64-bit registers): per thread t,
+    ** out[8t ..] = the elements read */
+    ".visible .entry vecld(.param .u64 pin, .param .u64 pout)\n"
+    "{\n"
+    "  .reg .b32 %r<16>; .reg .b64 %rd<20>;\n"
+    "  ld.param.u64 %rd1, [pin]; ld.param.u64 %rd2, [pout];\n"
+    "  mov.u32 %r1, %ctaid.x; mov.u32 %r2, %ntid.x; mov.u32 %r3, %tid.x; mad.lo.s32 %r1, %r1, %r2, %r3;\n"
+    "  shr.u32 %r2, %r1, 4; mul.wide.u32 %rd3, %r2, 16; add.s64 %rd4, %rd1, %rd3;\n"
+    "  ld.global.v4.u32 {%r4, %r5, %r6, %r7}, [%rd4];\n"
+    "  mul.wide.u32 %rd5, %r1, 16; add.s64 %rd6, %rd1, %rd5;\n"
+    "  ld.global.v2.u64 {%rd7, %rd8}, [%rd6];\n"
+    "  ld.global.v4.u32 {%r8, _, %r9, _}, [%rd6];\n"
+    "  ld.global.v2.s32 {%rd9, %rd10}, [%rd6+8];\n"
+    "  mul.wide.u32 %rd11, %r1, 64; add.s64 %rd12, %rd2, %rd11;\n"
+    "  st.global.u32 [%rd12], %r4; st.global.u32 [%rd12+4], %r5; st.global.u32 [%rd12+8], %r6; st.global.u32 [%rd12+12], %r7;\n"
+    "  st.global.u64 [%rd12+16], %rd7; st.global.u64 [%rd12+24], %rd8;\n"
+    "  st.global.u32 [%rd12+32], %r8; st.global.u32 [%rd12+36], %r9;\n"
+    "  st.global.u64 [%rd12+40], %rd9; st.global.u64 [%rd12+48], %rd10;\n"
     "  ret;\n"
     "}\n";
 
@@ -179,6 +202,36 @@ static void fault_run(int way)
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) exec_mem_free(dev, all[k]);
 }
 
+/* The vector loads against C: thread t reads words 4(t/16) .. +3, and
+** words 4t .. 4t + 3 as two u64, as u32 with two sinks, and words 4t + 2 and
+** 4t + 3 sign-extended. */
+static void t_vector_loads(void)
+{
+    static uint32_t in[4 * N];
+    static uint8_t want[64 * N];
+    for (uint32_t i = 0; i < 4 * N; i++) in[i] = rnd();
+    memset(want, 0xA5, sizeof want);
+    for (uint32_t t = 0; t < N; t++) {
+        uint8_t *o = want + 64 * t;
+        memcpy(o, &in[4 * (t / 16)], 16);
+        memcpy(o + 16, &in[4 * t], 16);
+        memcpy(o + 32, &in[4 * t], 4);
+        memcpy(o + 36, &in[4 * t + 2], 4);
+        uint64_t s2 = (uint64_t)(int64_t)(int32_t)in[4 * t + 2], s3 = (uint64_t)(int64_t)(int32_t)in[4 * t + 3];
+        memcpy(o + 40, &s2, 8);
+        memcpy(o + 48, &s3, 8);
+    }
+    uint64_t din = dev_copy(in, sizeof in), out = dev_copy(want, sizeof want);
+    memset(exec_mem_host(dev, out, sizeof want), 0xA5, sizeof want);
+    struct { uint64_t in, out; } params = {din, out};
+    TT_EQ_I(exec_rig_launch(mod, "vecld", N / 128, 128, &params, sizeof params, NULL), EXEC_OK);
+    TT_CHECK(memcmp(exec_mem_host(dev, out, sizeof want), want, sizeof want) == 0);
+    exec_mem_free(dev, din);
+    exec_mem_free(dev, out);
+}
+static void t_vector_loads_checks(void) { t_vector_loads(); }
+static void t_vector_loads_portable(void) { t_vector_loads(); }
+
 static void t_fault_base(void) { fault_run(0); }
 static void t_fault_checks(void) { fault_run(1); }
 static void t_fault_portable(void) { fault_run(2); }
@@ -209,14 +262,17 @@ static bool pass(int way)
     if (way == 0) {
         TT_RUN(t_global_patterns);
         TT_RUN(t_shared_patterns);
+        TT_RUN(t_vector_loads);
         TT_RUN(t_fault_base);
     } else if (way == 1) {
         TT_RUN(t_global_patterns_checks);
         TT_RUN(t_shared_patterns_checks);
+        TT_RUN(t_vector_loads_checks);
         TT_RUN(t_fault_checks);
     } else {
         TT_RUN(t_global_patterns_portable);
         TT_RUN(t_shared_patterns_portable);
+        TT_RUN(t_vector_loads_portable);
         TT_RUN(t_fault_portable);
     }
     exec_mod_unload(mod);
