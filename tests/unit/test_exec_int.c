@@ -108,6 +108,20 @@ static uint32_t ref_bits(int64_t sa, int64_t sb, uint64_t a, uint64_t b)
 static uint32_t ref_mask(uint32_t a, uint32_t b) { return ref_bits((int32_t)a, (int32_t)b, a, b); }
 static uint32_t ref_mask64(uint64_t a, uint64_t b) { return ref_bits((int64_t)a, (int64_t)b, a, b); }
 
+/* The little-endian word at byte off of a thread's record. */
+static uint32_t u32_at(const uint8_t *r, size_t off)
+{
+    uint32_t v;
+    memcpy(&v, r + off, 4);
+    return v;
+}
+static uint64_t u64_at(const uint8_t *r, size_t off)
+{
+    uint64_t v;
+    memcpy(&v, r + off, 8);
+    return v;
+}
+
 static void run(uint32_t half)
 {
     uint64_t a = exec_mem_alloc(dev, N * 4, 256), b = exec_mem_alloc(dev, N * 4, 256), o = exec_mem_alloc(dev, N * 96, 256);
@@ -130,27 +144,11 @@ static void run(uint32_t half)
     int bad = 0;
     for (uint32_t i = 0; i < N && bad < 5; i++) {
         const uint8_t *r = po + (size_t)i * 96;
-        uint32_t mask, sum, mask64, sh32, lo32;
-        uint64_t sh64, zx64;
-        uint64_t ws, wu, s64;
-        memcpy(&mask, r, 4);
-        memcpy(&sum, r + 4, 4);
-        memcpy(&ws, r + 8, 8);
-        memcpy(&wu, r + 16, 8);
-        memcpy(&s64, r + 24, 8);
-        memcpy(&mask64, r + 32, 4);
-        memcpy(&sh32, r + 36, 4);
-        memcpy(&sh64, r + 40, 8);
-        memcpy(&zx64, r + 48, 8);
-        memcpy(&lo32, r + 56, 4);
-        uint64_t sx64, sx8;
-        uint32_t sx16, zx8, zx16, tr16;
-        memcpy(&sx64, r + 64, 8);
-        memcpy(&sx16, r + 72, 4);
-        memcpy(&zx8, r + 76, 4);
-        memcpy(&sx8, r + 80, 8);
-        memcpy(&zx16, r + 88, 4);
-        memcpy(&tr16, r + 92, 4);
+        uint32_t mask = u32_at(r, 0), sum = u32_at(r, 4), mask64 = u32_at(r, 32), sh32 = u32_at(r, 36);
+        uint32_t lo32 = u32_at(r, 56), sx16 = u32_at(r, 72), zx8 = u32_at(r, 76), zx16 = u32_at(r, 88);
+        uint32_t tr16 = u32_at(r, 92);
+        uint64_t ws = u64_at(r, 8), wu = u64_at(r, 16), s64 = u64_at(r, 24), sh64 = u64_at(r, 40);
+        uint64_t zx64 = u64_at(r, 48), sx64 = u64_at(r, 64), sx8 = u64_at(r, 80);
         if (half && (i % 128) % 2) { /* an odd lane: left before storing */
             if (mask != 0xA5A5A5A5u) bad++;
             continue;
