@@ -355,13 +355,23 @@ EXEC_VEC_TARGET static void add_off_vec(uint64_t *addr, const uint64_t *b, uint6
 ** A full warp's 4- or 8-byte access whose lanes form four runs of eight
 ** consecutive elements -- one run of 32 in a 1-D block, two rows of 16 in a
 ** 16-wide 2-D one, or four rows of 8 -- moves each run with a few vector
-** instructions (AVX2 hosts) instead of lane by lane.  Only when every run is
-** aligned and inside one window (dense_runs); anything else, faults included,
-** takes the lane-by-lane path, so what the model computes and reports is
-** the same either way (tests/unit/test_exec_mem.c runs both). */
+** instructions (AVX2 hosts) instead of lane by lane.  A load may also have
+** groups of eight lanes that all read one element (a 16-wide block's row
+** reading A[row][k]): that element is read once and copied to the eight.
+** Only when every group is aligned and inside one window (dense_window);
+** anything else, faults included, takes the lane-by-lane path, so what the
+** model computes and reports is the same either way
+** (tests/unit/test_exec_mem.c runs both). */
 
-/* Whether lanes 8k..8k+7 are at addr[8k] + i * esz, for each k. */
-EXEC_VEC_TARGET static inline bool runs_of_8(const uint64_t *addr, unsigned esz)
+/* Whether each group of eight lanes 8k..8k+7 is a run (at addr[8k] + i *
+** esz) or, where uni is not NULL, all at addr[8k]: then bit k of *uni is
+** set. */
+#if defined(__GNUC__)
+#define DENSE_INLINE EXEC_VEC_TARGET static inline __attribute__((always_inline))
+#else
+#define DENSE_INLINE EXEC_VEC_TARGET static inline
+#endif
+DENSE_INLINE bool runs_of_8(const uint64_t *addr, unsigned esz, int *uni)
 {
     const __m256i iota = _mm256_set_epi64x(3 * (long long)esz, 2 * (long long)esz, (long long)esz, 0);
     const __m256i four = _mm256_set1_epi64x(4 * (long long)esz);
@@ -372,14 +382,30 @@ EXEC_VEC_TARGET static inline bool runs_of_8(const uint64_t *addr, unsigned esz)
         diff = _mm256_or_si256(diff, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(addr + k + 4)),
                                                       _mm256_add_epi64(lo, four)));
     }
-    return _mm256_testz_si256(diff, diff);
+    if (uni) *uni = 0;
+    if (_mm256_testz_si256(diff, diff)) return true;   /* four runs: the common case, one test */
+    if (!uni) return false;
+    int bits = 0;
+    for (int k = 0; k < 32; k += 8) {   /* group by group: a run, or one element */
+        __m256i a0 = _mm256_set1_epi64x((long long)addr[k]), lo = _mm256_add_epi64(a0, iota);
+        __m256i x = _mm256_loadu_si256((const __m256i *)(addr + k));
+        __m256i y = _mm256_loadu_si256((const __m256i *)(addr + k + 4));
+        __m256i run = _mm256_or_si256(_mm256_xor_si256(x, lo), _mm256_xor_si256(y, _mm256_add_epi64(lo, four)));
+        if (_mm256_testz_si256(run, run)) continue;
+        __m256i one = _mm256_or_si256(_mm256_xor_si256(x, a0), _mm256_xor_si256(y, a0));
+        if (!_mm256_testz_si256(one, one)) return false;
+        bits |= 1 << (k / 8);
+    }
+    *uni = bits;
+    return true;
 }
 
-/* The host pointers p of the four runs whose first elements are the lanes
-** of start, of a dense full-warp access of esz bytes a lane in space; false
-** when some run is misaligned or not inside one window. */
-EXEC_VEC_TARGET static inline bool dense_window(exec_warp *w, int space, __m256i start, unsigned esz, bool write,
-                                                uint8_t *p[4])
+/* The host pointers p of the four groups whose first elements are the lanes
+** of start, of a dense full-warp access of esz bytes a lane in space (the
+** groups in uni one element each, the others eight); false when some group
+** is misaligned or not inside one window. */
+DENSE_INLINE bool dense_window(exec_warp *w, int space, __m256i start, unsigned esz, int uni, bool write,
+                              uint8_t *p[4])
 {
     exec_grid *g = w->g;
     if ((space == PTX_SP_GLOBAL || space == PTX_SP_CONST) &&
@@ -389,39 +415,47 @@ EXEC_VEC_TARGET static inline bool dense_window(exec_warp *w, int space, __m256i
     uintptr_t off;
     uint64_t run = 8 * (uint64_t)esz;
     if (!fast_window(w, space, write, &lo, &hi, &off) || hi < lo + run) return false;
-    /* misaligned, or start - lo > hi - run - lo (unsigned: below lo wraps high) */
+    /* each group's bytes: 8 * esz, or esz for one element (the lanes of uni) */
+    __m256i ext = _mm256_set1_epi64x((long long)run);
+    if (uni) {
+        const __m256i groups = _mm256_set_epi64x(8, 4, 2, 1);
+        __m256i one = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x(uni), groups), groups);
+        ext = _mm256_blendv_epi8(ext, _mm256_set1_epi64x((long long)esz), one);
+    }
+    /* misaligned, or start - lo > hi - lo - ext (unsigned: below lo wraps high) */
     const __m256i sign = _mm256_set1_epi64x((long long)0x8000000000000000ull);
     __m256i rel = _mm256_xor_si256(_mm256_sub_epi64(start, _mm256_set1_epi64x((long long)lo)), sign);
-    __m256i out = _mm256_cmpgt_epi64(rel, _mm256_set1_epi64x((long long)((hi - run - lo) ^ 0x8000000000000000ull)));
-    __m256i bad = _mm256_or_si256(out, _mm256_and_si256(start, _mm256_set1_epi64x((long long)esz - 1)));
+    __m256i lim = _mm256_xor_si256(_mm256_sub_epi64(_mm256_set1_epi64x((long long)(hi - lo)), ext), sign);
+    __m256i bad = _mm256_or_si256(_mm256_cmpgt_epi64(rel, lim), _mm256_and_si256(start, _mm256_set1_epi64x((long long)esz - 1)));
     if (!_mm256_testz_si256(bad, bad)) return false;
     _mm256_storeu_si256((__m256i *)p, _mm256_add_epi64(start, _mm256_set1_epi64x((long long)off)));
     return true;
 }
 
 /* The same from the lanes' addresses (performance mode and the checks,
-** which have them). */
+** which have them); uni: as runs_of_8. */
 EXEC_VEC_TARGET static bool dense_runs(exec_warp *w, int space, const uint64_t *addr, unsigned esz, bool write,
-                                       uint8_t *p[4])
+                                       uint8_t *p[4], int *uni)
 {
-    if (!runs_of_8(addr, esz)) return false;
+    if (!runs_of_8(addr, esz, uni)) return false;
     __m256i start = _mm256_set_epi64x((long long)addr[24], (long long)addr[16], (long long)addr[8], (long long)addr[0]);
-    return dense_window(w, space, start, esz, write, p);
+    return dense_window(w, space, start, esz, uni ? *uni : 0, write, p);
 }
 
 /* The same straight from the address operand a's base register, without the
 ** lanes' addresses (functional mode without checks: nothing asks for them):
 ** a register base in global, constant or shared memory.  A 32-bit address
-** (a 32-bit base, or shared memory) wraps at 4 GB: a run that would wrap is
-** not dense here. */
-EXEC_VEC_TARGET static bool dense_base(exec_warp *w, const exec_dinsn *d, const ptx_opnd *a, bool write, uint8_t *p[4])
+** (a 32-bit base, or shared memory) wraps at 4 GB: a group that might wrap
+** is not dense here. */
+EXEC_VEC_TARGET static bool dense_base(exec_warp *w, const exec_dinsn *d, const ptx_opnd *a, bool write, uint8_t *p[4],
+                                       int *uni)
 {
     int space = d->space;
     unsigned esz = d->size;
     if (a->base != PTX_AB_REG || (space != PTX_SP_GLOBAL && space != PTX_SP_CONST && space != PTX_SP_SHARED))
         return false;
     const uint64_t *b = w->fp + (size_t)a->r * 32;
-    if (!runs_of_8(b, esz)) return false;
+    if (!runs_of_8(b, esz, uni)) return false;
     __m256i start = _mm256_add_epi64(_mm256_set_epi64x((long long)b[24], (long long)b[16], (long long)b[8], (long long)b[0]),
                                      _mm256_set1_epi64x(a->imm));
     if (d->abase32 || space == PTX_SP_SHARED) {
@@ -430,13 +464,28 @@ EXEC_VEC_TARGET static bool dense_base(exec_warp *w, const exec_dinsn *d, const 
         __m256i wrap = _mm256_cmpgt_epi64(start, _mm256_set1_epi64x(0xffffffffll - 8 * (long long)esz));
         if (!_mm256_testz_si256(wrap, wrap)) return false;
     }
-    return dense_window(w, space, start, esz, write, p);
+    return dense_window(w, space, start, esz, uni ? *uni : 0, write, p);
 }
 
-/* A dense load into the register row r: 4 bytes zero- or sign-extended, or 8. */
-EXEC_VEC_TARGET static void dense_load(uint64_t *r, uint8_t *const p[4], unsigned esz, bool sext)
+/* A dense load into the register row r: 4 bytes zero- or sign-extended, or
+** 8; the groups in uni read one element for their eight lanes. */
+EXEC_VEC_TARGET static void dense_load(uint64_t *r, uint8_t *const p[4], unsigned esz, bool sext, int uni)
 {
     for (int k = 0; k < 4; k++, r += 8) {
+        if (uni >> k & 1) {
+            uint64_t v;
+            if (esz == 8) {
+                memcpy(&v, p[k], 8);
+            } else {
+                uint32_t u;
+                memcpy(&u, p[k], 4);
+                v = sext ? (uint64_t)(int64_t)(int32_t)u : u;
+            }
+            __m256i x = _mm256_set1_epi64x((long long)v);
+            _mm256_storeu_si256((__m256i *)r, x);
+            _mm256_storeu_si256((__m256i *)(r + 4), x);
+            continue;
+        }
         if (esz == 8) {
             memcpy(r, p[k], 64);
             continue;
@@ -586,9 +635,10 @@ static void h_ld(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t
     if (ld_uniform(w, in, d, m)) return;
 #ifdef EXEC_HOST_VEC
     uint8_t *runs[4];
+    int uni;
     if (m == EXEC_FULL && (!in->m.vec || in->m.vec == 1) && (d->size == 4 || d->size == 8) &&
-        !TP_UNLIKELY(w->x->mem_hook) && exec_host_vec() && dense_base(w, d, &in->o[1], false, runs)) {
-        dense_load(exec_dst(w, &in->o[0]), runs, d->size, d->sext);
+        !TP_UNLIKELY(w->x->mem_hook) && exec_host_vec() && dense_base(w, d, &in->o[1], false, runs, &uni)) {
+        dense_load(exec_dst(w, &in->o[0]), runs, d->size, d->sext, uni);
         return;
     }
 #endif
@@ -611,8 +661,9 @@ static void h_ld(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t
     if (vec == 1) {
         uint64_t *r = exec_dst(w, dst);
 #ifdef EXEC_HOST_VEC
-        if (m == EXEC_FULL && (esz == 4 || esz == 8) && exec_host_vec() && dense_runs(w, space, addr, esz, false, runs)) {
-            dense_load(r, runs, esz, sext);
+        if (m == EXEC_FULL && (esz == 4 || esz == 8) && exec_host_vec() &&
+            dense_runs(w, space, addr, esz, false, runs, &uni)) {
+            dense_load(r, runs, esz, sext, uni);
             return;
         }
 #endif
@@ -685,7 +736,7 @@ static void h_st(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t
     uint8_t *runs[4];
     if (m == EXEC_FULL && (!in->m.vec || in->m.vec == 1) && (d->size == 4 || d->size == 8) &&
         in->o[1].kind != PTX_OK_VEC && in->o[1].kind != PTX_OK_SINK && !TP_UNLIKELY(w->x->mem_hook) &&
-        exec_host_vec() && dense_base(w, d, &in->o[0], true, runs)) {
+        exec_host_vec() && dense_base(w, d, &in->o[0], true, runs, NULL)) {
         if (dense_store(exec_src(w, &in->o[1]), runs, d->size)) exec_progress(w);
         return;
     }
@@ -715,7 +766,7 @@ static void h_st(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t
     unsigned total = esz * vec;
 #ifdef EXEC_HOST_VEC
     if (vec == 1 && rows[0] && m == EXEC_FULL && (esz == 4 || esz == 8) && exec_host_vec() &&
-        dense_runs(w, space, addr, esz, true, runs)) {
+        dense_runs(w, space, addr, esz, true, runs, NULL)) {
         if (dense_store(rows[0], runs, esz)) exec_progress(w);
         return;
     }

@@ -4,8 +4,9 @@
 ** consecutive 4- or 8-byte elements moves them a run at a time on AVX2
 ** hosts) must do what the lane-by-lane path does, for every pattern of
 ** addresses a warp can have: one run of 32, two rows of 16, four rows of 8
-** in any order, runs that overlap (the later lanes' stores win), and the
-** patterns that are not dense (a stride of two, reversed lanes, pairs); and
+** in any order, runs that overlap (the later lanes' stores win), groups of
+** lanes on one element (a load reads it once; a store is lane by lane),
+** the patterns that are not dense (a stride of two, reversed lanes, pairs); and
 ** vector loads (v2, v4, with sinks, sign-extended), which take a path of
 ** their own when every lane is aligned inside one window.
 **
@@ -83,7 +84,7 @@ static const char *glob_ptx = HDR
     "  ret;\n"
     "}\n";
 
-enum { N = 1024, SPAN = 4 * N, NPAT = 8 };
+enum { N = 1024, SPAN = 4 * N, NPAT = 10 };
 static exec_dev *dev;
 static exec_mod *mod;
 
@@ -99,7 +100,9 @@ static uint32_t pat_idx(uint32_t p, uint32_t w, uint32_t l)
     case 4: return base + l % 16;                              /* lanes l and l + 16 meet: the later wins */
     case 5: return base + (l / 8) * 4 + l % 8;                 /* runs of 8 that overlap by 4 */
     case 6: return base + 31 - l;                              /* reversed: not dense */
-    default: return base + l / 2;                              /* pairs: not dense */
+    case 7: return base + l / 2;                               /* pairs: not dense */
+    case 8: return base + (l / 16) * 64;                       /* two groups of 16 on one element each */
+    default: return l < 16 ? base + 5 : base + 32 + l;         /* one element for 16 lanes, then a run of 16 */
     }
 }
 
