@@ -458,6 +458,15 @@ static inline bool exec_host_vec(void)
 }
 /* A handler picked at decode: name##_vec on such hosts, else name. */
 #define EXEC_HOST_FN(name) (exec_host_vec() ? name##_vec : name)
+#include <immintrin.h>
+/* The low 32-bit words of eight lanes' rows p[0..7], in lane order (the
+** value of a 32-bit register, or the bytes a 4-byte store writes). */
+EXEC_VEC_TARGET static inline __m256i exec_low32x8(const uint64_t *p)
+{
+    __m256 lo = _mm256_loadu_ps((const float *)p), hi = _mm256_loadu_ps((const float *)(p + 4));
+    __m256 s = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));   /* lanes 0 1 4 5 | 2 3 6 7 */
+    return _mm256_castpd_si256(_mm256_permute4x64_pd(_mm256_castps_pd(s), _MM_SHUFFLE(3, 1, 2, 0)));
+}
 #else
 #define EXEC_HOST_FN(name) name
 #endif

@@ -851,13 +851,10 @@ EXEC_VEC_TARGET static void h_cvt_int_vec(exec_warp *w, const ptx_insn *in, cons
         return;
     }
     bool sign = ptx_type_is_signed((ptx_type)(sb < db ? in->type2 : in->type));
-    const __m256i lows = _mm256_set_epi32(7, 5, 3, 1, 6, 4, 2, 0);   /* the even words to the low half */
     const __m128i up = _mm_cvtsi32_si128((int)(32 - bits));
     const __m256i keep = _mm256_set1_epi32(bits == 32 ? -1 : (int)((1u << bits) - 1));
     for (int l = 0; l < 32; l += 8) {   /* each group reads its lanes before it writes them */
-        __m256i x = _mm256_permute2x128_si256(
-            _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(a + l)), lows),
-            _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(a + l + 4)), lows), 0x20);
+        __m256i x = exec_low32x8(a + l);
         __m128i lo, hi;
         if (sign) {
             x = _mm256_sra_epi32(_mm256_sll_epi32(x, up), up);

@@ -13,9 +13,6 @@
 #define S64 0x8000000000000000ull
 #include "internal.h"
 #include <math.h>
-#ifdef EXEC_HOST_VEC
-#include <immintrin.h>
-#endif
 
 #define DST(k) exec_dst(w, &in->o[k])
 #define SRC(k) exec_src(w, &in->o[k])
@@ -79,12 +76,7 @@ static inline uint64_t canon32_sel(float r)
 ** destination row (each group reads its sources before it writes, and rows
 ** never overlap in part, so a destination that is also a source is safe);
 ** other masks as the portable handler. */
-EXEC_VEC_TARGET static inline __m256 f32x8_load(const uint64_t *p)
-{
-    __m256 lo = _mm256_loadu_ps((const float *)p), hi = _mm256_loadu_ps((const float *)(p + 4));
-    __m256 s = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));   /* lanes 0 1 4 5 | 2 3 6 7 */
-    return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(s), _MM_SHUFFLE(3, 1, 2, 0)));
-}
+EXEC_VEC_TARGET static inline __m256 f32x8_load(const uint64_t *p) { return _mm256_castsi256_ps(exec_low32x8(p)); }
 /* the canonical NaN for any NaN, as NVIDIA GPUs give */
 EXEC_VEC_TARGET static inline void f32x8_store(uint64_t *r, __m256 v)
 {

@@ -502,7 +502,6 @@ EXEC_VEC_TARGET static void dense_load(uint64_t *r, uint8_t *const p[4], unsigne
 ** that overlap end with the later lanes' values. */
 EXEC_VEC_TARGET static bool dense_store(const uint64_t *v, uint8_t *const p[4], unsigned esz)
 {
-    const __m256i lows = _mm256_set_epi32(7, 5, 3, 1, 6, 4, 2, 0);   /* the even words to the low half */
     bool changed = false;
     for (int k = 0; k < 4; k++, v += 8) {
         if (esz == 8) {
@@ -510,9 +509,7 @@ EXEC_VEC_TARGET static bool dense_store(const uint64_t *v, uint8_t *const p[4], 
             memcpy(p[k], v, 64);
             continue;
         }
-        __m256i a = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)v), lows);
-        __m256i b = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(v + 4)), lows);
-        __m256i x = _mm256_permute2x128_si256(a, b, 0x20);   /* a's low half, then b's */
+        __m256i x = exec_low32x8(v);
         __m256i old = _mm256_loadu_si256((const __m256i *)p[k]);
         if (!changed && !_mm256_testz_si256(_mm256_xor_si256(old, x), _mm256_xor_si256(old, x))) changed = true;
         _mm256_storeu_si256((__m256i *)p[k], x);
