@@ -608,6 +608,18 @@ bool exec_grid_parallel_ok(const exec_grid *g);
 ** without records (%clock counts warp instructions), stopping early when it
 ** waits, finishes or yields.  Returns how many ran. */
 uint32_t exec_warp_run(exec_warp *w, uint32_t budget);
+/* One CTA's turn in functional mode: its warps in rounds of up to quantum
+** instructions each, until none runs, one yields, the grid stops or the CTA
+** has run patience instructions without progress (memory written, a warp
+** finished, a barrier opened); patience 0 is one round.  Returns the
+** instructions run.  Functional mode and sampling's skipped CTAs use it. */
+uint64_t exec_cta_run(exec_cta *c, uint32_t quantum, uint64_t patience);
+/* Runs the next n CTAs of the grid functionally, res of them resident at
+** once in slots taken in turn (a CTA on SM "CTAs started so far" mod nsm),
+** each slot's CTA one exec_cta_run turn in each walk over the slots, the
+** watchdog after each walk.  Returns the CTAs started (fewer than n if the
+** grid stopped).  exec_launch_kernel is this over the whole grid. */
+uint64_t exec_grid_run(exec_grid *g, uint64_t n, uint64_t res, uint32_t nsm, uint32_t quantum, uint64_t patience);
 
 /* ---- shared-register sections (ptx_func.rs) ---------------------------------------
 ** A kernel a register-sharing policy marked (ptx_func.rs) keeps each warp's

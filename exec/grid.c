@@ -416,6 +416,36 @@ uint32_t exec_warp_run(exec_warp *w, uint32_t budget)
     return ran;
 }
 
+/* One CTA's turn in functional mode: rounds over its warps, each running up
+** to quantum instructions, until no warp runs (all wait, at a barrier or on
+** another CTA, or are done), a warp yields (nanosleep), the grid stops, or
+** the CTA has run patience instructions since it last made progress (wrote
+** memory, finished a warp, opened a barrier: the watchdog's own measure).
+** patience 0 is one round.  A CTA that spins on another CTA's flag thus
+** gives way after patience instructions; one that computes keeps its
+** warps' registers in the host's caches until it waits or ends. */
+uint64_t exec_cta_run(exec_cta *c, uint32_t quantum, uint64_t patience)
+{
+    exec_grid *g = c->g;
+    exec_xs *x = &g->x0;
+    uint64_t total = 0, stalled = 0;
+    for (;;) {
+        uint64_t round = 0, before = x->since_progress;
+        bool yielded = false;
+        for (uint32_t i = 0; i < c->nwarps && g->status == EXEC_OK; i++) {
+            round += exec_warp_run(&c->warps[i], quantum);
+            yielded |= x->yield;
+        }
+        total += round;
+        if (!round || yielded || g->status != EXEC_OK || c->live == 0) break;
+        /* progress during the round restarted the count: what it shows now is
+        ** what ran since */
+        stalled = x->since_progress < before + round ? x->since_progress : stalled + round;
+        if (stalled >= patience) break;
+    }
+    return total;
+}
+
 uint32_t exec_warp_index(const exec_warp *w) { return w->wid; }
 
 uint32_t exec_warp_pcs(const exec_warp *w, uint32_t *pcs, uint32_t max)

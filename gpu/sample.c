@@ -22,7 +22,7 @@
 ** simulation settle, then sample.cta_window waves whose CTA ends give the
 ** stratum's own slope -- at a place drawn at random (splitmix64, seeded by
 ** the grid's size and the stable point: the same for every run).  The waves
-** between two checks run functionally (exec_warp_run, W resident at a time,
+** between two checks run functionally (exec_grid_run, W resident at a time,
 ** as functional mode runs them) in the cycle the earlier check ends; the
 ** CTAs in flight stay where they are and the detailed simulation goes on
 ** with the next check, and after the last stretch with the last R CTAs, so
@@ -122,38 +122,8 @@ void gpu_sample_begin(gpu *g, gpu_launchctx *lx)
 ** exec_launch_kernel does. */
 static void run_functional(gpu *g, gpu_launchctx *lx, uint64_t n)
 {
-    exec_grid *grid = lx->grid;
-    uint32_t nsm = g->c.nsm;
-    uint32_t quantum = (uint32_t)tp_opt_i(&g->opts, OPT_EXEC_QUANTUM);
-    uint64_t res = lx->smp->wave < n ? lx->smp->wave : n;
-    exec_cta **slot = tp_calloc(res, sizeof *slot);
-    uint64_t started = 0, active = 0;
-    while (exec_grid_status(grid) == EXEC_OK) {
-        for (uint64_t k = 0; k < res; k++)
-            if (!slot[k] && started < n) {
-                slot[k] = exec_cta_start(grid, (uint32_t)((lx->ctas_started + started) % nsm));
-                if (!slot[k]) break;
-                started++;
-                active++;
-            }
-        if (!active) break;
-        bool ran = false;
-        for (uint64_t k = 0; k < res && exec_grid_status(grid) == EXEC_OK; k++) {
-            exec_cta *c = slot[k];
-            if (!c) continue;
-            uint32_t nw = exec_cta_nwarps(c);
-            for (uint32_t i = 0; i < nw && exec_grid_status(grid) == EXEC_OK; i++)
-                if (exec_warp_run(exec_cta_warp(c, i), quantum)) ran = true;
-            if (exec_cta_done(c)) {
-                exec_cta_release(c);
-                slot[k] = NULL;
-                active--;
-            }
-        }
-        if (exec_grid_status(grid) != EXEC_OK) break;
-        exec_grid_watchdog(grid, !ran && active);
-    }
-    free(slot);
+    uint64_t started = exec_grid_run(lx->grid, n, lx->smp->wave, g->c.nsm, (uint32_t)tp_opt_i(&g->opts, OPT_EXEC_QUANTUM),
+                                     (uint64_t)tp_opt_i(&g->opts, OPT_EXEC_CTA_PATIENCE));
     lx->ctas_started += started;
     lx->ctas_done += started;
     lx->smp->skipped += started;

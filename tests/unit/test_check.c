@@ -903,14 +903,16 @@ static void findings_text(exec_dev *d, char *out, size_t n)
     }
 }
 
-/* Every case at exec.quantum 1, 2, 7, 256 and 100000, and with independent
-** thread scheduling, gives its findings. */
+/* Every case at exec.quantum 1, 2, 7, 256 and 100000, with CTA turns of one
+** round (exec.cta_patience=0) and of up to 100000 instructions without
+** progress, and with independent thread scheduling, gives its findings. */
 static void ck_quantum(void)
 {
-    static const char *q[] = {"1", "2", "7", "256", "100000", "256 exec.its=1", "1 exec.its=1"};
+    static const char *q[] = {"1", "2", "7", "256", "100000", "256 exec.its=1", "1 exec.its=1",
+                              "1 exec.cta_patience=0", "256 exec.cta_patience=0", "7 exec.cta_patience=100000"};
     for (size_t c = 0; c < TP_ARRAY_LEN(cases); c++)
         for (size_t i = 0; i < TP_ARRAY_LEN(q); i++) {
-            char opts[64];
+            char opts[96];
             snprintf(opts, sizeof opts, "check.race=1 exec.quantum=%s", q[i]);
             exec_dev *d = exec_rig_dev(opts);
             exec_mod *m = load(d);
