@@ -38,7 +38,10 @@ uint64_t exec_grid_run(exec_grid *g, uint64_t n, uint64_t res, uint32_t nsm, uin
         for (uint64_t s = 0; s < res && exec_grid_status(g) == EXEC_OK; s++) {
             if (!slot[s] && started < n) {
                 slot[s] = exec_cta_start(g, (uint32_t)(exec_grid_ctas_started(g) % nsm));
-                if (!slot[s]) break;
+                if (!slot[s]) { /* the grid has no more (or has stopped) */
+                    n = started;
+                    continue;
+                }
                 started++;
                 active++;
             }

@@ -321,6 +321,27 @@ static void t_spin_gives_way(void)
     }
 }
 
+/* exec_grid_run over more CTAs than the grid has left: it starts what there
+** is and returns (7 of 100 asked), then none; the tickets are all there. */
+static void t_run_past_the_end(void)
+{
+    exec_dev *d = exec_rig_dev(NULL);
+    exec_mod *m = exec_rig_load(d, tick_ptx, "order.ptx");
+    if (!m) return;
+    tparams p = {exec_mem_alloc(d, 4, 256), exec_mem_alloc(d, 4096, 256), 2};
+    exec_launch l = {{7, 1, 1}, {64, 1, 1}, 0, &p, sizeof p, 0, 0};
+    exec_result r;
+    exec_grid *g = exec_grid_open(m, exec_mod_kernel(m, "tick"), &l, &r);
+    TT_CHECK(g != NULL);
+    if (!g) return;
+    TT_EQ_U(exec_grid_run(g, 100, 3, 15, 256, 16384), 7);
+    TT_EQ_U(exec_grid_run(g, 5, 3, 15, 256, 16384), 0);
+    TT_EQ_I(exec_grid_close(g, &r), EXEC_OK);
+    TT_EQ_U(*(uint32_t *)exec_mem_host(d, p.ctr, 4), 2 * (7 * 2 + 5 * 21)); /* 2 warps x (2 + 5c), c = 0..6 */
+    exec_mod_unload(m);
+    exec_dev_destroy(d);
+}
+
 int main(void)
 {
     TT_RUN(t_old_order_kept);
@@ -329,5 +350,6 @@ int main(void)
     TT_RUN(t_yield_ends_turn);
     TT_RUN(t_cta_run_counts);
     TT_RUN(t_spin_gives_way);
+    TT_RUN(t_run_past_the_end);
     return tt_done();
 }
