@@ -180,6 +180,52 @@ static bool one_word_per_bank(const uint64_t *addr, uint32_t active, uint32_t pe
     return true;
 }
 
+/* The count when the banks are a power of two, at most 64, and the words lie
+** in at most 64 rows of a bank each (2 KB on 32 banks of 4 bytes: a warp's
+** 16-byte access to a tile): the distinct words as a bitmap of rows, a bank
+** a column (a word touched twice sets its bit twice), the columns summed by
+** bit-sliced addition and the largest sum found from its top bit down.
+** False (*n unset) outside those bounds. */
+static bool by_columns(const uint64_t *addr, uint32_t active, uint32_t per, uint32_t nb, uint32_t *n)
+{
+    if (nb > 64 || (nb & (nb - 1))) return false;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (uint32_t m = active; m; m &= m - 1) {
+        uint64_t w = addr[__builtin_ctz(m)] / 4;
+        if (w < lo) lo = w;
+        if (w > hi) hi = w;
+    }
+    unsigned sh = (unsigned)__builtin_ctz(nb);
+    uint64_t base = lo >> sh, rows = ((hi + per - 1) >> sh) - base + 1;
+    if (rows > 64) return false;
+    uint64_t row[64], bank = nb - 1;
+    memset(row, 0, rows * sizeof *row);
+    uint64_t run = (1ull << per) - 1; /* a lane's per words (per <= 8) */
+    for (uint32_t m = active; m; m &= m - 1) {
+        uint64_t w = addr[__builtin_ctz(m)] / 4, at = w & bank;
+        if (at + per <= nb) /* inside one row */
+            row[(w >> sh) - base] |= run << at;
+        else
+            for (uint32_t k = 0; k < per; k++) row[((w + k) >> sh) - base] |= 1ull << ((w + k) & bank);
+    }
+    uint64_t c[7] = {0}; /* bit j of every column's sum */
+    for (uint64_t r = 0; r < rows; r++)
+        for (uint64_t j = 0, carry = row[r]; carry && j < 7; j++) {
+            uint64_t t = c[j] & carry;
+            c[j] ^= carry;
+            carry = t;
+        }
+    uint64_t cand = nb == 64 ? ~0ull : (1ull << nb) - 1;
+    uint32_t worst = 0;
+    for (int j = 6; j >= 0; j--)
+        if (cand & c[j]) {
+            cand &= c[j];
+            worst |= 1u << j;
+        }
+    *n = worst ? worst : 1;
+    return true;
+}
+
 uint32_t gpu_bank_conflicts(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t banks)
 {
     /* each distinct word once: an open-addressed set of up to 32 x 8 words
@@ -190,6 +236,8 @@ uint32_t gpu_bank_conflicts(const uint64_t *addr, uint32_t active, uint32_t size
     uint32_t per = size > 4 ? size / 4 : 1;
     if (per > 8) per = 8;
     uint32_t nb = banks > 1024 ? 1024 : (banks ? banks : 1);
+    uint32_t n;
+    if (by_columns(addr, active, per, nb, &n)) return n;
     if (one_word_per_bank(addr, active, per, nb)) return 1;
     uint64_t set[SLOTS];
     uint8_t used[SLOTS];

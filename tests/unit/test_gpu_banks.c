@@ -74,15 +74,19 @@ static uint64_t rnd(void)
 }
 
 /* Random addresses from small pools (so that lanes share words and banks),
-** random masks, every access size: the set-based count is the direct one. */
+** random masks, every access size, spans within 64 rows of the banks and
+** beyond: the bitmap and set-based counts are the direct one. */
 static void t_bank_random(void)
 {
-    static const uint32_t sizes[] = {1, 2, 4, 8, 16, 32}, banks[] = {32, 16, 7};
+    static const uint32_t sizes[] = {1, 2, 4, 8, 16, 32}, banks[] = {32, 16, 7, 64, 1};
     int bad = 0;
-    for (int it = 0; it < 20000 && bad < 3; it++) {
+    for (int it = 0; it < 40000 && bad < 3; it++) {
         uint64_t a[32];
-        uint32_t size = sizes[rnd() % 6], nb = banks[rnd() % 3], pool = 1 + (uint32_t)(rnd() % 96);
-        for (int l = 0; l < 32; l++) a[l] = (rnd() % pool) * (size < 4 ? size : 4) * (1 + it % 3);
+        uint32_t size = sizes[rnd() % 6], nb = banks[rnd() % 5], pool = 1 + (uint32_t)(rnd() % 96);
+        /* spans within 64 rows of the banks and beyond them (x 16, x 64: the
+        ** counts' two paths), from a start that is not a row's */
+        uint64_t stride = (size < 4 ? size : 4) * (it % 5 == 3 ? 16 : it % 5 == 4 ? 64 : 1 + it % 3), off = (it % 7) * 148;
+        for (int l = 0; l < 32; l++) a[l] = off + (rnd() % pool) * stride;
         uint32_t active = (uint32_t)rnd();
         if (it % 4 == 0) active = ~0u;
         uint32_t got = gpu_bank_conflicts(a, active, size, nb), want = direct(a, active, size, nb);
