@@ -17,6 +17,30 @@
 #include "tests/unit/tt.h"
 #include "tests/unit/exec_rig.h"
 
+/* Kernel name: lane 0 of each warp logs its CTA c at a ticket, runs n steps
+** of a loop whose first instruction is first and which touches no memory (4
+** instructions a step, 11 before the loop), then logs 100 + c.  comp's step
+** adds; nap's sleeps (each nanosleep yields). */
+#define LOGGED_LOOP(name, first)                                                                           \
+    ".visible .entry " name "(.param .u64 pctr, .param .u64 plog, .param .u32 pn)\n"                      \
+    "{\n"                                                                                                  \
+    "  .reg .pred %p<3>; .reg .b32 %r<12>; .reg .b64 %rd<8>;\n"                                           \
+    "  ld.param.u64 %rd1, [pctr]; ld.param.u64 %rd2, [plog]; ld.param.u32 %r1, [pn];\n"                   \
+    "  mov.u32 %r2, %ctaid.x; mov.u32 %r6, %laneid; setp.eq.u32 %p1, %r6, 0;\n"                           \
+    "  @%p1 atom.global.add.u32 %r8, [%rd1], 1;\n"                                                        \
+    "  @%p1 mul.wide.u32 %rd3, %r8, 4; @%p1 add.s64 %rd4, %rd2, %rd3; @%p1 st.global.u32 [%rd4], %r2;\n"  \
+    "  mov.u32 %r7, 0;\n"                                                                                  \
+    "C:\n"                                                                                                 \
+    "  " first "\n"                                                                                        \
+    "  add.s32 %r7, %r7, 1;\n"                                                                             \
+    "  setp.lt.u32 %p2, %r7, %r1;\n"                                                                       \
+    "  @%p2 bra C;\n"                                                                                      \
+    "  add.s32 %r10, %r2, 100;\n"                                                                          \
+    "  @%p1 atom.global.add.u32 %r8, [%rd1], 1;\n"                                                        \
+    "  @%p1 mul.wide.u32 %rd3, %r8, 4; @%p1 add.s64 %rd4, %rd2, %rd3; @%p1 st.global.u32 [%rd4], %r10;\n" \
+    "  ret;\n"                                                                                             \
+    "}\n"
+
 /* Each warp's lane 0 takes n + 5 x ctaid tickets from *ctr (so that CTAs end
 ** at different times) and writes its warp's number (ctaid x warps per CTA +
 ** warp) at log[ticket]. */
@@ -40,27 +64,7 @@ static const char *tick_ptx = HDR
     "  @%p2 bra L;\n"
     "  ret;\n"
     "}\n"
-    /* lane 0 of each warp logs ctaid at a ticket, computes n steps without
-    ** touching memory (4 instructions a step: 11 before the loop), then logs
-    ** 100 + ctaid */
-    ".visible .entry comp(.param .u64 pctr, .param .u64 plog, .param .u32 pn)\n"
-    "{\n"
-    "  .reg .pred %p<3>; .reg .b32 %r<12>; .reg .b64 %rd<8>;\n"
-    "  ld.param.u64 %rd1, [pctr]; ld.param.u64 %rd2, [plog]; ld.param.u32 %r1, [pn];\n"
-    "  mov.u32 %r2, %ctaid.x; mov.u32 %r6, %laneid; setp.eq.u32 %p1, %r6, 0;\n"
-    "  @%p1 atom.global.add.u32 %r8, [%rd1], 1;\n"
-    "  @%p1 mul.wide.u32 %rd3, %r8, 4; @%p1 add.s64 %rd4, %rd2, %rd3; @%p1 st.global.u32 [%rd4], %r2;\n"
-    "  mov.u32 %r7, 0;\n"
-    "C:\n"
-    "  add.s32 %r9, %r9, %r7;\n"
-    "  add.s32 %r7, %r7, 1;\n"
-    "  setp.lt.u32 %p2, %r7, %r1;\n"
-    "  @%p2 bra C;\n"
-    "  add.s32 %r10, %r2, 100;\n"
-    "  @%p1 atom.global.add.u32 %r8, [%rd1], 1;\n"
-    "  @%p1 mul.wide.u32 %rd3, %r8, 4; @%p1 add.s64 %rd4, %rd2, %rd3; @%p1 st.global.u32 [%rd4], %r10;\n"
-    "  ret;\n"
-    "}\n"
+    LOGGED_LOOP("comp", "add.s32 %r9, %r9, %r7;")
     /* CTA 0 waits for *flag to become non-zero, then writes it to *out; every
     ** other CTA sets *flag to 7 */
     ".visible .entry spin(.param .u64 pflag, .param .u64 pout)\n"
@@ -81,26 +85,7 @@ static const char *tick_ptx = HDR
     "  st.volatile.global.u32 [%rd1], %r3;\n"
     "  ret;\n"
     "}\n"
-    /* lane 0 of each warp logs its CTA, sleeps in a loop of n steps (each
-    ** nanosleep yields), then logs 100 + its CTA */
-    ".visible .entry nap(.param .u64 pctr, .param .u64 plog, .param .u32 pn)\n"
-    "{\n"
-    "  .reg .pred %p<3>; .reg .b32 %r<12>; .reg .b64 %rd<8>;\n"
-    "  ld.param.u64 %rd1, [pctr]; ld.param.u64 %rd2, [plog]; ld.param.u32 %r1, [pn];\n"
-    "  mov.u32 %r2, %ctaid.x; mov.u32 %r6, %laneid; setp.eq.u32 %p1, %r6, 0;\n"
-    "  @%p1 atom.global.add.u32 %r8, [%rd1], 1;\n"
-    "  @%p1 mul.wide.u32 %rd3, %r8, 4; @%p1 add.s64 %rd4, %rd2, %rd3; @%p1 st.global.u32 [%rd4], %r2;\n"
-    "  mov.u32 %r7, 0;\n"
-    "N:\n"
-    "  nanosleep.u32 100;\n"
-    "  add.s32 %r7, %r7, 1;\n"
-    "  setp.lt.u32 %p2, %r7, %r1;\n"
-    "  @%p2 bra N;\n"
-    "  add.s32 %r10, %r2, 100;\n"
-    "  @%p1 atom.global.add.u32 %r8, [%rd1], 1;\n"
-    "  @%p1 mul.wide.u32 %rd3, %r8, 4; @%p1 add.s64 %rd4, %rd2, %rd3; @%p1 st.global.u32 [%rd4], %r10;\n"
-    "  ret;\n"
-    "}\n";
+    LOGGED_LOOP("nap", "nanosleep.u32 100;");
 
 typedef struct tparams {
     uint64_t ctr, log;
@@ -211,31 +196,26 @@ static void t_turn_to_end(void)
     free(a);
 }
 
+/* Two CTAs of one warp of kernel k (comp or nap, n steps) on a device with
+** opts log, in order, want[0..3] (each CTA's start c and end 100 + c). */
+static void two_ctas_log(const char *opts, const char *k, uint32_t n, const uint32_t want[4])
+{
+    uint32_t got = 0;
+    uint32_t *a = tick_log(opts, k, 2, 32, n, false, &got, NULL);
+    TT_EQ_U(got, 4);
+    for (uint32_t i = 0; i < 4 && got == 4; i++) TT_EQ_U(a[i], want[i]);
+    free(a);
+}
+
 /* A CTA that computes without progress gives way after patience
 ** instructions: with patience 64 both CTAs log their start before either
 ** logs its end; with patience larger than the whole loop (4 x 500 + 11
 ** instructions), CTA 0 ends before CTA 1 starts. */
 static void t_patience_bounds_a_turn(void)
 {
-    uint32_t n = 0;
-    uint32_t *a = tick_log("exec.cta_patience=64 exec.resident_ctas=2", "comp", 2, 32, 500, false, &n, NULL);
-    TT_EQ_U(n, 4);
-    if (n == 4) {
-        TT_EQ_U(a[0], 0);
-        TT_EQ_U(a[1], 1);
-        TT_EQ_U(a[2], 100);
-        TT_EQ_U(a[3], 101);
-    }
-    free(a);
-    a = tick_log("exec.cta_patience=100000 exec.resident_ctas=2", "comp", 2, 32, 500, false, &n, NULL);
-    TT_EQ_U(n, 4);
-    if (n == 4) {
-        TT_EQ_U(a[0], 0);
-        TT_EQ_U(a[1], 100);
-        TT_EQ_U(a[2], 1);
-        TT_EQ_U(a[3], 101);
-    }
-    free(a);
+    static const uint32_t interleaved[4] = {0, 1, 100, 101}, one_by_one[4] = {0, 100, 1, 101};
+    two_ctas_log("exec.cta_patience=64 exec.resident_ctas=2", "comp", 500, interleaved);
+    two_ctas_log("exec.cta_patience=100000 exec.resident_ctas=2", "comp", 500, one_by_one);
 }
 
 /* A warp that sleeps (nanosleep) ends its CTA's turn: of two CTAs of one
@@ -244,16 +224,40 @@ static void t_patience_bounds_a_turn(void)
 ** run to its end: the loop is far shorter than 16384). */
 static void t_yield_ends_turn(void)
 {
-    uint32_t n = 0;
-    uint32_t *a = tick_log("exec.resident_ctas=2", "nap", 2, 32, 3, false, &n, NULL);
-    TT_EQ_U(n, 4);
-    if (n == 4) {
-        TT_EQ_U(a[0], 0);
-        TT_EQ_U(a[1], 1);
-        TT_EQ_U(a[2], 100);
-        TT_EQ_U(a[3], 101);
-    }
-    free(a);
+    static const uint32_t interleaved[4] = {0, 1, 100, 101};
+    two_ctas_log("exec.resident_ctas=2", "nap", 3, interleaved);
+}
+
+/* A grid of kernel k (tick's parameters: n steps, a log of logbytes), CTAs
+** of 64 threads, opened on a device of the defaults for stepping by hand. */
+typedef struct grig {
+    exec_dev *d;
+    exec_mod *m;
+    tparams p;
+    exec_launch l;
+    exec_result r;
+    exec_grid *g;
+} grig;
+
+static bool grig_open(grig *G, const char *k, uint32_t ctas, uint32_t n, uint64_t logbytes)
+{
+    G->d = exec_rig_dev(NULL);
+    G->m = exec_rig_load(G->d, tick_ptx, "order.ptx");
+    G->g = NULL;
+    if (!G->m) return false;
+    G->p = (tparams){exec_mem_alloc(G->d, 4, 256), exec_mem_alloc(G->d, logbytes, 256), n};
+    G->l = (exec_launch){{ctas, 1, 1}, {64, 1, 1}, 0, &G->p, sizeof G->p, 0, 0};
+    G->g = exec_grid_open(G->m, exec_mod_kernel(G->m, k), &G->l, &G->r);
+    TT_CHECK(G->g != NULL);
+    return G->g != NULL;
+}
+
+static uint32_t grig_tickets(grig *G) { return *(uint32_t *)exec_mem_host(G->d, G->p.ctr, 4); }
+
+static void grig_free(grig *G)
+{
+    if (G->m) exec_mod_unload(G->m);
+    exec_dev_destroy(G->d);
 }
 
 /* exec_cta_run's count, from the rule: one CTA of two warps of comp with
@@ -264,31 +268,24 @@ static void t_yield_ends_turn(void)
 ** also after two, 21 after three (30). */
 static void t_cta_run_counts(void)
 {
-    exec_dev *d = exec_rig_dev(NULL);
-    exec_mod *m = exec_rig_load(d, tick_ptx, "order.ptx");
-    if (!m) return;
-    tparams p = {exec_mem_alloc(d, 4, 256), exec_mem_alloc(d, 64, 256), 50};
-    exec_launch l = {{1, 1, 1}, {64, 1, 1}, 0, &p, sizeof p, 0, 0};
-    exec_result r;
-    exec_grid *g = exec_grid_open(m, exec_mod_kernel(m, "comp"), &l, &r);
-    TT_CHECK(g != NULL);
-    if (!g) return;
-    exec_cta *c = exec_cta_start(g, 0);
-    TT_EQ_U(exec_cta_run(c, 20, 0), 40);
-    TT_EQ_U(*(uint32_t *)exec_mem_host(d, p.ctr, 4), 2);
-    TT_EQ_U(exec_cta_run(c, 5, 12), 20);
-    TT_EQ_U(exec_cta_run(c, 5, 20), 20);
-    TT_EQ_U(exec_cta_run(c, 5, 21), 30);
-    /* the rest (2 x 217 - 110 = 324), at any patience: the end's stores and
-    ** the warps finishing are progress, and then no warp runs */
-    TT_EQ_U(exec_cta_run(c, 7, 1000000), 324);
-    TT_CHECK(exec_cta_done(c));
-    TT_EQ_U(*(uint32_t *)exec_mem_host(d, p.ctr, 4), 4);
-    exec_cta_release(c);
-    TT_EQ_I(exec_grid_close(g, &r), EXEC_OK);
-    TT_EQ_U(r.warp_insns, 2 * 217);
-    exec_mod_unload(m);
-    exec_dev_destroy(d);
+    grig G;
+    if (grig_open(&G, "comp", 1, 50, 64)) {
+        exec_cta *c = exec_cta_start(G.g, 0);
+        TT_EQ_U(exec_cta_run(c, 20, 0), 40);
+        TT_EQ_U(grig_tickets(&G), 2);
+        TT_EQ_U(exec_cta_run(c, 5, 12), 20);
+        TT_EQ_U(exec_cta_run(c, 5, 20), 20);
+        TT_EQ_U(exec_cta_run(c, 5, 21), 30);
+        /* the rest (2 x 217 - 110 = 324), at any patience: the end's stores
+        ** and the warps finishing are progress, and then no warp runs */
+        TT_EQ_U(exec_cta_run(c, 7, 1000000), 324);
+        TT_CHECK(exec_cta_done(c));
+        TT_EQ_U(grig_tickets(&G), 4);
+        exec_cta_release(c);
+        TT_EQ_I(exec_grid_close(G.g, &G.r), EXEC_OK);
+        TT_EQ_U(G.r.warp_insns, 2 * 217);
+    }
+    grig_free(&G);
 }
 
 /* A CTA spinning on another CTA's flag gives way: CTA 0 spins for its
@@ -325,21 +322,14 @@ static void t_spin_gives_way(void)
 ** is and returns (7 of 100 asked), then none; the tickets are all there. */
 static void t_run_past_the_end(void)
 {
-    exec_dev *d = exec_rig_dev(NULL);
-    exec_mod *m = exec_rig_load(d, tick_ptx, "order.ptx");
-    if (!m) return;
-    tparams p = {exec_mem_alloc(d, 4, 256), exec_mem_alloc(d, 4096, 256), 2};
-    exec_launch l = {{7, 1, 1}, {64, 1, 1}, 0, &p, sizeof p, 0, 0};
-    exec_result r;
-    exec_grid *g = exec_grid_open(m, exec_mod_kernel(m, "tick"), &l, &r);
-    TT_CHECK(g != NULL);
-    if (!g) return;
-    TT_EQ_U(exec_grid_run(g, 100, 3, 15, 256, 16384), 7);
-    TT_EQ_U(exec_grid_run(g, 5, 3, 15, 256, 16384), 0);
-    TT_EQ_I(exec_grid_close(g, &r), EXEC_OK);
-    TT_EQ_U(*(uint32_t *)exec_mem_host(d, p.ctr, 4), 2 * (7 * 2 + 5 * 21)); /* 2 warps x (2 + 5c), c = 0..6 */
-    exec_mod_unload(m);
-    exec_dev_destroy(d);
+    grig G;
+    if (grig_open(&G, "tick", 7, 2, 4096)) {
+        TT_EQ_U(exec_grid_run(G.g, 100, 3, 15, 256, 16384), 7);
+        TT_EQ_U(exec_grid_run(G.g, 5, 3, 15, 256, 16384), 0);
+        TT_EQ_I(exec_grid_close(G.g, &G.r), EXEC_OK);
+        TT_EQ_U(grig_tickets(&G), 2 * (7 * 2 + 5 * 21)); /* 2 warps x (2 + 5c), c = 0..6 */
+    }
+    grig_free(&G);
 }
 
 int main(void)
