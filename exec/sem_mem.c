@@ -350,6 +350,28 @@ EXEC_VEC_TARGET static void add_off_vec(uint64_t *addr, const uint64_t *b, uint6
 }
 #endif
 
+static inline uint64_t load_bytes(const uint8_t *p, unsigned size, bool sext)
+{
+    switch (size) {
+    case 1: return sext ? (uint64_t)(int64_t)(int8_t)p[0] : p[0];
+    case 2: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return sext ? (uint64_t)(int64_t)(int16_t)v : v;
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return sext ? (uint64_t)(int64_t)(int32_t)v : v;
+    }
+    default: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
+    }
+}
+
 #ifdef EXEC_HOST_VEC
 /* ---- dense accesses ---------------------------------------------------------
 ** A full warp's 4- or 8-byte access whose lanes form four runs of eight
@@ -473,15 +495,7 @@ EXEC_VEC_TARGET static void dense_load(uint64_t *r, uint8_t *const p[4], unsigne
 {
     for (int k = 0; k < 4; k++, r += 8) {
         if (uni >> k & 1) {
-            uint64_t v;
-            if (esz == 8) {
-                memcpy(&v, p[k], 8);
-            } else {
-                uint32_t u;
-                memcpy(&u, p[k], 4);
-                v = sext ? (uint64_t)(int64_t)(int32_t)u : u;
-            }
-            __m256i x = _mm256_set1_epi64x((long long)v);
+            __m256i x = _mm256_set1_epi64x((long long)(esz == 8 ? load_bytes(p[k], 8, false) : load_bytes(p[k], 4, sext)));
             _mm256_storeu_si256((__m256i *)r, x);
             _mm256_storeu_si256((__m256i *)(r + 4), x);
             continue;
@@ -560,28 +574,6 @@ static int lane_addrs(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, con
     if (TP_UNLIKELY(w->x->mem_hook)) mem_hook(w, space, m, addr);
     (void)in;
     return space;
-}
-
-static inline uint64_t load_bytes(const uint8_t *p, unsigned size, bool sext)
-{
-    switch (size) {
-    case 1: return sext ? (uint64_t)(int64_t)(int8_t)p[0] : p[0];
-    case 2: {
-        uint16_t v;
-        memcpy(&v, p, 2);
-        return sext ? (uint64_t)(int64_t)(int16_t)v : v;
-    }
-    case 4: {
-        uint32_t v;
-        memcpy(&v, p, 4);
-        return sext ? (uint64_t)(int64_t)(int32_t)v : v;
-    }
-    default: {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        return v;
-    }
-    }
 }
 
 /* Destination/source row of element k of a (possibly vector) operand; NULL for a sink. */
@@ -701,11 +693,7 @@ static void h_ld(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t
         else
             EXEC_LANES(m, {
                 const uint8_t *p = (const uint8_t *)(off + addr[l]);
-                for (unsigned k = 0; k < vec; k++) {
-                    uint32_t v;
-                    memcpy(&v, p + 4 * k, 4);
-                    rows[k][l] = sext ? (uint64_t)(int64_t)(int32_t)v : v;
-                }
+                for (unsigned k = 0; k < vec; k++) rows[k][l] = load_bytes(p + 4 * k, 4, sext);
             });
         return;
     }
