@@ -76,14 +76,24 @@ static inline uint64_t canon32_sel(float r)
 ** destination row (each group reads its sources before it writes, and rows
 ** never overlap in part, so a destination that is also a source is safe);
 ** other masks as the portable handler. */
-EXEC_VEC_TARGET static inline __m256 f32x8_load(const uint64_t *p) { return _mm256_castsi256_ps(exec_low32x8(p)); }
-/* the canonical NaN for any NaN, as NVIDIA GPUs give */
+/* Eight lanes' f32 values, kept in the order one in-lane shuffle gives,
+** lanes 0 1 4 5 | 2 3 6 7: every operation between loading and storing is
+** lane by lane, and f32x8_store's unpacks put that order back, so neither
+** side needs a cross-lane permute. */
+EXEC_VEC_TARGET static inline __m256 f32x8_load(const uint64_t *p)
+{
+    __m256 lo = _mm256_loadu_ps((const float *)p), hi = _mm256_loadu_ps((const float *)(p + 4));
+    return _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+}
+/* the canonical NaN for any NaN, as NVIDIA GPUs give; each value zero-extended
+** into its lane's row (unpacking with zero: lanes 0-3 from the halves' low
+** pairs, 4-7 from their high pairs) */
 EXEC_VEC_TARGET static inline void f32x8_store(uint64_t *r, __m256 v)
 {
     v = _mm256_blendv_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)), _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
-    __m256i x = _mm256_castps_si256(v);
-    _mm256_storeu_si256((__m256i *)r, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(x)));
-    _mm256_storeu_si256((__m256i *)(r + 4), _mm256_cvtepu32_epi64(_mm256_extracti128_si256(x, 1)));
+    __m256i x = _mm256_castps_si256(v), z = _mm256_setzero_si256();
+    _mm256_storeu_si256((__m256i *)r, _mm256_unpacklo_epi32(x, z));
+    _mm256_storeu_si256((__m256i *)(r + 4), _mm256_unpackhi_epi32(x, z));
 }
 #define F32BIN_VEC(op)                                                                                 \
     uint64_t *r = DST(0);                                                                              \
@@ -92,6 +102,11 @@ EXEC_VEC_TARGET static inline void f32x8_store(uint64_t *r, __m256 v)
 #define FMA_F32_VEC                                                                                    \
     uint64_t *r = DST(0);                                                                              \
     const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);                                              \
+    if (!(in->m.flags & (PTX_MF_FMA_NEGA | PTX_MF_FMA_NEGC))) { /* the common form: no sign flips */   \
+        for (int k = 0; k < 32; k += 8)                                                                \
+            f32x8_store(r + k, _mm256_fmadd_ps(f32x8_load(a + k), f32x8_load(b + k), f32x8_load(c + k))); \
+        return;                                                                                        \
+    }                                                                                                  \
     const __m256 na = _mm256_castsi256_ps(_mm256_set1_epi32(in->m.flags & PTX_MF_FMA_NEGA ? (int)S32 : 0)); \
     const __m256 nc = _mm256_castsi256_ps(_mm256_set1_epi32(in->m.flags & PTX_MF_FMA_NEGC ? (int)S32 : 0)); \
     for (int k = 0; k < 32; k += 8)                                                                    \

@@ -373,6 +373,57 @@ static inline uint64_t load_bytes(const uint8_t *p, unsigned size, bool sext)
 }
 
 #ifdef EXEC_HOST_VEC
+/* A full warp's ld.v2/ld.v4 of 4-byte elements, every lane's bytes at
+** off + addr[l] (checked by the caller): four lanes at a time, their
+** elements transposed into the rows (each 32-bit value zero- or
+** sign-extended to the row's 64 bits, as load_bytes gives it).  For lanes
+** l..l+3 the rows are written in element order, so where two elements name
+** one row the later wins, as in the lane-by-lane path. */
+#if defined(__GNUC__)
+#define LV_INLINE EXEC_VEC_TARGET static inline __attribute__((always_inline))
+#else
+#define LV_INLINE EXEC_VEC_TARGET static inline
+#endif
+LV_INLINE __m256i lv_widen(__m128i x, bool sext) { return sext ? _mm256_cvtepi32_epi64(x) : _mm256_cvtepu32_epi64(x); }
+/* The loop for one vector width and one extension (constants where
+** load_vec4x32_vec calls it, so that each copy has no branch inside). */
+LV_INLINE void lv_loop(uint64_t *const *rows, unsigned vec, uintptr_t off, const uint64_t *addr, bool sext)
+{
+    uint64_t *r0 = rows[0], *r1 = rows[1], *r2 = vec == 4 ? rows[2] : NULL, *r3 = vec == 4 ? rows[3] : NULL;
+    for (int l = 0; l < 32; l += 4) {
+        const uint8_t *p0 = (const uint8_t *)(off + addr[l]), *p1 = (const uint8_t *)(off + addr[l + 1]),
+                      *p2 = (const uint8_t *)(off + addr[l + 2]), *p3 = (const uint8_t *)(off + addr[l + 3]);
+        if (vec == 4) {
+            __m128i a = _mm_loadu_si128((const __m128i *)p0), b = _mm_loadu_si128((const __m128i *)p1),
+                    c = _mm_loadu_si128((const __m128i *)p2), d = _mm_loadu_si128((const __m128i *)p3);
+            __m128i ab0 = _mm_unpacklo_epi32(a, b), cd0 = _mm_unpacklo_epi32(c, d); /* elements 0, 1 */
+            __m128i ab1 = _mm_unpackhi_epi32(a, b), cd1 = _mm_unpackhi_epi32(c, d); /* elements 2, 3 */
+            _mm256_storeu_si256((__m256i *)(r0 + l), lv_widen(_mm_unpacklo_epi64(ab0, cd0), sext));
+            _mm256_storeu_si256((__m256i *)(r1 + l), lv_widen(_mm_unpackhi_epi64(ab0, cd0), sext));
+            _mm256_storeu_si256((__m256i *)(r2 + l), lv_widen(_mm_unpacklo_epi64(ab1, cd1), sext));
+            _mm256_storeu_si256((__m256i *)(r3 + l), lv_widen(_mm_unpackhi_epi64(ab1, cd1), sext));
+        } else {
+            __m128i ab = _mm_unpacklo_epi32(_mm_loadl_epi64((const __m128i *)p0), _mm_loadl_epi64((const __m128i *)p1));
+            __m128i cd = _mm_unpacklo_epi32(_mm_loadl_epi64((const __m128i *)p2), _mm_loadl_epi64((const __m128i *)p3));
+            _mm256_storeu_si256((__m256i *)(r0 + l), lv_widen(_mm_unpacklo_epi64(ab, cd), sext));
+            _mm256_storeu_si256((__m256i *)(r1 + l), lv_widen(_mm_unpackhi_epi64(ab, cd), sext));
+        }
+    }
+}
+EXEC_VEC_TARGET static void load_vec4x32_vec(uint64_t *const *rows, unsigned vec, uintptr_t off,
+                                             const uint64_t *addr, bool sext)
+{
+    if (vec == 4) {
+        if (sext) lv_loop(rows, 4, off, addr, true);
+        else lv_loop(rows, 4, off, addr, false);
+    } else {
+        if (sext) lv_loop(rows, 2, off, addr, true);
+        else lv_loop(rows, 2, off, addr, false);
+    }
+}
+#endif
+
+#ifdef EXEC_HOST_VEC
 /* ---- dense accesses ---------------------------------------------------------
 ** A full warp's 4- or 8-byte access whose lanes form four runs of eight
 ** consecutive elements -- one run of 32 in a 1-D block, two rows of 16 in a
@@ -619,6 +670,38 @@ static bool ld_uniform(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, ui
     return true;
 }
 
+/* A vector load whose lanes all lie aligned inside one window (false: not
+** so, nothing done): each lane's elements straight into their rows (a
+** sink's into a scratch row); lanes and elements in the order the general
+** path writes them.  Out of line, so that h_ld's scalar paths keep their
+** registers. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool ld_vec_window(exec_warp *w, const ptx_opnd *dst, int space, uint32_t m, const uint64_t *addr,
+                          unsigned vec, unsigned esz, bool sext)
+{
+    uintptr_t off;
+    if (!lane_ptrs_fast(w, space, m, addr, esz * vec, false, &off)) return false;
+    uint64_t sink[32], *rows[4];
+    for (unsigned k = 0; k < vec; k++) {
+        const ptx_opnd *e = elem(w, dst, k);
+        rows[k] = e->kind == PTX_OK_REG ? exec_dst(w, e) : sink;
+    }
+    if (esz == 8)
+        EXEC_LANES(m, for (unsigned k = 0; k < vec; k++) memcpy(&rows[k][l], (const uint8_t *)(off + addr[l]) + 8 * k, 8));
+#ifdef EXEC_HOST_VEC
+    else if (m == EXEC_FULL && (vec == 2 || vec == 4) && exec_host_vec())
+        load_vec4x32_vec(rows, vec, off, addr, sext);
+#endif
+    else
+        EXEC_LANES(m, {
+            const uint8_t *p = (const uint8_t *)(off + addr[l]);
+            for (unsigned k = 0; k < vec; k++) rows[k][l] = load_bytes(p + 4 * k, 4, sext);
+        });
+    return true;
+}
+
 static void h_ld(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t m)
 {
     if (ld_uniform(w, in, d, m)) return;
@@ -677,26 +760,8 @@ static void h_ld(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t
         });
         return;
     }
-    /* Vector, every lane aligned inside one window (nothing can fault):
-    ** each lane's elements straight into their rows (a sink's into a
-    ** scratch row); lanes and elements in the order the general path
-    ** writes them. */
-    uintptr_t off;
-    if (total <= 16 && (esz == 4 || esz == 8) && lane_ptrs_fast(w, space, m, addr, total, false, &off)) {
-        uint64_t sink[32], *rows[4];
-        for (unsigned k = 0; k < vec; k++) {
-            const ptx_opnd *e = elem(w, dst, k);
-            rows[k] = e->kind == PTX_OK_REG ? exec_dst(w, e) : sink;
-        }
-        if (esz == 8)
-            EXEC_LANES(m, for (unsigned k = 0; k < vec; k++) memcpy(&rows[k][l], (const uint8_t *)(off + addr[l]) + 8 * k, 8));
-        else
-            EXEC_LANES(m, {
-                const uint8_t *p = (const uint8_t *)(off + addr[l]);
-                for (unsigned k = 0; k < vec; k++) rows[k][l] = load_bytes(p + 4 * k, 4, sext);
-            });
-        return;
-    }
+    /* Vector, every lane aligned inside one window (nothing can fault) */
+    if (total <= 16 && (esz == 4 || esz == 8) && ld_vec_window(w, dst, space, m, addr, vec, esz, sext)) return;
     /* Vector: read all elements first (a vector load is one access). */
     uint64_t vals[8][32];
     EXEC_LANES(m, {
@@ -772,6 +837,30 @@ static void h_st(exec_warp *w, const ptx_insn *in, const exec_dinsn *d, uint32_t
                 memcpy(LP(l), &v[l], 8);
             });
 #undef LP
+        if (changed) exec_progress(w);
+        return;
+    }
+    /* Vector without sinks, every lane aligned inside one window: each
+    ** lane's elements gathered and written as one piece, lanes in order (so
+    ** where lanes overlap the later wins, and each compare sees what the
+    ** lanes before it wrote, as below). */
+    bool sinks = false;
+    for (unsigned k = 0; k < vec; k++) sinks |= !rows[k];
+    if (vec > 1 && !sinks && total <= 16 && (esz == 4 || esz == 8) && lane_ptrs_fast(w, space, m, addr, total, true, &off)) {
+        /* (sizes as constants, so the copies are plain moves) */
+#define VST(T, N)                                                              \
+    EXEC_LANES(m, {                                                            \
+        T b_[N], o_[N];                                                        \
+        uint8_t *p_ = (uint8_t *)(off + (uintptr_t)addr[l]);                   \
+        for (unsigned k = 0; k < N; k++) b_[k] = (T)rows[k][l];                \
+        memcpy(o_, p_, sizeof o_);                                             \
+        for (unsigned k = 0; k < N; k++) changed |= o_[k] != b_[k];            \
+        memcpy(p_, b_, sizeof b_);                                             \
+    })
+        if (esz == 8) VST(uint64_t, 2);
+        else if (vec == 4) VST(uint32_t, 4);
+        else VST(uint32_t, 2);
+#undef VST
         if (changed) exec_progress(w);
         return;
     }

@@ -91,11 +91,16 @@ static inline bool gpu_is_mem(const exec_sinfo *si)
 
 /* Registers with a write in flight, per warp: a register (EXEC_R_* kind << 16
 ** | number) is pending between the issue of an instruction that writes it and
-** that instruction's write-back.  At most GPU_SB_MAX at once. */
+** that instruction's write-back.  At most GPU_SB_MAX at once.  A filter in
+** front of the list: bit h of `bits` is set while cnt[h] entries, at least
+** one, have a key whose low six bits are h, so most checks of a register
+** that is not pending end at one bit test.  An all-zero gpu_sb is empty. */
 typedef struct gpu_sb {
     uint32_t id[GPU_SB_MAX];
     uint8_t mem[GPU_SB_MAX];   /* written by a memory access (stall accounting) */
     uint32_t n;
+    uint64_t bits;
+    uint8_t cnt[64];
 } gpu_sb;
 
 static inline uint32_t gpu_sb_key(const exec_opreg *r) { return (uint32_t)r->kind << 16 | r->r; }

@@ -82,6 +82,41 @@ static const char *glob_ptx = HDR
     "  st.global.u32 [%rd12+32], %r8; st.global.u32 [%rd12+36], %r9;\n"
     "  st.global.u64 [%rd12+40], %rd9; st.global.u64 [%rd12+48], %rd10;\n"
     "  ret;\n"
+    "}\n"
+    /* vector stores: thread t reads the 16 bytes in[t] (as four u32 a..d and
+    ** as two u64 x, y) and, with j = ri[t] (a 16-byte unit), writes
+    ** o4[j] = {a, b, c, d}, o8[j] = {x, y} and the 8-byte unit o2[j] = {c, a};
+    ** in shared memory (512 units, zeroed first: thread u of the CTA zeroes
+    ** units u, u + 128, u + 256, u + 384) the unit (j mod 512) = {d, c, b, a};
+    ** after a barrier, thread u copies those four units to os[512 ctaid + u +
+    ** 128 k] */
+    ".visible .entry vecst(.param .u64 pri, .param .u64 pin, .param .u64 po4, .param .u64 po8,\n"
+    "                      .param .u64 po2, .param .u64 pos)\n"
+    "{\n"
+    "  .reg .b32 %r<24>; .reg .b64 %rd<30>; .shared .align 16 .b8 sv[8192];\n"
+    "  ld.param.u64 %rd1, [pri]; ld.param.u64 %rd2, [pin]; ld.param.u64 %rd3, [po4]; ld.param.u64 %rd4, [po8];\n"
+    "  ld.param.u64 %rd5, [po2]; ld.param.u64 %rd7, [pos];\n"
+    "  mov.u32 %r1, %ctaid.x; mov.u32 %r2, %ntid.x; mov.u32 %r3, %tid.x; mad.lo.s32 %r1, %r1, %r2, %r3;\n"
+    "  mov.u32 %r9, sv; shl.b32 %r16, %r3, 4; add.u32 %r16, %r9, %r16; mov.u32 %r17, 0;\n"
+    "  st.shared.v4.u32 [%r16], {%r17, %r17, %r17, %r17}; st.shared.v4.u32 [%r16+2048], {%r17, %r17, %r17, %r17};\n"
+    "  st.shared.v4.u32 [%r16+4096], {%r17, %r17, %r17, %r17}; st.shared.v4.u32 [%r16+6144], {%r17, %r17, %r17, %r17};\n"
+    "  bar.sync 0;\n"
+    "  mul.wide.u32 %rd8, %r1, 4; add.s64 %rd8, %rd1, %rd8; ld.global.u32 %r4, [%rd8];\n"
+    "  mul.wide.u32 %rd9, %r1, 16; add.s64 %rd10, %rd2, %rd9;\n"
+    "  ld.global.v4.u32 {%r5, %r6, %r7, %r8}, [%rd10]; ld.global.v2.u64 {%rd11, %rd12}, [%rd10];\n"
+    "  mul.wide.u32 %rd13, %r4, 16; mul.wide.u32 %rd14, %r4, 8;\n"
+    "  add.s64 %rd15, %rd3, %rd13; st.global.v4.u32 [%rd15], {%r5, %r6, %r7, %r8};\n"
+    "  add.s64 %rd16, %rd4, %rd13; st.global.v2.u64 [%rd16], {%rd11, %rd12};\n"
+    "  add.s64 %rd17, %rd5, %rd14; st.global.v2.u32 [%rd17], {%r7, %r5};\n"
+    "  and.b32 %r10, %r4, 511; shl.b32 %r10, %r10, 4; add.u32 %r10, %r9, %r10;\n"
+    "  st.shared.v4.u32 [%r10], {%r8, %r7, %r6, %r5};\n"
+    "  bar.sync 0;\n"
+    "  mov.u32 %r18, %ctaid.x; shl.b32 %r18, %r18, 9; add.u32 %r18, %r18, %r3; mul.wide.u32 %rd19, %r18, 16; add.s64 %rd19, %rd7, %rd19;\n"
+    "  ld.shared.v4.u32 {%r12, %r13, %r14, %r15}, [%r16]; st.global.v4.u32 [%rd19], {%r12, %r13, %r14, %r15};\n"
+    "  ld.shared.v4.u32 {%r12, %r13, %r14, %r15}, [%r16+2048]; st.global.v4.u32 [%rd19+2048], {%r12, %r13, %r14, %r15};\n"
+    "  ld.shared.v4.u32 {%r12, %r13, %r14, %r15}, [%r16+4096]; st.global.v4.u32 [%rd19+4096], {%r12, %r13, %r14, %r15};\n"
+    "  ld.shared.v4.u32 {%r12, %r13, %r14, %r15}, [%r16+6144]; st.global.v4.u32 [%rd19+6144], {%r12, %r13, %r14, %r15};\n"
+    "  ret;\n"
     "}\n";
 
 enum { N = 1024, SPAN = 4 * N, NPAT = 10 };
@@ -232,6 +267,45 @@ static void t_vector_loads(void)
     exec_mem_free(dev, din);
     exec_mem_free(dev, out);
 }
+/* The vector stores against C, warp w's units through pattern (w + w / 4)
+** mod NPAT over [128w, 128w + 128) (overlapping lanes: the later lane's
+** store wins), in global memory and, a CTA's four warps' units side by side,
+** in shared memory. */
+static void t_vector_stores(void)
+{
+    static uint32_t ri[N], in[4 * N], o4[4 * SPAN], o2[2 * SPAN], os[4 * 4 * N];
+    static uint64_t o8[2 * SPAN];
+    for (uint32_t t = 0; t < N; t++) {
+        uint32_t w = t / 32, l = t % 32;
+        ri[t] = pat_idx((w + w / 4) % NPAT, w, l);
+    }
+    for (uint32_t i = 0; i < 4 * N; i++) in[i] = rnd();
+    memset(o4, 0xA5, sizeof o4), memset(o2, 0xA5, sizeof o2), memset(o8, 0xA5, sizeof o8);
+    memset(os, 0, sizeof os);
+    for (uint32_t t = 0; t < N; t++) { /* in thread order; warps' units do not meet */
+        const uint32_t *v = &in[4 * t];
+        uint32_t j = ri[t], *u = &os[4 * (512 * (t / 128) + j % 512)];
+        memcpy(&o4[4 * j], v, 16);
+        memcpy(&o8[2 * j], v, 16);
+        o2[2 * j] = v[2], o2[2 * j + 1] = v[0];
+        u[0] = v[3], u[1] = v[2], u[2] = v[1], u[3] = v[0];
+    }
+    uint64_t dri = dev_copy(ri, sizeof ri), din = dev_copy(in, sizeof in), d4 = dev_copy(o4, sizeof o4),
+             d8 = dev_copy(o8, sizeof o8), d2 = dev_copy(o2, sizeof o2), ds = dev_copy(os, sizeof os);
+    uint64_t outs[] = {d4, d8, d2, ds};
+    size_t sizes[] = {sizeof o4, sizeof o8, sizeof o2, sizeof os};
+    for (int k = 0; k < 4; k++) memset(exec_mem_host(dev, outs[k], sizes[k]), k < 3 ? 0xA5 : 0x5A, sizes[k]);
+    struct { uint64_t ri, in, o4, o8, o2, os; } params = {dri, din, d4, d8, d2, ds};
+    TT_EQ_I(exec_rig_launch(mod, "vecst", N / 128, 128, &params, sizeof params, NULL), EXEC_OK);
+    TT_CHECK(memcmp(exec_mem_host(dev, d4, sizeof o4), o4, sizeof o4) == 0);
+    TT_CHECK(memcmp(exec_mem_host(dev, d8, sizeof o8), o8, sizeof o8) == 0);
+    TT_CHECK(memcmp(exec_mem_host(dev, d2, sizeof o2), o2, sizeof o2) == 0);
+    TT_CHECK(memcmp(exec_mem_host(dev, ds, sizeof os), os, sizeof os) == 0);
+    uint64_t all[] = {dri, din, d4, d8, d2, ds};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) exec_mem_free(dev, all[k]);
+}
+static void t_vector_stores_checks(void) { t_vector_stores(); }
+static void t_vector_stores_portable(void) { t_vector_stores(); }
 static void t_vector_loads_checks(void) { t_vector_loads(); }
 static void t_vector_loads_portable(void) { t_vector_loads(); }
 
@@ -266,16 +340,19 @@ static bool pass(int way)
         TT_RUN(t_global_patterns);
         TT_RUN(t_shared_patterns);
         TT_RUN(t_vector_loads);
+        TT_RUN(t_vector_stores);
         TT_RUN(t_fault_base);
     } else if (way == 1) {
         TT_RUN(t_global_patterns_checks);
         TT_RUN(t_shared_patterns_checks);
         TT_RUN(t_vector_loads_checks);
+        TT_RUN(t_vector_stores_checks);
         TT_RUN(t_fault_checks);
     } else {
         TT_RUN(t_global_patterns_portable);
         TT_RUN(t_shared_patterns_portable);
         TT_RUN(t_vector_loads_portable);
+        TT_RUN(t_vector_stores_portable);
         TT_RUN(t_fault_portable);
     }
     exec_mod_unload(mod);

@@ -46,8 +46,9 @@ static int ref_check(const refsb *r, const exec_opreg *regs, uint32_t ndst, uint
 static void t_sb_random(void)
 {
     gpu_sb sb;
-    memset(&sb, 0xa5, sizeof sb); /* stale entries everywhere */
-    sb.n = 0;
+    memset(&sb, 0xa5, sizeof sb); /* stale entries everywhere ... */
+    sb.n = 0, sb.bits = 0;         /* ... but empty, as a warp's is after its memset */
+    memset(sb.cnt, 0, sizeof sb.cnt);
     refsb ref = {{0}, {0}, 0};
     int bad = 0;
     uint32_t most = 0, full = 0;
