@@ -518,7 +518,9 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
     w->nib--;
     memmove(w->ib, w->ib + 1, w->nib * sizeof *w->ib);
     if (!w->nib) w->fetch_stop = 0;
-    fetch_update(sm, slot);
+    /* (its candidate class and fetch bit: fetch_update at the end, once the
+    ** events below have set its state; a warp that exits is taken out of
+    ** the candidates by blk_set before it leaves the scheduler's list) */
     bool long_lat = is_mem && (si->flags & EXEC_SI_LOAD) && rec->space != PTX_SP_SHARED;
     gpu_sched_issued(sm->c, &sm->sched[w->sched], slot, long_lat);
     rs_issued(&sm->rs, &rv, rec); /* register sharing: what it gives back */
