@@ -482,13 +482,17 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
     exec_rec local;
     exec_rec *rp = mop ? &mop->rec : &local;
     exec_warp_step_in(w->ew, sm->id, now, rp);
-    const exec_rec rec_hdr = {rp->pc, rp->mask, rp->active, rp->events, rp->bar_id, rp->si, rp->space, {0}, {0}};
-    const exec_rec *rec = &rec_hdr;
+    const exec_rec *rec = rp;
     sm->n.warp_insns++;
     sm->n.thread_insns += tp_popc32(rec->mask);
     if (sm->c->stats_pc) gpu_pcrow(sm, n.pc)->issued++;
     if (mop && !rec->active && si->unit != EXEC_U_TEX) {
-        gpu_memop_put(sm, mop); /* every lane off: no access */
+        /* every lane off: no access; what follows reads the record's head
+        ** (pc, mask, lanes, events, space), kept here before the record
+        ** goes back (the copy only here: the whole record is 300 bytes) */
+        local = (exec_rec){rp->pc, rp->mask, rp->active, rp->events, rp->bar_id, rp->si, rp->space, {0}, {0}, 0, NULL};
+        rec = &local;
+        gpu_memop_put(sm, mop);
         mop = NULL;
     }
     bool is_mem = mop != NULL;
