@@ -373,21 +373,23 @@ static inline uint64_t load_bytes(const uint8_t *p, unsigned size, bool sext)
 }
 
 #ifdef EXEC_HOST_VEC
+/* The AVX2 helpers below, inlined into their callers (which carry the target). */
+#if defined(__GNUC__)
+#define VEC_INLINE EXEC_VEC_TARGET static inline __attribute__((always_inline))
+#else
+#define VEC_INLINE EXEC_VEC_TARGET static inline
+#endif
+
 /* A full warp's ld.v2/ld.v4 of 4-byte elements, every lane's bytes at
 ** off + addr[l] (checked by the caller): four lanes at a time, their
 ** elements transposed into the rows (each 32-bit value zero- or
 ** sign-extended to the row's 64 bits, as load_bytes gives it).  For lanes
 ** l..l+3 the rows are written in element order, so where two elements name
 ** one row the later wins, as in the lane-by-lane path. */
-#if defined(__GNUC__)
-#define LV_INLINE EXEC_VEC_TARGET static inline __attribute__((always_inline))
-#else
-#define LV_INLINE EXEC_VEC_TARGET static inline
-#endif
-LV_INLINE __m256i lv_widen(__m128i x, bool sext) { return sext ? _mm256_cvtepi32_epi64(x) : _mm256_cvtepu32_epi64(x); }
+VEC_INLINE __m256i lv_widen(__m128i x, bool sext) { return sext ? _mm256_cvtepi32_epi64(x) : _mm256_cvtepu32_epi64(x); }
 /* The loop for one vector width and one extension (constants where
 ** load_vec4x32_vec calls it, so that each copy has no branch inside). */
-LV_INLINE void lv_loop(uint64_t *const *rows, unsigned vec, uintptr_t off, const uint64_t *addr, bool sext)
+VEC_INLINE void lv_loop(uint64_t *const *rows, unsigned vec, uintptr_t off, const uint64_t *addr, bool sext)
 {
     uint64_t *r0 = rows[0], *r1 = rows[1], *r2 = vec == 4 ? rows[2] : NULL, *r3 = vec == 4 ? rows[3] : NULL;
     for (int l = 0; l < 32; l += 4) {
@@ -439,12 +441,7 @@ EXEC_VEC_TARGET static void load_vec4x32_vec(uint64_t *const *rows, unsigned vec
 /* Whether each group of eight lanes 8k..8k+7 is a run (at addr[8k] + i *
 ** esz) or, where uni is not NULL, all at addr[8k]: then bit k of *uni is
 ** set. */
-#if defined(__GNUC__)
-#define DENSE_INLINE EXEC_VEC_TARGET static inline __attribute__((always_inline))
-#else
-#define DENSE_INLINE EXEC_VEC_TARGET static inline
-#endif
-DENSE_INLINE bool runs_of_8(const uint64_t *addr, unsigned esz, int *uni)
+VEC_INLINE bool runs_of_8(const uint64_t *addr, unsigned esz, int *uni)
 {
     const __m256i iota = _mm256_set_epi64x(3 * (long long)esz, 2 * (long long)esz, (long long)esz, 0);
     const __m256i four = _mm256_set1_epi64x(4 * (long long)esz);
@@ -477,7 +474,7 @@ DENSE_INLINE bool runs_of_8(const uint64_t *addr, unsigned esz, int *uni)
 ** of start, of a dense full-warp access of esz bytes a lane in space (the
 ** groups in uni one element each, the others eight); false when some group
 ** is misaligned or not inside one window. */
-DENSE_INLINE bool dense_window(exec_warp *w, int space, __m256i start, unsigned esz, int uni, bool write,
+VEC_INLINE bool dense_window(exec_warp *w, int space, __m256i start, unsigned esz, int uni, bool write,
                               uint8_t *p[4])
 {
     exec_grid *g = w->g;
