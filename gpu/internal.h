@@ -404,6 +404,17 @@ double gpu_sample_rate(const gpu_sample_group *g, uint32_t k, double fallback);
 ** checks + 1 entries. */
 void gpu_sample_strata(uint64_t waves, uint32_t window, uint32_t checks, uint64_t seed, uint32_t *c,
                        uint64_t *prev, uint64_t *next);
+/* Drops the middle checks of a plan (gpu/sample.c, sample.cta_adapt): with *n stretches
+** (n - 1 checks) of which the first a have run, stretches a .. n - 2 and the checks
+** a .. n - 3 become one stretch ending at the last check, a the index of that stretch and
+** a + 1 the last one; *n becomes a + 2.  `check` is a check's length (in the units of
+** prev and next).  Returns the part of the merged stretch between its prev[a] and the
+** last stratum's start (the middle strata and the dropped checks), which is priced at
+** the mean of the rates on either side; 0 (nothing changed) where no check lies
+** between stretch a and the last check. */
+uint64_t gpu_sample_merge(uint64_t *prev, uint64_t *next, uint32_t *n, uint32_t a, uint64_t check);
+/* Whether k block means agree: (largest - smallest) / their mean at most tol. */
+bool gpu_sample_agree(const double *m, uint32_t k, double tol);
 void gpu_sample_end(gpu *g, gpu_launchctx *lx, gpu_kstats *ks, bool failed);
 
 /* ---- SM operations (gpu/sm.c, gpu/ldst.c, gpu/opcoll.c) ------------------------------------ */

@@ -39,6 +39,17 @@
 ** wave durations (the stable window's 2 x window and each check's window) /
 ** sqrt(n) -- conservative, as the jitter of the ends inflates it.
 **
+** Adaptive checks (sample.cta_adapt): where the first check's mean wave
+** duration and the stable window's two block means agree within
+** sample.tolerance, the kernel runs at one rate at two places far apart, and
+** the checks between the first and the last are dropped: their strata and
+** their waves run functionally as one stretch, priced at the mean of the rates
+** of the first check and the last (the CTAs up to the first check's stratum's
+** end at the first's, the last stratum's start at the last's, as before).  The
+** last check stays, so that a drift along the grid is met at its end; a kernel
+** whose rate swings with the place (the transpose) seldom has three blocks
+** agree, and keeps every check.
+**
 ** Not sampled: grids of fewer than 2 x window + 4 waves (nothing worth
 ** skipping), cooperative grids (one wave), and kernels a register-sharing
 ** policy marked (the SMs hand out their register sections; a functional CTA
@@ -85,6 +96,11 @@ struct gpu_sampler {
     uint32_t nsamp;            /* wave durations the interval rests on */
     double ssum, ssq;          /* their sum and sum of squares */
     double proj, half;         /* projected cycles, their 95% half-width */
+    bool adapt;                /* sample.cta_adapt */
+    double blk[2];             /* the stable window's two block means (wave durations) */
+    uint64_t mid_n;            /* after a merge: the merged stretch's middle, priced at the mean rate */
+    uint32_t mid_at;           /* ... and that stretch's index */
+    uint64_t mid;              /* the part of pending priced at the mean of the rates around it */
 };
 
 double gpu_sample_t95(uint32_t df)
@@ -113,6 +129,7 @@ void gpu_sample_begin(gpu *g, gpu_launchctx *lx)
     s->checks = checks;
     s->from = wave;
     s->tol = tp_opt_f(&g->opts, OPT_SAMPLE_TOLERANCE) / 100.0;
+    s->adapt = tp_opt_i(&g->opts, OPT_SAMPLE_CTA_ADAPT) != 0;
     s->next_mark = wave;
     s->last_t = lx->start;
     lx->smp = s;
@@ -183,6 +200,7 @@ static void next_stretch(gpu *g, gpu_launchctx *lx, uint64_t now)
     uint64_t ran = s->skipped - was, a = ran < s->prev[i] ? ran : s->prev[i];
     s->proj += (double)a * s->rate; /* the last stratum's end: the sample just measured */
     s->pending = ran - a;           /* the next stratum's start: the check to come */
+    s->mid = s->mid_n && i == s->mid_at ? (s->mid_n < s->pending ? s->mid_n : s->pending) : 0;
     s->seen = lx->ctas_done;
     s->last_t = now;
     s->next_mark = lx->ctas_done + s->wave;
@@ -229,6 +247,46 @@ void gpu_sample_strata(uint64_t waves, uint32_t window, uint32_t checks, uint64_
     }
 }
 
+uint64_t gpu_sample_merge(uint64_t *prev, uint64_t *next, uint32_t *n, uint32_t a, uint64_t check)
+{
+    uint32_t c = *n - 1; /* checks; a .. c - 1 are still to run, c - 1 is kept */
+    if (*n == 0 || a + 2 > c) return 0;
+    uint64_t mid = 0;
+    for (uint32_t k = a; k + 2 <= c; k++) mid += next[k] + check + prev[k + 1];
+    next[a] = mid + next[c - 1];
+    prev[a + 1] = prev[c];
+    next[a + 1] = next[c];
+    *n = a + 2;
+    return mid;
+}
+
+bool gpu_sample_agree(const double *m, uint32_t k, double tol)
+{
+    double lo = m[0], hi = m[0], sum = 0;
+    for (uint32_t i = 0; i < k; i++) {
+        if (m[i] < lo) lo = m[i];
+        if (m[i] > hi) hi = m[i];
+        sum += m[i];
+    }
+    return sum > 0 && (hi - lo) / (sum / k) <= tol;
+}
+
+/* After the first check (sample.cta_adapt): where its mean wave duration and the
+** stable window's two agree within the tolerance, the kernel looks the same at
+** two places far apart, and the middle checks are dropped; the last is kept, so
+** that a drift along the grid is still met at its end. */
+static void adapt(struct gpu_sampler *s)
+{
+    uint32_t k = s->nd - s->check_d0;
+    if (!k) return;
+    double m[3] = {s->blk[0], s->blk[1], 0};
+    for (uint32_t i = s->check_d0; i < s->nd; i++) m[2] += s->d[i];
+    m[2] /= k;
+    if (!gpu_sample_agree(m, 3, s->tol)) return;
+    s->mid_n = gpu_sample_merge(s->prev, s->next, &s->nstretch, s->stretch, (uint64_t)(s->window + SETTLE) * s->wave);
+    s->mid_at = s->stretch;
+}
+
 /* The stable window was found at cycle now: plans the strata and runs the first stretch. */
 static void plan(gpu *g, gpu_launchctx *lx, uint64_t now, double mean)
 {
@@ -245,6 +303,11 @@ static void plan(gpu *g, gpu_launchctx *lx, uint64_t now, double mean)
     s->nstretch = c + 1;
     s->stable = true;
     s->rate = slope(s, mean / (double)s->wave);
+    for (uint32_t h = 0; h < 2; h++) {
+        s->blk[h] = 0;
+        for (uint32_t i = 0; i < s->window; i++) s->blk[h] += s->d[s->nd - 2 * s->window + h * s->window + i];
+        s->blk[h] /= s->window;
+    }
     add_samples(s, s->nd - 2 * s->window);
     next_stretch(g, lx, now);
 }
@@ -287,10 +350,14 @@ void gpu_sample_ctas_done(gpu *g, gpu_launchctx *lx, uint64_t now)
     if (s->stable) {
         /* in a check: at its end, its slope prices the stretch before it */
         if (lx->ctas_done < s->check_end) return;
+        double before = s->rate;
         s->rate = slope(s, s->rate);
-        s->proj += (double)s->pending * s->rate;
+        /* the middle of a merged stretch lies between the two samples: their mean */
+        s->proj += (double)(s->pending - s->mid) * s->rate + (double)s->mid * (before + s->rate) / 2;
         s->pending = 0;
+        s->mid = 0;
         add_samples(s, s->check_d0);
+        if (s->adapt && s->stretch == 1) adapt(s);
         next_stretch(g, lx, now);
         return;
     }

@@ -131,6 +131,35 @@ else
     fail check "a run failed: $(cat "$tmp"/*.err | head -c 400)"
 fi
 
+# ---- adaptive checks: conv2d 2560 ----------------------------------------------------
+# 2560 x 2560 threads in blocks of 32 x 8: 25600 CTAs, 90 a wave (6 an SM x 15),
+# 284.4 waves.  The skipped waves leave room for 3 checks (strata of 75 waves
+# or more).  conv2d's waves take the same time everywhere, so the first
+# check's mean wave duration agrees with the stable window's two block means
+# within sample.tolerance and check 1 is dropped (sample.cta_adapt): its
+# stratum and check run functionally, 5 waves (450 CTAs) fewer in detail, and
+# 8 + 2 x 4 wave durations are sampled instead of 8 + 3 x 4.  Inspected run:
+# full 612132 cycles, every check 611095 (-0.17%), adaptive 613707 (+0.26%).
+if sim aall --sample -o sample.cta_adapt=0 -- $work conv2d 2560 && sim aadp --sample -- $work conv2d 2560; then
+    a0=$(samples "$tmp/aall.json") a1=$(samples "$tmp/aadp.json")
+    d0="$(echo "$a0" | member detailed_ctas) $(echo "$a0" | member functional_ctas) $(echo "$a0" | member samples)"
+    d1="$(echo "$a1" | member detailed_ctas) $(echo "$a1" | member functional_ctas) $(echo "$a1" | member samples)"
+    if [ "$d0 | $d1" = "2560 23040 20 | 2110 23490 16" ]; then
+        pass adapt_decisions
+    else
+        fail adapt_decisions "detailed_ctas/functional_ctas/samples are '$d0' and '$d1' adaptive, expected '2560 23040 20' and '2110 23490 16'"
+    fi
+    c0=$(cycles "$tmp/aall.json") c1=$(cycles "$tmp/aadp.json")
+    if [ -n "$c0" ] && [ -n "$c1" ] && [ $((c1 * 1000)) -ge $((c0 * 980)) ] && [ $((c1 * 1000)) -le $((c0 * 1020)) ]; then
+        pass adapt_cycles
+    else
+        fail adapt_cycles "every check $c0 cycles, adaptive $c1: more than 2% apart"
+    fi
+    outputs adapt_output aall aadp
+else
+    fail adapt "a run failed: $(cat "$tmp"/*.err | head -c 400)"
+fi
+
 # ---- across launches: 20 launches of jacobi 64 ---------------------------------------
 # 64 x 64 threads: 16 CTAs, one wave (no CTA sampling).  Every launch reads and
 # writes the same two 16 KB buffers, warm in the L2 from the copies, so every

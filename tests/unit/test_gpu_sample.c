@@ -140,6 +140,76 @@ static void t_rate(void)
     TT_CHECK(gpu_sample_rate(g, 2, -1) == -1);
 }
 
+/* Dropping the middle checks (sample.cta_adapt): a plan of 4 checks (5
+** stretches) of which stretch 0 and check 0 have run; stretches 1-3 and checks
+** 1-2 become one stretch that ends at check 3, then the last stretch.  Worked by
+** hand: checks of 5 waves; next = {10, 20, 30, 40, 0}, prev = {0, 70, 60, 50,
+** 40}.  The middle is next[1] + 5 + prev[2] + next[2] + 5 + prev[3] = 20 + 5 + 60
+** + 30 + 5 + 50 = 170; the merged stretch keeps prev[1] = 70 (priced at check 0)
+** and ends with next[3] = 40 (priced at check 3).  Nothing is lost: the plan
+** still covers every wave, with 2 checks instead of 4. */
+static void t_merge(void)
+{
+    uint64_t prev[5] = {0, 70, 60, 50, 40}, next[5] = {10, 20, 30, 40, 0};
+    uint32_t n = 5;
+    uint64_t before = planned(n - 1, 4, prev, next);
+    TT_EQ_U(gpu_sample_merge(prev, next, &n, 1, 5), 170);
+    TT_EQ_U(n, 3);
+    TT_EQ_U(prev[1], 70);
+    TT_EQ_U(next[1], 170 + 40);
+    TT_EQ_U(prev[2], 40);
+    TT_EQ_U(next[2], 0);
+    TT_EQ_U(planned(n - 1, 4, prev, next), before);
+    /* 2 checks, or 3 with one run: no check in the middle, nothing changes */
+    uint64_t p2[3] = {0, 8, 9}, n2[3] = {3, 4, 0};
+    n = 3;
+    TT_EQ_U(gpu_sample_merge(p2, n2, &n, 1, 5), 0);
+    TT_EQ_U(n, 3);
+    TT_EQ_U(n2[1], 4);
+    uint64_t p3[4] = {0, 8, 9, 7}, n3[4] = {3, 4, 5, 0};
+    n = 4;
+    TT_EQ_U(gpu_sample_merge(p3, n3, &n, 2, 5), 0);
+    TT_EQ_U(n, 4);
+    /* 3 checks, one run: check 1 is dropped, 4 + 5 + 9 in the middle */
+    TT_EQ_U(gpu_sample_merge(p3, n3, &n, 1, 5), 18);
+    TT_EQ_U(n, 3);
+    TT_EQ_U(n3[1], 18 + 5);
+    TT_EQ_U(p3[2], 7);
+    /* random plans: the merged plan covers the same waves */
+    uint64_t x = 99;
+    for (int it = 0; it < 2000; it++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t pv[MAXC + 1], nx[MAXC + 1];
+        uint32_t c, window = 1 + (uint32_t)((x >> 20) % 8);
+        gpu_sample_strata((x >> 33) % 5000, window, (uint32_t)((x >> 8) % (MAXC + 1)), x, &c, pv, nx);
+        uint64_t all = planned(c, window, pv, nx);
+        uint32_t m = c + 1, a = 1 + (uint32_t)((x >> 40) % 3);
+        uint64_t mid = gpu_sample_merge(pv, nx, &m, a, window + 1);
+        if (c >= a + 2) {
+            TT_EQ_U(m, a + 2);
+            TT_CHECK(mid > 0);
+        } else {
+            TT_EQ_U(m, c + 1);
+            TT_EQ_U(mid, 0);
+        }
+        TT_EQ_U(planned(m - 1, window, pv, nx), all);
+    }
+}
+
+/* Block means agree when (largest - smallest) / mean <= tol: 100, 101, 102
+** spread 2 over a mean of 101 (1.98%) */
+static void t_agree(void)
+{
+    double m[3] = {100, 101, 102};
+    TT_CHECK(gpu_sample_agree(m, 3, 0.02));
+    TT_CHECK(!gpu_sample_agree(m, 3, 0.0197));
+    m[2] = 98;
+    TT_CHECK(!gpu_sample_agree(m, 3, 0.02)); /* 3 / 99.67 */
+    TT_CHECK(gpu_sample_agree(m, 2, 0.01));
+    double z[2] = {0, 0};
+    TT_CHECK(!gpu_sample_agree(z, 2, 0.5)); /* no durations: never */
+}
+
 static void t_t95(void)
 {
     TT_CHECK(gpu_sample_t95(0) == 0);
@@ -154,6 +224,8 @@ int main(void)
     TT_RUN(t_strata_count);
     TT_RUN(t_strata_sums);
     TT_RUN(t_rate);
+    TT_RUN(t_merge);
+    TT_RUN(t_agree);
     TT_RUN(t_t95);
     return tt_done();
 }
