@@ -46,9 +46,10 @@
 ** their waves run functionally as one stretch, priced at the mean of the rates
 ** of the first check and the last (the CTAs up to the first check's stratum's
 ** end at the first's, the last stratum's start at the last's, as before).  The
-** last check stays, so that a drift along the grid is met at its end; a kernel
-** whose rate swings with the place (the transpose) seldom has three blocks
-** agree, and keeps every check.
+** last check stays, so that a drift along the grid is met at its end.  A
+** kernel whose rate swings with the place has its three blocks apart and
+** keeps every check (the transposes of 4096 and 8192 in tools/sample_check.sh:
+** docs/PERFORMANCE.md, "Adaptive checks").
 **
 ** Not sampled: grids of fewer than 2 x window + 4 waves (nothing worth
 ** skipping), cooperative grids (one wave), and kernels a register-sharing
