@@ -14,6 +14,9 @@
 ** most of them on one address (the hardware performs one operation per
 ** lane at the L2's atomic unit, same-address ones one after another; the
 ** request is still one per line, its packet carrying every lane's operand).
+** For the other accesses gpu_coalesce_sectors finds the lines and their
+** sectors in the same pass (the LD/ST unit's path: one walk of the lanes
+** instead of two).
 **
 ** Shared memory: 4-byte words interleave over the banks (word w in bank
 ** w mod banks).  Lanes that read the same word share one access (broadcast);
@@ -73,26 +76,75 @@ static inline uint32_t line_index(lset *set, uint64_t *lines, uint32_t *bytes, u
     return k;
 }
 
-uint32_t gpu_coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line, uint64_t *lines,
-                      uint32_t *bytes)
+/* The lines of the active lanes, their bytes, and with info (not NULL) each
+** line's sectors, in one pass: a run of lanes on one line is added up and
+** flushed into its line when the next lane is on another. */
+static inline uint32_t coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line, uint64_t *lines,
+                                uint32_t *bytes, gpu_lineinfo *info)
 {
-    uint32_t n = 0, k = 0, acc = 0;   /* acc: bytes of line k's run of lanes, not yet added */
+    uint32_t n = 0, k = 0, acc = 0, sec = 0;   /* acc, sec: line k's run of lanes, not yet added */
     uint64_t mask = ~(uint64_t)(line - 1);
+    bool one = size && size <= GPU_SECTOR && !(size & (size - 1));
+    if (active) {
+        /* the common case first: every lane on the first lane's line (and, for
+        ** the sectors, aligned to a size of at most a sector): one line, its
+        ** bytes, its sectors one bit a lane */
+        uint64_t a0 = addr[__builtin_ctz(active)] & mask, diff = 0, mis = 0;
+        uint32_t sec = 0;
+        for (uint32_t m = active; m; m &= m - 1) {
+            uint64_t x = addr[__builtin_ctz(m)];
+            diff |= (x & mask) ^ a0;
+            mis |= x & (size - 1);
+            sec |= 1u << (x % GPU_SECTOR_BLOCK / GPU_SECTOR);
+        }
+        if (!diff && (!info || (one && !mis))) {
+            uint32_t b = (uint32_t)__builtin_popcount(active) * size;
+            lines[0] = a0;
+            bytes[0] = b < line ? b : line;
+            if (info) info[0] = (gpu_lineinfo){(uint16_t)sec, 0, 0};
+            return 1;
+        }
+    }
     lset set;
     for (uint32_t m = active; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         uint64_t a = addr[l] & mask;
         if (!n || lines[k] != a) {
-            if (n) bytes[k] += acc;
-            acc = 0;
+            if (n) {
+                bytes[k] += acc;
+                if (info) info[k].sectors |= (uint16_t)sec;
+            }
+            acc = sec = 0;
+            uint32_t was = n;
             k = line_index(&set, lines, bytes, &n, a);
+            if (info && n != was) info[k] = (gpu_lineinfo){0, 0, 0};
         }
         acc += size;
+        if (info) {
+            /* an access aligned to its size of at most a sector lies in one sector */
+            uint32_t o = (uint32_t)(addr[l] % GPU_SECTOR_BLOCK);
+            sec |= one && !(o & (size - 1)) ? 1u << (o / GPU_SECTOR) : gpu_sectors_of(addr[l], size);
+        }
     }
-    if (n) bytes[k] += acc;
+    if (n) {
+        bytes[k] += acc;
+        if (info) info[k].sectors |= (uint16_t)sec;
+    }
     for (k = 0; k < n; k++)
         if (bytes[k] > line) bytes[k] = line;
     return n;
+}
+
+uint32_t gpu_coalesce(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line, uint64_t *lines,
+                      uint32_t *bytes)
+{
+    return coalesce(addr, active, size, line, lines, bytes, NULL);
+}
+
+uint32_t gpu_coalesce_sectors(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line, uint64_t *lines,
+                              uint32_t *bytes, gpu_lineinfo *info)
+{
+    return coalesce(addr, active, size, line, lines, bytes, info);
 }
 
 uint32_t gpu_coalesce_lanes(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line, uint64_t *lines,

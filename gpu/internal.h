@@ -529,6 +529,10 @@ typedef struct gpu_lineinfo {
 ** ops and ops_addr only when atomic (0 otherwise). */
 void gpu_coalesce_info(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line, const uint64_t *lines,
                        uint32_t n, bool atomic, gpu_lineinfo *info);
+/* gpu_coalesce and gpu_coalesce_info (not atomic) in one pass: the lines, their bytes and
+** info[i] for each line (sectors; ops and ops_addr 0). */
+uint32_t gpu_coalesce_sectors(const uint64_t *addr, uint32_t active, uint32_t size, uint32_t line, uint64_t *lines,
+                              uint32_t *bytes, gpu_lineinfo *info);
 
 /* The initiation interval of a tensor instruction (wmma.mma, mma) on its pipe. */
 static inline uint32_t gpu_tensor_ii(const gpu_cfg *c, const exec_sinfo *si)

@@ -216,9 +216,14 @@ static bool fermi_accept(gpu_ldst_fe *fe, gpu_memop *m, uint64_t now)
         n = nconst;
     }
     if (cached) {
-        uint32_t k = gpu_coalesce(addr, cached, m->bytes, c->l1d.line, f->lines + n, f->line_bytes + n);
-        gpu_coalesce_info(addr, cached, m->bytes, c->l1d.line, f->lines + n, k, (m->flags & EXEC_SI_ATOMIC) != 0,
-                          f->line_info + n);
+        uint32_t k;
+        if (m->flags & EXEC_SI_ATOMIC) {
+            k = gpu_coalesce(addr, cached, m->bytes, c->l1d.line, f->lines + n, f->line_bytes + n);
+            gpu_coalesce_info(addr, cached, m->bytes, c->l1d.line, f->lines + n, k, true, f->line_info + n);
+        } else {
+            k = gpu_coalesce_sectors(addr, cached, m->bytes, c->l1d.line, f->lines + n, f->line_bytes + n,
+                                     f->line_info + n);
+        }
         n += k;
         u->st.mem_instructions++;
     }
@@ -234,9 +239,8 @@ static bool fermi_accept(gpu_ldst_fe *fe, gpu_memop *m, uint64_t now)
             }
             pa = la;
         }
-        uint32_t k = gpu_coalesce(pa, cached, m->bytes, c->l1d.line, lines, lb);
         gpu_lineinfo li[32];
-        gpu_coalesce_info(pa, cached, m->bytes, c->l1d.line, lines, k, false, li);
+        uint32_t k = gpu_coalesce_sectors(pa, cached, m->bytes, c->l1d.line, lines, lb, li);
         for (uint32_t i = 0; i < k; i++) {
             uint32_t j = nconst;
             while (j < n && f->lines[j] != lines[i]) j++;

@@ -551,6 +551,46 @@ static void t814_coalesce_info(void)
     TT_EQ_U(n, 2);
     TT_CHECK(li[0].ops == 16 && li[0].ops_addr == 4 && li[0].sectors == 1);
     TT_CHECK(li[1].ops == 16 && li[1].ops_addr == 4 && li[1].sectors == 0x100);
+    /* gpu_coalesce_sectors, the one pass the LD/ST unit takes for accesses
+    ** that are not atomics: the first case above by hand, then the same lines,
+    ** bytes and sectors as the two passes on random patterns (sizes 1-16,
+    ** aligned, an eighth of them not; lanes sharing, interleaving and
+    ** revisiting lines; random masks) */
+    for (int l = 0; l < 32; l++) addr[l] = B + 4 * (uint64_t)l;
+    memset(li, 0xAB, sizeof li);
+    n = gpu_coalesce_sectors(addr, ~0u, 4, 128, lines, bytes, li);
+    TT_CHECK(n == 1 && lines[0] == B && bytes[0] == 128 && li[0].sectors == 0xF && li[0].ops == 0 &&
+             li[0].ops_addr == 0);
+    uint64_t x = 7;
+    for (int it = 0; it < 20000; it++) {
+        uint64_t l2[32];
+        uint32_t b2[32], n2;
+        gpu_lineinfo i2[32];
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t size = 1u << ((x >> 60) % 5), line = (x >> 58) & 1 ? 128 : 32, mask = (uint32_t)(x >> 13);
+        if ((x >> 50) & 1) mask = ~0u;
+        for (int l = 0; l < 32; l++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            uint32_t pat = (uint32_t)(it % 4);
+            uint64_t a = pat == 0   ? B + (uint64_t)l * size                            /* contiguous */
+                         : pat == 1 ? B + (x >> 40) % 2048                              /* random in 2 KB */
+                         : pat == 2 ? B + (uint64_t)(l % 3) * 4096 + (uint64_t)l * size /* 3 lines in turn */
+                                    : B + (uint64_t)(31 - l) * 64;                      /* reversed */
+            addr[l] = it % 8 == 5 ? a : a & ~(uint64_t)(size - 1); /* now and then misaligned: the general form */
+        }
+        n = gpu_coalesce(addr, mask, size, line, lines, bytes);
+        gpu_coalesce_info(addr, mask, size, line, lines, n, false, li);
+        memset(i2, 0xAB, sizeof i2);
+        n2 = gpu_coalesce_sectors(addr, mask, size, line, l2, b2, i2);
+        TT_EQ_U(n2, n);
+        for (uint32_t k = 0; k < n && k < n2; k++) {
+            TT_EQ_U(l2[k], lines[k]);
+            TT_EQ_U(b2[k], bytes[k]);
+            TT_EQ_U(i2[k].sectors, li[k].sectors);
+            TT_EQ_U(i2[k].ops, 0);
+            TT_EQ_U(i2[k].ops_addr, 0);
+        }
+    }
 }
 
 /* 816: the latency statistics (mem.latency and its parts; kstats.def),
