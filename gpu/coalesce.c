@@ -247,6 +247,10 @@ static bool by_columns(const uint64_t *addr, uint32_t active, uint32_t per, uint
         if (w < lo) lo = w;
         if (w > hi) hi = w;
     }
+    if (hi - lo + per <= nb) { /* the words within nb consecutive ones: each in a bank of its own */
+        *n = 1;
+        return true;
+    }
     unsigned sh = (unsigned)__builtin_ctz(nb);
     uint64_t base = lo >> sh, rows = ((hi + per - 1) >> sh) - base + 1;
     if (rows > 64) return false;
