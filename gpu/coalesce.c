@@ -90,18 +90,18 @@ static inline uint32_t coalesce(const uint64_t *addr, uint32_t active, uint32_t 
         ** the sectors, aligned to a size of at most a sector): one line, its
         ** bytes, its sectors one bit a lane */
         uint64_t a0 = addr[__builtin_ctz(active)] & mask, diff = 0, mis = 0;
-        uint32_t sec = 0;
+        uint32_t bits = 0;
         for (uint32_t m = active; m; m &= m - 1) {
             uint64_t x = addr[__builtin_ctz(m)];
             diff |= (x & mask) ^ a0;
             mis |= x & (size - 1);
-            sec |= 1u << (x % GPU_SECTOR_BLOCK / GPU_SECTOR);
+            bits |= 1u << (x % GPU_SECTOR_BLOCK / GPU_SECTOR);
         }
         if (!diff && (!info || (one && !mis))) {
             uint32_t b = (uint32_t)__builtin_popcount(active) * size;
             lines[0] = a0;
             bytes[0] = b < line ? b : line;
-            if (info) info[0] = (gpu_lineinfo){(uint16_t)sec, 0, 0};
+            if (info) info[0] = (gpu_lineinfo){(uint16_t)bits, 0, 0};
             return 1;
         }
     }

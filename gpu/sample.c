@@ -250,8 +250,8 @@ void gpu_sample_strata(uint64_t waves, uint32_t window, uint32_t checks, uint64_
 
 uint64_t gpu_sample_merge(uint64_t *prev, uint64_t *next, uint32_t *n, uint32_t a, uint64_t check)
 {
-    uint32_t c = *n - 1; /* checks; a .. c - 1 are still to run, c - 1 is kept */
-    if (*n == 0 || a + 2 > c) return 0;
+    if (*n < 3 || a + 3 > *n) return 0;
+    uint32_t c = *n - 1; /* checks; a .. c - 1 are still to run, c - 1 is kept, one at least between */
     uint64_t mid = 0;
     for (uint32_t k = a; k + 2 <= c; k++) mid += next[k] + check + prev[k + 1];
     next[a] = mid + next[c - 1];
