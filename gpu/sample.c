@@ -99,8 +99,7 @@ struct gpu_sampler {
     double proj, half;         /* projected cycles, their 95% half-width */
     bool adapt;                /* sample.cta_adapt */
     double blk[2];             /* the stable window's two block means (wave durations) */
-    uint64_t mid_n;            /* after a merge: the merged stretch's middle, priced at the mean rate */
-    uint32_t mid_at;           /* ... and that stretch's index */
+    uint64_t mid_n;            /* after a merge: the middle of the merged stretch (the next to run) */
     uint64_t mid;              /* the part of pending priced at the mean of the rates around it */
 };
 
@@ -201,7 +200,8 @@ static void next_stretch(gpu *g, gpu_launchctx *lx, uint64_t now)
     uint64_t ran = s->skipped - was, a = ran < s->prev[i] ? ran : s->prev[i];
     s->proj += (double)a * s->rate; /* the last stratum's end: the sample just measured */
     s->pending = ran - a;           /* the next stratum's start: the check to come */
-    s->mid = s->mid_n && i == s->mid_at ? (s->mid_n < s->pending ? s->mid_n : s->pending) : 0;
+    s->mid = s->mid_n < s->pending ? s->mid_n : s->pending;
+    s->mid_n = 0;
     s->seen = lx->ctas_done;
     s->last_t = now;
     s->next_mark = lx->ctas_done + s->wave;
@@ -285,12 +285,12 @@ static void adapt(struct gpu_sampler *s)
     m[2] /= k;
     if (!gpu_sample_agree(m, 3, s->tol)) return;
     s->mid_n = gpu_sample_merge(s->prev, s->next, &s->nstretch, s->stretch, (uint64_t)(s->window + SETTLE) * s->wave);
-    s->mid_at = s->stretch;
 }
 
 /* The stable window was found at cycle now: plans the strata and runs the first stretch. */
-static void plan(gpu *g, gpu_launchctx *lx, uint64_t now, double mean)
+static void plan(gpu *g, gpu_launchctx *lx, uint64_t now, double older, double newer)
 {
+    double mean = (older + newer) / 2;
     struct gpu_sampler *s = lx->smp;
     uint64_t left = lx->ctas - lx->ctas_started;
     uint64_t keep = s->wave + left % s->wave;
@@ -304,11 +304,8 @@ static void plan(gpu *g, gpu_launchctx *lx, uint64_t now, double mean)
     s->nstretch = c + 1;
     s->stable = true;
     s->rate = slope(s, mean / (double)s->wave);
-    for (uint32_t h = 0; h < 2; h++) {
-        s->blk[h] = 0;
-        for (uint32_t i = 0; i < s->window; i++) s->blk[h] += s->d[s->nd - 2 * s->window + h * s->window + i];
-        s->blk[h] /= s->window;
-    }
+    s->blk[0] = older;
+    s->blk[1] = newer;
     add_samples(s, s->nd - 2 * s->window);
     next_stretch(g, lx, now);
 }
@@ -376,7 +373,7 @@ void gpu_sample_ctas_done(gpu *g, gpu_launchctx *lx, uint64_t now)
     /* stable: skip whole waves, keep the last R = W + (remaining mod W) CTAs in detail */
     uint64_t left = lx->ctas - lx->ctas_started;
     if (left < s->wave + left % s->wave + s->wave) return; /* less than a wave to skip: go on measuring */
-    plan(g, lx, now, mean);
+    plan(g, lx, now, older, newer);
 }
 
 void gpu_sample_end(gpu *g, gpu_launchctx *lx, gpu_kstats *ks, bool failed)
