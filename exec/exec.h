@@ -574,6 +574,11 @@ exec_wstate exec_warp_next(exec_warp *w, exec_next *n);
 /* Executes the instruction exec_warp_next named, as at core cycle `cycle`;
 ** rec (may be NULL) receives what happened.  The warp must be READY. */
 void exec_warp_step(exec_warp *w, uint64_t cycle, exec_rec *rec);
+/* A hint, no effect on results: asks the host to bring into its caches the
+** register rows that instruction pc (the warp's next, or one after it in
+** the same function) reads and writes, so that a timing model can call it
+** a few simulated cycles before exec_warp_step. */
+void exec_warp_prefetch(const exec_warp *w, uint32_t pc);
 
 /* SMs on several host threads (a timing model's choice).  The grid keeps n
 ** step contexts, one per SM and any the model uses for partial sums

@@ -522,6 +522,7 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
     w->nib--;
     memmove(w->ib, w->ib + 1, w->nib * sizeof *w->ib);
     if (!w->nib) w->fetch_stop = 0;
+    else if (sm->c->sim_prefetch) exec_warp_prefetch(w->ew, w->ib[0].pc); /* the host's caches: the next one's rows */
     /* (its candidate class and fetch bit: fetch_update at the end, once the
     ** events below have set its state; a warp that exits is taken out of
     ** the candidates by blk_set before it leaves the scheduler's list) */
@@ -692,6 +693,7 @@ static void fetch_stage(gpu_sm *sm, uint64_t now)
                     if (exec_warp_next(w->ew, &n) != EXEC_WS_READY) continue;
                     pc = n.pc;
                 }
+                if (!w->nib && c->sim_prefetch) exec_warp_prefetch(w->ew, pc); /* the host's caches (sim.prefetch) */
                 while (w->nib < c->ibuf) {
                     const exec_sinfo *si = exec_mod_sinfo(sm->lx->m, pc);
                     if (!si) break;

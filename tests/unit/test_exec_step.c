@@ -563,6 +563,73 @@ static void t_oob_warn(void)
     exec_dev_destroy(d);
 }
 
+/* ---- exec_warp_prefetch: a hint that changes nothing ----------------------------------- */
+
+/* Prefetching every pc of the module (and past its end) before each step,
+** for the warp that runs and for its neighbour (at the barrier, then
+** finished), gives the records and memory of t_records: the stores at
+** out[0..39] and nothing at out[40]; a finished warp's prefetch returns. */
+static void t_prefetch(void)
+{
+    exec_dev *d = exec_rig_dev(NULL);
+    exec_mod *m = exec_rig_load(d, rec_ptx, "step.ptx");
+    TT_CHECK(m != NULL);
+    if (!m) return;
+    uint32_t npc = exec_mod_ptx(m)->ninsns;
+    uint64_t out = exec_mem_alloc(d, 64 * 4, 256), clk = exec_mem_alloc(d, 64 * 8, 256);
+    uint64_t params[2] = {out, clk};
+    exec_launch l = {{1, 1, 1}, {64, 1, 1}, 0, params, 16};
+    exec_result r;
+    exec_grid *g = exec_grid_open(m, exec_mod_kernel(m, "k"), &l, &r);
+    TT_CHECK(g != NULL);
+    if (!g) return;
+    exec_cta *c = exec_cta_start(g, 0);
+    exec_warp *w[2] = {exec_cta_warp(c, 0), exec_cta_warp(c, 1)};
+    exec_next n;
+    exec_rec rec;
+    uint32_t steps = 0;
+    for (int round = 0; round < 2; round++)
+        for (int wi = 0; wi < 2; wi++)
+            while (exec_warp_next(w[wi], &n) == EXEC_WS_READY) {
+                for (uint32_t pc = 0; pc < npc + 4; pc++) exec_warp_prefetch(w[wi], pc), exec_warp_prefetch(w[!wi], pc);
+                exec_warp_prefetch(w[wi], UINT32_MAX);
+                exec_warp_step(w[wi], 100 + steps++, &rec);
+            }
+    TT_EQ_U(steps, 2 * 17);
+    TT_CHECK(exec_cta_done(c));
+    exec_warp_prefetch(w[0], n.pc); /* finished: nothing to do */
+    exec_cta_release(c);
+    TT_EQ_I(exec_grid_close(g, &r), EXEC_OK);
+    const uint32_t *o = exec_mem_host(d, out, 64 * 4);
+    TT_EQ_U(o[0], 0);
+    TT_EQ_U(o[39], 39);
+    TT_EQ_U(o[40], 0);
+    exec_mod_unload(m);
+    /* a vector operand and an address register (st.global.v4 of si_ptx) */
+    m = exec_rig_load(d, si_ptx, "si.ptx");
+    TT_CHECK(m != NULL);
+    if (!m) return;
+    uint64_t buf = exec_mem_alloc(d, 64, 256);
+    exec_launch l2 = {{1, 1, 1}, {32, 1, 1}, 0, &buf, 8};
+    g = exec_grid_open(m, exec_mod_kernel(m, "k"), &l2, &r);
+    TT_CHECK(g != NULL);
+    if (!g) return;
+    c = exec_cta_start(g, 0);
+    exec_warp *v = exec_cta_warp(c, 0);
+    uint32_t k0 = kstart(m, "k");
+    steps = 0;
+    while (exec_warp_next(v, &n) == EXEC_WS_READY) {
+        exec_warp_prefetch(v, n.pc);
+        exec_warp_prefetch(v, k0 + 9);
+        exec_warp_step(v, steps++, &rec);
+    }
+    TT_CHECK(steps >= 14);
+    exec_cta_release(c);
+    TT_EQ_I(exec_grid_close(g, &r), EXEC_OK);
+    exec_mod_unload(m);
+    exec_dev_destroy(d);
+}
+
 int main(void)
 {
     TT_RUN(t_records);
@@ -573,5 +640,6 @@ int main(void)
     TT_RUN(t_occupancy);
     TT_RUN(t_wrap32);
     TT_RUN(t_oob_warn);
+    TT_RUN(t_prefetch);
     return tt_done();
 }
