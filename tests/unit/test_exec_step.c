@@ -50,18 +50,26 @@ static const char *rec_ptx = HDR
     "  ret;\n"
     "}\n";
 
+/* rec_ptx's grid: one CTA of 64 threads, its outputs at *out and *clk */
+static exec_grid *rec_grid(exec_dev *d, exec_mod *m, uint64_t *out, uint64_t *clk, exec_result *r)
+{
+    *out = exec_mem_alloc(d, 64 * 4, 256), *clk = exec_mem_alloc(d, 64 * 8, 256);
+    uint64_t params[2] = {*out, *clk};
+    exec_launch l = {{1, 1, 1}, {64, 1, 1}, 0, params, 16};
+    exec_grid *g = exec_grid_open(m, exec_mod_kernel(m, "k"), &l, r);
+    TT_CHECK(g != NULL);
+    return g;
+}
+
 static void t_records(void)
 {
     exec_dev *d = exec_rig_dev(NULL);
     exec_mod *m = exec_rig_load(d, rec_ptx, "step.ptx");
     TT_CHECK(m != NULL);
     if (!m) return;
-    uint64_t out = exec_mem_alloc(d, 64 * 4, 256), clk = exec_mem_alloc(d, 64 * 8, 256);
-    uint64_t params[2] = {out, clk};
-    exec_launch l = {{1, 1, 1}, {64, 1, 1}, 0, params, 16};
+    uint64_t out, clk;
     exec_result r;
-    exec_grid *g = exec_grid_open(m, exec_mod_kernel(m, "k"), &l, &r);
-    TT_CHECK(g != NULL);
+    exec_grid *g = rec_grid(d, m, &out, &clk, &r);
     if (!g) return;
     TT_EQ_U(exec_grid_ctas(g), 1);
     TT_EQ_U(exec_grid_warps_per_cta(g), 2);
@@ -576,12 +584,9 @@ static void t_prefetch(void)
     TT_CHECK(m != NULL);
     if (!m) return;
     uint32_t npc = exec_mod_ptx(m)->ninsns;
-    uint64_t out = exec_mem_alloc(d, 64 * 4, 256), clk = exec_mem_alloc(d, 64 * 8, 256);
-    uint64_t params[2] = {out, clk};
-    exec_launch l = {{1, 1, 1}, {64, 1, 1}, 0, params, 16};
+    uint64_t out, clk;
     exec_result r;
-    exec_grid *g = exec_grid_open(m, exec_mod_kernel(m, "k"), &l, &r);
-    TT_CHECK(g != NULL);
+    exec_grid *g = rec_grid(d, m, &out, &clk, &r);
     if (!g) return;
     exec_cta *c = exec_cta_start(g, 0);
     exec_warp *w[2] = {exec_cta_warp(c, 0), exec_cta_warp(c, 1)};
