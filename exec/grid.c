@@ -472,12 +472,10 @@ exec_wstate exec_warp_next(exec_warp *w, exec_next *n)
     return EXEC_WS_READY;
 }
 
-/* The four host lines of a 32-lane row, by integer arithmetic (a row
-** number that is not the frame's only wastes the hint). */
-static inline void prefetch_row(const uint64_t *base, int32_t r)
+/* The four host lines of a 32-lane row. */
+static inline void prefetch_row(const uint64_t *row)
 {
-    uintptr_t a = (uintptr_t)base + (uintptr_t)(uint32_t)r * 32u * sizeof(uint64_t);
-    for (uint32_t k = 0; k < 32u * sizeof(uint64_t); k += 64) __builtin_prefetch((const void *)(a + k), 1, 2);
+    for (uint32_t k = 0; k < 32; k += 8) __builtin_prefetch(row + k, 1, 2);
 }
 
 void exec_warp_prefetch(const exec_warp *w, uint32_t pc)
@@ -485,13 +483,15 @@ void exec_warp_prefetch(const exec_warp *w, uint32_t pc)
     const exec_mod *m = w->g->m;
     if (pc >= m->ptx->ninsns || w->state != EXEC_W_RUN) return;
     const ptx_insn *in = &m->xi[pc];
-    for (uint32_t k = 0; k < in->nopnd && k < PTX_MAX_OPND; k++) {
+    for (uint32_t k = 0; k < in->nopnd; k++) {
         const ptx_opnd *o = &in->o[k];
-        if (o->kind == PTX_OK_REG || (o->kind == PTX_OK_ADDR && o->base == PTX_AB_REG)) {
-            prefetch_row(w->fp, o->r);
+        if (o->kind == PTX_OK_REG) {
+            prefetch_row(exec_src(w, o));
+        } else if (o->kind == PTX_OK_ADDR && o->base == PTX_AB_REG) {
+            prefetch_row(w->fp + (size_t)o->r * 32); /* the base register's row */
         } else if (o->kind == PTX_OK_VEC) {
             for (uint32_t e = 0; e < o->n; e++)
-                if (m->xpool[o->r + e].kind == PTX_OK_REG) prefetch_row(w->fp, m->xpool[o->r + e].r);
+                if (m->xpool[o->r + e].kind == PTX_OK_REG) prefetch_row(exec_src(w, &m->xpool[o->r + e]));
         }
     }
 }
