@@ -160,7 +160,7 @@ typedef struct gpu_sched {
     uint32_t n;
     int32_t last;              /* slot of the warp that issued last (-1 none) */
     int32_t last_pos;          /* its index in w[] (-1 none) */
-    int32_t last_act;          /* its index in act[] (-1 none) */
+    int32_t last_act;          /* its index in act[] (-1 none; kept by the two-level policy only, which alone reads it) */
     uint32_t start;            /* LRR / two-level: this cycle's first position */
     /* two-level: the active set is the first two_level_active of act[], the rest pending */
     uint16_t *act;

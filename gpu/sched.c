@@ -70,6 +70,7 @@ void gpu_sched_issued(const gpu_cfg *c, gpu_sched *s, uint16_t w, bool long_late
         s->last = w;
         s->last_pos = pos_of(s->w, s->n, w);
     }
-    if (c->policy == GPU_SCHED_TWO_LEVEL) gpu_2lev_issued(c, s, w, long_latency);
+    if (c->policy != GPU_SCHED_TWO_LEVEL) return;   /* only the two-level policy reads last_act */
+    gpu_2lev_issued(c, s, w, long_latency);
     s->last_act = pos_of(s->act, s->nact, s->last);
 }

@@ -544,19 +544,27 @@ static bool issue(gpu_sm *sm, uint16_t slot, uint64_t now)
     return true;
 }
 
-/* Issues from warp slot if it can go: up to sm.issue_width instructions, in order. */
-static uint32_t try_warp(gpu_sm *sm, uint16_t slot, uint64_t now)
+/* Issues from warp slot if it can go: up to sm.issue_width instructions, in
+** order.  ready: the caller's can_issue has just answered GPU_ST_ISSUED for
+** it, and nothing has moved since (an answer of ISSUED caches nothing), so
+** its first instruction is not asked again. */
+static uint32_t try_warp(gpu_sm *sm, uint16_t slot, uint64_t now, bool ready)
 {
     gpu_warp *w = &sm->warps[slot];
     uint32_t issued = 0;
-    /* the cheap reasons first: a warp behind the first candidate is only
-    ** asked whether it can go, never why not */
-    if (w->blk || !w->nib) return 0;
-    if (w->ib[0].ready > now) {
-        not_ready(sm, w);
-        return 0;
+    if (ready) {
+        if (!issue(sm, slot, now)) return 0;
+        issued = 1;
+    } else {
+        /* the cheap reasons first: a warp behind the first candidate is only
+        ** asked whether it can go, never why not */
+        if (w->blk || !w->nib) return 0;
+        if (w->ib[0].ready > now) {
+            not_ready(sm, w);
+            return 0;
+        }
+        if (!sm->oc_free[w->ib[0].ock] && !(w->ib[0].spill && sm->oc_free[GPU_OC_SFU])) return 0;
     }
-    if (!sm->oc_free[w->ib[0].ock] && !(w->ib[0].spill && sm->oc_free[GPU_OC_SFU])) return 0;
     while (issued < sm->c->issue_width && w->state == GPU_W_ACTIVE && can_issue(sm, w, now) == GPU_ST_ISSUED) {
         if (!issue(sm, slot, now)) break;
         issued++;
@@ -585,7 +593,7 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
             for (uint32_t i = 0; i < n && !issued; i++) {
                 uint16_t slot = gpu_sched_at(c, sc, i);
                 rs_warp v = rs_view(sm, &sm->warps[slot]);
-                if (rs_first(&sm->rs, &v) && !sm->warps[slot].blk) issued = try_warp(sm, slot, now);
+                if (rs_first(&sm->rs, &v) && !sm->warps[slot].blk) issued = try_warp(sm, slot, now, false);
             }
             if (issued) first = GPU_ST_ISSUED;
         }
@@ -595,7 +603,7 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
             gpu_warp *wf = &sm->warps[f];
             first = can_issue(sm, wf, now);
             first_pc = wf->nib ? wf->ib[0].pc : UINT32_MAX;
-            if (first == GPU_ST_ISSUED && !(issued = try_warp(sm, f, now))) first = GPU_ST_IBUFFER;
+            if (first == GPU_ST_ISSUED && !(issued = try_warp(sm, f, now, true))) first = GPU_ST_IBUFFER;
             /* the others, in the policy's order, skipping warps with a cached block reason */
             uint32_t kinds = 0;
             for (int k = 0; k < GPU_OC_COUNT; k++)
@@ -606,7 +614,7 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
                 if (c->policy == GPU_SCHED_TWO_LEVEL) {
                     for (uint32_t i = 1; i < n && !issued; i++) {
                         uint16_t slot = gpu_sched_at(c, sc, i);
-                        if (!sm->warps[slot].blk) issued = try_warp(sm, slot, now);
+                        if (!sm->warps[slot].blk) issued = try_warp(sm, slot, now, false);
                     }
                 } else {
                     /* GTO: positions 0.. (oldest first); LRR: from its start, wrapping */
@@ -614,9 +622,10 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
                     uint64_t m[16];
                     uint32_t nw = words < 16 ? words : 16;
                     for (uint32_t wd = 0; wd < nw; wd++) {
-                        m[wd] = 0;
+                        uint64_t v = 0;   /* (one store a word: a zeroing loop became a call to memset) */
                         for (int k = 0; k < GPU_OC_COUNT; k++)
-                            if (kinds >> k & 1) m[wd] |= sc->ubk[k][wd];
+                            if (kinds >> k & 1) v |= sc->ubk[k][wd];
+                        m[wd] = v;
                     }
                     /* GTY: positions n-1.. down (youngest first), the words from the last one used */
                     bool gty = c->policy == GPU_SCHED_GTY;
@@ -628,7 +637,7 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
                             uint32_t b = 63 - (uint32_t)__builtin_clzll(bits);
                             bits &= ~(1ull << b);
                             uint16_t slot = sc->w[wd * 64 + b];
-                            if (slot != f) issued = try_warp(sm, slot, now);
+                            if (slot != f) issued = try_warp(sm, slot, now, false);
                         }
                     }
                     for (uint32_t pass = 0; pass < 2 && !issued && !gty; pass++) {
@@ -641,7 +650,7 @@ static void issue_stage(gpu_sm *sm, uint64_t now)
                                 uint32_t p = wd * 64 + (uint32_t)__builtin_ctzll(bits);
                                 bits &= bits - 1;
                                 uint16_t slot = sc->w[p];
-                                if (slot != f) issued = try_warp(sm, slot, now);
+                                if (slot != f) issued = try_warp(sm, slot, now, false);
                             }
                         }
                     }
