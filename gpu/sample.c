@@ -8,7 +8,10 @@
 ** the second at the 2W-th ...).  The first wave holds the ramp-up and gives
 ** no sample.  Once the mean duration of the last sample.cta_window waves and
 ** that of the sample.cta_window before them agree within sample.tolerance
-** percent, the rate is stable: its cycles per CTA are the slope between the
+** percent, the rate is stable (or earlier, sample.cta_early: the last 2 x h
+** waves, h = window / 2, in two blocks of h within tolerance x h / window,
+** a test as strict against end jitter and steady drift; see the comment at
+** the test): its cycles per CTA are the slope between the
 ** mean (rank, cycle) of the CTA ends after the first wave in the first half
 ** of their waves and that of the second half (gpu_sample_rate: single ends
 ** jitter by a few per cent of a wave, which the means average out, and ends
@@ -98,6 +101,7 @@ struct gpu_sampler {
     double ssum, ssq;          /* their sum and sum of squares */
     double proj, half;         /* projected cycles, their 95% half-width */
     bool adapt;                /* sample.cta_adapt */
+    bool early;                /* sample.cta_early */
     double blk[2];             /* the stable window's two block means (wave durations) */
     uint64_t mid_n;            /* after a merge: the middle of the merged stretch (the next to run) */
     uint64_t mid;              /* the part of pending priced at the mean of the rates around it */
@@ -130,6 +134,7 @@ void gpu_sample_begin(gpu *g, gpu_launchctx *lx)
     s->from = wave;
     s->tol = tp_opt_f(&g->opts, OPT_SAMPLE_TOLERANCE) / 100.0;
     s->adapt = tp_opt_i(&g->opts, OPT_SAMPLE_CTA_ADAPT) != 0;
+    s->early = tp_opt_i(&g->opts, OPT_SAMPLE_CTA_EARLY) != 0;
     s->next_mark = wave;
     s->last_t = lx->start;
     lx->smp = s;
@@ -287,8 +292,9 @@ static void adapt(struct gpu_sampler *s)
     s->mid_n = gpu_sample_merge(s->prev, s->next, &s->nstretch, s->stretch, (uint64_t)(s->window + SETTLE) * s->wave);
 }
 
-/* The stable window was found at cycle now: plans the strata and runs the first stretch. */
-static void plan(gpu *g, gpu_launchctx *lx, uint64_t now, double older, double newer)
+/* The stable window, the last n2 wave durations, was found at cycle now:
+** plans the strata and runs the first stretch. */
+static void plan(gpu *g, gpu_launchctx *lx, uint64_t now, double older, double newer, uint32_t n2)
 {
     double mean = (older + newer) / 2;
     struct gpu_sampler *s = lx->smp;
@@ -306,7 +312,7 @@ static void plan(gpu *g, gpu_launchctx *lx, uint64_t now, double older, double n
     s->rate = slope(s, mean / (double)s->wave);
     s->blk[0] = older;
     s->blk[1] = newer;
-    add_samples(s, s->nd - 2 * s->window);
+    add_samples(s, s->nd - n2);
     next_stretch(g, lx, now);
 }
 
@@ -359,21 +365,33 @@ void gpu_sample_ctas_done(gpu *g, gpu_launchctx *lx, uint64_t now)
         next_stretch(g, lx, now);
         return;
     }
-    if (s->nd < 2 * s->window) return;
     /* two blocks of window waves: the older and the newer; a wave's end
-    ** jitters by a few per cent, a block's mean is (end - start) / window */
-    uint32_t k = s->window, n2 = 2 * k;
+    ** jitters by a few per cent, a block's mean is (end - start) / window.
+    ** Before 2 x window waves have ended (sample.cta_early): two blocks of
+    ** h = window / 2 waves, within tol x h / window.  The difference of two
+    ** adjacent blocks' means is (e2 - 2 e1 + e0) / k for the ends e of their
+    ** bounds: end jitter moves it by window / h times as much as the full
+    ** blocks', and a drift of a fraction per wave puts the blocks that much
+    ** times k apart: against both, the early test is as strict as the full. */
+    uint32_t k = s->window;
+    double tol = s->tol;
+    if (s->nd < 2 * k) {
+        if (!s->early || k < 2 || s->nd < 2 * (k / 2)) return;
+        tol = tol * (double)(k / 2) / (double)k;
+        k /= 2;
+    }
+    uint32_t n2 = 2 * k;
     const double *w = s->d + s->nd - n2;
     double older = 0, newer = 0;
     for (uint32_t i = 0; i < k; i++) older += w[i], newer += w[k + i];
     older /= k;
     newer /= k;
     double mean = (older + newer) / 2;
-    if (mean <= 0 || fabs(newer - older) / mean > s->tol) return;
+    if (mean <= 0 || fabs(newer - older) / mean > tol) return;
     /* stable: skip whole waves, keep the last R = W + (remaining mod W) CTAs in detail */
     uint64_t left = lx->ctas - lx->ctas_started;
     if (left < s->wave + left % s->wave + s->wave) return; /* less than a wave to skip: go on measuring */
-    plan(g, lx, now, older, newer);
+    plan(g, lx, now, older, newer, n2);
 }
 
 void gpu_sample_end(gpu *g, gpu_launchctx *lx, gpu_kstats *ks, bool failed)

@@ -160,6 +160,39 @@ else
     fail adapt "a run failed: $(cat "$tmp"/*.err | head -c 400)"
 fi
 
+# ---- early stability: conv2d 2048 ---------------------------------------------------
+# 2048 x 2048 threads in blocks of 32 x 8: 16384 CTAs, 90 a wave (6 an SM x 15),
+# 182 waves and 4 CTAs.  With the full window only (sample.cta_early=0) the two
+# windows of 4 first agree at the end of wave 11 (990 CTAs done, 1080 started):
+# of the 15304 left the last 90 + 15304 mod 90 = 94 stay detailed, 169 waves are
+# to skip, room for 2 checks (79.5-wave strata; 3 would leave 51.3, under 75),
+# so 1080 + 2 x 450 + 94 = 2074 CTAs run in detail and 4 x 2 + 2 x 4 = 16 wave
+# durations are sampled.  The early rule (sample.cta_early=1, the default) finds
+# its two blocks of 2 waves within 1% at the end of wave 8 (720 done, 810
+# started; waves 2-5 .. 4-7 were further apart): of the 15574 left, 94 again
+# stay detailed and 172 waves are to skip, still 2 checks (81-wave strata), so
+# 810 + 900 + 94 = 1804 in detail and 4 + 2 x 4 = 12 durations sampled.
+# Inspected runs: full 402284 cycles, 402636 (+0.09%) and 401780 (-0.13%).
+if sim efull --sample -o sample.cta_early=0 -- $work conv2d 2048 && sim eearly --sample -- $work conv2d 2048; then
+    a0=$(samples "$tmp/efull.json") a1=$(samples "$tmp/eearly.json")
+    d0="$(echo "$a0" | member detailed_ctas) $(echo "$a0" | member functional_ctas) $(echo "$a0" | member samples)"
+    d1="$(echo "$a1" | member detailed_ctas) $(echo "$a1" | member functional_ctas) $(echo "$a1" | member samples)"
+    if [ "$d0 | $d1" = "2074 14310 16 | 1804 14580 12" ]; then
+        pass early_decisions
+    else
+        fail early_decisions "detailed_ctas/functional_ctas/samples are '$d0' and '$d1' early, expected '2074 14310 16' and '1804 14580 12'"
+    fi
+    c0=$(cycles "$tmp/efull.json") c1=$(cycles "$tmp/eearly.json")
+    if [ -n "$c0" ] && [ -n "$c1" ] && [ $((c1 * 1000)) -ge $((c0 * 980)) ] && [ $((c1 * 1000)) -le $((c0 * 1020)) ]; then
+        pass early_cycles
+    else
+        fail early_cycles "full window $c0 cycles, early $c1: more than 2% apart"
+    fi
+    outputs early_output efull eearly
+else
+    fail early "a run failed: $(cat "$tmp"/*.err | head -c 400)"
+fi
+
 # ---- across launches: 20 launches of jacobi 64 ---------------------------------------
 # 64 x 64 threads: 16 CTAs, one wave (no CTA sampling).  Every launch reads and
 # writes the same two 16 KB buffers, warm in the L2 from the copies, so every
