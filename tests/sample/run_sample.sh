@@ -56,6 +56,29 @@ outputs() {
     pass "$o_n"
 }
 
+# two_ways CHECK RUN0 RUN1 EXPECT0 EXPECT1 LABEL0 LABEL1: two sampled runs of one
+# workload with a sampling option off (RUN0) and on: their detailed_ctas,
+# functional_ctas and samples are EXPECT0 and EXPECT1, their cycles within 2%
+# of each other, their outputs the same
+two_ways() {
+    w_n=$1 w_0=$2 w_1=$3 w_e0=$4 w_e1=$5 w_l0=$6 w_l1=$7
+    a0=$(samples "$tmp/$w_0.json") a1=$(samples "$tmp/$w_1.json")
+    d0="$(echo "$a0" | member detailed_ctas) $(echo "$a0" | member functional_ctas) $(echo "$a0" | member samples)"
+    d1="$(echo "$a1" | member detailed_ctas) $(echo "$a1" | member functional_ctas) $(echo "$a1" | member samples)"
+    if [ "$d0 | $d1" = "$w_e0 | $w_e1" ]; then
+        pass "${w_n}_decisions"
+    else
+        fail "${w_n}_decisions" "detailed_ctas/functional_ctas/samples are '$d0' and '$d1' $w_l1, expected '$w_e0' and '$w_e1'"
+    fi
+    c0=$(cycles "$tmp/$w_0.json") c1=$(cycles "$tmp/$w_1.json")
+    if [ -n "$c0" ] && [ -n "$c1" ] && [ $((c1 * 1000)) -ge $((c0 * 980)) ] && [ $((c1 * 1000)) -le $((c0 * 1020)) ]; then
+        pass "${w_n}_cycles"
+    else
+        fail "${w_n}_cycles" "$w_l0 $c0 cycles, $w_l1 $c1: more than 2% apart"
+    fi
+    outputs "${w_n}_output" "$w_0" "$w_1"
+}
+
 # ---- inside a launch: conv2d 512 -----------------------------------------------------
 # 512 x 512 threads in blocks of 32 x 8: 1024 CTAs; 6 resident per SM (1536
 # threads / 256), so a wave is 6 x 15 = 90 CTAs and the grid 11.4 waves.  With
@@ -141,21 +164,7 @@ fi
 # 8 + 2 x 4 wave durations are sampled instead of 8 + 3 x 4.  Inspected run:
 # full 612132 cycles, every check 611095 (-0.17%), adaptive 613707 (+0.26%).
 if sim aall --sample -o sample.cta_adapt=0 -- $work conv2d 2560 && sim aadp --sample -- $work conv2d 2560; then
-    a0=$(samples "$tmp/aall.json") a1=$(samples "$tmp/aadp.json")
-    d0="$(echo "$a0" | member detailed_ctas) $(echo "$a0" | member functional_ctas) $(echo "$a0" | member samples)"
-    d1="$(echo "$a1" | member detailed_ctas) $(echo "$a1" | member functional_ctas) $(echo "$a1" | member samples)"
-    if [ "$d0 | $d1" = "2560 23040 20 | 2110 23490 16" ]; then
-        pass adapt_decisions
-    else
-        fail adapt_decisions "detailed_ctas/functional_ctas/samples are '$d0' and '$d1' adaptive, expected '2560 23040 20' and '2110 23490 16'"
-    fi
-    c0=$(cycles "$tmp/aall.json") c1=$(cycles "$tmp/aadp.json")
-    if [ -n "$c0" ] && [ -n "$c1" ] && [ $((c1 * 1000)) -ge $((c0 * 980)) ] && [ $((c1 * 1000)) -le $((c0 * 1020)) ]; then
-        pass adapt_cycles
-    else
-        fail adapt_cycles "every check $c0 cycles, adaptive $c1: more than 2% apart"
-    fi
-    outputs adapt_output aall aadp
+    two_ways adapt aall aadp "2560 23040 20" "2110 23490 16" "every check" adaptive
 else
     fail adapt "a run failed: $(cat "$tmp"/*.err | head -c 400)"
 fi
@@ -174,21 +183,7 @@ fi
 # 810 + 900 + 94 = 1804 in detail and 4 + 2 x 4 = 12 durations sampled.
 # Inspected runs: full 402284 cycles, 402636 (+0.09%) and 401780 (-0.13%).
 if sim efull --sample -o sample.cta_early=0 -- $work conv2d 2048 && sim eearly --sample -- $work conv2d 2048; then
-    a0=$(samples "$tmp/efull.json") a1=$(samples "$tmp/eearly.json")
-    d0="$(echo "$a0" | member detailed_ctas) $(echo "$a0" | member functional_ctas) $(echo "$a0" | member samples)"
-    d1="$(echo "$a1" | member detailed_ctas) $(echo "$a1" | member functional_ctas) $(echo "$a1" | member samples)"
-    if [ "$d0 | $d1" = "2074 14310 16 | 1804 14580 12" ]; then
-        pass early_decisions
-    else
-        fail early_decisions "detailed_ctas/functional_ctas/samples are '$d0' and '$d1' early, expected '2074 14310 16' and '1804 14580 12'"
-    fi
-    c0=$(cycles "$tmp/efull.json") c1=$(cycles "$tmp/eearly.json")
-    if [ -n "$c0" ] && [ -n "$c1" ] && [ $((c1 * 1000)) -ge $((c0 * 980)) ] && [ $((c1 * 1000)) -le $((c0 * 1020)) ]; then
-        pass early_cycles
-    else
-        fail early_cycles "full window $c0 cycles, early $c1: more than 2% apart"
-    fi
-    outputs early_output efull eearly
+    two_ways early efull eearly "2074 14310 16" "1804 14580 12" "full window" early
 else
     fail early "a run failed: $(cat "$tmp"/*.err | head -c 400)"
 fi
