@@ -60,6 +60,7 @@ void gpu_cfg_init(gpu_cfg *c, const tp_opts *o)
     c->oc[GPU_OC_SP] = c->oc_sp;
     c->oc[GPU_OC_SFU] = c->oc_sfu;
     c->oc[GPU_OC_MEM] = c->oc_mem;
+    tp_fdiv_init(&c->frf_banks, c->rf_banks);
 
     gpu_pipe ip = c->pipes[GPU_P_INT] ? GPU_P_INT : GPU_P_SP;
     gpu_pipe dp = c->pipes[GPU_P_DP] ? GPU_P_DP : tp_opt_i(o, OPT_SM_DP_PIPE) == 1 ? GPU_P_SFU : GPU_P_SP;

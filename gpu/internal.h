@@ -33,6 +33,7 @@
 #include "memsys.h"
 #include "warppool.h"
 #include "../regmutex/policy.h"
+#include "../base/fdiv.h"
 
 /* ---- configuration ----------------------------------------------------------------- */
 
@@ -70,6 +71,7 @@ typedef struct gpu_cfg {
     double tensor_rate[EXEC_L_COUNT];
     gpu_l1cfg l1d, l1c;
     const gpu_ldst_frontend *ldst;         /* the LD/ST unit's front end (ldst.frontend: gpu/ldst.h) */
+    tp_fdiv frf_banks;                     /* division by sm.rf_banks (a register's bank, every read) */
 } gpu_cfg;
 
 void gpu_cfg_init(gpu_cfg *c, const tp_opts *o);
