@@ -56,12 +56,17 @@ outputs() {
     pass "$o_n"
 }
 
-# two_ways CHECK RUN0 RUN1 EXPECT0 EXPECT1 LABEL0 LABEL1: two sampled runs of one
-# workload with a sampling option off (RUN0) and on: their detailed_ctas,
-# functional_ctas and samples are EXPECT0 and EXPECT1, their cycles within 2%
-# of each other, their outputs the same
+# two_ways CHECK OPTION "WORKLOAD" EXPECT0 EXPECT1 LABEL0 LABEL1: two sampled
+# runs of a sampwork workload, with the sampling option OPTION at 0 and at its
+# default (1): their detailed_ctas, functional_ctas and samples are EXPECT0 and
+# EXPECT1, their cycles within 2% of each other, their outputs the same
 two_ways() {
-    w_n=$1 w_0=$2 w_1=$3 w_e0=$4 w_e1=$5 w_l0=$6 w_l1=$7
+    w_n=$1 w_0=${1}_0 w_1=${1}_1 w_e0=$4 w_e1=$5 w_l0=$6 w_l1=$7
+    # shellcheck disable=SC2086
+    if ! sim "$w_0" --sample -o "$2=0" -- $work $3 || ! sim "$w_1" --sample -- $work $3; then
+        fail "$w_n" "a run failed: $(cat "$tmp"/*.err | head -c 400)"
+        return
+    fi
     a0=$(samples "$tmp/$w_0.json") a1=$(samples "$tmp/$w_1.json")
     d0="$(echo "$a0" | member detailed_ctas) $(echo "$a0" | member functional_ctas) $(echo "$a0" | member samples)"
     d1="$(echo "$a1" | member detailed_ctas) $(echo "$a1" | member functional_ctas) $(echo "$a1" | member samples)"
@@ -163,11 +168,7 @@ fi
 # stratum and check run functionally, 5 waves (450 CTAs) fewer in detail, and
 # 8 + 2 x 4 wave durations are sampled instead of 8 + 3 x 4.  Inspected run:
 # full 612132 cycles, every check 611095 (-0.17%), adaptive 613707 (+0.26%).
-if sim aall --sample -o sample.cta_adapt=0 -- $work conv2d 2560 && sim aadp --sample -- $work conv2d 2560; then
-    two_ways adapt aall aadp "2560 23040 20" "2110 23490 16" "every check" adaptive
-else
-    fail adapt "a run failed: $(cat "$tmp"/*.err | head -c 400)"
-fi
+two_ways adapt sample.cta_adapt "conv2d 2560" "2560 23040 20" "2110 23490 16" "every check" adaptive
 
 # ---- early stability: conv2d 2048 ---------------------------------------------------
 # 2048 x 2048 threads in blocks of 32 x 8: 16384 CTAs, 90 a wave (6 an SM x 15),
@@ -182,11 +183,7 @@ fi
 # stay detailed and 172 waves are to skip, still 2 checks (81-wave strata), so
 # 810 + 900 + 94 = 1804 in detail and 4 + 2 x 4 = 12 durations sampled.
 # Inspected runs: full 402284 cycles, 402636 (+0.09%) and 401780 (-0.13%).
-if sim efull --sample -o sample.cta_early=0 -- $work conv2d 2048 && sim eearly --sample -- $work conv2d 2048; then
-    two_ways early efull eearly "2074 14310 16" "1804 14580 12" "full window" early
-else
-    fail early "a run failed: $(cat "$tmp"/*.err | head -c 400)"
-fi
+two_ways early sample.cta_early "conv2d 2048" "2074 14310 16" "1804 14580 12" "full window" early
 # conv2d 1024: 4096 CTAs, 45.5 waves, too few to skip for a check (80 waves), so
 # the early test is not taken and both runs wait for the full window: stable
 # at the end of wave 12 (1080 done, 1170 started), the last 90 + 2926 mod 90 =
@@ -194,11 +191,7 @@ fi
 # Taken there, it found its blocks of 2 at the end of wave 8 (720 started, 856
 # detailed) and priced the rest 2.9% short of the full run's 132019 cycles
 # (the full window: 130480, -1.2%).
-if sim nfull --sample -o sample.cta_early=0 -- $work conv2d 1024 && sim nearly --sample -- $work conv2d 1024; then
-    two_ways early_nocheck nfull nearly "1306 2790 8" "1306 2790 8" "full window" early
-else
-    fail early_nocheck "a run failed: $(cat "$tmp"/*.err | head -c 400)"
-fi
+two_ways early_nocheck sample.cta_early "conv2d 1024" "1306 2790 8" "1306 2790 8" "full window" early
 
 # ---- across launches: 20 launches of jacobi 64 ---------------------------------------
 # 64 x 64 threads: 16 CTAs, one wave (no CTA sampling).  Every launch reads and
