@@ -378,10 +378,15 @@ struct gpu {
 gpu_pcstat *gpu_pcrow_slow(void *pcmap, uint32_t pc);
 /* SM sm's own stats.pc row of a pc: the SMs keep rows apart, so that
 ** parallel SMs add to them at once (the launch adds them up at its end). */
-static inline gpu_pcstat *gpu_pcrow(gpu_sm *sm, uint32_t pc)
+static inline gpu_pcstat *gpu_pcrow_direct(gpu_sm *sm, uint32_t pc)   /* ... in its array, or NULL */
 {
     const gpu_launchctx *lx = sm->lx;
-    return pc - lx->pc_lo < lx->pc_hi - lx->pc_lo ? &sm->pcdirect[pc - lx->pc_lo] : gpu_pcrow_slow(sm->pcmap, pc);
+    return pc - lx->pc_lo < lx->pc_hi - lx->pc_lo ? &sm->pcdirect[pc - lx->pc_lo] : NULL;
+}
+static inline gpu_pcstat *gpu_pcrow(gpu_sm *sm, uint32_t pc)
+{
+    gpu_pcstat *r = gpu_pcrow_direct(sm, pc);
+    return r ? r : gpu_pcrow_slow(sm->pcmap, pc);
 }
 
 /* ---- sampled timing inside a launch (gpu/sample.c; sample.mode=cta|both) ---------------------

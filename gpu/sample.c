@@ -300,15 +300,21 @@ static void adapt(struct gpu_sampler *s)
     s->mid_n = gpu_sample_merge(s->prev, s->next, &s->nstretch, s->stretch, (uint64_t)(s->window + SETTLE) * s->wave);
 }
 
+/* The whole waves a plan made now would skip: the CTAs still to start but
+** the last R = W + (their number mod W), which stay detailed. */
+static uint64_t waves_to_skip(const struct gpu_sampler *s, const gpu_launchctx *lx)
+{
+    uint64_t left = lx->ctas - lx->ctas_started;
+    return (left - s->wave - left % s->wave) / s->wave;
+}
+
 /* The stable window, the last n2 wave durations, was found at cycle now:
 ** plans the strata and runs the first stretch. */
 static void plan(gpu *g, gpu_launchctx *lx, uint64_t now, double older, double newer, uint32_t n2)
 {
     double mean = (older + newer) / 2;
     struct gpu_sampler *s = lx->smp;
-    uint64_t left = lx->ctas - lx->ctas_started;
-    uint64_t keep = s->wave + left % s->wave;
-    uint64_t waves = (left - keep) / s->wave;
+    uint64_t waves = waves_to_skip(s, lx);
     uint32_t c;
     s->prev = tp_calloc((size_t)s->checks + 1, sizeof *s->prev);
     s->next = tp_calloc((size_t)s->checks + 1, sizeof *s->next);
@@ -402,7 +408,7 @@ void gpu_sample_ctas_done(gpu *g, gpu_launchctx *lx, uint64_t now)
     /* the early test only where a check will follow: a slow start that
     ** outlasts its 2 x h waves is the checks' to meet (conv2d 1024, 45
     ** waves and no check: -2.9% priced at an early window, -1.2% at the full) */
-    if (k < s->window && !strata_checks((left - s->wave - left % s->wave) / s->wave, s->window, s->checks)) return;
+    if (k < s->window && !strata_checks(waves_to_skip(s, lx), s->window, s->checks)) return;
     plan(g, lx, now, older, newer, n2);
 }
 

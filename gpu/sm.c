@@ -391,9 +391,8 @@ void gpu_sm_store_acked(gpu_sm *sm, uint16_t slot, uint64_t now)
 static inline void head_prefetch(gpu_sm *sm, gpu_warp *w, uint32_t pc)
 {
     exec_warp_prefetch(w->ew, pc);
-    const gpu_launchctx *lx = sm->lx;
-    if (sm->c->stats_pc && pc - lx->pc_lo < lx->pc_hi - lx->pc_lo)
-        __builtin_prefetch(&sm->pcdirect[pc - lx->pc_lo].issued, 1, 3);
+    gpu_pcstat *row = sm->c->stats_pc ? gpu_pcrow_direct(sm, pc) : NULL;
+    if (row) __builtin_prefetch(&row->issued, 1, 3);
 }
 
 /* Only instructions that may change the pc stop fetch: a barrier, fence or
